@@ -1,0 +1,103 @@
+//! Parlor's server: a tokio WebSocket service with a lobby, one task per room, AI seats that
+//! search on blocking threads, and finished games stored in SQLite.
+//!
+//! The `server` binary wraps [`run`]; the client embeds the same server with
+//! [`start_in_background`] when it is given no `--server`.
+
+pub mod ai;
+mod connection;
+pub mod hall;
+pub mod room;
+pub mod store;
+mod token;
+pub mod wire;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use anyhow::Context;
+use tokio::net::TcpListener;
+use tracing::{info, warn};
+
+use crate::hall::Hall;
+use crate::store::Store;
+
+/// Where to listen and where to keep data.
+#[derive(Clone, Debug)]
+pub struct ServerConfig {
+    pub addr: SocketAddr,
+    /// Directory of the game database; `None` keeps everything in memory.
+    pub data_dir: Option<PathBuf>,
+}
+
+fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
+    match &config.data_dir {
+        Some(dir) => Store::open(dir),
+        None => Store::in_memory(),
+    }
+}
+
+/// Binds the listening socket and opens the store: everything that can fail at start-up.
+pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hall>)> {
+    let store = open_store(config)?;
+    let listener = TcpListener::bind(config.addr)
+        .await
+        .with_context(|| format!("cannot listen on {}", config.addr))?;
+    Ok((listener, Arc::new(Hall::new(store))))
+}
+
+/// Accepts connections forever, one task each.
+pub async fn serve(listener: TcpListener, hall: Arc<Hall>) -> anyhow::Result<()> {
+    info!(addr = %listener.local_addr()?, "listening");
+    loop {
+        let (stream, peer) = match listener.accept().await {
+            Ok(accepted) => accepted,
+            Err(error) => {
+                // Running out of file descriptors must not end the server; wait and retry.
+                warn!(%error, "accept failed");
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+                continue;
+            }
+        };
+        let _ = stream.set_nodelay(true);
+        tokio::spawn(connection::serve_connection(stream, peer, hall.clone()));
+    }
+}
+
+/// Binds and serves until the process ends.
+pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
+    let (listener, hall) = bind(&config).await?;
+    serve(listener, hall).await
+}
+
+/// A server running on its own thread and runtime, as the client embeds it.
+pub struct BackgroundServer {
+    pub addr: SocketAddr,
+}
+
+impl BackgroundServer {
+    pub fn url(&self) -> String {
+        format!("ws://{}", self.addr)
+    }
+}
+
+/// Starts a server on a thread of its own and returns once it listens. The thread lives until
+/// the process ends.
+pub fn start_in_background(config: ServerConfig) -> anyhow::Result<BackgroundServer> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("parlor-server")
+        .enable_all()
+        .build()?;
+    let (listener, hall) = runtime.block_on(bind(&config))?;
+    let addr = listener.local_addr()?;
+    std::thread::Builder::new()
+        .name("parlor-server-main".into())
+        .spawn(move || {
+            if let Err(error) = runtime.block_on(serve(listener, hall)) {
+                warn!(%error, "embedded server stopped");
+            }
+        })?;
+    Ok(BackgroundServer { addr })
+}

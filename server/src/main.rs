@@ -1,0 +1,49 @@
+//! `server`: hosts Parlor's rooms for any number of clients.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use clap::Parser;
+use parlor_server::ServerConfig;
+use tracing_subscriber::EnvFilter;
+
+/// Parlor game server: a lobby of rooms for five games, AI seats, and stored games to replay.
+///
+/// Clients connect with `client --server ws://HOST:PORT`; anything that speaks WebSocket can
+/// connect too (JSON text frames; see docs/PROTOCOL.md). Logs go to stderr; set RUST_LOG
+/// (e.g. RUST_LOG=debug) for more detail.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// Address to listen on; use 0.0.0.0:7878 to accept other machines.
+    #[arg(long, default_value = "127.0.0.1:7878")]
+    addr: SocketAddr,
+    /// Directory for the game database (created if missing).
+    #[arg(long, default_value = "parlor-data")]
+    data: PathBuf,
+    /// Keep stored games in memory only; nothing is written to disk.
+    #[arg(long, conflicts_with = "data")]
+    memory: bool,
+}
+
+#[tokio::main]
+async fn main() -> std::process::ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let args = Args::parse();
+    let config = ServerConfig {
+        addr: args.addr,
+        data_dir: (!args.memory).then_some(args.data),
+    };
+    match parlor_server::run(config).await {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("server: {error:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

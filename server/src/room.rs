@@ -1,0 +1,461 @@
+//! One task per room owns its game: commands come in over a bounded channel, every change goes
+//! out to each player and spectator as a full snapshot. The rules decide every move; a seat
+//! token decides who may make it.
+
+use std::collections::HashMap;
+
+use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
+use parlor_shared::protocol::{
+    ErrorCode, RecordId, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, SeatToken,
+    ServerMsg,
+};
+use tokio::sync::{mpsc, watch};
+use tracing::{debug, info, warn};
+
+use crate::ai;
+use crate::store::{NewRecord, Store};
+use crate::token::new_seat_token;
+
+/// Commands a room's inbox holds before senders wait.
+const ROOM_INBOX: usize = 64;
+
+pub type ConnId = u64;
+
+/// A connection's outbox, as the rooms see it.
+#[derive(Clone, Debug)]
+pub struct Subscriber {
+    pub id: ConnId,
+    pub outbox: mpsc::Sender<ServerMsg>,
+}
+
+impl Subscriber {
+    /// Queues a message without waiting. A full queue drops it: every state message is a full
+    /// snapshot, so the next one heals the gap, and a slow reader never stalls the room.
+    fn send(&self, message: ServerMsg) -> bool {
+        match self.outbox.try_send(message) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                debug!(conn = self.id, "outbox full; dropping a message");
+                true
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    fn error(&self, code: ErrorCode, message: impl Into<String>) {
+        self.send(ServerMsg::Error {
+            code,
+            message: message.into(),
+        });
+    }
+}
+
+pub enum RoomCommand {
+    Join {
+        seat: u8,
+        who: Subscriber,
+    },
+    Reclaim {
+        token: SeatToken,
+        who: Subscriber,
+    },
+    Watch {
+        who: Subscriber,
+    },
+    Leave {
+        conn: ConnId,
+    },
+    Move {
+        token: SeatToken,
+        version: u64,
+        mv: GameMove,
+        who: Subscriber,
+    },
+    /// An AI seat's answer for the state at `version` (internal).
+    AiMoved {
+        version: u64,
+        mv: Option<GameMove>,
+    },
+    /// The stored record of the finished game (internal).
+    Recorded {
+        id: RecordId,
+    },
+}
+
+/// What the hall keeps of a running room.
+#[derive(Clone)]
+pub struct RoomHandle {
+    pub inbox: mpsc::Sender<RoomCommand>,
+    pub summary: watch::Receiver<RoomSummary>,
+}
+
+struct Seat {
+    spec: SeatSpec,
+    token: Option<SeatToken>,
+    /// The connection currently holding the seat, if any.
+    holder: Option<ConnId>,
+}
+
+struct Room {
+    id: RoomId,
+    game: GameKind,
+    version: u64,
+    state: GameState,
+    start: GameState,
+    moves: Vec<GameMove>,
+    seats: Vec<Seat>,
+    /// Everybody who receives the room's states: seat holders and spectators.
+    subscribers: HashMap<ConnId, Subscriber>,
+    record: Option<RecordId>,
+    /// The version an AI search is running for, so only one runs at a time.
+    ai_thinking: Option<u64>,
+    inbox: mpsc::WeakSender<RoomCommand>,
+    summary: watch::Sender<RoomSummary>,
+    store: Store,
+}
+
+/// Starts a room's task and returns its handle.
+pub fn spawn_room(id: RoomId, game: GameKind, seats: Vec<SeatSpec>, store: Store) -> RoomHandle {
+    let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
+    let start = game.start();
+    let seats: Vec<Seat> = seats
+        .into_iter()
+        .map(|spec| Seat {
+            spec,
+            token: None,
+            holder: None,
+        })
+        .collect();
+    let mut room = Room {
+        id,
+        game,
+        version: 0,
+        state: start.clone(),
+        start,
+        moves: Vec::new(),
+        seats,
+        subscribers: HashMap::new(),
+        record: None,
+        ai_thinking: None,
+        inbox: inbox_tx.downgrade(),
+        summary: watch::Sender::new(placeholder_summary(id, game)),
+        store,
+    };
+    room.publish_summary();
+    let summary = room.summary.subscribe();
+    tokio::spawn(room.run(inbox_rx));
+    RoomHandle {
+        inbox: inbox_tx,
+        summary,
+    }
+}
+
+fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
+    RoomSummary {
+        room,
+        game,
+        seats: vec![],
+        spectators: 0,
+        version: 0,
+        moves: 0,
+        outcome: None,
+    }
+}
+
+impl Room {
+    async fn run(mut self, mut inbox: mpsc::Receiver<RoomCommand>) {
+        info!(room = self.id, game = ?self.game, "room open");
+        self.maybe_start_ai();
+        while let Some(command) = inbox.recv().await {
+            self.handle(command);
+            self.publish_summary();
+        }
+        info!(room = self.id, "room closed");
+    }
+
+    fn handle(&mut self, command: RoomCommand) {
+        match command {
+            RoomCommand::Join { seat, who } => self.join(seat, who),
+            RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
+            RoomCommand::Watch { who } => {
+                self.subscribers.insert(who.id, who.clone());
+                who.send(ServerMsg::State(self.snapshot()));
+                self.broadcast_except(who.id);
+            }
+            RoomCommand::Leave { conn } => self.leave(conn),
+            RoomCommand::Move {
+                token,
+                version,
+                mv,
+                who,
+            } => match self.seat_of(&token) {
+                None => who.error(ErrorCode::BadToken, "that token holds no seat in this room"),
+                Some(seat) => {
+                    if let Err((code, message)) = self.try_move(seat, version, mv) {
+                        who.error(code, message);
+                    }
+                }
+            },
+            RoomCommand::AiMoved { version, mv } => self.ai_moved(version, mv),
+            RoomCommand::Recorded { id } => {
+                self.record = Some(id);
+                self.broadcast();
+            }
+        }
+    }
+
+    fn join(&mut self, seat: u8, who: Subscriber) {
+        let Some(place) = self.seats.get_mut(seat as usize) else {
+            return who.error(
+                ErrorCode::NoSuchSeat,
+                format!("this room has seats 0..{}", self.seats.len()),
+            );
+        };
+        if place.spec != SeatSpec::Human {
+            return who.error(
+                ErrorCode::SeatTaken,
+                format!("seat {seat} is played by the AI"),
+            );
+        }
+        if place.token.is_some() {
+            return who.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
+        }
+        let token = new_seat_token();
+        place.token = Some(token.clone());
+        place.holder = Some(who.id);
+        info!(room = self.id, seat, conn = who.id, "seat taken");
+        self.subscribers.insert(who.id, who.clone());
+        who.send(ServerMsg::Seated {
+            room: self.id,
+            seat,
+            token,
+        });
+        self.broadcast();
+    }
+
+    fn reclaim(&mut self, token: &SeatToken, who: Subscriber) {
+        let Some(seat) = self.seat_of(token) else {
+            return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
+        };
+        self.seats[seat as usize].holder = Some(who.id);
+        info!(room = self.id, seat, conn = who.id, "seat reclaimed");
+        self.subscribers.insert(who.id, who.clone());
+        who.send(ServerMsg::Seated {
+            room: self.id,
+            seat,
+            token: token.clone(),
+        });
+        self.broadcast();
+    }
+
+    fn leave(&mut self, conn: ConnId) {
+        let Some(who) = self.subscribers.remove(&conn) else {
+            return;
+        };
+        for seat in &mut self.seats {
+            if seat.holder == Some(conn) {
+                // The seat stays taken: its token can reclaim it.
+                seat.holder = None;
+            }
+        }
+        who.send(ServerMsg::Left { room: self.id });
+        self.broadcast();
+    }
+
+    fn seat_of(&self, token: &SeatToken) -> Option<u8> {
+        self.seats
+            .iter()
+            .position(|seat| seat.token.as_ref() == Some(token))
+            .map(|i| i as u8)
+    }
+
+    /// Validates and applies a move by `seat`; on success every subscriber sees the new state.
+    fn try_move(
+        &mut self,
+        seat: u8,
+        version: u64,
+        mv: GameMove,
+    ) -> Result<(), (ErrorCode, String)> {
+        if self.state.outcome().is_some() {
+            return Err((ErrorCode::GameOver, "the game is over".into()));
+        }
+        if version != self.version {
+            return Err((
+                ErrorCode::StaleVersion,
+                format!(
+                    "the move was made on version {version}, the room is at {}",
+                    self.version
+                ),
+            ));
+        }
+        if self.state.seat_to_move() != Some(seat) {
+            return Err((
+                ErrorCode::NotYourTurn,
+                format!("it is not seat {seat}'s turn"),
+            ));
+        }
+        let next = self
+            .state
+            .apply(mv)
+            .map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
+        debug!(room = self.id, seat, %mv, "move");
+        self.state = next;
+        self.moves.push(mv);
+        self.version += 1;
+        self.broadcast();
+        if let Some(outcome) = self.state.outcome() {
+            self.finish(outcome);
+        } else {
+            self.maybe_start_ai();
+        }
+        Ok(())
+    }
+
+    /// Starts a search on a blocking thread when an AI seat is to move.
+    fn maybe_start_ai(&mut self) {
+        let Some(seat) = self.state.seat_to_move() else {
+            return;
+        };
+        let SeatSpec::Ai { move_ms } = self.seats[seat as usize].spec else {
+            return;
+        };
+        if self.ai_thinking == Some(self.version) {
+            return;
+        }
+        let Some(inbox) = self.inbox.upgrade() else {
+            return;
+        };
+        self.ai_thinking = Some(self.version);
+        let (state, version) = (self.state.clone(), self.version);
+        let budget = ai::clamp_budget(move_ms);
+        tokio::task::spawn_blocking(move || {
+            let mv = match &state {
+                GameState::Cave(position) => ai::default_cave_engine()
+                    .choose_move(position, budget)
+                    .map(GameMove::Cave),
+            };
+            // The room may be gone; then nobody needs the answer.
+            let _ = inbox.blocking_send(RoomCommand::AiMoved { version, mv });
+        });
+    }
+
+    fn ai_moved(&mut self, version: u64, mv: Option<GameMove>) {
+        if self.ai_thinking == Some(version) {
+            self.ai_thinking = None;
+        }
+        let Some(seat) = self.state.seat_to_move() else {
+            return;
+        };
+        match mv {
+            Some(mv) => {
+                if let Err((code, message)) = self.try_move(seat, version, mv) {
+                    warn!(room = self.id, ?code, message, "AI move refused");
+                }
+            }
+            None => warn!(room = self.id, "AI found no move in an unfinished game"),
+        }
+    }
+
+    fn finish(&mut self, outcome: Outcome) {
+        info!(
+            room = self.id,
+            ?outcome,
+            moves = self.moves.len(),
+            "game over"
+        );
+        let record = NewRecord {
+            game: self.game,
+            seats: self
+                .seats
+                .iter()
+                .map(|seat| seat_label(seat.spec))
+                .collect(),
+            outcome,
+            start: self.start.clone(),
+            moves: self.moves.clone(),
+        };
+        let (store, inbox, room) = (self.store.clone(), self.inbox.upgrade(), self.id);
+        tokio::task::spawn_blocking(move || match store.save(&record) {
+            Ok(id) => {
+                if let Some(inbox) = inbox {
+                    let _ = inbox.blocking_send(RoomCommand::Recorded { id });
+                }
+            }
+            Err(error) => warn!(room, %error, "could not store the finished game"),
+        });
+    }
+
+    fn seat_states(&self) -> Vec<SeatState> {
+        self.seats
+            .iter()
+            .map(|seat| match (seat.spec, &seat.token) {
+                (SeatSpec::Ai { move_ms }, _) => SeatState::Ai { move_ms },
+                (SeatSpec::Human, None) => SeatState::Open,
+                (SeatSpec::Human, Some(_)) => SeatState::Taken {
+                    connected: seat.holder.is_some(),
+                },
+            })
+            .collect()
+    }
+
+    fn spectator_count(&self) -> u32 {
+        let holders = self
+            .seats
+            .iter()
+            .filter(|seat| seat.holder.is_some())
+            .count();
+        self.subscribers.len().saturating_sub(holders) as u32
+    }
+
+    fn snapshot(&self) -> RoomSnapshot {
+        RoomSnapshot {
+            room: self.id,
+            version: self.version,
+            seats: self.seat_states(),
+            spectators: self.spectator_count(),
+            state: self.state.clone(),
+            moves: self.moves.clone(),
+            outcome: self.state.outcome(),
+            record: self.record,
+        }
+    }
+
+    fn broadcast(&mut self) {
+        self.broadcast_except(ConnId::MAX);
+    }
+
+    /// Sends the current snapshot to every subscriber but `skip`, forgetting closed ones.
+    fn broadcast_except(&mut self, skip: ConnId) {
+        let snapshot = self.snapshot();
+        let mut gone = Vec::new();
+        for (id, subscriber) in &self.subscribers {
+            if *id != skip && !subscriber.send(ServerMsg::State(snapshot.clone())) {
+                gone.push(*id);
+            }
+        }
+        for id in gone {
+            self.leave(id);
+        }
+    }
+
+    fn publish_summary(&mut self) {
+        let summary = RoomSummary {
+            room: self.id,
+            game: self.game,
+            seats: self.seat_states(),
+            spectators: self.spectator_count(),
+            version: self.version,
+            moves: self.moves.len() as u32,
+            outcome: self.state.outcome(),
+        };
+        self.summary.send_replace(summary);
+    }
+}
+
+/// How a seat is named in a stored record.
+fn seat_label(spec: SeatSpec) -> String {
+    match spec {
+        SeatSpec::Human => "human".into(),
+        SeatSpec::Ai { move_ms } => format!("AI {move_ms} ms"),
+    }
+}

@@ -1,0 +1,197 @@
+//! Finished games in SQLite (bundled), one row per game with its moves as JSON, so the file
+//! stays readable with the `sqlite3` tool and independent of the wire codec.
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use anyhow::Context;
+use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
+use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// How many records `ListRecords` returns at most.
+pub const RECORD_LIST_LIMIT: u32 = 200;
+
+/// A cheap handle to the database; calls block, so async code goes through `spawn_blocking`.
+#[derive(Clone)]
+pub struct Store {
+    connection: Arc<Mutex<Connection>>,
+}
+
+/// A finished game about to be stored.
+pub struct NewRecord {
+    pub game: GameKind,
+    pub seats: Vec<String>,
+    pub outcome: Outcome,
+    pub start: GameState,
+    pub moves: Vec<GameMove>,
+}
+
+impl Store {
+    /// Opens (creating if needed) `games.db` in `data_dir`.
+    pub fn open(data_dir: &Path) -> anyhow::Result<Store> {
+        std::fs::create_dir_all(data_dir)
+            .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
+        let path = data_dir.join("games.db");
+        let connection = Connection::open(&path)
+            .with_context(|| format!("cannot open database {}", path.display()))?;
+        Store::init(connection)
+    }
+
+    /// A store that lives in memory only (tests, throwaway servers).
+    pub fn in_memory() -> anyhow::Result<Store> {
+        Store::init(Connection::open_in_memory()?)
+    }
+
+    fn init(connection: Connection) -> anyhow::Result<Store> {
+        connection.execute_batch(
+            "PRAGMA journal_mode = WAL;
+             PRAGMA synchronous = NORMAL;
+             CREATE TABLE IF NOT EXISTS games (
+                 id          INTEGER PRIMARY KEY,
+                 game        TEXT    NOT NULL,
+                 seats       TEXT    NOT NULL,
+                 outcome     TEXT    NOT NULL,
+                 start       TEXT    NOT NULL,
+                 moves       TEXT    NOT NULL,
+                 move_count  INTEGER NOT NULL,
+                 finished_at INTEGER NOT NULL
+             );",
+        )?;
+        Ok(Store {
+            connection: Arc::new(Mutex::new(connection)),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
+        // A panic while holding the lock cannot leave SQLite half-written (it has its own
+        // transactions), so a poisoned lock is safe to keep using.
+        self.connection
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    pub fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
+        let finished_at = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let connection = self.lock();
+        connection.execute(
+            "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                serde_json::to_string(&record.game)?,
+                serde_json::to_string(&record.seats)?,
+                serde_json::to_string(&record.outcome)?,
+                serde_json::to_string(&record.start)?,
+                serde_json::to_string(&record.moves)?,
+                record.moves.len() as i64,
+                finished_at as i64,
+            ],
+        )?;
+        Ok(connection.last_insert_rowid() as RecordId)
+    }
+
+    /// The newest records first.
+    pub fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
+        let connection = self.lock();
+        let mut statement = connection.prepare(
+            "SELECT id, game, seats, outcome, move_count, finished_at FROM games
+             ORDER BY id DESC LIMIT ?1",
+        )?;
+        let rows = statement.query_map([RECORD_LIST_LIMIT], summary_columns)?;
+        rows.map(|row| row?.decode()).collect()
+    }
+
+    pub fn get(&self, id: RecordId) -> anyhow::Result<Option<GameRecord>> {
+        let connection = self.lock();
+        let row = connection
+            .query_row(
+                "SELECT id, game, seats, outcome, move_count, finished_at, start, moves
+                 FROM games WHERE id = ?1",
+                [id as i64],
+                |row| {
+                    Ok((
+                        summary_columns(row)?,
+                        row.get::<_, String>(6)?,
+                        row.get::<_, String>(7)?,
+                    ))
+                },
+            )
+            .optional()?;
+        row.map(|(summary, start, moves)| {
+            Ok(GameRecord {
+                summary: summary.decode()?,
+                start: serde_json::from_str(&start)?,
+                moves: serde_json::from_str(&moves)?,
+            })
+        })
+        .transpose()
+    }
+}
+
+/// The summary columns as read, before their JSON is decoded.
+struct RawSummary {
+    id: i64,
+    game: String,
+    seats: String,
+    outcome: String,
+    moves: i64,
+    finished_at: i64,
+}
+
+fn summary_columns(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawSummary> {
+    Ok(RawSummary {
+        id: row.get(0)?,
+        game: row.get(1)?,
+        seats: row.get(2)?,
+        outcome: row.get(3)?,
+        moves: row.get(4)?,
+        finished_at: row.get(5)?,
+    })
+}
+
+impl RawSummary {
+    fn decode(self) -> anyhow::Result<RecordSummary> {
+        Ok(RecordSummary {
+            id: self.id as RecordId,
+            game: serde_json::from_str(&self.game)?,
+            seats: serde_json::from_str(&self.seats)?,
+            outcome: serde_json::from_str(&self.outcome)?,
+            moves: self.moves as u32,
+            finished_at: self.finished_at as u64,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_game_comes_back_whole_and_survives_reopening() {
+        let dir = std::env::temp_dir().join(format!("parlor-store-{}", std::process::id()));
+        let moves: Vec<GameMove> = ["a1", "h8", "b1"]
+            .iter()
+            .map(|m| GameMove::Cave(m.parse().unwrap()))
+            .collect();
+        let record = NewRecord {
+            game: GameKind::Cave,
+            seats: vec!["human".into(), "AI 1000 ms".into()],
+            outcome: Outcome::Won { seat: 1 },
+            start: GameKind::Cave.start(),
+            moves: moves.clone(),
+        };
+        let id = Store::open(&dir).unwrap().save(&record).unwrap();
+        let store = Store::open(&dir).unwrap();
+        let got = store.get(id).unwrap().unwrap();
+        assert_eq!(got.moves, moves);
+        assert_eq!(got.start, GameKind::Cave.start());
+        assert_eq!(got.summary.outcome, Outcome::Won { seat: 1 });
+        assert_eq!(got.summary.moves, 3);
+        assert_eq!(store.list().unwrap()[0].id, id);
+        assert!(store.get(id + 1000).unwrap().is_none());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

@@ -1,0 +1,49 @@
+//! WebSocket glue for the codec: socket settings and frame <-> message conversion, shared by the
+//! server, the client and the tests so every peer speaks with the same limits.
+
+use parlor_shared::codec::{self, CodecError, Format, Frame, MAX_FRAME_BYTES};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+
+/// Small buffers: the 128 KiB default read buffer alone would cost 640 MiB at 5,000 sockets.
+pub fn websocket_config() -> WebSocketConfig {
+    WebSocketConfig::default()
+        .read_buffer_size(8 * 1024)
+        .write_buffer_size(0)
+        .max_write_buffer_size(1024 * 1024)
+        .max_message_size(Some(MAX_FRAME_BYTES))
+        .max_frame_size(Some(MAX_FRAME_BYTES))
+}
+
+/// What one incoming WebSocket message means to the protocol.
+pub enum Incoming<T> {
+    Message(T, Format),
+    /// A frame that could not be decoded; the connection stays usable.
+    Garbled(CodecError, Format),
+    /// Ping, pong and raw frames: handled by tungstenite, nothing to do.
+    Control,
+    Close,
+}
+
+pub fn decode<T: DeserializeOwned>(message: Message) -> Incoming<T> {
+    let frame = match message {
+        Message::Binary(bytes) => Frame::Binary(bytes.to_vec()),
+        Message::Text(text) => Frame::Text(text.as_str().to_owned()),
+        Message::Close(_) => return Incoming::Close,
+        Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => return Incoming::Control,
+    };
+    let format = frame.format();
+    match codec::decode(&frame) {
+        Ok(message) => Incoming::Message(message, format),
+        Err(error) => Incoming::Garbled(error, format),
+    }
+}
+
+pub fn encode<T: Serialize>(message: &T, format: Format) -> Result<Message, CodecError> {
+    Ok(match codec::encode(message, format)? {
+        Frame::Binary(bytes) => Message::Binary(bytes.into()),
+        Frame::Text(text) => Message::Text(text.into()),
+    })
+}

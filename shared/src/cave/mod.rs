@@ -1,0 +1,281 @@
+//! Magnetic Cave (SPEC §3): 8x8, bricks go against a side wall or directly beside another brick,
+//! five in a row of one colour wins, a full board without five is a tie.
+//!
+//! Everything here is a pure function of a [`Position`]; the position is two bitboards, so the
+//! rules, the server, the client and the AI all share one cheap representation.
+
+mod square;
+mod text;
+
+pub use square::{ParseSquareError, SIZE, Square};
+
+use serde::{Deserialize, Serialize};
+
+/// Cells in column a (against the left wall).
+pub const COL_A: u64 = 0x0101_0101_0101_0101;
+/// Cells in column h (against the right wall).
+pub const COL_H: u64 = COL_A << 7;
+/// Cells in columns a..d: where a horizontal or up-right five can start.
+const COLS_A_TO_D: u64 = 0x0F0F_0F0F_0F0F_0F0F;
+/// Cells in columns e..h: where an up-left five can start.
+const COLS_E_TO_H: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+const FULL: u64 = u64::MAX;
+
+/// The two sides. Black (■) moves first, White (□) second; seat 0 is Black.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Player {
+    Black,
+    White,
+}
+
+impl Player {
+    pub const fn other(self) -> Player {
+        match self {
+            Player::Black => Player::White,
+            Player::White => Player::Black,
+        }
+    }
+
+    /// The seat index of this side: 0 for Black, 1 for White.
+    pub const fn seat(self) -> u8 {
+        match self {
+            Player::Black => 0,
+            Player::White => 1,
+        }
+    }
+
+    pub const fn symbol(self) -> char {
+        match self {
+            Player::Black => '■',
+            Player::White => '□',
+        }
+    }
+}
+
+/// How a finished game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    Win(Player),
+    Tie,
+}
+
+/// Why a placement was refused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum MoveError {
+    #[error("the game is over")]
+    GameOver,
+    #[error("{0} is already taken")]
+    Occupied(Square),
+    #[error("{0} is not against a side wall (column a or h) nor directly beside a brick")]
+    NotAnchored(Square),
+}
+
+/// A position: the bricks of both sides and whose turn it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Position {
+    black: u64,
+    white: u64,
+    to_move: Player,
+}
+
+impl Default for Position {
+    fn default() -> Self {
+        Position::new()
+    }
+}
+
+impl Position {
+    /// The empty cave with Black to move.
+    pub const fn new() -> Position {
+        Position {
+            black: 0,
+            white: 0,
+            to_move: Player::Black,
+        }
+    }
+
+    /// A position from raw bitboards, or `None` when they overlap. The side to move is derived
+    /// from the brick counts (Black moves when the counts are equal), so it cannot disagree.
+    pub fn from_bitboards(black: u64, white: u64) -> Option<Position> {
+        if black & white != 0 {
+            return None;
+        }
+        let to_move = match black.count_ones().checked_sub(white.count_ones()) {
+            Some(0) => Player::Black,
+            Some(1) => Player::White,
+            _ => return None,
+        };
+        Some(Position {
+            black,
+            white,
+            to_move,
+        })
+    }
+
+    /// The position after `moves` from the empty cave.
+    pub fn from_moves(moves: &[Square]) -> Result<Position, (usize, MoveError)> {
+        moves
+            .iter()
+            .enumerate()
+            .try_fold(Position::new(), |position, (ply, &square)| {
+                position.play(square).map_err(|error| (ply, error))
+            })
+    }
+
+    pub const fn to_move(&self) -> Player {
+        self.to_move
+    }
+
+    pub const fn bricks(&self, player: Player) -> u64 {
+        match player {
+            Player::Black => self.black,
+            Player::White => self.white,
+        }
+    }
+
+    pub const fn occupied(&self) -> u64 {
+        self.black | self.white
+    }
+
+    pub fn brick_count(&self) -> u32 {
+        self.occupied().count_ones()
+    }
+
+    /// Who owns the brick on `square`, if any.
+    pub fn at(&self, square: Square) -> Option<Player> {
+        if self.black & square.bit() != 0 {
+            Some(Player::Black)
+        } else if self.white & square.bit() != 0 {
+            Some(Player::White)
+        } else {
+            None
+        }
+    }
+
+    /// Empty cells where a brick may go: against a wall or directly left or right of a brick,
+    /// ignoring whether the game is over (see [`Position::legal_moves`]).
+    pub fn anchored_empty_cells(&self) -> u64 {
+        let occupied = self.occupied();
+        // `<< 1` marks the right-hand neighbour of every brick; it wraps from column h to the
+        // next row's column a, which is a wall cell anyway. `>> 1` likewise for the left.
+        let beside_brick = ((occupied << 1) & !COL_A) | ((occupied >> 1) & !COL_H);
+        (COL_A | COL_H | beside_brick) & !occupied
+    }
+
+    /// The cells the side to move may play, as a bitboard; empty once the game is over.
+    pub fn legal_moves(&self) -> u64 {
+        if self.outcome().is_some() {
+            0
+        } else {
+            self.anchored_empty_cells()
+        }
+    }
+
+    /// The legal cells in index order.
+    pub fn legal_squares(&self) -> impl Iterator<Item = Square> + use<> {
+        squares_of(self.legal_moves())
+    }
+
+    pub fn is_legal(&self, square: Square) -> bool {
+        self.legal_moves() & square.bit() != 0
+    }
+
+    /// Checks a placement without making it.
+    pub fn check(&self, square: Square) -> Result<(), MoveError> {
+        if self.outcome().is_some() {
+            Err(MoveError::GameOver)
+        } else if self.occupied() & square.bit() != 0 {
+            Err(MoveError::Occupied(square))
+        } else if self.anchored_empty_cells() & square.bit() == 0 {
+            Err(MoveError::NotAnchored(square))
+        } else {
+            Ok(())
+        }
+    }
+
+    /// The position after the side to move places a brick on `square`.
+    pub fn play(&self, square: Square) -> Result<Position, MoveError> {
+        self.check(square)?;
+        Ok(self.play_unchecked(square))
+    }
+
+    /// Places a brick without checking legality; for searches that generate legal moves.
+    pub fn play_unchecked(&self, square: Square) -> Position {
+        let mut next = *self;
+        match self.to_move {
+            Player::Black => next.black |= square.bit(),
+            Player::White => next.white |= square.bit(),
+        }
+        next.to_move = self.to_move.other();
+        next
+    }
+
+    /// The result, once there is one. Only the side that just moved can have made a five, but
+    /// both are checked so that any position (say, one built from bitboards) is judged right.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if has_five(self.black) {
+            Some(Outcome::Win(Player::Black))
+        } else if has_five(self.white) {
+            Some(Outcome::Win(Player::White))
+        } else if self.occupied() == FULL {
+            Some(Outcome::Tie)
+        } else {
+            None
+        }
+    }
+
+    /// The cells of a five in a row, if either side has one (for highlighting a win).
+    pub fn winning_line(&self) -> Option<[Square; 5]> {
+        [self.black, self.white].into_iter().find_map(five_cells)
+    }
+}
+
+/// The cells of a bitboard in index order.
+pub fn squares_of(mut bits: u64) -> impl Iterator<Item = Square> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let index = bits.trailing_zeros() as u8;
+        bits &= bits - 1;
+        Square::from_index(index)
+    })
+}
+
+/// The four line directions as (bit shift, cells where a five in that direction may start).
+const DIRECTIONS: [(u32, u64); 4] = [
+    (1, COLS_A_TO_D), // horizontal, to the right
+    (8, FULL),        // vertical, upwards
+    (9, COLS_A_TO_D), // diagonal, up and to the right
+    (7, COLS_E_TO_H), // diagonal, up and to the left
+];
+
+/// The start cells of every five in `bits` along the direction `(shift, starts)`.
+fn five_starts(bits: u64, (shift, starts): (u32, u64)) -> u64 {
+    // Restricting the start column keeps each five inside one row band, so no shift wraps.
+    bits & (bits >> shift)
+        & (bits >> (2 * shift))
+        & (bits >> (3 * shift))
+        & (bits >> (4 * shift))
+        & starts
+}
+
+/// Whether `bits` holds five in a row in any direction.
+pub fn has_five(bits: u64) -> bool {
+    DIRECTIONS
+        .iter()
+        .any(|&direction| five_starts(bits, direction) != 0)
+}
+
+fn five_cells(bits: u64) -> Option<[Square; 5]> {
+    DIRECTIONS.iter().find_map(|&(shift, starts)| {
+        let first = five_starts(bits, (shift, starts));
+        (first != 0).then(|| {
+            let start = first.trailing_zeros();
+            std::array::from_fn(|i| Square::from_index((start + i as u32 * shift) as u8).unwrap())
+        })
+    })
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,180 @@
+//! The one place that turns protocol messages into frames and back, so the binary codec can be
+//! swapped without touching anything else. Binary frames are bincode 2 (standard config);
+//! text frames are JSON. Decoding is size-limited and rejects trailing bytes.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Largest frame either side accepts or produces.
+pub const MAX_FRAME_BYTES: usize = 64 * 1024;
+
+/// How a peer speaks; the server answers each client in its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Binary,
+    Json,
+}
+
+/// An encoded message, ready to become a WebSocket frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Frame {
+    Binary(Vec<u8>),
+    Text(String),
+}
+
+impl Frame {
+    pub fn format(&self) -> Format {
+        match self {
+            Frame::Binary(_) => Format::Binary,
+            Frame::Text(_) => Format::Json,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        match self {
+            Frame::Binary(bytes) => bytes.len(),
+            Frame::Text(text) => text.len(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CodecError {
+    #[error("frame of {0} bytes is over the {MAX_FRAME_BYTES}-byte limit")]
+    TooLarge(usize),
+    #[error("bad binary frame: {0}")]
+    Binary(String),
+    #[error("bad JSON frame: {0}")]
+    Json(#[from] serde_json::Error),
+    #[error("{0} unread bytes after the message")]
+    TrailingBytes(usize),
+}
+
+fn bincode_config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<MAX_FRAME_BYTES>()
+}
+
+pub fn encode<T: Serialize>(message: &T, format: Format) -> Result<Frame, CodecError> {
+    let frame = match format {
+        Format::Binary => Frame::Binary(
+            bincode::serde::encode_to_vec(message, bincode_config())
+                .map_err(|error| CodecError::Binary(error.to_string()))?,
+        ),
+        Format::Json => Frame::Text(serde_json::to_string(message)?),
+    };
+    if frame.len() > MAX_FRAME_BYTES {
+        return Err(CodecError::TooLarge(frame.len()));
+    }
+    Ok(frame)
+}
+
+pub fn decode<T: DeserializeOwned>(frame: &Frame) -> Result<T, CodecError> {
+    if frame.len() > MAX_FRAME_BYTES {
+        return Err(CodecError::TooLarge(frame.len()));
+    }
+    match frame {
+        Frame::Binary(bytes) => {
+            let (message, read) = bincode::serde::decode_from_slice(bytes, bincode_config())
+                .map_err(|error| CodecError::Binary(error.to_string()))?;
+            match bytes.len() - read {
+                0 => Ok(message),
+                extra => Err(CodecError::TrailingBytes(extra)),
+            }
+        }
+        Frame::Text(text) => Ok(serde_json::from_str(text)?),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::game::{GameKind, GameMove};
+    use crate::protocol::{ClientMsg, PROTOCOL_VERSION, SeatSpec, SeatToken, ServerMsg};
+
+    fn samples() -> Vec<ClientMsg> {
+        vec![
+            ClientMsg::Hello {
+                protocol: PROTOCOL_VERSION,
+                client: "test".into(),
+            },
+            ClientMsg::ListRooms,
+            ClientMsg::CreateRoom {
+                game: GameKind::Cave,
+                seats: vec![SeatSpec::Human, SeatSpec::Ai { move_ms: 500 }],
+            },
+            ClientMsg::Move {
+                room: 7,
+                token: SeatToken("abc".into()),
+                version: 3,
+                mv: GameMove::Cave("d4".parse().unwrap()),
+            },
+        ]
+    }
+
+    #[test]
+    fn both_formats_round_trip() {
+        for message in samples() {
+            for format in [Format::Binary, Format::Json] {
+                let frame = encode(&message, format).unwrap();
+                assert_eq!(frame.format(), format);
+                assert_eq!(decode::<ClientMsg>(&frame).unwrap(), message);
+            }
+        }
+    }
+
+    #[test]
+    fn json_is_what_a_person_would_type() {
+        let frame = encode(&samples()[3], Format::Json).unwrap();
+        assert_eq!(
+            frame,
+            Frame::Text(
+                r#"{"Move":{"room":7,"token":"abc","version":3,"mv":{"Cave":"d4"}}}"#.into()
+            )
+        );
+        let typed = Frame::Text(r#""ListRooms""#.into());
+        assert_eq!(decode::<ClientMsg>(&typed).unwrap(), ClientMsg::ListRooms);
+    }
+
+    #[test]
+    fn trailing_bytes_and_oversized_frames_are_refused() {
+        let Frame::Binary(mut bytes) = encode(&ClientMsg::ListRooms, Format::Binary).unwrap()
+        else {
+            unreachable!()
+        };
+        bytes.push(0);
+        assert!(matches!(
+            decode::<ClientMsg>(&Frame::Binary(bytes)),
+            Err(CodecError::TrailingBytes(1))
+        ));
+        let huge = Frame::Text(" ".repeat(MAX_FRAME_BYTES + 1));
+        assert!(matches!(
+            decode::<ClientMsg>(&huge),
+            Err(CodecError::TooLarge(_))
+        ));
+    }
+
+    #[test]
+    fn a_length_prefix_claiming_gigabytes_is_refused_without_allocating() {
+        // CreateRoom's seat list with a varint length of about 2^32.
+        let bytes = vec![2, 0, 252, 0, 0, 0, 255];
+        assert!(decode::<ClientMsg>(&Frame::Binary(bytes)).is_err());
+        let text = Frame::Text(r#"{"CreateRoom":{"game":"Cave","seats":"#.into());
+        assert!(decode::<ServerMsg>(&text).is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+            let _ = decode::<ClientMsg>(&Frame::Binary(bytes.clone()));
+            let _ = decode::<ServerMsg>(&Frame::Binary(bytes.clone()));
+            let text = String::from_utf8_lossy(&bytes).into_owned();
+            let _ = decode::<ClientMsg>(&Frame::Text(text));
+        }
+    }
+}

@@ -1,0 +1,201 @@
+//! The wire protocol between clients and the server (see docs/PROTOCOL.md).
+//!
+//! Every message is one WebSocket frame: binary frames carry bincode, text frames carry the
+//! same message as JSON, and the server answers in the format the client spoke. Enums are
+//! externally tagged (serde's default), the only tagging bincode can carry.
+
+use serde::{Deserialize, Serialize};
+
+use crate::game::{GameKind, GameMove, GameState, Outcome};
+
+/// Bumped whenever a message changes shape; the handshake refuses a mismatch.
+pub const PROTOCOL_VERSION: u32 = 1;
+
+pub type RoomId = u64;
+pub type RecordId = u64;
+
+/// The budget an AI seat gets per move when the creator names none.
+pub const DEFAULT_AI_MOVE_MS: u32 = 1000;
+/// The course rule: an AI that takes longer than this loses, so no budget may exceed it.
+pub const MAX_AI_MOVE_MS: u32 = 3000;
+
+/// A secret that proves the holder owns a seat. Sent only to the seat's owner.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct SeatToken(pub String);
+
+/// Who sits in a seat of a room being created.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatSpec {
+    /// A person, who joins with `JoinSeat`.
+    Human,
+    /// The server's AI, thinking at most `move_ms` per move (capped at [`MAX_AI_MOVE_MS`]).
+    Ai { move_ms: u32 },
+}
+
+/// Client to server.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientMsg {
+    /// Must be the first message; the server answers `Welcome` or an error and closes.
+    Hello {
+        protocol: u32,
+        client: String,
+    },
+    ListGames,
+    ListRooms,
+    /// One `SeatSpec` per seat of the game. Answered with `RoomCreated`.
+    CreateRoom {
+        game: GameKind,
+        seats: Vec<SeatSpec>,
+    },
+    /// Take an open human seat. Answered with `Seated` (holding the token), then `State`.
+    JoinSeat {
+        room: RoomId,
+        seat: u8,
+    },
+    /// Take a seat back after a disconnect by presenting its token.
+    Reclaim {
+        room: RoomId,
+        token: SeatToken,
+    },
+    /// Follow a room as a spectator. Answered with `State`, then every later state.
+    Watch {
+        room: RoomId,
+    },
+    /// Stop following a room; a seat taken is kept for `Reclaim`.
+    Leave {
+        room: RoomId,
+    },
+    /// A move for the seat the token belongs to, made on state `version`.
+    Move {
+        room: RoomId,
+        token: SeatToken,
+        version: u64,
+        mv: GameMove,
+    },
+    /// The stored finished games, newest first.
+    ListRecords,
+    /// One stored game with its moves, for replay.
+    GetRecord {
+        id: RecordId,
+    },
+}
+
+/// Server to client.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerMsg {
+    Welcome {
+        protocol: u32,
+        server: String,
+    },
+    Games(Vec<GameInfo>),
+    Rooms(Vec<RoomSummary>),
+    RoomCreated {
+        room: RoomId,
+    },
+    Seated {
+        room: RoomId,
+        seat: u8,
+        token: SeatToken,
+    },
+    /// The full state of a room a client plays in or watches; sent on joining and after every
+    /// change, so a client never needs to apply moves itself.
+    State(RoomSnapshot),
+    Left {
+        room: RoomId,
+    },
+    Records(Vec<RecordSummary>),
+    Record(GameRecord),
+    Error {
+        code: ErrorCode,
+        message: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameInfo {
+    pub kind: GameKind,
+    pub name: String,
+    pub description: String,
+    pub seat_names: Vec<String>,
+}
+
+/// Who is in a seat right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatState {
+    /// A human seat nobody has taken yet.
+    Open,
+    /// A human seat that is taken; `connected` is false while its owner is away.
+    Taken {
+        connected: bool,
+    },
+    Ai {
+        move_ms: u32,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSummary {
+    pub room: RoomId,
+    pub game: GameKind,
+    pub seats: Vec<SeatState>,
+    pub spectators: u32,
+    pub version: u64,
+    pub moves: u32,
+    pub outcome: Option<Outcome>,
+}
+
+/// Everything a screen needs to draw a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoomSnapshot {
+    pub room: RoomId,
+    /// Goes up by one with every change to the room's game; moves must name the current one.
+    pub version: u64,
+    pub seats: Vec<SeatState>,
+    pub spectators: u32,
+    pub state: GameState,
+    /// Every move from the start, so a late spectator sees the whole game.
+    pub moves: Vec<GameMove>,
+    pub outcome: Option<Outcome>,
+    /// The stored record, once the game is over and saved.
+    pub record: Option<RecordId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordSummary {
+    pub id: RecordId,
+    pub game: GameKind,
+    /// A label per seat, such as `human` or `AI 1000 ms`.
+    pub seats: Vec<String>,
+    pub outcome: Outcome,
+    pub moves: u32,
+    /// Seconds since the Unix epoch.
+    pub finished_at: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameRecord {
+    pub summary: RecordSummary,
+    pub start: GameState,
+    pub moves: Vec<GameMove>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// The frame could not be decoded, or was too large.
+    BadFrame,
+    /// The first message was not a matching `Hello`.
+    Handshake,
+    NoSuchRoom,
+    NoSuchSeat,
+    SeatTaken,
+    /// The token does not belong to any seat of the room.
+    BadToken,
+    NotYourTurn,
+    /// The move names an older version of the room than the current one.
+    StaleVersion,
+    IllegalMove,
+    GameOver,
+    BadRequest,
+    NoSuchRecord,
+    Internal,
+}
