@@ -1,1 +1,59 @@
-fn main() {}
+//! `client`: Parlor's window, plus console play and engine mode for Magnetic Cave.
+
+mod cave_cli;
+mod gui;
+mod net;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// Parlor game hall client.
+///
+/// With no subcommand it opens the window. Without `--server` it starts a server inside this
+/// process (games stored in `--data`), so one command gives a playable game; with
+/// `--server ws://HOST:PORT` it joins a server started elsewhere with `server`.
+#[derive(Parser, Debug)]
+#[command(version)]
+struct Args {
+    /// Server to connect to, e.g. ws://192.168.1.20:7878. Default: an embedded server.
+    #[arg(long, global = true)]
+    server: Option<String>,
+    /// Data directory of the embedded server (ignored with --server).
+    #[arg(long, default_value = "parlor-data")]
+    data: PathBuf,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Magnetic Cave without the window: console play, engine mode, a position viewer.
+    Cave {
+        #[command(subcommand)]
+        command: cave_cli::CaveCommand,
+    },
+}
+
+fn main() -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let args = Args::parse();
+    let result = match args.command {
+        None => gui::run(gui::GuiOptions { server: args.server, data_dir: args.data }),
+        Some(Command::Cave { command }) => cave_cli::run(command),
+    };
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            eprintln!("client: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

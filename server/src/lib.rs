@@ -82,22 +82,40 @@ impl BackgroundServer {
     }
 }
 
-/// Starts a server on a thread of its own and returns once it listens. The thread lives until
-/// the process ends.
+/// Starts a server on a thread of its own and returns once it listens (or why it cannot).
+/// The thread lives until the process ends. Safe to call from inside another runtime.
 pub fn start_in_background(config: ServerConfig) -> anyhow::Result<BackgroundServer> {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .thread_name("parlor-server")
-        .enable_all()
-        .build()?;
-    let (listener, hall) = runtime.block_on(bind(&config))?;
-    let addr = listener.local_addr()?;
+    let (ready_tx, ready_rx) = std::sync::mpsc::channel();
     std::thread::Builder::new()
-        .name("parlor-server-main".into())
+        .name("parlor-server".into())
         .spawn(move || {
-            if let Err(error) = runtime.block_on(serve(listener, hall)) {
-                warn!(%error, "embedded server stopped");
-            }
+            let runtime = match tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(2)
+                .thread_name("parlor-server-worker")
+                .enable_all()
+                .build()
+            {
+                Ok(runtime) => runtime,
+                Err(error) => return drop(ready_tx.send(Err(anyhow::Error::from(error)))),
+            };
+            runtime.block_on(async move {
+                let bound = bind(&config).await.and_then(|(listener, hall)| {
+                    let addr = listener.local_addr()?;
+                    Ok((listener, hall, addr))
+                });
+                match bound {
+                    Ok((listener, hall, addr)) => {
+                        let _ = ready_tx.send(Ok(addr));
+                        if let Err(error) = serve(listener, hall).await {
+                            warn!(%error, "embedded server stopped");
+                        }
+                    }
+                    Err(error) => drop(ready_tx.send(Err(error))),
+                }
+            });
         })?;
+    let addr = ready_rx
+        .recv()
+        .context("the server thread ended before listening")??;
     Ok(BackgroundServer { addr })
 }

@@ -168,7 +168,6 @@ impl Room {
         self.maybe_start_ai();
         while let Some(command) = inbox.recv().await {
             self.handle(command);
-            self.publish_summary();
         }
         info!(room = self.id, "room closed");
     }
@@ -179,8 +178,10 @@ impl Room {
             RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
             RoomCommand::Watch { who } => {
                 self.subscribers.insert(who.id, who.clone());
-                who.send(ServerMsg::State(self.snapshot()));
+                // Others learn of the new spectator (and the lobby summary is updated) before
+                // the newcomer hears anything, so whatever it asks next sees itself counted.
                 self.broadcast_except(who.id);
+                who.send(ServerMsg::State(self.snapshot()));
             }
             RoomCommand::Leave { conn } => self.leave(conn),
             RoomCommand::Move {
@@ -424,8 +425,10 @@ impl Room {
         self.broadcast_except(ConnId::MAX);
     }
 
-    /// Sends the current snapshot to every subscriber but `skip`, forgetting closed ones.
+    /// Publishes the lobby summary, then sends the current snapshot to every subscriber but
+    /// `skip`, forgetting closed ones. Every change to the room goes through here.
     fn broadcast_except(&mut self, skip: ConnId) {
+        self.publish_summary();
         let snapshot = self.snapshot();
         let mut gone = Vec::new();
         for (id, subscriber) in &self.subscribers {

@@ -1,0 +1,241 @@
+//! Magnetic Cave without the lobby: console play as in the seed, engine mode for tournaments,
+//! and a window that shows a given game (also what the window tests drive).
+
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::{Args, Subcommand, ValueEnum};
+use parlor_server::ai::{AlphaBeta, clamp_budget};
+use parlor_shared::cave::{Outcome, Player, Position, Square};
+use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
+
+#[derive(Subcommand, Debug)]
+pub enum CaveCommand {
+    /// Play in the terminal: human/human, human/AI, AI/human or AI/AI. Moves are typed like d4
+    /// (column a = left wall, row 1 = bottom).
+    Console {
+        /// Who plays: hh, ha (human ■ vs AI □), ah (AI ■ vs human □) or aa. Asked if omitted.
+        #[arg(long, value_enum)]
+        mode: Option<Mode>,
+        #[command(flatten)]
+        budget: Budget,
+    },
+    /// Engine for tournaments: reads the opponent's moves from stdin, one per line, and writes
+    /// its own moves, one per line. Nothing else goes to stdout.
+    Engine {
+        /// This engine places the first brick (■); it writes its opening move at once.
+        #[arg(long, conflicts_with = "second", required_unless_present = "second")]
+        first: bool,
+        /// This engine places the second brick (□).
+        #[arg(long)]
+        second: bool,
+        #[command(flatten)]
+        budget: Budget,
+    },
+    /// Open a window showing a game given as moves, stepping through it like a replay.
+    Show {
+        /// The moves from the empty cave, e.g. "a1 h1 b1" (spaces or commas between).
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Save a PNG of the window after it is drawn, then exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+    },
+}
+
+#[derive(Args, Debug, Clone, Copy)]
+pub struct Budget {
+    /// Thinking time per AI move in milliseconds (the course allows at most 3000).
+    #[arg(long, default_value_t = DEFAULT_AI_MOVE_MS,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_AI_MOVE_MS)))]
+    move_ms: u32,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Two people at one keyboard.
+    Hh,
+    /// A person plays ■ (first), the AI plays □.
+    Ha,
+    /// The AI plays ■ (first), a person plays □.
+    Ah,
+    /// The AI plays both sides.
+    Aa,
+}
+
+impl Mode {
+    fn is_ai(self, player: Player) -> bool {
+        matches!(
+            (self, player),
+            (Mode::Aa, _) | (Mode::Ha, Player::White) | (Mode::Ah, Player::Black)
+        )
+    }
+}
+
+pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
+    match command {
+        CaveCommand::Console { mode, budget } => {
+            let stdin = std::io::stdin();
+            console(&mut stdin.lock(), &mut std::io::stdout(), mode, clamp_budget(budget.move_ms))
+        }
+        CaveCommand::Engine { first, budget, .. } => {
+            let stdin = std::io::stdin();
+            engine(&mut stdin.lock(), &mut std::io::stdout(), first, clamp_budget(budget.move_ms))
+        }
+        CaveCommand::Show { moves, screenshot } => {
+            let moves = parse_game(&moves)?;
+            crate::gui::show_cave_game(moves, screenshot)
+        }
+    }
+}
+
+/// Parses a move list and checks it is a legal game from the empty cave.
+fn parse_game(text: &str) -> anyhow::Result<Vec<Square>> {
+    let squares = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|word| !word.is_empty())
+        .enumerate()
+        .map(|(i, word)| word.parse::<Square>().with_context(|| format!("move {}", i + 1)))
+        .collect::<anyhow::Result<Vec<Square>>>()?;
+    Position::from_moves(&squares)
+        .map_err(|(ply, error)| anyhow::anyhow!("move {} ({}): {error}", ply + 1, squares[ply]))?;
+    Ok(squares)
+}
+
+/// Reads one trimmed line; `None` at end of input.
+fn read_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
+    let mut line = String::new();
+    Ok(match input.read_line(&mut line)? {
+        0 => None,
+        _ => Some(line.trim().to_string()),
+    })
+}
+
+fn ask_mode(input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<Option<Mode>> {
+    writeln!(out, "Magnetic Cave. Choose a mode:")?;
+    writeln!(out, "  1) human ■ vs human □")?;
+    writeln!(out, "  2) human ■ vs AI □")?;
+    writeln!(out, "  3) AI ■ vs human □")?;
+    writeln!(out, "  4) AI ■ vs AI □")?;
+    loop {
+        write!(out, "Mode (1-4): ")?;
+        out.flush()?;
+        let Some(answer) = read_line(input)? else { return Ok(None) };
+        match answer.as_str() {
+            "1" => return Ok(Some(Mode::Hh)),
+            "2" => return Ok(Some(Mode::Ha)),
+            "3" => return Ok(Some(Mode::Ah)),
+            "4" => return Ok(Some(Mode::Aa)),
+            _ => writeln!(out, "Please answer 1, 2, 3 or 4.")?,
+        }
+    }
+}
+
+/// The seed's console game: the board after every move, row 8 on top.
+pub fn console(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    mode: Option<Mode>,
+    budget: Duration,
+) -> anyhow::Result<ExitCode> {
+    let Some(mode) = mode.map_or_else(|| ask_mode(input, out), |m| Ok(Some(m)))? else {
+        writeln!(out, "No mode chosen; bye.")?;
+        return Ok(ExitCode::FAILURE);
+    };
+    let mut position = Position::new();
+    let mut engine = AlphaBeta::default();
+    writeln!(out, "{position}")?;
+    while position.outcome().is_none() {
+        let player = position.to_move();
+        let square = if mode.is_ai(player) {
+            let started = Instant::now();
+            let square = engine.search(&position, budget).context("the AI found no move")?;
+            let report = engine.last;
+            writeln!(
+                out,
+                "AI {} plays {square} (depth {}, {} nodes, {:.2} s)",
+                player.symbol(),
+                report.depth,
+                report.nodes,
+                started.elapsed().as_secs_f64()
+            )?;
+            square
+        } else {
+            match ask_move(input, out, &position)? {
+                Some(square) => square,
+                None => {
+                    writeln!(out, "\nInput ended; the game is abandoned.")?;
+                    return Ok(ExitCode::FAILURE);
+                }
+            }
+        };
+        position = position.play(square).context("a checked move was refused")?;
+        writeln!(out, "{position}")?;
+    }
+    match position.outcome() {
+        Some(Outcome::Win(player)) => writeln!(out, "Player {} wins!", player.symbol())?,
+        _ => writeln!(out, "It's a tie!")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Asks the person to move until the answer is a legal cell; `None` at end of input.
+fn ask_move(input: &mut impl BufRead, out: &mut impl Write, position: &Position) -> anyhow::Result<Option<Square>> {
+    let player = position.to_move();
+    loop {
+        write!(out, "Player {}, enter your position (e.g. a1 or h1): ", player.symbol())?;
+        out.flush()?;
+        let Some(answer) = read_line(input)? else { return Ok(None) };
+        let refusal = match answer.parse::<Square>() {
+            Ok(square) => match position.check(square) {
+                Ok(()) => return Ok(Some(square)),
+                Err(error) => error.to_string(),
+            },
+            Err(error) => error.to_string(),
+        };
+        writeln!(out, "Not accepted: {refusal}. Try again.")?;
+    }
+}
+
+/// Tournament engine mode: only moves on stdout, diagnostics on stderr.
+pub fn engine(input: &mut impl BufRead, out: &mut impl Write, first: bool, budget: Duration) -> anyhow::Result<ExitCode> {
+    let mut position = Position::new();
+    let mut engine = AlphaBeta::default();
+    let me = if first { Player::Black } else { Player::White };
+    loop {
+        if position.outcome().is_some() {
+            return Ok(ExitCode::SUCCESS);
+        }
+        if position.to_move() == me {
+            let square = engine.search(&position, budget).context("the engine found no move")?;
+            writeln!(out, "{square}")?;
+            out.flush()?;
+            position = position.play(square).context("the engine's own move was refused")?;
+            continue;
+        }
+        let line = loop {
+            match read_line(input)? {
+                None => return Ok(ExitCode::SUCCESS),
+                Some(line) if line.is_empty() => continue,
+                Some(line) => break line,
+            }
+        };
+        let played = line
+            .parse::<Square>()
+            .map_err(|e| e.to_string())
+            .and_then(|square| position.play(square).map_err(|e| e.to_string()));
+        match played {
+            Ok(next) => position = next,
+            Err(reason) => {
+                eprintln!("engine: the opponent's move {line:?} is refused: {reason}");
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

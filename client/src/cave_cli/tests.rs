@@ -1,0 +1,90 @@
+use std::io::Cursor;
+use std::time::Duration;
+
+use super::*;
+
+fn run_console(mode: Option<Mode>, typed: &str) -> (String, ExitCode) {
+    let mut out = Vec::new();
+    let code = console(&mut Cursor::new(typed), &mut out, mode, Duration::from_millis(20)).unwrap();
+    (String::from_utf8(out).unwrap(), code)
+}
+
+#[test]
+fn human_game_refuses_bad_input_with_reasons_and_announces_the_winner() {
+    let typed = "c3\nzz\na1\na1\nh8\nB1\nh7\nc1\nh6\nd1\nh5\ne1\n";
+    let (text, code) = run_console(Some(Mode::Hh), typed);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(text.contains("Not accepted: c3 is not against a side wall"), "{text}");
+    assert!(text.contains("Not accepted: a cell is a column letter"), "{text}");
+    assert!(text.contains("Not accepted: a1 is already taken"), "{text}");
+    assert!(text.ends_with("Player ■ wins!\n"), "{text}");
+    // The board is printed at the start and after each of the 9 moves.
+    assert_eq!(text.matches("    a b c d e f g h\n8 |").count(), 10);
+    assert!(text.contains("1 | ■ ■ ■ ■ ■ - - - | 1"), "{text}");
+}
+
+#[test]
+fn mode_is_asked_when_not_given_and_end_of_input_abandons() {
+    let (text, code) = run_console(None, "9\n1\na1\n");
+    assert!(text.contains("Please answer 1, 2, 3 or 4."));
+    assert!(text.contains("Input ended; the game is abandoned."));
+    assert_eq!(code, ExitCode::FAILURE);
+}
+
+#[test]
+fn ai_against_ai_plays_to_an_end() {
+    let (text, code) = run_console(Some(Mode::Aa), "");
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(text.contains("AI ■ plays"));
+    assert!(text.contains("AI □ plays"));
+    assert!(text.ends_with("wins!\n") || text.ends_with("It's a tie!\n"), "{text}");
+}
+
+#[test]
+fn in_human_vs_ai_the_ai_answers_only_for_white() {
+    let (text, code) = run_console(Some(Mode::Ha), "a1
+");
+    assert_eq!(text.matches("AI □ plays").count(), 1, "{text}");
+    assert!(!text.contains("AI ■"), "{text}");
+    assert_eq!(code, ExitCode::FAILURE, "input ends on the human's second turn");
+}
+
+#[test]
+fn engine_mode_prints_only_moves_and_opens_at_once_when_first() {
+    let mut out = Vec::new();
+    let code = engine(&mut Cursor::new(""), &mut out, true, Duration::from_millis(20)).unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    let text = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 1);
+    assert!(Position::new().is_legal(lines[0].parse().unwrap()));
+}
+
+#[test]
+fn engine_mode_answers_each_opponent_move_legally() {
+    let mut out = Vec::new();
+    let code = engine(&mut Cursor::new("a1\n\nh2\n"), &mut out, false, Duration::from_millis(20)).unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    let text = String::from_utf8(out).unwrap();
+    let replies: Vec<Square> = text.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(replies.len(), 2);
+    let game = [vec!["a1".parse().unwrap(), replies[0], "h2".parse().unwrap(), replies[1]]].concat();
+    assert!(Position::from_moves(&game).is_ok(), "{text}");
+}
+
+#[test]
+fn engine_mode_refuses_an_illegal_opponent_move() {
+    let mut out = Vec::new();
+    let code = engine(&mut Cursor::new("d4\n"), &mut out, false, Duration::from_millis(20)).unwrap();
+    assert_eq!(code, ExitCode::from(2));
+    assert!(out.is_empty());
+}
+
+#[test]
+fn shown_games_must_be_legal() {
+    assert_eq!(parse_game("a1, h1 b1").unwrap().len(), 3);
+    assert_eq!(parse_game("").unwrap().len(), 0);
+    let error = parse_game("a1 h1 d5").unwrap_err().to_string();
+    assert!(error.contains("move 3 (d5)"), "{error}");
+    assert!(parse_game("a1 q9").is_err());
+}

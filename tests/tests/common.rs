@@ -1,0 +1,170 @@
+//! A real server on a loopback port and a minimal WebSocket peer that speaks the protocol in
+//! either format, for the integration tests.
+
+#![allow(dead_code)] // each test binary uses its own part of this module
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_server::wire::{self, Incoming};
+use parlor_server::{BackgroundServer, ServerConfig};
+use parlor_shared::codec::Format;
+use parlor_shared::game::{GameKind, GameMove};
+use parlor_shared::protocol::{
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg,
+};
+use tokio::net::TcpStream;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
+
+const PATIENCE: Duration = Duration::from_secs(10);
+
+/// Starts a server with its database in a fresh temporary directory.
+pub fn start_server(name: &str) -> (BackgroundServer, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("parlor-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let config = ServerConfig {
+        addr: "127.0.0.1:0".parse().unwrap(),
+        data_dir: Some(dir.clone()),
+    };
+    (
+        parlor_server::start_in_background(config).expect("server starts"),
+        dir,
+    )
+}
+
+pub struct Peer {
+    pub socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
+    pub format: Format,
+}
+
+impl Peer {
+    /// Connects without greeting.
+    pub async fn raw(url: &str, format: Format) -> Peer {
+        let (socket, _) = tokio_tungstenite::connect_async(url)
+            .await
+            .expect("connects");
+        Peer { socket, format }
+    }
+
+    /// Connects and completes the handshake.
+    pub async fn connect(url: &str, format: Format) -> Peer {
+        let mut peer = Peer::raw(url, format).await;
+        peer.send(ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            client: "test".into(),
+        })
+        .await;
+        match peer.recv().await {
+            ServerMsg::Welcome { protocol, .. } => assert_eq!(protocol, PROTOCOL_VERSION),
+            other => panic!("expected Welcome, got {other:?}"),
+        }
+        peer
+    }
+
+    pub async fn send(&mut self, message: ClientMsg) {
+        let frame = wire::encode(&message, self.format).unwrap();
+        self.socket.send(frame).await.expect("send");
+    }
+
+    pub async fn send_raw(&mut self, message: Message) {
+        self.socket.send(message).await.expect("send");
+    }
+
+    /// The next protocol message; checks the server answered in our format.
+    pub async fn recv(&mut self) -> ServerMsg {
+        loop {
+            let message = tokio::time::timeout(PATIENCE, self.socket.next())
+                .await
+                .expect("no message from the server in time")
+                .expect("connection open")
+                .expect("good frame");
+            let is_text = message.is_text();
+            match wire::decode::<ServerMsg>(message) {
+                Incoming::Message(message, format) => {
+                    assert_eq!(format, self.format, "the server answered in another format");
+                    assert_eq!(is_text, self.format == Format::Json);
+                    return message;
+                }
+                Incoming::Garbled(error, _) => panic!("server sent a bad frame: {error}"),
+                Incoming::Control => continue,
+                Incoming::Close => panic!("server closed the connection"),
+            }
+        }
+    }
+
+    /// Skips messages until one matches.
+    pub async fn recv_until<T>(&mut self, mut pick: impl FnMut(ServerMsg) -> Option<T>) -> T {
+        loop {
+            if let Some(found) = pick(self.recv().await) {
+                return found;
+            }
+        }
+    }
+
+    /// The next state of `room` that satisfies `accept`.
+    pub async fn state_where(
+        &mut self,
+        room: RoomId,
+        accept: impl Fn(&RoomSnapshot) -> bool,
+    ) -> RoomSnapshot {
+        self.recv_until(|m| match m {
+            ServerMsg::State(s) if s.room == room && accept(&s) => Some(s),
+            _ => None,
+        })
+        .await
+    }
+
+    pub async fn expect_error(&mut self, code: ErrorCode) -> String {
+        self.recv_until(|m| match m {
+            ServerMsg::Error { code: got, message } => {
+                assert_eq!(got, code, "{message}");
+                Some(message)
+            }
+            _ => None,
+        })
+        .await
+    }
+
+    pub async fn create_room(&mut self, seats: Vec<SeatSpec>) -> RoomId {
+        self.send(ClientMsg::CreateRoom {
+            game: GameKind::Cave,
+            seats,
+        })
+        .await;
+        self.recv_until(|m| match m {
+            ServerMsg::RoomCreated { room } => Some(room),
+            ServerMsg::Error { message, .. } => panic!("create refused: {message}"),
+            _ => None,
+        })
+        .await
+    }
+
+    pub async fn join(&mut self, room: RoomId, seat: u8) -> SeatToken {
+        self.send(ClientMsg::JoinSeat { room, seat }).await;
+        self.recv_until(|m| match m {
+            ServerMsg::Seated {
+                room: r,
+                seat: s,
+                token,
+            } if r == room && s == seat => Some(token),
+            ServerMsg::Error { message, .. } => panic!("join refused: {message}"),
+            _ => None,
+        })
+        .await
+    }
+
+    pub async fn play(&mut self, room: RoomId, token: &SeatToken, version: u64, cell: &str) {
+        let mv = GameMove::Cave(cell.parse().unwrap());
+        self.send(ClientMsg::Move {
+            room,
+            token: token.clone(),
+            version,
+            mv,
+        })
+        .await;
+    }
+}
+
+pub fn cave(cell: &str) -> GameMove {
+    GameMove::Cave(cell.parse().unwrap())
+}
