@@ -71,7 +71,10 @@ pub enum MoveError {
 }
 
 /// A position: the bricks of both sides and whose turn it is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// On the wire it is the two bitboards and the side to move; JSON adds a `board` picture (row 8
+/// first, `X` Black, `O` White, `.` empty) for people reading frames, ignored when read back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
 pub struct Position {
     black: u64,
     white: u64,
@@ -227,6 +230,41 @@ impl Position {
     /// The cells of a five in a row, if either side has one (for highlighting a win).
     pub fn winning_line(&self) -> Option<[Square; 5]> {
         [self.black, self.white].into_iter().find_map(five_cells)
+    }
+}
+
+impl Serialize for Position {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let readable = serializer.is_human_readable();
+        let mut fields = serializer.serialize_struct("Position", if readable { 4 } else { 3 })?;
+        fields.serialize_field("black", &self.black)?;
+        fields.serialize_field("white", &self.white)?;
+        fields.serialize_field("to_move", &self.to_move)?;
+        if readable {
+            fields.serialize_field("board", &self.picture_rows())?;
+        }
+        fields.end()
+    }
+}
+
+impl Position {
+    /// One string per row, row 8 first: `X` Black, `O` White, `.` empty.
+    pub fn picture_rows(&self) -> Vec<String> {
+        (0..SIZE)
+            .rev()
+            .map(|row| {
+                (0..SIZE)
+                    .map(
+                        |col| match self.at(Square::new(col, row).expect("in range")) {
+                            Some(Player::Black) => 'X',
+                            Some(Player::White) => 'O',
+                            None => '.',
+                        },
+                    )
+                    .collect()
+            })
+            .collect()
     }
 }
 

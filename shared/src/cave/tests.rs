@@ -204,6 +204,15 @@ fn console_picture_has_row_8_on_top_and_labels_on_both_sides() {
     assert_eq!(lines[9], lines[0]);
 }
 
+#[test]
+fn json_shows_a_board_picture_and_reads_back_without_it() {
+    let position = Position::from_moves(&moves("a1 h8")).unwrap();
+    let json = serde_json::to_value(position).unwrap();
+    assert_eq!(json["board"][0], ".......O");
+    assert_eq!(json["board"][7], "X.......");
+    assert_eq!(serde_json::from_value::<Position>(json).unwrap(), position);
+}
+
 fn random_game() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(any::<u8>(), 0..70)
 }
