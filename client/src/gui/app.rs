@@ -1,0 +1,371 @@
+//! The whole app: one server connection, what the server has told us, and which screen is
+//! shown. Network events are applied first each frame, then the screen draws itself and
+//! reports what the user did, and the app turns that into requests and screen changes.
+
+use std::collections::{HashMap, VecDeque};
+
+use macroquad::color::Color;
+use macroquad::shapes::draw_rectangle;
+use macroquad::time::get_time;
+use macroquad::window::screen_width;
+use parlor_shared::game::GameKind;
+use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerMsg};
+
+use super::cave_board::TOP_BAR_HEIGHT;
+use super::describe;
+use super::lobby::{LobbyAction, LobbyView};
+use super::replay_view::{ReplayAction, ReplayView};
+use super::room_view::{HeldSeat, RoomAction, RoomView};
+use super::widgets::{
+    DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, heading, label, text_width, truncate,
+};
+use crate::net::{Connection, NetEvent};
+
+/// The room list is asked for this often while the lobby is shown, in seconds.
+const ROOMS_REFRESH_SECONDS: f64 = 2.0;
+/// A message in the top bar disappears after this many seconds.
+const NOTICE_SECONDS: f64 = 10.0;
+
+/// Where the app starts.
+pub enum Startup {
+    Connect(String),
+    /// There is no server to connect to; the string says why.
+    Failed(String),
+}
+
+/// The state of the link to the server, as the top bar shows it.
+enum Link {
+    Offline(String),
+    Connecting { url: String },
+    Connected { url: String, server: String },
+    Disconnected { url: String, reason: String },
+}
+
+enum Screen {
+    Lobby,
+    Room(RoomView),
+    Replay(ReplayView),
+}
+
+/// A short message for the user in the top bar.
+struct Notice {
+    text: String,
+    is_error: bool,
+    at: f64,
+}
+
+pub struct App {
+    connection: Option<Connection>,
+    link: Link,
+    lobby: LobbyView,
+    screen: Screen,
+    /// The latest state of each room this client follows.
+    snapshots: HashMap<RoomId, RoomSnapshot>,
+    /// Seats this client holds on the current server; kept after leaving, for `Reclaim`.
+    held: HashMap<RoomId, Vec<HeldSeat>>,
+    /// The seats of each room asked for but not yet created, oldest first: `RoomCreated` does
+    /// not repeat them, and they decide whether the creator joins or watches.
+    pending_rooms: VecDeque<Vec<SeatSpec>>,
+    notice: Option<Notice>,
+    last_rooms_request: f64,
+}
+
+impl App {
+    pub fn new(startup: Startup) -> App {
+        let mut app = App {
+            connection: None,
+            link: Link::Offline(String::new()),
+            lobby: LobbyView::new(""),
+            screen: Screen::Lobby,
+            snapshots: HashMap::new(),
+            held: HashMap::new(),
+            pending_rooms: VecDeque::new(),
+            notice: None,
+            last_rooms_request: 0.0,
+        };
+        match startup {
+            Startup::Connect(url) => app.connect(url),
+            Startup::Failed(reason) => app.link = Link::Offline(reason),
+        }
+        app
+    }
+
+    /// One frame: apply what arrived, draw the screen, act on the user's input.
+    pub fn frame(&mut self, input: &Input) {
+        let events: Vec<NetEvent> = self
+            .connection
+            .as_ref()
+            .map(|connection| std::iter::from_fn(|| connection.try_recv()).collect())
+            .unwrap_or_default();
+        for event in events {
+            self.handle_event(event);
+        }
+        let now = get_time();
+        let connected = matches!(self.link, Link::Connected { .. });
+        if connected
+            && matches!(self.screen, Screen::Lobby)
+            && now - self.last_rooms_request >= ROOMS_REFRESH_SECONDS
+        {
+            self.send(ClientMsg::ListRooms);
+        }
+        match &mut self.screen {
+            Screen::Lobby => {
+                if let Some(action) = self.lobby.update(input, connected, &self.held) {
+                    self.on_lobby_action(action);
+                }
+            }
+            Screen::Room(view) => {
+                let room = view.room;
+                let held = self.held.get(&room).map_or(&[][..], Vec::as_slice);
+                if let Some(action) = view.update(input, self.snapshots.get(&room), held) {
+                    self.on_room_action(room, action);
+                }
+            }
+            Screen::Replay(view) => {
+                if view.update(input, "Back to lobby") == Some(ReplayAction::Close) {
+                    self.enter_lobby();
+                }
+            }
+        }
+        self.draw_top_bar(now);
+    }
+
+    fn connect(&mut self, url: String) {
+        if self.server_url() != Some(url.as_str()) {
+            self.held.clear();
+        }
+        self.lobby.clear_lists();
+        self.lobby.address.text = url.clone();
+        self.snapshots.clear();
+        self.pending_rooms.clear();
+        // Dropping the old connection closes it; its late events are dropped with it.
+        self.connection = Some(Connection::open(&url));
+        self.link = Link::Connecting { url };
+        self.screen = Screen::Lobby;
+    }
+
+    /// The server connected to, being connected to, or last connected to.
+    fn server_url(&self) -> Option<&str> {
+        match &self.link {
+            Link::Connecting { url }
+            | Link::Connected { url, .. }
+            | Link::Disconnected { url, .. } => Some(url),
+            Link::Offline(_) => None,
+        }
+    }
+
+    fn send(&mut self, message: ClientMsg) {
+        if matches!(message, ClientMsg::ListRooms) {
+            self.last_rooms_request = get_time();
+        }
+        if let Some(connection) = &self.connection {
+            connection.send(message);
+        }
+    }
+
+    fn say(&mut self, text: impl Into<String>, is_error: bool) {
+        self.notice = Some(Notice {
+            text: text.into(),
+            is_error,
+            at: get_time(),
+        });
+    }
+
+    /// Shows the lobby with fresh lists.
+    fn enter_lobby(&mut self) {
+        self.screen = Screen::Lobby;
+        self.send(ClientMsg::ListRooms);
+        self.send(ClientMsg::ListRecords);
+    }
+
+    fn open_room(&mut self, room: RoomId, request: ClientMsg) {
+        if !matches!(self.link, Link::Connected { .. }) {
+            return self.say("Not connected to a server", true);
+        }
+        self.send(request);
+        self.screen = Screen::Room(RoomView::new(room));
+    }
+
+    fn handle_event(&mut self, event: NetEvent) {
+        match event {
+            NetEvent::Connected(server) => {
+                let url = self.server_url().unwrap_or_default().to_string();
+                self.link = Link::Connected { url, server };
+                self.send(ClientMsg::ListGames);
+                self.enter_lobby();
+            }
+            NetEvent::Message(message) => self.handle_message(message),
+            NetEvent::Disconnected(reason) => {
+                let url = self.server_url().unwrap_or_default().to_string();
+                self.link = Link::Disconnected { url, reason };
+                self.connection = None;
+                self.snapshots.clear();
+                self.pending_rooms.clear();
+                // A replay needs no server and may stay; a room cannot.
+                if matches!(self.screen, Screen::Room(_)) {
+                    self.screen = Screen::Lobby;
+                }
+            }
+        }
+    }
+
+    fn handle_message(&mut self, message: ServerMsg) {
+        match message {
+            ServerMsg::Welcome { .. } => {}
+            ServerMsg::Games(games) => self.lobby.games = games,
+            ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
+            ServerMsg::Records(records) => self.lobby.records = records,
+            ServerMsg::RoomCreated { room } => self.room_created(room),
+            ServerMsg::Seated { room, seat, token } => {
+                let seats = self.held.entry(room).or_default();
+                seats.retain(|held| held.seat != seat);
+                seats.push(HeldSeat { seat, token });
+            }
+            ServerMsg::State(snapshot) => {
+                match &mut self.screen {
+                    Screen::Room(view) if view.room == snapshot.room => view.on_state(&snapshot),
+                    _ => {}
+                }
+                self.snapshots.insert(snapshot.room, snapshot);
+            }
+            ServerMsg::Left { room } => {
+                self.snapshots.remove(&room);
+            }
+            ServerMsg::Record(record) => {
+                let title = format!("Stored game #{}", record.summary.id);
+                match ReplayView::new(title, record.summary.seats, record.start, record.moves) {
+                    Ok(view) => self.screen = Screen::Replay(view),
+                    Err(reason) => self.say(
+                        format!("Cannot replay game #{}: {reason}", record.summary.id),
+                        true,
+                    ),
+                }
+            }
+            ServerMsg::Error { code, message } => {
+                self.say(format!("Server: {message} ({code:?})"), true);
+                if let Screen::Room(view) = &mut self.screen {
+                    if self.snapshots.contains_key(&view.room) {
+                        view.on_error();
+                    } else {
+                        // Joining or watching failed: there is no room to show.
+                        self.enter_lobby();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Our room exists: take its first human seat, or watch when the AI plays both.
+    fn room_created(&mut self, room: RoomId) {
+        let Some(seats) = self.pending_rooms.pop_front() else {
+            self.say(format!("Room #{room} created"), false);
+            return;
+        };
+        match seats.iter().position(|spec| *spec == SeatSpec::Human) {
+            Some(seat) => self.open_room(
+                room,
+                ClientMsg::JoinSeat {
+                    room,
+                    seat: seat as u8,
+                },
+            ),
+            None => self.open_room(room, ClientMsg::Watch { room }),
+        }
+    }
+
+    fn on_lobby_action(&mut self, action: LobbyAction) {
+        match action {
+            LobbyAction::Connect(url) => self.connect(url),
+            LobbyAction::BadAddress => {
+                self.say("Type a server address such as ws://192.168.1.20:7878", true)
+            }
+            LobbyAction::Refresh => match &self.link {
+                Link::Disconnected { url, .. } => self.connect(url.clone()),
+                _ => {
+                    self.send(ClientMsg::ListGames);
+                    self.enter_lobby();
+                }
+            },
+            LobbyAction::Create(seats) => {
+                self.pending_rooms.push_back(seats.clone());
+                self.send(ClientMsg::CreateRoom {
+                    game: GameKind::Cave,
+                    seats,
+                });
+            }
+            LobbyAction::Join { room, seat } => {
+                self.open_room(room, ClientMsg::JoinSeat { room, seat })
+            }
+            LobbyAction::Watch(room) => self.open_room(room, ClientMsg::Watch { room }),
+            LobbyAction::Rejoin(room) => {
+                let tokens: Vec<_> = self
+                    .held
+                    .get(&room)
+                    .into_iter()
+                    .flatten()
+                    .map(|held| held.token.clone())
+                    .collect();
+                if tokens.is_empty() {
+                    self.say(format!("You hold no seat in room #{room}"), true);
+                }
+                for token in tokens {
+                    self.open_room(room, ClientMsg::Reclaim { room, token });
+                }
+            }
+            LobbyAction::Replay(id) => {
+                self.send(ClientMsg::GetRecord { id });
+                self.say(format!("Loading stored game #{id}..."), false);
+            }
+        }
+    }
+
+    fn on_room_action(&mut self, room: RoomId, action: RoomAction) {
+        match action {
+            RoomAction::Send(message) => self.send(message),
+            RoomAction::Leave => {
+                self.send(ClientMsg::Leave { room });
+                self.enter_lobby();
+            }
+            RoomAction::Replay(id) => {
+                self.send(ClientMsg::Leave { room });
+                self.send(ClientMsg::GetRecord { id });
+                self.enter_lobby();
+                self.say(format!("Loading stored game #{id}..."), false);
+            }
+        }
+    }
+
+    /// Title, connection state and the latest notice, across the top of every screen.
+    fn draw_top_bar(&self, now: f64) {
+        let width = screen_width();
+        draw_rectangle(0.0, 0.0, width, TOP_BAR_HEIGHT, PANEL);
+        heading("Parlor", 16.0, 38.0);
+        let x = 140.0;
+        let max_chars = ((width - x - 10.0) / text_width("m")).max(1.0) as usize;
+        let (text, color): (String, Color) = match &self.link {
+            Link::Offline(reason) if reason.is_empty() => ("Not connected".into(), DIM_TEXT),
+            Link::Offline(reason) => (format!("Not connected: {reason}"), ERROR_TEXT),
+            Link::Connecting { url } => (format!("Connecting to {url} ..."), TEXT),
+            Link::Connected { url, server } => {
+                (format!("Connected to {url} ({server})"), GOOD_TEXT)
+            }
+            // The reason names the address when it matters ("cannot connect to ...").
+            Link::Disconnected { reason, .. } => (format!("Disconnected: {reason}"), ERROR_TEXT),
+        };
+        let mut lines = describe::wrap(&text, max_chars).into_iter();
+        label(&lines.next().unwrap_or_default(), x, 24.0, color);
+        // The second line shows the latest notice, or else the rest of a long link status.
+        let notice = self
+            .notice
+            .as_ref()
+            .filter(|notice| now - notice.at < NOTICE_SECONDS);
+        let (second, color) = match notice {
+            Some(notice) => (
+                notice.text.clone(),
+                if notice.is_error { ERROR_TEXT } else { TEXT },
+            ),
+            None => (lines.collect::<Vec<_>>().join(" "), color),
+        };
+        label(&truncate(&second, max_chars), x, 48.0, color);
+    }
+}

@@ -1,0 +1,171 @@
+//! Words for protocol values, shared by the lobby, room and replay screens. Pure functions, so
+//! the wording is tested without a window. The window font has no ■/□ glyphs, so texts name the
+//! colours and screens draw a brick swatch beside them instead.
+
+use parlor_shared::game::Outcome;
+use parlor_shared::protocol::SeatState;
+
+use super::cave_board::{player_name, seat_player};
+
+/// "Black", "White", or "seat N" for a seat the cave does not have.
+pub fn seat_name(seat: u8) -> String {
+    seat_player(seat).map_or_else(|| format!("seat {seat}"), |p| player_name(p).to_string())
+}
+
+/// A duration in milliseconds, in seconds: "0.1 s", "1 s".
+pub fn seconds(ms: u32) -> String {
+    // f64's Display drops a zero fraction: 1000 ms is "1", 100 ms is "0.1".
+    format!("{} s", f64::from(ms) / 1000.0)
+}
+
+/// An AI's per-move budget, short: "AI 0.1 s", "AI 1 s".
+pub fn ai_budget(move_ms: u32) -> String {
+    format!("AI {}", seconds(move_ms))
+}
+
+/// Who sits in a seat, for someone who does not hold it.
+pub fn seat_state(state: SeatState) -> String {
+    match state {
+        SeatState::Open => "open".into(),
+        SeatState::Taken { connected: true } => "human".into(),
+        SeatState::Taken { connected: false } => "human (away)".into(),
+        SeatState::Ai { move_ms } => ai_budget(move_ms),
+    }
+}
+
+/// "Black won" or "tie"; `me` is the viewer's seat, to add "you won" / "you lost".
+pub fn outcome(outcome: Outcome, me: Option<u8>) -> String {
+    match (outcome, me) {
+        (Outcome::Tie, _) => "Tie - the cave is full".into(),
+        (Outcome::Won { seat }, Some(mine)) if seat == mine => {
+            format!("{} won - you won!", seat_name(seat))
+        }
+        (Outcome::Won { seat }, Some(_)) => format!("{} won - you lost", seat_name(seat)),
+        (Outcome::Won { seat }, None) => format!("{} won", seat_name(seat)),
+    }
+}
+
+/// A result in few words, for lists: "Black won" or "Tie".
+pub fn result(outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Won { seat } => format!("{} won", seat_name(seat)),
+        Outcome::Tie => "Tie".into(),
+    }
+}
+
+/// How long ago `then` was, both in seconds since the Unix epoch: "just now", "5 min ago".
+pub fn ago(then: u64, now: u64) -> String {
+    let seconds = now.saturating_sub(then);
+    match seconds {
+        0..60 => "just now".into(),
+        60..3600 => format!("{} min ago", seconds / 60),
+        3600..86400 => format!("{} h ago", seconds / 3600),
+        _ => format!("{} d ago", seconds / 86400),
+    }
+}
+
+/// Splits `text` at spaces into lines of at most `max_chars` characters (the window font is
+/// monospaced, so characters measure width); a word longer than a line is cut.
+pub fn wrap(text: &str, max_chars: usize) -> Vec<String> {
+    let max_chars = max_chars.max(1);
+    let mut lines = Vec::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        let mut word: Vec<char> = word.chars().collect();
+        while word.len() > max_chars {
+            if !line.is_empty() {
+                lines.push(std::mem::take(&mut line));
+            }
+            lines.push(word.drain(..max_chars).collect());
+        }
+        let word: String = word.into_iter().collect();
+        if word.is_empty() {
+            continue;
+        }
+        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
+        if needed > max_chars && !line.is_empty() {
+            lines.push(std::mem::take(&mut line));
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&word);
+    }
+    if !line.is_empty() {
+        lines.push(line);
+    }
+    lines
+}
+
+/// A server address as typed, made into a WebSocket URL: `host:port` gets `ws://` in front.
+pub fn server_url(typed: &str) -> Option<String> {
+    let typed = typed.trim();
+    if typed.is_empty() {
+        None
+    } else if typed.starts_with("ws://") || typed.starts_with("wss://") {
+        Some(typed.to_string())
+    } else {
+        Some(format!("ws://{typed}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn seats_and_outcomes_read_naturally() {
+        assert_eq!(seat_name(0), "Black");
+        assert_eq!(seat_name(1), "White");
+        assert_eq!(seat_name(7), "seat 7");
+        assert_eq!(seat_state(SeatState::Ai { move_ms: 100 }), "AI 0.1 s");
+        assert_eq!(seat_state(SeatState::Ai { move_ms: 3000 }), "AI 3 s");
+        assert_eq!(ai_budget(1500), "AI 1.5 s");
+        assert_eq!(
+            seat_state(SeatState::Taken { connected: false }),
+            "human (away)"
+        );
+        assert_eq!(outcome(Outcome::Won { seat: 1 }, None), "White won");
+        assert_eq!(
+            outcome(Outcome::Won { seat: 1 }, Some(1)),
+            "White won - you won!"
+        );
+        assert_eq!(
+            outcome(Outcome::Won { seat: 0 }, Some(1)),
+            "Black won - you lost"
+        );
+        assert_eq!(outcome(Outcome::Tie, Some(0)), "Tie - the cave is full");
+        assert_eq!(result(Outcome::Won { seat: 0 }), "Black won");
+        assert_eq!(result(Outcome::Tie), "Tie");
+    }
+
+    #[test]
+    fn ages_round_down_and_never_go_negative() {
+        assert_eq!(ago(100, 100), "just now");
+        assert_eq!(ago(200, 100), "just now");
+        assert_eq!(ago(0, 59), "just now");
+        assert_eq!(ago(0, 61), "1 min ago");
+        assert_eq!(ago(0, 7200), "2 h ago");
+        assert_eq!(ago(0, 3 * 86400 + 5), "3 d ago");
+    }
+
+    #[test]
+    fn wrapping_breaks_at_spaces_and_cuts_long_words() {
+        assert_eq!(wrap("one two three", 7), ["one two", "three"]);
+        assert_eq!(wrap("  spaced   out  ", 20), ["spaced out"]);
+        assert_eq!(wrap("abcdefghij x", 4), ["abcd", "efgh", "ij x"]);
+        assert!(wrap("", 5).is_empty());
+        assert_eq!(wrap("ab", 0), ["a", "b"]);
+    }
+
+    #[test]
+    fn addresses_get_a_scheme_when_typed_without_one() {
+        assert_eq!(
+            server_url(" 10.0.0.2:7878 ").as_deref(),
+            Some("ws://10.0.0.2:7878")
+        );
+        assert_eq!(server_url("ws://h:1").as_deref(), Some("ws://h:1"));
+        assert_eq!(server_url("wss://h:1").as_deref(), Some("wss://h:1"));
+        assert_eq!(server_url("   "), None);
+    }
+}

@@ -1,0 +1,304 @@
+//! The lobby: which server, the games it offers, a form to create a Magnetic Cave room, the
+//! open rooms to join or watch, and the stored games to replay.
+
+use std::collections::HashMap;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use macroquad::math::Rect;
+use macroquad::window::{screen_height, screen_width};
+use parlor_shared::game::GameKind;
+use parlor_shared::protocol::{
+    DEFAULT_AI_MOVE_MS, GameInfo, MAX_AI_MOVE_MS, RecordId, RecordSummary, RoomId, RoomSummary,
+    SeatSpec,
+};
+
+use super::cave_board::{TOP_BAR_HEIGHT, draw_swatch, seat_player};
+use super::describe;
+use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
+use super::room_view::HeldSeat;
+use super::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button_at,
+    button_enabled, button_width, heading, label, text_width, toggle,
+};
+
+/// The per-move budgets offered for AI seats.
+const AI_BUDGETS: [u32; 3] = [100, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS];
+const LEFT_X: f32 = 20.0;
+const LEFT_WIDTH: f32 = 390.0;
+const RIGHT_X: f32 = 430.0;
+const ROOM_ROW_HEIGHT: f32 = 62.0;
+const RECORD_ROW_HEIGHT: f32 = 50.0;
+
+/// What the lobby asks of its owner.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LobbyAction {
+    /// Connect to this URL (already given a scheme).
+    Connect(String),
+    /// The typed address is not usable.
+    BadAddress,
+    Refresh,
+    Create(Vec<SeatSpec>),
+    Join {
+        room: RoomId,
+        seat: u8,
+    },
+    Watch(RoomId),
+    /// Take back the seat this client holds in the room.
+    Rejoin(RoomId),
+    Replay(RecordId),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SeatChoice {
+    Human,
+    Ai,
+}
+
+pub struct LobbyView {
+    pub address: TextField,
+    pub games: Vec<GameInfo>,
+    pub rooms: Vec<RoomSummary>,
+    pub records: Vec<RecordSummary>,
+    /// The creation form: who sits in each seat, and the AI's time per move.
+    seats: [SeatChoice; 2],
+    ai_move_ms: u32,
+    rooms_scroll: usize,
+    records_scroll: usize,
+}
+
+impl LobbyView {
+    pub fn new(address: &str) -> LobbyView {
+        LobbyView {
+            address: TextField::new(address),
+            games: Vec::new(),
+            rooms: Vec::new(),
+            records: Vec::new(),
+            seats: [SeatChoice::Human, SeatChoice::Ai],
+            ai_move_ms: DEFAULT_AI_MOVE_MS,
+            rooms_scroll: 0,
+            records_scroll: 0,
+        }
+    }
+
+    /// Forgets everything learnt from a server, before talking to another one.
+    pub fn clear_lists(&mut self) {
+        self.games.clear();
+        self.rooms.clear();
+        self.records.clear();
+    }
+
+    /// The seats of the room the form describes.
+    fn seat_specs(&self) -> Vec<SeatSpec> {
+        self.seats
+            .iter()
+            .map(|choice| match choice {
+                SeatChoice::Human => SeatSpec::Human,
+                SeatChoice::Ai => SeatSpec::Ai {
+                    move_ms: self.ai_move_ms,
+                },
+            })
+            .collect()
+    }
+
+    /// Handles input and draws the lobby. `held` are the seats this client holds.
+    pub fn update(
+        &mut self,
+        input: &Input,
+        connected: bool,
+        held: &HashMap<RoomId, Vec<HeldSeat>>,
+    ) -> Option<LobbyAction> {
+        let top = TOP_BAR_HEIGHT + 14.0;
+        let mut action = self.draw_server_row(input, top);
+        let columns_top = top + 64.0;
+        let form_top = self.draw_games(columns_top) + 4.0;
+        let (create, records_top) = self.draw_create_form(input, form_top, connected);
+        action = action.or(create);
+        action = action.or(self.draw_records(input, records_top + 16.0, connected));
+        action.or(self.draw_rooms(input, columns_top, connected, held))
+    }
+
+    fn draw_server_row(&mut self, input: &Input, y: f32) -> Option<LobbyAction> {
+        label("Server", LEFT_X, y + 20.0, TEXT);
+        let field = Rect::new(LEFT_X + 70.0, y, 470.0, BUTTON_HEIGHT);
+        let submitted = self.address.update(input, field) == FieldEvent::Submitted;
+        let connect_x = field.x + field.w + 10.0;
+        let mut action = None;
+        if submitted || button_at(input, connect_x, y, "Connect") {
+            action = Some(
+                describe::server_url(&self.address.text)
+                    .map_or(LobbyAction::BadAddress, LobbyAction::Connect),
+            );
+        }
+        let refresh_x = connect_x + button_width("Connect") + 10.0;
+        if button_at(input, refresh_x, y, "Refresh") {
+            action = Some(LobbyAction::Refresh);
+        }
+        let hint = if self.address.is_focused() {
+            "Type an address such as ws://192.168.1.20:7878 and press Enter."
+        } else {
+            "Click the address to switch to another server."
+        };
+        label(hint, field.x, y + BUTTON_HEIGHT + 20.0, DIM_TEXT);
+        action
+    }
+
+    /// The games the server offers; returns where the column continues.
+    fn draw_games(&self, top: f32) -> f32 {
+        heading("Games", LEFT_X, top + 22.0);
+        let mut y = top + 22.0 + LINE_HEIGHT + 4.0;
+        if self.games.is_empty() {
+            label("(not known yet)", LEFT_X, y, DIM_TEXT);
+            return y + LINE_HEIGHT;
+        }
+        let chars_per_line = (LEFT_WIDTH / text_width("m")).floor() as usize;
+        for game in &self.games {
+            label(&game.name, LEFT_X, y, TEXT);
+            y += LINE_HEIGHT;
+            for line in describe::wrap(&game.description, chars_per_line) {
+                label(&line, LEFT_X, y, DIM_TEXT);
+                y += LINE_HEIGHT;
+            }
+        }
+        y
+    }
+
+    /// The room creation form; returns its action and where the column continues.
+    fn draw_create_form(
+        &mut self,
+        input: &Input,
+        top: f32,
+        connected: bool,
+    ) -> (Option<LobbyAction>, f32) {
+        heading(
+            &format!("New {} room", GameKind::Cave.name()),
+            LEFT_X,
+            top + 22.0,
+        );
+        let mut y = top + 36.0;
+        let choices_x = LEFT_X + 170.0;
+        for seat in 0..2u8 {
+            let swatch =
+                seat_player(seat).map_or(0.0, |player| draw_swatch(LEFT_X, y + 20.0, player));
+            let order = if seat == 0 { "first" } else { "second" };
+            label(
+                &format!("{} ({order})", describe::seat_name(seat)),
+                LEFT_X + swatch,
+                y + 20.0,
+                TEXT,
+            );
+            let choice = &mut self.seats[usize::from(seat)];
+            for (index, (option, text)) in [(SeatChoice::Human, "Human"), (SeatChoice::Ai, "AI")]
+                .into_iter()
+                .enumerate()
+            {
+                let rect = Rect::new(choices_x + index as f32 * 80.0, y, 74.0, BUTTON_HEIGHT);
+                if toggle(input, rect, text, *choice == option) {
+                    *choice = option;
+                }
+            }
+            y += BUTTON_HEIGHT + 6.0;
+        }
+        if self.seats.contains(&SeatChoice::Ai) {
+            label("AI time per move", LEFT_X, y + 20.0, TEXT);
+            for (index, budget) in AI_BUDGETS.into_iter().enumerate() {
+                let rect = Rect::new(choices_x + index as f32 * 80.0, y, 74.0, BUTTON_HEIGHT);
+                let text = describe::seconds(budget);
+                if toggle(input, rect, &text, self.ai_move_ms == budget) {
+                    self.ai_move_ms = budget;
+                }
+            }
+        }
+        y += BUTTON_HEIGHT + 10.0;
+        let text = "Create room";
+        let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
+        let action = button_enabled(input, rect, text, connected)
+            .then(|| LobbyAction::Create(self.seat_specs()));
+        (action, y + BUTTON_HEIGHT)
+    }
+
+    fn draw_records(&mut self, input: &Input, top: f32, connected: bool) -> Option<LobbyAction> {
+        heading("Stored games", LEFT_X, top + 22.0);
+        let list = Rect::new(
+            LEFT_X,
+            top + 34.0,
+            LEFT_WIDTH,
+            screen_height() - top - 34.0 - LINE_HEIGHT - 8.0,
+        );
+        if self.records.is_empty() {
+            label(
+                "(none yet: finished games appear here)",
+                LEFT_X,
+                list.y + 20.0,
+                DIM_TEXT,
+            );
+            return None;
+        }
+        let visible = ((list.h / RECORD_ROW_HEIGHT).floor() as usize).max(1);
+        input.scroll(&mut self.records_scroll, list, self.records.len(), visible);
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |elapsed| elapsed.as_secs());
+        let mut action = None;
+        let shown = self.records.iter().skip(self.records_scroll).take(visible);
+        for (row, record) in shown.enumerate() {
+            let y = list.y + row as f32 * RECORD_ROW_HEIGHT;
+            let rect = Rect::new(list.x, y, list.w, RECORD_ROW_HEIGHT - 4.0);
+            action = action.or(draw_record_row(input, rect, record, now, connected));
+        }
+        draw_more_hint(list, self.records.len(), self.records_scroll, visible);
+        action
+    }
+
+    fn draw_rooms(
+        &mut self,
+        input: &Input,
+        top: f32,
+        connected: bool,
+        held: &HashMap<RoomId, Vec<HeldSeat>>,
+    ) -> Option<LobbyAction> {
+        heading(
+            &format!("Rooms ({})", self.rooms.len()),
+            RIGHT_X,
+            top + 22.0,
+        );
+        let width = screen_width() - RIGHT_X - 20.0;
+        let list = Rect::new(
+            RIGHT_X,
+            top + 34.0,
+            width,
+            screen_height() - top - 34.0 - LINE_HEIGHT - 8.0,
+        );
+        if self.rooms.is_empty() {
+            label(
+                "(no rooms: create one on the left)",
+                RIGHT_X,
+                list.y + 20.0,
+                DIM_TEXT,
+            );
+            return None;
+        }
+        // Newest first: fresh rooms are the ones people are waiting in.
+        let mut rooms: Vec<&RoomSummary> = self.rooms.iter().collect();
+        rooms.sort_by_key(|room| std::cmp::Reverse(room.room));
+        let visible = ((list.h / ROOM_ROW_HEIGHT).floor() as usize).max(1);
+        input.scroll(&mut self.rooms_scroll, list, rooms.len(), visible);
+        let mut action = None;
+        for (row, room) in rooms
+            .iter()
+            .skip(self.rooms_scroll)
+            .take(visible)
+            .enumerate()
+        {
+            let y = list.y + row as f32 * ROOM_ROW_HEIGHT;
+            let row_action = draw_room_row(
+                input,
+                Rect::new(list.x, y, list.w, ROOM_ROW_HEIGHT - 4.0),
+                room,
+                held.get(&room.room).map_or(&[][..], Vec::as_slice),
+            );
+            action = action.or(row_action.filter(|_| connected));
+        }
+        draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
+        action
+    }
+}

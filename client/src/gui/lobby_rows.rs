@@ -1,0 +1,120 @@
+//! One row of the lobby's room list or stored-game list, with the buttons that lead into it.
+
+use macroquad::math::Rect;
+use macroquad::shapes::draw_rectangle;
+use parlor_shared::protocol::{RecordSummary, RoomSummary, SeatState};
+
+use super::cave_board::{draw_swatch, seat_player};
+use super::describe;
+use super::lobby::LobbyAction;
+use super::room_view::HeldSeat;
+use super::widgets::{
+    DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled, button_width,
+    label, text_width,
+};
+
+/// Buttons inside list rows are a little lower than ordinary ones.
+const ROW_BUTTON_HEIGHT: f32 = 24.0;
+
+/// A room: what it is, who sits where, and the ways in (join an open seat, take back the
+/// seats `held` here, or watch).
+pub fn draw_room_row(
+    input: &Input,
+    row: Rect,
+    room: &RoomSummary,
+    held: &[HeldSeat],
+) -> Option<LobbyAction> {
+    draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
+    let summary = format!(
+        "#{} {}: {} moves, {} watching",
+        room.room,
+        room.game.name(),
+        room.moves,
+        room.spectators
+    );
+    label(&summary, row.x + 6.0, row.y + 20.0, TEXT);
+    let open = |state: &SeatState| *state == SeatState::Open;
+    let (status, color) = match room.outcome {
+        Some(outcome) => (describe::result(outcome), DIM_TEXT),
+        None if room.seats.iter().any(open) => ("open seat".to_string(), GOOD_TEXT),
+        None => ("in play".to_string(), TEXT),
+    };
+    let status_x = row.x + row.w - text_width(&status) - 8.0;
+    label(&status, status_x, row.y + 20.0, color);
+
+    let mut x = row.x + 6.0;
+    let baseline = row.y + 46.0;
+    let mut buttons: Vec<(String, LobbyAction)> = Vec::new();
+    for (seat, state) in room.seats.iter().enumerate() {
+        let seat = seat as u8;
+        x += seat_player(seat).map_or(0.0, |player| draw_swatch(x, baseline, player));
+        let who = if held.iter().any(|h| h.seat == seat) {
+            "you".to_string()
+        } else {
+            describe::seat_state(*state)
+        };
+        x += label(&who, x, baseline, TEXT) + 16.0;
+        if open(state) && room.outcome.is_none() {
+            let join = LobbyAction::Join {
+                room: room.room,
+                seat,
+            };
+            buttons.push((format!("Join {}", describe::seat_name(seat)), join));
+        }
+    }
+    if held.is_empty() {
+        buttons.push(("Watch".into(), LobbyAction::Watch(room.room)));
+    } else {
+        buttons.push(("Rejoin".into(), LobbyAction::Rejoin(room.room)));
+    }
+    // Right-aligned, so the last button always sits at the row's end.
+    let mut right = row.x + row.w - 6.0;
+    let mut action = None;
+    for (text, on_click) in buttons.into_iter().rev() {
+        let width = button_width(&text);
+        right -= width;
+        let rect = Rect::new(right, row.y + 28.0, width, ROW_BUTTON_HEIGHT);
+        if button(input, rect, &text) {
+            action = Some(on_click);
+        }
+        right -= 6.0;
+    }
+    action
+}
+
+/// A stored game: result, length, players and age, with a Replay button. `now` is in
+/// seconds since the Unix epoch.
+pub fn draw_record_row(
+    input: &Input,
+    row: Rect,
+    record: &RecordSummary,
+    now: u64,
+    connected: bool,
+) -> Option<LobbyAction> {
+    draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
+    let result = describe::result(record.outcome);
+    let summary = format!("#{} {result}, {} moves", record.id, record.moves);
+    label(&summary, row.x + 6.0, row.y + 19.0, TEXT);
+    let players = record.seats.join(" vs ");
+    let detail = format!("{players}, {}", describe::ago(record.finished_at, now));
+    label(&detail, row.x + 6.0, row.y + 39.0, DIM_TEXT);
+    let width = button_width("Replay");
+    let rect = Rect::new(
+        row.x + row.w - width - 6.0,
+        row.y + 4.0,
+        width,
+        ROW_BUTTON_HEIGHT,
+    );
+    button_enabled(input, rect, "Replay", connected).then_some(LobbyAction::Replay(record.id))
+}
+
+/// "9 of 14 shown, from #3; scroll for more" under a list that does not fit.
+pub fn draw_more_hint(list: Rect, total: usize, first: usize, visible: usize) {
+    if total > visible {
+        let text = format!(
+            "{visible} of {total} shown, from #{}; scroll for more",
+            first + 1
+        );
+        label(&text, list.x, list.y + list.h + LINE_HEIGHT - 4.0, DIM_TEXT);
+    }
+}

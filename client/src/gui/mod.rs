@@ -1,0 +1,164 @@
+//! Parlor's window (macroquad): a lobby, the Magnetic Cave board for players and spectators,
+//! and a replay view for stored games.
+//!
+//! The window is started from ordinary functions with `Window::from_config` rather than
+//! `#[macroquad::main]`, because the binary also has console modes that must not open one.
+
+mod app;
+pub mod cave_board;
+mod describe;
+mod lobby;
+mod lobby_rows;
+mod move_list;
+mod replay_view;
+mod room_view;
+mod widgets;
+
+use std::cell::RefCell;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::rc::Rc;
+
+use anyhow::{Context, bail};
+use macroquad::shapes::draw_rectangle;
+use macroquad::texture::get_screen_data;
+use macroquad::window::{Conf, clear_background, next_frame, screen_width};
+use parlor_server::ServerConfig;
+use parlor_shared::cave::Square;
+use parlor_shared::game::{GameKind, GameMove};
+
+use self::app::{App, Startup};
+use self::replay_view::{ReplayAction, ReplayView};
+use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};
+
+/// The window has this fixed size, so the board's place (see [`cave_board::board_layout`]) is
+/// known to tests that click cells or sample their colours.
+pub const WINDOW_WIDTH: i32 = 1024;
+pub const WINDOW_HEIGHT: i32 = 768;
+/// Frames drawn before a screenshot, so that the window is mapped and fonts are cached.
+const SCREENSHOT_FRAME: u32 = 5;
+
+pub struct GuiOptions {
+    /// The server to join; `None` starts an embedded one.
+    pub server: Option<String>,
+    /// The embedded server's data directory.
+    pub data_dir: PathBuf,
+}
+
+/// The full app. Without `server` it starts an embedded server storing games in `data_dir`
+/// and connects to it; if that fails the window says why and the user may connect elsewhere.
+pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
+    check_display()?;
+    let startup = match options.server {
+        Some(typed) => match describe::server_url(&typed) {
+            Some(url) => Startup::Connect(url),
+            None => bail!("--server needs an address such as ws://192.168.1.20:7878"),
+        },
+        None => {
+            let config = ServerConfig {
+                addr: "127.0.0.1:0".parse().expect("a valid socket address"),
+                data_dir: Some(options.data_dir),
+            };
+            match parlor_server::start_in_background(config) {
+                Ok(server) => Startup::Connect(server.url()),
+                Err(error) => {
+                    tracing::warn!("embedded server failed: {error:#}");
+                    Startup::Failed(format!("the embedded server did not start: {error:#}"))
+                }
+            }
+        }
+    };
+    macroquad::Window::from_config(window_conf("Parlor"), async move {
+        let mut app = App::new(startup);
+        loop {
+            clear_background(BACKGROUND);
+            app.frame(&Input::gather());
+            next_frame().await;
+        }
+    });
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Opens the replay view of a local Magnetic Cave game (`moves` from the empty board),
+/// positioned at the last move. With `screenshot`, saves the window as PNG after a few frames
+/// and returns instead of waiting for the user.
+pub fn show_cave_game(moves: Vec<Square>, screenshot: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let moves: Vec<GameMove> = moves.into_iter().map(GameMove::Cave).collect();
+    let mut view = ReplayView::new(
+        "Magnetic Cave game",
+        Vec::new(),
+        GameKind::Cave.start(),
+        moves,
+    )
+    .map_err(anyhow::Error::msg)?;
+    let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
+    check_display()?;
+    let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
+    let saved_in_window = saved.clone();
+    macroquad::Window::from_config(window_conf("Parlor - Magnetic Cave game"), async move {
+        let mut frames = 0;
+        loop {
+            clear_background(BACKGROUND);
+            let input = Input::gather();
+            let closing = view.update(&input, "Quit") == Some(ReplayAction::Close);
+            draw_title_bar("Replay of a local game; Escape or Quit closes the window");
+            frames += 1;
+            if let Some(path) = screenshot.as_deref().filter(|_| frames >= SCREENSHOT_FRAME) {
+                *saved_in_window.borrow_mut() = save_screenshot(path);
+                break;
+            }
+            if closing {
+                break;
+            }
+            next_frame().await;
+        }
+    });
+    saved.replace(Ok(()))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn window_conf(title: &str) -> Conf {
+    Conf {
+        window_title: title.to_string(),
+        window_width: WINDOW_WIDTH,
+        window_height: WINDOW_HEIGHT,
+        window_resizable: false,
+        high_dpi: false,
+        ..Conf::default()
+    }
+}
+
+/// The window library panics without an X display; say so as an error instead.
+fn check_display() -> anyhow::Result<()> {
+    if cfg!(target_os = "linux")
+        && std::env::var_os("DISPLAY").is_none_or(|display| display.is_empty())
+    {
+        bail!("no X display (DISPLAY is not set); the console modes are under `client cave`");
+    }
+    Ok(())
+}
+
+/// Checks before opening the window that a screenshot can be written to `path`, because
+/// macroquad's PNG export panics on failure and takes only UTF-8 paths.
+fn writable_png_path(path: &Path) -> anyhow::Result<String> {
+    let text = path
+        .to_str()
+        .with_context(|| format!("the screenshot path {} is not UTF-8", path.display()))?;
+    std::fs::File::create(path)
+        .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
+    Ok(text.to_string())
+}
+
+fn save_screenshot(path: &str) -> anyhow::Result<()> {
+    // Created moments ago by `writable_png_path`; a failure now is a disk error, which the
+    // exporter reports by panicking, so it is caught and returned instead.
+    std::panic::catch_unwind(|| get_screen_data().export_png(path))
+        .map_err(|_| anyhow::anyhow!("cannot write the screenshot {path}"))
+}
+
+/// The bar across the top when there is no app around the screen (the lone replay).
+fn draw_title_bar(subtitle: &str) {
+    draw_rectangle(0.0, 0.0, screen_width(), cave_board::TOP_BAR_HEIGHT, PANEL);
+    heading("Parlor", 16.0, 38.0);
+    label(subtitle, 140.0, 36.0, DIM_TEXT);
+}

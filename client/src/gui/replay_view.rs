@@ -1,0 +1,245 @@
+//! Stepping through a finished (or local) game: First / Previous / Next / Last, also on the
+//! Home / Left / Right / End keys. Every state is computed once up front with
+//! `GameState::replay`, so stepping is only an index change.
+
+use macroquad::input::{KeyCode, is_key_pressed};
+use macroquad::math::Rect;
+use macroquad::window::{screen_height, screen_width};
+use parlor_shared::cave::Player;
+use parlor_shared::game::{GameMove, GameState};
+
+use super::cave_board::{
+    BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, draw_swatch, side_panel_x,
+};
+use super::describe;
+use super::move_list::draw_move_list;
+use super::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
+};
+
+/// What the replay screen asks of its owner.
+#[derive(Debug, PartialEq, Eq)]
+pub enum ReplayAction {
+    Close,
+}
+
+pub struct ReplayView {
+    title: String,
+    /// One line per seat, e.g. "human" or "AI 1 s" (empty when unknown).
+    seat_labels: Vec<String>,
+    moves: Vec<GameMove>,
+    /// `states[k]` is the state after the first `k` moves.
+    states: Vec<GameState>,
+    /// How many moves have been made at the shown state.
+    step: usize,
+}
+
+impl ReplayView {
+    /// A replay positioned at the last move, or why `moves` cannot be replayed from `start`.
+    pub fn new(
+        title: impl Into<String>,
+        seat_labels: Vec<String>,
+        start: GameState,
+        moves: Vec<GameMove>,
+    ) -> Result<ReplayView, String> {
+        let states = start.replay(&moves).map_err(|(index, error)| {
+            format!(
+                "move {} ({}) cannot be replayed: {error}",
+                index + 1,
+                moves[index]
+            )
+        })?;
+        Ok(ReplayView {
+            title: title.into(),
+            seat_labels,
+            step: moves.len(),
+            moves,
+            states,
+        })
+    }
+
+    pub fn first(&mut self) {
+        self.step = 0;
+    }
+
+    pub fn previous(&mut self) {
+        self.step = self.step.saturating_sub(1);
+    }
+
+    pub fn next(&mut self) {
+        self.step = (self.step + 1).min(self.moves.len());
+    }
+
+    pub fn last(&mut self) {
+        self.step = self.moves.len();
+    }
+
+    fn state(&self) -> &GameState {
+        &self.states[self.step]
+    }
+
+    /// Handles keys and buttons and draws the screen. `close_label` names the way out ("Back to
+    /// lobby" in the app, "Quit" for a lone replay); Escape does the same.
+    pub fn update(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
+        self.handle_keys();
+        let layout = board_layout(screen_width(), screen_height());
+        let GameState::Cave(position) = self.state();
+        let last_move = self.step.checked_sub(1).map(|ply| self.moves[ply]);
+        let marks = BoardMarks {
+            last_move: last_move.map(|GameMove::Cave(square)| square),
+            winning_line: position.winning_line(),
+            ..BoardMarks::default()
+        };
+        draw_board(layout, position, &marks);
+        self.draw_panel(input, close_label)
+    }
+
+    fn handle_keys(&mut self) {
+        if is_key_pressed(KeyCode::Home) {
+            self.first();
+        }
+        if is_key_pressed(KeyCode::Left) {
+            self.previous();
+        }
+        if is_key_pressed(KeyCode::Right) {
+            self.next();
+        }
+        if is_key_pressed(KeyCode::End) {
+            self.last();
+        }
+    }
+
+    fn draw_panel(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
+        let x = side_panel_x(screen_width()) + 10.0;
+        let mut y = TOP_BAR_HEIGHT + 36.0;
+        heading(&self.title, x, y);
+        y += LINE_HEIGHT + 8.0;
+        for (seat, who) in self.seat_labels.iter().enumerate() {
+            let player = if seat == 0 {
+                Player::Black
+            } else {
+                Player::White
+            };
+            let swatch = draw_swatch(x, y, player);
+            label(
+                &format!("{}: {who}", describe::seat_name(seat as u8)),
+                x + swatch,
+                y,
+                TEXT,
+            );
+            y += LINE_HEIGHT;
+        }
+        y += 10.0;
+        label(
+            &format!("Move {} of {}", self.step, self.moves.len()),
+            x,
+            y,
+            TEXT,
+        );
+        y += LINE_HEIGHT;
+        self.draw_step_line(x, y);
+        y += LINE_HEIGHT + 10.0;
+        let buttons = [("First", 0), ("Prev", 1), ("Next", 2), ("Last", 3)];
+        let width = 72.0;
+        for (text, index) in buttons {
+            let rect = Rect::new(x + index as f32 * (width + 6.0), y, width, BUTTON_HEIGHT);
+            if button(input, rect, text) {
+                match index {
+                    0 => self.first(),
+                    1 => self.previous(),
+                    2 => self.next(),
+                    _ => self.last(),
+                }
+            }
+        }
+        y += BUTTON_HEIGHT + 6.0;
+        label("Keys: Home, Left, Right, End", x, y + 14.0, DIM_TEXT);
+        y += LINE_HEIGHT + 12.0;
+        let list_bottom = screen_height() - BUTTON_HEIGHT - 30.0;
+        let area = Rect::new(x, y, 300.0, (list_bottom - y).max(LINE_HEIGHT));
+        if let Some(ply) = draw_move_list(input, area, &self.moves, self.step.checked_sub(1)) {
+            self.step = ply + 1;
+        }
+        let closing = button_at(
+            input,
+            x,
+            screen_height() - BUTTON_HEIGHT - 16.0,
+            close_label,
+        ) || is_key_pressed(KeyCode::Escape);
+        closing.then_some(ReplayAction::Close)
+    }
+
+    /// The move just made at this step, or whose turn it is, or the result at the end.
+    fn draw_step_line(&self, x: f32, y: f32) {
+        let state = self.state();
+        if let Some(outcome) = state.outcome() {
+            label(
+                &format!("Result: {}", describe::outcome(outcome, None)),
+                x,
+                y,
+                GOOD_TEXT,
+            );
+        } else if let Some(seat) = state.seat_to_move() {
+            let GameState::Cave(position) = state;
+            let swatch = draw_swatch(x, y, position.to_move());
+            let unfinished = if self.step == self.moves.len() {
+                " (game unfinished)"
+            } else {
+                ""
+            };
+            label(
+                &format!("{} to move{unfinished}", describe::seat_name(seat)),
+                x + swatch,
+                y,
+                TEXT,
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::game::GameKind;
+
+    fn cave_moves(names: &str) -> Vec<GameMove> {
+        names
+            .split_whitespace()
+            .map(|n| GameMove::Cave(n.parse().unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn starts_at_the_last_move_and_steps_within_bounds() {
+        let moves = cave_moves("a1 h1 b1 g1 c1");
+        let mut view = ReplayView::new("t", vec![], GameKind::Cave.start(), moves).unwrap();
+        assert_eq!(view.step, 5);
+        view.next();
+        assert_eq!(view.step, 5);
+        view.previous();
+        assert_eq!(view.step, 4);
+        view.first();
+        view.previous();
+        assert_eq!(view.step, 0);
+        assert_eq!(view.state(), &GameKind::Cave.start());
+        view.next();
+        assert_eq!(view.step, 1);
+        view.last();
+        assert_eq!(view.step, 5);
+    }
+
+    #[test]
+    fn an_illegal_move_is_reported_not_replayed() {
+        let error = ReplayView::new("t", vec![], GameKind::Cave.start(), cave_moves("a1 a1"))
+            .err()
+            .unwrap();
+        assert!(error.starts_with("move 2 (a1)"), "{error}");
+    }
+
+    #[test]
+    fn an_empty_game_has_one_state() {
+        let mut view = ReplayView::new("t", vec![], GameKind::Cave.start(), vec![]).unwrap();
+        view.next();
+        assert_eq!(view.step, 0);
+    }
+}

@@ -1,0 +1,269 @@
+//! Small immediate-mode widgets: each frame a screen calls them with that frame's [`Input`] and
+//! they draw themselves and report clicks. No retained widget tree is needed for a few buttons.
+
+use macroquad::color::Color;
+use macroquad::input::{
+    KeyCode, MouseButton, get_char_pressed, is_key_pressed, is_mouse_button_pressed,
+    mouse_position, mouse_wheel,
+};
+use macroquad::math::{Rect, Vec2, vec2};
+use macroquad::shapes::{draw_rectangle, draw_rectangle_lines};
+use macroquad::text::{draw_text, measure_text};
+
+/// The window's background.
+pub const BACKGROUND: Color = Color::new(0.16, 0.18, 0.22, 1.0);
+/// Ordinary text.
+pub const TEXT: Color = Color::new(0.92, 0.92, 0.90, 1.0);
+/// Secondary text: hints, descriptions, counts.
+pub const DIM_TEXT: Color = Color::new(0.62, 0.64, 0.68, 1.0);
+/// Errors and refusals.
+pub const ERROR_TEXT: Color = Color::new(1.0, 0.45, 0.40, 1.0);
+/// Good news: connected, you won.
+pub const GOOD_TEXT: Color = Color::new(0.50, 0.85, 0.50, 1.0);
+/// A panel behind a group of widgets.
+pub const PANEL: Color = Color::new(0.21, 0.23, 0.28, 1.0);
+
+const BUTTON: Color = Color::new(0.30, 0.36, 0.48, 1.0);
+const BUTTON_HOVER: Color = Color::new(0.40, 0.48, 0.64, 1.0);
+const BUTTON_SELECTED: Color = Color::new(0.55, 0.42, 0.20, 1.0);
+const BUTTON_DISABLED: Color = Color::new(0.25, 0.26, 0.29, 1.0);
+const FIELD: Color = Color::new(0.10, 0.11, 0.14, 1.0);
+const FIELD_FOCUS_OUTLINE: Color = Color::new(0.55, 0.70, 1.0, 1.0);
+
+/// Text size of body text and buttons.
+pub const TEXT_SIZE: f32 = 20.0;
+/// Text size of headings.
+pub const HEADING_SIZE: f32 = 28.0;
+/// Height of a button or text field.
+pub const BUTTON_HEIGHT: f32 = 28.0;
+/// Vertical distance between lines of body text.
+pub const LINE_HEIGHT: f32 = 22.0;
+
+/// One frame's mouse and keyboard input, read once so that the typed-character queue is
+/// drained every frame (even when no text field is shown) and a click is seen by every widget.
+pub struct Input {
+    pub mouse: Vec2,
+    /// The left button went down this frame.
+    pub clicked: bool,
+    /// Printable characters typed this frame, in order.
+    pub typed: Vec<char>,
+    /// Vertical wheel movement this frame; positive scrolls up.
+    pub wheel: f32,
+}
+
+impl Input {
+    pub fn gather() -> Input {
+        let (x, y) = mouse_position();
+        let typed = std::iter::from_fn(get_char_pressed)
+            .filter(|c| !c.is_control())
+            .collect();
+        Input {
+            mouse: vec2(x, y),
+            clicked: is_mouse_button_pressed(MouseButton::Left),
+            typed,
+            wheel: mouse_wheel().1,
+        }
+    }
+
+    pub fn clicked_in(&self, rect: Rect) -> bool {
+        self.clicked && rect.contains(self.mouse)
+    }
+
+    /// Moves a list's first shown row with the wheel while the pointer is over `area`,
+    /// keeping `total` rows of which `visible` fit on screen.
+    pub fn scroll(&self, first_row: &mut usize, area: Rect, total: usize, visible: usize) {
+        if area.contains(self.mouse) {
+            if self.wheel > 0.0 {
+                *first_row = first_row.saturating_sub(1);
+            } else if self.wheel < 0.0 {
+                *first_row += 1;
+            }
+        }
+        *first_row = (*first_row).min(total.saturating_sub(visible));
+    }
+}
+
+/// Draws `text` with its baseline at `y`; returns the width drawn.
+pub fn label(text: &str, x: f32, y: f32, color: Color) -> f32 {
+    draw_text(text, x, y, TEXT_SIZE, color).width
+}
+
+pub fn heading(text: &str, x: f32, y: f32) {
+    draw_text(text, x, y, HEADING_SIZE, TEXT);
+}
+
+/// Width of `text` at body size, for laying out what follows it.
+pub fn text_width(text: &str) -> f32 {
+    measure_text(text, None, TEXT_SIZE as u16, 1.0).width
+}
+
+/// The width a button needs for `text`.
+pub fn button_width(text: &str) -> f32 {
+    text_width(text) + 20.0
+}
+
+/// Draws a button sized to its text at (`x`, `y`) and returns whether it was clicked. Laying
+/// out rows of buttons is common enough to size them here.
+pub fn button_at(input: &Input, x: f32, y: f32, text: &str) -> bool {
+    button(
+        input,
+        Rect::new(x, y, button_width(text), BUTTON_HEIGHT),
+        text,
+    )
+}
+
+/// Draws a button and returns whether it was clicked this frame.
+pub fn button(input: &Input, rect: Rect, text: &str) -> bool {
+    draw_button(input, rect, text, ButtonLook::Normal)
+}
+
+/// A button of a choice group: drawn highlighted when `selected`.
+pub fn toggle(input: &Input, rect: Rect, text: &str, selected: bool) -> bool {
+    let look = if selected {
+        ButtonLook::Selected
+    } else {
+        ButtonLook::Normal
+    };
+    draw_button(input, rect, text, look)
+}
+
+/// A button that is shown greyed out and ignores clicks when `enabled` is false, so the
+/// layout does not jump when an action becomes (un)available.
+pub fn button_enabled(input: &Input, rect: Rect, text: &str, enabled: bool) -> bool {
+    let look = if enabled {
+        ButtonLook::Normal
+    } else {
+        ButtonLook::Disabled
+    };
+    draw_button(input, rect, text, look)
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ButtonLook {
+    Normal,
+    Selected,
+    Disabled,
+}
+
+fn draw_button(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool {
+    let hovered = rect.contains(input.mouse);
+    let fill = match look {
+        ButtonLook::Disabled => BUTTON_DISABLED,
+        ButtonLook::Selected => BUTTON_SELECTED,
+        ButtonLook::Normal if hovered => BUTTON_HOVER,
+        ButtonLook::Normal => BUTTON,
+    };
+    draw_rectangle(rect.x, rect.y, rect.w, rect.h, fill);
+    let text_color = if look == ButtonLook::Disabled {
+        DIM_TEXT
+    } else {
+        TEXT
+    };
+    let width = text_width(text);
+    // Centre on the capital height so every button's baseline sits at the same place.
+    let capital = measure_text("H", None, TEXT_SIZE as u16, 1.0);
+    let x = rect.x + (rect.w - width) / 2.0;
+    let y = rect.y + (rect.h + capital.height) / 2.0;
+    draw_text(text, x.round(), y.round(), TEXT_SIZE, text_color);
+    look != ButtonLook::Disabled && input.clicked && hovered
+}
+
+/// A one-line editable text. It takes keyboard input only while focused (after a click on
+/// it), so typing elsewhere in the app never edits it by accident.
+pub struct TextField {
+    pub text: String,
+    focused: bool,
+}
+
+/// What the user did to a text field this frame.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FieldEvent {
+    None,
+    /// Enter was pressed while the field had focus.
+    Submitted,
+}
+
+/// Longest text a field accepts; a server address never needs more.
+const FIELD_MAX_CHARS: usize = 200;
+
+impl TextField {
+    pub fn new(text: impl Into<String>) -> TextField {
+        TextField {
+            text: text.into(),
+            focused: false,
+        }
+    }
+
+    pub fn is_focused(&self) -> bool {
+        self.focused
+    }
+
+    /// Handles this frame's input and draws the field.
+    pub fn update(&mut self, input: &Input, rect: Rect) -> FieldEvent {
+        if input.clicked {
+            self.focused = rect.contains(input.mouse);
+        }
+        let mut event = FieldEvent::None;
+        if self.focused {
+            for &c in &input.typed {
+                if self.text.chars().count() < FIELD_MAX_CHARS {
+                    self.text.push(c);
+                }
+            }
+            if is_key_pressed(KeyCode::Backspace) {
+                self.text.pop();
+            }
+            if is_key_pressed(KeyCode::Escape) {
+                self.focused = false;
+            }
+            if is_key_pressed(KeyCode::Enter) || is_key_pressed(KeyCode::KpEnter) {
+                self.focused = false;
+                event = FieldEvent::Submitted;
+            }
+        }
+        self.draw(rect);
+        event
+    }
+
+    fn draw(&self, rect: Rect) {
+        draw_rectangle(rect.x, rect.y, rect.w, rect.h, FIELD);
+        if self.focused {
+            draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 2.0, FIELD_FOCUS_OUTLINE);
+        }
+        // Show the end of a text too long for the field, where the caret is.
+        let room = rect.w - 16.0;
+        let mut shown = self.text.as_str();
+        while text_width(shown) > room && !shown.is_empty() {
+            let mut chars = shown.chars();
+            chars.next();
+            shown = chars.as_str();
+        }
+        let baseline = rect.y + rect.h - 8.0;
+        let width = label(shown, rect.x + 6.0, baseline, TEXT);
+        if self.focused {
+            let caret_x = rect.x + 7.0 + width;
+            draw_rectangle(caret_x, rect.y + 5.0, 2.0, rect.h - 10.0, TEXT);
+        }
+    }
+}
+
+/// Shortens `text` to at most `max_chars` characters, marking the cut with "...".
+pub fn truncate(text: &str, max_chars: usize) -> String {
+    if text.chars().count() <= max_chars {
+        return text.to_string();
+    }
+    let kept: String = text.chars().take(max_chars.saturating_sub(3)).collect();
+    format!("{kept}...")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::truncate;
+
+    #[test]
+    fn truncate_keeps_short_text_and_marks_cuts() {
+        assert_eq!(truncate("abc", 5), "abc");
+        assert_eq!(truncate("abcdefgh", 6), "abc...");
+        assert_eq!(truncate("■□■□■□", 4), "■...");
+    }
+}
