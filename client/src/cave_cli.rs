@@ -35,6 +35,15 @@ pub enum CaveCommand {
         #[command(flatten)]
         budget: Budget,
     },
+    /// Time the AI: it plays itself and prints the time per move (median, 90th percentile,
+    /// max), the depth reached and nodes per second.
+    Bench {
+        /// Games to play; each starts from a different opening pair of wall cells.
+        #[arg(long, default_value_t = 1)]
+        games: u32,
+        #[command(flatten)]
+        budget: Budget,
+    },
     /// Open a window showing a game given as moves, stepping through it like a replay.
     Show {
         /// The moves from the empty cave, e.g. "a1 h1 b1" (spaces or commas between).
@@ -79,11 +88,24 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
     match command {
         CaveCommand::Console { mode, budget } => {
             let stdin = std::io::stdin();
-            console(&mut stdin.lock(), &mut std::io::stdout(), mode, clamp_budget(budget.move_ms))
+            console(
+                &mut stdin.lock(),
+                &mut std::io::stdout(),
+                mode,
+                clamp_budget(budget.move_ms),
+            )
         }
         CaveCommand::Engine { first, budget, .. } => {
             let stdin = std::io::stdin();
-            engine(&mut stdin.lock(), &mut std::io::stdout(), first, clamp_budget(budget.move_ms))
+            engine(
+                &mut stdin.lock(),
+                &mut std::io::stdout(),
+                first,
+                clamp_budget(budget.move_ms),
+            )
+        }
+        CaveCommand::Bench { games, budget } => {
+            bench(&mut std::io::stdout(), games, clamp_budget(budget.move_ms))
         }
         CaveCommand::Show { moves, screenshot } => {
             let moves = parse_game(&moves)?;
@@ -98,7 +120,10 @@ fn parse_game(text: &str) -> anyhow::Result<Vec<Square>> {
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|word| !word.is_empty())
         .enumerate()
-        .map(|(i, word)| word.parse::<Square>().with_context(|| format!("move {}", i + 1)))
+        .map(|(i, word)| {
+            word.parse::<Square>()
+                .with_context(|| format!("move {}", i + 1))
+        })
         .collect::<anyhow::Result<Vec<Square>>>()?;
     Position::from_moves(&squares)
         .map_err(|(ply, error)| anyhow::anyhow!("move {} ({}): {error}", ply + 1, squares[ply]))?;
@@ -123,7 +148,9 @@ fn ask_mode(input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<Op
     loop {
         write!(out, "Mode (1-4): ")?;
         out.flush()?;
-        let Some(answer) = read_line(input)? else { return Ok(None) };
+        let Some(answer) = read_line(input)? else {
+            return Ok(None);
+        };
         match answer.as_str() {
             "1" => return Ok(Some(Mode::Hh)),
             "2" => return Ok(Some(Mode::Ha)),
@@ -152,7 +179,9 @@ pub fn console(
         let player = position.to_move();
         let square = if mode.is_ai(player) {
             let started = Instant::now();
-            let square = engine.search(&position, budget).context("the AI found no move")?;
+            let square = engine
+                .search(&position, budget)
+                .context("the AI found no move")?;
             let report = engine.last;
             writeln!(
                 out,
@@ -172,7 +201,9 @@ pub fn console(
                 }
             }
         };
-        position = position.play(square).context("a checked move was refused")?;
+        position = position
+            .play(square)
+            .context("a checked move was refused")?;
         writeln!(out, "{position}")?;
     }
     match position.outcome() {
@@ -183,12 +214,22 @@ pub fn console(
 }
 
 /// Asks the person to move until the answer is a legal cell; `None` at end of input.
-fn ask_move(input: &mut impl BufRead, out: &mut impl Write, position: &Position) -> anyhow::Result<Option<Square>> {
+fn ask_move(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    position: &Position,
+) -> anyhow::Result<Option<Square>> {
     let player = position.to_move();
     loop {
-        write!(out, "Player {}, enter your position (e.g. a1 or h1): ", player.symbol())?;
+        write!(
+            out,
+            "Player {}, enter your position (e.g. a1 or h1): ",
+            player.symbol()
+        )?;
         out.flush()?;
-        let Some(answer) = read_line(input)? else { return Ok(None) };
+        let Some(answer) = read_line(input)? else {
+            return Ok(None);
+        };
         let refusal = match answer.parse::<Square>() {
             Ok(square) => match position.check(square) {
                 Ok(()) => return Ok(Some(square)),
@@ -201,7 +242,12 @@ fn ask_move(input: &mut impl BufRead, out: &mut impl Write, position: &Position)
 }
 
 /// Tournament engine mode: only moves on stdout, diagnostics on stderr.
-pub fn engine(input: &mut impl BufRead, out: &mut impl Write, first: bool, budget: Duration) -> anyhow::Result<ExitCode> {
+pub fn engine(
+    input: &mut impl BufRead,
+    out: &mut impl Write,
+    first: bool,
+    budget: Duration,
+) -> anyhow::Result<ExitCode> {
     let mut position = Position::new();
     let mut engine = AlphaBeta::default();
     let me = if first { Player::Black } else { Player::White };
@@ -210,10 +256,14 @@ pub fn engine(input: &mut impl BufRead, out: &mut impl Write, first: bool, budge
             return Ok(ExitCode::SUCCESS);
         }
         if position.to_move() == me {
-            let square = engine.search(&position, budget).context("the engine found no move")?;
+            let square = engine
+                .search(&position, budget)
+                .context("the engine found no move")?;
             writeln!(out, "{square}")?;
             out.flush()?;
-            position = position.play(square).context("the engine's own move was refused")?;
+            position = position
+                .play(square)
+                .context("the engine's own move was refused")?;
             continue;
         }
         let line = loop {
@@ -235,6 +285,74 @@ pub fn engine(input: &mut impl BufRead, out: &mut impl Write, first: bool, budge
             }
         }
     }
+}
+
+/// AI self-play with per-move timings, as a table on `out`.
+pub fn bench(out: &mut impl Write, games: u32, budget: Duration) -> anyhow::Result<ExitCode> {
+    let wall_cells: Vec<Square> = Position::new().legal_squares().collect();
+    let mut times = Vec::new();
+    let (mut depth_sum, mut nodes, mut results) = (0u64, 0u64, [0u32; 3]);
+    writeln!(
+        out,
+        "AI self-play at {} ms per move, {games} game(s)",
+        budget.as_millis()
+    )?;
+    for game in 0..games as usize {
+        // Two opening bricks per game so the games differ; the AI plays everything after.
+        let first = wall_cells[game % wall_cells.len()];
+        let second = wall_cells[(game * 7 + 3) % wall_cells.len()];
+        let mut position = Position::new().play(first)?;
+        if let Ok(next) = position.play(second) {
+            position = next;
+        }
+        let mut engine = AlphaBeta::default();
+        while position.outcome().is_none() {
+            let started = Instant::now();
+            let square = engine
+                .search(&position, budget)
+                .context("the AI found no move")?;
+            times.push(started.elapsed());
+            depth_sum += u64::from(engine.last.depth);
+            nodes += engine.last.nodes;
+            position = position.play(square)?;
+        }
+        let result = match position.outcome() {
+            Some(Outcome::Win(Player::Black)) => 0,
+            Some(Outcome::Win(Player::White)) => 1,
+            _ => 2,
+        };
+        results[result] += 1;
+        writeln!(
+            out,
+            "game {}: {first} {second} ... {} bricks, {:?}",
+            game + 1,
+            position.brick_count(),
+            position.outcome().unwrap()
+        )?;
+    }
+    times.sort();
+    let total: Duration = times.iter().sum();
+    let pick = |q: f64| times[((times.len() - 1) as f64 * q).round() as usize].as_secs_f64();
+    writeln!(out, "moves searched   {}", times.len())?;
+    writeln!(out, "median per move  {:.3} s", pick(0.5))?;
+    writeln!(out, "p90 per move     {:.3} s", pick(0.9))?;
+    writeln!(out, "max per move     {:.3} s", pick(1.0))?;
+    writeln!(
+        out,
+        "mean depth       {:.1}",
+        depth_sum as f64 / times.len() as f64
+    )?;
+    writeln!(
+        out,
+        "nodes per second {:.0}",
+        nodes as f64 / total.as_secs_f64()
+    )?;
+    writeln!(
+        out,
+        "results          ■ {} / □ {} / tie {}",
+        results[0], results[1], results[2]
+    )?;
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

@@ -1,13 +1,10 @@
 //! `client`: Parlor's window, plus console play and engine mode for Magnetic Cave.
 
-mod cave_cli;
-mod gui;
-mod net;
-
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use parlor_client::{cave_cli, gui};
 
 /// Parlor game hall client.
 ///
@@ -46,7 +43,10 @@ fn main() -> ExitCode {
         .init();
     let args = Args::parse();
     let result = match args.command {
-        None => gui::run(gui::GuiOptions { server: args.server, data_dir: args.data }),
+        None => gui::run(gui::GuiOptions {
+            server: args.server,
+            data_dir: args.data,
+        }),
         Some(Command::Cave { command }) => cave_cli::run(command),
     };
     match result {

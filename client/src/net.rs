@@ -35,7 +35,9 @@ impl Connection {
         std::thread::Builder::new()
             .name("parlor-net".into())
             .spawn(move || {
-                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+                let runtime = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build();
                 let reason = match runtime {
                     Ok(runtime) => runtime.block_on(talk(&url, request_rx, &event_tx)),
                     Err(error) => format!("cannot start the network runtime: {error}"),
@@ -56,11 +58,6 @@ impl Connection {
     pub fn try_recv(&self) -> Option<NetEvent> {
         self.events.try_recv().ok()
     }
-
-    /// Waits for the next event (console and engine modes, tests).
-    pub fn recv(&self) -> Option<NetEvent> {
-        self.events.recv().ok()
-    }
 }
 
 /// Runs one connection until it ends; returns why it ended.
@@ -69,12 +66,17 @@ async fn talk(
     mut requests: mpsc::UnboundedReceiver<ClientMsg>,
     events: &std_mpsc::Sender<NetEvent>,
 ) -> String {
-    let connected = tokio_tungstenite::connect_async_with_config(url, Some(wire::websocket_config()), true).await;
+    let connected =
+        tokio_tungstenite::connect_async_with_config(url, Some(wire::websocket_config()), true)
+            .await;
     let mut socket = match connected {
         Ok((socket, _response)) => socket,
         Err(error) => return format!("cannot connect to {url}: {error}"),
     };
-    let hello = ClientMsg::Hello { protocol: PROTOCOL_VERSION, client: format!("parlor-client {}", env!("CARGO_PKG_VERSION")) };
+    let hello = ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        client: format!("parlor-client {}", env!("CARGO_PKG_VERSION")),
+    };
     match wire::encode(&hello, Format::Binary) {
         Ok(frame) => {
             if let Err(error) = socket.send(frame).await {

@@ -5,17 +5,29 @@ use super::*;
 
 fn run_console(mode: Option<Mode>, typed: &str) -> (String, ExitCode) {
     let mut out = Vec::new();
-    let code = console(&mut Cursor::new(typed), &mut out, mode, Duration::from_millis(20)).unwrap();
+    let code = console(
+        &mut Cursor::new(typed),
+        &mut out,
+        mode,
+        Duration::from_millis(20),
+    )
+    .unwrap();
     (String::from_utf8(out).unwrap(), code)
 }
 
 #[test]
 fn human_game_refuses_bad_input_with_reasons_and_announces_the_winner() {
-    let typed = "c3\nzz\na1\na1\nh8\nB1\nh7\nc1\nh6\nd1\nh5\ne1\n";
+    let typed = "c3\na10\na1\na1\nh8\nB1\nh7\nc1\nh6\nd1\nh5\ne1\n";
     let (text, code) = run_console(Some(Mode::Hh), typed);
     assert_eq!(code, ExitCode::SUCCESS);
-    assert!(text.contains("Not accepted: c3 is not against a side wall"), "{text}");
-    assert!(text.contains("Not accepted: a cell is a column letter"), "{text}");
+    assert!(
+        text.contains("Not accepted: c3 is not against a side wall"),
+        "{text}"
+    );
+    assert!(
+        text.contains("Not accepted: a cell is a column letter"),
+        "{text}"
+    );
     assert!(text.contains("Not accepted: a1 is already taken"), "{text}");
     assert!(text.ends_with("Player ■ wins!\n"), "{text}");
     // The board is printed at the start and after each of the 9 moves.
@@ -37,22 +49,38 @@ fn ai_against_ai_plays_to_an_end() {
     assert_eq!(code, ExitCode::SUCCESS);
     assert!(text.contains("AI ■ plays"));
     assert!(text.contains("AI □ plays"));
-    assert!(text.ends_with("wins!\n") || text.ends_with("It's a tie!\n"), "{text}");
+    assert!(
+        text.ends_with("wins!\n") || text.ends_with("It's a tie!\n"),
+        "{text}"
+    );
 }
 
 #[test]
 fn in_human_vs_ai_the_ai_answers_only_for_white() {
-    let (text, code) = run_console(Some(Mode::Ha), "a1
-");
+    let (text, code) = run_console(
+        Some(Mode::Ha),
+        "a1
+",
+    );
     assert_eq!(text.matches("AI □ plays").count(), 1, "{text}");
     assert!(!text.contains("AI ■"), "{text}");
-    assert_eq!(code, ExitCode::FAILURE, "input ends on the human's second turn");
+    assert_eq!(
+        code,
+        ExitCode::FAILURE,
+        "input ends on the human's second turn"
+    );
 }
 
 #[test]
 fn engine_mode_prints_only_moves_and_opens_at_once_when_first() {
     let mut out = Vec::new();
-    let code = engine(&mut Cursor::new(""), &mut out, true, Duration::from_millis(20)).unwrap();
+    let code = engine(
+        &mut Cursor::new(""),
+        &mut out,
+        true,
+        Duration::from_millis(20),
+    )
+    .unwrap();
     assert_eq!(code, ExitCode::SUCCESS);
     let text = String::from_utf8(out).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -63,19 +91,37 @@ fn engine_mode_prints_only_moves_and_opens_at_once_when_first() {
 #[test]
 fn engine_mode_answers_each_opponent_move_legally() {
     let mut out = Vec::new();
-    let code = engine(&mut Cursor::new("a1\n\nh2\n"), &mut out, false, Duration::from_millis(20)).unwrap();
+    let code = engine(
+        &mut Cursor::new("a1\n\nh2\n"),
+        &mut out,
+        false,
+        Duration::from_millis(20),
+    )
+    .unwrap();
     assert_eq!(code, ExitCode::SUCCESS);
     let text = String::from_utf8(out).unwrap();
     let replies: Vec<Square> = text.lines().map(|l| l.parse().unwrap()).collect();
     assert_eq!(replies.len(), 2);
-    let game = [vec!["a1".parse().unwrap(), replies[0], "h2".parse().unwrap(), replies[1]]].concat();
+    let game = [vec![
+        "a1".parse().unwrap(),
+        replies[0],
+        "h2".parse().unwrap(),
+        replies[1],
+    ]]
+    .concat();
     assert!(Position::from_moves(&game).is_ok(), "{text}");
 }
 
 #[test]
 fn engine_mode_refuses_an_illegal_opponent_move() {
     let mut out = Vec::new();
-    let code = engine(&mut Cursor::new("d4\n"), &mut out, false, Duration::from_millis(20)).unwrap();
+    let code = engine(
+        &mut Cursor::new("d4\n"),
+        &mut out,
+        false,
+        Duration::from_millis(20),
+    )
+    .unwrap();
     assert_eq!(code, ExitCode::from(2));
     assert!(out.is_empty());
 }
@@ -87,4 +133,19 @@ fn shown_games_must_be_legal() {
     let error = parse_game("a1 h1 d5").unwrap_err().to_string();
     assert!(error.contains("move 3 (d5)"), "{error}");
     assert!(parse_game("a1 q9").is_err());
+}
+
+#[test]
+fn bench_prints_its_table() {
+    let mut out = Vec::new();
+    bench(&mut out, 1, Duration::from_millis(5)).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    for label in [
+        "median per move",
+        "max per move",
+        "nodes per second",
+        "results",
+    ] {
+        assert!(text.contains(label), "{text}");
+    }
 }

@@ -1,0 +1,7 @@
+//! Parlor's client: the macroquad window (`gui`), its network thread (`net`), and Magnetic
+//! Cave's console play, engine mode and viewer (`cave_cli`). The `client` binary is a thin
+//! command line over these; being a library lets the window tests reuse the board geometry.
+
+pub mod cave_cli;
+pub mod gui;
+pub mod net;
