@@ -172,16 +172,20 @@ impl Connection {
                 Err((code, message)) => self.error(code, message).await,
             },
             ClientMsg::JoinSeat { room, seat } => {
-                self.to_room(room, RoomCommand::Join { seat, who }).await
-            }
-            ClientMsg::Reclaim { room, token } => {
-                self.to_room(room, RoomCommand::Reclaim { token, who })
+                self.forward_to_room(room, RoomCommand::Join { seat, who })
                     .await
             }
-            ClientMsg::Watch { room } => self.to_room(room, RoomCommand::Watch { who }).await,
+            ClientMsg::Reclaim { room, token } => {
+                self.forward_to_room(room, RoomCommand::Reclaim { token, who })
+                    .await
+            }
+            ClientMsg::Watch { room } => {
+                self.forward_to_room(room, RoomCommand::Watch { who }).await
+            }
             ClientMsg::Leave { room } => {
                 let conn = self.me.id;
-                self.to_room(room, RoomCommand::Leave { conn }).await?;
+                self.forward_to_room(room, RoomCommand::Leave { conn })
+                    .await?;
                 self.rooms.remove(&room);
                 Ok(())
             }
@@ -191,7 +195,7 @@ impl Connection {
                 version,
                 mv,
             } => {
-                self.to_room(
+                self.forward_to_room(
                     room,
                     RoomCommand::Move {
                         token,
@@ -233,7 +237,7 @@ impl Connection {
     }
 
     /// Forwards a command to a room; the room answers through this connection's outbox.
-    async fn to_room(&mut self, room: RoomId, command: RoomCommand) -> anyhow::Result<()> {
+    async fn forward_to_room(&mut self, room: RoomId, command: RoomCommand) -> anyhow::Result<()> {
         let Some(handle) = self.hall.room(room) else {
             return self
                 .error(ErrorCode::NoSuchRoom, format!("no room {room}"))

@@ -66,10 +66,10 @@ async fn ask(url: &str, requests: Vec<ClientMsg>, until: impl Fn(&ServerMsg) -> 
         let next = tokio::time::timeout(Duration::from_secs(20), socket.next())
             .await
             .unwrap();
-        if let Incoming::Message(message, _) = wire::decode::<ServerMsg>(next.unwrap().unwrap()) {
-            if until(&message) {
-                return message;
-            }
+        if let Incoming::Message(message, _) = wire::decode::<ServerMsg>(next.unwrap().unwrap())
+            && until(&message)
+        {
+            return message;
         }
     }
 }

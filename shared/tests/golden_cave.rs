@@ -20,7 +20,10 @@ fn expected_end(position: &Position) -> String {
         .winning_line()
         .map(|cells| cells.map(|c| c.to_string()).join(" "))
         .unwrap_or_else(|| "none".into());
-    format!("outcome: {}\nline: {line}\nboard:\n{position}\n", describe(position.outcome()))
+    format!(
+        "outcome: {}\nline: {line}\nboard:\n{position}\n",
+        describe(position.outcome())
+    )
 }
 
 #[test]
@@ -30,14 +33,28 @@ fn golden_games_end_as_recorded() {
     for entry in std::fs::read_dir(&dir).unwrap() {
         let path = entry.unwrap().path();
         let text = std::fs::read_to_string(&path).unwrap();
-        let moves_line = text.lines().find_map(|l| l.strip_prefix("moves: ")).expect("a moves line");
-        let moves: Vec<Square> = moves_line.split_whitespace().map(|m| m.parse().unwrap()).collect();
+        let moves_line = text
+            .lines()
+            .find_map(|l| l.strip_prefix("moves: "))
+            .expect("a moves line");
+        let moves: Vec<Square> = moves_line
+            .split_whitespace()
+            .map(|m| m.parse().unwrap())
+            .collect();
         let position = Position::from_moves(&moves)
             .unwrap_or_else(|(ply, e)| panic!("{}: move {} refused: {e}", path.display(), ply + 1));
         // Each golden game ends exactly on its last move.
         let before_last = Position::from_moves(&moves[..moves.len() - 1]).unwrap();
-        assert_eq!(before_last.outcome(), None, "{}: over before the last move", path.display());
-        let head: String = text.split_inclusive('\n').take_while(|l| !l.starts_with("outcome:")).collect();
+        assert_eq!(
+            before_last.outcome(),
+            None,
+            "{}: over before the last move",
+            path.display()
+        );
+        let head: String = text
+            .split_inclusive('\n')
+            .take_while(|l| !l.starts_with("outcome:"))
+            .collect();
         let expected = format!("{head}{}", expected_end(&position));
         if std::env::var_os("PARLOR_BLESS").is_some() {
             std::fs::write(&path, &expected).unwrap();

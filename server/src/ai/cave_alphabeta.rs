@@ -95,7 +95,7 @@ impl Search {
         beta: i32,
     ) -> Option<i32> {
         self.nodes += 1;
-        if self.nodes % CLOCK_EVERY == 0 && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.deadline {
             self.out_of_time = true;
         }
         if self.out_of_time {
