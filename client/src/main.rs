@@ -15,7 +15,7 @@ use parlor_client::{cave_cli, gui};
 #[command(version)]
 struct Args {
     /// Server to connect to, e.g. ws://192.168.1.20:7878. Default: an embedded server.
-    #[arg(long, global = true)]
+    #[arg(long)]
     server: Option<String>,
     /// Data directory of the embedded server (ignored with --server).
     #[arg(long, default_value = "parlor-data")]
