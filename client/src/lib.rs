@@ -2,6 +2,7 @@
 //! Cave's console play, engine mode and viewer (`cave_cli`). The `client` binary is a thin
 //! command line over these; being a library lets the window tests reuse the board geometry.
 
+pub mod bricks_cli;
 pub mod cave_cli;
 pub mod gui;
 pub mod net;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use parlor_client::{cave_cli, gui};
+use parlor_client::{bricks_cli, cave_cli, gui};
 
 /// Parlor game hall client.
 ///
@@ -31,6 +31,11 @@ enum Command {
         #[command(subcommand)]
         command: cave_cli::CaveCommand,
     },
+    /// Dropping Bricks without the window: the closed-form solver, console play, the game tree.
+    Bricks {
+        #[command(subcommand)]
+        command: bricks_cli::BricksCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -48,6 +53,7 @@ fn main() -> ExitCode {
             data_dir: args.data,
         }),
         Some(Command::Cave { command }) => cave_cli::run(command),
+        Some(Command::Bricks { command }) => bricks_cli::run(command),
     };
     match result {
         Ok(code) => code,
