@@ -20,8 +20,6 @@ pub use induction::{BackwardInduction, INDUCTION_MAX_HEIGHT, game_tree};
 use std::fmt;
 use std::ops::RangeInclusive;
 
-use serde::Serialize;
-
 /// The greatest tower height H (and the most drops D) the game accepts: 10^18.
 pub const MAX_HEIGHT: u64 = 1_000_000_000_000_000_000;
 /// The most drops D the game accepts.
@@ -51,7 +49,7 @@ pub enum BricksError {
 }
 
 /// The inputs of one game, checked against the limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Setup {
     pub height: u64,
     pub drops: u64,

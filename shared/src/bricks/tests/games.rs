@@ -58,6 +58,33 @@ fn from_a_lost_state_every_drop_gets_an_answer_that_keeps_it_lost() {
     }
 }
 
+/// Whether the adversary beats every possible agent from `state`: every sequence of drops ends
+/// lost. Walks the whole tree of the agent's choices.
+fn adversary_beats_every_agent(state: &State) -> bool {
+    match state.drop_range() {
+        Err(_) => matches!(state.status(), Status::Lost { .. }),
+        Ok(range) => range.into_iter().all(|height| {
+            let answer = Adversary.answer(state, height).unwrap();
+            adversary_beats_every_agent(&state.after(height, answer).unwrap())
+        }),
+    }
+}
+
+#[test]
+fn every_drop_sequence_loses_to_the_adversary_from_a_lost_start() {
+    // The whole tree of agent choices, without the induction argument above: up to 8^4 paths.
+    for height in 1..=8 {
+        for drops in 0..=4 {
+            for bricks in 0..=3 {
+                let start = State::start(setup(height, drops, bricks));
+                if !is_winnable(&start) {
+                    assert!(adversary_beats_every_agent(&start), "{start}");
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn every_agent_loses_to_the_adversary_when_the_start_is_lost() {
     for setup in small_setups().filter(|&setup| !WinningAgent::new(setup).can_win()) {
