@@ -4,5 +4,6 @@
 pub mod bricks;
 pub mod cave;
 pub mod codec;
+pub mod ewn;
 pub mod game;
 pub mod protocol;

@@ -1,0 +1,108 @@
+//! New levels of a chosen difficulty: random starts and dice from a seed, kept when the solver's
+//! optimum falls in the wanted range.
+
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+use super::board::{SQUARES, chebyshev_to_corner};
+use super::pieces::{PIECES, Pieces};
+use super::rules::{DICE_LEN, Level, Rules};
+use super::solver::{Solution, solve};
+
+/// A generated level with its optimum.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    pub level: Level,
+    pub solution: Solution,
+    /// Candidates drawn before this one was kept.
+    pub tries: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GenerateError {
+    #[error(
+        "the wanted range {at_least}..={at_most} moves is empty or beyond the move limit {limit}"
+    )]
+    Range {
+        at_least: usize,
+        at_most: usize,
+        limit: usize,
+    },
+    #[error("no level needing {at_least}..={at_most} moves was found in {tries} tries")]
+    NotFound {
+        at_least: usize,
+        at_most: usize,
+        tries: u32,
+    },
+}
+
+/// The target starts at least this many king steps from square 0, so it has a way to go.
+const TARGET_MIN_DISTANCE: u8 = 5;
+
+/// A random level: the target far from square 0, the other pieces anywhere else, random dice.
+fn random_level(rng: &mut StdRng, rules: Rules) -> Level {
+    let target = rng.random_range(1..=PIECES);
+    let mut numbers = [-1i64; PIECES as usize];
+    let mut taken = vec![rules.blocked];
+    for piece in 1..=PIECES {
+        let square = loop {
+            let square = rng.random_range(0..SQUARES);
+            let far_enough = piece != target || chebyshev_to_corner(square) >= TARGET_MIN_DISTANCE;
+            if far_enough && !taken.contains(&square) {
+                break square;
+            }
+        };
+        taken.push(square);
+        numbers[usize::from(piece - 1)] = i64::from(square);
+    }
+    let start = Pieces::from_numbers(numbers).expect("distinct squares on the board");
+    let dice: [u8; DICE_LEN] = std::array::from_fn(|_| rng.random_range(1..=PIECES));
+    Level::new(target, start, dice, rules).expect("a random level keeps the rules")
+}
+
+/// Draws levels from `seed` until one's optimum is within `at_least..=at_most` moves (under
+/// `rules`), giving up after `max_tries`. The same arguments always give the same level.
+pub fn generate(
+    at_least: usize,
+    at_most: usize,
+    seed: u64,
+    rules: Rules,
+    max_tries: u32,
+) -> Result<Generated, GenerateError> {
+    if at_least > at_most || at_most > rules.max_moves {
+        return Err(GenerateError::Range {
+            at_least,
+            at_most,
+            limit: rules.max_moves,
+        });
+    }
+    // The search only needs to look `at_most` moves deep: anything longer is not wanted.
+    let search_rules = Rules {
+        max_moves: at_most,
+        ..rules
+    };
+    let mut rng = StdRng::seed_from_u64(seed);
+    for tries in 1..=max_tries {
+        let candidate = random_level(&mut rng, search_rules);
+        // Hopeless candidates cost little: the solver's relaxed bound turns most away at once.
+        if let Some(solution) = solve(&candidate).filter(|s| s.moves.len() >= at_least) {
+            let level = Level::new(
+                candidate.target(),
+                candidate.start(),
+                *candidate.dice(),
+                rules,
+            )
+            .expect("the same level under its own rules");
+            return Ok(Generated {
+                level,
+                solution,
+                tries,
+            });
+        }
+    }
+    Err(GenerateError::NotFound {
+        at_least,
+        at_most,
+        tries: max_tries,
+    })
+}

@@ -1,0 +1,31 @@
+//! EinStein würfelt nicht! puzzle (SPEC §1): one player, a 10x10 board with one removed square,
+//! pieces 1..6, a fixed dice sequence deciding which pieces may move, and a target piece to
+//! bring to square 0 in as few moves as possible.
+//!
+//! Everything here is a pure function of a [`Level`] and a [`State`]: the console simulator, the
+//! moves.txt checker, the solver and the generator all use these same rules.
+
+mod board;
+mod capture_bound;
+mod check;
+mod format;
+mod generate;
+mod pieces;
+mod relaxed;
+mod rules;
+mod solver;
+mod transposition;
+
+pub use board::{BOARD_SIZE, DEFAULT_BLOCKED, SQUARES, chebyshev_to_corner, neighbours};
+pub use check::{Checked, check_moves};
+pub use format::{FileError, LineProblem, MovesFile, parse_level, parse_moves};
+pub use generate::{GenerateError, Generated, generate};
+pub use pieces::{CAPTURED, PIECES, Pieces, PositionError};
+pub use rules::{
+    DICE_LEN, Level, LevelError, LossReason, Move, MoveError, PieceList, Rules, State, Status,
+    movable_pieces,
+};
+pub use solver::{Solution, solve};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,174 @@
+//! The fewest-move solver: iterative deepening depth-first search (IDA*) bounded by the relaxed
+//! puzzle ([`super::relaxed`]), with a table of positions already known to fail.
+//!
+//! Each round allows one more move than the last, so the first win found is a shortest one;
+//! a round ends early wherever the relaxed bound says the moves left cannot be enough. The
+//! failure table keeps what a round learnt for the next: a position that cannot win within r
+//! moves cannot win within fewer.
+
+use super::board::{SQUARES, chebyshev_to_corner, neighbours};
+use super::capture_bound::CaptureBound;
+use super::pieces::Pieces;
+use super::relaxed::RelaxedBound;
+use super::rules::{Level, Move, State, Status, movable_pieces};
+use super::transposition::{Transposition, key};
+
+/// A shortest solution and the work it took.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    pub moves: Vec<Move>,
+    /// Positions expanded, over all rounds.
+    pub nodes: u64,
+}
+
+/// Failure-table sizes: small levels stay cheap, long searches get room (up to 64 MiB).
+const TABLE_BITS_FIRST: u32 = 16;
+const TABLE_BITS_MAX: u32 = 23;
+
+/// At most 2 movable pieces with 8 king steps each.
+const MAX_CHILDREN: usize = 16;
+
+struct Search<'a> {
+    level: &'a Level,
+    target: u8,
+    bound: RelaxedBound,
+    capture_bound: CaptureBound,
+    failures: Transposition,
+    table_bits: u32,
+    /// King steps from each square, the removed square left out.
+    steps: Vec<Vec<u8>>,
+    /// The winning moves, last first, filled as the search unwinds.
+    path: Vec<Move>,
+    nodes: u64,
+}
+
+/// Finds a fewest-move solution of `level`, or `None` when none exists within the level's move
+/// limit.
+pub fn solve(level: &Level) -> Option<Solution> {
+    let start = level.start_state();
+    match level.status(&start) {
+        Status::Won => {
+            return Some(Solution {
+                moves: Vec::new(),
+                nodes: 0,
+            });
+        }
+        Status::Lost(_) => return None,
+        Status::Playing => {}
+    }
+    let mut search = Search {
+        level,
+        target: level.target(),
+        bound: RelaxedBound::new(level),
+        capture_bound: CaptureBound::new(level),
+        failures: Transposition::new(TABLE_BITS_FIRST),
+        table_bits: TABLE_BITS_FIRST,
+        steps: (0..SQUARES)
+            .map(|from| neighbours(from, level.rules().blocked).collect())
+            .collect(),
+        path: Vec::new(),
+        nodes: 0,
+    };
+    let max_moves = level.rules().max_moves as u8;
+    let first_round = search.moves_needed(&start.pieces, 0, max_moves);
+    for allowed in first_round..=max_moves {
+        if search.wins_within(start.pieces, 0, allowed) {
+            search.path.reverse();
+            return Some(Solution {
+                moves: search.path,
+                nodes: search.nodes,
+            });
+        }
+        search.grow_table();
+    }
+    None
+}
+
+impl Search<'_> {
+    /// A lower bound on the moves `pieces` at `turn` still need, exact up to `cap`; anything
+    /// above `cap` may be reported as [`UNREACHABLE`].
+    fn moves_needed(&self, pieces: &Pieces, turn: usize, cap: u8) -> u8 {
+        let target_square = pieces.square_of(self.target).expect("the target is live");
+        let distance = chebyshev_to_corner(target_square);
+        let relaxed = self.bound.moves_needed(turn, pieces.live_mask(), distance);
+        if relaxed > cap {
+            return relaxed;
+        }
+        relaxed.max(self.capture_bound.moves_needed(pieces, turn, distance, cap))
+    }
+
+    /// A bigger failure table once a round has expanded more positions than it has slots.
+    fn grow_table(&mut self) {
+        let wanted = (self.nodes.max(1).ilog2() + 1).clamp(TABLE_BITS_FIRST, TABLE_BITS_MAX);
+        if wanted > self.table_bits {
+            self.failures = self.failures.resized(wanted);
+            self.table_bits = wanted;
+        }
+    }
+
+    /// The moves of `pieces` at `turn`, the most promising first: target steps toward square 0,
+    /// then captures, then the rest. Moves capturing the target (a loss) are left out.
+    fn children(&self, pieces: &Pieces, turn: usize) -> ([(u8, Move); MAX_CHILDREN], usize) {
+        let mut children = [(0, Move { piece: 0, to: 0 }); MAX_CHILDREN];
+        let mut len = 0;
+        let target_square = pieces.square_of(self.target).expect("the target is live");
+        let distance = chebyshev_to_corner(target_square);
+        let die = self.level.dice()[turn];
+        for &piece in movable_pieces(pieces, die).as_slice() {
+            let from = pieces.square_of(piece).expect("movable pieces are live");
+            for &to in &self.steps[usize::from(from)] {
+                let rank = match pieces.piece_on(to) {
+                    Some(victim) if victim == self.target => continue,
+                    _ if piece == self.target && chebyshev_to_corner(to) < distance => 0,
+                    Some(_) => 1,
+                    None => 2,
+                };
+                children[len] = (rank, Move { piece, to });
+                len += 1;
+            }
+        }
+        children[..len].sort_by_key(|&(rank, _)| rank);
+        (children, len)
+    }
+
+    /// Whether the target can reach square 0 within `allowed` moves from `pieces` at `turn`;
+    /// on success the moves are pushed on `path`, last first.
+    fn wins_within(&mut self, pieces: Pieces, turn: usize, allowed: u8) -> bool {
+        if self.moves_needed(&pieces, turn, allowed) > allowed {
+            return false;
+        }
+        let key = key(&pieces, turn);
+        if self
+            .failures
+            .failed_within(key)
+            .is_some_and(|failed| failed >= allowed)
+        {
+            return false;
+        }
+        self.nodes += 1;
+        let (children, len) = self.children(&pieces, turn);
+        for &(_, mv) in &children[..len] {
+            let next = pieces.with_move(mv.piece, mv.to);
+            let won = next.square_of(self.target) == Some(0)
+                || (allowed > 1 && self.wins_within(next, turn + 1, allowed - 1));
+            if won {
+                self.path.push(mv);
+                return true;
+            }
+        }
+        self.failures.remember_failure(key, allowed);
+        false
+    }
+}
+
+impl Solution {
+    /// The states the solution passes through, the start first.
+    pub fn replay(&self, level: &Level) -> Result<Vec<State>, super::MoveError> {
+        let mut states = vec![level.start_state()];
+        for &mv in &self.moves {
+            let next = level.play(states.last().expect("never empty"), mv)?;
+            states.push(next);
+        }
+        Ok(states)
+    }
+}
