@@ -330,11 +330,7 @@ impl Room {
         let (state, version) = (self.state.clone(), self.version);
         let budget = ai::clamp_budget(move_ms);
         tokio::task::spawn_blocking(move || {
-            let mv = match &state {
-                GameState::Cave(position) => ai::default_cave_engine()
-                    .choose_move(position, budget)
-                    .map(GameMove::Cave),
-            };
+            let mv = ai::choose_move(&state, budget);
             // The room may be gone; then nobody needs the answer.
             let _ = inbox.blocking_send(RoomCommand::AiMoved { version, mv });
         });

@@ -7,6 +7,7 @@ pub mod cave_alphabeta;
 use std::time::Duration;
 
 use parlor_shared::cave::{Position, Square};
+use parlor_shared::game::{GameMove, GameState};
 use parlor_shared::protocol::MAX_AI_MOVE_MS;
 
 pub use cave_alphabeta::AlphaBeta;
@@ -24,6 +25,16 @@ pub trait CaveEngine: Send {
 /// The engine an AI seat uses today.
 pub fn default_cave_engine() -> Box<dyn CaveEngine> {
     Box::new(AlphaBeta::default())
+}
+
+/// The AI seat's move in whichever game `state` belongs to; `None` when the game is over.
+/// Blocking: call it from a blocking thread.
+pub fn choose_move(state: &GameState, budget: Duration) -> Option<GameMove> {
+    match state {
+        GameState::Cave(position) => {
+            default_cave_engine().choose_move(position, budget).map(GameMove::Cave)
+        }
+    }
 }
 
 /// A move budget clamped to the course rule (never over 3 s, never zero).
