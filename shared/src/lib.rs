@@ -6,4 +6,5 @@ pub mod cave;
 pub mod codec;
 pub mod ewn;
 pub mod game;
+pub mod hexapawn;
 pub mod protocol;

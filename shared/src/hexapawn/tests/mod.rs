@@ -1,0 +1,22 @@
+//! Hexapawn's tests: golden games and text forms (`rules`), properties of the rules over random
+//! games (`properties`), and the solver's values (`solver`).
+
+mod properties;
+mod rules;
+mod solver;
+
+use super::{Dims, Move, Position};
+
+/// Plays moves written as text from `start`, failing the test on an illegal one.
+fn play_all(start: Position, moves: &str) -> Position {
+    moves.split_whitespace().fold(start, |position, text| {
+        let mv: Move = text.parse().unwrap();
+        position
+            .play(mv)
+            .unwrap_or_else(|error| panic!("{text} in {}: {error}", position.to_text()))
+    })
+}
+
+fn hexapawn_start() -> Position {
+    Position::start(Dims::HEXAPAWN)
+}
