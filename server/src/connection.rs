@@ -167,7 +167,7 @@ impl Connection {
             ClientMsg::Hello { .. } => self.error(ErrorCode::BadRequest, "already greeted").await,
             ClientMsg::ListGames => self.send(&ServerMsg::Games(Hall::games())).await,
             ClientMsg::ListRooms => self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await,
-            ClientMsg::CreateRoom { game, seats } => match self.hall.create_room(game, seats) {
+            ClientMsg::CreateRoom { setup, seats } => match self.hall.create_room(setup, seats) {
                 Ok(room) => self.send(&ServerMsg::RoomCreated { room }).await,
                 Err((code, message)) => self.error(code, message).await,
             },

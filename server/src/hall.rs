@@ -4,9 +4,10 @@ use std::collections::BTreeMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use parlor_shared::game::GameKind;
+use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::protocol::{ErrorCode, GameInfo, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec};
 
+use crate::ai;
 use crate::room::{ConnId, RoomHandle, spawn_room};
 use crate::store::Store;
 
@@ -44,35 +45,42 @@ impl Hall {
             .collect()
     }
 
-    /// Opens a room after checking the seat list fits the game. AI budgets are clamped to the
-    /// course's 3 s rule, so the seat shows what the AI will really use.
+    /// Opens a room after checking the setup and that the seat list fits the game. AI budgets
+    /// are clamped to the course's 3 s rule, so the seat shows what the AI will really use.
     pub fn create_room(
         &self,
-        game: GameKind,
+        setup: GameSetup,
         seats: Vec<SeatSpec>,
     ) -> Result<RoomId, (ErrorCode, String)> {
+        let bad_request = |message: String| (ErrorCode::BadRequest, message);
+        let game = setup.kind();
+        let start = setup
+            .start()
+            .map_err(|error| bad_request(error.to_string()))?;
         if seats.len() != game.seats() as usize {
-            return Err((
-                ErrorCode::BadRequest,
-                format!(
-                    "{} has {} seats, the request names {}",
-                    game.name(),
-                    game.seats(),
-                    seats.len()
-                ),
-            ));
+            return Err(bad_request(format!(
+                "{} has {} seats, the request names {}",
+                game.name(),
+                game.seats(),
+                seats.len()
+            )));
         }
+        // Random AIs and secret oracle strengths come from this seed, kept with the room.
+        let seed = getrandom::u64().map_err(|error| (ErrorCode::Internal, error.to_string()))?;
         let seats = seats
             .into_iter()
-            .map(|spec| match spec {
-                SeatSpec::Ai { move_ms } => SeatSpec::Ai {
+            .zip(0u8..)
+            .map(|(spec, seat)| match spec {
+                SeatSpec::Ai { move_ms, kind } => Ok(SeatSpec::Ai {
                     move_ms: move_ms.clamp(1, MAX_AI_MOVE_MS),
-                },
-                SeatSpec::Human => SeatSpec::Human,
+                    kind: ai::settle_ai_seat(&setup, seat, kind, seed)?,
+                }),
+                SeatSpec::Human => Ok(SeatSpec::Human),
             })
-            .collect();
+            .collect::<Result<Vec<SeatSpec>, String>>()
+            .map_err(bad_request)?;
         let id = self.next_room.fetch_add(1, Ordering::Relaxed);
-        let handle = spawn_room(id, game, seats, self.store.clone());
+        let handle = spawn_room(id, start, seats, seed, self.store.clone());
         self.lock().insert(id, handle);
         Ok(id)
     }

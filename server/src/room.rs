@@ -109,15 +109,23 @@ struct Room {
     record: Option<RecordId>,
     /// The version an AI search is running for, so only one runs at a time.
     ai_thinking: Option<u64>,
+    /// Feeds the AIs that play at random (mixed with the version, so each move differs).
+    seed: u64,
     inbox: mpsc::WeakSender<RoomCommand>,
     summary: watch::Sender<RoomSummary>,
     store: Store,
 }
 
 /// Starts a room's task and returns its handle.
-pub fn spawn_room(id: RoomId, game: GameKind, seats: Vec<SeatSpec>, store: Store) -> RoomHandle {
+pub fn spawn_room(
+    id: RoomId,
+    start: GameState,
+    seats: Vec<SeatSpec>,
+    seed: u64,
+    store: Store,
+) -> RoomHandle {
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
-    let start = game.start();
+    let game = start.kind();
     let seats: Vec<Seat> = seats
         .into_iter()
         .map(|spec| Seat {
@@ -137,6 +145,7 @@ pub fn spawn_room(id: RoomId, game: GameKind, seats: Vec<SeatSpec>, store: Store
         subscribers: HashMap::new(),
         record: None,
         ai_thinking: None,
+        seed,
         inbox: inbox_tx.downgrade(),
         summary: watch::Sender::new(placeholder_summary(id, game)),
         store,
@@ -317,7 +326,7 @@ impl Room {
         let Some(seat) = self.state.seat_to_move() else {
             return;
         };
-        let SeatSpec::Ai { move_ms } = self.seats[seat as usize].spec else {
+        let SeatSpec::Ai { move_ms, kind } = self.seats[seat as usize].spec else {
             return;
         };
         if self.ai_thinking == Some(self.version) {
@@ -328,9 +337,9 @@ impl Room {
         };
         self.ai_thinking = Some(self.version);
         let (state, version) = (self.state.clone(), self.version);
-        let budget = ai::clamp_budget(move_ms);
+        let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
         tokio::task::spawn_blocking(move || {
-            let mv = ai::choose_move(&state, budget);
+            let mv = ai::choose_move(&state, kind, seed, budget);
             // The room may be gone; then nobody needs the answer.
             let _ = inbox.blocking_send(RoomCommand::AiMoved { version, mv });
         });
@@ -365,7 +374,8 @@ impl Room {
             seats: self
                 .seats
                 .iter()
-                .map(|seat| seat_label(seat.spec))
+                .zip(0u8..)
+                .map(|(seat, index)| seat_label(self.game, index, seat.spec))
                 .collect(),
             outcome,
             start: self.start.clone(),
@@ -385,8 +395,12 @@ impl Room {
     fn seat_states(&self) -> Vec<SeatState> {
         self.seats
             .iter()
-            .map(|seat| match (seat.spec, &seat.token) {
-                (SeatSpec::Ai { move_ms }, _) => SeatState::Ai { move_ms },
+            .zip(0u8..)
+            .map(|(seat, index)| match (seat.spec, &seat.token) {
+                (SeatSpec::Ai { move_ms, kind }, _) => SeatState::Ai {
+                    move_ms,
+                    name: ai::name(self.game, index, kind).into(),
+                },
                 (SeatSpec::Human, None) => SeatState::Open,
                 (SeatSpec::Human, Some(_)) => SeatState::Taken {
                     connected: seat.holder.is_some(),
@@ -452,9 +466,11 @@ impl Room {
 }
 
 /// How a seat is named in a stored record.
-fn seat_label(spec: SeatSpec) -> String {
+fn seat_label(game: GameKind, seat: u8, spec: SeatSpec) -> String {
     match spec {
         SeatSpec::Human => "human".into(),
-        SeatSpec::Ai { move_ms } => format!("AI {move_ms} ms"),
+        SeatSpec::Ai { move_ms, kind } => {
+            format!("{} AI, {move_ms} ms", ai::name(game, seat, kind))
+        }
     }
 }

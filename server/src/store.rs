@@ -168,6 +168,7 @@ impl RawSummary {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parlor_shared::game::GameSetup;
 
     #[test]
     fn a_saved_game_comes_back_whole_and_survives_reopening() {
@@ -180,14 +181,14 @@ mod tests {
             game: GameKind::Cave,
             seats: vec!["human".into(), "AI 1000 ms".into()],
             outcome: Outcome::Won { seat: 1 },
-            start: GameKind::Cave.start(),
+            start: GameSetup::Cave.start().unwrap(),
             moves: moves.clone(),
         };
         let id = Store::open(&dir).unwrap().save(&record).unwrap();
         let store = Store::open(&dir).unwrap();
         let got = store.get(id).unwrap().unwrap();
         assert_eq!(got.moves, moves);
-        assert_eq!(got.start, GameKind::Cave.start());
+        assert_eq!(got.start, GameSetup::Cave.start().unwrap());
         assert_eq!(got.summary.outcome, Outcome::Won { seat: 1 });
         assert_eq!(got.summary.moves, 3);
         assert_eq!(store.list().unwrap()[0].id, id);

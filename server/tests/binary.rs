@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
-use parlor_shared::game::GameKind;
+use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, SeatSpec, ServerMsg};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_server");
@@ -105,8 +105,8 @@ async fn finished_games_survive_a_restart() {
     let data = dir.to_str().unwrap();
     let server = start(&["--data", data]);
     let create = ClientMsg::CreateRoom {
-        game: GameKind::Cave,
-        seats: vec![SeatSpec::Ai { move_ms: 5 }, SeatSpec::Ai { move_ms: 5 }],
+        setup: GameSetup::Cave,
+        seats: vec![SeatSpec::ai(5), SeatSpec::ai(5)],
     };
     let ServerMsg::RoomCreated { room } = ask(&server.url, vec![create], |m| {
         matches!(m, ServerMsg::RoomCreated { .. })

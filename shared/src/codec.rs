@@ -94,8 +94,8 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::game::{GameKind, GameMove};
-    use crate::protocol::{ClientMsg, PROTOCOL_VERSION, SeatSpec, SeatToken, ServerMsg};
+    use crate::game::{GameMove, GameSetup};
+    use crate::protocol::{AiKind, ClientMsg, PROTOCOL_VERSION, SeatSpec, SeatToken, ServerMsg};
 
     fn samples() -> Vec<ClientMsg> {
         vec![
@@ -105,8 +105,18 @@ mod tests {
             },
             ClientMsg::ListRooms,
             ClientMsg::CreateRoom {
-                game: GameKind::Cave,
-                seats: vec![SeatSpec::Human, SeatSpec::Ai { move_ms: 500 }],
+                setup: GameSetup::Bricks {
+                    height: 100,
+                    drops: 14,
+                    bricks: 2,
+                },
+                seats: vec![
+                    SeatSpec::Human,
+                    SeatSpec::Ai {
+                        move_ms: 500,
+                        kind: AiKind::Adversary,
+                    },
+                ],
             },
             ClientMsg::Move {
                 room: 7,
@@ -164,7 +174,7 @@ mod tests {
         // CreateRoom's seat list with a varint length of about 2^32.
         let bytes = vec![2, 0, 252, 0, 0, 0, 255];
         assert!(decode::<ClientMsg>(&Frame::Binary(bytes)).is_err());
-        let text = Frame::Text(r#"{"CreateRoom":{"game":"Cave","seats":"#.into());
+        let text = Frame::Text(r#"{"CreateRoom":{"setup":"Cave","seats":"#.into());
         assert!(decode::<ServerMsg>(&text).is_err());
     }
 

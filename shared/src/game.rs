@@ -4,28 +4,31 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::bricks::{self, BricksGame, BricksMove};
 use crate::cave;
 
 /// Which game a room plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
     Cave,
+    Bricks,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 1] = [GameKind::Cave];
+    pub const ALL: [GameKind; 2] = [GameKind::Cave, GameKind::Bricks];
 
     /// A short name for menus and logs.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Cave => "Magnetic Cave",
+            GameKind::Bricks => "Dropping Bricks",
         }
     }
 
     /// How many seats a room of this game has.
     pub const fn seats(self) -> u8 {
         match self {
-            GameKind::Cave => 2,
+            GameKind::Cave | GameKind::Bricks => 2,
         }
     }
 
@@ -33,6 +36,7 @@ impl GameKind {
     pub fn seat_names(self) -> Vec<String> {
         match self {
             GameKind::Cave => vec!["■ Black (first)".into(), "□ White (second)".into()],
+            GameKind::Bricks => vec!["Agent (drops)".into(), "Answerer (safe or broken)".into()],
         }
     }
 
@@ -41,14 +45,50 @@ impl GameKind {
             GameKind::Cave => {
                 "8x8 five-in-a-row; bricks go against a side wall or beside another brick"
             }
+            GameKind::Bricks => {
+                "an agent drops bricks to learn their strength; the other side answers safe or broken"
+            }
+        }
+    }
+}
+
+/// What a room is created with: the game and whatever that game needs to start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum GameSetup {
+    Cave,
+    /// A tower of heights 1..=height, with `drops` drops and `bricks` bricks for the agent.
+    Bricks {
+        height: u64,
+        drops: u64,
+        bricks: u32,
+    },
+}
+
+/// Why a setup cannot start a game.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SetupError {
+    #[error(transparent)]
+    Bricks(#[from] bricks::BricksError),
+}
+
+impl GameSetup {
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameSetup::Cave => GameKind::Cave,
+            GameSetup::Bricks { .. } => GameKind::Bricks,
         }
     }
 
-    /// The state every room of this game starts from.
-    pub fn start(self) -> GameState {
-        match self {
-            GameKind::Cave => GameState::Cave(cave::Position::new()),
-        }
+    /// The state a room with this setup starts from, once the setup is checked.
+    pub fn start(&self) -> Result<GameState, SetupError> {
+        Ok(match *self {
+            GameSetup::Cave => GameState::Cave(cave::Position::new()),
+            GameSetup::Bricks {
+                height,
+                drops,
+                bricks,
+            } => GameState::Bricks(BricksGame::new(bricks::Setup::new(height, drops, bricks)?)),
+        })
     }
 }
 
@@ -56,12 +96,14 @@ impl GameKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameState {
     Cave(cave::Position),
+    Bricks(BricksGame),
 }
 
 /// One move of some game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameMove {
     Cave(cave::Square),
+    Bricks(BricksMove),
 }
 
 /// How a finished game ended, in terms of seats.
@@ -78,12 +120,15 @@ pub enum RuleError {
     WrongGame(&'static str, &'static str),
     #[error(transparent)]
     Cave(#[from] cave::MoveError),
+    #[error(transparent)]
+    Bricks(#[from] bricks::BricksMoveError),
 }
 
 impl GameState {
     pub fn kind(&self) -> GameKind {
         match self {
             GameState::Cave(_) => GameKind::Cave,
+            GameState::Bricks(_) => GameKind::Bricks,
         }
     }
 
@@ -94,6 +139,7 @@ impl GameState {
                 .outcome()
                 .is_none()
                 .then(|| position.to_move().seat()),
+            GameState::Bricks(game) => game.seat_to_move(),
         }
     }
 
@@ -105,6 +151,15 @@ impl GameState {
                 },
                 cave::Outcome::Tie => Outcome::Tie,
             }),
+            GameState::Bricks(game) => match game.turn() {
+                bricks::Turn::Over(bricks::Status::Won { .. }) => Some(Outcome::Won {
+                    seat: bricks::AGENT_SEAT,
+                }),
+                bricks::Turn::Over(_) => Some(Outcome::Won {
+                    seat: bricks::ANSWERER_SEAT,
+                }),
+                _ => None,
+            },
         }
     }
 
@@ -114,6 +169,10 @@ impl GameState {
             (GameState::Cave(position), GameMove::Cave(square)) => {
                 Ok(GameState::Cave(position.play(square)?))
             }
+            (GameState::Bricks(game), GameMove::Bricks(mv)) => {
+                Ok(GameState::Bricks(game.play(mv)?))
+            }
+            (state, mv) => Err(RuleError::WrongGame(mv.kind().name(), state.kind().name())),
         }
     }
 
@@ -129,10 +188,21 @@ impl GameState {
     }
 }
 
+impl GameMove {
+    pub fn kind(&self) -> GameKind {
+        match self {
+            GameMove::Cave(_) => GameKind::Cave,
+            GameMove::Bricks(_) => GameKind::Bricks,
+        }
+    }
+}
+
 impl std::fmt::Display for GameMove {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GameMove::Cave(square) => write!(f, "{square}"),
+            GameMove::Bricks(BricksMove::Drop(height)) => write!(f, "drop from {height}"),
+            GameMove::Bricks(BricksMove::Answer(answer)) => write!(f, "{answer}"),
         }
     }
 }
@@ -150,7 +220,7 @@ mod tests {
 
     #[test]
     fn replay_reaches_the_same_end_as_playing_and_reports_the_first_bad_move() {
-        let start = GameKind::Cave.start();
+        let start = GameSetup::Cave.start().unwrap();
         let states = start
             .replay(&cave_moves("a1 h8 b1 h7 c1 h6 d1 h5 e1"))
             .unwrap();
@@ -170,7 +240,7 @@ mod tests {
 
     #[test]
     fn seats_alternate_from_seat_zero() {
-        let start = GameKind::Cave.start();
+        let start = GameSetup::Cave.start().unwrap();
         assert_eq!(start.seat_to_move(), Some(0));
         let next = start.apply(cave_moves("a1")[0]).unwrap();
         assert_eq!(next.seat_to_move(), Some(1));

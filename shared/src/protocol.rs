@@ -6,10 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::game::{GameKind, GameMove, GameState, Outcome};
+use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 1;
+pub const PROTOCOL_VERSION: u32 = 2;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -29,7 +29,35 @@ pub enum SeatSpec {
     /// A person, who joins with `JoinSeat`.
     Human,
     /// The server's AI, thinking at most `move_ms` per move (capped at [`MAX_AI_MOVE_MS`]).
-    Ai { move_ms: u32 },
+    Ai { move_ms: u32, kind: AiKind },
+}
+
+impl SeatSpec {
+    /// The game's standard AI with a budget of `move_ms` per move.
+    pub const fn ai(move_ms: u32) -> SeatSpec {
+        SeatSpec::Ai {
+            move_ms,
+            kind: AiKind::Standard,
+        }
+    }
+}
+
+/// Which AI plays a seat. The server refuses a kind that does not fit the game and seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum AiKind {
+    /// The game's usual AI for the seat: Magnetic Cave's engine; in Dropping Bricks the winning
+    /// agent or the adversary.
+    Standard,
+    /// Dropping Bricks agent that drops from a random open height.
+    RandomAgent,
+    /// Dropping Bricks agent that plays the closed form and wins whenever the start allows.
+    WinningAgent,
+    /// Dropping Bricks answerer that tells the truth about a strength fixed at the start:
+    /// the given one, or a secret random one. Never shown to others.
+    Oracle { strength: Option<u64> },
+    /// Dropping Bricks answerer that makes the agent lose when it can, and otherwise need the
+    /// most drops.
+    Adversary,
 }
 
 /// Client to server.
@@ -44,7 +72,7 @@ pub enum ClientMsg {
     ListRooms,
     /// One `SeatSpec` per seat of the game. Answered with `RoomCreated`.
     CreateRoom {
-        game: GameKind,
+        setup: GameSetup,
         seats: Vec<SeatSpec>,
     },
     /// Take an open human seat. Answered with `Seated` (holding the token), then `State`.
@@ -120,17 +148,14 @@ pub struct GameInfo {
 }
 
 /// Who is in a seat right now.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum SeatState {
     /// A human seat nobody has taken yet.
     Open,
     /// A human seat that is taken; `connected` is false while its owner is away.
-    Taken {
-        connected: bool,
-    },
-    Ai {
-        move_ms: u32,
-    },
+    Taken { connected: bool },
+    /// The server's AI; `name` says which (an oracle's strength stays secret).
+    Ai { move_ms: u32, name: String },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -164,7 +189,7 @@ pub struct RoomSnapshot {
 pub struct RecordSummary {
     pub id: RecordId,
     pub game: GameKind,
-    /// A label per seat, such as `human` or `AI 1000 ms`.
+    /// A label per seat, such as `human` or `alpha-beta AI, 1000 ms`.
     pub seats: Vec<String>,
     pub outcome: Outcome,
     pub moves: u32,

@@ -9,7 +9,7 @@ use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_server::{BackgroundServer, ServerConfig};
 use parlor_shared::codec::Format;
-use parlor_shared::game::{GameKind, GameMove};
+use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::protocol::{
     ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg,
 };
@@ -125,12 +125,13 @@ impl Peer {
         .await
     }
 
+    /// Creates a Magnetic Cave room.
     pub async fn create_room(&mut self, seats: Vec<SeatSpec>) -> RoomId {
-        self.send(ClientMsg::CreateRoom {
-            game: GameKind::Cave,
-            seats,
-        })
-        .await;
+        self.create(GameSetup::Cave, seats).await
+    }
+
+    pub async fn create(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> RoomId {
+        self.send(ClientMsg::CreateRoom { setup, seats }).await;
         self.recv_until(|m| match m {
             ServerMsg::RoomCreated { room } => Some(room),
             ServerMsg::Error { message, .. } => panic!("create refused: {message}"),

@@ -5,7 +5,7 @@ mod common;
 
 use common::{Peer, cave, start_server};
 use parlor_shared::codec::Format;
-use parlor_shared::game::{GameKind, GameState, Outcome};
+use parlor_shared::game::{GameKind, GameSetup, GameState, Outcome};
 use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, SeatState, SeatToken, ServerMsg};
 use tokio_tungstenite::tungstenite::Message;
 
@@ -217,7 +217,9 @@ async fn a_late_spectator_gets_the_whole_game_at_once() {
         state.moves,
         BLACK_WINS[..4].iter().map(|c| cave(c)).collect::<Vec<_>>()
     );
-    let GameState::Cave(position) = state.state;
+    let GameState::Cave(position) = state.state else {
+        panic!("not a cave")
+    };
     assert_eq!(position.brick_count(), 4);
     assert_eq!(state.spectators, 1);
     // The lobby lists the room with its progress.
@@ -238,40 +240,47 @@ async fn ai_seats_answer_humans_and_play_each_other_to_a_stored_end() {
     let url = server.url();
     let mut human = Peer::connect(&url, Format::Binary).await;
     let room = human
-        .create_room(vec![SeatSpec::Human, SeatSpec::Ai { move_ms: 50 }])
+        .create_room(vec![SeatSpec::Human, SeatSpec::ai(50)])
         .await;
     let token = human.join(room, 0).await;
     human.play(room, &token, 0, "a1").await;
     let answered = human.state_where(room, |s| s.version == 2).await;
     assert_eq!(answered.moves[0], cave("a1"));
-    assert_eq!(answered.seats[1], SeatState::Ai { move_ms: 50 });
+    assert_eq!(
+        answered.seats[1],
+        SeatState::Ai {
+            move_ms: 50,
+            name: "alpha-beta".into()
+        }
+    );
 
     // An AI budget over the course's 3 s is clamped.
     let duel = human
-        .create_room(vec![
-            SeatSpec::Ai { move_ms: 20 },
-            SeatSpec::Ai { move_ms: 99_999 },
-        ])
+        .create_room(vec![SeatSpec::ai(20), SeatSpec::ai(99_999)])
         .await;
     human.send(ClientMsg::Watch { room: duel }).await;
     let first = human.state_where(duel, |_| true).await;
-    assert_eq!(first.seats[1], SeatState::Ai { move_ms: 3000 });
+    assert_eq!(
+        first.seats[1],
+        SeatState::Ai {
+            move_ms: 3000,
+            name: "alpha-beta".into()
+        }
+    );
     human.send(ClientMsg::Leave { room: duel }).await;
     human
         .recv_until(|m| matches!(m, ServerMsg::Left { .. }).then_some(()))
         .await;
 
     let fast = human
-        .create_room(vec![
-            SeatSpec::Ai { move_ms: 10 },
-            SeatSpec::Ai { move_ms: 10 },
-        ])
+        .create_room(vec![SeatSpec::ai(10), SeatSpec::ai(10)])
         .await;
     human.send(ClientMsg::Watch { room: fast }).await;
     let end = human.state_where(fast, |s| s.record.is_some()).await;
     assert!(end.outcome.is_some());
-    let replayed = GameKind::Cave
+    let replayed = GameSetup::Cave
         .start()
+        .unwrap()
         .replay(&end.moves)
         .expect("AI moves are legal");
     assert_eq!(replayed.last(), Some(&end.state));
@@ -282,9 +291,9 @@ async fn a_person_with_json_text_frames_can_list_create_join_and_play() {
     let (server, _dir) = start_server("json");
     let mut person = Peer::raw(&server.url(), Format::Json).await;
     let typed = [
-        r#"{"Hello":{"protocol":1,"client":"python"}}"#,
+        r#"{"Hello":{"protocol":2,"client":"python"}}"#,
         r#""ListGames""#,
-        r#"{"CreateRoom":{"game":"Cave","seats":["Human",{"Ai":{"move_ms":30}}]}}"#,
+        r#"{"CreateRoom":{"setup":"Cave","seats":["Human",{"Ai":{"move_ms":30,"kind":"Standard"}}]}}"#,
         r#"{"JoinSeat":{"room":1,"seat":0}}"#,
     ];
     for text in typed {
@@ -324,7 +333,7 @@ async fn garbage_frames_get_an_error_and_the_connection_stays_usable() {
     json.send_raw(Message::Text("{\"Move\":".into())).await;
     json.expect_error(ErrorCode::BadFrame).await;
     json.send(ClientMsg::CreateRoom {
-        game: GameKind::Cave,
+        setup: GameSetup::Cave,
         seats: vec![SeatSpec::Human],
     })
     .await;

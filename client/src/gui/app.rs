@@ -8,7 +8,7 @@ use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
 use macroquad::window::screen_width;
-use parlor_shared::game::GameKind;
+use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerMsg};
 
 use super::cave_board::TOP_BAR_HEIGHT;
@@ -289,7 +289,7 @@ impl App {
             LobbyAction::Create(seats) => {
                 self.pending_rooms.push_back(seats.clone());
                 self.send(ClientMsg::CreateRoom {
-                    game: GameKind::Cave,
+                    setup: GameSetup::Cave,
                     seats,
                 });
             }

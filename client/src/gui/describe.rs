@@ -24,12 +24,12 @@ pub fn ai_budget(move_ms: u32) -> String {
 }
 
 /// Who sits in a seat, for someone who does not hold it.
-pub fn seat_state(state: SeatState) -> String {
+pub fn seat_state(state: &SeatState) -> String {
     match state {
         SeatState::Open => "open".into(),
         SeatState::Taken { connected: true } => "human".into(),
         SeatState::Taken { connected: false } => "human (away)".into(),
-        SeatState::Ai { move_ms } => ai_budget(move_ms),
+        SeatState::Ai { move_ms, name } => format!("{} ({name})", ai_budget(*move_ms)),
     }
 }
 
@@ -118,11 +118,15 @@ mod tests {
         assert_eq!(seat_name(0), "Black");
         assert_eq!(seat_name(1), "White");
         assert_eq!(seat_name(7), "seat 7");
-        assert_eq!(seat_state(SeatState::Ai { move_ms: 100 }), "AI 0.1 s");
-        assert_eq!(seat_state(SeatState::Ai { move_ms: 3000 }), "AI 3 s");
+        let ai = |move_ms| SeatState::Ai {
+            move_ms,
+            name: "alpha-beta".into(),
+        };
+        assert_eq!(seat_state(&ai(100)), "AI 0.1 s (alpha-beta)");
+        assert_eq!(seat_state(&ai(3000)), "AI 3 s (alpha-beta)");
         assert_eq!(ai_budget(1500), "AI 1.5 s");
         assert_eq!(
-            seat_state(SeatState::Taken { connected: false }),
+            seat_state(&SeatState::Taken { connected: false }),
             "human (away)"
         );
         assert_eq!(outcome(Outcome::Won { seat: 1 }, None), "White won");

@@ -93,9 +93,7 @@ impl LobbyView {
             .iter()
             .map(|choice| match choice {
                 SeatChoice::Human => SeatSpec::Human,
-                SeatChoice::Ai => SeatSpec::Ai {
-                    move_ms: self.ai_move_ms,
-                },
+                SeatChoice::Ai => SeatSpec::ai(self.ai_move_ms),
             })
             .collect()
     }

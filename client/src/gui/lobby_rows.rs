@@ -51,7 +51,7 @@ pub fn draw_room_row(
         let who = if held.iter().any(|h| h.seat == seat) {
             "you".to_string()
         } else {
-            describe::seat_state(*state)
+            describe::seat_state(state)
         };
         x += label(&who, x, baseline, TEXT) + 16.0;
         if open(state) && room.outcome.is_none() {

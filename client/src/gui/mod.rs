@@ -25,7 +25,7 @@ use macroquad::texture::get_screen_data;
 use macroquad::window::{Conf, clear_background, next_frame, screen_width};
 use parlor_server::ServerConfig;
 use parlor_shared::cave::Square;
-use parlor_shared::game::{GameKind, GameMove};
+use parlor_shared::game::{GameMove, GameSetup};
 
 use self::app::{App, Startup};
 use self::replay_view::{ReplayAction, ReplayView};
@@ -87,7 +87,7 @@ pub fn show_cave_game(moves: Vec<Square>, screenshot: Option<PathBuf>) -> anyhow
     let mut view = ReplayView::new(
         "Magnetic Cave game",
         Vec::new(),
-        GameKind::Cave.start(),
+        GameSetup::Cave.start()?,
         moves,
     )
     .map_err(anyhow::Error::msg)?;

@@ -83,10 +83,22 @@ impl ReplayView {
     pub fn update(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
         self.handle_keys();
         let layout = board_layout(screen_width(), screen_height());
-        let GameState::Cave(position) = self.state();
+        let GameState::Cave(position) = self.state() else {
+            let game = self.state().kind().name();
+            label(
+                &format!("{game} has no board view in the window yet."),
+                layout.left,
+                layout.top,
+                DIM_TEXT,
+            );
+            return self.draw_panel(input, close_label);
+        };
         let last_move = self.step.checked_sub(1).map(|ply| self.moves[ply]);
         let marks = BoardMarks {
-            last_move: last_move.map(|GameMove::Cave(square)| square),
+            last_move: last_move.and_then(|mv| match mv {
+                GameMove::Cave(square) => Some(square),
+                _ => None,
+            }),
             winning_line: position.winning_line(),
             ..BoardMarks::default()
         };
@@ -180,8 +192,10 @@ impl ReplayView {
                 GOOD_TEXT,
             );
         } else if let Some(seat) = state.seat_to_move() {
-            let GameState::Cave(position) = state;
-            let swatch = draw_swatch(x, y, position.to_move());
+            let swatch = match state {
+                GameState::Cave(position) => draw_swatch(x, y, position.to_move()),
+                _ => 0.0,
+            };
             let unfinished = if self.step == self.moves.len() {
                 " (game unfinished)"
             } else {
@@ -200,7 +214,7 @@ impl ReplayView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::game::GameKind;
+    use parlor_shared::game::GameSetup;
 
     fn cave_moves(names: &str) -> Vec<GameMove> {
         names
@@ -212,7 +226,8 @@ mod tests {
     #[test]
     fn starts_at_the_last_move_and_steps_within_bounds() {
         let moves = cave_moves("a1 h1 b1 g1 c1");
-        let mut view = ReplayView::new("t", vec![], GameKind::Cave.start(), moves).unwrap();
+        let mut view =
+            ReplayView::new("t", vec![], GameSetup::Cave.start().unwrap(), moves).unwrap();
         assert_eq!(view.step, 5);
         view.next();
         assert_eq!(view.step, 5);
@@ -221,7 +236,7 @@ mod tests {
         view.first();
         view.previous();
         assert_eq!(view.step, 0);
-        assert_eq!(view.state(), &GameKind::Cave.start());
+        assert_eq!(view.state(), &GameSetup::Cave.start().unwrap());
         view.next();
         assert_eq!(view.step, 1);
         view.last();
@@ -230,15 +245,21 @@ mod tests {
 
     #[test]
     fn an_illegal_move_is_reported_not_replayed() {
-        let error = ReplayView::new("t", vec![], GameKind::Cave.start(), cave_moves("a1 a1"))
-            .err()
-            .unwrap();
+        let error = ReplayView::new(
+            "t",
+            vec![],
+            GameSetup::Cave.start().unwrap(),
+            cave_moves("a1 a1"),
+        )
+        .err()
+        .unwrap();
         assert!(error.starts_with("move 2 (a1)"), "{error}");
     }
 
     #[test]
     fn an_empty_game_has_one_state() {
-        let mut view = ReplayView::new("t", vec![], GameKind::Cave.start(), vec![]).unwrap();
+        let mut view =
+            ReplayView::new("t", vec![], GameSetup::Cave.start().unwrap(), vec![]).unwrap();
         view.next();
         assert_eq!(view.step, 0);
     }

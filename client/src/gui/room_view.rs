@@ -103,7 +103,16 @@ impl RoomView {
         held: &[HeldSeat],
     ) -> Option<RoomAction> {
         let layout = board_layout(screen_width(), screen_height());
-        let GameState::Cave(position) = &snapshot.state;
+        let GameState::Cave(position) = &snapshot.state else {
+            let game = snapshot.state.kind().name();
+            label(
+                &format!("{game} has no board view in the window yet."),
+                layout.left,
+                layout.top,
+                DIM_TEXT,
+            );
+            return None;
+        };
         let mover = held
             .iter()
             .find(|h| snapshot.state.seat_to_move() == Some(h.seat));
@@ -114,7 +123,10 @@ impl RoomView {
             .map(|square| (square, position.to_move()));
         let marks = BoardMarks {
             legal: if may_click { position.legal_moves() } else { 0 },
-            last_move: snapshot.moves.last().map(|&GameMove::Cave(square)| square),
+            last_move: snapshot.moves.last().and_then(|mv| match mv {
+                GameMove::Cave(square) => Some(*square),
+                _ => None,
+            }),
             winning_line: position.winning_line(),
             preview,
         };
@@ -188,7 +200,7 @@ impl RoomView {
             let who = if mine {
                 "you".to_string()
             } else {
-                describe::seat_state(*state)
+                describe::seat_state(state)
             };
             let width = label(
                 &format!("{}: {who}", describe::seat_name(seat)),
@@ -302,7 +314,9 @@ fn click_refusal(
     awaiting: bool,
     square: Square,
 ) -> Option<String> {
-    let GameState::Cave(position) = &snapshot.state;
+    let GameState::Cave(position) = &snapshot.state else {
+        return Some("This game has no board to click.".into());
+    };
     if mine.is_empty() {
         return Some("Spectators cannot move.".into());
     }
@@ -325,15 +339,16 @@ fn click_refusal(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::game::GameKind;
+    use parlor_shared::game::GameSetup;
 
     fn snapshot_after(moves: &str) -> RoomSnapshot {
         let moves: Vec<GameMove> = moves
             .split_whitespace()
             .map(|n| GameMove::Cave(n.parse().unwrap()))
             .collect();
-        let state = GameKind::Cave
+        let state = GameSetup::Cave
             .start()
+            .unwrap()
             .replay(&moves)
             .unwrap()
             .pop()

@@ -2,13 +2,14 @@
 //! it without touching the rooms. Searches are plain blocking code with a time budget: callers
 //! run them on a blocking thread, never on a tokio worker.
 
+mod bricks;
 pub mod cave_alphabeta;
 
 use std::time::Duration;
 
 use parlor_shared::cave::{Position, Square};
-use parlor_shared::game::{GameMove, GameState};
-use parlor_shared::protocol::MAX_AI_MOVE_MS;
+use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
+use parlor_shared::protocol::{AiKind, MAX_AI_MOVE_MS};
 
 pub use cave_alphabeta::AlphaBeta;
 
@@ -27,13 +28,47 @@ pub fn default_cave_engine() -> Box<dyn CaveEngine> {
     Box::new(AlphaBeta::default())
 }
 
-/// The AI seat's move in whichever game `state` belongs to; `None` when the game is over.
-/// Blocking: call it from a blocking thread.
-pub fn choose_move(state: &GameState, budget: Duration) -> Option<GameMove> {
+/// Checks that `kind` can play `seat` of a game with `setup`, and settles what is left open
+/// (an oracle without a strength gets a secret one drawn from `seed`).
+pub fn settle_ai_seat(
+    setup: &GameSetup,
+    seat: u8,
+    kind: AiKind,
+    seed: u64,
+) -> Result<AiKind, String> {
+    match (setup, kind) {
+        (_, AiKind::Standard) => Ok(kind),
+        (GameSetup::Bricks { .. }, _) => bricks::settle_seat(setup, seat, kind, seed),
+        (GameSetup::Cave, _) => Err(format!(
+            "{} is not a Magnetic Cave player; use Standard",
+            name(GameKind::Cave, seat, kind)
+        )),
+    }
+}
+
+/// What an AI seat is called in seat lists and records. Never reveals an oracle's strength.
+pub fn name(game: GameKind, seat: u8, kind: AiKind) -> &'static str {
+    match (game, kind) {
+        (GameKind::Cave, AiKind::Standard) => "alpha-beta",
+        (GameKind::Bricks, _) => bricks::name(seat, kind),
+        (GameKind::Cave, _) => "unfit AI",
+    }
+}
+
+/// The move of an AI seat of kind `kind` in whichever game `state` belongs to; `None` when it
+/// is not that seat's turn. Blocking: call it from a blocking thread. `seed` feeds the AIs that
+/// play at random, so a room's games can be reproduced.
+pub fn choose_move(
+    state: &GameState,
+    kind: AiKind,
+    seed: u64,
+    budget: Duration,
+) -> Option<GameMove> {
     match state {
-        GameState::Cave(position) => {
-            default_cave_engine().choose_move(position, budget).map(GameMove::Cave)
-        }
+        GameState::Cave(position) => default_cave_engine()
+            .choose_move(position, budget)
+            .map(GameMove::Cave),
+        GameState::Bricks(game) => bricks::choose_move(game, kind, seed).map(GameMove::Bricks),
     }
 }
 

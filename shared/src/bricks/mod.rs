@@ -11,13 +11,17 @@ mod agents;
 mod answerers;
 mod closed_form;
 mod induction;
+mod turns;
 
 pub use agents::{Agent, RandomAgent, WinningAgent};
 pub use answerers::{Adversary, Answerer, Oracle};
 pub use closed_form::{Solution, best_drop, distinguishable_heights, fewest_drops, is_winnable};
 pub use induction::{BackwardInduction, INDUCTION_MAX_HEIGHT, game_tree};
+pub use turns::{AGENT_SEAT, ANSWERER_SEAT, BricksGame, BricksMove, BricksMoveError, Turn};
 
 use std::fmt;
+
+use serde::{Deserialize, Serialize};
 use std::ops::RangeInclusive;
 
 /// The greatest tower height H (and the most drops D) the game accepts: 10^18.
@@ -49,7 +53,7 @@ pub enum BricksError {
 }
 
 /// The inputs of one game, checked against the limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Setup {
     pub height: u64,
     pub drops: u64,
@@ -79,7 +83,7 @@ impl Setup {
 }
 
 /// The answer to a drop: the brick survived (S >= h) or broke (S < h).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Answer {
     Safe,
     Broken,
@@ -100,7 +104,7 @@ impl fmt::Display for Answer {
 }
 
 /// Where a game stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Status {
     /// The agent may drop: S is not known yet and a drop and a brick are left.
     Playing,
@@ -129,7 +133,7 @@ impl fmt::Display for Status {
 /// The agent's view of the game: S lies in `min_safe..=max_safe`.
 ///
 /// Only [`State::start`] and [`State::after`] make states, so `min_safe <= max_safe` always.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct State {
     min_safe: u64,
     max_safe: u64,
@@ -233,7 +237,7 @@ impl fmt::Display for State {
 }
 
 /// The agent's last word (the seed's end phase).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Statement {
     /// S is known.
     Certain(u64),

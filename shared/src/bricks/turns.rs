@@ -1,0 +1,173 @@
+//! Dropping Bricks as a two-seat game for rooms: seat 0 is the agent, who drops; seat 1 is
+//! the answering side, who says Safe or Broken. A drop waits for its answer, so turns follow
+//! the game rather than strict alternation.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Answer, BricksError, Setup, State, Status};
+
+/// The agent's seat.
+pub const AGENT_SEAT: u8 = 0;
+/// The answering side's seat.
+pub const ANSWERER_SEAT: u8 = 1;
+
+/// One move of either side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BricksMove {
+    /// The agent drops a brick from this height.
+    Drop(u64),
+    /// The answering side tells how the brick fared.
+    Answer(Answer),
+}
+
+/// Whose move it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Turn {
+    Agent,
+    /// The answerer must judge the drop from this height.
+    Answerer {
+        height: u64,
+    },
+    Over(Status),
+}
+
+/// The whole game: the start, the seed's state, and a drop waiting for its answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BricksGame {
+    setup: Setup,
+    state: State,
+    pending_drop: Option<u64>,
+}
+
+impl BricksGame {
+    pub fn new(setup: Setup) -> BricksGame {
+        BricksGame {
+            setup,
+            state: State::start(setup),
+            pending_drop: None,
+        }
+    }
+
+    pub fn setup(&self) -> Setup {
+        self.setup
+    }
+
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    pub fn pending_drop(&self) -> Option<u64> {
+        self.pending_drop
+    }
+
+    pub fn turn(&self) -> Turn {
+        match (self.state.status(), self.pending_drop) {
+            (Status::Playing, None) => Turn::Agent,
+            (Status::Playing, Some(height)) => Turn::Answerer { height },
+            (over, _) => Turn::Over(over),
+        }
+    }
+
+    /// The seat to move, or `None` once the game is over.
+    pub fn seat_to_move(&self) -> Option<u8> {
+        match self.turn() {
+            Turn::Agent => Some(AGENT_SEAT),
+            Turn::Answerer { .. } => Some(ANSWERER_SEAT),
+            Turn::Over(_) => None,
+        }
+    }
+
+    /// The game after `mv`, or why it is refused; a move out of turn is refused too.
+    pub fn play(&self, mv: BricksMove) -> Result<BricksGame, BricksMoveError> {
+        match (self.turn(), mv) {
+            (Turn::Over(status), _) => Err(BricksMoveError::Rules(BricksError::GameOver(status))),
+            (Turn::Agent, BricksMove::Drop(height)) => {
+                let range = self.state.drop_range()?;
+                if !range.contains(&height) {
+                    return Err(BricksError::DropOutOfRange {
+                        height,
+                        low: *range.start(),
+                        high: *range.end(),
+                    }
+                    .into());
+                }
+                Ok(BricksGame {
+                    pending_drop: Some(height),
+                    ..*self
+                })
+            }
+            (Turn::Answerer { height }, BricksMove::Answer(answer)) => Ok(BricksGame {
+                state: self.state.after(height, answer)?,
+                pending_drop: None,
+                ..*self
+            }),
+            (Turn::Agent, BricksMove::Answer(_)) => Err(BricksMoveError::NoDropToAnswer),
+            (Turn::Answerer { height }, BricksMove::Drop(_)) => {
+                Err(BricksMoveError::AwaitingAnswer(height))
+            }
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BricksMoveError {
+    #[error(transparent)]
+    Rules(#[from] BricksError),
+    #[error("there is no drop to answer yet")]
+    NoDropToAnswer,
+    #[error("the drop from height {0} still waits for its answer")]
+    AwaitingAnswer(u64),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn game(height: u64, drops: u64, bricks: u32) -> BricksGame {
+        BricksGame::new(Setup::new(height, drops, bricks).unwrap())
+    }
+
+    #[test]
+    fn drops_wait_for_answers_and_the_answers_move_the_state() {
+        let start = game(10, 4, 2);
+        assert_eq!(start.seat_to_move(), Some(AGENT_SEAT));
+        assert_eq!(
+            start.play(BricksMove::Answer(Answer::Safe)),
+            Err(BricksMoveError::NoDropToAnswer)
+        );
+        let dropped = start.play(BricksMove::Drop(4)).unwrap();
+        assert_eq!(dropped.turn(), Turn::Answerer { height: 4 });
+        assert_eq!(
+            dropped.play(BricksMove::Drop(5)),
+            Err(BricksMoveError::AwaitingAnswer(4))
+        );
+        let safe = dropped.play(BricksMove::Answer(Answer::Safe)).unwrap();
+        assert_eq!((safe.state().min_safe(), safe.state().drops_left()), (4, 3));
+        assert!(matches!(
+            safe.play(BricksMove::Drop(4)),
+            Err(BricksMoveError::Rules(BricksError::DropOutOfRange { .. }))
+        ));
+    }
+
+    #[test]
+    fn a_golden_game_ends_with_the_strength_known() {
+        // H = 3, one brick: drop 1 safe, 2 safe, 3 broken: the strength is 2.
+        let mut g = game(3, 3, 1);
+        for mv in [
+            BricksMove::Drop(1),
+            BricksMove::Answer(Answer::Safe),
+            BricksMove::Drop(2),
+            BricksMove::Answer(Answer::Safe),
+            BricksMove::Drop(3),
+            BricksMove::Answer(Answer::Broken),
+        ] {
+            g = g.play(mv).unwrap();
+        }
+        assert_eq!(g.turn(), Turn::Over(Status::Won { strength: 2 }));
+        assert_eq!(g.seat_to_move(), None);
+        assert!(matches!(
+            g.play(BricksMove::Drop(1)),
+            Err(BricksMoveError::Rules(BricksError::GameOver(_)))
+        ));
+    }
+}
