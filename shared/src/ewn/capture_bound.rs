@@ -1,128 +1,241 @@
-//! A second lower bound, from how soon each piece can be captured at all.
+//! A second lower bound, from how soon each capture can happen at all.
 //!
-//! For a capture between pieces a and b at king distance D, a and b must make D moves between
-//! them (D - 1 to meet, one to capture), one per turn, each on a turn that lets one of them move.
-//! While both and the target live, a turn lets a move only if it would with just {a, b, target}
-//! alive (fewer live pieces never take a piece's turn away). So the D-th such turn is the
-//! earliest turn piece x can be captured, over all its possible captors. Letting every piece
-//! fall at exactly its earliest turn gives fewer live pieces at every turn than any real line,
-//! so the target moves on at least the turns it really does: the turn at which it has had
-//! enough moves bounds the real finish from below.
+//! Two pieces at king distance D need D moves between them (D - 1 to meet, one to capture),
+//! each on a turn whose die lets one of them move. A die never lets a piece move with more
+//! pieces alive than it would with fewer, so counting the turns that let them move with only
+//! the pieces *surely* alive gives the earliest turn of their capture. A piece is surely alive
+//! until its own earliest capture; that in turn delays other captures, so the two are refined
+//! together a few rounds.
 //!
-//! The relaxed puzzle ([`super::relaxed`]) is blind to distance but counts one capture per
-//! move; this bound is the other way round, so the solver takes the larger of the two.
+//! With those earliest turns, a relaxed puzzle is solved forward from the position: the state
+//! is the set of live pieces and the target's distance still to go; each turn one movable piece
+//! moves, the target one step closer (or, capturing, no closer than its victim can have come
+//! to square 0); a move may capture a piece its mover can have reached by then. Every real
+//! line is one of these, so the first turn the distance reaches 0 bounds the real finish.
+//!
+//! The table bound ([`super::relaxed`]) is cheaper and blind to distances between pieces; the
+//! solver asks it first.
 
-use super::board::{BOARD_SIZE, chebyshev};
+use super::board::{chebyshev, chebyshev_to_corner};
 use super::pieces::{PIECES, Pieces};
 use super::relaxed::UNREACHABLE;
-use super::rules::{Level, movable_pieces};
+use super::rules::{DICE_LEN, Level, PieceList, movable_pieces};
 
-/// Distances between pieces run 1..BOARD_SIZE.
-const DISTANCES: usize = BOARD_SIZE as usize;
 const MASKS: usize = 1 << PIECES;
 const N: usize = PIECES as usize;
+/// Rounds of refining capture turns and surely-alive pieces; later rounds rarely change much.
+const REFINE_ROUNDS: usize = 3;
 
 pub struct CaptureBound {
-    target: u8,
+    target: usize,
     limit: usize,
-    dice: Vec<u8>,
-    /// `pair_turns[a][b][turn][d]`: the turn of the d-th move, from `turn` on, that the dice
-    /// allow to piece a or b (with only a, b and the target alive); [`UNREACHABLE`] if none.
-    pair_turns: Vec<[[u8; DISTANCES]; N * N]>,
-    /// `target_moves[mask][die]`: whether the die lets the target move with `mask` alive.
-    target_moves: [[bool; N + 1]; MASKS],
+    dice: [u8; DICE_LEN],
+    /// `movers[mask][die]`: the pieces the die lets move with `mask` alive.
+    movers: [[PieceList; N + 1]; MASKS],
+    /// The same as bit sets (bit `i` for piece index `i`).
+    mover_bits: [[u8; N + 1]; MASKS],
 }
 
-fn pair_index(a: u8, b: u8) -> usize {
-    usize::from(a - 1) * N + usize::from(b - 1)
+/// What the bound knows about a position for the turns `turn..turn + len`, pieces as indices
+/// 0..6 (piece 1 is index 0).
+struct Meetings {
+    turn: usize,
+    len: usize,
+    squares: [Option<u8>; N],
+    /// `earliest[captor][victim]`: the first turn the captor can take the victim.
+    earliest: [[u8; N]; N],
+    /// `surely_alive[offset]`: the pieces certainly alive at turn `turn + offset`.
+    surely_alive: [usize; DICE_LEN],
+}
+
+/// The indices of the set bits of `bits`, lowest first.
+fn set_bits(mut bits: usize) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let index = bits.trailing_zeros() as usize;
+        bits &= bits.checked_sub(1)?;
+        Some(index)
+    })
 }
 
 impl CaptureBound {
     pub fn new(level: &Level) -> CaptureBound {
-        let target = level.target();
-        let limit = level.rules().max_moves;
-        let dice = level.dice()[..limit].to_vec();
-        let target_bit = 1usize << (target - 1);
-        let mut target_moves = [[false; N + 1]; MASKS];
-        for (mask, row) in target_moves.iter_mut().enumerate() {
+        let mut movers = [[PieceList::EMPTY; N + 1]; MASKS];
+        for (mask, row) in movers.iter_mut().enumerate() {
             for die in 1..=PIECES {
-                row[usize::from(die)] =
-                    movable_pieces(&Pieces::with_live_mask(mask), die).contains(target);
+                row[usize::from(die)] = movable_pieces(&Pieces::with_live_mask(mask), die);
             }
         }
-        let mut pair_turns = vec![[[UNREACHABLE; DISTANCES]; N * N]; limit + 1];
-        for a in 1..=PIECES {
-            for b in (1..=PIECES).filter(|&b| b != a) {
-                let alive = Pieces::with_live_mask(target_bit | 1 << (a - 1) | 1 << (b - 1));
-                // Backwards: the moves from `turn` on are this turn's (if allowed) then the rest.
-                for turn in (0..limit).rev() {
-                    let movers = movable_pieces(&alive, dice[turn]);
-                    let allowed = movers.contains(a) || movers.contains(b);
-                    let later = pair_turns[turn + 1][pair_index(a, b)];
-                    let here = &mut pair_turns[turn][pair_index(a, b)];
-                    for d in 1..DISTANCES {
-                        here[d] = if allowed {
-                            if d == 1 { turn as u8 } else { later[d - 1] }
-                        } else {
-                            later[d]
-                        };
+        let mover_bits = movers.map(|row| {
+            row.map(|list| {
+                list.as_slice()
+                    .iter()
+                    .fold(0, |bits, &piece| bits | 1 << (piece - 1))
+            })
+        });
+        CaptureBound {
+            target: usize::from(level.target() - 1),
+            limit: level.rules().max_moves,
+            dice: *level.dice(),
+            movers,
+            mover_bits,
+        }
+    }
+
+    /// Whether the die of turn `now` lets any of `pieces` move with `alive` (and them) alive.
+    fn can_move(&self, alive: usize, now: usize, pieces: usize) -> bool {
+        usize::from(self.mover_bits[alive | pieces][usize::from(self.dice[now])]) & pieces != 0
+    }
+
+    /// Earliest capture turns given `meetings.surely_alive`, then the pieces surely alive given
+    /// those turns. Returns whether anything changed.
+    fn refine(&self, meetings: &mut Meetings) -> bool {
+        let Meetings {
+            turn,
+            len,
+            squares,
+            earliest,
+            surely_alive,
+        } = meetings;
+        for a in 0..N {
+            for b in a + 1..N {
+                let (Some(square_a), Some(square_b)) = (squares[a], squares[b]) else {
+                    continue;
+                };
+                let pair = 1 << a | 1 << b;
+                let mut moves_left = chebyshev(square_a, square_b);
+                let mut meet = UNREACHABLE;
+                for (offset, &alive) in surely_alive[..*len].iter().enumerate() {
+                    let now = *turn + offset;
+                    if self.can_move(alive, now, pair) {
+                        moves_left -= 1;
+                        if moves_left == 0 {
+                            meet = now as u8;
+                            break;
+                        }
                     }
                 }
+                // The target is never a victim: taking it loses the puzzle.
+                earliest[a][b] = if b == self.target { UNREACHABLE } else { meet };
+                earliest[b][a] = if a == self.target { UNREACHABLE } else { meet };
             }
         }
-        CaptureBound {
-            target,
-            limit,
-            dice,
-            pair_turns,
-            target_moves,
+        // A live piece stands until its earliest capture; a captured one never comes back.
+        let falls: [Option<u8>; N] = std::array::from_fn(|victim| {
+            squares[victim]?;
+            earliest.iter().map(|row| row[victim]).min()
+        });
+        let mut changed = false;
+        for (offset, alive) in surely_alive[..*len].iter_mut().enumerate() {
+            let now = (*turn + offset) as u8;
+            let surely = (0..N)
+                .filter(|&piece| falls[piece].is_some_and(|fall| fall >= now))
+                .fold(0, |mask, piece| mask | 1 << piece);
+            changed |= surely != *alive;
+            *alive = surely;
         }
+        changed
     }
 
     /// Fewest moves from `pieces` at `turn` until the target can stand on square 0, given that
     /// it needs `distance` moves; [`UNREACHABLE`] if that is more than `cap` moves or beyond
     /// the move limit.
     pub fn moves_needed(&self, pieces: &Pieces, turn: usize, distance: u8, cap: u8) -> u8 {
+        let len = self.limit.min(turn + usize::from(cap)) - turn;
+        let mut meetings = Meetings {
+            turn,
+            len,
+            squares: std::array::from_fn(|i| pieces.square_of(i as u8 + 1)),
+            earliest: [[UNREACHABLE; N]; N],
+            surely_alive: [1 << self.target; DICE_LEN],
+        };
+        for _ in 0..REFINE_ROUNDS {
+            if !self.refine(&mut meetings) {
+                break;
+            }
+        }
+        self.race(&meetings, usize::from(pieces.live_mask()), distance)
+    }
+
+    /// The forward relaxed puzzle: for each set of live pieces reachable, the least distance
+    /// the target still has to go.
+    fn race(&self, meetings: &Meetings, start: usize, distance: u8) -> u8 {
         if distance == 0 {
             return 0;
         }
-        let mut live = [(0, 0); N];
-        let mut count = 0;
-        for piece in 1..=PIECES {
-            if let Some(square) = pieces.square_of(piece) {
-                live[count] = (piece, square);
-                count += 1;
+        let Meetings {
+            turn,
+            len,
+            squares,
+            earliest,
+            surely_alive,
+        } = meetings;
+        // Moves each victim of the target may have made by each turn, to bound where it can
+        // stand when taken: no nearer square 0 than it started, less those moves.
+        let mut moved = [[0u8; DICE_LEN + 1]; N];
+        for (victim, counts) in moved.iter_mut().enumerate() {
+            if earliest[self.target][victim] == UNREACHABLE {
+                continue;
+            }
+            for (offset, &alive) in surely_alive[..*len].iter().enumerate() {
+                let step = u8::from(self.can_move(alive, turn + offset, 1 << victim));
+                counts[offset + 1] = counts[offset] + step;
             }
         }
-        let live = &live[..count];
-        let pair_turns = &self.pair_turns[turn];
-        let mut falls = [UNREACHABLE; N];
-        for &(victim, at) in live.iter().filter(|&&(piece, _)| piece != self.target) {
-            falls[usize::from(victim - 1)] = live
-                .iter()
-                .filter(|&&(captor, _)| captor != victim)
-                .map(|&(captor, square)| {
-                    pair_turns[pair_index(captor, victim)][usize::from(chebyshev(square, at))]
-                })
+        // unlocks[offset][captor]: the victims the captor can first take at turn + offset.
+        let mut unlocks = [[0usize; N]; DICE_LEN];
+        for (captor, times) in earliest.iter().enumerate() {
+            for (victim, &time) in times.iter().enumerate() {
+                if let Some(offset) = usize::from(time).checked_sub(*turn).filter(|&o| o < *len) {
+                    unlocks[offset][captor] |= 1 << victim;
+                }
+            }
+        }
+        let mut left = [UNREACHABLE; MASKS];
+        left[start] = distance;
+        let mut reachable = 1usize << start;
+        let mut victims = [0usize; N];
+        for offset in 0..*len {
+            let now = turn + offset;
+            // The target moves at most once a turn: with fewer turns left than the least
+            // distance to go, nothing reachable can finish.
+            let least = set_bits(reachable)
+                .map(|mask| left[mask])
                 .min()
                 .unwrap_or(UNREACHABLE);
-        }
-        let mut mask = usize::from(pieces.live_mask());
-        let mut left = distance;
-        let end = self.limit.min(turn + usize::from(cap));
-        for now in turn..end {
-            if self.target_moves[mask][usize::from(self.dice[now])] {
-                left -= 1;
-                if left == 0 {
-                    return (now + 1 - turn) as u8;
+            if usize::from(least) > len - offset {
+                return UNREACHABLE;
+            }
+            for (captor_victims, unlocked) in victims.iter_mut().zip(&unlocks[offset]) {
+                *captor_victims |= unlocked;
+            }
+            let mut next_left = [UNREACHABLE; MASKS];
+            let mut next_reachable = 0;
+            let mut reach = |mask: usize, distance: u8| {
+                next_left[mask] = next_left[mask].min(distance);
+                next_reachable |= 1 << mask;
+            };
+            for mask in set_bits(reachable) {
+                for &mover in self.movers[mask][usize::from(self.dice[now])].as_slice() {
+                    let mover = usize::from(mover - 1);
+                    let is_target = mover == self.target;
+                    let after = left[mask] - u8::from(is_target);
+                    if after == 0 {
+                        return (offset + 1) as u8;
+                    }
+                    reach(mask, after);
+                    for victim in set_bits(victims[mover] & mask) {
+                        let landing = if is_target {
+                            let from = squares[victim].map_or(0, chebyshev_to_corner);
+                            after.max(from.saturating_sub(moved[victim][offset]))
+                        } else {
+                            after
+                        };
+                        reach(mask & !(1 << victim), landing);
+                    }
                 }
             }
-            // Pieces captured this turn are gone from the next turn on.
-            for (i, &fall) in falls.iter().enumerate() {
-                if usize::from(fall) == now {
-                    mask &= !(1 << i);
-                }
-            }
+            left = next_left;
+            reachable = next_reachable;
         }
         UNREACHABLE
     }

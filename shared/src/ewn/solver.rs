@@ -24,6 +24,8 @@ pub struct Solution {
 /// Failure-table sizes: small levels stay cheap, long searches get room (up to 64 MiB).
 const TABLE_BITS_FIRST: u32 = 16;
 const TABLE_BITS_MAX: u32 = 23;
+/// Remembered failures between checks of the failure table's size.
+const GROWTH_CHECK: u64 = 1 << 12;
 
 /// At most 2 movable pieces with 8 king steps each.
 const MAX_CHILDREN: usize = 16;
@@ -31,6 +33,7 @@ const MAX_CHILDREN: usize = 16;
 struct Search<'a> {
     level: &'a Level,
     target: u8,
+    max_moves: u8,
     bound: RelaxedBound,
     capture_bound: CaptureBound,
     failures: Transposition,
@@ -40,6 +43,8 @@ struct Search<'a> {
     /// The winning moves, last first, filled as the search unwinds.
     path: Vec<Move>,
     nodes: u64,
+    /// Failures written to the table, which sizes it.
+    remembered: u64,
 }
 
 /// Finds a fewest-move solution of `level`, or `None` when none exists within the level's move
@@ -59,6 +64,7 @@ pub fn solve(level: &Level) -> Option<Solution> {
     let mut search = Search {
         level,
         target: level.target(),
+        max_moves: level.rules().max_moves as u8,
         bound: RelaxedBound::new(level),
         capture_bound: CaptureBound::new(level),
         failures: Transposition::new(TABLE_BITS_FIRST),
@@ -68,10 +74,9 @@ pub fn solve(level: &Level) -> Option<Solution> {
             .collect(),
         path: Vec::new(),
         nodes: 0,
+        remembered: 0,
     };
-    let max_moves = level.rules().max_moves as u8;
-    let first_round = search.moves_needed(&start.pieces, 0, max_moves);
-    for allowed in first_round..=max_moves {
+    for allowed in 1..=search.max_moves {
         if search.wins_within(start.pieces, 0, allowed) {
             search.path.reverse();
             return Some(Solution {
@@ -79,27 +84,15 @@ pub fn solve(level: &Level) -> Option<Solution> {
                 nodes: search.nodes,
             });
         }
-        search.grow_table();
     }
     None
 }
 
 impl Search<'_> {
-    /// A lower bound on the moves `pieces` at `turn` still need, exact up to `cap`; anything
-    /// above `cap` may be reported as [`UNREACHABLE`].
-    fn moves_needed(&self, pieces: &Pieces, turn: usize, cap: u8) -> u8 {
-        let target_square = pieces.square_of(self.target).expect("the target is live");
-        let distance = chebyshev_to_corner(target_square);
-        let relaxed = self.bound.moves_needed(turn, pieces.live_mask(), distance);
-        if relaxed > cap {
-            return relaxed;
-        }
-        relaxed.max(self.capture_bound.moves_needed(pieces, turn, distance, cap))
-    }
-
-    /// A bigger failure table once a round has expanded more positions than it has slots.
+    /// A bigger failure table once the search has remembered half as many failures as it has
+    /// slots, so that a long round does not keep overwriting what it learnt.
     fn grow_table(&mut self) {
-        let wanted = (self.nodes.max(1).ilog2() + 1).clamp(TABLE_BITS_FIRST, TABLE_BITS_MAX);
+        let wanted = (self.remembered.ilog2() + 2).clamp(TABLE_BITS_FIRST, TABLE_BITS_MAX);
         if wanted > self.table_bits {
             self.failures = self.failures.resized(wanted);
             self.table_bits = wanted;
@@ -134,7 +127,10 @@ impl Search<'_> {
     /// Whether the target can reach square 0 within `allowed` moves from `pieces` at `turn`;
     /// on success the moves are pushed on `path`, last first.
     fn wins_within(&mut self, pieces: Pieces, turn: usize, allowed: u8) -> bool {
-        if self.moves_needed(&pieces, turn, allowed) > allowed {
+        let target_square = pieces.square_of(self.target).expect("the target is live");
+        let distance = chebyshev_to_corner(target_square);
+        // The cheap bound first, then the memory, then the costly capture bound.
+        if self.bound.moves_needed(turn, pieces.live_mask(), distance) > allowed {
             return false;
         }
         let key = key(&pieces, turn);
@@ -143,6 +139,15 @@ impl Search<'_> {
             .failed_within(key)
             .is_some_and(|failed| failed >= allowed)
         {
+            return false;
+        }
+        if self
+            .capture_bound
+            .moves_needed(&pieces, turn, distance, allowed)
+            > allowed
+        {
+            // Remembered too: the same position often comes again by another order of moves.
+            self.remember_failure(key, allowed);
             return false;
         }
         self.nodes += 1;
@@ -156,8 +161,16 @@ impl Search<'_> {
                 return true;
             }
         }
-        self.failures.remember_failure(key, allowed);
+        self.remember_failure(key, allowed);
         false
+    }
+
+    fn remember_failure(&mut self, key: u64, allowed: u8) {
+        self.failures.remember_failure(key, allowed);
+        self.remembered += 1;
+        if self.remembered.is_multiple_of(GROWTH_CHECK) {
+            self.grow_table();
+        }
     }
 }
 

@@ -1,3 +1,5 @@
+use std::collections::HashSet;
+
 use proptest::prelude::*;
 
 use super::board::{chebyshev, is_king_step};
@@ -320,23 +322,23 @@ fn level_with(target: u8, start: Pieces, dice: [u8; DICE_LEN], max_moves: usize)
     .unwrap()
 }
 
-/// Every line of `depth` moves, to find the true optimum of tiny searches.
-fn shortest_by_brute_force(level: &Level, state: State, depth: usize) -> Option<usize> {
-    match level.status(&state) {
-        Status::Won => return Some(0),
-        Status::Lost(_) => return None,
-        Status::Playing if depth == 0 => return None,
-        Status::Playing => {}
+/// The true optimum of a small search: every position reachable in 0, 1, 2... moves, until one
+/// is won or the level's moves run out.
+fn shortest_by_breadth_first(level: &Level) -> Option<usize> {
+    let mut layer = HashSet::from([level.start_state()]);
+    for moves in 0..=level.rules().max_moves {
+        if layer.iter().any(|state| level.status(state) == Status::Won) {
+            return Some(moves);
+        }
+        layer = layer
+            .iter()
+            .flat_map(|state| {
+                let next = level.legal_moves(state).into_iter();
+                next.map(|mv| level.play(state, mv).unwrap())
+            })
+            .collect();
     }
-    level
-        .legal_moves(&state)
-        .into_iter()
-        .filter_map(|mv| {
-            let next = level.play(&state, mv).unwrap();
-            shortest_by_brute_force(level, next, depth - 1)
-        })
-        .map(|n| n + 1)
-        .min()
+    None
 }
 
 proptest! {
@@ -376,24 +378,6 @@ proptest! {
     }
 
     #[test]
-    fn solutions_replay_to_a_win_and_none_is_shorter(
-        (target, start) in any_state(4),
-        dice in proptest::array::uniform30(1..=6u8),
-    ) {
-        // Three moves keep the brute force small (at most 16^3 lines).
-        let level = level_with(target, start, dice, 3);
-        let brute = shortest_by_brute_force(&level, level.start_state(), 3);
-        match solve(&level) {
-            Some(solution) => {
-                let states = solution.replay(&level).unwrap();
-                prop_assert_eq!(level.status(states.last().unwrap()), Status::Won);
-                prop_assert_eq!(Some(solution.moves.len()), brute);
-            }
-            None => prop_assert_eq!(brute, None),
-        }
-    }
-
-    #[test]
     fn recorded_games_pass_the_checker(
         (target, start) in any_state(10),
         dice in proptest::array::uniform30(1..=6u8),
@@ -415,5 +399,23 @@ proptest! {
         prop_assert_eq!(&reread, &file);
         let checked = check_moves(&reread, &level).unwrap();
         prop_assert_eq!(checked, Checked { status: level.status(&state), moves: state.turn });
+    }
+
+    #[test]
+    fn solutions_replay_to_a_win_and_none_is_shorter(
+        (target, start) in any_state(5),
+        dice in proptest::array::uniform30(1..=6u8),
+    ) {
+        // Five moves keep the breadth-first search small.
+        let level = level_with(target, start, dice, 5);
+        let brute = shortest_by_breadth_first(&level);
+        match solve(&level) {
+            Some(solution) => {
+                let states = solution.replay(&level).unwrap();
+                prop_assert_eq!(level.status(states.last().unwrap()), Status::Won);
+                prop_assert_eq!(Some(solution.moves.len()), brute);
+            }
+            None => prop_assert_eq!(brute, None),
+        }
     }
 }
