@@ -10,10 +10,17 @@
 //! JSON form (`brain_json`), and the auto mode and training loops (`modes`).
 
 mod board;
+mod her;
+mod modes;
 mod solver;
 mod text;
 
 pub use board::{MAX_MOVES, Move, MoveList, Position, PositionData, Square, Status, WinReason};
+pub use her::{BeadView, Brain, Her, HerChoice, HerResult, MatchboxView, Pick};
+pub use modes::{
+    AutoConfig, AutoMatch, AutoReport, CURVE_WINDOW, CurvePoint, HerStats, RoundResult,
+    games_until_unbeatable, is_unbeatable, play_against_exploiter,
+};
 pub use solver::{DEFAULT_SOLVER_LIMIT, Exploiter, Solver, game_value};
 
 use serde::{Deserialize, Serialize};
@@ -40,6 +47,8 @@ pub enum HexapawnError {
     IllegalMove { mv: Move, reason: &'static str },
     #[error("the game is over: {0}")]
     GameOver(Status),
+    #[error("HER's matchbox has no bead left for {0}")]
+    NoBead(Move),
     #[error("{0}")]
     BadBrain(String),
     #[error("this is for {expected} boards, not {found}")]

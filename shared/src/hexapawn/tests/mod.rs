@@ -1,6 +1,8 @@
 //! Hexapawn's tests: golden games and text forms (`rules`), properties of the rules over random
 //! games (`properties`), and the solver's values (`solver`).
 
+mod auto;
+mod her;
 mod properties;
 mod rules;
 mod solver;

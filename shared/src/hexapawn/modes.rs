@@ -1,0 +1,268 @@
+//! Auto mode (HER against a copy of itself, who moves first alternating) with its statistics
+//! and learning curve, and the training of HER against the exploiter with the check for when
+//! HER can no longer lose. Slow and fast mode are single turns: [`Her::choose`] with
+//! [`Pick::Forced`] or [`Pick::Random`], shown with [`Brain::matchbox`].
+
+use std::collections::HashSet;
+
+use serde::{Deserialize, Serialize};
+
+use super::board::{Position, Status};
+use super::her::{Brain, Her, HerChoice, HerResult, Pick};
+use super::solver::Exploiter;
+use super::{Dims, HexapawnError, Side};
+
+/// Rounds per point of the learning curve.
+pub const CURVE_WINDOW: u64 = 10;
+
+/// The settings of an auto match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AutoConfig {
+    pub dims: Dims,
+    /// Whether each HER's brain merges mirror images into one box.
+    pub mirrors: bool,
+    pub rounds: u64,
+    /// The first HER draws with `seed`, the second with `seed + 1`.
+    pub seed: u64,
+}
+
+/// One HER's results in an auto match.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HerStats {
+    pub wins: u64,
+    /// The wins in rounds where this HER moved first.
+    pub wins_moving_first: u64,
+}
+
+impl HerStats {
+    /// The share of the wins that came when this HER moved first; `None` without wins.
+    pub fn share_moving_first(&self) -> Option<f64> {
+        (self.wins > 0).then(|| self.wins_moving_first as f64 / self.wins as f64)
+    }
+}
+
+/// A point of the learning curve: each HER's losses in the last [`CURVE_WINDOW`] rounds (fewer
+/// for a last, partial window) and the beads left in its brain after them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CurvePoint {
+    /// Rounds played so far.
+    pub round: u64,
+    pub losses: [u32; 2],
+    pub beads: [u64; 2],
+}
+
+/// How one round ended; HERs are 0 and 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundResult {
+    /// The HER that moved first (played White).
+    pub first: usize,
+    pub winner: usize,
+    pub plies: u32,
+    /// The loser resigned in front of an empty box.
+    pub resigned: bool,
+}
+
+/// An auto match in progress: two HERs, starting from the same empty brain, play rounds.
+pub struct AutoMatch {
+    config: AutoConfig,
+    hers: [Her; 2],
+    rounds_played: u64,
+    stats: [HerStats; 2],
+    window_losses: [u32; 2],
+    curve: Vec<CurvePoint>,
+}
+
+/// What an auto match ends with.
+pub struct AutoReport {
+    pub config: AutoConfig,
+    pub stats: [HerStats; 2],
+    pub curve: Vec<CurvePoint>,
+    pub brains: [Brain; 2],
+}
+
+impl AutoMatch {
+    pub fn new(config: AutoConfig) -> AutoMatch {
+        let her = |seed| Her::new(Brain::new(config.dims, config.mirrors), seed);
+        AutoMatch {
+            config,
+            hers: [her(config.seed), her(config.seed.wrapping_add(1))],
+            rounds_played: 0,
+            stats: [HerStats::default(); 2],
+            window_losses: [0; 2],
+            curve: Vec::with_capacity((config.rounds / CURVE_WINDOW + 1) as usize),
+        }
+    }
+
+    pub fn rounds_played(&self) -> u64 {
+        self.rounds_played
+    }
+
+    pub fn stats(&self) -> [HerStats; 2] {
+        self.stats
+    }
+
+    pub fn curve(&self) -> &[CurvePoint] {
+        &self.curve
+    }
+
+    pub fn her(&self, index: usize) -> &Her {
+        &self.hers[index]
+    }
+
+    /// Plays the next round: HER 0 moves first in even rounds, HER 1 in odd ones.
+    pub fn play_round(&mut self) -> RoundResult {
+        let first = (self.rounds_played % 2) as usize;
+        let mut position = Position::start(self.config.dims);
+        let mut mover = first;
+        let mut plies = 0;
+        let (winner, resigned) = loop {
+            match self.hers[mover].choose_random(&position) {
+                HerChoice::Play(mv) => position = position.play_unchecked(mv),
+                HerChoice::Resign => break (1 - mover, true),
+            }
+            plies += 1;
+            // Every end of a game is a win for the side that just moved.
+            if position.status() != Status::Playing {
+                break (mover, false);
+            }
+            mover = 1 - mover;
+        };
+        self.hers[winner].finish(HerResult::Won);
+        self.hers[1 - winner].finish(HerResult::Lost);
+        self.stats[winner].wins += 1;
+        if winner == first {
+            self.stats[winner].wins_moving_first += 1;
+        }
+        self.window_losses[1 - winner] += 1;
+        self.rounds_played += 1;
+        if self.rounds_played.is_multiple_of(CURVE_WINDOW) {
+            self.close_window();
+        }
+        RoundResult {
+            first,
+            winner,
+            plies,
+            resigned,
+        }
+    }
+
+    fn close_window(&mut self) {
+        self.curve.push(CurvePoint {
+            round: self.rounds_played,
+            losses: self.window_losses,
+            beads: [self.hers[0].brain().beads(), self.hers[1].brain().beads()],
+        });
+        self.window_losses = [0; 2];
+    }
+
+    /// Plays the rounds still due and hands over the results and both brains.
+    pub fn run(mut self) -> AutoReport {
+        while self.rounds_played < self.config.rounds {
+            self.play_round();
+        }
+        if !self.rounds_played.is_multiple_of(CURVE_WINDOW) {
+            self.close_window();
+        }
+        let [first, second] = self.hers;
+        AutoReport {
+            config: self.config,
+            stats: self.stats,
+            curve: self.curve,
+            brains: [first.into_brain(), second.into_brain()],
+        }
+    }
+}
+
+/// Whether HER, playing `her_side` with this brain, can no longer lose whatever its opponent
+/// does: every game it can get into ends in its win. Boxes HER has not made yet count as full
+/// (one bead per legal move), since that is what HER would make on meeting them.
+pub fn is_unbeatable(brain: &Brain, her_side: Side) -> Result<bool, HexapawnError> {
+    let mut safe = HashSet::new();
+    never_loses_from(brain, her_side, Position::start(brain.dims()), &mut safe)
+}
+
+/// Depth-first: whether every game from `position` ends in HER's win; `safe` remembers the
+/// positions already shown to, so shared subtrees are walked once.
+fn never_loses_from(
+    brain: &Brain,
+    her_side: Side,
+    position: Position,
+    safe: &mut HashSet<Position>,
+) -> Result<bool, HexapawnError> {
+    if let Status::Won { winner, .. } = position.status() {
+        return Ok(winner == her_side);
+    }
+    if safe.contains(&position) {
+        return Ok(true);
+    }
+    let moves: Vec<_> = if position.to_move() == her_side {
+        let matchbox = brain.matchbox(&position)?;
+        if matchbox.total == 0 {
+            return Ok(false); // HER resigns here
+        }
+        let with_bead = matchbox.beads.iter().filter(|bead| bead.beads > 0);
+        with_bead.map(|bead| bead.mv).collect()
+    } else {
+        position.legal_moves().to_vec()
+    };
+    for mv in moves {
+        if !never_loses_from(brain, her_side, position.play(mv)?, safe)? {
+            return Ok(false);
+        }
+    }
+    safe.insert(position);
+    Ok(true)
+}
+
+/// HER, playing `her_side` from an empty brain, against the exploiter until HER can no longer
+/// lose: the games that took (0 if it never could lose), or `None` if `max_games` were not
+/// enough. The brain changes only when HER loses, so that is when the check runs.
+pub fn games_until_unbeatable(
+    dims: Dims,
+    mirrors: bool,
+    her_side: Side,
+    seed: u64,
+    max_games: u64,
+) -> Result<(Option<u64>, Brain), HexapawnError> {
+    let mut her = Her::new(Brain::new(dims, mirrors), seed);
+    let mut exploiter = Exploiter::new(dims, seed.wrapping_add(1));
+    if is_unbeatable(her.brain(), her_side)? {
+        return Ok((Some(0), her.into_brain()));
+    }
+    for game in 1..=max_games {
+        let her_won = play_against_exploiter(&mut her, &mut exploiter, her_side)?;
+        her.finish(if her_won {
+            HerResult::Won
+        } else {
+            HerResult::Lost
+        });
+        if !her_won && is_unbeatable(her.brain(), her_side)? {
+            return Ok((Some(game), her.into_brain()));
+        }
+    }
+    Ok((None, her.into_brain()))
+}
+
+/// One game of HER against the exploiter; whether HER won. HER's punishment is left to the
+/// caller.
+pub fn play_against_exploiter(
+    her: &mut Her,
+    exploiter: &mut Exploiter,
+    her_side: Side,
+) -> Result<bool, HexapawnError> {
+    let mut position = Position::start(her.brain().dims());
+    loop {
+        if let Status::Won { winner, .. } = position.status() {
+            return Ok(winner == her_side);
+        }
+        let mv = if position.to_move() == her_side {
+            match her.choose(&position, Pick::Random)? {
+                HerChoice::Play(mv) => mv,
+                HerChoice::Resign => return Ok(false),
+            }
+        } else {
+            exploiter.choose(&position)?
+        };
+        position = position.play(mv)?;
+    }
+}

@@ -1,0 +1,68 @@
+//! Auto mode: HER against a copy of itself.
+
+use crate::hexapawn::{AutoConfig, AutoMatch, CURVE_WINDOW, Dims, Position};
+
+fn config(rounds: u64, seed: u64, mirrors: bool) -> AutoConfig {
+    AutoConfig {
+        dims: Dims::HEXAPAWN,
+        mirrors,
+        rounds,
+        seed,
+    }
+}
+
+#[test]
+fn a_seed_replays_the_same_match() {
+    let first = AutoMatch::new(config(305, 9, false)).run();
+    let again = AutoMatch::new(config(305, 9, false)).run();
+    assert_eq!(first.stats, again.stats);
+    assert_eq!(first.curve, again.curve);
+    assert_eq!(first.brains, again.brains);
+    let other = AutoMatch::new(config(305, 10, false)).run();
+    assert_ne!(first.curve, other.curve);
+}
+
+#[test]
+fn rounds_wins_and_the_learning_curve_add_up() {
+    let report = AutoMatch::new(config(305, 3, true)).run();
+    let [a, b] = report.stats;
+    assert_eq!(a.wins + b.wins, 305);
+    // HER 0 moves first in 153 rounds, HER 1 in 152.
+    assert!(a.wins_moving_first <= 153 && b.wins_moving_first <= 152);
+    assert_eq!(report.curve.len(), 31);
+    for point in &report.curve[..30] {
+        assert_eq!(point.round % CURVE_WINDOW, 0);
+        assert_eq!(point.losses[0] + point.losses[1], CURVE_WINDOW as u32);
+    }
+    let last = report.curve.last().unwrap();
+    assert_eq!((last.round, last.losses[0] + last.losses[1]), (305, 5));
+    assert_eq!(
+        last.beads,
+        [report.brains[0].beads(), report.brains[1].beads()]
+    );
+}
+
+/// 3x3 is a second-player win: only beads of lost moves are ever confiscated, so in the end
+/// each HER has emptied its box for the opening and resigns at once when it moves first.
+#[test]
+fn learned_hers_win_when_moving_second() {
+    let mut auto = AutoMatch::new(config(3_000, 1, false));
+    for _ in 0..2_000 {
+        auto.play_round();
+    }
+    let opening = Position::start(Dims::HEXAPAWN);
+    for her in 0..2 {
+        assert_eq!(auto.her(her).brain().matchbox(&opening).unwrap().total, 0);
+    }
+    let before = auto.stats();
+    for _ in 0..1_000 {
+        let round = auto.play_round();
+        assert_ne!(round.winner, round.first);
+        assert!(round.resigned && round.plies == 0);
+    }
+    let report = auto.run();
+    for (her, stats) in report.stats.iter().enumerate() {
+        assert_eq!(stats.wins - before[her].wins, 500);
+        assert!(stats.share_moving_first().unwrap() < 0.5);
+    }
+}
