@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
-use parlor_server::ai::{AlphaBeta, clamp_budget};
+use parlor_server::ai::{CaveEngine, cave_engine, clamp_budget};
 use parlor_shared::cave::{Outcome, Player, Position, Square};
-use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
+use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
 #[derive(Subcommand, Debug)]
 pub enum CaveCommand {
@@ -21,7 +21,7 @@ pub enum CaveCommand {
         #[arg(long, value_enum)]
         mode: Option<Mode>,
         #[command(flatten)]
-        budget: Budget,
+        ai: EngineArgs,
     },
     /// Engine for tournaments: reads the opponent's moves from stdin, one per line, and writes
     /// its own moves, one per line. Nothing else goes to stdout.
@@ -33,7 +33,7 @@ pub enum CaveCommand {
         #[arg(long)]
         second: bool,
         #[command(flatten)]
-        budget: Budget,
+        ai: EngineArgs,
     },
     /// Time the AI: it plays itself and prints the time per move (median, 90th percentile,
     /// max), the depth reached and nodes per second.
@@ -42,8 +42,11 @@ pub enum CaveCommand {
         #[arg(long, default_value_t = 1)]
         games: u32,
         #[command(flatten)]
-        budget: Budget,
+        ai: EngineArgs,
     },
+    /// Matches between engines: each pairing from both sides, from varied short openings;
+    /// prints wins, losses and ties with a 95% confidence interval, and time per move.
+    Arena(crate::cave_arena::ArenaArgs),
     /// Open a window showing a game given as moves, stepping through it like a replay.
     Show {
         /// The moves from the empty cave, e.g. "a1 h1 b1" (spaces or commas between).
@@ -56,11 +59,44 @@ pub enum CaveCommand {
 }
 
 #[derive(Args, Debug, Clone, Copy)]
-pub struct Budget {
+pub struct EngineArgs {
     /// Thinking time per AI move in milliseconds (the course allows at most 3000).
     #[arg(long, default_value_t = DEFAULT_AI_MOVE_MS,
           value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_AI_MOVE_MS)))]
     move_ms: u32,
+    /// Which AI plays.
+    #[arg(long, value_enum, default_value_t = EngineLevel::Strong)]
+    engine: EngineLevel,
+}
+
+impl EngineArgs {
+    fn budget(&self) -> Duration {
+        clamp_budget(self.move_ms)
+    }
+}
+
+/// The Magnetic Cave AIs, weakest first.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineLevel {
+    /// The seed's depth-4 minimax with its line sum.
+    Classic,
+    /// Two plies of alpha-beta.
+    Easy,
+    /// Iterative-deepening alpha-beta with the window heuristic.
+    Normal,
+    /// PVS with a transposition table and threat extensions.
+    Strong,
+}
+
+impl EngineLevel {
+    pub fn engine(self) -> Box<dyn CaveEngine> {
+        cave_engine(match self {
+            EngineLevel::Classic => AiKind::Classic,
+            EngineLevel::Easy => AiKind::Easy,
+            EngineLevel::Normal => AiKind::Normal,
+            EngineLevel::Strong => AiKind::Strong,
+        })
+    }
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
@@ -86,27 +122,32 @@ impl Mode {
 
 pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
     match command {
-        CaveCommand::Console { mode, budget } => {
+        CaveCommand::Console { mode, ai } => {
             let stdin = std::io::stdin();
+            let mut engine = ai.engine.engine();
             console(
                 &mut stdin.lock(),
                 &mut std::io::stdout(),
                 mode,
-                clamp_budget(budget.move_ms),
+                engine.as_mut(),
+                ai.budget(),
             )
         }
-        CaveCommand::Engine { first, budget, .. } => {
+        CaveCommand::Engine { first, ai, .. } => {
             let stdin = std::io::stdin();
+            let mut player = ai.engine.engine();
             engine(
                 &mut stdin.lock(),
                 &mut std::io::stdout(),
                 first,
-                clamp_budget(budget.move_ms),
+                player.as_mut(),
+                ai.budget(),
             )
         }
-        CaveCommand::Bench { games, budget } => {
-            bench(&mut std::io::stdout(), games, clamp_budget(budget.move_ms))
+        CaveCommand::Bench { games, ai } => {
+            bench(&mut std::io::stdout(), games, ai.engine, ai.budget())
         }
+        CaveCommand::Arena(args) => crate::cave_arena::run(&args, &mut std::io::stdout()),
         CaveCommand::Show { moves, screenshot } => {
             let moves = parse_game(&moves)?;
             crate::gui::show_cave_game(moves, screenshot)
@@ -166,6 +207,7 @@ pub fn console(
     input: &mut impl BufRead,
     out: &mut impl Write,
     mode: Option<Mode>,
+    engine: &mut dyn CaveEngine,
     budget: Duration,
 ) -> anyhow::Result<ExitCode> {
     let Some(mode) = mode.map_or_else(|| ask_mode(input, out), |m| Ok(Some(m)))? else {
@@ -173,16 +215,15 @@ pub fn console(
         return Ok(ExitCode::FAILURE);
     };
     let mut position = Position::new();
-    let mut engine = AlphaBeta::default();
     writeln!(out, "{position}")?;
     while position.outcome().is_none() {
         let player = position.to_move();
         let square = if mode.is_ai(player) {
             let started = Instant::now();
             let square = engine
-                .search(&position, budget)
+                .choose_move(&position, budget)
                 .context("the AI found no move")?;
-            let report = engine.last;
+            let report = engine.last_search();
             writeln!(
                 out,
                 "AI {} plays {square} (depth {}, {} nodes, {:.2} s)",
@@ -246,10 +287,10 @@ pub fn engine(
     input: &mut impl BufRead,
     out: &mut impl Write,
     first: bool,
+    engine: &mut dyn CaveEngine,
     budget: Duration,
 ) -> anyhow::Result<ExitCode> {
     let mut position = Position::new();
-    let mut engine = AlphaBeta::default();
     let me = if first { Player::Black } else { Player::White };
     loop {
         if position.outcome().is_some() {
@@ -257,7 +298,7 @@ pub fn engine(
         }
         if position.to_move() == me {
             let square = engine
-                .search(&position, budget)
+                .choose_move(&position, budget)
                 .context("the engine found no move")?;
             writeln!(out, "{square}")?;
             out.flush()?;
@@ -288,13 +329,18 @@ pub fn engine(
 }
 
 /// AI self-play with per-move timings, as a table on `out`.
-pub fn bench(out: &mut impl Write, games: u32, budget: Duration) -> anyhow::Result<ExitCode> {
+pub fn bench(
+    out: &mut impl Write,
+    games: u32,
+    level: EngineLevel,
+    budget: Duration,
+) -> anyhow::Result<ExitCode> {
     let wall_cells: Vec<Square> = Position::new().legal_squares().collect();
     let mut times = Vec::new();
     let (mut depth_sum, mut nodes, mut results) = (0u64, 0u64, [0u32; 3]);
     writeln!(
         out,
-        "AI self-play at {} ms per move, {games} game(s)",
+        "{level:?} AI self-play at {} ms per move, {games} game(s)",
         budget.as_millis()
     )?;
     for game in 0..games as usize {
@@ -305,15 +351,15 @@ pub fn bench(out: &mut impl Write, games: u32, budget: Duration) -> anyhow::Resu
         if let Ok(next) = position.play(second) {
             position = next;
         }
-        let mut engine = AlphaBeta::default();
+        let mut engine = level.engine();
         while position.outcome().is_none() {
             let started = Instant::now();
             let square = engine
-                .search(&position, budget)
+                .choose_move(&position, budget)
                 .context("the AI found no move")?;
             times.push(started.elapsed());
-            depth_sum += u64::from(engine.last.depth);
-            nodes += engine.last.nodes;
+            depth_sum += u64::from(engine.last_search().depth);
+            nodes += engine.last_search().nodes;
             position = position.play(square)?;
         }
         let result = match position.outcome() {

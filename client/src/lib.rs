@@ -3,6 +3,7 @@
 //! command line over these; being a library lets the window tests reuse the board geometry.
 
 pub mod bricks_cli;
+pub mod cave_arena;
 pub mod cave_cli;
 pub mod gui;
 pub mod net;

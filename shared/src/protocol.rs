@@ -48,6 +48,15 @@ pub enum AiKind {
     /// The game's usual AI for the seat: Magnetic Cave's engine; in Dropping Bricks the winning
     /// agent or the adversary.
     Standard,
+    /// Magnetic Cave: the seed's depth-4 minimax with its line sum.
+    Classic,
+    /// Magnetic Cave: a 2-ply alpha-beta.
+    Easy,
+    /// Magnetic Cave: iterative-deepening alpha-beta with a window heuristic.
+    Normal,
+    /// Magnetic Cave: the strong engine (PVS, transposition table, threat extensions); the
+    /// same as `Standard`.
+    Strong,
     /// Dropping Bricks agent that drops from a random open height.
     RandomAgent,
     /// Dropping Bricks agent that plays the closed form and wins whenever the start allows.

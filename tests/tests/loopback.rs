@@ -250,7 +250,7 @@ async fn ai_seats_answer_humans_and_play_each_other_to_a_stored_end() {
         answered.seats[1],
         SeatState::Ai {
             move_ms: 50,
-            name: "alpha-beta".into()
+            name: "strong".into()
         }
     );
 
@@ -264,7 +264,7 @@ async fn ai_seats_answer_humans_and_play_each_other_to_a_stored_end() {
         first.seats[1],
         SeatState::Ai {
             move_ms: 3000,
-            name: "alpha-beta".into()
+            name: "strong".into()
         }
     );
     human.send(ClientMsg::Leave { room: duel }).await;

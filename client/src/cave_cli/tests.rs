@@ -5,10 +5,12 @@ use super::*;
 
 fn run_console(mode: Option<Mode>, typed: &str) -> (String, ExitCode) {
     let mut out = Vec::new();
+    let mut engine = EngineLevel::Strong.engine();
     let code = console(
         &mut Cursor::new(typed),
         &mut out,
         mode,
+        engine.as_mut(),
         Duration::from_millis(20),
     )
     .unwrap();
@@ -78,6 +80,7 @@ fn engine_mode_prints_only_moves_and_opens_at_once_when_first() {
         &mut Cursor::new(""),
         &mut out,
         true,
+        EngineLevel::Strong.engine().as_mut(),
         Duration::from_millis(20),
     )
     .unwrap();
@@ -95,6 +98,7 @@ fn engine_mode_answers_each_opponent_move_legally() {
         &mut Cursor::new("a1\n\nh2\n"),
         &mut out,
         false,
+        EngineLevel::Strong.engine().as_mut(),
         Duration::from_millis(20),
     )
     .unwrap();
@@ -119,6 +123,7 @@ fn engine_mode_refuses_an_illegal_opponent_move() {
         &mut Cursor::new("d4\n"),
         &mut out,
         false,
+        EngineLevel::Strong.engine().as_mut(),
         Duration::from_millis(20),
     )
     .unwrap();
@@ -138,7 +143,7 @@ fn shown_games_must_be_legal() {
 #[test]
 fn bench_prints_its_table() {
     let mut out = Vec::new();
-    bench(&mut out, 1, Duration::from_millis(5)).unwrap();
+    bench(&mut out, 1, EngineLevel::Strong, Duration::from_millis(5)).unwrap();
     let text = String::from_utf8(out).unwrap();
     for label in [
         "median per move",

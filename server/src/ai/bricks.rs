@@ -23,6 +23,7 @@ pub fn settle_seat(setup: &GameSetup, seat: u8, kind: AiKind, seed: u64) -> Resu
         AiKind::Standard => true,
         AiKind::RandomAgent | AiKind::WinningAgent => seat == AGENT_SEAT,
         AiKind::Oracle { .. } | AiKind::Adversary => seat == ANSWERER_SEAT,
+        AiKind::Classic | AiKind::Easy | AiKind::Normal | AiKind::Strong => false,
     };
     if !fits {
         return Err(format!(
@@ -51,6 +52,10 @@ pub fn name(seat: u8, kind: AiKind) -> &'static str {
         (_, AiKind::RandomAgent) => "random agent",
         (_, AiKind::Oracle { .. }) => "honest oracle",
         (_, AiKind::Standard) | (_, AiKind::Adversary) => "adversary",
+        (_, AiKind::Classic) => "classic Magnetic Cave",
+        (_, AiKind::Easy) => "easy Magnetic Cave",
+        (_, AiKind::Normal) => "normal Magnetic Cave",
+        (_, AiKind::Strong) => "strong Magnetic Cave",
     }
 }
 

@@ -4,61 +4,22 @@
 
 use std::time::{Duration, Instant};
 
-use parlor_shared::cave::{Outcome, Player, Position, Square, has_five, squares_of};
+use parlor_shared::cave::{Outcome, Player, Position, Square, squares_of};
+
+pub use super::cave_lines::evaluate;
+use super::cave_lines::five_completions;
 
 /// Score of a won position; a win found `ply` moves deep scores `WIN - ply`, so the search
 /// prefers quick wins and slow losses.
 const WIN: i32 = 1_000_000;
 /// Scores above this are wins or losses found by the search, not heuristic values.
 const WIN_THRESHOLD: i32 = WIN - 100;
-/// Value of a window holding 0..=4 bricks of one side and none of the other.
-const WINDOW_WEIGHT: [i32; 5] = [0, 1, 8, 64, 512];
 /// The deadline is read once per this many nodes.
 const CLOCK_EVERY: u64 = 1024;
 
-/// All 96 five-cell windows of the board, as bitmasks.
-fn windows() -> &'static [u64; 96] {
-    static WINDOWS: std::sync::OnceLock<[u64; 96]> = std::sync::OnceLock::new();
-    WINDOWS.get_or_init(|| {
-        let mut masks = Vec::with_capacity(96);
-        let cell = |c: i32, r: i32| 1u64 << (r * 8 + c);
-        for r in 0..8 {
-            for c in 0..8 {
-                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
-                    let (end_c, end_r) = (c + 4 * dc, r + 4 * dr);
-                    if (0..8).contains(&end_c) && (0..8).contains(&end_r) {
-                        masks.push((0..5).fold(0, |m, i| m | cell(c + i * dc, r + i * dr)));
-                    }
-                }
-            }
-        }
-        masks
-            .try_into()
-            .expect("an 8x8 board has 96 five-cell windows")
-    })
-}
-
-/// The line heuristic from the point of view of the side to move.
-pub fn evaluate(position: &Position) -> i32 {
-    let me = position.to_move();
-    let (mine, theirs) = (position.bricks(me), position.bricks(me.other()));
-    windows().iter().fold(0, |score, &window| {
-        let (m, t) = ((mine & window).count_ones(), (theirs & window).count_ones());
-        match (m, t) {
-            (0, 0) => score,
-            (m, 0) => score + WINDOW_WEIGHT[m.min(4) as usize],
-            (0, t) => score - WINDOW_WEIGHT[t.min(4) as usize],
-            _ => score,
-        }
-    })
-}
-
 /// Cells where `player` would complete five at once, among the legal cells `legal`.
 fn winning_cells(position: &Position, player: Player, legal: u64) -> u64 {
-    let bricks = position.bricks(player);
-    squares_of(legal)
-        .filter(|square| has_five(bricks | square.bit()))
-        .fold(0, |cells, square| cells | square.bit())
+    five_completions(position.bricks(player), position.bricks(player.other())) & legal
 }
 
 /// Iterative-deepening alpha-beta within a time budget.
@@ -213,6 +174,13 @@ impl super::CaveEngine for AlphaBeta {
 
     fn choose_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
         self.search(position, budget)
+    }
+
+    fn last_search(&self) -> super::SearchSummary {
+        super::SearchSummary {
+            depth: self.last.depth,
+            nodes: self.last.nodes,
+        }
     }
 }
 

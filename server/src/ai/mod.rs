@@ -4,6 +4,9 @@
 
 mod bricks;
 pub mod cave_alphabeta;
+pub mod cave_classic;
+pub mod cave_lines;
+pub mod cave_strong;
 
 use std::time::Duration;
 
@@ -21,11 +24,27 @@ pub trait CaveEngine: Send {
     /// A legal move for the side to move, decided within `budget`; `None` only when the game
     /// is over.
     fn choose_move(&mut self, position: &Position, budget: Duration) -> Option<Square>;
+
+    /// Depth and nodes of the last `choose_move`, for reports and benches.
+    fn last_search(&self) -> SearchSummary;
 }
 
-/// The engine an AI seat uses today.
-pub fn default_cave_engine() -> Box<dyn CaveEngine> {
-    Box::new(AlphaBeta::default())
+/// What one engine search did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchSummary {
+    /// The deepest fully searched depth, in plies.
+    pub depth: u32,
+    pub nodes: u64,
+}
+
+/// The Magnetic Cave engine of an AI kind: `Standard` is the strongest.
+pub fn cave_engine(kind: AiKind) -> Box<dyn CaveEngine> {
+    match kind {
+        AiKind::Classic => Box::new(cave_classic::Classic::default()),
+        AiKind::Easy => Box::new(AlphaBeta::with_max_depth(2)),
+        AiKind::Normal => Box::new(AlphaBeta::default()),
+        _ => Box::new(cave_strong::Strong::default()),
+    }
 }
 
 /// Checks that `kind` can play `seat` of a game with `setup`, and settles what is left open
@@ -38,6 +57,9 @@ pub fn settle_ai_seat(
 ) -> Result<AiKind, String> {
     match (setup, kind) {
         (_, AiKind::Standard) => Ok(kind),
+        (GameSetup::Cave, AiKind::Classic | AiKind::Easy | AiKind::Normal | AiKind::Strong) => {
+            Ok(kind)
+        }
         (GameSetup::Bricks { .. }, _) => bricks::settle_seat(setup, seat, kind, seed),
         (GameSetup::Cave, _) => Err(format!(
             "{} is not a Magnetic Cave player; use Standard",
@@ -49,7 +71,10 @@ pub fn settle_ai_seat(
 /// What an AI seat is called in seat lists and records. Never reveals an oracle's strength.
 pub fn name(game: GameKind, seat: u8, kind: AiKind) -> &'static str {
     match (game, kind) {
-        (GameKind::Cave, AiKind::Standard) => "alpha-beta",
+        (GameKind::Cave, AiKind::Standard | AiKind::Strong) => "strong",
+        (GameKind::Cave, AiKind::Classic) => "classic",
+        (GameKind::Cave, AiKind::Easy) => "easy",
+        (GameKind::Cave, AiKind::Normal) => "normal",
         (GameKind::Bricks, _) => bricks::name(seat, kind),
         (GameKind::Cave, _) => "unfit AI",
     }
@@ -65,7 +90,7 @@ pub fn choose_move(
     budget: Duration,
 ) -> Option<GameMove> {
     match state {
-        GameState::Cave(position) => default_cave_engine()
+        GameState::Cave(position) => cave_engine(kind)
             .choose_move(position, budget)
             .map(GameMove::Cave),
         GameState::Bricks(game) => bricks::choose_move(game, kind, seed).map(GameMove::Bricks),

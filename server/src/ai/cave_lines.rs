@@ -1,0 +1,90 @@
+//! Line facts shared by the Magnetic Cave engines: the 96 five-cell windows, the window
+//! heuristic, and the cells that would complete a five.
+
+use std::sync::OnceLock;
+
+use parlor_shared::cave::Position;
+
+/// Value of a window holding 0..=4 bricks of one side and none of the other.
+pub const WINDOW_WEIGHT: [i32; 5] = [0, 1, 8, 64, 512];
+
+/// All 96 five-cell windows of the board, as bitmasks.
+pub fn windows() -> &'static [u64; 96] {
+    static WINDOWS: OnceLock<[u64; 96]> = OnceLock::new();
+    WINDOWS.get_or_init(|| {
+        let mut masks = Vec::with_capacity(96);
+        let cell = |c: i32, r: i32| 1u64 << (r * 8 + c);
+        for r in 0..8 {
+            for c in 0..8 {
+                for (dc, dr) in [(1, 0), (0, 1), (1, 1), (-1, 1)] {
+                    let (end_c, end_r) = (c + 4 * dc, r + 4 * dr);
+                    if (0..8).contains(&end_c) && (0..8).contains(&end_r) {
+                        masks.push((0..5).fold(0, |m, i| m | cell(c + i * dc, r + i * dr)));
+                    }
+                }
+            }
+        }
+        masks
+            .try_into()
+            .expect("an 8x8 board has 96 five-cell windows")
+    })
+}
+
+/// The line heuristic for `mine` against `theirs`: windows only one side occupies count, the
+/// fuller the more.
+pub fn window_score(mine: u64, theirs: u64) -> i32 {
+    windows().iter().fold(0, |score, &window| {
+        let (m, t) = ((mine & window).count_ones(), (theirs & window).count_ones());
+        match (m, t) {
+            (0, 0) => score,
+            (m, 0) => score + WINDOW_WEIGHT[m.min(4) as usize],
+            (0, t) => score - WINDOW_WEIGHT[t.min(4) as usize],
+            _ => score,
+        }
+    })
+}
+
+/// The line heuristic from the point of view of the side to move.
+pub fn evaluate(position: &Position) -> i32 {
+    let me = position.to_move();
+    window_score(position.bricks(me), position.bricks(me.other()))
+}
+
+/// Empty cells where `mine` would complete a five (whether or not they are legal yet).
+pub fn five_completions(mine: u64, theirs: u64) -> u64 {
+    windows().iter().fold(0, |cells, &window| {
+        if (mine & window).count_ones() == 4 && theirs & window == 0 {
+            cells | (window & !mine)
+        } else {
+            cells
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use parlor_shared::cave::{Square, has_five, squares_of};
+    use proptest::prelude::*;
+
+    use super::*;
+
+    proptest! {
+        #[test]
+        fn completions_are_exactly_the_empty_cells_that_make_five(
+            mine_cells in prop::collection::vec(0u8..64, 0..24),
+            their_cells in prop::collection::vec(0u8..64, 0..24),
+        ) {
+            let bits = |cells: &[u8]| cells.iter().fold(0u64, |b, &c| b | 1 << c);
+            let mine = bits(&mine_cells);
+            let theirs = bits(&their_cells) & !mine;
+            let empty = !(mine | theirs);
+            let expected = squares_of(empty)
+                .filter(|s: &Square| has_five(mine | s.bit()))
+                .fold(0, |cells, s| cells | s.bit());
+            // Only cells that complete five *without* already having five elsewhere matter to
+            // the engines, but the definition holds in general when `mine` has no five yet.
+            prop_assume!(!has_five(mine));
+            prop_assert_eq!(five_completions(mine, theirs), expected);
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! The strong Magnetic Cave engine: iterative deepening with principal-variation search, a
+//! transposition table keyed by Zobrist hashes under the board's mirror symmetries, move
+//! ordering (win now, forced blocks, table move, threat-making moves, killers, history),
+//! mate-distance scores, and forced-block extensions that act as a threat search: a four is
+//! only a threat when its missing cell is a legal placement, and a side facing one must block.
+
+mod table;
+mod zobrist;
+
+use std::time::{Duration, Instant};
+
+use parlor_shared::cave::{COL_A, COL_H, Player, Position, Square, squares_of};
+
+use self::table::{Bound, NO_MOVE, Table};
+use self::zobrist::{Hashes, transform};
+use super::cave_lines::{five_completions, window_score};
+
+pub type Score = i32;
+/// A win `n` plies below the root scores `WIN - n`: quick wins and slow losses are preferred.
+pub const WIN: Score = 1_000_000;
+/// Scores beyond this are proven wins or losses.
+pub const WIN_THRESHOLD: Score = WIN - 1000;
+/// Worth of a cell that would complete a five but is not yet a legal placement.
+const LATENT_FOUR: Score = 40;
+const MAX_PLY: usize = 96;
+const CLOCK_EVERY: u64 = 2048;
+/// 2^18 entries, about 6 MB.
+const TABLE_BITS: u32 = 18;
+
+/// What the last search did.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchReport {
+    pub depth: i32,
+    pub nodes: u64,
+    pub score: Score,
+    pub elapsed: Duration,
+}
+
+pub struct Strong {
+    table: Table,
+    killers: [[u8; 2]; MAX_PLY],
+    history: [[u32; 64]; 2],
+    /// Stop deepening after this depth (tests and fixed-depth play).
+    max_depth: Option<i32>,
+    nodes: u64,
+    deadline: Instant,
+    out_of_time: bool,
+    root_best: Option<Square>,
+    pub last: SearchReport,
+}
+
+impl Default for Strong {
+    fn default() -> Self {
+        Strong::new(None)
+    }
+}
+
+/// Cells next to a brick on `square` in its row: the ones its placement opens.
+fn horizontal_neighbours(square: Square) -> u64 {
+    let bit = square.bit();
+    ((bit << 1) & !COL_A) | ((bit >> 1) & !COL_H)
+}
+
+impl Strong {
+    pub fn new(max_depth: Option<i32>) -> Strong {
+        Strong {
+            table: Table::new(TABLE_BITS),
+            killers: [[NO_MOVE; 2]; MAX_PLY],
+            history: [[0; 64]; 2],
+            max_depth,
+            nodes: 0,
+            deadline: Instant::now(),
+            out_of_time: false,
+            root_best: None,
+            last: SearchReport::default(),
+        }
+    }
+
+    /// The best move found within `budget`; `None` only when the game is over.
+    pub fn search(&mut self, position: &Position, budget: Duration) -> Option<Square> {
+        let started = Instant::now();
+        let legal = position.legal_moves();
+        let fallback = squares_of(legal).next()?;
+        self.deadline = started + budget.mul_f32(0.9);
+        self.nodes = 0;
+        self.out_of_time = false;
+        self.table.next_generation();
+        self.killers = [[NO_MOVE; 2]; MAX_PLY];
+        self.history.iter_mut().flatten().for_each(|h| *h /= 8);
+        let hashes = Hashes::of(position);
+        let mut best = (fallback, 0, 0);
+        for depth in 1..=self.max_depth.unwrap_or(MAX_PLY as i32 - 16) {
+            self.root_best = None;
+            let Some(score) = self.pvs(position, hashes, depth, 0, -WIN - 1, WIN + 1) else {
+                break;
+            };
+            if let Some(square) = self.root_best {
+                best = (square, score, depth);
+            }
+            // A proven result will not change with depth; and a deeper iteration that could
+            // not finish in the time left would be thrown away.
+            if score.abs() >= WIN_THRESHOLD || started.elapsed() * 2 > budget.mul_f32(0.9) {
+                break;
+            }
+        }
+        self.last = SearchReport {
+            depth: best.2,
+            nodes: self.nodes,
+            score: best.1,
+            elapsed: started.elapsed(),
+        };
+        Some(best.0)
+    }
+
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_EVERY) && Instant::now() >= self.deadline {
+            self.out_of_time = true;
+        }
+        self.out_of_time
+    }
+
+    /// Negamax value of `position` (no five on the board yet) from the side to move.
+    fn pvs(
+        &mut self,
+        position: &Position,
+        hashes: Hashes,
+        depth: i32,
+        ply: i32,
+        mut alpha: Score,
+        mut beta: Score,
+    ) -> Option<Score> {
+        if self.tick() {
+            return None;
+        }
+        let me = position.to_move();
+        let (mine, theirs) = (position.bricks(me), position.bricks(me.other()));
+        let legal = position.anchored_empty_cells();
+        if legal == 0 {
+            return Some(0); // full board: a tie
+        }
+        let my_wins = five_completions(mine, theirs) & legal;
+        if my_wins != 0 {
+            if ply == 0 {
+                self.root_best = squares_of(my_wins).next();
+            }
+            return Some(WIN - ply - 1);
+        }
+        // Mate-distance pruning: nothing here beats a win next move or loses faster than now.
+        alpha = alpha.max(-(WIN - ply));
+        beta = beta.min(WIN - ply - 1);
+        if alpha >= beta {
+            return Some(alpha);
+        }
+        let their_fours = five_completions(theirs, mine);
+        let must_block = their_fours & legal;
+        if must_block.count_ones() >= 2 {
+            if ply == 0 {
+                self.root_best = squares_of(must_block).next();
+            }
+            return Some(-(WIN - ply - 2)); // two open fours: one block is not enough
+        }
+        let forced = must_block != 0;
+        if depth <= 0 && !forced {
+            return Some(evaluate(mine, theirs, legal));
+        }
+        let (key, symmetry) = hashes.canonical();
+        let entry = self.table.probe(key, ply);
+        if let Some(entry) = entry
+            && ply > 0
+            && i32::from(entry.depth) >= depth
+        {
+            let usable = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => entry.score >= beta,
+                Bound::Upper => entry.score <= alpha,
+            };
+            if usable {
+                return Some(entry.score);
+            }
+        }
+        let table_move = entry
+            .filter(|e| e.best != NO_MOVE)
+            .map(|e| transform(symmetry, e.best));
+        let candidates = if forced { must_block } else { legal };
+        let moves = self.ordered(
+            candidates,
+            table_move,
+            ply,
+            me,
+            mine,
+            theirs,
+            legal,
+            their_fours,
+        );
+        // A forced block costs no depth: the threat search follows forcing lines to the end.
+        let child_depth = if forced { depth } else { depth - 1 };
+        let (alpha_at_start, mut best, mut best_move) = (alpha, -WIN - 1, NO_MOVE);
+        for (index, &square) in moves.iter().enumerate() {
+            let child = position.play_unchecked(square);
+            let child_hashes = hashes.with(me, square);
+            let score = if index == 0 {
+                -self.pvs(&child, child_hashes, child_depth, ply + 1, -beta, -alpha)?
+            } else {
+                let probe = -self.pvs(
+                    &child,
+                    child_hashes,
+                    child_depth,
+                    ply + 1,
+                    -alpha - 1,
+                    -alpha,
+                )?;
+                if probe > alpha && probe < beta {
+                    -self.pvs(&child, child_hashes, child_depth, ply + 1, -beta, -alpha)?
+                } else {
+                    probe
+                }
+            };
+            if score > best {
+                best = score;
+                best_move = square.index();
+                if ply == 0 {
+                    self.root_best = Some(square);
+                }
+            }
+            alpha = alpha.max(score);
+            if alpha >= beta {
+                self.remember_cutoff(ply, me, square, depth);
+                break;
+            }
+        }
+        let bound = if best <= alpha_at_start {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        let stored_move = if best_move == NO_MOVE {
+            NO_MOVE
+        } else {
+            transform(symmetry, best_move)
+        };
+        self.table.store(
+            key,
+            ply,
+            depth.clamp(0, 127) as i8,
+            best,
+            bound,
+            stored_move,
+        );
+        Some(best)
+    }
+
+    fn remember_cutoff(&mut self, ply: i32, player: Player, square: Square, depth: i32) {
+        let killers = &mut self.killers[ply as usize % MAX_PLY];
+        if killers[0] != square.index() {
+            killers[1] = killers[0];
+            killers[0] = square.index();
+        }
+        let history = &mut self.history[player.seat() as usize][square.index() as usize];
+        *history = history.saturating_add((depth * depth) as u32);
+    }
+
+    /// Candidate moves, most promising first.
+    #[allow(clippy::too_many_arguments)]
+    fn ordered(
+        &self,
+        candidates: u64,
+        table_move: Option<u8>,
+        ply: i32,
+        me: Player,
+        mine: u64,
+        theirs: u64,
+        legal: u64,
+        their_fours: u64,
+    ) -> Vec<Square> {
+        let killers = self.killers[ply as usize % MAX_PLY];
+        let history = &self.history[me.seat() as usize];
+        let mut scored: Vec<(i64, Square)> = squares_of(candidates)
+            .map(|square| {
+                let index = square.index();
+                let mut score = i64::from(history[index as usize]);
+                if Some(index) == table_move {
+                    score += 1 << 40;
+                }
+                let opened = horizontal_neighbours(square) & !(mine | theirs);
+                let legal_after = (legal & !square.bit()) | opened;
+                let threats =
+                    (five_completions(mine | square.bit(), theirs) & legal_after).count_ones();
+                score += match threats {
+                    0 => 0,
+                    1 => 1 << 34,
+                    _ => 1 << 38, // two open fours at once: the opponent cannot block both
+                };
+                if killers.contains(&index) {
+                    score += 1 << 32;
+                }
+                if their_fours & square.bit() != 0 {
+                    score += 1 << 30; // takes a cell the opponent needs for a five
+                }
+                if their_fours & opened != 0 {
+                    score -= 1 << 36; // opens a cell that completes the opponent's five
+                }
+                (score, square)
+            })
+            .collect();
+        scored.sort_by_key(|&(score, square)| (std::cmp::Reverse(score), square));
+        scored.into_iter().map(|(_, square)| square).collect()
+    }
+}
+
+/// The static value for the side to move: the window heuristic plus cells that would complete
+/// a five once they become legal.
+fn evaluate(mine: u64, theirs: u64, legal: u64) -> Score {
+    let latent = |a: u64, b: u64| (five_completions(a, b) & !legal).count_ones() as Score;
+    window_score(mine, theirs) + LATENT_FOUR * (latent(mine, theirs) - latent(theirs, mine))
+}
+
+impl super::CaveEngine for Strong {
+    fn name(&self) -> String {
+        "strong".into()
+    }
+
+    fn choose_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
+        self.search(position, budget)
+    }
+
+    fn last_search(&self) -> super::SearchSummary {
+        super::SearchSummary {
+            depth: self.last.depth.max(0) as u32,
+            nodes: self.last.nodes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,186 @@
+use std::time::Duration;
+
+use parlor_shared::cave::{Outcome, Player, Position, Square, has_five, squares_of};
+
+use super::*;
+use crate::ai::AlphaBeta;
+
+fn position(moves: &str) -> Position {
+    let squares: Vec<Square> = moves
+        .split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    Position::from_moves(&squares).unwrap()
+}
+
+fn best(moves: &str) -> (String, Score) {
+    let mut engine = Strong::default();
+    let square = engine
+        .search(&position(moves), Duration::from_millis(300))
+        .unwrap();
+    (square.to_string(), engine.last.score)
+}
+
+/// Exhaustive check, no heuristics: the side to move wins within `plies` of its own plies
+/// counted as moves (1 = wins now, 2 = wins on its next move whatever the reply, ...).
+fn wins_within(position: &Position, moves: u32) -> bool {
+    let me = position.to_move();
+    squares_of(position.legal_moves()).any(|square| {
+        let after = position.play_unchecked(square);
+        if has_five(after.bricks(me)) {
+            return true;
+        }
+        moves > 1
+            && after.legal_moves() != 0
+            && squares_of(after.legal_moves()).all(|reply| {
+                let answered = after.play_unchecked(reply);
+                !has_five(answered.bricks(me.other())) && wins_within(&answered, moves - 1)
+            })
+    })
+}
+
+/// Positions from seeded random play where the side to move has a forced win in exactly
+/// `moves` moves (and none faster), as proved by `wins_within`.
+fn tactics(moves: u32, wanted: usize) -> Vec<Position> {
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    let mut found = Vec::new();
+    while found.len() < wanted {
+        let mut p = Position::new();
+        for _ in 0..24 {
+            let legal: Vec<Square> = p.legal_squares().collect();
+            if legal.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let next = p.play(legal[(seed % legal.len() as u64) as usize]).unwrap();
+            if next.outcome().is_some() {
+                break;
+            }
+            p = next;
+            if p.brick_count() >= 10 && wins_within(&p, moves) && !wins_within(&p, moves - 1) {
+                found.push(p);
+                break;
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn wins_at_once_when_it_can() {
+    let (square, score) = best("a1 h8 b1 h7 c1 h6 d1 g8");
+    assert_eq!(square, "e1");
+    assert_eq!(score, WIN - 1);
+}
+
+#[test]
+fn blocks_a_five_and_sees_two_open_fours_as_lost() {
+    assert_eq!(best("a1 h8 b1 h7 c1 g8 d1").0, "e1");
+    // Black has a1..a4 (a5 open) and b1..d1... e1 open: White cannot block both.
+    let (_, score) = best("a1 h8 a2 h7 a3 h6 a4 g8 b1 g7 c1 g6 d1");
+    assert!(
+        score <= -WIN_THRESHOLD,
+        "two fours cannot both be blocked: {score}"
+    );
+}
+
+#[test]
+fn proves_forced_wins_in_two_and_three_moves_and_keeps_them() {
+    let mut engine = Strong::default();
+    for (moves, cases) in [(2, 4), (3, 3)] {
+        for p in tactics(moves, cases) {
+            let square = engine.search(&p, Duration::from_millis(500)).unwrap();
+            assert!(engine.last.score >= WIN_THRESHOLD, "no win found in\n{p}");
+            assert_eq!(
+                WIN - engine.last.score,
+                2 * moves as Score - 1,
+                "wrong distance in\n{p}"
+            );
+            // The chosen move keeps the win: every reply still loses within the distance.
+            let after = p.play(square).unwrap();
+            if after.outcome().is_none() {
+                for reply in after.legal_squares() {
+                    let answered = after.play(reply).unwrap();
+                    assert!(
+                        answered.outcome().is_none() && wins_within(&answered, moves - 1),
+                        "{square} lets {reply} escape in\n{p}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_table_never_changes_a_proven_result() {
+    let mut engine = Strong::default();
+    for p in tactics(3, 2) {
+        engine.search(&p, Duration::from_millis(500));
+        let first = engine.last.score;
+        assert!(first >= WIN_THRESHOLD);
+        // Searched again with a warm table, then as its mirror image (same table entries).
+        engine.search(&p, Duration::from_millis(500));
+        assert_eq!(engine.last.score, first);
+        let mirror = |bits: u64| {
+            squares_of(bits).fold(0, |m, s| {
+                m | Square::new(7 - s.col(), s.row()).unwrap().bit()
+            })
+        };
+        let mirrored = Position::from_bitboards(
+            mirror(p.bricks(Player::Black)),
+            mirror(p.bricks(Player::White)),
+        )
+        .unwrap();
+        let square = engine
+            .search(&mirrored, Duration::from_millis(500))
+            .unwrap();
+        assert_eq!(engine.last.score, first);
+        assert!(mirrored.is_legal(square));
+    }
+}
+
+#[test]
+fn every_answer_is_legal_and_within_budget() {
+    let mut engine = Strong::default();
+    for moves in ["", "a1", "a1 h1 b1 g1 a2 h2 b2 g2 c1 f1"] {
+        let p = position(moves);
+        let square = engine.search(&p, Duration::from_millis(100)).unwrap();
+        assert!(p.is_legal(square));
+        assert!(
+            engine.last.elapsed < Duration::from_millis(200),
+            "{:?}",
+            engine.last.elapsed
+        );
+    }
+    assert_eq!(
+        engine.search(
+            &position("a1 h8 b1 h7 c1 h6 d1 h5 e1"),
+            Duration::from_millis(50)
+        ),
+        None
+    );
+}
+
+/// A whole game between the strong engine and the plain search at fixed depths.
+fn duel(strong_side: Player) -> Outcome {
+    let mut strong = Strong::new(Some(6));
+    let mut plain = AlphaBeta::with_max_depth(2);
+    let mut p = Position::new();
+    while p.outcome().is_none() {
+        let square = if p.to_move() == strong_side {
+            strong.search(&p, Duration::from_secs(5))
+        } else {
+            plain.search(&p, Duration::from_secs(5))
+        };
+        p = p.play(square.unwrap()).unwrap();
+    }
+    p.outcome().unwrap()
+}
+
+#[test]
+fn beats_the_shallow_plain_search_from_both_sides() {
+    assert_eq!(duel(Player::Black), Outcome::Win(Player::Black));
+    assert_eq!(duel(Player::White), Outcome::Win(Player::White));
+}
