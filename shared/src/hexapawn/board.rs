@@ -472,4 +472,15 @@ impl Position {
     pub(crate) const fn key(&self) -> u128 {
         self.white as u128 | (self.black as u128) << 64
     }
+
+    /// The position, White to move, whose [`Position::key`] is `key`; the key must come from a
+    /// position of this size (it is not checked again).
+    pub(crate) const fn from_key(dims: Dims, key: u128) -> Position {
+        Position {
+            dims,
+            white: key as u64,
+            black: (key >> 64) as u64,
+            to_move: Side::White,
+        }
+    }
 }

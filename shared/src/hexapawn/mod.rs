@@ -10,12 +10,14 @@
 //! JSON form (`brain_json`), and the auto mode and training loops (`modes`).
 
 mod board;
+mod brain_json;
 mod her;
 mod modes;
 mod solver;
 mod text;
 
 pub use board::{MAX_MOVES, Move, MoveList, Position, PositionData, Square, Status, WinReason};
+pub use brain_json::{BRAIN_FORMAT, BRAIN_FORMAT_VERSION, BrainFile};
 pub use her::{BeadView, Brain, Her, HerChoice, HerResult, MatchboxView, Pick};
 pub use modes::{
     AutoConfig, AutoMatch, AutoReport, CURVE_WINDOW, CurvePoint, HerStats, RoundResult,

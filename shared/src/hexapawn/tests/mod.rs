@@ -2,6 +2,7 @@
 //! games (`properties`), and the solver's values (`solver`).
 
 mod auto;
+mod brain_json;
 mod her;
 mod properties;
 mod rules;
