@@ -5,5 +5,6 @@
 pub mod bricks_cli;
 pub mod cave_arena;
 pub mod cave_cli;
+pub mod ewn_cli;
 pub mod gui;
 pub mod net;

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use parlor_client::{bricks_cli, cave_cli, gui};
+use parlor_client::{bricks_cli, cave_cli, ewn_cli, gui};
 
 /// Parlor game hall client.
 ///
@@ -36,6 +36,11 @@ enum Command {
         #[command(subcommand)]
         command: bricks_cli::BricksCommand,
     },
+    /// EinStein würfelt nicht! puzzle: play a level, check a moves.txt, solve, bench, generate.
+    Ewn {
+        #[command(subcommand)]
+        command: ewn_cli::EwnCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -54,6 +59,7 @@ fn main() -> ExitCode {
         }),
         Some(Command::Cave { command }) => cave_cli::run(command),
         Some(Command::Bricks { command }) => bricks_cli::run(command),
+        Some(Command::Ewn { command }) => ewn_cli::run(command),
     };
     match result {
         Ok(code) => code,

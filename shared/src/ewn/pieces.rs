@@ -68,9 +68,9 @@ impl Pieces {
         Pieces { squares }
     }
 
-    /// The square of `piece` (1..6), or `None` once it is captured.
+    /// The square of `piece` (1..6), or `None` once it is captured (or not a piece at all).
     pub fn square_of(&self, piece: u8) -> Option<u8> {
-        let square = self.squares[usize::from(piece - 1)];
+        let square = *self.squares.get(usize::from(piece.wrapping_sub(1)))?;
         (square >= 0).then_some(square as u8)
     }
 

@@ -1,0 +1,383 @@
+//! EinStein würfelt nicht! puzzle in the terminal: the seed's simulator (`play`), its viewer as
+//! a strict moves.txt checker (`view`), the optimal solver (`solve`, `bench`) and the level
+//! generator (`generate`). Console logic is written against `BufRead`/`Write` for the tests.
+
+mod play;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use parlor_shared::ewn::{
+    BOARD_SIZE, Checked, DEFAULT_BLOCKED, DICE_LEN, FileError, Level, MovesFile, Pieces, Rules,
+    Status, check_moves, generate, parse_level, parse_moves, solve,
+};
+
+pub use play::{PlayOptions, PlayerKind, play};
+
+#[derive(Subcommand, Debug)]
+pub enum EwnCommand {
+    /// Play a level as a human, the random player or the AI, and write moves.txt. Whatever is
+    /// not given (player, name, level) is asked for.
+    Play {
+        /// The level file (target, start positions, dice). Asked for if omitted.
+        #[arg(long)]
+        level: Option<PathBuf>,
+        /// Who plays. Asked for if omitted.
+        #[arg(long, value_enum)]
+        player: Option<PlayerKind>,
+        /// The player's name (default: asked for a human, "Random Player", "AI Player").
+        #[arg(long)]
+        name: Option<String>,
+        /// Where the game is written.
+        #[arg(long, default_value = "moves.txt")]
+        out: PathBuf,
+        /// Where a level number typed at the prompt is looked up (levelN.txt).
+        #[arg(long, default_value = "levels/ewn")]
+        levels_dir: PathBuf,
+        /// Seed of the random player (default: a fresh one, printed).
+        #[arg(long)]
+        seed: Option<u64>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Check a moves.txt strictly, as the seed's viewer does: prints
+    /// "File loaded successfully with no errors." or the first error; exit code 1 on error.
+    View {
+        /// The moves file.
+        file: PathBuf,
+        /// Also check that the file plays this level (its dice, target and start).
+        #[arg(long)]
+        level: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Print a fewest-move solution of a level.
+    Solve {
+        /// The level file.
+        file: PathBuf,
+        /// Also write the solution as a moves file.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Solve every level in a folder and print moves and time per level.
+    Bench {
+        #[arg(long, default_value = "levels/ewn")]
+        dir: PathBuf,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+    /// Make a new level whose fewest-move solution is in the range asked for.
+    Generate {
+        /// The fewest moves the level may need.
+        #[arg(long)]
+        moves_at_least: usize,
+        /// The most moves the level may need.
+        #[arg(long, default_value_t = 25)]
+        moves_at_most: usize,
+        /// The same seed gives the same level.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Candidates to try before giving up.
+        #[arg(long, default_value_t = 20_000)]
+        tries: u32,
+        /// Write the level here instead of to standard output.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        #[command(flatten)]
+        rules: RulesArgs,
+    },
+}
+
+#[derive(Args, Debug, Clone, Copy)]
+pub struct RulesArgs {
+    /// The removed square (22 on the course's boards; another course's remove 33).
+    #[arg(long, default_value_t = DEFAULT_BLOCKED,
+          value_parser = clap::value_parser!(u8).range(1..100))]
+    blocked: u8,
+    /// Moves allowed before the puzzle is lost.
+    #[arg(long, default_value_t = DICE_LEN as u8,
+          value_parser = clap::value_parser!(u8).range(1..=DICE_LEN as i64))]
+    max_moves: u8,
+}
+
+impl RulesArgs {
+    fn rules(self) -> Rules {
+        Rules {
+            blocked: self.blocked,
+            max_moves: usize::from(self.max_moves),
+        }
+    }
+}
+
+pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
+    let out = &mut std::io::stdout();
+    match command {
+        EwnCommand::Play {
+            level,
+            player,
+            name,
+            out: moves_path,
+            levels_dir,
+            seed,
+            rules,
+        } => {
+            let options = PlayOptions {
+                level,
+                player,
+                name,
+                out: moves_path,
+                rules: rules.rules(),
+                levels_dir,
+                seed,
+            };
+            play(&mut std::io::stdin().lock(), out, options)
+        }
+        EwnCommand::View { file, level, rules } => {
+            view(out, &file, level.as_deref(), rules.rules())
+        }
+        EwnCommand::Solve {
+            file,
+            out: moves_path,
+            rules,
+        } => solve_level(out, &file, moves_path.as_deref(), rules.rules()),
+        EwnCommand::Bench { dir, rules } => bench(out, &dir, rules.rules()),
+        EwnCommand::Generate {
+            moves_at_least,
+            moves_at_most,
+            seed,
+            tries,
+            out: level_path,
+            rules,
+        } => {
+            let request = GenerateRequest {
+                moves_at_least,
+                moves_at_most,
+                seed,
+                tries,
+                rules: rules.rules(),
+            };
+            generate_level(out, &mut std::io::stderr(), request, level_path.as_deref())
+        }
+    }
+}
+
+fn read_text(path: &Path) -> anyhow::Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+}
+
+/// Reads and checks a level file.
+pub fn read_level(path: &Path, rules: Rules) -> anyhow::Result<Level> {
+    let text = read_text(path)?;
+    parse_level(&text, rules).with_context(|| format!("level {}", path.display()))
+}
+
+/// The board as text, square 0 at the top left: piece numbers, the target in brackets, `X`
+/// on the removed square, `.` elsewhere; each row starts with its first square's number.
+pub fn board_picture(level: &Level, pieces: &Pieces) -> String {
+    let mut picture = String::new();
+    for row in 0..BOARD_SIZE {
+        picture.push_str(&format!("{:>3} ", row * BOARD_SIZE));
+        for col in 0..BOARD_SIZE {
+            let square = row * BOARD_SIZE + col;
+            let cell = match pieces.piece_on(square) {
+                Some(piece) if piece == level.target() => format!("[{piece}]"),
+                Some(piece) => format!(" {piece} "),
+                None if square == level.rules().blocked => " X ".to_string(),
+                None => " . ".to_string(),
+            };
+            picture.push_str(&cell);
+        }
+        picture.truncate(picture.trim_end().len());
+        picture.push('\n');
+    }
+    picture
+}
+
+/// Reads and checks a moves file against `level`, or against its own header without one.
+fn check_file(
+    text: &str,
+    level: Option<&Level>,
+    rules: Rules,
+) -> Result<(MovesFile, Checked), FileError> {
+    let moves = parse_moves(text)?;
+    let own;
+    let level = match level {
+        Some(level) => level,
+        None => {
+            own = moves.level(rules)?;
+            &own
+        }
+    };
+    let checked = check_moves(&moves, level)?;
+    Ok((moves, checked))
+}
+
+/// `client ewn view`: the seed's viewer message and what the game came to, or the first error.
+pub fn view(
+    out: &mut impl Write,
+    file: &Path,
+    level: Option<&Path>,
+    rules: Rules,
+) -> anyhow::Result<ExitCode> {
+    let text = read_text(file)?;
+    let level = level.map(|path| read_level(path, rules)).transpose()?;
+    let (moves, checked) = match check_file(&text, level.as_ref(), rules) {
+        Ok(read) => read,
+        Err(error) => {
+            writeln!(out, "{}: {error}", file.display())?;
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    writeln!(out, "File loaded successfully with no errors.")?;
+    let summary = match checked.status {
+        Status::Won => format!("solved in {} moves", checked.moves),
+        Status::Playing => format!("unfinished after {} moves", checked.moves),
+        Status::Lost(_) => format!("not solved: {}", checked.status),
+    };
+    writeln!(out, "{}: {summary}.", moves.name)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `client ewn solve`: the fewest moves, one line each, and optionally the moves file.
+pub fn solve_level(
+    out: &mut impl Write,
+    file: &Path,
+    moves_out: Option<&Path>,
+    rules: Rules,
+) -> anyhow::Result<ExitCode> {
+    let level = read_level(file, rules)?;
+    let Some(solution) = solve(&level) else {
+        writeln!(out, "No solution within {} moves.", rules.max_moves)?;
+        return Ok(ExitCode::FAILURE);
+    };
+    let states = solution
+        .replay(&level)
+        .context("the solution does not replay")?;
+    for (number, (mv, before)) in solution.moves.iter().zip(&states).enumerate() {
+        let from = before
+            .pieces
+            .square_of(mv.piece)
+            .context("a moved piece is live")?;
+        let capture = match before.pieces.piece_on(mv.to) {
+            Some(victim) => format!(", capturing piece {victim}"),
+            None => String::new(),
+        };
+        let die = level.dice()[before.turn];
+        writeln!(
+            out,
+            "{:>2}. die {die}: piece {} {from} -> {}{capture}",
+            number + 1,
+            mv.piece,
+            mv.to
+        )?;
+    }
+    writeln!(out, "{} moves (fewest possible).", solution.moves.len())?;
+    if let Some(path) = moves_out {
+        let positions = states.iter().map(|state| state.pieces).collect();
+        let record = MovesFile::record("AI Player", &level, positions);
+        write_text(path, &record.to_string())?;
+        writeln!(out, "Moves written to {}.", path.display())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Level files of a folder in natural order (level2 before level10).
+fn level_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .map(|entry| entry.map(|entry| entry.path()))
+        .collect::<Result<_, _>>()?;
+    files.retain(|path| path.extension().is_some_and(|ext| ext == "txt"));
+    let natural = |path: &PathBuf| {
+        let stem = path
+            .file_stem()
+            .unwrap_or_default()
+            .to_string_lossy()
+            .to_string();
+        let digits = stem.trim_start_matches(|c: char| !c.is_ascii_digit());
+        (
+            stem.len() - digits.len(),
+            digits.parse::<u64>().unwrap_or(u64::MAX),
+            stem,
+        )
+    };
+    files.sort_by_key(natural);
+    Ok(files)
+}
+
+/// `client ewn bench`: every level of a folder solved, with moves and time.
+pub fn bench(out: &mut impl Write, dir: &Path, rules: Rules) -> anyhow::Result<ExitCode> {
+    writeln!(
+        out,
+        "{:<16} {:>6} {:>12} {:>10}",
+        "level", "moves", "positions", "seconds"
+    )?;
+    let started = Instant::now();
+    for path in level_files(dir)? {
+        let level = read_level(&path, rules)?;
+        let timer = Instant::now();
+        let solution = solve(&level);
+        let seconds = timer.elapsed().as_secs_f64();
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let (moves, nodes) = match &solution {
+            Some(solution) => (solution.moves.len().to_string(), solution.nodes.to_string()),
+            None => (format!(">{}", rules.max_moves), "-".to_string()),
+        };
+        writeln!(out, "{name:<16} {moves:>6} {nodes:>12} {seconds:>10.3}")?;
+    }
+    writeln!(out, "total {:.3} s", started.elapsed().as_secs_f64())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `client ewn generate` was asked for.
+pub struct GenerateRequest {
+    pub moves_at_least: usize,
+    pub moves_at_most: usize,
+    pub seed: u64,
+    pub tries: u32,
+    pub rules: Rules,
+}
+
+/// `client ewn generate`: the level to `out` (or to a file), what it needs to `log`.
+pub fn generate_level(
+    out: &mut impl Write,
+    log: &mut impl Write,
+    request: GenerateRequest,
+    level_out: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let generated = generate(
+        request.moves_at_least,
+        request.moves_at_most,
+        request.seed,
+        request.rules,
+        request.tries,
+    )?;
+    let text = generated.level.to_string();
+    match level_out {
+        Some(path) => {
+            write_text(path, &text)?;
+        }
+        None => write!(out, "{text}")?,
+    }
+    writeln!(
+        log,
+        "Needs {} moves (seed {}, found after {} tries).",
+        generated.solution.moves.len(),
+        request.seed,
+        generated.tries
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests;

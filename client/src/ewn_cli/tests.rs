@@ -1,0 +1,242 @@
+use std::io::Cursor;
+
+use super::*;
+
+const LEVEL1_SOLVED: &str = "\
+3 3 5 4 1 3 2 3 1 6 6 6 1 4 3 3 6 4 2 5 6 2 4 3 2 6 3 2 6 2
+2
+21 32 43 34 23 12
+21 32 34 -1 23 12
+21 32 23 -1 -1 12
+21 32 -1 -1 -1 23
+-1 21 -1 -1 -1 23
+-1 10 -1 -1 -1 23
+-1 0 -1 -1 -1 23
+";
+
+fn levels_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/ewn")
+}
+
+/// A fresh folder for one test's files.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parlor-ewn-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn options(level: Option<&str>, player: Option<PlayerKind>, out: &Path) -> PlayOptions {
+    PlayOptions {
+        level: level.map(|name| levels_dir().join(name)),
+        player,
+        name: None,
+        out: out.to_path_buf(),
+        rules: Rules::default(),
+        levels_dir: levels_dir(),
+        seed: Some(7),
+    }
+}
+
+fn run_play(typed: &str, options: PlayOptions) -> (String, ExitCode) {
+    let mut out = Vec::new();
+    let code = play(&mut Cursor::new(typed), &mut out, options).unwrap();
+    (String::from_utf8(out).unwrap(), code)
+}
+
+fn text(write: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<ExitCode>) -> (String, ExitCode) {
+    let mut out = Vec::new();
+    let code = write(&mut out).unwrap();
+    (String::from_utf8(out).unwrap(), code)
+}
+
+#[test]
+fn the_ai_solves_level1_and_writes_the_seeds_format() {
+    let moves = scratch("ai").join("moves.txt");
+    let (shown, code) = run_play(
+        "",
+        options(Some("level1.txt"), Some(PlayerKind::Ai), &moves),
+    );
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(
+        shown.contains("AI Player found a 6-move solution."),
+        "{shown}"
+    );
+    assert!(shown.ends_with(&format!(
+        "Puzzle solved in 6 moves!\nMoves written to {}.\n",
+        moves.display()
+    )));
+    let written = std::fs::read_to_string(&moves).unwrap();
+    assert_eq!(written, format!("AI Player\n{LEVEL1_SOLVED}"));
+}
+
+#[test]
+fn a_human_is_asked_everything_and_bad_answers_are_refused() {
+    let moves = scratch("human").join("moves.txt");
+    let typed = "4\n1\n\nAda\n99\n1\nx\n3 45\n2 31\n3 34\n3 23\n6 23\n2 21\n10\n0\n2 0\n";
+    let (shown, code) = run_play(typed, options(None, None, &moves));
+    assert_eq!(code, ExitCode::SUCCESS);
+    for refusal in [
+        "Not accepted: answer 1, 2 or 3.",
+        "Not accepted: the name may not be empty.",
+        "level99.txt",
+        "Not accepted: \"x\" is not a number.",
+        "Not accepted: piece 3 cannot go from 43 to 45: that is not a king step.",
+        "Not accepted: piece 2 may not move on die 3: the movable pieces are 3.",
+        "Not accepted: two pieces may move: type the piece, then the square.",
+    ] {
+        assert!(
+            shown.contains(refusal),
+            "{refusal:?} missing from:\n{shown}"
+        );
+    }
+    assert!(
+        shown.contains("Movable: piece 3 to 32 33 34 42 44 52 53 54"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("Move 5, die 1: Ada moves piece 2 to 10."),
+        "{shown}"
+    );
+    assert!(shown.contains("Puzzle solved in 6 moves!"), "{shown}");
+    let written = std::fs::read_to_string(&moves).unwrap();
+    assert_eq!(written, format!("Ada\n{LEVEL1_SOLVED}"));
+}
+
+#[test]
+fn end_of_input_abandons_the_game_without_a_panic() {
+    let moves = scratch("eof").join("moves.txt");
+    for typed in ["", "1\n", "1\nAda\n", "1\nAda\n1\n3 34\n"] {
+        let (shown, code) = run_play(typed, options(None, None, &moves));
+        assert_eq!(code, ExitCode::FAILURE, "{typed:?}");
+        assert!(
+            shown.ends_with("Input ended; the game is abandoned.\n"),
+            "{shown}"
+        );
+    }
+    assert!(!moves.exists(), "an abandoned game writes no moves file");
+}
+
+#[test]
+fn the_random_player_plays_to_an_end_that_the_viewer_accepts() {
+    let dir = scratch("random");
+    let moves = dir.join("moves.txt");
+    let (shown, code) = run_play(
+        "",
+        options(Some("level4.txt"), Some(PlayerKind::Random), &moves),
+    );
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(shown.contains("Random Player's seed: 7"), "{shown}");
+    assert!(shown.contains("Puzzle "), "{shown}");
+    let level = Some(levels_dir().join("level4.txt"));
+    let (viewed, code) = text(|out| view(out, &moves, level.as_deref(), Rules::default()));
+    assert_eq!(code, ExitCode::SUCCESS, "{viewed}");
+    assert!(viewed.starts_with("File loaded successfully with no errors.\nRandom Player: "));
+}
+
+#[test]
+fn the_viewer_names_the_first_error_and_fails() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/tests/data/ewn");
+    let sample = data.join("good-seed-sample.txt");
+    let (viewed, code) = text(|out| view(out, &sample, None, Rules::default()));
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(
+        viewed,
+        "File loaded successfully with no errors.\nAI Player: unfinished after 2 moves.\n"
+    );
+    let bad = data.join("bad-line-after-the-win.txt");
+    let (viewed, code) = text(|out| view(out, &bad, None, Rules::default()));
+    assert_eq!(code, ExitCode::FAILURE);
+    assert!(
+        viewed.ends_with(
+            "line 11: nothing may follow the end of the game (the target reached square 0)\n"
+        ),
+        "{viewed}"
+    );
+    let level1 = levels_dir().join("level1.txt");
+    let (viewed, code) = text(|out| view(out, &sample, Some(&level1), Rules::default()));
+    assert_eq!(code, ExitCode::FAILURE);
+    assert!(
+        viewed.ends_with("line 2: the dice sequence differs from the level's\n"),
+        "{viewed}"
+    );
+}
+
+#[test]
+fn solve_prints_each_move_and_writes_a_file_the_viewer_accepts() {
+    let moves = scratch("solve").join("moves.txt");
+    let level = levels_dir().join("level1.txt");
+    let (shown, code) = text(|out| solve_level(out, &level, Some(&moves), Rules::default()));
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(
+        shown.starts_with(" 1. die 3: piece 3 43 -> 34, capturing piece 4\n"),
+        "{shown}"
+    );
+    assert!(shown.contains("6 moves (fewest possible)."), "{shown}");
+    assert_eq!(
+        std::fs::read_to_string(&moves).unwrap(),
+        format!("AI Player\n{LEVEL1_SOLVED}")
+    );
+    let short = Rules {
+        max_moves: 5,
+        ..Rules::default()
+    };
+    let (shown, code) = text(|out| solve_level(out, &level, None, short));
+    assert_eq!(
+        (shown.as_str(), code),
+        ("No solution within 5 moves.\n", ExitCode::FAILURE)
+    );
+}
+
+#[test]
+fn bench_lists_the_levels_in_natural_order() {
+    let dir = scratch("bench");
+    for name in ["level10.txt", "level2.txt", "notes.md"] {
+        std::fs::copy(levels_dir().join("level1.txt"), dir.join(name)).unwrap();
+    }
+    let (shown, code) = text(|out| bench(out, &dir, Rules::default()));
+    assert_eq!(code, ExitCode::SUCCESS);
+    let rows: Vec<&str> = shown.lines().collect();
+    assert_eq!(rows.len(), 4, "{shown}");
+    assert!(
+        rows[1].starts_with("level2.txt") && rows[2].starts_with("level10.txt"),
+        "{shown}"
+    );
+    assert!(rows[1].contains("     6 "), "{shown}");
+}
+
+#[test]
+fn generate_is_repeatable_and_keeps_to_the_range() {
+    let request = || GenerateRequest {
+        moves_at_least: 8,
+        moves_at_most: 10,
+        seed: 3,
+        tries: 500,
+        rules: Rules::default(),
+    };
+    let mut log = Vec::new();
+    let (first, code) = text(|out| generate_level(out, &mut log, request(), None));
+    assert_eq!(code, ExitCode::SUCCESS);
+    let (again, _) = text(|out| generate_level(out, &mut Vec::new(), request(), None));
+    assert_eq!(first, again);
+    let level = parse_level(&first, Rules::default()).unwrap();
+    let optimum = solve(&level).unwrap().moves.len();
+    assert!((8..=10).contains(&optimum), "{first}");
+    let log = String::from_utf8(log).unwrap();
+    assert!(
+        log.starts_with(&format!("Needs {optimum} moves (seed 3")),
+        "{log}"
+    );
+}
+
+#[test]
+fn the_board_marks_the_target_and_the_removed_square() {
+    let rules = Rules {
+        blocked: 33,
+        ..Rules::default()
+    };
+    let level = read_level(&levels_dir().join("level1.txt"), rules).unwrap();
+    let picture = board_picture(&level, &level.start());
+    let rows: Vec<&str> = picture.lines().collect();
+    assert_eq!(rows[2], " 20  .  1  .  5  .  .  .  .  .  .");
+    assert_eq!(rows[3], " 30  .  . [2] X  4  .  .  .  .  .");
+}
