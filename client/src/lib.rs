@@ -7,4 +7,5 @@ pub mod cave_arena;
 pub mod cave_cli;
 pub mod ewn_cli;
 pub mod gui;
+pub mod hexapawn_cli;
 pub mod net;

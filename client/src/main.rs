@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use parlor_client::hexapawn_cli;
 use parlor_client::{bricks_cli, cave_cli, ewn_cli, gui};
 
 /// Parlor game hall client.
@@ -36,6 +37,11 @@ enum Command {
         #[command(subcommand)]
         command: bricks_cli::BricksCommand,
     },
+    /// Hexapawn and HER, the matchbox robot: auto mode, console play, the solver, a bench.
+    Hexapawn {
+        #[command(subcommand)]
+        command: hexapawn_cli::HexapawnCommand,
+    },
     /// EinStein würfelt nicht! puzzle: play a level, check a moves.txt, solve, bench, generate.
     Ewn {
         #[command(subcommand)]
@@ -59,6 +65,7 @@ fn main() -> ExitCode {
         }),
         Some(Command::Cave { command }) => cave_cli::run(command),
         Some(Command::Bricks { command }) => bricks_cli::run(command),
+        Some(Command::Hexapawn { command }) => hexapawn_cli::run(command),
         Some(Command::Ewn { command }) => ewn_cli::run(command),
     };
     match result {

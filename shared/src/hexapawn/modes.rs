@@ -89,7 +89,8 @@ impl AutoMatch {
             rounds_played: 0,
             stats: [HerStats::default(); 2],
             window_losses: [0; 2],
-            curve: Vec::with_capacity((config.rounds / CURVE_WINDOW + 1) as usize),
+            // Capped: a match may be set up for more rounds than it will ever play.
+            curve: Vec::with_capacity((config.rounds / CURVE_WINDOW + 1).min(1 << 16) as usize),
         }
     }
 

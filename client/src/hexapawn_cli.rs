@@ -1,0 +1,347 @@
+//! Hexapawn and HER without the window: `auto` (HER against a copy of itself, with statistics,
+//! JSON and a learning-curve plot), console `play` against HER in slow or fast mode, `solve`
+//! (the game's value) and `bench` (self-play speed and how fast HER learns).
+
+mod play;
+mod plot;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use clap::Subcommand;
+use parlor_shared::hexapawn::{
+    AutoConfig, AutoMatch, AutoReport, CurvePoint, Dims, Position, Side, Solver,
+    games_until_unbeatable,
+};
+use serde_json::json;
+
+pub use play::{Mode, PlayOptions, play};
+
+#[derive(Subcommand, Debug)]
+pub enum HexapawnCommand {
+    /// HER plays a copy of itself for N rounds, who moves first alternating; prints each HER's
+    /// wins, the share of them that came when it moved first, and the learning curve.
+    Auto {
+        #[arg(long)]
+        rounds: u64,
+        /// Seed for the HERs' draws; taken from the clock and printed if omitted.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// The board, ROWSxCOLS (3 to 8 rows, 1 to 8 columns).
+        #[arg(long, default_value_t = Dims::HEXAPAWN)]
+        size: Dims,
+        /// A position and its left-right mirror image share a matchbox.
+        #[arg(long)]
+        mirrors: bool,
+        /// Print the statistics, the curve and both final brains as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Draw the learning curve (losses per 10 rounds, beads left) into this PNG file.
+        #[arg(long)]
+        plot: Option<PathBuf>,
+    },
+    /// Play HER in the terminal: you are White and move first by typing a move like a1-a2 or
+    /// b2xc3. In slow mode HER's matchbox is shown before each of its moves and you force a
+    /// move or type `her` to let it draw a bead. HER learns from game to game.
+    Play {
+        #[arg(long, default_value_t = Dims::HEXAPAWN)]
+        size: Dims,
+        #[arg(long, value_enum, default_value_t = Mode::Slow)]
+        mode: Mode,
+        /// Seed for HER's draws; taken from the clock and printed if omitted.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// A position and its left-right mirror image share a matchbox.
+        #[arg(long)]
+        mirrors: bool,
+    },
+    /// The game's value with perfect play, by exact search.
+    Solve {
+        #[arg(long, default_value_t = Dims::HEXAPAWN)]
+        size: Dims,
+    },
+    /// 3x3 self-play speed on one core, and the games HER playing second needs against a
+    /// perfect opponent until it can never lose again (over 100 seeds).
+    Bench {
+        /// How long to time self-play, in seconds.
+        #[arg(long, default_value_t = 3.0)]
+        seconds: f64,
+    },
+}
+
+pub fn run(command: HexapawnCommand) -> anyhow::Result<ExitCode> {
+    let mut out = std::io::stdout();
+    match command {
+        HexapawnCommand::Auto {
+            rounds,
+            seed,
+            size,
+            mirrors,
+            json,
+            plot,
+        } => {
+            let config = AutoConfig {
+                dims: size,
+                mirrors,
+                rounds,
+                seed: seed.unwrap_or_else(clock_seed),
+            };
+            auto(&mut out, config, json, plot)
+        }
+        HexapawnCommand::Play {
+            size,
+            mode,
+            seed,
+            mirrors,
+        } => {
+            let options = PlayOptions {
+                dims: size,
+                mode,
+                seed: seed.unwrap_or_else(clock_seed),
+                mirrors,
+            };
+            let stdin = std::io::stdin();
+            play(&mut stdin.lock(), &mut out, options)
+        }
+        HexapawnCommand::Solve { size } => solve(&mut out, size),
+        HexapawnCommand::Bench { seconds } => bench(&mut out, seconds),
+    }
+}
+
+/// A seed that differs from run to run, for runs started without `--seed`.
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos() as u64)
+}
+
+/// `client hexapawn auto`: runs the match, then prints text or JSON and draws the plot.
+pub fn auto(
+    out: &mut impl Write,
+    config: AutoConfig,
+    json: bool,
+    plot_path: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let report = AutoMatch::new(config).run();
+    if json {
+        writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&auto_json(&report))?
+        )?;
+    } else {
+        write_auto_text(out, &report)?;
+    }
+    if let Some(path) = plot_path {
+        let note = plot::draw_learning_curve(&path, &report)?;
+        // Keep stdout pure JSON with --json.
+        if !json {
+            writeln!(out, "Learning curve drawn to {}{note}.", path.display())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn auto_json(report: &AutoReport) -> serde_json::Value {
+    let hers: Vec<serde_json::Value> = (0..2)
+        .map(|her| {
+            let stats = report.stats[her];
+            let brain = &report.brains[her];
+            json!({
+                "wins": stats.wins,
+                "wins_moving_first": stats.wins_moving_first,
+                "share_moving_first": stats.share_moving_first(),
+                "boxes": brain.boxes(),
+                "beads": brain.beads(),
+                "brain": brain.to_file(),
+            })
+        })
+        .collect();
+    json!({
+        "size": report.config.dims.to_string(),
+        "mirrors": report.config.mirrors,
+        "rounds": report.config.rounds,
+        "seed": report.config.seed,
+        "curve_window": parlor_shared::hexapawn::CURVE_WINDOW,
+        "hers": hers,
+        "curve": report.curve,
+    })
+}
+
+/// The most rows of the learning curve printed as text; longer curves are summed into this
+/// many stretches.
+const CURVE_ROWS: usize = 20;
+
+fn write_auto_text(out: &mut impl Write, report: &AutoReport) -> anyhow::Result<()> {
+    let AutoConfig {
+        dims,
+        mirrors,
+        rounds,
+        seed,
+    } = report.config;
+    let merged = if mirrors { "merged" } else { "not merged" };
+    writeln!(
+        out,
+        "Auto mode, {dims}: {rounds} rounds, mirror images {merged}, seed {seed} \
+         (replay with --seed {seed})."
+    )?;
+    for her in 0..2 {
+        let stats = report.stats[her];
+        let share = stats
+            .share_moving_first()
+            .map_or("no wins".to_string(), |share| {
+                format!("{:.1}%", share * 100.0)
+            });
+        writeln!(
+            out,
+            "HER {}: {} wins, {} of them moving first ({share}); {} boxes, {} beads left.",
+            her + 1,
+            stats.wins,
+            stats.wins_moving_first,
+            report.brains[her].boxes(),
+            report.brains[her].beads()
+        )?;
+    }
+    writeln!(
+        out,
+        "Learning curve: losses per 10 rounds (average over each stretch) and beads left."
+    )?;
+    writeln!(
+        out,
+        "{:>12} {:>12} {:>12} {:>10} {:>10}",
+        "rounds", "HER 1 losses", "HER 2 losses", "HER 1 beads", "HER 2 beads"
+    )?;
+    let per_row = report.curve.len().div_ceil(CURVE_ROWS).max(1);
+    let mut start = 0;
+    for stretch in report.curve.chunks(per_row) {
+        let last: &CurvePoint = &stretch[stretch.len() - 1];
+        let rounds_in = (last.round - start) as f64;
+        let average = |her: usize| {
+            let losses: u64 = stretch
+                .iter()
+                .map(|point| u64::from(point.losses[her]))
+                .sum();
+            losses as f64 * 10.0 / rounds_in
+        };
+        writeln!(
+            out,
+            "{:>12} {:>12.2} {:>12.2} {:>11} {:>11}",
+            format!("{}-{}", start + 1, last.round),
+            average(0),
+            average(1),
+            last.beads[0],
+            last.beads[1]
+        )?;
+        start = last.round;
+    }
+    Ok(())
+}
+
+/// `client hexapawn solve`: who wins with perfect play, and White's winning first moves.
+pub fn solve(out: &mut impl Write, dims: Dims) -> anyhow::Result<ExitCode> {
+    let start = Position::start(dims);
+    let mut solver = Solver::new(dims);
+    let winning = solver.winning_moves(&start)?;
+    let winner = if winning.is_empty() {
+        Side::Black
+    } else {
+        Side::White
+    };
+    let who = match winner {
+        Side::White => "White, the first player,",
+        Side::Black => "Black, the second player,",
+    };
+    writeln!(out, "Hexapawn {dims}: {who} wins with perfect play.")?;
+    if winning.is_empty() {
+        writeln!(out, "Every first move of White loses.")?;
+    } else {
+        let moves: Vec<String> = winning.iter().map(ToString::to_string).collect();
+        writeln!(out, "White's winning first moves: {}.", moves.join(", "))?;
+    }
+    writeln!(
+        out,
+        "({} positions solved, mirror images and colours merged.)",
+        solver.positions()
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Seeds for the learning part of the bench.
+const BENCH_SEEDS: u64 = 100;
+
+/// `client hexapawn bench`: self-play games per second on this one thread, and the games HER
+/// needs as second player against the exploiter until it can never lose again.
+pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
+    if !(seconds.is_finite() && seconds > 0.0) {
+        anyhow::bail!("--seconds must be a positive number, not {seconds}");
+    }
+    writeln!(out, "Hexapawn 3x3 bench, one thread.")?;
+    // Long matches are what auto mode runs; after learning, the HER moving first resigns at
+    // once (every opening loses), so most of their games are short. Short matches from empty
+    // brains time games played while learning, most of them to the end.
+    for (label, rounds) in [
+        ("1,000,000-round matches", 1_000_000),
+        ("100-round matches", 100),
+    ] {
+        let speed = self_play_speed(rounds, seconds / 2.0);
+        writeln!(
+            out,
+            "Self-play, {label} from empty brains: {:.0} games/s ({:.2} plies per game).",
+            speed.games_per_second, speed.plies_per_game
+        )?;
+    }
+    for mirrors in [false, true] {
+        let mut games = Vec::with_capacity(BENCH_SEEDS as usize);
+        for seed in 0..BENCH_SEEDS {
+            let (needed, _) =
+                games_until_unbeatable(Dims::HEXAPAWN, mirrors, Side::Black, seed, 1_000_000)?;
+            games.push(needed.ok_or_else(|| {
+                anyhow::anyhow!("seed {seed}: HER did not learn in 1,000,000 games")
+            })?);
+        }
+        let mean = games.iter().sum::<u64>() as f64 / games.len() as f64;
+        let worst = games.iter().max().copied().unwrap_or(0);
+        let merged = if mirrors { "merged" } else { "not merged" };
+        writeln!(
+            out,
+            "HER as second player against the exploiter, mirror images {merged}: it can never \
+             lose again after {mean:.1} games on average, {worst} at worst ({BENCH_SEEDS} seeds)."
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+struct SelfPlaySpeed {
+    games_per_second: f64,
+    plies_per_game: f64,
+}
+
+/// Plays auto matches of `rounds` rounds, each from empty brains, for about `seconds`.
+fn self_play_speed(rounds: u64, seconds: f64) -> SelfPlaySpeed {
+    let started = Instant::now();
+    let (mut games, mut plies) = (0u64, 0u64);
+    let mut seed = 0;
+    while started.elapsed().as_secs_f64() < seconds {
+        let config = AutoConfig {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds,
+            seed,
+        };
+        let mut auto = AutoMatch::new(config);
+        for _ in 0..rounds {
+            plies += u64::from(auto.play_round().plies);
+        }
+        games += rounds;
+        seed += 2;
+    }
+    SelfPlaySpeed {
+        games_per_second: games as f64 / started.elapsed().as_secs_f64(),
+        plies_per_game: plies as f64 / games as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,113 @@
+//! The learning curve of an auto match as a PNG: losses per 10 rounds above, beads left below,
+//! one line per HER. Drawn with plotters' bitmap backend; text needs a TrueType font, which is
+//! looked for in the usual system places, and without one the chart is drawn without text.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use anyhow::Context;
+use parlor_shared::hexapawn::{AutoReport, CURVE_WINDOW};
+use plotters::prelude::*;
+
+const WIDTH: u32 = 1000;
+const HEIGHT: u32 = 700;
+const HER_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40)];
+
+/// Fonts tried in turn for the chart's text.
+const FONT_FILES: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+    "/Library/Fonts/Arial.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
+];
+
+/// Registers the first font found as plotters' "sans-serif", once per process; whether there
+/// is one. plotters keeps fonts for the life of the process, so the bytes are leaked on purpose.
+fn font_available() -> bool {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    *REGISTERED.get_or_init(|| {
+        FONT_FILES.iter().any(|path| {
+            std::fs::read(path).is_ok_and(|bytes| {
+                let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+                plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok()
+            })
+        })
+    })
+}
+
+/// Draws the curve into `path`; returns a note for the user ("" when all went as asked).
+pub fn draw_learning_curve(path: &Path, report: &AutoReport) -> anyhow::Result<&'static str> {
+    let with_text = font_available();
+    draw(path, report, with_text)
+        .with_context(|| format!("drawing the learning curve into {}", path.display()))?;
+    Ok(if with_text {
+        ""
+    } else {
+        " (no TrueType font found, so the chart has no text: losses per 10 rounds above, beads \
+         left below, blue HER 1, red HER 2)"
+    })
+}
+
+fn draw(path: &Path, report: &AutoReport, with_text: bool) -> anyhow::Result<()> {
+    let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let (upper, lower) = root.split_vertically(HEIGHT / 2);
+    let last_round = report.curve.last().map_or(1, |point| point.round.max(1));
+    let most_beads = report
+        .curve
+        .iter()
+        .flat_map(|point| point.beads)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let panels = [
+        (upper, CURVE_WINDOW as f64, "HER's losses per 10 rounds"),
+        (lower, most_beads as f64, "beads left in HER's matchboxes"),
+    ];
+    for (panel, (area, top, caption)) in panels.into_iter().enumerate() {
+        let mut builder = ChartBuilder::on(&area);
+        builder.margin(12);
+        if with_text {
+            builder
+                .caption(caption, ("sans-serif", 20))
+                .x_label_area_size(30)
+                .y_label_area_size(50);
+        }
+        let mut chart = builder.build_cartesian_2d(0f64..last_round as f64, 0f64..top * 1.05)?;
+        let mut mesh = chart.configure_mesh();
+        if with_text {
+            mesh.x_desc("rounds");
+        } else {
+            mesh.x_labels(0).y_labels(0);
+        }
+        mesh.draw()?;
+        for (her, colour) in HER_COLOURS.iter().enumerate() {
+            let line = report.curve.iter().map(|point| {
+                let value = if panel == 0 {
+                    f64::from(point.losses[her])
+                } else {
+                    point.beads[her] as f64
+                };
+                (point.round as f64, value)
+            });
+            let series = chart.draw_series(LineSeries::new(line, colour))?;
+            if with_text {
+                series
+                    .label(format!("HER {}", her + 1))
+                    .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+            }
+        }
+        if with_text {
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()?;
+        }
+    }
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,145 @@
+use std::io::Cursor;
+
+use parlor_shared::hexapawn::{Brain, BrainFile};
+
+use super::*;
+
+fn run_play(mode: Mode, typed: &str) -> (String, ExitCode) {
+    let options = PlayOptions {
+        dims: Dims::HEXAPAWN,
+        mode,
+        seed: 5,
+        mirrors: false,
+    };
+    let mut out = Vec::new();
+    let code = play(&mut Cursor::new(typed), &mut out, options).unwrap();
+    (String::from_utf8(out).unwrap(), code)
+}
+
+fn assert_has(text: &str, wanted: &str) {
+    assert!(text.contains(wanted), "{wanted:?} missing from:\n{text}");
+}
+
+#[test]
+fn slow_mode_shows_the_matchbox_and_obeys_forced_moves() {
+    let typed = "a1-a3\nxyz\nmoves\nb1-b2\na3xb2\nc1xb2\nc3xb2\na1xb2\nn\n";
+    let (text, code) = run_play(Mode::Slow, typed);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_has(
+        &text,
+        "Refused: illegal move a1-a3: a pawn moves exactly one row forward.",
+    );
+    assert_has(&text, "Refused: \"xyz\" is not a move");
+    assert_has(&text, "Your legal moves: a1-a2, b1-b2, c1-c2.");
+    assert_has(&text, "HER's matchbox for this position holds 4 beads:");
+    assert_has(&text, "  a3xb2  1 bead   25.0%");
+    assert_has(&text, "HER plays a3xb2.");
+    assert_has(
+        &text,
+        "White wins: Black is to move and has no legal move. You win!",
+    );
+    assert_has(
+        &text,
+        "HER is punished: the bead for its last move, c3xb2, is taken from its box.",
+    );
+    assert_has(
+        &text,
+        "Score: you 1, HER 0. HER has 2 matchboxes and 5 beads.",
+    );
+}
+
+#[test]
+fn a_confiscated_bead_cannot_be_forced_and_her_can_draw() {
+    let first_game = "b1-b2\na3xb2\nc1xb2\nc3xb2\na1xb2\n";
+    let typed = format!("{first_game}y\nb1-b2\na3xb2\nc1xb2\nc3xb2\nher\nquit\n");
+    let (text, code) = run_play(Mode::Slow, &typed);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_has(&text, "Game 2.");
+    assert_has(&text, "  c3xb2  0 beads   0.0%");
+    assert_has(&text, "Refused: HER's bead for c3xb2 has been taken away.");
+    // The only bead left is c3-c2, so HER's draw is certain.
+    assert_has(&text, "HER plays c3-c2.");
+    assert_has(&text, "The game is abandoned");
+}
+
+#[test]
+fn fast_mode_just_moves_and_input_ending_mid_game_fails() {
+    let (text, code) = run_play(Mode::Fast, "b1-b2\n");
+    assert_eq!(code, ExitCode::FAILURE);
+    assert_has(&text, "HER plays ");
+    assert!(!text.contains("matchbox for this position"), "{text}");
+}
+
+fn auto_output(rounds: u64, json: bool, plot: Option<PathBuf>) -> String {
+    let config = AutoConfig {
+        dims: Dims::HEXAPAWN,
+        mirrors: true,
+        rounds,
+        seed: 11,
+    };
+    let mut out = Vec::new();
+    auto(&mut out, config, json, plot).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn auto_mode_prints_wins_shares_and_the_curve() {
+    let text = auto_output(400, false, None);
+    assert_has(
+        &text,
+        "Auto mode, 3x3: 400 rounds, mirror images merged, seed 11",
+    );
+    assert_has(&text, "HER 1: ");
+    assert_has(&text, "HER 2: ");
+    assert_has(&text, "of them moving first (");
+    assert_has(&text, "Learning curve");
+    assert_has(&text, "381-400");
+}
+
+#[test]
+fn auto_json_carries_the_statistics_and_both_brains() {
+    let text = auto_output(200, true, None);
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["rounds"], 200);
+    assert_eq!(value["curve"].as_array().unwrap().len(), 20);
+    let hers = value["hers"].as_array().unwrap();
+    let wins: u64 = hers.iter().map(|her| her["wins"].as_u64().unwrap()).sum();
+    assert_eq!(wins, 200);
+    for her in hers {
+        let file: BrainFile = serde_json::from_value(her["brain"].clone()).unwrap();
+        let brain = Brain::from_file(&file).unwrap();
+        assert_eq!(serde_json::json!(brain.boxes()), her["boxes"]);
+        assert!(brain.mirrors());
+    }
+}
+
+#[test]
+fn auto_plot_writes_a_png() {
+    let path = std::env::temp_dir().join(format!("hexapawn-curve-{}.png", std::process::id()));
+    let text = auto_output(300, false, Some(path.clone()));
+    assert_has(&text, "Learning curve drawn to");
+    let bytes = std::fs::read(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn solve_gives_the_winner() {
+    let text = |dims| {
+        let mut out = Vec::new();
+        solve(&mut out, dims).unwrap();
+        String::from_utf8(out).unwrap()
+    };
+    let hexapawn = text(Dims::HEXAPAWN);
+    assert_has(
+        &hexapawn,
+        "Hexapawn 3x3: Black, the second player, wins with perfect play.",
+    );
+    assert_has(&hexapawn, "Every first move of White loses.");
+    let octapawn = text(Dims::OCTAPAWN);
+    assert_has(
+        &octapawn,
+        "Hexapawn 4x4: White, the first player, wins with perfect play.",
+    );
+    assert_has(&octapawn, "White's winning first moves: ");
+}
