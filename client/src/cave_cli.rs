@@ -44,6 +44,17 @@ pub enum CaveCommand {
         #[command(flatten)]
         ai: EngineArgs,
     },
+    /// Make tactics puzzles: positions from seeded random play where the side to move forces
+    /// five in exactly N moves, proved by an exhaustive search (the suite in levels/cave/).
+    Tactics {
+        /// Moves to the forced five (1 = at once); 3 already takes a while to prove.
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
+        wins_in: u32,
+        #[arg(long, default_value_t = 5)]
+        count: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Matches between engines: each pairing from both sides, from varied short openings;
     /// prints wins, losses and ties with a 95% confidence interval, and time per move.
     Arena(crate::cave_arena::ArenaArgs),
@@ -146,6 +157,18 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
         }
         CaveCommand::Bench { games, ai } => {
             bench(&mut std::io::stdout(), games, ai.engine, ai.budget())
+        }
+        CaveCommand::Tactics {
+            wins_in,
+            count,
+            seed,
+        } => {
+            let mut out = std::io::stdout();
+            for game in parlor_server::ai::cave_prover::find_tactics(wins_in, count, 10, seed) {
+                let moves: Vec<String> = game.iter().map(Square::to_string).collect();
+                writeln!(out, "win-in {wins_in}: {}", moves.join(" "))?;
+            }
+            Ok(ExitCode::SUCCESS)
         }
         CaveCommand::Arena(args) => crate::cave_arena::run(&args, &mut std::io::stdout()),
         CaveCommand::Show { moves, screenshot } => {

@@ -6,6 +6,7 @@ mod bricks;
 pub mod cave_alphabeta;
 pub mod cave_classic;
 pub mod cave_lines;
+pub mod cave_prover;
 pub mod cave_strong;
 
 use std::time::Duration;

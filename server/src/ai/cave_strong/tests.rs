@@ -1,9 +1,10 @@
 use std::time::Duration;
 
-use parlor_shared::cave::{Outcome, Player, Position, Square, has_five, squares_of};
+use parlor_shared::cave::{Outcome, Player, Position, Square, squares_of};
 
 use super::*;
 use crate::ai::AlphaBeta;
+use crate::ai::cave_prover::wins_within;
 
 fn position(moves: &str) -> Position {
     let squares: Vec<Square> = moves
@@ -19,24 +20,6 @@ fn best(moves: &str) -> (String, Score) {
         .search(&position(moves), Duration::from_millis(300))
         .unwrap();
     (square.to_string(), engine.last.score)
-}
-
-/// Exhaustive check, no heuristics: the side to move wins within `plies` of its own plies
-/// counted as moves (1 = wins now, 2 = wins on its next move whatever the reply, ...).
-fn wins_within(position: &Position, moves: u32) -> bool {
-    let me = position.to_move();
-    squares_of(position.legal_moves()).any(|square| {
-        let after = position.play_unchecked(square);
-        if has_five(after.bricks(me)) {
-            return true;
-        }
-        moves > 1
-            && after.legal_moves() != 0
-            && squares_of(after.legal_moves()).all(|reply| {
-                let answered = after.play_unchecked(reply);
-                !has_five(answered.bricks(me.other())) && wins_within(&answered, moves - 1)
-            })
-    })
 }
 
 /// Positions from seeded random play where the side to move has a forced win in exactly
