@@ -7,4 +7,5 @@ pub mod codec;
 pub mod ewn;
 pub mod game;
 pub mod hexapawn;
+pub mod klotski;
 pub mod protocol;

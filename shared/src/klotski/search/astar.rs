@@ -1,0 +1,161 @@
+//! Best-first search on f = g + w·h: A* when w = 1, weighted A* when w > 1.
+//!
+//! With w = 1 and a consistent heuristic the first goal taken from the open list is a shortest
+//! solution, and the f of the position being expanded is a lower bound on it. With w > 1 the
+//! goal is taken as soon as it is generated: the answer comes much sooner but is only
+//! w-suboptimal at worst. Either way a `bound` (an incumbent solution's length) prunes every
+//! position that cannot lead to anything shorter, and a search that empties its open list
+//! without one has visited every reachable position.
+//!
+//! The open list is a bucket queue on the integer priority 10·g + (10·w)·h, last in first out
+//! within a bucket, which prefers the deeper of equally promising positions.
+
+use std::collections::hash_map::Entry;
+
+use super::{CLOCK_EVERY, Limits, Outcome, PieceMove, SearchStats, Space, trace};
+use crate::klotski::heuristic::Heuristic;
+use crate::klotski::key::{Packed, PositionMap};
+
+/// The heuristic's weight in tenths (10 = plain A*).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Weight(pub u32);
+
+impl Weight {
+    pub const ONE: Weight = Weight(10);
+}
+
+struct Node<const W: usize> {
+    key: Packed<W>,
+    parent: u32,
+    mv: PieceMove,
+    g: u32,
+    h: u32,
+    closed: bool,
+}
+
+/// A* (`weight` = [`Weight::ONE`]) or weighted A*, looking only for solutions shorter than
+/// `bound` if given.
+pub(crate) fn best_first<const W: usize>(
+    space: &Space<W>,
+    heuristic: &Heuristic,
+    weight: Weight,
+    bound: Option<u32>,
+    limits: &Limits,
+    stats: &mut SearchStats,
+) -> Outcome {
+    let exact = weight == Weight::ONE;
+    let priority = |g: u32, h: u32| (10 * g + weight.0 * h) as usize;
+    let bound = bound.unwrap_or(u32::MAX);
+    let mut tops = space.puzzle.start().tops().to_vec();
+    let start_h = heuristic.estimate(&tops);
+    if start_h >= bound {
+        return Outcome::Exhausted { positions: 0 };
+    }
+    let mut nodes = vec![Node {
+        key: space.start,
+        parent: u32::MAX,
+        mv: PieceMove(0),
+        g: 0,
+        h: start_h,
+        closed: false,
+    }];
+    let mut index: PositionMap<Packed<W>, u32> = PositionMap::default();
+    index.insert(space.start, 0);
+    let mut buckets: Vec<Vec<u32>> = Vec::new();
+    let push = |buckets: &mut Vec<Vec<u32>>, at: usize, node: u32| {
+        if buckets.len() <= at {
+            buckets.resize_with(at + 1, Vec::new);
+        }
+        buckets[at].push(node);
+    };
+    push(&mut buckets, priority(0, start_h), 0);
+    let mut lowest = 0usize;
+    let path_to = |nodes: &[Node<W>], at: u32| {
+        trace(at, |i| (nodes[i as usize].parent, nodes[i as usize].mv))
+    };
+    if !exact && space.start == space.goal {
+        return Outcome::Found {
+            path: Vec::new(),
+            proved: true,
+        };
+    }
+    loop {
+        while lowest < buckets.len() && buckets[lowest].is_empty() {
+            lowest += 1;
+        }
+        let Some(at) = buckets.get_mut(lowest).and_then(Vec::pop) else {
+            stats.stored = nodes.len() as u64;
+            return Outcome::Exhausted {
+                positions: nodes.len() as u64,
+            };
+        };
+        let node = &mut nodes[at as usize];
+        if node.closed || priority(node.g, node.h) != lowest {
+            continue; // already expanded, or queued again since with a smaller g
+        }
+        node.closed = true;
+        let (key, g) = (node.key, node.g);
+        if exact {
+            stats.lower_bound = stats.lower_bound.max(g + node.h);
+            if key == space.goal {
+                stats.stored = nodes.len() as u64;
+                return Outcome::Found {
+                    path: path_to(&nodes, at),
+                    proved: true,
+                };
+            }
+        }
+        if stats.expanded.is_multiple_of(CLOCK_EVERY) && limits.expired()
+            || nodes.len() >= limits.max_positions
+        {
+            stats.stored = nodes.len() as u64;
+            return Outcome::OutOfBudget;
+        }
+        stats.expanded += 1;
+        let mut found = None;
+        space.for_each_successor(&key, &mut tops, |next, mv, next_tops| {
+            let g = g + 1;
+            let h = heuristic.estimate(next_tops);
+            if found.is_some() || g + h >= bound {
+                return;
+            }
+            let queued = match index.entry(next) {
+                Entry::Occupied(slot) => {
+                    let node = &mut nodes[*slot.get() as usize];
+                    if node.g <= g {
+                        return;
+                    }
+                    // Reached more cheaply: weighted searches may reopen a closed position.
+                    (node.parent, node.mv, node.g, node.closed) = (at, mv, g, false);
+                    *slot.get()
+                }
+                Entry::Vacant(slot) => {
+                    let new = nodes.len() as u32;
+                    slot.insert(new);
+                    nodes.push(Node {
+                        key: next,
+                        parent: at,
+                        mv,
+                        g,
+                        h,
+                        closed: false,
+                    });
+                    new
+                }
+            };
+            if !exact && next == space.goal {
+                found = Some(queued);
+            }
+            let at = priority(g, h);
+            lowest = lowest.min(at);
+            push(&mut buckets, at, queued);
+        });
+        if let Some(goal) = found {
+            stats.stored = nodes.len() as u64;
+            return Outcome::Found {
+                path: path_to(&nodes, goal),
+                proved: false,
+            };
+        }
+    }
+}
