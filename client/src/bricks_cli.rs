@@ -1,16 +1,19 @@
 //! Dropping Bricks without the window: `solve` gives the closed form's verdict for any size,
 //! `play` runs a game in the terminal (answered by a person, an honest oracle or the
 //! adversary), and `tree` prints the seed's backward-induction game tree for small towers.
+//! `show` is the exception: it opens the window's replay view of a given game (also what the
+//! window tests drive).
 
 use std::io::{BufRead, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use parlor_shared::bricks::{
-    Adversary, Agent, Answer, Answerer, Oracle, RandomAgent, Setup, Solution, State, Status,
-    WinningAgent, game_tree,
+    Adversary, Agent, Answer, Answerer, BricksMove, Oracle, RandomAgent, Setup, Solution, State,
+    Status, WinningAgent, game_tree,
 };
 
 #[derive(Subcommand, Debug)]
@@ -47,6 +50,18 @@ pub enum BricksCommand {
     Tree {
         #[command(flatten)]
         setup: SetupArgs,
+    },
+    /// Open a window showing a game given as moves, stepping through it like a replay.
+    Show {
+        #[command(flatten)]
+        setup: SetupArgs,
+        /// The moves from the start, e.g. "drop 50, broken, drop 20, safe" (commas or
+        /// semicolons between).
+        #[arg(long, default_value = "")]
+        moves: String,
+        /// Save a PNG of the window after it is drawn, then exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
     },
 }
 
@@ -128,7 +143,40 @@ pub fn run(command: BricksCommand) -> anyhow::Result<ExitCode> {
             write!(out, "{tree}")?;
             Ok(ExitCode::SUCCESS)
         }
+        BricksCommand::Show {
+            setup,
+            moves,
+            screenshot,
+        } => crate::gui::show_bricks_game(setup.setup()?, parse_moves(&moves)?, screenshot),
     }
+}
+
+/// A move list as `client bricks show` takes it: "drop H", "safe" or "broken" (or d H, s, b),
+/// separated by commas or semicolons. Whether the moves are legal is the replay's to say.
+pub fn parse_moves(text: &str) -> anyhow::Result<Vec<BricksMove>> {
+    let items = text
+        .split([',', ';'])
+        .map(str::trim)
+        .filter(|item| !item.is_empty());
+    items
+        .enumerate()
+        .map(|(index, item)| {
+            let words: Vec<String> = item.split_whitespace().map(str::to_lowercase).collect();
+            let words: Vec<&str> = words.iter().map(String::as_str).collect();
+            match words.as_slice() {
+                ["safe" | "s"] => Some(BricksMove::Answer(Answer::Safe)),
+                ["broken" | "b"] => Some(BricksMove::Answer(Answer::Broken)),
+                ["drop" | "d", height] => height.parse().ok().map(BricksMove::Drop),
+                _ => None,
+            }
+            .with_context(|| {
+                format!(
+                    "move {} ({item:?}) is not \"drop H\", \"safe\" or \"broken\"",
+                    index + 1
+                )
+            })
+        })
+        .collect()
 }
 
 /// A seed that differs from run to run, for games started without `--seed`.

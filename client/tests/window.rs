@@ -6,10 +6,15 @@ use std::path::Path;
 use std::process::Command;
 
 use macroquad::color::Color;
+use parlor_client::bricks_cli::parse_moves;
+use parlor_client::gui::bricks::{
+    BROKEN_FLOOR, OPEN_FLOOR, PENDING_BRICK, SAFE_FLOOR, TowerLayout, board_area, tower_layout,
+};
 use parlor_client::gui::cave_board::{
     BLACK_BRICK, EMPTY_CELL, WHITE_BRICK, board_layout, cell_center,
 };
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
+use parlor_shared::bricks::{BricksGame, Setup};
 use parlor_shared::cave::Square;
 
 const CLIENT: &str = env!("CARGO_BIN_EXE_client");
@@ -152,4 +157,106 @@ fn an_illegal_game_is_refused_before_any_window_opens() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("move 2 (d4)"), "{stderr}");
+}
+
+/// The Dropping Bricks tower the window draws for a game, as the tests compute it.
+struct Tower {
+    layout: TowerLayout,
+}
+
+impl Tower {
+    fn after(height: u64, drops: u64, bricks: u32, moves: &str) -> Tower {
+        let mut game = BricksGame::new(Setup::new(height, drops, bricks).unwrap());
+        for mv in parse_moves(moves).unwrap() {
+            game = game.play(mv).unwrap();
+        }
+        let area = board_area(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32);
+        Tower {
+            layout: tower_layout(area, &game),
+        }
+    }
+}
+
+/// Runs `client bricks show` and checks the colour at the centre of each floor of the
+/// detailed column (the close-up when there is one).
+fn check_floors(name: &str, setup: [&str; 3], moves: &str, floors: &[(u64, Color)]) {
+    let [height, drops, bricks] = setup;
+    let args = [
+        "bricks", "show", "--height", height, "--drops", drops, "--bricks", bricks, "--moves",
+        moves,
+    ];
+    let Some(shot) = screenshot(name, &args) else {
+        return;
+    };
+    let tower = Tower::after(
+        height.parse().unwrap(),
+        drops.parse().unwrap(),
+        bricks.parse().unwrap(),
+        moves,
+    );
+    let column = tower.layout.close_up.unwrap_or(tower.layout.whole);
+    for &(floor, colour) in floors {
+        let (x, y) = column.floor_center(floor);
+        let pixel = shot.pixel(x, y);
+        assert!(
+            close_to(pixel, colour),
+            "floor {floor} at ({x}, {y}): {pixel:?}"
+        );
+    }
+}
+
+#[test]
+fn the_bricks_tower_shades_safe_floors_green_and_broken_floors_red() {
+    // Broken at 50, safe at 20: floors 1..=20 are safe, 21..=49 open, 50..=100 broken.
+    let mut floors = vec![];
+    floors.extend([1, 10, 20].map(|floor| (floor, SAFE_FLOOR)));
+    floors.extend([21, 35, 49].map(|floor| (floor, OPEN_FLOOR)));
+    floors.extend([50, 75, 100].map(|floor| (floor, BROKEN_FLOOR)));
+    check_floors(
+        "bricks-ranges",
+        ["100", "14", "2"],
+        "drop 50, broken, drop 20, safe",
+        &floors,
+    );
+}
+
+#[test]
+fn a_drop_waiting_for_its_answer_shows_a_brick_on_its_floor() {
+    check_floors(
+        "bricks-pending",
+        ["100", "14", "2"],
+        "drop 50, broken, drop 20, safe, drop 35",
+        &[(35, PENDING_BRICK), (30, OPEN_FLOOR), (40, OPEN_FLOOR)],
+    );
+}
+
+#[test]
+fn a_tall_tower_shows_the_open_floors_in_a_close_up() {
+    // A million floors cannot have a pixel each; the close-up shows 1000..=1040.
+    let tower = Tower::after(1_000_000, 30, 3, "drop 1040, broken, drop 1000, safe");
+    let close_up = tower.layout.close_up.expect("a close-up");
+    assert_eq!((close_up.low, close_up.high), (1000, 1040));
+    check_floors(
+        "bricks-close-up",
+        ["1000000", "30", "3"],
+        "drop 1040, broken, drop 1000, safe",
+        &[(1000, SAFE_FLOOR), (1020, OPEN_FLOOR), (1040, BROKEN_FLOOR)],
+    );
+}
+
+#[test]
+fn a_bad_bricks_game_is_refused_before_any_window_opens() {
+    for (moves, expected) in [
+        ("drop 5, safe, drop 3", "move 3 (drop from 3)"),
+        ("drop 5, perhaps", "move 2 (\"perhaps\")"),
+    ] {
+        let output = Command::new(CLIENT)
+            .args(["bricks", "show", "--height", "10", "--drops", "3"])
+            .args(["--bricks", "1", "--moves", moves])
+            .output()
+            .unwrap();
+        assert!(!output.status.success());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "{stderr}");
+    }
 }

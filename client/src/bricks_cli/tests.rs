@@ -140,3 +140,29 @@ fn solve_speaks_json_and_says_when_it_saturates() {
     );
     assert!(solve_text(setup(10, 100, 64), false).contains("at least 18446744073709551615"));
 }
+
+#[test]
+fn show_reads_drops_and_answers_and_names_a_bad_move() {
+    let moves = parse_moves("drop 50, broken; D 20 , s,b").unwrap();
+    assert_eq!(
+        moves,
+        [
+            BricksMove::Drop(50),
+            BricksMove::Answer(Answer::Broken),
+            BricksMove::Drop(20),
+            BricksMove::Answer(Answer::Safe),
+            BricksMove::Answer(Answer::Broken),
+        ]
+    );
+    assert!(parse_moves("  ").unwrap().is_empty());
+    for (text, bad) in [
+        ("drop 50, maybe", "move 2 (\"maybe\")"),
+        ("drop", "move 1 (\"drop\")"),
+        ("drop -5", "move 1"),
+        ("drop 5 6", "move 1"),
+        ("drop 99999999999999999999", "move 1"),
+    ] {
+        let error = parse_moves(text).unwrap_err().to_string();
+        assert!(error.starts_with(bad), "{text}: {error}");
+    }
+}

@@ -11,6 +11,7 @@ use macroquad::window::screen_width;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerMsg};
 
+use super::bricks::{BricksSetupView, SetupAction};
 use super::cave_board::TOP_BAR_HEIGHT;
 use super::describe;
 use super::lobby::{LobbyAction, LobbyView};
@@ -43,6 +44,8 @@ enum Link {
 
 enum Screen {
     Lobby,
+    /// The Dropping Bricks init phase: H, D, B and the seats of a new room.
+    BricksSetup,
     Room(RoomView),
     Replay(ReplayView),
 }
@@ -58,6 +61,8 @@ pub struct App {
     connection: Option<Connection>,
     link: Link,
     lobby: LobbyView,
+    /// Kept while the app runs, so a second bricks room starts from the last choices.
+    bricks_setup: BricksSetupView,
     screen: Screen,
     /// The latest state of each room this client follows.
     snapshots: HashMap<RoomId, RoomSnapshot>,
@@ -76,6 +81,7 @@ impl App {
             connection: None,
             link: Link::Offline(String::new()),
             lobby: LobbyView::new(""),
+            bricks_setup: BricksSetupView::default(),
             screen: Screen::Lobby,
             snapshots: HashMap::new(),
             held: HashMap::new(),
@@ -114,6 +120,11 @@ impl App {
                     self.on_lobby_action(action);
                 }
             }
+            Screen::BricksSetup => match self.bricks_setup.update(input, connected) {
+                Some(SetupAction::Create { setup, seats }) => self.create_room(setup, seats),
+                Some(SetupAction::Back) => self.enter_lobby(),
+                None => {}
+            },
             Screen::Room(view) => {
                 let room = view.room;
                 let held = self.held.get(&room).map_or(&[][..], Vec::as_slice);
@@ -286,13 +297,8 @@ impl App {
                     self.enter_lobby();
                 }
             },
-            LobbyAction::Create(seats) => {
-                self.pending_rooms.push_back(seats.clone());
-                self.send(ClientMsg::CreateRoom {
-                    setup: GameSetup::Cave,
-                    seats,
-                });
-            }
+            LobbyAction::Create { setup, seats } => self.create_room(setup, seats),
+            LobbyAction::SetUpBricks => self.screen = Screen::BricksSetup,
             LobbyAction::Join { room, seat } => {
                 self.open_room(room, ClientMsg::JoinSeat { room, seat })
             }
@@ -317,6 +323,12 @@ impl App {
                 self.say(format!("Loading stored game #{id}..."), false);
             }
         }
+    }
+
+    /// Asks for a room; its creator joins or watches it once it exists (`room_created`).
+    fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) {
+        self.pending_rooms.push_back(seats.clone());
+        self.send(ClientMsg::CreateRoom { setup, seats });
     }
 
     fn on_room_action(&mut self, room: RoomId, action: RoomAction) {

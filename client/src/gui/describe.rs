@@ -1,8 +1,11 @@
 //! Words for protocol values, shared by the lobby, room and replay screens. Pure functions, so
 //! the wording is tested without a window. The window font has no ■/□ glyphs, so texts name the
 //! colours and screens draw a brick swatch beside them instead.
+//!
+//! The plain functions word Magnetic Cave; the `game_` ones take the game and word any.
 
-use parlor_shared::game::Outcome;
+use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
+use parlor_shared::game::{GameKind, Outcome};
 use parlor_shared::protocol::SeatState;
 
 use super::cave_board::{player_name, seat_player};
@@ -10,6 +13,43 @@ use super::cave_board::{player_name, seat_player};
 /// "Black", "White", or "seat N" for a seat the cave does not have.
 pub fn seat_name(seat: u8) -> String {
     seat_player(seat).map_or_else(|| format!("seat {seat}"), |p| player_name(p).to_string())
+}
+
+/// A seat's name in `game`: "Black" and "White" in Magnetic Cave, "Agent" and "Answerer" in
+/// Dropping Bricks.
+pub fn game_seat_name(game: GameKind, seat: u8) -> String {
+    match game {
+        GameKind::Cave => seat_name(seat),
+        GameKind::Bricks => match seat {
+            AGENT_SEAT => "Agent".into(),
+            ANSWERER_SEAT => "Answerer".into(),
+            _ => format!("seat {seat}"),
+        },
+    }
+}
+
+/// [`outcome`] for any game. Short enough for the side panel: the board says why.
+pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
+    let Outcome::Won { seat } = result else {
+        return match game {
+            GameKind::Cave => outcome(result, me),
+            GameKind::Bricks => "Tie".into(),
+        };
+    };
+    let winner = game_seat_name(game, seat);
+    match me {
+        Some(mine) if mine == seat => format!("{winner} won - you won!"),
+        Some(_) => format!("{winner} won - you lost"),
+        None => format!("{winner} won"),
+    }
+}
+
+/// [`result`] for any game.
+pub fn game_result(game: GameKind, outcome: Outcome) -> String {
+    match outcome {
+        Outcome::Won { seat } => format!("{} won", game_seat_name(game, seat)),
+        Outcome::Tie => result(outcome),
+    }
 }
 
 /// A duration in milliseconds, in seconds: "0.1 s", "1 s".
@@ -141,6 +181,43 @@ mod tests {
         assert_eq!(outcome(Outcome::Tie, Some(0)), "Tie - the cave is full");
         assert_eq!(result(Outcome::Won { seat: 0 }), "Black won");
         assert_eq!(result(Outcome::Tie), "Tie");
+    }
+
+    #[test]
+    fn dropping_bricks_seats_and_outcomes_say_who_did_what() {
+        let bricks = GameKind::Bricks;
+        assert_eq!(game_seat_name(bricks, 0), "Agent");
+        assert_eq!(game_seat_name(bricks, 1), "Answerer");
+        assert_eq!(game_seat_name(bricks, 2), "seat 2");
+        assert_eq!(game_seat_name(GameKind::Cave, 1), "White");
+        assert_eq!(
+            game_outcome(bricks, Outcome::Won { seat: 0 }, None),
+            "Agent won"
+        );
+        assert_eq!(
+            game_outcome(bricks, Outcome::Won { seat: 1 }, Some(0)),
+            "Answerer won - you lost"
+        );
+        assert_eq!(
+            game_outcome(bricks, Outcome::Won { seat: 1 }, Some(1)),
+            "Answerer won - you won!"
+        );
+        assert_eq!(
+            game_outcome(GameKind::Cave, Outcome::Tie, None),
+            "Tie - the cave is full"
+        );
+        assert_eq!(
+            game_outcome(GameKind::Cave, Outcome::Won { seat: 0 }, Some(0)),
+            outcome(Outcome::Won { seat: 0 }, Some(0))
+        );
+        assert_eq!(
+            game_result(bricks, Outcome::Won { seat: 1 }),
+            "Answerer won"
+        );
+        assert_eq!(
+            game_result(GameKind::Cave, Outcome::Won { seat: 0 }),
+            "Black won"
+        );
     }
 
     #[test]

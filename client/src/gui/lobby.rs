@@ -1,12 +1,13 @@
-//! The lobby: which server, the games it offers, a form to create a Magnetic Cave room, the
-//! open rooms to join or watch, and the stored games to replay.
+//! The lobby: which server, the games it offers, a form to create a room (Magnetic Cave here;
+//! Dropping Bricks goes on to its own init screen), the open rooms to join or watch, and the
+//! stored games to replay.
 
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::game::GameKind;
+use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::protocol::{
     DEFAULT_AI_MOVE_MS, GameInfo, MAX_AI_MOVE_MS, RecordId, RecordSummary, RoomId, RoomSummary,
     SeatSpec,
@@ -17,7 +18,7 @@ use super::describe;
 use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
 use super::room_view::HeldSeat;
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button_at,
+    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button, button_at,
     button_enabled, button_width, heading, label, text_width, toggle,
 };
 
@@ -37,7 +38,12 @@ pub enum LobbyAction {
     /// The typed address is not usable.
     BadAddress,
     Refresh,
-    Create(Vec<SeatSpec>),
+    Create {
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    },
+    /// Open the Dropping Bricks init screen, where H, D, B and the seats are chosen.
+    SetUpBricks,
     Join {
         room: RoomId,
         seat: u8,
@@ -59,7 +65,8 @@ pub struct LobbyView {
     pub games: Vec<GameInfo>,
     pub rooms: Vec<RoomSummary>,
     pub records: Vec<RecordSummary>,
-    /// The creation form: who sits in each seat, and the AI's time per move.
+    /// The creation form: the game, who sits in each seat, and the AI's time per move.
+    game: GameKind,
     seats: [SeatChoice; 2],
     ai_move_ms: u32,
     rooms_scroll: usize,
@@ -73,6 +80,7 @@ impl LobbyView {
             games: Vec::new(),
             rooms: Vec::new(),
             records: Vec::new(),
+            game: GameKind::Cave,
             seats: [SeatChoice::Human, SeatChoice::Ai],
             ai_move_ms: DEFAULT_AI_MOVE_MS,
             rooms_scroll: 0,
@@ -168,11 +176,34 @@ impl LobbyView {
         connected: bool,
     ) -> (Option<LobbyAction>, f32) {
         heading(
-            &format!("New {} room", GameKind::Cave.name()),
+            &format!("New {} room", self.game.name()),
             LEFT_X,
             top + 22.0,
         );
         let mut y = top + 36.0;
+        label("Game", LEFT_X, y + 20.0, TEXT);
+        let mut x = LEFT_X + 50.0;
+        for game in GameKind::ALL {
+            let rect = Rect::new(x, y, button_width(game.name()) + 6.0, BUTTON_HEIGHT);
+            if toggle(input, rect, game.name(), self.game == game) {
+                self.game = game;
+            }
+            x += rect.w + 8.0;
+        }
+        y += BUTTON_HEIGHT + 6.0;
+        if self.game == GameKind::Bricks {
+            label(
+                "H, D, B and the seats come next.",
+                LEFT_X,
+                y + 20.0,
+                DIM_TEXT,
+            );
+            y += BUTTON_HEIGHT + 6.0;
+            let text = "Set up the game...";
+            let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
+            let action = button(input, rect, text).then_some(LobbyAction::SetUpBricks);
+            return (action, y + BUTTON_HEIGHT);
+        }
         let choices_x = LEFT_X + 170.0;
         for seat in 0..2u8 {
             let swatch =
@@ -209,8 +240,10 @@ impl LobbyView {
         y += BUTTON_HEIGHT + 10.0;
         let text = "Create room";
         let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
-        let action = button_enabled(input, rect, text, connected)
-            .then(|| LobbyAction::Create(self.seat_specs()));
+        let action = button_enabled(input, rect, text, connected).then(|| LobbyAction::Create {
+            setup: GameSetup::Cave,
+            seats: self.seat_specs(),
+        });
         (action, y + BUTTON_HEIGHT)
     }
 

@@ -4,8 +4,8 @@ use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::protocol::{RecordSummary, RoomSummary, SeatState};
 
-use super::cave_board::{draw_swatch, seat_player};
 use super::describe;
+use super::game_view::draw_seat_swatch;
 use super::lobby::LobbyAction;
 use super::room_view::HeldSeat;
 use super::widgets::{
@@ -35,7 +35,7 @@ pub fn draw_room_row(
     label(&summary, row.x + 6.0, row.y + 20.0, TEXT);
     let open = |state: &SeatState| *state == SeatState::Open;
     let (status, color) = match room.outcome {
-        Some(outcome) => (describe::result(outcome), DIM_TEXT),
+        Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
         None if room.seats.iter().any(open) => ("open seat".to_string(), GOOD_TEXT),
         None => ("in play".to_string(), TEXT),
     };
@@ -47,7 +47,7 @@ pub fn draw_room_row(
     let mut buttons: Vec<(String, LobbyAction)> = Vec::new();
     for (seat, state) in room.seats.iter().enumerate() {
         let seat = seat as u8;
-        x += seat_player(seat).map_or(0.0, |player| draw_swatch(x, baseline, player));
+        x += draw_seat_swatch(room.game, x, baseline, seat);
         let who = if held.iter().any(|h| h.seat == seat) {
             "you".to_string()
         } else {
@@ -59,7 +59,8 @@ pub fn draw_room_row(
                 room: room.room,
                 seat,
             };
-            buttons.push((format!("Join {}", describe::seat_name(seat)), join));
+            let name = describe::game_seat_name(room.game, seat);
+            buttons.push((format!("Join {name}"), join));
         }
     }
     if held.is_empty() {
@@ -92,7 +93,7 @@ pub fn draw_record_row(
     connected: bool,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
-    let result = describe::result(record.outcome);
+    let result = describe::game_result(record.game, record.outcome);
     let summary = format!("#{} {result}, {} moves", record.id, record.moves);
     label(&summary, row.x + 6.0, row.y + 19.0, TEXT);
     let players = record.seats.join(" vs ");

@@ -1,12 +1,16 @@
-//! Parlor's window (macroquad): a lobby, the Magnetic Cave board for players and spectators,
-//! and a replay view for stored games.
+//! Parlor's window (macroquad): a lobby, the board of each game for players and spectators
+//! (Magnetic Cave in `cave_board` and `cave_room`, Dropping Bricks in `bricks`), and a replay
+//! view for stored games.
 //!
 //! The window is started from ordinary functions with `Window::from_config` rather than
 //! `#[macroquad::main]`, because the binary also has console modes that must not open one.
 
 mod app;
+pub mod bricks;
 pub mod cave_board;
+mod cave_room;
 mod describe;
+mod game_view;
 mod lobby;
 mod lobby_rows;
 mod move_list;
@@ -24,6 +28,7 @@ use macroquad::shapes::draw_rectangle;
 use macroquad::texture::get_screen_data;
 use macroquad::window::{Conf, clear_background, next_frame, screen_width};
 use parlor_server::ServerConfig;
+use parlor_shared::bricks::{BricksMove, Setup};
 use parlor_shared::cave::Square;
 use parlor_shared::game::{GameMove, GameSetup};
 
@@ -84,18 +89,37 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
 /// and returns instead of waiting for the user.
 pub fn show_cave_game(moves: Vec<Square>, screenshot: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let moves: Vec<GameMove> = moves.into_iter().map(GameMove::Cave).collect();
-    let mut view = ReplayView::new(
-        "Magnetic Cave game",
-        Vec::new(),
-        GameSetup::Cave.start()?,
-        moves,
-    )
-    .map_err(anyhow::Error::msg)?;
+    show_game("Magnetic Cave game", GameSetup::Cave, moves, screenshot)
+}
+
+/// Opens the replay view of a local Dropping Bricks game (`moves` from the start of `setup`),
+/// positioned at the last move, like [`show_cave_game`].
+pub fn show_bricks_game(
+    setup: Setup,
+    moves: Vec<BricksMove>,
+    screenshot: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let moves: Vec<GameMove> = moves.into_iter().map(GameMove::Bricks).collect();
+    let setup = bricks::game_setup(setup);
+    show_game("Dropping Bricks game", setup, moves, screenshot)
+}
+
+/// The replay view of a local game in a window of its own. An illegal move is refused before
+/// the window opens.
+fn show_game(
+    title: &str,
+    setup: GameSetup,
+    moves: Vec<GameMove>,
+    screenshot: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let mut view =
+        ReplayView::new(title, Vec::new(), setup.start()?, moves).map_err(anyhow::Error::msg)?;
     let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
     check_display()?;
     let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
     let saved_in_window = saved.clone();
-    macroquad::Window::from_config(window_conf("Parlor - Magnetic Cave game"), async move {
+    let window_title = format!("Parlor - {title}");
+    macroquad::Window::from_config(window_conf(&window_title), async move {
         let mut frames = 0;
         loop {
             clear_background(BACKGROUND);

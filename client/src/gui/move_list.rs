@@ -7,12 +7,13 @@ use parlor_shared::game::GameMove;
 
 use super::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, label, text_width};
 
-const CURRENT_MOVE: Color = Color::new(0.55, 0.42, 0.20, 1.0);
+/// The background of the current move, also in Dropping Bricks' drop list.
+pub const CURRENT_MOVE: Color = Color::new(0.55, 0.42, 0.20, 1.0);
 const COLUMN_GAP: f32 = 16.0;
 
 /// The first numbered line to show when `visible` of `total` lines fit: the line `focus`
 /// leads, unless that would leave empty space below the last line.
-fn first_shown_line(total: usize, visible: usize, focus: usize) -> usize {
+pub fn first_shown_line(total: usize, visible: usize, focus: usize) -> usize {
     focus.min(total.saturating_sub(visible))
 }
 

@@ -5,14 +5,13 @@
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::cave::Player;
+use parlor_shared::cave::Position;
 use parlor_shared::game::{GameMove, GameState};
 
-use super::cave_board::{
-    BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, draw_swatch, side_panel_x,
-};
+use super::bricks::draw_replay_board;
+use super::cave_board::{BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, side_panel_x};
 use super::describe;
-use super::move_list::draw_move_list;
+use super::game_view::{draw_moves, draw_seat_swatch};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
 };
@@ -82,17 +81,15 @@ impl ReplayView {
     /// lobby" in the app, "Quit" for a lone replay); Escape does the same.
     pub fn update(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
         self.handle_keys();
+        match self.state() {
+            GameState::Cave(position) => self.draw_cave_board(position),
+            GameState::Bricks(game) => draw_replay_board(game),
+        }
+        self.draw_panel(input, close_label)
+    }
+
+    fn draw_cave_board(&self, position: &Position) {
         let layout = board_layout(screen_width(), screen_height());
-        let GameState::Cave(position) = self.state() else {
-            let game = self.state().kind().name();
-            label(
-                &format!("{game} has no board view in the window yet."),
-                layout.left,
-                layout.top,
-                DIM_TEXT,
-            );
-            return self.draw_panel(input, close_label);
-        };
         let last_move = self.step.checked_sub(1).map(|ply| self.moves[ply]);
         let marks = BoardMarks {
             last_move: last_move.and_then(|mv| match mv {
@@ -103,7 +100,6 @@ impl ReplayView {
             ..BoardMarks::default()
         };
         draw_board(layout, position, &marks);
-        self.draw_panel(input, close_label)
     }
 
     fn handle_keys(&mut self) {
@@ -126,15 +122,12 @@ impl ReplayView {
         let mut y = TOP_BAR_HEIGHT + 36.0;
         heading(&self.title, x, y);
         y += LINE_HEIGHT + 8.0;
+        let game = self.state().kind();
         for (seat, who) in self.seat_labels.iter().enumerate() {
-            let player = if seat == 0 {
-                Player::Black
-            } else {
-                Player::White
-            };
-            let swatch = draw_swatch(x, y, player);
+            let seat = seat as u8;
+            let swatch = draw_seat_swatch(game, x, y, seat);
             label(
-                &format!("{}: {who}", describe::seat_name(seat as u8)),
+                &format!("{}: {who}", describe::game_seat_name(game, seat)),
                 x + swatch,
                 y,
                 TEXT,
@@ -169,7 +162,7 @@ impl ReplayView {
         y += LINE_HEIGHT + 12.0;
         let list_bottom = screen_height() - BUTTON_HEIGHT - 30.0;
         let area = Rect::new(x, y, 300.0, (list_bottom - y).max(LINE_HEIGHT));
-        if let Some(ply) = draw_move_list(input, area, &self.moves, self.step.checked_sub(1)) {
+        if let Some(ply) = draw_moves(input, area, game, &self.moves, self.step.checked_sub(1)) {
             self.step = ply + 1;
         }
         let closing = button_at(
@@ -184,25 +177,26 @@ impl ReplayView {
     /// The move just made at this step, or whose turn it is, or the result at the end.
     fn draw_step_line(&self, x: f32, y: f32) {
         let state = self.state();
+        let game = state.kind();
         if let Some(outcome) = state.outcome() {
             label(
-                &format!("Result: {}", describe::outcome(outcome, None)),
+                &format!("Result: {}", describe::game_outcome(game, outcome, None)),
                 x,
                 y,
                 GOOD_TEXT,
             );
         } else if let Some(seat) = state.seat_to_move() {
-            let swatch = match state {
-                GameState::Cave(position) => draw_swatch(x, y, position.to_move()),
-                _ => 0.0,
-            };
+            let swatch = draw_seat_swatch(game, x, y, seat);
             let unfinished = if self.step == self.moves.len() {
                 " (game unfinished)"
             } else {
                 ""
             };
             label(
-                &format!("{} to move{unfinished}", describe::seat_name(seat)),
+                &format!(
+                    "{} to move{unfinished}",
+                    describe::game_seat_name(game, seat)
+                ),
                 x + swatch,
                 y,
                 TEXT,

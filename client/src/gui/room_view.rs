@@ -1,22 +1,21 @@
 //! A room being played or watched: the board of the latest snapshot, whose turn it is, seats,
 //! spectators and moves. The server sends a full snapshot after every change, so this screen
-//! never applies moves itself; it only turns a click on a legal cell into a `Move` request.
+//! never applies moves itself; the game's board (`cave_room`, `bricks`) turns a click into a
+//! move, and this screen sends it as a `Move` request.
 //!
 //! One client may hold several seats of a room (two people sharing a screen), so the seats held
-//! are a list and a click plays for whichever of them is to move.
+//! are a list and a move is made for whichever of them is to move.
 
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::cave::Square;
 use parlor_shared::game::{GameMove, GameState, Outcome};
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatState, SeatToken};
 
-use super::cave_board::{
-    BoardMarks, SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, board_layout, draw_board, draw_swatch,
-    seat_player, side_panel_x, square_at,
-};
+use super::bricks::BricksRoomBoard;
+use super::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
+use super::cave_room;
 use super::describe;
-use super::move_list::draw_move_list;
+use super::game_view::{draw_moves, draw_seat_swatch, your_turn_hint};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
     button_enabled, button_width, heading, label, text_width,
@@ -33,6 +32,26 @@ pub enum RoomAction {
     Replay(RecordId),
 }
 
+/// What a game's board made of this frame's input.
+#[derive(Debug, PartialEq, Eq)]
+pub enum BoardPlay {
+    Nothing,
+    /// A move for the seat held here that is to move.
+    Move(GameMove),
+    /// The user tried something that is not a move; the reason is shown as a hint.
+    Refused(String),
+}
+
+impl BoardPlay {
+    /// `self`, or `other` when `self` is nothing.
+    pub fn or(self, other: BoardPlay) -> BoardPlay {
+        match self {
+            BoardPlay::Nothing => other,
+            play => play,
+        }
+    }
+}
+
 /// A seat this client holds in a room, with the token that proves it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeldSeat {
@@ -47,6 +66,8 @@ pub struct RoomView {
     /// Why the last click on the board did nothing, with the version it was made on: the hint
     /// is dropped once the room moves on.
     hint: Option<(u64, String)>,
+    /// The Dropping Bricks controls, which keep the typed drop height between frames.
+    bricks: BricksRoomBoard,
 }
 
 impl RoomView {
@@ -55,6 +76,7 @@ impl RoomView {
             room,
             awaiting: None,
             hint: None,
+            bricks: BricksRoomBoard::default(),
         }
     }
 
@@ -102,49 +124,35 @@ impl RoomView {
         snapshot: &RoomSnapshot,
         held: &[HeldSeat],
     ) -> Option<RoomAction> {
-        let layout = board_layout(screen_width(), screen_height());
-        let GameState::Cave(position) = &snapshot.state else {
-            let game = snapshot.state.kind().name();
-            label(
-                &format!("{game} has no board view in the window yet."),
-                layout.left,
-                layout.top,
-                DIM_TEXT,
-            );
-            return None;
+        let mine: Vec<u8> = held.iter().map(|h| h.seat).collect();
+        let awaiting = self.awaiting.is_some();
+        let play = match &snapshot.state {
+            GameState::Cave(position) => {
+                cave_room::update_board(input, snapshot, position, &mine, awaiting)
+            }
+            GameState::Bricks(game) => {
+                self.bricks
+                    .update(input, snapshot.version, game, &mine, awaiting)
+            }
+        };
+        let mv = match play {
+            BoardPlay::Nothing => return None,
+            BoardPlay::Refused(reason) => {
+                self.hint = Some((snapshot.version, reason));
+                return None;
+            }
+            BoardPlay::Move(mv) => mv,
         };
         let mover = held
             .iter()
-            .find(|h| snapshot.state.seat_to_move() == Some(h.seat));
-        let may_click = mover.is_some() && self.awaiting.is_none();
-        let hovered = square_at(layout, input.mouse.x, input.mouse.y);
-        let preview = hovered
-            .filter(|&square| may_click && position.is_legal(square))
-            .map(|square| (square, position.to_move()));
-        let marks = BoardMarks {
-            legal: if may_click { position.legal_moves() } else { 0 },
-            last_move: snapshot.moves.last().and_then(|mv| match mv {
-                GameMove::Cave(square) => Some(*square),
-                _ => None,
-            }),
-            winning_line: position.winning_line(),
-            preview,
-        };
-        draw_board(layout, position, &marks);
-        let square = hovered.filter(|_| input.clicked)?;
-        let seats: Vec<u8> = held.iter().map(|h| h.seat).collect();
-        if let Some(reason) = click_refusal(snapshot, &seats, self.awaiting.is_some(), square) {
-            self.hint = Some((snapshot.version, reason));
-            return None;
-        }
-        let mover = mover?;
+            .find(|h| snapshot.state.seat_to_move() == Some(h.seat))?;
         self.hint = None;
         self.awaiting = Some(snapshot.version);
         Some(RoomAction::Send(ClientMsg::Move {
             room: snapshot.room,
             token: mover.token.clone(),
             version: snapshot.version,
-            mv: GameMove::Cave(square),
+            mv,
         }))
     }
 
@@ -158,7 +166,11 @@ impl RoomView {
         let mut y = TOP_BAR_HEIGHT + 36.0;
         heading(snapshot.state.kind().name(), x, y);
         y += LINE_HEIGHT + 8.0;
-        let names: Vec<String> = held.iter().map(|h| describe::seat_name(h.seat)).collect();
+        let game = snapshot.state.kind();
+        let names: Vec<String> = held
+            .iter()
+            .map(|h| describe::game_seat_name(game, h.seat))
+            .collect();
         let role = if names.is_empty() {
             "you are watching".to_string()
         } else {
@@ -182,7 +194,7 @@ impl RoomView {
                 Some((hint.as_str(), ERROR_TEXT))
             }
             _ if self.awaiting.is_some() => Some(("Waiting for the server...", DIM_TEXT)),
-            _ if my_turn => Some(("Click a green cell to play.", DIM_TEXT)),
+            _ if my_turn => Some((your_turn_hint(&snapshot.state), DIM_TEXT)),
             _ => None,
         };
         if let Some((text, color)) = hint {
@@ -195,7 +207,7 @@ impl RoomView {
         let mut action = None;
         for (seat, state) in snapshot.seats.iter().enumerate() {
             let seat = seat as u8;
-            let swatch = seat_player(seat).map_or(0.0, |player| draw_swatch(x, y, player));
+            let swatch = draw_seat_swatch(game, x, y, seat);
             let mine = held.iter().any(|h| h.seat == seat);
             let who = if mine {
                 "you".to_string()
@@ -203,7 +215,7 @@ impl RoomView {
                 describe::seat_state(state)
             };
             let width = label(
-                &format!("{}: {who}", describe::seat_name(seat)),
+                &format!("{}: {who}", describe::game_seat_name(game, seat)),
                 x + swatch,
                 y,
                 TEXT,
@@ -240,9 +252,10 @@ impl RoomView {
             SIDE_PANEL_WIDTH - 30.0,
             (list_bottom - y).max(LINE_HEIGHT),
         );
-        draw_move_list(
+        draw_moves(
             input,
             area,
+            game,
             &snapshot.moves,
             snapshot.moves.len().checked_sub(1),
         );
@@ -252,14 +265,14 @@ impl RoomView {
 
 /// Whose turn it is and who that is, or the result.
 fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_seat: Option<u8>) {
+    let game = snapshot.state.kind();
     if let Some(outcome) = snapshot.outcome.or(snapshot.state.outcome()) {
-        let winner = match outcome {
-            Outcome::Won { seat } => seat_player(seat),
-            Outcome::Tie => None,
+        let swatch = match outcome {
+            Outcome::Won { seat } => draw_seat_swatch(game, x, y, seat),
+            Outcome::Tie => 0.0,
         };
-        let swatch = winner.map_or(0.0, |player| draw_swatch(x, y, player));
         label(
-            &describe::outcome(outcome, only_seat),
+            &describe::game_outcome(game, outcome, only_seat),
             x + swatch,
             y,
             GOOD_TEXT,
@@ -269,7 +282,7 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
     let Some(seat) = snapshot.state.seat_to_move() else {
         return;
     };
-    let swatch = seat_player(seat).map_or(0.0, |player| draw_swatch(x, y, player));
+    let swatch = draw_seat_swatch(game, x, y, seat);
     let mine = held.iter().any(|h| h.seat == seat);
     let who = if mine {
         "you"
@@ -282,7 +295,7 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
         }
     };
     let color = if mine { GOOD_TEXT } else { TEXT };
-    let text = format!("{} to move ({who})", describe::seat_name(seat));
+    let text = format!("{} to move ({who})", describe::game_seat_name(game, seat));
     label(&text, x + swatch, y, color);
 }
 
@@ -307,94 +320,10 @@ fn draw_buttons(input: &Input, snapshot: Option<&RoomSnapshot>) -> Option<RoomAc
     None
 }
 
-/// Why a click on `square` is not a move for any of the seats `mine`, or `None` when it is one.
-fn click_refusal(
-    snapshot: &RoomSnapshot,
-    mine: &[u8],
-    awaiting: bool,
-    square: Square,
-) -> Option<String> {
-    let GameState::Cave(position) = &snapshot.state else {
-        return Some("This game has no board to click.".into());
-    };
-    if mine.is_empty() {
-        return Some("Spectators cannot move.".into());
-    }
-    if snapshot.outcome.is_some() || position.outcome().is_some() {
-        return Some("The game is over.".into());
-    }
-    if !snapshot
-        .state
-        .seat_to_move()
-        .is_some_and(|seat| mine.contains(&seat))
-    {
-        return Some("It is not your turn.".into());
-    }
-    if awaiting {
-        return Some("Your move is on its way.".into());
-    }
-    position.check(square).err().map(|error| error.to_string())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::game::GameSetup;
-
-    fn snapshot_after(moves: &str) -> RoomSnapshot {
-        let moves: Vec<GameMove> = moves
-            .split_whitespace()
-            .map(|n| GameMove::Cave(n.parse().unwrap()))
-            .collect();
-        let state = GameSetup::Cave
-            .start()
-            .unwrap()
-            .replay(&moves)
-            .unwrap()
-            .pop()
-            .unwrap();
-        RoomSnapshot {
-            room: 1,
-            version: moves.len() as u64,
-            seats: vec![SeatState::Taken { connected: true }; 2],
-            spectators: 0,
-            outcome: state.outcome(),
-            state,
-            moves,
-            record: None,
-        }
-    }
-
-    fn sq(name: &str) -> Square {
-        name.parse().unwrap()
-    }
-
-    #[test]
-    fn a_legal_cell_on_my_turn_is_a_move() {
-        let snapshot = snapshot_after("a1");
-        assert_eq!(click_refusal(&snapshot, &[1], false, sq("b1")), None);
-        assert_eq!(click_refusal(&snapshot, &[1], false, sq("h5")), None);
-        // Holding both seats, every turn is mine.
-        assert_eq!(click_refusal(&snapshot, &[0, 1], false, sq("b1")), None);
-    }
-
-    #[test]
-    fn clicks_that_are_not_moves_say_why() {
-        let snapshot = snapshot_after("a1");
-        let refusal = |mine: &[u8], awaiting, name| {
-            click_refusal(&snapshot, mine, awaiting, sq(name)).unwrap()
-        };
-        assert_eq!(refusal(&[], false, "b1"), "Spectators cannot move.");
-        assert_eq!(refusal(&[0], false, "b1"), "It is not your turn.");
-        assert_eq!(refusal(&[1], true, "b1"), "Your move is on its way.");
-        assert!(refusal(&[1], false, "a1").contains("taken"));
-        assert!(refusal(&[1], false, "d4").contains("not against a side wall"));
-        let over = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
-        assert_eq!(
-            click_refusal(&over, &[1], false, sq("h4")).unwrap(),
-            "The game is over."
-        );
-    }
+    use crate::gui::cave_room::tests::snapshot_after;
 
     #[test]
     fn a_newer_state_or_an_error_ends_the_wait_for_a_move() {
@@ -407,5 +336,12 @@ mod tests {
         view.awaiting = Some(4);
         view.on_error();
         assert_eq!(view.awaiting, None);
+    }
+
+    #[test]
+    fn a_board_play_keeps_the_first_thing_that_happened() {
+        let drop = || BoardPlay::Refused("no".into());
+        assert_eq!(BoardPlay::Nothing.or(drop()), drop());
+        assert_eq!(drop().or(BoardPlay::Nothing), drop());
     }
 }

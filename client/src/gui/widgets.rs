@@ -198,6 +198,11 @@ impl TextField {
         self.focused
     }
 
+    /// Gives the field the keyboard, e.g. when it becomes the one thing to fill in.
+    pub fn focus(&mut self) {
+        self.focused = true;
+    }
+
     /// Handles this frame's input and draws the field.
     pub fn update(&mut self, input: &Input, rect: Rect) -> FieldEvent {
         if input.clicked {

@@ -1,0 +1,229 @@
+//! The Dropping Bricks board of a room or a replay: the tower beside a status card and, for the
+//! seats this client holds, the agent's drop field or the answerer's Safe and Broken buttons.
+//! Spectators get the same tower and card without controls.
+
+use macroquad::color::Color;
+use macroquad::math::Rect;
+use macroquad::window::{screen_height, screen_width};
+use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, Answer, BricksGame, BricksMove, Turn};
+use parlor_shared::game::GameMove;
+
+use super::draw::{BROKEN_TEXT, PENDING_TEXT, SAFE_TEXT, TowerMarks, draw_tower};
+use super::layout::{TOWER_WIDTH, board_area, tower_layout};
+use super::words::{Tone, drop_height, range_text, status_lines};
+use crate::gui::describe::wrap;
+use crate::gui::room_view::BoardPlay;
+use crate::gui::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FieldEvent, GOOD_TEXT, Input, LINE_HEIGHT, TEXT,
+    TextField, button_enabled, button_width, label, text_width,
+};
+
+/// The tower and the status card of a replayed game.
+pub fn draw_replay_board(game: &BricksGame) {
+    let area = board_area(screen_width(), screen_height());
+    draw_tower(&tower_layout(area, game), game, &TowerMarks::default());
+    draw_status_card(area, game);
+}
+
+/// Where the status card starts, right of the tower.
+fn card_x(area: Rect) -> f32 {
+    area.x + TOWER_WIDTH + 10.0
+}
+
+/// The characters that fit on a line of the card.
+fn card_chars(area: Rect) -> usize {
+    let width = area.x + area.w - card_x(area) - 10.0;
+    (width / text_width("m")).floor().max(1.0) as usize
+}
+
+/// What is known and left, and what comes next; returns the y below it.
+fn draw_status_card(area: Rect, game: &BricksGame) -> f32 {
+    let x = card_x(area);
+    let mut y = area.y + 26.0;
+    for (text, tone) in status_lines(game) {
+        let color = match tone {
+            Tone::Plain => TEXT,
+            Tone::Dim => DIM_TEXT,
+            Tone::Safe => SAFE_TEXT,
+            Tone::Broken => BROKEN_TEXT,
+            Tone::Pending => PENDING_TEXT,
+            Tone::Final => GOOD_TEXT,
+        };
+        for line in wrap(&text, card_chars(area)) {
+            label(&line, x, y, color);
+            y += LINE_HEIGHT;
+        }
+    }
+    y
+}
+
+/// Draws `lines` of dim or error text wrapped to the card; returns the y below them.
+fn draw_note(area: Rect, y: f32, text: &str, color: Color) -> f32 {
+    let mut y = y;
+    for line in wrap(text, card_chars(area)) {
+        label(&line, card_x(area), y, color);
+        y += LINE_HEIGHT;
+    }
+    y
+}
+
+/// The room's board with the controls of the seats held here.
+pub struct BricksRoomBoard {
+    /// The agent's next drop height, as typed or picked on the tower.
+    height: TextField,
+    /// The version at which the drop field was focused, so that it is focused once per turn
+    /// and a click elsewhere is respected.
+    focused_at: Option<u64>,
+}
+
+impl Default for BricksRoomBoard {
+    fn default() -> BricksRoomBoard {
+        BricksRoomBoard {
+            height: TextField::new(""),
+            focused_at: None,
+        }
+    }
+}
+
+impl BricksRoomBoard {
+    /// Draws the board of `game` at `version`; `mine` are the seats held here and `awaiting`
+    /// says a move of ours is on its way. Returns the move the user made, if any.
+    pub fn update(
+        &mut self,
+        input: &Input,
+        version: u64,
+        game: &BricksGame,
+        mine: &[u8],
+        awaiting: bool,
+    ) -> BoardPlay {
+        let area = board_area(screen_width(), screen_height());
+        let layout = tower_layout(area, game);
+        let agent_to_drop = game.turn() == Turn::Agent && mine.contains(&AGENT_SEAT) && !awaiting;
+        let open = game.state().drop_range().ok();
+        let hovered = layout
+            .floor_at(input.mouse.x, input.mouse.y)
+            .filter(|height| agent_to_drop && open.as_ref().is_some_and(|r| r.contains(height)));
+        let picked_on_tower = hovered.filter(|_| input.clicked);
+        if let Some(height) = picked_on_tower {
+            self.height.text = height.to_string();
+        }
+        let typed = drop_height(&self.height.text, game);
+        let marks = TowerMarks {
+            hovered,
+            picked: typed.as_ref().ok().copied().filter(|_| agent_to_drop),
+        };
+        draw_tower(&layout, game, &marks);
+        let mut y = draw_status_card(area, game) + 20.0;
+        let mut play = BoardPlay::Nothing;
+        if mine.contains(&AGENT_SEAT) {
+            let focus =
+                picked_on_tower.is_some() || (agent_to_drop && self.focused_at != Some(version));
+            if agent_to_drop {
+                self.focused_at = Some(version);
+            }
+            let drop = self.agent_controls(input, area, &mut y, game, agent_to_drop, focus);
+            play = play.or(drop);
+        }
+        if mine.contains(&ANSWERER_SEAT) {
+            play = play.or(answerer_controls(input, area, &mut y, game, awaiting));
+        }
+        if mine.is_empty() {
+            draw_note(area, y, "You are watching.", DIM_TEXT);
+        }
+        play
+    }
+
+    /// The drop field and button; `focus` puts the keyboard in the field.
+    fn agent_controls(
+        &mut self,
+        input: &Input,
+        area: Rect,
+        y: &mut f32,
+        game: &BricksGame,
+        agent_to_drop: bool,
+        focus: bool,
+    ) -> BoardPlay {
+        let x = card_x(area);
+        label("Your drop (you are the agent)", x, *y, TEXT);
+        *y += 10.0;
+        let field = Rect::new(x, *y, 170.0, BUTTON_HEIGHT);
+        let submitted = self.height.update(input, field) == FieldEvent::Submitted;
+        if focus {
+            self.height.focus();
+        }
+        let typed = drop_height(&self.height.text, game);
+        let button = Rect::new(x + 180.0, *y, button_width("Drop"), BUTTON_HEIGHT);
+        let clicked = button_enabled(input, button, "Drop", agent_to_drop && typed.is_ok());
+        *y += BUTTON_HEIGHT + LINE_HEIGHT;
+        let (note, color) = match (&typed, game.turn()) {
+            (_, Turn::Over(_)) => ("The game is over.".to_string(), DIM_TEXT),
+            (_, Turn::Answerer { height }) => (
+                format!("Waiting for the answer to the drop from {height}."),
+                DIM_TEXT,
+            ),
+            _ if !agent_to_drop => ("Your drop is on its way.".to_string(), DIM_TEXT),
+            (Ok(height), _) => (
+                format!("Drop from {height}: press Drop or Enter."),
+                DIM_TEXT,
+            ),
+            (Err(_), _) if self.height.text.trim().is_empty() => {
+                let state = game.state();
+                let open = range_text(state.min_safe() + 1, state.max_safe(), "none");
+                (
+                    format!("Type a height in {open}, or click an open floor."),
+                    DIM_TEXT,
+                )
+            }
+            (Err(reason), _) => (reason.clone(), ERROR_TEXT),
+        };
+        *y = draw_note(area, *y, &note, color) + 10.0;
+        if !agent_to_drop || !(clicked || submitted) {
+            return BoardPlay::Nothing;
+        }
+        match typed {
+            Ok(height) => {
+                self.height.text.clear();
+                BoardPlay::Move(GameMove::Bricks(BricksMove::Drop(height)))
+            }
+            Err(reason) => BoardPlay::Refused(reason),
+        }
+    }
+}
+
+/// Safe and Broken, enabled only while the agent waits for an answer (as in the seed).
+fn answerer_controls(
+    input: &Input,
+    area: Rect,
+    y: &mut f32,
+    game: &BricksGame,
+    awaiting: bool,
+) -> BoardPlay {
+    let x = card_x(area);
+    label("Your answer (you are the answerer)", x, *y, TEXT);
+    *y += 10.0;
+    let waiting_drop = match game.turn() {
+        Turn::Answerer { height } => Some(height),
+        _ => None,
+    };
+    let enabled = waiting_drop.is_some() && !awaiting;
+    let mut play = BoardPlay::Nothing;
+    for (index, answer) in Answer::BOTH.into_iter().enumerate() {
+        let text = match answer {
+            Answer::Safe => "Safe",
+            Answer::Broken => "Broken",
+        };
+        let rect = Rect::new(x + index as f32 * 110.0, *y, 100.0, BUTTON_HEIGHT);
+        if button_enabled(input, rect, text, enabled) {
+            play = BoardPlay::Move(GameMove::Bricks(BricksMove::Answer(answer)));
+        }
+    }
+    *y += BUTTON_HEIGHT + LINE_HEIGHT;
+    let note = match (waiting_drop, game.turn()) {
+        (_, Turn::Over(_)) => "The game is over.".to_string(),
+        (Some(_), _) if awaiting => "Your answer is on its way.".to_string(),
+        (Some(height), _) => format!("Did the brick survive the drop from {height}?"),
+        (None, _) => "Wait for the agent's drop.".to_string(),
+    };
+    *y = draw_note(area, *y, &note, DIM_TEXT) + 10.0;
+    play
+}

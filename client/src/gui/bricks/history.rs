@@ -1,0 +1,130 @@
+//! The drops of a Dropping Bricks game, one per line with its answer ("3. 35 safe"), as the
+//! room and replay panels show them in place of Magnetic Cave's move list.
+
+use macroquad::math::Rect;
+use macroquad::shapes::draw_rectangle;
+use parlor_shared::bricks::BricksMove;
+use parlor_shared::game::GameMove;
+
+use super::draw::{BROKEN_TEXT, SAFE_TEXT};
+use crate::gui::move_list::{CURRENT_MOVE, first_shown_line};
+use crate::gui::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, label, text_width};
+use parlor_shared::bricks::Answer;
+
+/// One drop and, once given, its answer, with the index of each in the game's moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DropLine {
+    pub drop_ply: usize,
+    pub height: u64,
+    pub answer: Option<(usize, Answer)>,
+}
+
+/// The drops of `moves`, in order. Moves of another game are skipped.
+pub fn drop_lines(moves: &[GameMove]) -> Vec<DropLine> {
+    let mut lines: Vec<DropLine> = Vec::new();
+    for (ply, mv) in moves.iter().enumerate() {
+        match mv {
+            GameMove::Bricks(BricksMove::Drop(height)) => lines.push(DropLine {
+                drop_ply: ply,
+                height: *height,
+                answer: None,
+            }),
+            GameMove::Bricks(BricksMove::Answer(answer)) => {
+                if let Some(line) = lines.last_mut().filter(|line| line.answer.is_none()) {
+                    line.answer = Some((ply, *answer));
+                }
+            }
+            _ => {}
+        }
+    }
+    lines
+}
+
+/// Draws the drops of `moves` inside `area`; the ply with index `current` is highlighted and
+/// kept in view. Returns the index of a ply the user clicked.
+pub fn draw_drop_history(
+    input: &Input,
+    area: Rect,
+    moves: &[GameMove],
+    current: Option<usize>,
+) -> Option<usize> {
+    let lines = drop_lines(moves);
+    if lines.is_empty() {
+        label("(no drops yet)", area.x, area.y + LINE_HEIGHT, DIM_TEXT);
+        return None;
+    }
+    let visible = ((area.h / LINE_HEIGHT).floor() as usize).max(1);
+    let focus = current
+        .and_then(|ply| {
+            lines
+                .iter()
+                .position(|l| l.drop_ply == ply || l.answer.is_some_and(|(p, _)| p == ply))
+        })
+        .unwrap_or(0);
+    let first = first_shown_line(lines.len(), visible, focus);
+    let number_width = text_width(&format!("{}. ", lines.len()));
+    let mut clicked = None;
+    for (shown, line) in lines.iter().enumerate().skip(first).take(visible) {
+        let baseline = area.y + (shown - first + 1) as f32 * LINE_HEIGHT;
+        label(&format!("{}.", shown + 1), area.x, baseline, DIM_TEXT);
+        let mut x = area.x + number_width;
+        let answer = line.answer.map(|(ply, answer)| {
+            let color = if answer == Answer::Safe {
+                SAFE_TEXT
+            } else {
+                BROKEN_TEXT
+            };
+            (ply, answer.to_string(), color)
+        });
+        let cells = [(line.drop_ply, line.height.to_string(), TEXT)]
+            .into_iter()
+            .chain(answer);
+        for (ply, text, color) in cells {
+            let cell = Rect::new(
+                x - 3.0,
+                baseline - LINE_HEIGHT + 4.0,
+                text_width(&text) + 6.0,
+                LINE_HEIGHT,
+            );
+            if current == Some(ply) {
+                draw_rectangle(cell.x, cell.y, cell.w, cell.h, CURRENT_MOVE);
+            }
+            label(&text, x, baseline, color);
+            if input.clicked_in(cell) {
+                clicked = Some(ply);
+            }
+            x += cell.w + 6.0;
+        }
+    }
+    clicked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_drop_gets_its_answer_and_a_pending_drop_has_none() {
+        let moves = [
+            GameMove::Bricks(BricksMove::Drop(50)),
+            GameMove::Bricks(BricksMove::Answer(Answer::Broken)),
+            GameMove::Bricks(BricksMove::Drop(20)),
+        ];
+        assert_eq!(
+            drop_lines(&moves),
+            [
+                DropLine {
+                    drop_ply: 0,
+                    height: 50,
+                    answer: Some((1, Answer::Broken))
+                },
+                DropLine {
+                    drop_ply: 2,
+                    height: 20,
+                    answer: None
+                },
+            ]
+        );
+        assert!(drop_lines(&[]).is_empty());
+    }
+}

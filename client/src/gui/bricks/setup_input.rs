@@ -1,0 +1,155 @@
+//! The init phase's inputs checked: H, D and B as typed, who sits in each seat, the oracle's
+//! optional strength, and the rules and closed-form verdict shown before a room is created.
+//! Pure functions, so every refusal is tested without a window.
+
+use parlor_shared::bricks::{BricksError, Setup, Solution};
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
+
+use super::words::parse_whole_number;
+
+/// The seed's rules, shown in the init phase.
+pub const RULES: &str = "A brick's strength S is the greatest height it survives a drop from, \
+    somewhere in 0..=H (0: it breaks even from height 1). The agent drops bricks from heights \
+    of a tower 1..=H, at most D times, and may break at most B bricks; a brick that survives is \
+    used again. The answerer says Safe (the brick survived, so S >= h) or Broken (S < h). The \
+    agent wins when it knows S for certain; when its drops or bricks run out first it must \
+    guess, with doubts, and loses.";
+
+/// Who drops.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentChoice {
+    Human,
+    /// The closed form: wins whenever H <= f(D, B).
+    Winning,
+    Random,
+}
+
+/// Who answers Safe or Broken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnswererChoice {
+    Human,
+    /// Answers so that the agent loses when it can.
+    Adversary,
+    /// Answers truthfully for a strength fixed at the start.
+    Oracle,
+}
+
+/// Why a field of the form is refused; `None` where the field is fine.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FieldErrors {
+    pub height: Option<String>,
+    pub drops: Option<String>,
+    pub bricks: Option<String>,
+}
+
+/// The setup typed as H, D and B, or what is wrong with each field.
+pub fn parse_setup(height: &str, drops: &str, bricks: &str) -> Result<Setup, FieldErrors> {
+    let mut errors = FieldErrors::default();
+    let height = parse_whole_number(height)
+        .map_err(|error| errors.height = Some(error))
+        .ok();
+    let drops = parse_whole_number(drops)
+        .map_err(|error| errors.drops = Some(error))
+        .ok();
+    let bricks = parse_whole_number(bricks)
+        .map_err(|error| errors.bricks = Some(error))
+        .ok()
+        .and_then(|bricks| {
+            u32::try_from(bricks)
+                .map_err(|_| errors.bricks = Some(format!("{bricks} bricks is too many")))
+                .ok()
+        });
+    let (Some(height), Some(drops), Some(bricks)) = (height, drops, bricks) else {
+        return Err(errors);
+    };
+    Setup::new(height, drops, bricks).map_err(|error| {
+        let text = Some(error.to_string());
+        match error {
+            BricksError::TooManyDrops(_) => errors.drops = text,
+            BricksError::TooManyBricks(_) => errors.bricks = text,
+            _ => errors.height = text,
+        }
+        errors
+    })
+}
+
+/// The oracle's strength as typed: empty for a secret random one, else a number in 0..=H
+/// (`height` is `None` while H itself is not valid, and then any number is taken).
+pub fn parse_strength(text: &str, height: Option<u64>) -> Result<Option<u64>, String> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let strength = parse_whole_number(text)?;
+    match height {
+        Some(height) if strength > height => Err(format!("S must be in 0..={height}")),
+        _ => Ok(Some(strength)),
+    }
+}
+
+/// The seats of the room: the chosen people and AI kinds. Dropping Bricks AIs answer at once
+/// from the closed form, so their time budget is only the server's default.
+pub fn seat_specs(
+    agent: AgentChoice,
+    answerer: AnswererChoice,
+    strength: Option<u64>,
+) -> Vec<SeatSpec> {
+    let ai = |kind| SeatSpec::Ai {
+        move_ms: DEFAULT_AI_MOVE_MS,
+        kind,
+    };
+    let agent = match agent {
+        AgentChoice::Human => SeatSpec::Human,
+        AgentChoice::Winning => ai(AiKind::WinningAgent),
+        AgentChoice::Random => ai(AiKind::RandomAgent),
+    };
+    let answerer = match answerer {
+        AnswererChoice::Human => SeatSpec::Human,
+        AnswererChoice::Adversary => ai(AiKind::Adversary),
+        AnswererChoice::Oracle => ai(AiKind::Oracle { strength }),
+    };
+    vec![agent, answerer]
+}
+
+/// The room request for a checked setup.
+pub fn game_setup(setup: Setup) -> GameSetup {
+    GameSetup::Bricks {
+        height: setup.height,
+        drops: setup.drops,
+        bricks: setup.bricks,
+    }
+}
+
+/// What the closed form says about a setup, as the init phase shows it.
+pub fn verdict_lines(setup: Setup) -> Vec<String> {
+    let solution = Solution::new(setup);
+    let Setup {
+        height,
+        drops,
+        bricks,
+    } = setup;
+    let reach = if solution.distinguishable_heights == u64::MAX {
+        format!("at least {}", u64::MAX)
+    } else {
+        solution.distinguishable_heights.to_string()
+    };
+    let mut lines = vec![if solution.winnable {
+        format!("The agent can win whatever the answers: f(D, B) = {reach} >= H = {height}.")
+    } else {
+        format!(
+            "An adversary can make the agent lose: f(D, B) = {reach} < H = {height} \
+             (f is how many heights {drops} drops and {bricks} bricks tell apart)."
+        )
+    }];
+    lines.push(match solution.fewest_drops {
+        Some(fewest) => format!("Fewest drops that always suffice for H = {height}: {fewest}."),
+        None => "Without bricks no number of drops finds S.".into(),
+    });
+    if let Some(first) = solution.first_drop {
+        lines.push(format!("The winning agent drops first from {first}."));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests;

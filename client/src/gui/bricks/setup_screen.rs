@@ -1,0 +1,195 @@
+//! The seed's init phase as a screen of its own, reached from the lobby's create form: the
+//! rules, H, D and B with a reason beside each refused field, the closed form's verdict, who
+//! sits in each seat (with the oracle's optional strength), then Create or Back.
+
+use macroquad::color::Color;
+use macroquad::math::Rect;
+use macroquad::window::screen_width;
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::SeatSpec;
+
+use super::setup_input::{
+    AgentChoice, AnswererChoice, RULES, game_setup, parse_setup, parse_strength, seat_specs,
+    verdict_lines,
+};
+use crate::gui::cave_board::TOP_BAR_HEIGHT;
+use crate::gui::describe::wrap;
+use crate::gui::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, TextField, button_at,
+    button_enabled, button_width, heading, label, text_width, toggle, truncate,
+};
+
+const LEFT_X: f32 = 20.0;
+/// Where fields and choices start, right of their labels.
+const INPUT_X: f32 = 230.0;
+const FIELD_WIDTH: f32 = 230.0;
+/// Space between rows of fields or choices.
+const ROW_STEP: f32 = BUTTON_HEIGHT + 10.0;
+
+/// What the init screen asks of its owner.
+#[derive(Debug, PartialEq, Eq)]
+pub enum SetupAction {
+    Create {
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    },
+    Back,
+}
+
+pub struct BricksSetupView {
+    height: TextField,
+    drops: TextField,
+    bricks: TextField,
+    /// The oracle's strength; empty for a secret random one.
+    strength: TextField,
+    agent: AgentChoice,
+    answerer: AnswererChoice,
+}
+
+/// The seed's example: the computer drops, a person answers.
+impl Default for BricksSetupView {
+    fn default() -> BricksSetupView {
+        BricksSetupView {
+            height: TextField::new("100"),
+            drops: TextField::new("14"),
+            bricks: TextField::new("2"),
+            strength: TextField::new(""),
+            agent: AgentChoice::Winning,
+            answerer: AnswererChoice::Human,
+        }
+    }
+}
+
+impl BricksSetupView {
+    /// Handles input and draws the screen; Create is enabled when `connected` and every field
+    /// is valid.
+    pub fn update(&mut self, input: &Input, connected: bool) -> Option<SetupAction> {
+        let chars = ((screen_width() - 2.0 * LEFT_X) / text_width("m")).floor() as usize;
+        let mut y = TOP_BAR_HEIGHT + 40.0;
+        heading("New Dropping Bricks room", LEFT_X, y);
+        y += LINE_HEIGHT + 6.0;
+        for line in wrap(RULES, chars) {
+            label(&line, LEFT_X, y, DIM_TEXT);
+            y += LINE_HEIGHT;
+        }
+        y += 10.0;
+        let setup = parse_setup(&self.height.text, &self.drops.text, &self.bricks.text);
+        let errors = setup.clone().err().unwrap_or_default();
+        let rows = [
+            ("Tower height H", &mut self.height, errors.height),
+            ("Drops D", &mut self.drops, errors.drops),
+            ("Bricks B", &mut self.bricks, errors.bricks),
+        ];
+        for (name, field, error) in rows {
+            let note = error.as_deref().map(|error| (error, ERROR_TEXT));
+            draw_field_row(input, y, name, field, note);
+            y += ROW_STEP;
+        }
+        y += 14.0;
+        match setup {
+            Ok(setup) => {
+                for line in verdict_lines(setup).iter().flat_map(|l| wrap(l, chars)) {
+                    label(&line, LEFT_X, y, GOOD_TEXT);
+                    y += LINE_HEIGHT;
+                }
+            }
+            Err(_) => {
+                label(
+                    "Fix the fields in red to see who can win.",
+                    LEFT_X,
+                    y,
+                    ERROR_TEXT,
+                );
+                y += LINE_HEIGHT;
+            }
+        }
+        y += 10.0;
+        y = self.draw_seat_choices(input, y);
+        let height = setup.as_ref().ok().map(|setup| setup.height);
+        let strength = if self.answerer == AnswererChoice::Oracle {
+            let strength = parse_strength(&self.strength.text, height);
+            let note = match &strength {
+                Ok(None) => Some(("empty: a secret random strength", DIM_TEXT)),
+                Ok(Some(_)) => Some(("told to the oracle only", DIM_TEXT)),
+                Err(error) => Some((error.as_str(), ERROR_TEXT)),
+            };
+            draw_field_row(input, y, "Oracle's strength S", &mut self.strength, note);
+            y += ROW_STEP;
+            strength.ok()
+        } else {
+            Some(None)
+        };
+        y += 14.0;
+        let request = setup
+            .ok()
+            .zip(strength)
+            .map(|(setup, strength)| SetupAction::Create {
+                setup: game_setup(setup),
+                seats: seat_specs(self.agent, self.answerer, strength),
+            });
+        let text = "Create room";
+        let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
+        let create = button_enabled(input, rect, text, connected && request.is_some());
+        let back_x = rect.x + rect.w + 10.0;
+        if button_at(input, back_x, y, "Back to lobby") {
+            return Some(SetupAction::Back);
+        }
+        if !connected {
+            let note_x = back_x + button_width("Back to lobby") + 14.0;
+            label("Not connected to a server", note_x, y + 20.0, ERROR_TEXT);
+        }
+        create.then_some(request).flatten()
+    }
+
+    /// The agent's and the answerer's choices; returns where the form continues.
+    fn draw_seat_choices(&mut self, input: &Input, top: f32) -> f32 {
+        let mut y = top;
+        label("Agent (drops)", LEFT_X, y + 20.0, TEXT);
+        let agents = [
+            (AgentChoice::Human, "Human"),
+            (AgentChoice::Winning, "Winning AI"),
+            (AgentChoice::Random, "Random AI"),
+        ];
+        let mut x = INPUT_X;
+        for (choice, text) in agents {
+            let rect = Rect::new(x, y, button_width(text) + 10.0, BUTTON_HEIGHT);
+            if toggle(input, rect, text, self.agent == choice) {
+                self.agent = choice;
+            }
+            x += rect.w + 8.0;
+        }
+        y += ROW_STEP;
+        label("Answerer (safe/broken)", LEFT_X, y + 20.0, TEXT);
+        let answerers = [
+            (AnswererChoice::Human, "Human"),
+            (AnswererChoice::Adversary, "Adversary AI"),
+            (AnswererChoice::Oracle, "Honest oracle AI"),
+        ];
+        let mut x = INPUT_X;
+        for (choice, text) in answerers {
+            let rect = Rect::new(x, y, button_width(text) + 10.0, BUTTON_HEIGHT);
+            if toggle(input, rect, text, self.answerer == choice) {
+                self.answerer = choice;
+            }
+            x += rect.w + 8.0;
+        }
+        y + ROW_STEP
+    }
+}
+
+/// A labelled field with a note beside it, such as the reason it is refused.
+fn draw_field_row(
+    input: &Input,
+    y: f32,
+    name: &str,
+    field: &mut TextField,
+    note: Option<(&str, Color)>,
+) {
+    label(name, LEFT_X, y + 20.0, TEXT);
+    field.update(input, Rect::new(INPUT_X, y, FIELD_WIDTH, BUTTON_HEIGHT));
+    if let Some((text, color)) = note {
+        let x = INPUT_X + FIELD_WIDTH + 14.0;
+        let chars = ((screen_width() - x - 10.0) / text_width("m")).max(1.0) as usize;
+        label(&truncate(text, chars), x, y + 20.0, color);
+    }
+}

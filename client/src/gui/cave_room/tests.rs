@@ -1,0 +1,58 @@
+use super::*;
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::SeatState;
+
+/// A room with two people after `moves` from the empty cave.
+pub(in crate::gui) fn snapshot_after(moves: &str) -> RoomSnapshot {
+    let moves: Vec<GameMove> = moves
+        .split_whitespace()
+        .map(|n| GameMove::Cave(n.parse().unwrap()))
+        .collect();
+    let state = GameSetup::Cave
+        .start()
+        .unwrap()
+        .replay(&moves)
+        .unwrap()
+        .pop()
+        .unwrap();
+    RoomSnapshot {
+        room: 1,
+        version: moves.len() as u64,
+        seats: vec![SeatState::Taken { connected: true }; 2],
+        spectators: 0,
+        outcome: state.outcome(),
+        state,
+        moves,
+        record: None,
+    }
+}
+
+fn sq(name: &str) -> Square {
+    name.parse().unwrap()
+}
+
+#[test]
+fn a_legal_cell_on_my_turn_is_a_move() {
+    let snapshot = snapshot_after("a1");
+    assert_eq!(click_refusal(&snapshot, &[1], false, sq("b1")), None);
+    assert_eq!(click_refusal(&snapshot, &[1], false, sq("h5")), None);
+    // Holding both seats, every turn is mine.
+    assert_eq!(click_refusal(&snapshot, &[0, 1], false, sq("b1")), None);
+}
+
+#[test]
+fn clicks_that_are_not_moves_say_why() {
+    let snapshot = snapshot_after("a1");
+    let refusal =
+        |mine: &[u8], awaiting, name| click_refusal(&snapshot, mine, awaiting, sq(name)).unwrap();
+    assert_eq!(refusal(&[], false, "b1"), "Spectators cannot move.");
+    assert_eq!(refusal(&[0], false, "b1"), "It is not your turn.");
+    assert_eq!(refusal(&[1], true, "b1"), "Your move is on its way.");
+    assert!(refusal(&[1], false, "a1").contains("taken"));
+    assert!(refusal(&[1], false, "d4").contains("not against a side wall"));
+    let over = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
+    assert_eq!(
+        click_refusal(&over, &[1], false, sq("h4")).unwrap(),
+        "The game is over."
+    );
+}

@@ -1,0 +1,45 @@
+//! The per-game pieces of the room and replay screens: the colour key before a seat's name, the
+//! list of moves, and what to do on one's turn. Each dispatches on the game.
+
+use macroquad::math::Rect;
+use parlor_shared::bricks::Turn;
+use parlor_shared::game::{GameKind, GameMove, GameState};
+
+use super::bricks::draw_drop_history;
+use super::cave_board::{draw_swatch, seat_player};
+use super::move_list::draw_move_list;
+use super::widgets::Input;
+
+/// Magnetic Cave's brick colour before a seat's name; Dropping Bricks' seat names say what
+/// each side does and need none. Returns the width taken.
+pub fn draw_seat_swatch(game: GameKind, x: f32, baseline: f32, seat: u8) -> f32 {
+    match game {
+        GameKind::Cave => seat_player(seat).map_or(0.0, |player| draw_swatch(x, baseline, player)),
+        GameKind::Bricks => 0.0,
+    }
+}
+
+/// The moves of a game inside `area`, the ply `current` highlighted; returns a clicked ply.
+pub fn draw_moves(
+    input: &Input,
+    area: Rect,
+    game: GameKind,
+    moves: &[GameMove],
+    current: Option<usize>,
+) -> Option<usize> {
+    match game {
+        GameKind::Cave => draw_move_list(input, area, moves, current),
+        GameKind::Bricks => draw_drop_history(input, area, moves, current),
+    }
+}
+
+/// What the player to move does, for the hint under the turn.
+pub fn your_turn_hint(state: &GameState) -> &'static str {
+    match state {
+        GameState::Cave(_) => "Click a green cell to play.",
+        GameState::Bricks(game) => match game.turn() {
+            Turn::Answerer { .. } => "Answer Safe or Broken.",
+            _ => "Type a height or click an open floor, then Drop.",
+        },
+    }
+}
