@@ -108,21 +108,19 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         } else {
             Player::White
         };
-        let outcome = play_one(args, opening, a_plays, &mut tally)?;
+        let (outcome, moves) = play_one(args, opening, a_plays, &mut tally)?;
         match outcome {
             Outcome::Win(player) if player == a_plays => tally.a_wins += 1,
             Outcome::Win(_) => tally.b_wins += 1,
             Outcome::Tie => tally.ties += 1,
         }
         if !args.json {
+            let moves: Vec<String> = moves.iter().map(Square::to_string).collect();
             writeln!(
                 out,
-                "game {:>3}: {} {} ... A as {:?}: {:?}",
+                "game {:>3}: A as {a_plays:?}: {outcome:?}: {}",
                 game + 1,
-                opening[0],
-                opening[1],
-                a_plays,
-                outcome
+                moves.join(" ")
             )?;
         }
     }
@@ -167,16 +165,18 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One game from `opening`: its outcome and every move.
 fn play_one(
     args: &ArenaArgs,
     opening: [Square; 2],
     a_plays: Player,
     tally: &mut Tally,
-) -> anyhow::Result<Outcome> {
+) -> anyhow::Result<(Outcome, Vec<Square>)> {
     let (mut a, mut b) = (args.a.engine(), args.b.engine());
     let (a_budget, b_budget) = (clamp_budget(args.a_move_ms), clamp_budget(args.b_move_ms));
     let mut position =
         Position::from_moves(&opening).map_err(|(_, e)| anyhow::anyhow!("opening: {e}"))?;
+    let mut moves = opening.to_vec();
     while position.outcome().is_none() {
         let a_to_move = position.to_move() == a_plays;
         let (engine, budget) = if a_to_move {
@@ -198,10 +198,12 @@ fn play_one(
         position = position
             .play(square)
             .with_context(|| format!("an engine played the illegal {square}"))?;
+        moves.push(square);
     }
-    Ok(position
+    let outcome = position
         .outcome()
-        .expect("the loop ends when the game does"))
+        .expect("the loop ends when the game does");
+    Ok((outcome, moves))
 }
 
 #[cfg(test)]
