@@ -371,7 +371,7 @@ pub fn generate_level(
     }
     writeln!(
         log,
-        "Needs {} moves (seed {}, found after {} tries).",
+        "Needs {} moves (seed {}, candidate {}).",
         generated.solution.moves.len(),
         request.seed,
         generated.tries
