@@ -6,13 +6,12 @@
 //! puzzle, since the live set is the same); a target move brings the target one step closer;
 //! any move may capture any one piece other than the mover and the target. Every real winning
 //! line is also a relaxed one (a real move brings the target at most one step closer and
-//! captures at most one piece), so the relaxed optimum never exceeds the real one. It is exact
-//! about the hard part of these puzzles: which turns the dice let the target move, and how
-//! captures add turns.
+//! captures at most one piece), so the relaxed optimum never exceeds the real one. It knows
+//! which turns the dice give the target and how captures add turns, but not how far apart the
+//! pieces are; [`super::capture_bound`] does, at a higher price.
 
 use super::board::BOARD_SIZE;
-use super::pieces::PIECES;
-use super::pieces::Pieces;
+use super::pieces::{PIECES, Pieces};
 use super::rules::{DICE_LEN, Level, movable_pieces};
 
 /// "Cannot be done within the move limit."

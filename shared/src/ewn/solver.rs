@@ -1,10 +1,11 @@
-//! The fewest-move solver: iterative deepening depth-first search (IDA*) bounded by the relaxed
-//! puzzle ([`super::relaxed`]), with a table of positions already known to fail.
+//! The fewest-move solver: iterative deepening depth-first search (IDA*) with two lower bounds
+//! on the moves still needed (the cheap table of [`super::relaxed`], then the capture-time race
+//! of [`super::capture_bound`]) and a table of positions already known to fail.
 //!
 //! Each round allows one more move than the last, so the first win found is a shortest one;
-//! a round ends early wherever the relaxed bound says the moves left cannot be enough. The
-//! failure table keeps what a round learnt for the next: a position that cannot win within r
-//! moves cannot win within fewer.
+//! a round ends early wherever a bound says the moves left cannot be enough. The failure table
+//! keeps what a round learnt for the next: a position that cannot win within r moves cannot
+//! win within fewer.
 
 use super::board::{SQUARES, chebyshev_to_corner, neighbours};
 use super::capture_bound::CaptureBound;
