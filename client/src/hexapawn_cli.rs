@@ -281,15 +281,20 @@ pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
     // Long matches are what auto mode runs; after learning, the HER moving first resigns at
     // once (every opening loses), so most of their games are short. Short matches from empty
     // brains time games played while learning, most of them to the end.
-    for (label, rounds) in [
+    let matches = [
         ("1,000,000-round matches", 1_000_000),
         ("100-round matches", 100),
-    ] {
-        let speed = self_play_speed(rounds, seconds / 2.0);
+        ("10-round matches", 10),
+    ];
+    for (label, rounds) in matches {
+        let speed = self_play_speed(rounds, seconds / matches.len() as f64);
         writeln!(
             out,
-            "Self-play, {label} from empty brains: {:.0} games/s ({:.2} plies per game).",
-            speed.games_per_second, speed.plies_per_game
+            "Self-play, {label} from empty brains: {:.0} games/s, {:.2} plies per game, {:.0} \
+             plies/s.",
+            speed.games_per_second,
+            speed.plies_per_game,
+            speed.games_per_second * speed.plies_per_game
         )?;
     }
     for mirrors in [false, true] {

@@ -24,13 +24,11 @@
 //! left-right mirror image share one box, as in Gardner's article; the box is kept for whichever
 //! of the two has the smaller bitboard key, and its moves are mirrored on the way in and out.
 
-use std::collections::HashMap;
-
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use super::board::{Move, MoveList, Position, Status};
+use super::board::{KeyMap, Move, MoveList, Position, Status};
 use super::{Dims, HexapawnError, Side};
 
 /// One matchbox: the legal moves of its position (as HER sees it) and which still have a bead.
@@ -91,7 +89,7 @@ impl BoxAddress {
 pub struct Brain {
     pub(super) dims: Dims,
     pub(super) mirrors: bool,
-    pub(super) boxes: HashMap<u128, Matchbox>,
+    pub(super) boxes: KeyMap<Matchbox>,
     /// The beads in all boxes together, kept up to date for the learning curve.
     pub(super) beads: u64,
 }
@@ -102,7 +100,7 @@ impl Brain {
         Brain {
             dims,
             mirrors,
-            boxes: HashMap::new(),
+            boxes: KeyMap::default(),
             beads: 0,
         }
     }

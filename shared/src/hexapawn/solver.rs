@@ -1,12 +1,10 @@
 //! The exact game value by memoised negamax, and the exploiter: a perfect player that wins
 //! whenever the solver says it can, so it punishes every mistake.
 
-use std::collections::HashMap;
-
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::board::{Move, MoveList, Position, Status};
+use super::board::{KeyMap, Move, MoveList, Position, Status};
 use super::{Dims, HexapawnError, Side};
 
 /// How many positions the solver remembers before it gives up (about 150 MB): 3x3 has a few
@@ -18,7 +16,7 @@ pub const DEFAULT_SOLVER_LIMIT: usize = 4_000_000;
 /// their mirror images, since both are the same game.
 pub struct Solver {
     dims: Dims,
-    wins_for_mover: HashMap<u128, bool>,
+    wins_for_mover: KeyMap<bool>,
     limit: usize,
 }
 
@@ -30,7 +28,7 @@ impl Solver {
     pub fn with_limit(dims: Dims, limit: usize) -> Solver {
         Solver {
             dims,
-            wins_for_mover: HashMap::new(),
+            wins_for_mover: KeyMap::default(),
             limit,
         }
     }
