@@ -12,7 +12,7 @@
 use std::sync::Arc;
 
 use super::grid::{MAX_CELLS, Shape};
-use super::pdb::PatternDatabases;
+use super::pdb::{Indices, PatternDatabases};
 use super::puzzle::Puzzle;
 
 /// Which lower bound a search uses.
@@ -33,6 +33,15 @@ impl HeuristicKind {
             HeuristicKind::PatternDatabases => "pattern databases",
         }
     }
+}
+
+/// A position's estimate with what it takes to update it after one move: the Manhattan and
+/// conflict terms, or the database indices (whichever the heuristic uses; the others stay 0).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Estimate {
+    manhattan: u32,
+    conflicts: u32,
+    indices: Indices,
 }
 
 /// A heuristic ready for one puzzle.
@@ -103,10 +112,61 @@ impl Heuristic {
     /// Lower bound on the steps from the position with these top-left cells to the goal.
     #[inline]
     pub fn estimate(&self, tops: &[u8]) -> u32 {
-        match (&self.databases, self.kind) {
-            (Some(databases), _) => databases.estimate(tops),
-            (None, HeuristicKind::Manhattan) => self.manhattan(tops),
-            (None, _) => self.manhattan(tops) + self.conflicts(tops),
+        self.value(&self.start(tops))
+    }
+
+    /// The estimate of the position with these top-left cells, ready for [`Self::after_move`].
+    pub fn start(&self, tops: &[u8]) -> Estimate {
+        match &self.databases {
+            Some(databases) => Estimate {
+                indices: databases.indices(tops),
+                ..Estimate::default()
+            },
+            None => Estimate {
+                manhattan: self.manhattan(tops),
+                conflicts: self.conflicts(tops),
+                ..Estimate::default()
+            },
+        }
+    }
+
+    #[inline]
+    pub fn value(&self, estimate: &Estimate) -> u32 {
+        match &self.databases {
+            Some(databases) => databases.value(&estimate.indices),
+            None => estimate.manhattan + estimate.conflicts,
+        }
+    }
+
+    /// `estimate` after `piece` moved from `from` to `to`, `tops` being the cells after the
+    /// move: Manhattan and the databases change by the moved piece alone; conflicts only when a
+    /// 1x1 tile moved, and are then recounted.
+    #[inline]
+    pub fn after_move(
+        &self,
+        estimate: &Estimate,
+        tops: &[u8],
+        piece: usize,
+        from: u8,
+        to: u8,
+    ) -> Estimate {
+        if let Some(databases) = &self.databases {
+            return Estimate {
+                indices: databases.moved(&estimate.indices, piece, from, to),
+                ..*estimate
+            };
+        }
+        let row = piece * self.cells;
+        let manhattan = estimate.manhattan + u32::from(self.distance[row + usize::from(to)])
+            - u32::from(self.distance[row + usize::from(from)]);
+        let conflicts = match self.single_goal[piece] {
+            Some(_) => self.conflicts(tops),
+            None => estimate.conflicts,
+        };
+        Estimate {
+            manhattan,
+            conflicts,
+            ..*estimate
         }
     }
 
@@ -117,8 +177,12 @@ impl Heuristic {
             .sum()
     }
 
-    /// Two steps for every 1x1 tile that must leave its goal row or column to let another pass.
+    /// Two steps for every 1x1 tile that must leave its goal row or column to let another pass
+    /// (none with plain Manhattan).
     fn conflicts(&self, tops: &[u8]) -> u32 {
+        if self.kind != HeuristicKind::Conflicts {
+            return 0;
+        }
         let mut tile_at = [u8::MAX; MAX_CELLS];
         for (piece, &top) in tops.iter().enumerate() {
             if self.single_goal[piece].is_some() {

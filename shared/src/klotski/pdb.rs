@@ -24,31 +24,36 @@ const MAX_CELLS: usize = 16;
 const MAX_GROUP: usize = 6;
 const UNSET: u8 = u8::MAX;
 
-struct Group {
-    /// The tiles (piece index = goal cell on a classic board), in table-index order.
-    pieces: Vec<u8>,
-    table: Vec<u8>,
+/// Groups at most: 15 tiles in groups of up to six.
+const MAX_GROUPS: usize = 3;
+
+/// Where a piece's cell sits in the table indices: its group and the bit shift of its slot.
+#[derive(Clone, Copy, Default)]
+struct Slot {
+    group: u8,
+    shift: u8,
 }
 
-impl Group {
-    #[inline]
-    fn lookup(&self, cell_of: impl Fn(u8) -> u8) -> u32 {
-        let index = self
-            .pieces
-            .iter()
-            .enumerate()
-            .fold(0usize, |index, (slot, &piece)| {
-                index | usize::from(cell_of(piece)) << (4 * slot)
-            });
-        u32::from(self.table[index])
-    }
+/// A position's table indices and their sums, updated move by move: a move changes one index
+/// of each lookup, so it costs two table reads instead of all of them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Indices {
+    direct: [u32; MAX_GROUPS],
+    transposed: [u32; MAX_GROUPS],
+    direct_sum: u32,
+    transposed_sum: u32,
 }
 
 /// The tables of one board size.
 pub struct PatternDatabases {
-    groups: Vec<Group>,
-    /// On square boards, each cell's mirror across the main diagonal.
-    transpose: Option<[u8; MAX_CELLS]>,
+    /// One table per group of tiles.
+    tables: Vec<Vec<u8>>,
+    /// Each piece's slot in the direct lookup.
+    direct: [Slot; MAX_CELLS],
+    /// On square boards, each cell's mirror across the main diagonal, and each piece's slot in
+    /// the lookup of the transposed position (where the tile whose goal is cell g stands where
+    /// the tile whose goal is mirror(g) stands, mirrored).
+    transpose: Option<([u8; MAX_CELLS], [Slot; MAX_CELLS])>,
 }
 
 impl PatternDatabases {
@@ -103,47 +108,89 @@ impl PatternDatabases {
                 })
                 .collect()
         });
-        let groups = groups
-            .into_iter()
-            .zip(tables)
-            .map(|(pieces, table)| Group { pieces, table })
-            .collect();
+        let mut direct = [Slot::default(); MAX_CELLS];
+        for (group, pieces) in groups.iter().enumerate() {
+            for (slot, &piece) in pieces.iter().enumerate() {
+                direct[usize::from(piece)] = Slot {
+                    group: group as u8,
+                    shift: 4 * slot as u8,
+                };
+            }
+        }
         let transpose = (rows == cols).then(|| {
             let mut mirror = [0u8; MAX_CELLS];
-            for (cell, image) in mirror.iter_mut().enumerate().take(usize::from(rows * cols)) {
-                let (row, col) = (cell as u8 / cols, cell as u8 % cols);
-                *image = col * cols + row;
+            let mut transposed = [Slot::default(); MAX_CELLS];
+            for cell in 0..rows * cols {
+                mirror[usize::from(cell)] = (cell % cols) * cols + cell / cols;
             }
-            mirror
+            for piece in 0..rows * cols - 1 {
+                // The piece stands in for the tile whose goal is its goal's mirror.
+                transposed[usize::from(piece)] = direct[usize::from(mirror[usize::from(piece)])];
+            }
+            (mirror, transposed)
         });
-        PatternDatabases { groups, transpose }
+        PatternDatabases {
+            tables,
+            direct,
+            transpose,
+        }
     }
 
-    /// Lower bound for the position with these top-left cells (piece `i` = tile `i + 1`).
-    #[inline]
-    pub fn estimate(&self, tops: &[u8]) -> u32 {
-        let direct: u32 = self
-            .groups
-            .iter()
-            .map(|group| group.lookup(|piece| tops[usize::from(piece)]))
-            .sum();
-        match &self.transpose {
-            // In the transposed position the tile whose goal is cell g stands where the tile whose
-            // goal is mirror(g) stands, mirrored.
-            Some(mirror) => {
-                let transposed: u32 = self
-                    .groups
-                    .iter()
-                    .map(|group| {
-                        group.lookup(|piece| {
-                            mirror[usize::from(tops[usize::from(mirror[usize::from(piece)])])]
-                        })
-                    })
-                    .sum();
-                direct.max(transposed)
+    /// The indices of the position with these top-left cells (piece `i` = tile `i + 1`).
+    pub fn indices(&self, tops: &[u8]) -> Indices {
+        let mut indices = Indices {
+            direct: [0; MAX_GROUPS],
+            transposed: [0; MAX_GROUPS],
+            direct_sum: 0,
+            transposed_sum: 0,
+        };
+        for (piece, &top) in tops.iter().enumerate() {
+            let slot = self.direct[piece];
+            indices.direct[usize::from(slot.group)] |= u32::from(top) << slot.shift;
+            if let Some((mirror, transposed)) = &self.transpose {
+                let slot = transposed[piece];
+                indices.transposed[usize::from(slot.group)] |=
+                    u32::from(mirror[usize::from(top)]) << slot.shift;
             }
-            None => direct,
         }
+        for group in 0..self.tables.len() {
+            indices.direct_sum += self.read(group, indices.direct[group]);
+            if self.transpose.is_some() {
+                indices.transposed_sum += self.read(group, indices.transposed[group]);
+            }
+        }
+        indices
+    }
+
+    /// `indices` after `piece` moved from cell `from` to cell `to`.
+    #[inline]
+    pub fn moved(&self, indices: &Indices, piece: usize, from: u8, to: u8) -> Indices {
+        let mut next = *indices;
+        let slot = self.direct[piece];
+        let group = usize::from(slot.group);
+        next.direct[group] ^= u32::from(from ^ to) << slot.shift;
+        next.direct_sum = next.direct_sum + self.read(group, next.direct[group])
+            - self.read(group, indices.direct[group]);
+        if let Some((mirror, transposed)) = &self.transpose {
+            let slot = transposed[piece];
+            let group = usize::from(slot.group);
+            let change = mirror[usize::from(from)] ^ mirror[usize::from(to)];
+            next.transposed[group] ^= u32::from(change) << slot.shift;
+            next.transposed_sum = next.transposed_sum + self.read(group, next.transposed[group])
+                - self.read(group, indices.transposed[group]);
+        }
+        next
+    }
+
+    /// The lower bound the indices give.
+    #[inline]
+    pub fn value(&self, indices: &Indices) -> u32 {
+        indices.direct_sum.max(indices.transposed_sum)
+    }
+
+    #[inline]
+    fn read(&self, group: usize, index: u32) -> u32 {
+        u32::from(self.tables[group][index as usize])
     }
 }
 
@@ -163,23 +210,6 @@ fn partition(rows: u8, cols: u8) -> Vec<Vec<u8>> {
     all.chunks(size).map(<[u8]>::to_vec).collect()
 }
 
-/// One bit per (tiles' index, blank cell).
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(len: usize) -> Bits {
-        Bits(vec![0; len.div_ceil(64)])
-    }
-
-    fn get(&self, at: usize) -> bool {
-        self.0[at / 64] >> (at % 64) & 1 == 1
-    }
-
-    fn set(&mut self, at: usize) {
-        self.0[at / 64] |= 1 << (at % 64);
-    }
-}
-
 /// The table of one group: fewest moves of its tiles (goals `goals`) from every placement.
 fn build_table(rows: u8, cols: u8, goals: &[u8]) -> Vec<u8> {
     debug_assert!(goals.len() <= MAX_GROUP);
@@ -191,35 +221,34 @@ fn build_table(rows: u8, cols: u8, goals: &[u8]) -> Vec<u8> {
         (mask | (mask >> 1) & !last_col | (mask << 1) & !first_col | mask >> cols | mask << cols)
             & board
     };
-    let size = 1usize << (4 * goals.len());
-    let mut table = vec![UNSET; size];
-    // (index << 4 | blank): `closed` once the blank's free region was spread, `queued` once the
-    // entry is in a frontier.
-    let mut closed = Bits::new(size << 4);
-    let mut queued = Bits::new(size << 4);
+    // Per tiles' index: the blank cells already spread from (low 16 bits) and the depth at
+    // which the index was first reached (high bits, UNSET until then). One word, so checking a
+    // successor is one memory access.
+    const DEPTH_SHIFT: u32 = 16;
+    let mut state = vec![u32::from(UNSET) << DEPTH_SHIFT; 1usize << (4 * goals.len())];
     let start = goals
         .iter()
         .enumerate()
         .fold(0usize, |index, (slot, &cell)| {
             index | usize::from(cell) << (4 * slot)
         });
-    let start_entry = start << 4 | (cells as usize - 1);
-    queued.set(start_entry);
-    let mut frontier = vec![start_entry as u32];
-    let mut depth = 0u8;
+    // Entries are (index << 4 | blank); one may be queued more than once (from each tile next
+    // to its blank), the later copies skipped.
+    let mut frontier = vec![(start << 4 | (cells as usize - 1)) as u32];
+    let mut depth = 0u32;
     while !frontier.is_empty() {
-        let mut next = Vec::new();
+        let mut next = Vec::with_capacity(frontier.len() * 2);
         for &entry in &frontier {
-            let entry = entry as usize;
-            if closed.get(entry) {
+            let (index, blank) = (entry as usize >> 4, entry & 15);
+            let word = state[index];
+            if word & (1 << blank) != 0 {
                 continue;
             }
-            let (index, blank) = (entry >> 4, entry & 15);
-            let mut cells_buffer = [0u32; MAX_GROUP];
-            for (slot, cell) in cells_buffer.iter_mut().enumerate().take(goals.len()) {
+            let mut tiles = [0u32; MAX_GROUP];
+            for (slot, cell) in tiles.iter_mut().enumerate().take(goals.len()) {
                 *cell = (index >> (4 * slot) & 15) as u32;
             }
-            let tiles = &cells_buffer[..goals.len()];
+            let tiles = &tiles[..goals.len()];
             let free = board & !tiles.iter().fold(0, |mask, &cell| mask | 1 << cell);
             let mut region = 1u32 << blank;
             loop {
@@ -229,19 +258,18 @@ fn build_table(rows: u8, cols: u8, goals: &[u8]) -> Vec<u8> {
                 }
                 region = grown;
             }
-            for cell in super::puzzle::cells_of(u64::from(region)) {
-                closed.set(index << 4 | usize::from(cell));
-            }
-            if table[index] == UNSET {
-                table[index] = depth;
-            }
+            let first = word >> DEPTH_SHIFT == u32::from(UNSET);
+            let depth_bits = if first {
+                depth << DEPTH_SHIFT
+            } else {
+                word & !0xFFFF
+            };
+            state[index] = depth_bits | (word & 0xFFFF) | region;
             for (slot, &cell) in tiles.iter().enumerate() {
                 for target in super::puzzle::cells_of(u64::from(spread(1 << cell) & region)) {
                     let moved = index ^ ((cell as usize ^ usize::from(target)) << (4 * slot));
-                    let moved_entry = moved << 4 | cell as usize;
-                    if !closed.get(moved_entry) && !queued.get(moved_entry) {
-                        queued.set(moved_entry);
-                        next.push(moved_entry as u32);
+                    if state[moved] & (1 << cell) == 0 {
+                        next.push((moved << 4 | cell as usize) as u32);
                     }
                 }
             }
@@ -251,10 +279,11 @@ fn build_table(rows: u8, cols: u8, goals: &[u8]) -> Vec<u8> {
     }
     // Placements no search can meet (two tiles on one cell, or the other parity class) stay
     // admissible at 0.
-    for value in &mut table {
-        if *value == UNSET {
-            *value = 0;
-        }
-    }
-    table
+    state
+        .into_iter()
+        .map(|word| match (word >> DEPTH_SHIFT) as u8 {
+            UNSET => 0,
+            depth => depth,
+        })
+        .collect()
 }

@@ -8,12 +8,13 @@
 //! commute). A round in which nothing exceeded the bound searched every reachable position.
 
 use super::{CLOCK_EVERY, Limits, Outcome, PieceMove, SearchStats, Space};
-use crate::klotski::grid::Dir;
-use crate::klotski::heuristic::Heuristic;
+use crate::klotski::grid::{Dir, MAX_CELLS, Shape, Step};
+use crate::klotski::heuristic::{Estimate, Heuristic};
 use crate::klotski::key::{Packed, hash_of};
+use crate::klotski::puzzle::cells_of;
 
 /// Slots of the transposition table at most (16 bytes each for one-word positions).
-const TABLE_SLOTS_MAX: usize = 1 << 22;
+const TABLE_SLOTS_MAX: usize = 1 << 19;
 
 #[derive(Clone, Copy)]
 struct Slot<const W: usize> {
@@ -78,11 +79,17 @@ enum Flow {
     Stopped,
 }
 
+/// Marks a blank cell in `Walker::owner`.
+const BLANK: u8 = u8::MAX;
+
+/// The depth-first search's position, changed in place move by move and restored on return.
 struct Walker<'s, 'p, const W: usize> {
     space: &'s Space<'p, W>,
     heuristic: &'s Heuristic,
     limits: &'s Limits,
     tops: Vec<u8>,
+    /// The piece on each cell, or `BLANK`: moves are found from the blanks, which are few.
+    owner: [u8; MAX_CELLS],
     occupied: u64,
     key: Packed<W>,
     path: Vec<PieceMove>,
@@ -94,8 +101,8 @@ struct Walker<'s, 'p, const W: usize> {
 }
 
 impl<const W: usize> Walker<'_, '_, W> {
-    fn search(&mut self, g: u32, h: u32) -> Flow {
-        let f = g + h;
+    fn search(&mut self, g: u32, estimate: Estimate) -> Flow {
+        let f = g + self.heuristic.value(&estimate);
         if f > self.bound {
             self.next_bound = self.next_bound.min(f);
             return Flow::Continue;
@@ -113,33 +120,68 @@ impl<const W: usize> Walker<'_, '_, W> {
         let undo = self.path.last().map(|mv| mv.reversed());
         let puzzle = self.space.puzzle;
         let geometry = puzzle.geometry();
-        for piece in 0..self.tops.len() {
-            let top = self.tops[piece];
-            let shape = puzzle.pieces()[piece].shape;
+        let mut blanks = geometry.full_mask() & !self.occupied;
+        while blanks != 0 {
+            let blank = blanks.trailing_zeros() as u8;
+            blanks &= blanks - 1;
             for dir in Dir::ALL {
-                let mv = PieceMove::new(piece, dir);
-                let Some(step) = geometry.step(shape, top, dir) else {
+                // The piece that would move towards `dir` into this blank is on the cell beyond it.
+                let Some(beyond) = geometry.step(Shape::Single, blank, dir.opposite()) else {
                     continue;
                 };
-                if step.enter & self.occupied != 0 || Some(mv) == undo {
+                let piece = self.owner[usize::from(beyond.to)];
+                if piece == BLANK {
                     continue;
                 }
-                let (key, occupied) = (self.key, self.occupied);
-                self.tops[piece] = step.to;
-                self.occupied = (occupied & !step.leave) | step.enter;
-                self.key = self.space.layout.moved(&key, piece, top, step.to);
+                let piece = usize::from(piece);
+                let top = self.tops[piece];
+                let mv = PieceMove::new(piece, dir);
+                let Some(step) = geometry.step(puzzle.pieces()[piece].shape, top, dir) else {
+                    continue;
+                };
+                // A block moving into two blanks is taken from the first of them only.
+                if step.enter & self.occupied != 0
+                    || step.enter.trailing_zeros() != u32::from(blank)
+                    || Some(mv) == undo
+                {
+                    continue;
+                }
+                self.play(piece, top, step);
                 self.path.push(mv);
-                let h = self.heuristic.estimate(&self.tops);
-                match self.search(g + 1, h) {
+                let next = self
+                    .heuristic
+                    .after_move(&estimate, &self.tops, piece, top, step.to);
+                match self.search(g + 1, next) {
                     Flow::Continue => {}
                     stop => return stop,
                 }
                 self.path.pop();
-                (self.key, self.occupied) = (key, occupied);
-                self.tops[piece] = top;
+                self.play(
+                    piece,
+                    step.to,
+                    Step {
+                        to: top,
+                        enter: step.leave,
+                        leave: step.enter,
+                    },
+                );
             }
         }
         Flow::Continue
+    }
+
+    /// Moves `piece` from `top` by `step` (or back, given the reversed step).
+    #[inline]
+    fn play(&mut self, piece: usize, top: u8, step: Step) {
+        self.tops[piece] = step.to;
+        self.occupied = (self.occupied & !step.leave) | step.enter;
+        self.key = self.space.layout.moved(&self.key, piece, top, step.to);
+        for cell in cells_of(step.leave) {
+            self.owner[usize::from(cell)] = BLANK;
+        }
+        for cell in cells_of(step.enter) {
+            self.owner[usize::from(cell)] = piece as u8;
+        }
     }
 }
 
@@ -151,18 +193,32 @@ pub(crate) fn idastar<const W: usize>(
     stats: &mut SearchStats,
 ) -> Outcome {
     let tops = space.puzzle.start().tops().to_vec();
-    let start_h = heuristic.estimate(&tops);
+    let start = heuristic.start(&tops);
+    let mut owner = [BLANK; MAX_CELLS];
+    for (piece, (shape, &top)) in space
+        .puzzle
+        .pieces()
+        .iter()
+        .map(|piece| piece.shape)
+        .zip(&tops)
+        .enumerate()
+    {
+        for cell in cells_of(space.puzzle.geometry().footprint(shape, top).unwrap_or(0)) {
+            owner[usize::from(cell)] = piece as u8;
+        }
+    }
     let mut walker = Walker {
         space,
         heuristic,
         limits,
         occupied: space.occupied(&tops),
         tops,
+        owner,
         key: space.start,
         path: Vec::new(),
         table: Table::new(limits.max_positions),
         round: 0,
-        bound: start_h,
+        bound: heuristic.value(&start),
         next_bound: u32::MAX,
         expanded: 0,
     };
@@ -172,7 +228,7 @@ pub(crate) fn idastar<const W: usize>(
         walker.round = walker.table.next_round(walker.round);
         walker.next_bound = u32::MAX;
         let before = walker.expanded;
-        let flow = walker.search(0, start_h);
+        let flow = walker.search(0, start);
         stats.expanded = walker.expanded;
         match flow {
             Flow::Found => {
