@@ -7,6 +7,7 @@ use parlor_shared::game::{GameKind, GameMove, GameState};
 
 use super::bricks::draw_drop_history;
 use super::cave_board::{draw_swatch, seat_player};
+use super::describe::game_seat_name;
 use super::move_list::draw_move_list;
 use super::widgets::Input;
 
@@ -16,6 +17,15 @@ pub fn draw_seat_swatch(game: GameKind, x: f32, baseline: f32, seat: u8) -> f32 
     match game {
         GameKind::Cave => seat_player(seat).map_or(0.0, |player| draw_swatch(x, baseline, player)),
         GameKind::Bricks => 0.0,
+    }
+}
+
+/// Who sits in a seat, for a one-line list: after Magnetic Cave's swatch the occupant says
+/// enough; other games name the seat.
+pub fn seat_in_list(game: GameKind, seat: u8, who: &str) -> String {
+    match game {
+        GameKind::Cave => who.to_string(),
+        GameKind::Bricks => format!("{}: {who}", game_seat_name(game, seat)),
     }
 }
 
@@ -41,5 +51,24 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
             Turn::Answerer { .. } => "Answer Safe or Broken.",
             _ => "Type a height or click an open floor, then Drop.",
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::bricks::{BricksGame, BricksMove, Setup};
+
+    #[test]
+    fn lists_name_bricks_seats_and_hints_follow_the_turn() {
+        assert_eq!(seat_in_list(GameKind::Cave, 0, "you"), "you");
+        assert_eq!(seat_in_list(GameKind::Bricks, 1, "open"), "Answerer: open");
+        let game = BricksGame::new(Setup::new(10, 4, 2).unwrap());
+        let dropped = game.play(BricksMove::Drop(5)).unwrap();
+        assert!(your_turn_hint(&GameState::Bricks(game)).contains("Drop"));
+        assert_eq!(
+            your_turn_hint(&GameState::Bricks(dropped)),
+            "Answer Safe or Broken."
+        );
     }
 }

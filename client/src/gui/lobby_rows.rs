@@ -5,12 +5,12 @@ use macroquad::shapes::draw_rectangle;
 use parlor_shared::protocol::{RecordSummary, RoomSummary, SeatState};
 
 use super::describe;
-use super::game_view::draw_seat_swatch;
+use super::game_view::{draw_seat_swatch, seat_in_list};
 use super::lobby::LobbyAction;
 use super::room_view::HeldSeat;
 use super::widgets::{
     DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled, button_width,
-    label, text_width,
+    label, text_width, truncate,
 };
 
 /// Buttons inside list rows are a little lower than ordinary ones.
@@ -42,19 +42,10 @@ pub fn draw_room_row(
     let status_x = row.x + row.w - text_width(&status) - 8.0;
     label(&status, status_x, row.y + 20.0, color);
 
-    let mut x = row.x + 6.0;
-    let baseline = row.y + 46.0;
     let mut buttons: Vec<(String, LobbyAction)> = Vec::new();
     for (seat, state) in room.seats.iter().enumerate() {
-        let seat = seat as u8;
-        x += draw_seat_swatch(room.game, x, baseline, seat);
-        let who = if held.iter().any(|h| h.seat == seat) {
-            "you".to_string()
-        } else {
-            describe::seat_state(state)
-        };
-        x += label(&who, x, baseline, TEXT) + 16.0;
         if open(state) && room.outcome.is_none() {
+            let seat = seat as u8;
             let join = LobbyAction::Join {
                 room: room.room,
                 seat,
@@ -68,7 +59,8 @@ pub fn draw_room_row(
     } else {
         buttons.push(("Rejoin".into(), LobbyAction::Rejoin(room.room)));
     }
-    // Right-aligned, so the last button always sits at the row's end.
+    // Right-aligned, so the last button always sits at the row's end; the seats get the
+    // room left of the buttons.
     let mut right = row.x + row.w - 6.0;
     let mut action = None;
     for (text, on_click) in buttons.into_iter().rev() {
@@ -79,6 +71,21 @@ pub fn draw_room_row(
             action = Some(on_click);
         }
         right -= 6.0;
+    }
+
+    let mut x = row.x + 6.0;
+    let baseline = row.y + 46.0;
+    for (seat, state) in room.seats.iter().enumerate() {
+        let seat = seat as u8;
+        x += draw_seat_swatch(room.game, x, baseline, seat);
+        let who = if held.iter().any(|h| h.seat == seat) {
+            "you".to_string()
+        } else {
+            describe::seat_state(state)
+        };
+        let chars = ((right - 10.0 - x) / text_width("m")).floor().max(0.0) as usize;
+        let text = truncate(&seat_in_list(room.game, seat, &who), chars);
+        x += label(&text, x, baseline, TEXT) + 16.0;
     }
     action
 }
@@ -98,7 +105,13 @@ pub fn draw_record_row(
     label(&summary, row.x + 6.0, row.y + 19.0, TEXT);
     let players = record.seats.join(" vs ");
     let detail = format!("{players}, {}", describe::ago(record.finished_at, now));
-    label(&detail, row.x + 6.0, row.y + 39.0, DIM_TEXT);
+    let chars = ((row.w - 12.0) / text_width("m")).floor().max(1.0) as usize;
+    label(
+        &truncate(&detail, chars),
+        row.x + 6.0,
+        row.y + 39.0,
+        DIM_TEXT,
+    );
     let width = button_width("Replay");
     let rect = Rect::new(
         row.x + row.w - width - 6.0,

@@ -8,7 +8,7 @@ use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
 use macroquad::text::{draw_text, measure_text};
 use parlor_shared::bricks::BricksGame;
 
-use super::layout::{Column, TowerLayout, scale_labels, short_height};
+use super::layout::{Column, TowerLayout, scale_labels, short_height, spread_labels};
 use crate::gui::widgets::{DIM_TEXT, TEXT, label};
 
 /// Floors known to be safe (1..=min safe). Sampled by the window test.
@@ -93,7 +93,8 @@ fn draw_column(column: &Column, game: &BricksGame, marks: &TowerMarks, role: Col
     }
     if role == ColumnRole::Overview {
         for height in scale_labels(column, &[]) {
-            draw_scale_label(column, role, height, &short_height(height), DIM_TEXT);
+            let y = column.label_y(height);
+            draw_scale_label(column, role, y, y, &short_height(height), DIM_TEXT);
         }
         return;
     }
@@ -107,21 +108,28 @@ fn draw_column(column: &Column, game: &BricksGame, marks: &TowerMarks, role: Col
     if let Some(height) = game.pending_drop().filter(in_column) {
         draw_pending_brick(column, height);
     }
-    let marked = marked_labels(column, game);
-    let heights: Vec<u64> = marked.iter().map(|(height, ..)| *height).collect();
-    for height in scale_labels(column, &heights) {
-        draw_scale_label(column, role, height, &short_height(height), DIM_TEXT);
+    let marked = marked_labels(column, game, marks);
+    let at: Vec<f32> = marked.iter().map(|(h, ..)| column.label_y(*h)).collect();
+    let spread = spread_labels(&at, r.y + r.h);
+    for height in scale_labels(column, &spread) {
+        let y = column.label_y(height);
+        draw_scale_label(column, role, y, y, &short_height(height), DIM_TEXT);
     }
-    for (height, text, color) in marked {
-        draw_scale_label(column, role, height, &text, color);
+    for ((_, text, color), (y, label_y)) in marked.iter().zip(at.into_iter().zip(spread)) {
+        draw_scale_label(column, role, y, label_y, text, *color);
     }
 }
 
-/// The heights labelled with what they are: min safe, max safe (or S once they meet), and the
-/// pending drop, each once even when they coincide.
-fn marked_labels(column: &Column, game: &BricksGame) -> Vec<(u64, String, Color)> {
+/// The heights labelled with what they are: min safe, max safe (or S once they meet), the
+/// pending drop, and the floor the agent points at or typed; each once, even when they
+/// coincide.
+fn marked_labels(
+    column: &Column,
+    game: &BricksGame,
+    marks: &TowerMarks,
+) -> Vec<(u64, String, Color)> {
     let state = game.state();
-    let mut marks: Vec<(u64, &str, Color)> = if state.min_safe() == state.max_safe() {
+    let mut roles: Vec<(u64, &str, Color)> = if state.min_safe() == state.max_safe() {
         vec![(state.min_safe(), "= S", SAFE_TEXT)]
     } else {
         vec![
@@ -130,10 +138,16 @@ fn marked_labels(column: &Column, game: &BricksGame) -> Vec<(u64, String, Color)
         ]
     };
     if let Some(height) = game.pending_drop() {
-        marks.push((height, "drop", PENDING_TEXT));
+        roles.push((height, "drop", PENDING_TEXT));
+    }
+    if let Some(height) = marks.picked {
+        roles.push((height, "your drop", PICK_MARK));
+    }
+    if let Some(height) = marks.hovered {
+        roles.push((height, "click to pick", HOVER_MARK));
     }
     let mut labels: Vec<(u64, String, Color)> = Vec::new();
-    for (height, role, color) in marks {
+    for (height, role, color) in roles {
         // The height just below the column is labelled at its bottom edge (0 is the ground).
         if !(column.low - 1..=column.high).contains(&height) {
             continue;
@@ -146,17 +160,24 @@ fn marked_labels(column: &Column, game: &BricksGame) -> Vec<(u64, String, Color)
     labels
 }
 
-fn draw_scale_label(column: &Column, role: ColumnRole, height: u64, text: &str, color: Color) {
+/// A label for the height at `y`, written at `label_y` (moved off a neighbour's label), with
+/// a leader from the column's edge.
+fn draw_scale_label(
+    column: &Column,
+    role: ColumnRole,
+    y: f32,
+    label_y: f32,
+    text: &str,
+    color: Color,
+) {
     let size = measure_text(text, None, SCALE_TEXT_SIZE as u16, 1.0);
-    let baseline = column.label_y(height) + size.offset_y / 2.0;
     let r = column.rect;
-    // A short tick from the column's edge to the label.
-    let (tick_x, x) = match role {
-        ColumnRole::Overview => (r.x - 5.0, r.x - 8.0 - size.width),
-        ColumnRole::Detail => (r.x + r.w, r.x + r.w + 8.0),
+    let (edge_x, end_x, x) = match role {
+        ColumnRole::Overview => (r.x, r.x - 5.0, r.x - 8.0 - size.width),
+        ColumnRole::Detail => (r.x + r.w, r.x + r.w + 5.0, r.x + r.w + 8.0),
     };
-    let y = column.label_y(height);
-    draw_line(tick_x, y, tick_x + 5.0, y, 1.0, color);
+    draw_line(edge_x, y, end_x, label_y, 1.0, color);
+    let baseline = label_y + size.offset_y / 2.0;
     draw_text(text, x.round(), baseline.round(), SCALE_TEXT_SIZE, color);
 }
 

@@ -176,8 +176,8 @@ fn close_up_window(height: u64, column_h: f32, min_safe: u64, max_safe: u64) -> 
 
 /// The heights that get a scale label beside `column`: every floor when there is room, else
 /// round numbers; always the top floor and, at the ground, 0. None comes within
-/// [`LABEL_GAP`] of another label or of a `marked` height, which gets a label of its own.
-pub fn scale_labels(column: &Column, marked: &[u64]) -> Vec<u64> {
+/// [`LABEL_GAP`] of another label or of the `taken` label positions (the marked heights').
+pub fn scale_labels(column: &Column, taken: &[f32]) -> Vec<u64> {
     let mut candidates = vec![column.high];
     if column.low == 1 {
         candidates.push(0);
@@ -193,7 +193,7 @@ pub fn scale_labels(column: &Column, marked: &[u64]) -> Vec<u64> {
             height = height.saturating_sub(step);
         }
     }
-    let mut taken: Vec<f32> = marked.iter().map(|&h| column.label_y(h)).collect();
+    let mut taken = taken.to_vec();
     let mut labels = Vec::new();
     for height in candidates {
         let y = column.label_y(height);
@@ -204,6 +204,30 @@ pub fn scale_labels(column: &Column, marked: &[u64]) -> Vec<u64> {
     }
     labels.sort_unstable();
     labels
+}
+
+/// Label positions moved apart so that none is within [`LABEL_GAP`] of another, in the
+/// order given, each as near its own `ys` as the others allow and none below `bottom`: the
+/// marked heights of neighbouring floors (min safe, a drop just above it) stay readable.
+pub fn spread_labels(ys: &[f32], bottom: f32) -> Vec<f32> {
+    let mut order: Vec<usize> = (0..ys.len()).collect();
+    order.sort_by(|&a, &b| ys[a].total_cmp(&ys[b]));
+    let mut placed: Vec<f32> = order.iter().map(|&i| ys[i]).collect();
+    // Top down, push each label below the one above; then bottom up, keep them on screen.
+    for i in 1..placed.len() {
+        placed[i] = placed[i].max(placed[i - 1] + LABEL_GAP);
+    }
+    if let Some(last) = placed.last_mut() {
+        *last = last.min(bottom);
+    }
+    for i in (0..placed.len().saturating_sub(1)).rev() {
+        placed[i] = placed[i].min(placed[i + 1] - LABEL_GAP);
+    }
+    let mut spread = vec![0.0; ys.len()];
+    for (slot, &index) in order.iter().enumerate() {
+        spread[index] = placed[slot];
+    }
+    spread
 }
 
 /// The smallest of 1, 2, 5, 10, 20, 50, ... that is at least `at_least`.

@@ -23,6 +23,8 @@ const LEFT_X: f32 = 20.0;
 /// Where fields and choices start, right of their labels.
 const INPUT_X: f32 = 230.0;
 const FIELD_WIDTH: f32 = 230.0;
+/// Lines kept for the closed form's verdict.
+const VERDICT_LINES: f32 = 4.0;
 /// Space between rows of fields or choices.
 const ROW_STEP: f32 = BUTTON_HEIGHT + 10.0;
 
@@ -86,6 +88,8 @@ impl BricksSetupView {
             y += ROW_STEP;
         }
         y += 14.0;
+        // The verdict gets a fixed band, so the choices below stay put while fields change.
+        let verdict_top = y;
         match setup {
             Ok(setup) => {
                 for line in verdict_lines(setup).iter().flat_map(|l| wrap(l, chars)) {
@@ -94,16 +98,11 @@ impl BricksSetupView {
                 }
             }
             Err(_) => {
-                label(
-                    "Fix the fields in red to see who can win.",
-                    LEFT_X,
-                    y,
-                    ERROR_TEXT,
-                );
-                y += LINE_HEIGHT;
+                let text = "Fix the fields in red to see who can win.";
+                label(text, LEFT_X, y, ERROR_TEXT);
             }
         }
-        y += 10.0;
+        y = y.max(verdict_top + VERDICT_LINES * LINE_HEIGHT);
         y = self.draw_seat_choices(input, y);
         let height = setup.as_ref().ok().map(|setup| setup.height);
         let strength = if self.answerer == AnswererChoice::Oracle {

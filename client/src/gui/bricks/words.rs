@@ -80,7 +80,7 @@ pub fn drop_height(text: &str, game: &BricksGame) -> Result<u64, String> {
     } else if height <= state.min_safe() {
         format!("{height} is known to be safe")
     } else if height > game.setup().height {
-        format!("the tower ends at {}", game.setup().height)
+        format!("The tower ends at {}", game.setup().height)
     } else if height > state.max_safe() {
         format!("{height} is known to break")
     } else {

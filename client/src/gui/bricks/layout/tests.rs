@@ -111,7 +111,8 @@ fn clicks_pick_floors_only_where_floors_are_drawn_singly() {
 fn scale_labels_are_every_floor_when_there_is_room_and_round_numbers_otherwise() {
     let short = window_layout(&game_after(10, &[])).whole;
     assert_eq!(scale_labels(&short, &[]), (0..=10).collect::<Vec<_>>());
-    assert_eq!(scale_labels(&short, &[4, 7]), [0, 1, 2, 3, 5, 6, 8, 9, 10]);
+    let marked = [short.label_y(4), short.label_y(7)];
+    assert_eq!(scale_labels(&short, &marked), [0, 1, 2, 3, 5, 6, 8, 9, 10]);
 
     let tall = window_layout(&game_after(1_000_000_000_000_000_000, &[])).whole;
     let labels = scale_labels(&tall, &[]);
@@ -124,9 +125,24 @@ fn scale_labels_are_every_floor_when_there_is_room_and_round_numbers_otherwise()
         assert!(gap >= LABEL_GAP, "{pair:?}: {gap}");
     }
     // A marked height pushes away the round numbers next to it.
-    let marked = 499_999_999_999_999_999;
+    let marked = tall.label_y(499_999_999_999_999_999);
     let labels = scale_labels(&tall, &[marked]);
     assert!(!labels.contains(&500_000_000_000_000_000), "{labels:?}");
+}
+
+#[test]
+fn labels_of_neighbouring_floors_are_spread_apart_but_stay_above_the_bottom() {
+    // Far apart: unchanged, in the given order.
+    assert_eq!(spread_labels(&[300.0, 100.0], 700.0), [300.0, 100.0]);
+    // Two labels 6 pixels apart: the lower one moves down.
+    assert_eq!(
+        spread_labels(&[600.0, 606.0], 700.0),
+        [600.0, 600.0 + LABEL_GAP]
+    );
+    // At the bottom, they move up instead.
+    let spread = spread_labels(&[700.0, 694.0, 690.0], 700.0);
+    assert_eq!(spread, [700.0, 700.0 - LABEL_GAP, 700.0 - 2.0 * LABEL_GAP]);
+    assert!(spread_labels(&[], 700.0).is_empty());
 }
 
 #[test]

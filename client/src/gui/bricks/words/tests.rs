@@ -63,7 +63,7 @@ fn a_drop_is_accepted_only_from_an_open_height_and_refusals_say_why() {
     assert_eq!(refusal("0"), "0 is the ground: drop from 21 to 49.");
     assert_eq!(refusal("20"), "20 is known to be safe: drop from 21 to 49.");
     assert_eq!(refusal("50"), "50 is known to break: drop from 21 to 49.");
-    assert_eq!(refusal("101"), "the tower ends at 100: drop from 21 to 49.");
+    assert_eq!(refusal("101"), "The tower ends at 100: drop from 21 to 49.");
     assert_eq!(
         refusal(""),
         "Not a height: type a whole number; drop from 21 to 49."
