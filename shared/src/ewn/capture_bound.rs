@@ -32,20 +32,65 @@ pub struct CaptureBound {
     dice: [u8; DICE_LEN],
     /// `movers[mask][die]`: the pieces the die lets move with `mask` alive.
     movers: [[PieceList; N + 1]; MASKS],
-    /// The same as bit sets (bit `i` for piece index `i`).
-    mover_bits: [[u8; N + 1]; MASKS],
+    /// `movable_turns[alive][pieces]`: bit `t` is set when the die of turn `t` lets one of
+    /// `pieces` move with `alive` and `pieces` alive.
+    movable_turns: Vec<[u32; MASKS]>,
 }
 
-/// What the bound knows about a position for the turns `turn..turn + len`, pieces as indices
-/// 0..6 (piece 1 is index 0).
+/// What the bound knows about a position, pieces as indices 0..6 (piece 1 is index 0), turns
+/// as bit sets (bit `t` for turn `t`).
 struct Meetings {
     turn: usize,
-    len: usize,
+    /// The turns looked at: from the position's turn to the cap or the move limit.
+    window: u32,
     squares: [Option<u8>; N],
     /// `earliest[captor][victim]`: the first turn the captor can take the victim.
     earliest: [[u8; N]; N],
-    /// `surely_alive[offset]`: the pieces certainly alive at turn `turn + offset`.
-    surely_alive: [usize; DICE_LEN],
+    /// `falls[piece]`: the last turn the piece is surely alive at (its earliest capture);
+    /// `None` for a captured piece, or one not yet known to stand at all.
+    falls: [Option<u8>; N],
+}
+
+/// Stretches of turns (a bit set each) over which the same pieces are surely alive, within
+/// the window; the pieces drop out one fall at a time, and the target never falls.
+type Stretches = ([(u32, usize); N], usize);
+
+fn stretches(meetings: &Meetings) -> Stretches {
+    let mut falls: [u8; N] = meetings.falls.map(|fall| fall.unwrap_or(0));
+    falls.sort_unstable();
+    let mut list = [(0, 0); N];
+    let mut count = 0;
+    let mut from = 0u32;
+    for &fall in &falls {
+        if u32::from(fall) < from {
+            continue;
+        }
+        let alive = (0..N)
+            .filter(|&piece| meetings.falls[piece].is_some_and(|f| f >= fall))
+            .fold(0, |mask, piece| mask | 1 << piece);
+        list[count] = (turn_range(from, u32::from(fall)) & meetings.window, alive);
+        count += 1;
+        from = u32::from(fall) + 1;
+    }
+    (list, count)
+}
+
+/// The turns `from..=to` as a bit set.
+fn turn_range(from: u32, to: u32) -> u32 {
+    let above_to = if to >= 31 {
+        u32::MAX
+    } else {
+        (1 << (to + 1)) - 1
+    };
+    above_to & !((1u32 << from.min(31)) - 1)
+}
+
+/// The turn of the `n`-th (1-based) set bit of `turns`, if there are that many.
+fn nth_turn(mut turns: u32, n: u8) -> Option<u8> {
+    for _ in 1..n {
+        turns &= turns.checked_sub(1)?;
+    }
+    (turns != 0).then(|| turns.trailing_zeros() as u8)
 }
 
 /// The indices of the set bits of `bits`, lowest first.
@@ -65,74 +110,61 @@ impl CaptureBound {
                 row[usize::from(die)] = movable_pieces(&Pieces::with_live_mask(mask), die);
             }
         }
-        let mover_bits = movers.map(|row| {
-            row.map(|list| {
-                list.as_slice()
-                    .iter()
-                    .fold(0, |bits, &piece| bits | 1 << (piece - 1))
-            })
-        });
+        let limit = level.rules().max_moves;
+        let dice = *level.dice();
+        let mut movable_turns = vec![[0u32; MASKS]; MASKS];
+        for (alive, row) in movable_turns.iter_mut().enumerate() {
+            for (pieces, turns) in row.iter_mut().enumerate() {
+                for (turn, &die) in dice[..limit].iter().enumerate() {
+                    let list = movers[alive | pieces][usize::from(die)];
+                    if list.as_slice().iter().any(|&p| pieces & 1 << (p - 1) != 0) {
+                        *turns |= 1 << turn;
+                    }
+                }
+            }
+        }
         CaptureBound {
             target: usize::from(level.target() - 1),
-            limit: level.rules().max_moves,
-            dice: *level.dice(),
+            limit,
+            dice,
             movers,
-            mover_bits,
+            movable_turns,
         }
     }
 
-    /// Whether the die of turn `now` lets any of `pieces` move with `alive` (and them) alive.
-    fn can_move(&self, alive: usize, now: usize, pieces: usize) -> bool {
-        usize::from(self.mover_bits[alive | pieces][usize::from(self.dice[now])]) & pieces != 0
+    /// The turns of `meetings.window` that let one of `pieces` move, counting as alive at each
+    /// turn only the pieces surely alive then.
+    fn turns_for(&self, stretches: &Stretches, pieces: usize) -> u32 {
+        let (list, count) = stretches;
+        list[..*count].iter().fold(0, |turns, &(range, alive)| {
+            turns | self.movable_turns[alive][pieces] & range
+        })
     }
 
-    /// Earliest capture turns given `meetings.surely_alive`, then the pieces surely alive given
-    /// those turns. Returns whether anything changed.
+    /// Earliest capture turns given the surely-alive pieces, then the pieces surely alive
+    /// given those turns. Returns whether anything changed.
     fn refine(&self, meetings: &mut Meetings) -> bool {
-        let Meetings {
-            turn,
-            len,
-            squares,
-            earliest,
-            surely_alive,
-        } = meetings;
+        let stretches = stretches(meetings);
         for a in 0..N {
             for b in a + 1..N {
-                let (Some(square_a), Some(square_b)) = (squares[a], squares[b]) else {
+                let (Some(square_a), Some(square_b)) = (meetings.squares[a], meetings.squares[b])
+                else {
                     continue;
                 };
-                let pair = 1 << a | 1 << b;
-                let mut moves_left = chebyshev(square_a, square_b);
-                let mut meet = UNREACHABLE;
-                for (offset, &alive) in surely_alive[..*len].iter().enumerate() {
-                    let now = *turn + offset;
-                    if self.can_move(alive, now, pair) {
-                        moves_left -= 1;
-                        if moves_left == 0 {
-                            meet = now as u8;
-                            break;
-                        }
-                    }
-                }
+                let turns = self.turns_for(&stretches, 1 << a | 1 << b);
+                let meet = nth_turn(turns, chebyshev(square_a, square_b)).unwrap_or(UNREACHABLE);
                 // The target is never a victim: taking it loses the puzzle.
-                earliest[a][b] = if b == self.target { UNREACHABLE } else { meet };
-                earliest[b][a] = if a == self.target { UNREACHABLE } else { meet };
+                meetings.earliest[a][b] = if b == self.target { UNREACHABLE } else { meet };
+                meetings.earliest[b][a] = if a == self.target { UNREACHABLE } else { meet };
             }
         }
         // A live piece stands until its earliest capture; a captured one never comes back.
         let falls: [Option<u8>; N] = std::array::from_fn(|victim| {
-            squares[victim]?;
-            earliest.iter().map(|row| row[victim]).min()
+            meetings.squares[victim]?;
+            meetings.earliest.iter().map(|row| row[victim]).min()
         });
-        let mut changed = false;
-        for (offset, alive) in surely_alive[..*len].iter_mut().enumerate() {
-            let now = (*turn + offset) as u8;
-            let surely = (0..N)
-                .filter(|&piece| falls[piece].is_some_and(|fall| fall >= now))
-                .fold(0, |mask, piece| mask | 1 << piece);
-            changed |= surely != *alive;
-            *alive = surely;
-        }
+        let changed = falls != meetings.falls;
+        meetings.falls = falls;
         changed
     }
 
@@ -140,52 +172,58 @@ impl CaptureBound {
     /// it needs `distance` moves; [`UNREACHABLE`] if that is more than `cap` moves or beyond
     /// the move limit.
     pub fn moves_needed(&self, pieces: &Pieces, turn: usize, distance: u8, cap: u8) -> u8 {
-        let len = self.limit.min(turn + usize::from(cap)) - turn;
+        let end = self.limit.min(turn + usize::from(cap));
+        if end <= turn {
+            return if distance == 0 { 0 } else { UNREACHABLE };
+        }
+        let mut falls = [None; N];
+        falls[self.target] = Some(UNREACHABLE);
         let mut meetings = Meetings {
             turn,
-            len,
+            window: turn_range(turn as u32, end as u32 - 1),
             squares: std::array::from_fn(|i| pieces.square_of(i as u8 + 1)),
             earliest: [[UNREACHABLE; N]; N],
-            surely_alive: [1 << self.target; DICE_LEN],
+            falls,
         };
         for _ in 0..REFINE_ROUNDS {
             if !self.refine(&mut meetings) {
                 break;
             }
         }
-        self.race(&meetings, usize::from(pieces.live_mask()), distance)
+        self.race(
+            &meetings,
+            usize::from(pieces.live_mask()),
+            distance,
+            end - turn,
+        )
     }
 
     /// The forward relaxed puzzle: for each set of live pieces reachable, the least distance
     /// the target still has to go.
-    fn race(&self, meetings: &Meetings, start: usize, distance: u8) -> u8 {
+    fn race(&self, meetings: &Meetings, start: usize, distance: u8, len: usize) -> u8 {
         if distance == 0 {
             return 0;
         }
         let Meetings {
             turn,
-            len,
             squares,
             earliest,
-            surely_alive,
+            ..
         } = meetings;
-        // Moves each victim of the target may have made by each turn, to bound where it can
-        // stand when taken: no nearer square 0 than it started, less those moves.
-        let mut moved = [[0u8; DICE_LEN + 1]; N];
-        for (victim, counts) in moved.iter_mut().enumerate() {
-            if earliest[self.target][victim] == UNREACHABLE {
-                continue;
-            }
-            for (offset, &alive) in surely_alive[..*len].iter().enumerate() {
-                let step = u8::from(self.can_move(alive, turn + offset, 1 << victim));
-                counts[offset + 1] = counts[offset] + step;
+        // The turns each victim of the target may move on, to bound where it can stand when
+        // taken: no nearer square 0 than it started, less the moves it has had by then.
+        let stretches = stretches(meetings);
+        let mut victim_turns = [0u32; N];
+        for (victim, turns) in victim_turns.iter_mut().enumerate() {
+            if earliest[self.target][victim] != UNREACHABLE {
+                *turns = self.turns_for(&stretches, 1 << victim);
             }
         }
         // unlocks[offset][captor]: the victims the captor can first take at turn + offset.
         let mut unlocks = [[0usize; N]; DICE_LEN];
         for (captor, times) in earliest.iter().enumerate() {
             for (victim, &time) in times.iter().enumerate() {
-                if let Some(offset) = usize::from(time).checked_sub(*turn).filter(|&o| o < *len) {
+                if let Some(offset) = usize::from(time).checked_sub(*turn).filter(|&o| o < len) {
                     unlocks[offset][captor] |= 1 << victim;
                 }
             }
@@ -194,7 +232,7 @@ impl CaptureBound {
         left[start] = distance;
         let mut reachable = 1usize << start;
         let mut victims = [0usize; N];
-        for offset in 0..*len {
+        for (offset, unlocked_now) in unlocks[..len].iter().enumerate() {
             let now = turn + offset;
             // The target moves at most once a turn: with fewer turns left than the least
             // distance to go, nothing reachable can finish.
@@ -205,7 +243,7 @@ impl CaptureBound {
             if usize::from(least) > len - offset {
                 return UNREACHABLE;
             }
-            for (captor_victims, unlocked) in victims.iter_mut().zip(&unlocks[offset]) {
+            for (captor_victims, unlocked) in victims.iter_mut().zip(unlocked_now) {
                 *captor_victims |= unlocked;
             }
             let mut next_left = [UNREACHABLE; MASKS];
@@ -226,7 +264,9 @@ impl CaptureBound {
                     for victim in set_bits(victims[mover] & mask) {
                         let landing = if is_target {
                             let from = squares[victim].map_or(0, chebyshev_to_corner);
-                            after.max(from.saturating_sub(moved[victim][offset]))
+                            let before_now = (1u32 << now) - 1;
+                            let moved = (victim_turns[victim] & before_now).count_ones() as u8;
+                            after.max(from.saturating_sub(moved))
                         } else {
                             after
                         };
