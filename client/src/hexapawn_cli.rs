@@ -170,9 +170,21 @@ fn auto_json(report: &AutoReport) -> serde_json::Value {
     })
 }
 
-/// The most rows of the learning curve printed as text; longer curves are summed into this
-/// many stretches.
-const CURVE_ROWS: usize = 20;
+/// The learning curve in stretches that double in length (1, 1, 2, 4, ... points), so the
+/// fast early learning shows in detail and a long run still fits on a screen.
+fn doubling_stretches(curve: &[CurvePoint]) -> Vec<&[CurvePoint]> {
+    let mut stretches = Vec::new();
+    let (mut start, mut length) = (0, 1);
+    while start < curve.len() {
+        let end = (start + length).min(curve.len());
+        stretches.push(&curve[start..end]);
+        if stretches.len() > 1 {
+            length *= 2;
+        }
+        start = end;
+    }
+    stretches
+}
 
 fn write_auto_text(out: &mut impl Write, report: &AutoReport) -> anyhow::Result<()> {
     let AutoConfig {
@@ -206,16 +218,16 @@ fn write_auto_text(out: &mut impl Write, report: &AutoReport) -> anyhow::Result<
     }
     writeln!(
         out,
-        "Learning curve: losses per 10 rounds (average over each stretch) and beads left."
+        "Learning curve: losses per 10 rounds (averaged over stretches that double in length) \
+         and beads left after each stretch."
     )?;
     writeln!(
         out,
         "{:>12} {:>12} {:>12} {:>10} {:>10}",
         "rounds", "HER 1 losses", "HER 2 losses", "HER 1 beads", "HER 2 beads"
     )?;
-    let per_row = report.curve.len().div_ceil(CURVE_ROWS).max(1);
     let mut start = 0;
-    for stretch in report.curve.chunks(per_row) {
+    for stretch in doubling_stretches(&report.curve) {
         let last: &CurvePoint = &stretch[stretch.len() - 1];
         let rounds_in = (last.round - start) as f64;
         let average = |her: usize| {

@@ -69,14 +69,14 @@ fn draw(path: &Path, report: &AutoReport, with_text: bool) -> anyhow::Result<()>
     ];
     for (panel, (area, top, caption)) in panels.into_iter().enumerate() {
         let mut builder = ChartBuilder::on(&area);
-        builder.margin(12);
+        builder.margin(12).margin_right(30);
         if with_text {
             builder
                 .caption(caption, ("sans-serif", 20))
                 .x_label_area_size(30)
                 .y_label_area_size(50);
         }
-        let mut chart = builder.build_cartesian_2d(0f64..last_round as f64, 0f64..top * 1.05)?;
+        let mut chart = builder.build_cartesian_2d(0..last_round, 0f64..top * 1.05)?;
         let mut mesh = chart.configure_mesh();
         if with_text {
             mesh.x_desc("rounds");
@@ -91,7 +91,7 @@ fn draw(path: &Path, report: &AutoReport, with_text: bool) -> anyhow::Result<()>
                 } else {
                     point.beads[her] as f64
                 };
-                (point.round as f64, value)
+                (point.round, value)
             });
             let series = chart.draw_series(LineSeries::new(line, colour))?;
             if with_text {

@@ -93,7 +93,8 @@ fn auto_mode_prints_wins_shares_and_the_curve() {
     assert_has(&text, "HER 2: ");
     assert_has(&text, "of them moving first (");
     assert_has(&text, "Learning curve");
-    assert_has(&text, "381-400");
+    assert_has(&text, "321-400");
+    assert_has(&text, "11-20");
 }
 
 #[test]
