@@ -57,7 +57,7 @@ fn draw_status_card(area: Rect, game: &BricksGame) -> f32 {
     y
 }
 
-/// Draws `lines` of dim or error text wrapped to the card; returns the y below them.
+/// Draws `text` wrapped to the card's width at `y`; returns the y below it.
 fn draw_note(area: Rect, y: f32, text: &str, color: Color) -> f32 {
     let mut y = y;
     for line in wrap(text, card_chars(area)) {

@@ -3,13 +3,12 @@
 
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
-use parlor_shared::bricks::BricksMove;
+use parlor_shared::bricks::{Answer, BricksMove};
 use parlor_shared::game::GameMove;
 
 use super::draw::{BROKEN_TEXT, SAFE_TEXT};
 use crate::gui::move_list::{CURRENT_MOVE, first_shown_line};
 use crate::gui::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, label, text_width};
-use parlor_shared::bricks::Answer;
 
 /// One drop and, once given, its answer, with the index of each in the game's moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
