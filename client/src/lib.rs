@@ -8,4 +8,5 @@ pub mod cave_cli;
 pub mod ewn_cli;
 pub mod gui;
 pub mod hexapawn_cli;
+pub mod klotski_cli;
 pub mod net;

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use parlor_client::hexapawn_cli;
+use parlor_client::klotski_cli;
 use parlor_client::{bricks_cli, cave_cli, ewn_cli, gui};
 
 /// Parlor game hall client.
@@ -47,6 +48,11 @@ enum Command {
         #[command(subcommand)]
         command: ewn_cli::EwnCommand,
     },
+    /// Numeric Klotski: the seed's terminal answer, chosen searches, a generator, a bench.
+    Klotski {
+        #[command(subcommand)]
+        command: klotski_cli::KlotskiCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -67,6 +73,7 @@ fn main() -> ExitCode {
         Some(Command::Bricks { command }) => bricks_cli::run(command),
         Some(Command::Hexapawn { command }) => hexapawn_cli::run(command),
         Some(Command::Ewn { command }) => ewn_cli::run(command),
+        Some(Command::Klotski { command }) => klotski_cli::run(command),
     };
     match result {
         Ok(code) => code,

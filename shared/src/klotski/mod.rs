@@ -27,7 +27,7 @@ pub use invariants::{Axis, Unsolvable, prove_unsolvable};
 pub use parse::{ParseError, Problem, parse_puzzle};
 pub use puzzle::{LayoutError, Move, MoveError, MoveSyntaxError, Piece, Position, Puzzle};
 pub use search::SearchStats;
-pub use solve::{Method, Report, SolveOptions, Verdict, solve};
+pub use solve::{Method, Report, SolveOptions, Verdict, prepare, solve};
 
 #[cfg(test)]
 mod tests;

@@ -109,6 +109,12 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
+/// Builds, once per process, the tables the informed searches use on `puzzle`'s board (the
+/// 4x4 pattern databases take a few seconds), so that later solves time only their search.
+pub fn prepare(puzzle: &Puzzle) {
+    Heuristic::best(puzzle);
+}
+
 /// Solves `puzzle` with `options.method`.
 pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
     let started = Instant::now();

@@ -1,0 +1,263 @@
+//! Numeric Klotski without the window: `terminal` prints exactly the seed's answer to a puzzle
+//! read from standard input, `solve` does the same with a chosen search and its statistics,
+//! `generate` prints random puzzles, `bench` compares the searches. Standard output carries
+//! only the answer; everything else goes to standard error.
+
+mod bench;
+mod chart;
+
+use std::io::{Read, Write};
+use std::process::ExitCode;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use anyhow::{Context, bail};
+use clap::{Subcommand, ValueEnum};
+use parlor_shared::klotski::{
+    GenerateOptions, Method, Report, Shape, SolveOptions, Verdict, generate, parse_puzzle, solve,
+};
+
+pub use bench::BenchArgs;
+
+/// The default search time: the seed's 5x6 sample gets a solution well within 5 s.
+const DEFAULT_BUDGET_MS: u64 = 4000;
+/// The longest input read from standard input.
+const MAX_INPUT_BYTES: u64 = 1 << 20;
+/// Exit code when neither a solution nor a proof of `No` was found in time.
+const UNDECIDED_EXIT: u8 = 2;
+
+#[derive(Subcommand, Debug)]
+pub enum KlotskiCommand {
+    /// Read a puzzle from standard input and print the seed's answer: `Yes`, the number of
+    /// steps and one `x S` line per step (a shortest solution whenever one is proved in time),
+    /// or `No` (only when proved). Notes go to standard error; bad input is an error there.
+    Terminal {
+        /// Search time in milliseconds.
+        #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
+        budget_ms: u64,
+    },
+    /// The same answer by a chosen search, with its statistics on standard error.
+    Solve {
+        #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+        method: MethodArg,
+        /// Search time in milliseconds.
+        #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
+        budget_ms: u64,
+        /// Most positions a search may store (about 64 bytes each).
+        #[arg(long, default_value_t = SolveOptions::default().max_positions)]
+        max_positions: usize,
+    },
+    /// Print a random puzzle in the input format: solvable, or unsolvable with --unsolvable.
+    Generate {
+        #[arg(long)]
+        rows: u32,
+        #[arg(long)]
+        cols: u32,
+        #[arg(long, default_value_t = 1)]
+        blanks: u32,
+        /// Blocks to tie, e.g. `2*2,1*2,2*1` (rows*columns).
+        #[arg(long, value_delimiter = ',', value_parser = parse_shape)]
+        blocks: Vec<Shape>,
+        /// Random seed (default: from the clock, printed on standard error).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Make a puzzle that has no solution (proved by an invariant).
+        #[arg(long)]
+        unsolvable: bool,
+        /// Scrambling walk length on boards with blocks or several blanks (default: 100 steps
+        /// a cell); one-blank boards of 1x1 tiles are drawn uniformly instead.
+        #[arg(long)]
+        walk: Option<u32>,
+    },
+    /// Compare the searches on a fixed suite: every course input, boards of up to 12 cells,
+    /// seeded random 15-puzzles and the seed's 5x6 sample.
+    Bench(BenchArgs),
+}
+
+/// The searches, as named on the command line.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MethodArg {
+    /// IDA* with pattern databases on one-blank boards of 1x1 tiles, A* elsewhere, then
+    /// anytime weighted A* if time runs out (what `terminal` uses).
+    Auto,
+    /// Breadth-first search.
+    Bfs,
+    /// Bidirectional breadth-first search.
+    Bibfs,
+    /// A*.
+    Astar,
+    /// IDA* with a transposition table.
+    Idastar,
+    /// Anytime weighted A* (weights 5 down to 1).
+    Weighted,
+}
+
+impl MethodArg {
+    pub fn method(self) -> Method {
+        match self {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Bfs => Method::Bfs,
+            MethodArg::Bibfs => Method::Bibfs,
+            MethodArg::Astar => Method::Astar,
+            MethodArg::Idastar => Method::Idastar,
+            MethodArg::Weighted => Method::Weighted,
+        }
+    }
+}
+
+fn parse_shape(text: &str) -> Result<Shape, String> {
+    let bad = || format!("{text:?} is not a block shape: use 2*2, 1*2 or 2*1");
+    let (rows, cols) = text.split_once(['*', 'x', 'X']).ok_or_else(bad)?;
+    let (rows, cols) = (
+        rows.parse().map_err(|_| bad())?,
+        cols.parse().map_err(|_| bad())?,
+    );
+    Shape::from_dims(rows, cols)
+        .filter(|&shape| shape != Shape::Single)
+        .ok_or_else(bad)
+}
+
+pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
+    let (stdout, stderr) = (&mut std::io::stdout().lock(), &mut std::io::stderr().lock());
+    match command {
+        KlotskiCommand::Terminal { budget_ms } => {
+            let options = SolveOptions {
+                method: Method::Auto,
+                budget: Duration::from_millis(budget_ms),
+                ..SolveOptions::default()
+            };
+            answer(&read_input()?, &options, false, stdout, stderr)
+        }
+        KlotskiCommand::Solve {
+            method,
+            budget_ms,
+            max_positions,
+        } => {
+            let options = SolveOptions {
+                method: method.method(),
+                budget: Duration::from_millis(budget_ms),
+                max_positions,
+            };
+            answer(&read_input()?, &options, true, stdout, stderr)
+        }
+        KlotskiCommand::Generate {
+            rows,
+            cols,
+            blanks,
+            blocks,
+            seed,
+            unsolvable,
+            walk,
+        } => {
+            let seed = seed.unwrap_or_else(|| {
+                let seed = clock_seed();
+                eprintln!("seed {seed}");
+                seed
+            });
+            let options = GenerateOptions {
+                rows,
+                cols,
+                blanks,
+                blocks,
+                seed,
+                unsolvable,
+                walk,
+            };
+            write!(stdout, "{}", generate(&options)?.to_text())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        KlotskiCommand::Bench(args) => bench::run(&args, stdout),
+    }
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |since| since.as_nanos() as u64)
+}
+
+/// Standard input as text, refusing anything longer than a puzzle could sensibly be.
+fn read_input() -> anyhow::Result<String> {
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .take(MAX_INPUT_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .context("reading standard input")?;
+    if bytes.len() as u64 > MAX_INPUT_BYTES {
+        bail!("the input is longer than {MAX_INPUT_BYTES} bytes");
+    }
+    String::from_utf8(bytes).context("the input is not UTF-8 text")
+}
+
+/// Solves the puzzle in `input` and writes the seed's answer to `out`, notes (and with
+/// `stats`, the search's statistics) to `notes`. Bad input is an error; no answer in time is
+/// exit code 2 with nothing on `out`.
+pub fn answer(
+    input: &str,
+    options: &SolveOptions,
+    stats: bool,
+    out: &mut impl Write,
+    notes: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let puzzle = parse_puzzle(input).context("the puzzle on standard input")?;
+    let report = solve(&puzzle, options);
+    if stats {
+        writeln!(notes, "{}", statistics(&report))?;
+    }
+    match &report.verdict {
+        Verdict::Solved {
+            moves,
+            proved_shortest,
+        } => {
+            let mut text = format!("Yes\n{}\n", moves.len());
+            for mv in moves {
+                text += &format!("{mv}\n");
+            }
+            out.write_all(text.as_bytes())?;
+            if !proved_shortest {
+                writeln!(
+                    notes,
+                    "note: this solution of {} steps is not proved shortest; the shortest needs at \
+                     least {} (search time {} ms)",
+                    moves.len(),
+                    report.stats.lower_bound,
+                    options.budget.as_millis()
+                )?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Unsolvable(proof) => {
+            writeln!(out, "No")?;
+            writeln!(notes, "no solution: {proof}")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Undecided => {
+            writeln!(
+                notes,
+                "no answer: neither a solution nor a proof that none exists was found in {} ms \
+                 (the shortest solution, if any, needs at least {} steps); try a larger \
+                 --budget-ms",
+                options.budget.as_millis(),
+                report.stats.lower_bound
+            )?;
+            Ok(ExitCode::from(UNDECIDED_EXIT))
+        }
+    }
+}
+
+/// One line of statistics: method, heuristic, positions, bound and time.
+fn statistics(report: &Report) -> String {
+    let heuristic = report
+        .heuristic
+        .map_or(String::new(), |kind| format!(" with {}", kind.name()));
+    format!(
+        "{}{heuristic}: {} positions expanded, {} stored, lower bound {}, {:.3} s",
+        report.method,
+        report.stats.expanded,
+        report.stats.stored,
+        report.stats.lower_bound,
+        report.elapsed.as_secs_f64()
+    )
+}
+
+#[cfg(test)]
+mod tests;

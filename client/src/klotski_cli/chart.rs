@@ -1,0 +1,133 @@
+//! The bench as a PNG: one line per method, the puzzles it answered sorted by time (a "cactus"
+//! plot: further right is more puzzles answered, lower is faster). Drawn with plotters' bitmap
+//! backend; text needs a TrueType font from the usual system places, and without one the chart
+//! is drawn without text.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use anyhow::Context;
+use parlor_shared::klotski::Method;
+use plotters::prelude::*;
+
+use super::bench::{Instance, Run};
+
+const WIDTH: u32 = 1000;
+const HEIGHT: u32 = 650;
+/// Times below this (ms) are drawn at it: the log scale needs a floor.
+const FLOOR_MS: f64 = 0.01;
+const COLOURS: [RGBColor; 6] = [
+    RGBColor(31, 119, 180),
+    RGBColor(255, 127, 14),
+    RGBColor(44, 160, 44),
+    RGBColor(214, 39, 40),
+    RGBColor(148, 103, 189),
+    RGBColor(90, 90, 90),
+];
+
+/// Fonts tried in turn for the chart's text.
+const FONT_FILES: &[&str] = &[
+    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/TTF/DejaVuSans.ttf",
+    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
+    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
+    "/System/Library/Fonts/Supplemental/Arial.ttf",
+    "C:\\Windows\\Fonts\\arial.ttf",
+];
+
+/// Registers the first font found as plotters' "sans-serif", once per process; whether there
+/// is one. plotters keeps fonts for the life of the process, so the bytes are leaked on purpose.
+fn font_available() -> bool {
+    static REGISTERED: OnceLock<bool> = OnceLock::new();
+    *REGISTERED.get_or_init(|| {
+        FONT_FILES.iter().any(|path| {
+            std::fs::read(path).is_ok_and(|bytes| {
+                let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+                plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok()
+            })
+        })
+    })
+}
+
+/// Draws the chart into `path`; returns a note for the user ("" when all went as asked).
+pub fn draw(
+    path: &Path,
+    instances: &[Instance],
+    methods: &[Method],
+    runs: &[Run],
+) -> anyhow::Result<&'static str> {
+    let with_text = font_available();
+    draw_lines(path, instances.len(), methods, runs, with_text)
+        .with_context(|| format!("drawing the bench chart into {}", path.display()))?;
+    Ok(if with_text {
+        ""
+    } else {
+        " (no TrueType font found, so the chart has no text; methods in the order given)"
+    })
+}
+
+fn draw_lines(
+    path: &Path,
+    puzzles: usize,
+    methods: &[Method],
+    runs: &[Run],
+    with_text: bool,
+) -> anyhow::Result<()> {
+    let millis = |run: &Run| (run.time.as_secs_f64() * 1000.0).max(FLOOR_MS);
+    let slowest = runs
+        .iter()
+        .filter(|run| run.answered())
+        .map(millis)
+        .fold(1.0, f64::max);
+    let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut builder = ChartBuilder::on(&root);
+    builder.margin(15).margin_right(30);
+    if with_text {
+        builder
+            .caption(
+                "Numeric Klotski: puzzles answered within a time, by method",
+                ("sans-serif", 22),
+            )
+            .x_label_area_size(40)
+            .y_label_area_size(70);
+    }
+    let mut chart =
+        builder.build_cartesian_2d(0..puzzles, (FLOOR_MS..slowest * 2.0).log_scale())?;
+    let mut mesh = chart.configure_mesh();
+    if with_text {
+        mesh.x_desc("puzzles answered (each method's, fastest first)")
+            .y_desc("time per puzzle, ms");
+    } else {
+        mesh.x_labels(0).y_labels(0);
+    }
+    mesh.draw()?;
+    for (&method, colour) in methods.iter().zip(COLOURS.iter().cycle()) {
+        let mut times: Vec<f64> = runs
+            .iter()
+            .filter(|run| run.method == method && run.answered())
+            .map(millis)
+            .collect();
+        times.sort_by(f64::total_cmp);
+        let line = times
+            .into_iter()
+            .enumerate()
+            .map(|(count, time)| (count + 1, time));
+        let series = chart.draw_series(LineSeries::new(line, colour.stroke_width(2)))?;
+        if with_text {
+            series
+                .label(method.name())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
+        }
+    }
+    if with_text {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()?;
+    }
+    root.present()?;
+    Ok(())
+}

@@ -1,0 +1,94 @@
+use std::time::Duration;
+
+use super::*;
+
+const SAMPLE_3X3: &str = "3 3\n1 2 3\n4 0 0\n7 5 6\n1\n5 1*2\n";
+
+fn run_answer(input: &str, method: Method) -> (anyhow::Result<ExitCode>, String, String) {
+    // Small boards only, so the (generous) budget never decides anything.
+    let options = SolveOptions {
+        method,
+        budget: Duration::from_secs(3600),
+        ..SolveOptions::default()
+    };
+    let (mut out, mut notes) = (Vec::new(), Vec::new());
+    let code = answer(input, &options, true, &mut out, &mut notes);
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(notes).unwrap(),
+    )
+}
+
+#[test]
+fn a_solution_is_printed_exactly_in_the_seeds_form() {
+    let (code, out, notes) = run_answer(SAMPLE_3X3, Method::Auto);
+    assert_eq!(code.unwrap(), ExitCode::SUCCESS);
+    assert_eq!(out, "Yes\n1\n5 U\n");
+    assert!(notes.starts_with("auto with "), "{notes}");
+}
+
+#[test]
+fn every_method_prints_a_shortest_solution_of_the_same_length() {
+    let input = include_str!("../../../levels/klotski/lunaqu4kez_extra_04.in");
+    for method in Method::SEARCHES {
+        let (code, out, _) = run_answer(input, method);
+        assert_eq!(code.unwrap(), ExitCode::SUCCESS);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[..2], ["Yes", "17"], "{method}");
+        assert_eq!(lines.len(), 19, "{method}");
+        assert!(
+            lines[2..]
+                .iter()
+                .all(|line| line.parse::<parlor_shared::klotski::Move>().is_ok())
+        );
+    }
+}
+
+#[test]
+fn no_is_printed_alone_and_explained_on_the_side() {
+    let (code, out, notes) = run_answer("2 2\n2 1\n0 3\n0\n", Method::Auto);
+    assert_eq!(code.unwrap(), ExitCode::SUCCESS);
+    assert_eq!(out, "No\n");
+    assert!(notes.contains("no solution: one blank"), "{notes}");
+}
+
+#[test]
+fn bad_input_is_an_error_naming_the_line() {
+    let (code, out, _) = run_answer("2 2\n1 2\n2 0\n0\n", Method::Auto);
+    let error = format!("{:#}", code.unwrap_err());
+    assert_eq!(out, "");
+    assert!(error.contains("line 3: number 2 is repeated"), "{error}");
+}
+
+#[test]
+fn block_shapes_are_read_from_the_command_line() {
+    assert_eq!(parse_shape("2*2"), Ok(Shape::Square));
+    assert_eq!(parse_shape("1x2"), Ok(Shape::Wide));
+    assert_eq!(parse_shape("2*1"), Ok(Shape::Tall));
+    assert!(parse_shape("1*1").is_err());
+    assert!(parse_shape("3*1").is_err());
+    assert!(parse_shape("wide").is_err());
+}
+
+#[test]
+fn the_bench_suite_has_every_course_input_and_small_boards() {
+    let instances = bench::suite(2).unwrap();
+    let count = |suite| {
+        instances
+            .iter()
+            .filter(|instance| instance.suite == suite)
+            .count()
+    };
+    assert_eq!(count(bench::Suite::Course), 31);
+    assert_eq!(count(bench::Suite::Fifteen), 2);
+    assert_eq!(count(bench::Suite::Sample), 1);
+    assert!(
+        instances
+            .iter()
+            .filter(|instance| instance.suite == bench::Suite::Small)
+            .all(|instance| usize::from(instance.puzzle.rows())
+                * usize::from(instance.puzzle.cols())
+                <= 12)
+    );
+}
