@@ -28,7 +28,8 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 use serde::{Deserialize, Serialize};
 
-use super::board::{KeyMap, Move, MoveList, Position, Status};
+use super::bits::KeyMap;
+use super::board::{Move, MoveList, Position, Status};
 use super::{Dims, HexapawnError, Side};
 
 /// One matchbox: the legal moves of its position (as HER sees it) and which still have a bead.

@@ -4,11 +4,14 @@
 //! capturing it. A side wins when one of its pawns reaches the far row, when the other side has
 //! no pawns left, or when the other side is to move and has no legal move. There are no draws.
 //!
-//! The rules (`board`) are pure functions of a [`Position`], two `u64` bitboards, and generate
-//! moves into a fixed-capacity [`MoveList`] without allocating. On top of them: the exact
-//! solver and the perfect "exploiter" (`solver`), HER the matchbox learner (`her`), its brain's
-//! JSON form (`brain_json`), and the auto mode and training loops (`modes`).
+//! The rules (`board`, bitboard helpers in `bits`) are pure functions of a [`Position`], two
+//! `u64` bitboards, and generate moves into a fixed-capacity [`MoveList`] without allocating.
+//! On top of them: the exact solver and the perfect "exploiter" (`solver`), HER the matchbox
+//! learner (`her`), its brain's JSON form (`brain_json`), and the auto mode and training loops
+//! (`modes`). Slow and fast mode are single turns of HER: [`Brain::matchbox`] shows the box,
+//! [`Her::choose`] with [`Pick::Forced`] or [`Pick::Random`] moves.
 
+mod bits;
 mod board;
 mod brain_json;
 mod her;

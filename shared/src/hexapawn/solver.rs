@@ -4,7 +4,8 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::board::{KeyMap, Move, MoveList, Position, Status};
+use super::bits::KeyMap;
+use super::board::{Move, MoveList, Position, Status};
 use super::{Dims, HexapawnError, Side};
 
 /// How many positions the solver remembers before it gives up (about 150 MB): 3x3 has a few
