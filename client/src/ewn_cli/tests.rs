@@ -240,3 +240,44 @@ fn the_board_marks_the_target_and_the_removed_square() {
     assert_eq!(rows[2], " 20  .  1  .  5  .  .  .  .  .  .");
     assert_eq!(rows[3], " 30  .  . [2] X  4  .  .  .  .  .");
 }
+
+#[derive(clap::Parser, Debug)]
+struct Cli {
+    #[command(subcommand)]
+    command: EwnCommand,
+}
+
+#[test]
+fn the_command_line_takes_the_removed_square_and_refuses_one_off_the_board() {
+    use clap::Parser;
+    let parsed = Cli::try_parse_from(["ewn", "play", "--player", "ai", "--blocked", "33"]).unwrap();
+    let EwnCommand::Play {
+        player,
+        rules,
+        level,
+        ..
+    } = parsed.command
+    else {
+        panic!("not play: {parsed:?}");
+    };
+    assert_eq!((player, level), (Some(PlayerKind::Ai), None));
+    assert_eq!(
+        rules.rules(),
+        Rules {
+            blocked: 33,
+            max_moves: 30
+        }
+    );
+    assert!(Cli::try_parse_from(["ewn", "view", "moves.txt", "--blocked", "100"]).is_err());
+    assert!(Cli::try_parse_from(["ewn", "solve", "level1.txt", "--max-moves", "31"]).is_err());
+    let generate = ["ewn", "generate", "--moves-at-least", "20", "--seed", "4"];
+    assert!(matches!(
+        Cli::try_parse_from(generate).unwrap().command,
+        EwnCommand::Generate {
+            moves_at_least: 20,
+            moves_at_most: 25,
+            seed: 4,
+            ..
+        }
+    ));
+}
