@@ -144,3 +144,24 @@ fn solve_gives_the_winner() {
     );
     assert_has(&octapawn, "White's winning first moves: ");
 }
+
+#[test]
+fn her_resigns_at_an_empty_box_and_pays_with_its_previous_move() {
+    let line = "a1-a2\nb3-b2\nc1xb2\nc3-c2\nb1xc2\n";
+    let typed = format!("{line}her\na2-a3\ny\n{line}n\n");
+    let (text, code) = run_play(Mode::Slow, &typed);
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_has(
+        &text,
+        "HER is punished: the bead for its last move, a3xb2, is taken from its box.",
+    );
+    assert_has(
+        &text,
+        "HER's matchbox for this position is empty: HER resigns. You win!",
+    );
+    assert_has(
+        &text,
+        "HER is punished: the bead for its previous move, c3-c2, is taken from its box.",
+    );
+    assert_has(&text, "Score: you 2, HER 0.");
+}
