@@ -338,10 +338,17 @@ impl Room {
         self.ai_thinking = Some(self.version);
         let (state, version) = (self.state.clone(), self.version);
         let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
-        tokio::task::spawn_blocking(move || {
-            let mv = ai::choose_move(&state, kind, seed, budget);
+        let paced = ai::uses_whole_budget(self.game);
+        tokio::spawn(async move {
+            let started = tokio::time::Instant::now();
+            let search =
+                tokio::task::spawn_blocking(move || ai::choose_move(&state, kind, seed, budget));
+            let mv = search.await.ok().flatten();
+            if paced {
+                tokio::time::sleep_until(started + budget).await;
+            }
             // The room may be gone; then nobody needs the answer.
-            let _ = inbox.blocking_send(RoomCommand::AiMoved { version, mv });
+            let _ = inbox.send(RoomCommand::AiMoved { version, mv }).await;
         });
     }
 

@@ -259,3 +259,41 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
         }
     );
 }
+
+#[tokio::test]
+async fn ai_against_ai_is_paced_by_the_budget_so_spectators_can_follow() {
+    let (server, _dir) = start_server("bricks-paced");
+    let mut watcher = Peer::connect(&server.url(), Format::Binary).await;
+    let setup = GameSetup::Bricks {
+        height: 10,
+        drops: 6,
+        bricks: 2,
+    };
+    let seats = vec![
+        SeatSpec::Ai {
+            move_ms: 40,
+            kind: AiKind::WinningAgent,
+        },
+        SeatSpec::Ai {
+            move_ms: 40,
+            kind: AiKind::Adversary,
+        },
+    ];
+    let started = std::time::Instant::now();
+    let room = watcher.create(setup, seats).await;
+    watcher.send(ClientMsg::Watch { room }).await;
+    let end = watcher.state_where(room, |s| s.outcome.is_some()).await;
+    assert_eq!(
+        end.outcome,
+        Some(Outcome::Won { seat: 0 }),
+        "f(6, 2) = 21 >= 10"
+    );
+    // Each move waits out its 40 ms budget: a lower bound, whatever the machine's speed.
+    let paced = std::time::Duration::from_millis(40) * end.moves.len() as u32;
+    assert!(
+        started.elapsed() >= paced,
+        "{:?} for {} moves",
+        started.elapsed(),
+        end.moves.len()
+    );
+}

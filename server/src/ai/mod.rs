@@ -98,6 +98,13 @@ pub fn choose_move(
     }
 }
 
+/// Whether AI seats of `game` take their whole budget even when they know their move at once:
+/// Dropping Bricks' AIs answer instantly, and an AI-against-AI room would be over before anyone
+/// watching saw a drop. Searching engines use their budget anyway.
+pub fn uses_whole_budget(game: GameKind) -> bool {
+    game == GameKind::Bricks
+}
+
 /// A move budget clamped to the course rule (never over 3 s, never zero).
 pub fn clamp_budget(move_ms: u32) -> Duration {
     Duration::from_millis(u64::from(move_ms.clamp(1, MAX_AI_MOVE_MS)))
