@@ -164,7 +164,7 @@ fn parse_move(answer: &str, level: &Level, state: &State) -> Result<Move, String
 /// The player's move: asked, drawn, or taken from the AI's solution.
 enum Mover {
     Human,
-    Random(StdRng),
+    Random(Box<StdRng>),
     Ai(std::vec::IntoIter<Move>),
 }
 
@@ -232,7 +232,7 @@ pub fn play(
         PlayerKind::Random => {
             let seed = options.seed.unwrap_or_else(rand::random);
             writeln!(out, "Random Player's seed: {seed}")?;
-            Mover::Random(StdRng::seed_from_u64(seed))
+            Mover::Random(Box::new(StdRng::seed_from_u64(seed)))
         }
         PlayerKind::Ai => match solve(&level) {
             Some(solution) => {
