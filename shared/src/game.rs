@@ -6,22 +6,25 @@ use serde::{Deserialize, Serialize};
 
 use crate::bricks::{self, BricksGame, BricksMove};
 use crate::cave;
+use crate::ewn::{self, EwnGame, EwnMove, LevelSpec};
 
 /// Which game a room plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum GameKind {
     Cave,
     Bricks,
+    Ewn,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 2] = [GameKind::Cave, GameKind::Bricks];
+    pub const ALL: [GameKind; 3] = [GameKind::Cave, GameKind::Bricks, GameKind::Ewn];
 
     /// A short name for menus and logs.
     pub const fn name(self) -> &'static str {
         match self {
             GameKind::Cave => "Magnetic Cave",
             GameKind::Bricks => "Dropping Bricks",
+            GameKind::Ewn => "EinStein würfelt nicht! puzzle",
         }
     }
 
@@ -29,6 +32,7 @@ impl GameKind {
     pub const fn seats(self) -> u8 {
         match self {
             GameKind::Cave | GameKind::Bricks => 2,
+            GameKind::Ewn => 1,
         }
     }
 
@@ -37,6 +41,7 @@ impl GameKind {
         match self {
             GameKind::Cave => vec!["■ Black (first)".into(), "□ White (second)".into()],
             GameKind::Bricks => vec!["Agent (drops)".into(), "Answerer (safe or broken)".into()],
+            GameKind::Ewn => vec!["Player".into()],
         }
     }
 
@@ -47,6 +52,9 @@ impl GameKind {
             }
             GameKind::Bricks => {
                 "an agent drops bricks to learn their strength; the other side answers safe or broken"
+            }
+            GameKind::Ewn => {
+                "bring the target piece to the corner with fixed dice, in the fewest moves"
             }
         }
     }
@@ -62,6 +70,8 @@ pub enum GameSetup {
         drops: u64,
         bricks: u32,
     },
+    /// An EinStein würfelt nicht! puzzle level.
+    Ewn(LevelSpec),
 }
 
 /// Why a setup cannot start a game.
@@ -69,6 +79,8 @@ pub enum GameSetup {
 pub enum SetupError {
     #[error(transparent)]
     Bricks(#[from] bricks::BricksError),
+    #[error(transparent)]
+    Ewn(#[from] ewn::SpecError),
 }
 
 impl GameSetup {
@@ -76,6 +88,7 @@ impl GameSetup {
         match self {
             GameSetup::Cave => GameKind::Cave,
             GameSetup::Bricks { .. } => GameKind::Bricks,
+            GameSetup::Ewn(_) => GameKind::Ewn,
         }
     }
 
@@ -88,6 +101,7 @@ impl GameSetup {
                 drops,
                 bricks,
             } => GameState::Bricks(BricksGame::new(bricks::Setup::new(height, drops, bricks)?)),
+            GameSetup::Ewn(spec) => GameState::Ewn(EwnGame::new(spec.level()?)),
         })
     }
 }
@@ -97,6 +111,7 @@ impl GameSetup {
 pub enum GameState {
     Cave(cave::Position),
     Bricks(BricksGame),
+    Ewn(EwnGame),
 }
 
 /// One move of some game.
@@ -104,13 +119,18 @@ pub enum GameState {
 pub enum GameMove {
     Cave(cave::Square),
     Bricks(BricksMove),
+    Ewn(EwnMove),
 }
 
 /// How a finished game ended, in terms of seats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
-    Won { seat: u8 },
+    Won {
+        seat: u8,
+    },
     Tie,
+    /// A puzzle ended without being solved: nobody won.
+    Unsolved,
 }
 
 /// Why a move was refused by the rules.
@@ -122,6 +142,8 @@ pub enum RuleError {
     Cave(#[from] cave::MoveError),
     #[error(transparent)]
     Bricks(#[from] bricks::BricksMoveError),
+    #[error(transparent)]
+    Ewn(#[from] ewn::MoveError),
 }
 
 impl GameState {
@@ -129,6 +151,7 @@ impl GameState {
         match self {
             GameState::Cave(_) => GameKind::Cave,
             GameState::Bricks(_) => GameKind::Bricks,
+            GameState::Ewn(_) => GameKind::Ewn,
         }
     }
 
@@ -140,6 +163,7 @@ impl GameState {
                 .is_none()
                 .then(|| position.to_move().seat()),
             GameState::Bricks(game) => game.seat_to_move(),
+            GameState::Ewn(game) => (game.status() == ewn::Status::Playing).then_some(0),
         }
     }
 
@@ -160,6 +184,11 @@ impl GameState {
                 }),
                 _ => None,
             },
+            GameState::Ewn(game) => match game.status() {
+                ewn::Status::Playing => None,
+                ewn::Status::Won => Some(Outcome::Won { seat: 0 }),
+                ewn::Status::Lost(_) => Some(Outcome::Unsolved),
+            },
         }
     }
 
@@ -172,6 +201,7 @@ impl GameState {
             (GameState::Bricks(game), GameMove::Bricks(mv)) => {
                 Ok(GameState::Bricks(game.play(mv)?))
             }
+            (GameState::Ewn(game), GameMove::Ewn(mv)) => Ok(GameState::Ewn(game.play(mv)?)),
             (state, mv) => Err(RuleError::WrongGame(mv.kind().name(), state.kind().name())),
         }
     }
@@ -193,6 +223,7 @@ impl GameMove {
         match self {
             GameMove::Cave(_) => GameKind::Cave,
             GameMove::Bricks(_) => GameKind::Bricks,
+            GameMove::Ewn(_) => GameKind::Ewn,
         }
     }
 }
@@ -203,6 +234,7 @@ impl std::fmt::Display for GameMove {
             GameMove::Cave(square) => write!(f, "{square}"),
             GameMove::Bricks(BricksMove::Drop(height)) => write!(f, "drop from {height}"),
             GameMove::Bricks(BricksMove::Answer(answer)) => write!(f, "{answer}"),
+            GameMove::Ewn(EwnMove { piece, to }) => write!(f, "piece {piece} to {to}"),
         }
     }
 }

@@ -57,6 +57,8 @@ pub enum AiKind {
     /// Magnetic Cave: the strong engine (PVS, transposition table, threat extensions); the
     /// same as `Standard`.
     Strong,
+    /// EWN puzzle: a random legal move (the standard EWN AI is the optimal solver).
+    RandomPlayer,
     /// Dropping Bricks agent that drops from a random open height.
     RandomAgent,
     /// Dropping Bricks agent that plays the closed form and wins whenever the start allows.

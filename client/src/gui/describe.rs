@@ -25,6 +25,7 @@ pub fn game_seat_name(game: GameKind, seat: u8) -> String {
             ANSWERER_SEAT => "Answerer".into(),
             _ => format!("seat {seat}"),
         },
+        GameKind::Ewn => "Player".into(),
     }
 }
 
@@ -34,6 +35,7 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
         return match game {
             GameKind::Cave => outcome(result, me),
             GameKind::Bricks => "Tie".into(),
+            GameKind::Ewn => "Not solved".into(),
         };
     };
     let winner = game_seat_name(game, seat);
@@ -48,7 +50,7 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
 pub fn game_result(game: GameKind, outcome: Outcome) -> String {
     match outcome {
         Outcome::Won { seat } => format!("{} won", game_seat_name(game, seat)),
-        Outcome::Tie => result(outcome),
+        Outcome::Tie | Outcome::Unsolved => result(outcome),
     }
 }
 
@@ -82,6 +84,7 @@ pub fn outcome(outcome: Outcome, me: Option<u8>) -> String {
         }
         (Outcome::Won { seat }, Some(_)) => format!("{} won - you lost", seat_name(seat)),
         (Outcome::Won { seat }, None) => format!("{} won", seat_name(seat)),
+        (Outcome::Unsolved, _) => "Not solved".into(),
     }
 }
 
@@ -90,6 +93,7 @@ pub fn result(outcome: Outcome) -> String {
     match outcome {
         Outcome::Won { seat } => format!("{} won", seat_name(seat)),
         Outcome::Tie => "Tie".into(),
+        Outcome::Unsolved => "Not solved".into(),
     }
 }
 

@@ -16,7 +16,7 @@ use super::widgets::Input;
 pub fn draw_seat_swatch(game: GameKind, x: f32, baseline: f32, seat: u8) -> f32 {
     match game {
         GameKind::Cave => seat_player(seat).map_or(0.0, |player| draw_swatch(x, baseline, player)),
-        GameKind::Bricks => 0.0,
+        GameKind::Bricks | GameKind::Ewn => 0.0,
     }
 }
 
@@ -25,7 +25,7 @@ pub fn draw_seat_swatch(game: GameKind, x: f32, baseline: f32, seat: u8) -> f32 
 pub fn seat_in_list(game: GameKind, seat: u8, who: &str) -> String {
     match game {
         GameKind::Cave => who.to_string(),
-        GameKind::Bricks => format!("{}: {who}", game_seat_name(game, seat)),
+        GameKind::Bricks | GameKind::Ewn => format!("{}: {who}", game_seat_name(game, seat)),
     }
 }
 
@@ -38,9 +38,19 @@ pub fn draw_moves(
     current: Option<usize>,
 ) -> Option<usize> {
     match game {
-        GameKind::Cave => draw_move_list(input, area, moves, current),
+        GameKind::Cave | GameKind::Ewn => draw_move_list(input, area, moves, current),
         GameKind::Bricks => draw_drop_history(input, area, moves, current),
     }
+}
+
+/// Where a game has no board view in the window yet: says so where the board would be.
+pub fn draw_no_board(game: GameKind) {
+    let layout = super::cave_board::board_layout(
+        macroquad::window::screen_width(),
+        macroquad::window::screen_height(),
+    );
+    let text = format!("{} has no board view in the window yet.", game.name());
+    super::widgets::label(&text, layout.left, layout.top, super::widgets::DIM_TEXT);
 }
 
 /// What the player to move does, for the hint under the turn.
@@ -51,6 +61,7 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
             Turn::Answerer { .. } => "Answer Safe or Broken.",
             _ => "Type a height or click an open floor, then Drop.",
         },
+        GameState::Ewn(_) => "Move a piece the die allows.",
     }
 }
 

@@ -6,12 +6,12 @@ use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::cave::Position;
-use parlor_shared::game::{GameMove, GameState};
+use parlor_shared::game::{GameKind, GameMove, GameState};
 
 use super::bricks::draw_replay_board;
 use super::cave_board::{BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, side_panel_x};
 use super::describe;
-use super::game_view::{draw_moves, draw_seat_swatch};
+use super::game_view::{draw_moves, draw_no_board, draw_seat_swatch};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
 };
@@ -84,6 +84,7 @@ impl ReplayView {
         match self.state() {
             GameState::Cave(position) => self.draw_cave_board(position),
             GameState::Bricks(game) => draw_replay_board(game),
+            GameState::Ewn(_) => draw_no_board(GameKind::Ewn),
         }
         self.draw_panel(input, close_label)
     }

@@ -8,14 +8,14 @@
 
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::game::{GameMove, GameState, Outcome};
+use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatState, SeatToken};
 
 use super::bricks::BricksRoomBoard;
 use super::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 use super::cave_room;
 use super::describe;
-use super::game_view::{draw_moves, draw_seat_swatch, your_turn_hint};
+use super::game_view::{draw_moves, draw_no_board, draw_seat_swatch, your_turn_hint};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
     button_enabled, button_width, heading, label, text_width,
@@ -133,6 +133,10 @@ impl RoomView {
             GameState::Bricks(game) => {
                 self.bricks
                     .update(input, snapshot.version, game, &mine, awaiting)
+            }
+            GameState::Ewn(_) => {
+                draw_no_board(GameKind::Ewn);
+                BoardPlay::Nothing
             }
         };
         let mv = match play {
@@ -269,7 +273,7 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
     if let Some(outcome) = snapshot.outcome.or(snapshot.state.outcome()) {
         let swatch = match outcome {
             Outcome::Won { seat } => draw_seat_swatch(game, x, y, seat),
-            Outcome::Tie => 0.0,
+            Outcome::Tie | Outcome::Unsolved => 0.0,
         };
         label(
             &describe::game_outcome(game, outcome, only_seat),

@@ -23,7 +23,9 @@ pub fn settle_seat(setup: &GameSetup, seat: u8, kind: AiKind, seed: u64) -> Resu
         AiKind::Standard => true,
         AiKind::RandomAgent | AiKind::WinningAgent => seat == AGENT_SEAT,
         AiKind::Oracle { .. } | AiKind::Adversary => seat == ANSWERER_SEAT,
-        AiKind::Classic | AiKind::Easy | AiKind::Normal | AiKind::Strong => false,
+        AiKind::Classic | AiKind::Easy | AiKind::Normal | AiKind::Strong | AiKind::RandomPlayer => {
+            false
+        }
     };
     if !fits {
         return Err(format!(
@@ -56,6 +58,7 @@ pub fn name(seat: u8, kind: AiKind) -> &'static str {
         (_, AiKind::Easy) => "easy Magnetic Cave",
         (_, AiKind::Normal) => "normal Magnetic Cave",
         (_, AiKind::Strong) => "strong Magnetic Cave",
+        (_, AiKind::RandomPlayer) => "random EWN player",
     }
 }
 

@@ -8,6 +8,7 @@ pub mod cave_classic;
 pub mod cave_lines;
 pub mod cave_prover;
 pub mod cave_strong;
+mod ewn;
 
 use std::time::Duration;
 
@@ -62,6 +63,10 @@ pub fn settle_ai_seat(
             Ok(kind)
         }
         (GameSetup::Bricks { .. }, _) => bricks::settle_seat(setup, seat, kind, seed),
+        (GameSetup::Ewn(_), kind) if ewn::fits(kind) => Ok(kind),
+        (GameSetup::Ewn(_), _) => Err(format!(
+            "{kind:?} does not play EWN puzzles; use Standard or RandomPlayer"
+        )),
         (GameSetup::Cave, _) => Err(format!(
             "{} is not a Magnetic Cave player; use Standard",
             name(GameKind::Cave, seat, kind)
@@ -77,6 +82,7 @@ pub fn name(game: GameKind, seat: u8, kind: AiKind) -> &'static str {
         (GameKind::Cave, AiKind::Easy) => "easy",
         (GameKind::Cave, AiKind::Normal) => "normal",
         (GameKind::Bricks, _) => bricks::name(seat, kind),
+        (GameKind::Ewn, _) => ewn::name(kind),
         (GameKind::Cave, _) => "unfit AI",
     }
 }
@@ -95,14 +101,15 @@ pub fn choose_move(
             .choose_move(position, budget)
             .map(GameMove::Cave),
         GameState::Bricks(game) => bricks::choose_move(game, kind, seed).map(GameMove::Bricks),
+        GameState::Ewn(game) => ewn::choose_move(game, kind, seed).map(GameMove::Ewn),
     }
 }
 
 /// Whether AI seats of `game` take their whole budget even when they know their move at once:
-/// Dropping Bricks' AIs answer instantly, and an AI-against-AI room would be over before anyone
-/// watching saw a drop. Searching engines use their budget anyway.
+/// Dropping Bricks' AIs and the EWN solver answer almost instantly, and a room of AIs would be
+/// over before anyone watching saw a move. Searching engines use their budget anyway.
 pub fn uses_whole_budget(game: GameKind) -> bool {
-    game == GameKind::Bricks
+    matches!(game, GameKind::Bricks | GameKind::Ewn)
 }
 
 /// A move budget clamped to the course rule (never over 3 s, never zero).

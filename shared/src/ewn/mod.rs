@@ -12,6 +12,7 @@ mod format;
 mod generate;
 mod pieces;
 mod relaxed;
+mod room;
 mod rules;
 mod solver;
 mod transposition;
@@ -21,6 +22,7 @@ pub use check::{Checked, check_moves};
 pub use format::{FileError, LineProblem, MovesFile, parse_level, parse_moves};
 pub use generate::{GenerateError, Generated, generate};
 pub use pieces::{CAPTURED, PIECES, Pieces, PositionError};
+pub use room::{EwnGame, EwnMove, LevelSpec, SpecError};
 pub use rules::{
     DICE_LEN, Level, LevelError, LossReason, Move, MoveError, PieceList, Rules, State, Status,
     movable_pieces,

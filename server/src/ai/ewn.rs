@@ -1,0 +1,42 @@
+//! EWN puzzle AI seats: the optimal solver (the standard AI) and a random player.
+
+use parlor_shared::ewn::{EwnGame, EwnMove, solve};
+use parlor_shared::protocol::AiKind;
+use rand::rngs::StdRng;
+use rand::{RngExt, SeedableRng};
+
+pub fn fits(kind: AiKind) -> bool {
+    matches!(kind, AiKind::Standard | AiKind::RandomPlayer)
+}
+
+pub fn name(kind: AiKind) -> &'static str {
+    match kind {
+        AiKind::RandomPlayer => "random player",
+        _ => "optimal solver",
+    }
+}
+
+/// The solver plays the first move of a fewest-move solution of what is left of the level (or,
+/// when none is left, any legal move); the random player any legal move.
+pub fn choose_move(game: &EwnGame, kind: AiKind, seed: u64) -> Option<EwnMove> {
+    let legal = game.level().legal_moves(game.state());
+    let any = legal.first().map(|mv| EwnMove {
+        piece: mv.piece,
+        to: mv.to,
+    })?;
+    if kind == AiKind::RandomPlayer {
+        let pick = legal[StdRng::seed_from_u64(seed).random_range(0..legal.len())];
+        return Some(EwnMove {
+            piece: pick.piece,
+            to: pick.to,
+        });
+    }
+    let best = game
+        .remaining_level()
+        .and_then(|rest| solve(&rest))
+        .and_then(|solution| solution.moves.first().copied());
+    Some(best.map_or(any, |mv| EwnMove {
+        piece: mv.piece,
+        to: mv.to,
+    }))
+}
