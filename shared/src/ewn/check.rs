@@ -18,10 +18,15 @@ pub struct Checked {
 impl MovesFile {
     /// The level the file's own header describes (its dice, target and start), under `rules`.
     pub fn level(&self, rules: Rules) -> Result<Level, FileError> {
-        Level::new(self.target, self.positions[0], self.dice, rules).map_err(|error| FileError {
+        let at_start = |problem| FileError {
             line: START_LINE,
-            problem: error.into(),
-        })
+            problem,
+        };
+        let start = *self
+            .positions
+            .first()
+            .ok_or(at_start(LineProblem::Missing("start positions")))?;
+        Level::new(self.target, start, self.dice, rules).map_err(|error| at_start(error.into()))
     }
 }
 
@@ -63,7 +68,7 @@ pub fn check_moves(file: &MovesFile, level: &Level) -> Result<Checked, FileError
         (3, file.target != level.target(), "target piece"),
         (
             START_LINE,
-            file.positions[0] != level.start(),
+            file.positions.first() != Some(&level.start()),
             "start position",
         ),
     ];

@@ -184,6 +184,35 @@ fn a_move_onto_a_piece_captures_it_and_the_target_on_0_wins() {
 }
 
 #[test]
+fn nonsense_moves_and_files_are_errors_not_panics() {
+    let level = level1();
+    let state = level.start_state();
+    for piece in [0, 7, 255] {
+        let refused = level.play(&state, Move { piece, to: 0 });
+        assert!(
+            matches!(refused, Err(MoveError::NotMovable { .. })),
+            "{piece}"
+        );
+    }
+    assert_eq!(
+        level.play(&state, Move { piece: 3, to: 200 }),
+        Err(MoveError::OffBoard(200))
+    );
+    let empty = MovesFile {
+        name: "x".into(),
+        dice: *level.dice(),
+        target: 2,
+        positions: Vec::new(),
+    };
+    let error = empty.level(Rules::default()).unwrap_err();
+    assert_eq!(
+        (error.line, error.problem),
+        (4, LineProblem::Missing("start positions"))
+    );
+    assert_eq!(check_moves(&empty, &level).unwrap_err().line, 4);
+}
+
+#[test]
 fn the_game_ends_on_a_win_a_captured_target_or_the_move_limit() {
     let target_on_0 = LEVEL1.replace("21 32", "21 0");
     let level = parse_level(&target_on_0, Rules::default()).unwrap();
