@@ -10,6 +10,7 @@ pub mod bricks;
 pub mod cave_board;
 mod cave_room;
 mod describe;
+pub mod ewn;
 mod game_view;
 mod lobby;
 mod lobby_rows;

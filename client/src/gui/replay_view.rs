@@ -6,12 +6,13 @@ use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::cave::Position;
-use parlor_shared::game::{GameKind, GameMove, GameState};
+use parlor_shared::game::{GameMove, GameState};
 
 use super::bricks::draw_replay_board;
 use super::cave_board::{BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, side_panel_x};
 use super::describe;
-use super::game_view::{draw_moves, draw_no_board, draw_seat_swatch};
+use super::ewn::draw_replay_board as draw_ewn_replay;
+use super::game_view::{draw_moves, draw_seat_swatch};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
 };
@@ -84,7 +85,10 @@ impl ReplayView {
         match self.state() {
             GameState::Cave(position) => self.draw_cave_board(position),
             GameState::Bricks(game) => draw_replay_board(game),
-            GameState::Ewn(_) => draw_no_board(GameKind::Ewn),
+            GameState::Ewn(game) => {
+                let last = self.step.checked_sub(1).and_then(|ply| self.moves.get(ply));
+                draw_ewn_replay(game, last)
+            }
         }
         self.draw_panel(input, close_label)
     }

@@ -1,0 +1,190 @@
+//! EWN in a room and in the replay: the board of the latest state, and for the player the
+//! two-click move (a movable piece, then one of its legal squares) turned into a `GameMove`, or
+//! into the reason a click is none.
+
+use macroquad::window::{screen_height, screen_width};
+use parlor_shared::ewn::{EwnGame, EwnMove, Move, neighbours};
+use parlor_shared::game::GameMove;
+
+use super::draw::{EwnMarks, draw_ewn};
+use super::layout::{ewn_layout, square_at};
+use crate::gui::room_view::BoardPlay;
+use crate::gui::widgets::Input;
+
+/// The replay's board: `last` is the move that led here, if any.
+pub fn draw_replay_board(game: &EwnGame, last: Option<&GameMove>) {
+    let layout = ewn_layout(screen_width(), screen_height());
+    let marks = EwnMarks {
+        last_to: last_to(last),
+        ..EwnMarks::default()
+    };
+    draw_ewn(layout, game, &marks);
+}
+
+fn last_to(last: Option<&GameMove>) -> Option<u8> {
+    match last {
+        Some(GameMove::Ewn(mv)) => Some(mv.to),
+        _ => None,
+    }
+}
+
+/// The room's controls: which piece the player picked, on which version of the room.
+#[derive(Debug, Default)]
+pub struct EwnRoomBoard {
+    selected: Option<(u64, u8)>,
+}
+
+impl EwnRoomBoard {
+    /// Draws `game` and handles a click. `may_move` says this client holds the seat to move and
+    /// no move of ours is on its way; `refusal` is why not otherwise.
+    pub fn update(
+        &mut self,
+        input: &Input,
+        version: u64,
+        game: &EwnGame,
+        last: Option<&GameMove>,
+        may_move: Result<(), String>,
+    ) -> BoardPlay {
+        let layout = ewn_layout(screen_width(), screen_height());
+        let movable: Vec<u8> = game.level().movable(game.state()).as_slice().to_vec();
+        let selected = self.selected(version, &movable, may_move.is_ok());
+        let marks = EwnMarks {
+            movable: if may_move.is_ok() {
+                movable.clone()
+            } else {
+                Vec::new()
+            },
+            selected,
+            legal: selected.map_or_else(Vec::new, |piece| legal_squares(game, piece)),
+            last_to: last_to(last),
+        };
+        draw_ewn(layout, game, &marks);
+        let Some(square) =
+            square_at(layout, input.mouse.x, input.mouse.y).filter(|_| input.clicked)
+        else {
+            return BoardPlay::Nothing;
+        };
+        if let Err(reason) = may_move {
+            return BoardPlay::Refused(reason);
+        }
+        let (play, picked) = click(game, &movable, selected, square);
+        self.selected = picked.map(|piece| (version, piece));
+        play
+    }
+
+    /// The picked piece if still movable on this version; the only movable piece otherwise.
+    fn selected(&self, version: u64, movable: &[u8], may_move: bool) -> Option<u8> {
+        if !may_move {
+            return None;
+        }
+        match self.selected {
+            Some((at, piece)) if at == version && movable.contains(&piece) => Some(piece),
+            _ => match movable {
+                [only] => Some(*only),
+                _ => None,
+            },
+        }
+    }
+}
+
+/// The squares `piece` may step to now (none if it may not move).
+pub fn legal_squares(game: &EwnGame, piece: u8) -> Vec<u8> {
+    let level = game.level();
+    let state = game.state();
+    let Some(from) = state.pieces.square_of(piece) else {
+        return Vec::new();
+    };
+    neighbours(from, level.rules().blocked)
+        .filter(|&to| level.play(state, Move { piece, to }).is_ok())
+        .collect()
+}
+
+/// What a click on `square` does with `selected` picked: a move, a new pick, or a refusal.
+/// Returns the play and the piece picked afterwards.
+fn click(
+    game: &EwnGame,
+    movable: &[u8],
+    selected: Option<u8>,
+    square: u8,
+) -> (BoardPlay, Option<u8>) {
+    let on_square = game.state().pieces.piece_on(square);
+    if let Some(piece) = selected {
+        if legal_squares(game, piece).contains(&square) {
+            let mv = GameMove::Ewn(EwnMove { piece, to: square });
+            return (BoardPlay::Move(mv), None);
+        }
+    }
+    match on_square {
+        Some(piece) if movable.contains(&piece) => (BoardPlay::Nothing, Some(piece)),
+        Some(piece) => {
+            let list: Vec<String> = movable.iter().map(u8::to_string).collect();
+            let die = game.level().die(game.state()).unwrap_or(0);
+            let reason = format!(
+                "Piece {piece} may not move on die {die}: pick {}.",
+                list.join(" or ")
+            );
+            (BoardPlay::Refused(reason), selected)
+        }
+        None => {
+            let reason = match selected {
+                Some(piece) => match game.play(EwnMove { piece, to: square }) {
+                    Err(error) => format!("{error}."),
+                    Ok(_) => "Pick a highlighted square.".to_string(),
+                },
+                None => "First click a ringed piece, then a green square.".to_string(),
+            };
+            (BoardPlay::Refused(reason), selected)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::ewn::{Rules, parse_level};
+
+    fn level1() -> EwnGame {
+        let text = include_str!("../../../../levels/ewn/level1.txt");
+        EwnGame::new(parse_level(text, Rules::default()).unwrap())
+    }
+
+    #[test]
+    fn the_only_movable_piece_is_picked_and_a_green_square_makes_the_move() {
+        // Level 1: die 3, piece 3 on 43 is the only one that may move.
+        let game = level1();
+        let board = EwnRoomBoard::default();
+        let movable = game.level().movable(game.state()).as_slice().to_vec();
+        assert_eq!(movable, vec![3]);
+        assert_eq!(board.selected(1, &movable, true), Some(3));
+        let legal = legal_squares(&game, 3);
+        assert!(legal.contains(&33) && !legal.contains(&43) && legal.len() == 8);
+        let (play, picked) = click(&game, &movable, Some(3), 33);
+        assert_eq!(
+            play,
+            BoardPlay::Move(GameMove::Ewn(EwnMove { piece: 3, to: 33 }))
+        );
+        assert_eq!(picked, None);
+    }
+
+    #[test]
+    fn clicks_that_are_no_move_say_why() {
+        let game = level1();
+        let movable = vec![3];
+        let (play, picked) = click(&game, &movable, Some(3), 34);
+        // 34 holds piece 4, a legal capture for piece 3 on 43.
+        assert!(matches!(play, BoardPlay::Move(_)));
+        assert_eq!(picked, None);
+        let (play, _) = click(&game, &movable, Some(3), 12);
+        assert_eq!(
+            play,
+            BoardPlay::Refused("Piece 6 may not move on die 3: pick 3.".into())
+        );
+        let (play, _) = click(&game, &movable, Some(3), 99);
+        assert!(matches!(play, BoardPlay::Refused(reason) if reason.contains("not a king step")));
+        let (play, picked) = click(&game, &movable, None, 0);
+        assert!(matches!(play, BoardPlay::Refused(_)));
+        assert_eq!(picked, None);
+        let (play, picked) = click(&game, &movable, None, 43);
+        assert_eq!((play, picked), (BoardPlay::Nothing, Some(3)));
+    }
+}
