@@ -3,6 +3,7 @@
 //! generator (`generate`). Console logic is written against `BufRead`/`Write` for the tests.
 
 mod play;
+mod show;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -52,6 +53,12 @@ pub enum EwnCommand {
         /// Also check that the file plays this level (its dice, target and start).
         #[arg(long)]
         level: Option<PathBuf>,
+        /// After the check passes, open the file in the window (Prev/Next, Home/End keys).
+        #[arg(long)]
+        gui: bool,
+        /// With --gui: save the window as PNG after a few frames and exit.
+        #[arg(long, requires = "gui")]
+        screenshot: Option<PathBuf>,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -138,9 +145,16 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
             };
             play(&mut std::io::stdin().lock(), out, options)
         }
-        EwnCommand::View { file, level, rules } => {
-            view(out, &file, level.as_deref(), rules.rules())
-        }
+        EwnCommand::View {
+            file,
+            level,
+            gui,
+            screenshot,
+            rules,
+        } => match gui {
+            true => show::view_in_window(out, &file, level.as_deref(), rules.rules(), screenshot),
+            false => view(out, &file, level.as_deref(), rules.rules()),
+        },
         EwnCommand::Solve {
             file,
             out: moves_path,

@@ -8,6 +8,7 @@ use parlor_shared::game::{GameKind, GameMove, GameState};
 use super::bricks::draw_drop_history;
 use super::cave_board::{draw_swatch, seat_player};
 use super::describe::game_seat_name;
+use super::ewn::draw_ewn_moves;
 use super::move_list::draw_move_list;
 use super::widgets::Input;
 
@@ -38,7 +39,8 @@ pub fn draw_moves(
     current: Option<usize>,
 ) -> Option<usize> {
     match game {
-        GameKind::Cave | GameKind::Ewn => draw_move_list(input, area, moves, current),
+        GameKind::Cave => draw_move_list(input, area, moves, current),
+        GameKind::Ewn => draw_ewn_moves(input, area, moves, current),
         GameKind::Bricks => draw_drop_history(input, area, moves, current),
     }
 }

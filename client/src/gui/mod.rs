@@ -31,6 +31,7 @@ use macroquad::window::{Conf, clear_background, next_frame, screen_width};
 use parlor_server::ServerConfig;
 use parlor_shared::bricks::{BricksMove, Setup};
 use parlor_shared::cave::Square;
+use parlor_shared::ewn::{EwnMove, LevelSpec};
 use parlor_shared::game::{GameMove, GameSetup};
 
 use self::app::{App, Startup};
@@ -105,6 +106,27 @@ pub fn show_bricks_game(
     show_game("Dropping Bricks game", setup, moves, screenshot)
 }
 
+/// Opens the replay view of a checked EWN moves.txt (`moves` from the level's start), at the
+/// start so that Next steps through it; `player` is the file's player name.
+pub fn show_ewn_game(
+    level: LevelSpec,
+    player: &str,
+    moves: Vec<EwnMove>,
+    screenshot: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let moves: Vec<GameMove> = moves.into_iter().map(GameMove::Ewn).collect();
+    let setup = GameSetup::Ewn(level);
+    let mut view = ReplayView::new(
+        "EWN moves.txt",
+        vec![player.to_string()],
+        setup.start()?,
+        moves,
+    )
+    .map_err(anyhow::Error::msg)?;
+    view.first();
+    show_view(view, "EWN moves.txt", screenshot)
+}
+
 /// The replay view of a local game in a window of its own. An illegal move is refused before
 /// the window opens.
 fn show_game(
@@ -113,8 +135,16 @@ fn show_game(
     moves: Vec<GameMove>,
     screenshot: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
-    let mut view =
+    let view =
         ReplayView::new(title, Vec::new(), setup.start()?, moves).map_err(anyhow::Error::msg)?;
+    show_view(view, title, screenshot)
+}
+
+fn show_view(
+    mut view: ReplayView,
+    title: &str,
+    screenshot: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
     let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
     check_display()?;
     let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));

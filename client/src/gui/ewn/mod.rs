@@ -3,11 +3,13 @@
 //! click-a-piece-then-a-square controls (`room`).
 
 mod draw;
+mod history;
 mod layout;
 mod room;
 
 pub use draw::{
     EwnMarks, LEGAL_SQUARE, PIECE, REMOVED_SQUARE, TARGET_PIECE, draw_ewn, status_line,
 };
+pub use history::draw_ewn_moves;
 pub use layout::{EwnLayout, ewn_layout, square_at, square_center, square_rect};
 pub use room::{EwnRoomBoard, draw_replay_board, legal_squares};
