@@ -45,16 +45,6 @@ pub fn draw_moves(
     }
 }
 
-/// Where a game has no board view in the window yet: says so where the board would be.
-pub fn draw_no_board(game: GameKind) {
-    let layout = super::cave_board::board_layout(
-        macroquad::window::screen_width(),
-        macroquad::window::screen_height(),
-    );
-    let text = format!("{} has no board view in the window yet.", game.name());
-    super::widgets::label(&text, layout.left, layout.top, super::widgets::DIM_TEXT);
-}
-
 /// What the player to move does, for the hint under the turn.
 pub fn your_turn_hint(state: &GameState) -> &'static str {
     match state {
@@ -63,7 +53,7 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
             Turn::Answerer { .. } => "Answer Safe or Broken.",
             _ => "Type a height or click an open floor, then Drop.",
         },
-        GameState::Ewn(_) => "Move a piece the die allows.",
+        GameState::Ewn(_) => "Click a ringed piece, then a green square.",
     }
 }
 

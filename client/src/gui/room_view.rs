@@ -1,6 +1,6 @@
 //! A room being played or watched: the board of the latest snapshot, whose turn it is, seats,
 //! spectators and moves. The server sends a full snapshot after every change, so this screen
-//! never applies moves itself; the game's board (`cave_room`, `bricks`) turns a click into a
+//! never applies moves itself; the game's board (`cave_room`, `bricks`, `ewn`) turns a click into a
 //! move, and this screen sends it as a `Move` request.
 //!
 //! One client may hold several seats of a room (two people sharing a screen), so the seats held
@@ -8,14 +8,15 @@
 
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
+use parlor_shared::game::{GameMove, GameState, Outcome};
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatState, SeatToken};
 
 use super::bricks::BricksRoomBoard;
 use super::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 use super::cave_room;
 use super::describe;
-use super::game_view::{draw_moves, draw_no_board, draw_seat_swatch, your_turn_hint};
+use super::ewn::{self, EwnRoomBoard};
+use super::game_view::{draw_moves, draw_seat_swatch, your_turn_hint};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
     button_enabled, button_width, heading, label, text_width,
@@ -68,6 +69,8 @@ pub struct RoomView {
     hint: Option<(u64, String)>,
     /// The Dropping Bricks controls, which keep the typed drop height between frames.
     bricks: BricksRoomBoard,
+    /// The EWN controls, which keep the picked piece between frames.
+    ewn: EwnRoomBoard,
 }
 
 impl RoomView {
@@ -77,6 +80,7 @@ impl RoomView {
             awaiting: None,
             hint: None,
             bricks: BricksRoomBoard::default(),
+            ewn: EwnRoomBoard::default(),
         }
     }
 
@@ -134,9 +138,11 @@ impl RoomView {
                 self.bricks
                     .update(input, snapshot.version, game, &mine, awaiting)
             }
-            GameState::Ewn(_) => {
-                draw_no_board(GameKind::Ewn);
-                BoardPlay::Nothing
+            GameState::Ewn(game) => {
+                let allowed = ewn::may_move(snapshot, &mine, awaiting);
+                let last = snapshot.moves.last();
+                self.ewn
+                    .update(input, snapshot.version, game, last, allowed)
             }
         };
         let mv = match play {

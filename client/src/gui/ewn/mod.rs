@@ -12,4 +12,4 @@ pub use draw::{
 };
 pub use history::draw_ewn_moves;
 pub use layout::{EwnLayout, ewn_layout, square_at, square_center, square_rect};
-pub use room::{EwnRoomBoard, draw_replay_board, legal_squares};
+pub use room::{EwnRoomBoard, draw_replay_board, legal_squares, may_move};

@@ -5,6 +5,7 @@
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::ewn::{EwnGame, EwnMove, Move, neighbours};
 use parlor_shared::game::GameMove;
+use parlor_shared::protocol::RoomSnapshot;
 
 use super::draw::{EwnMarks, draw_ewn};
 use super::layout::{ewn_layout, square_at};
@@ -85,6 +86,27 @@ impl EwnRoomBoard {
             },
         }
     }
+}
+
+/// Whether a seat of `mine` may move now in `snapshot`, or why not.
+pub fn may_move(snapshot: &RoomSnapshot, mine: &[u8], awaiting: bool) -> Result<(), String> {
+    if mine.is_empty() {
+        return Err("Spectators cannot move.".into());
+    }
+    if snapshot.outcome.is_some() || snapshot.state.outcome().is_some() {
+        return Err("The game is over.".into());
+    }
+    if !snapshot
+        .state
+        .seat_to_move()
+        .is_some_and(|seat| mine.contains(&seat))
+    {
+        return Err("It is not your turn.".into());
+    }
+    if awaiting {
+        return Err("Your move is on its way.".into());
+    }
+    Ok(())
 }
 
 /// The squares `piece` may step to now (none if it may not move).
