@@ -1,5 +1,5 @@
-//! The lobby: which server, the games it offers, a form to create a room (Magnetic Cave here;
-//! Dropping Bricks goes on to its own init screen), the open rooms to join or watch, and the
+//! The lobby: which server, the games it offers, a form to create a room (Magnetic Cave here,
+//! EWN in `ewn::EwnLobbyForm`; Dropping Bricks goes on to its own init screen), the open rooms to join or watch, and the
 //! stored games to replay.
 
 use std::collections::HashMap;
@@ -15,6 +15,7 @@ use parlor_shared::protocol::{
 
 use super::cave_board::{TOP_BAR_HEIGHT, draw_swatch, seat_player};
 use super::describe;
+use super::ewn::EwnLobbyForm;
 use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
 use super::room_view::HeldSeat;
 use super::widgets::{
@@ -69,6 +70,8 @@ pub struct LobbyView {
     game: GameKind,
     seats: [SeatChoice; 2],
     ai_move_ms: u32,
+    /// The EWN form: level and player.
+    ewn: EwnLobbyForm,
     rooms_scroll: usize,
     records_scroll: usize,
 }
@@ -83,6 +86,7 @@ impl LobbyView {
             game: GameKind::Cave,
             seats: [SeatChoice::Human, SeatChoice::Ai],
             ai_move_ms: DEFAULT_AI_MOVE_MS,
+            ewn: EwnLobbyForm::default(),
             rooms_scroll: 0,
             records_scroll: 0,
         }
@@ -184,8 +188,9 @@ impl LobbyView {
         label("Game", LEFT_X, y + 20.0, TEXT);
         let mut x = LEFT_X + 50.0;
         for game in GameKind::ALL {
-            let rect = Rect::new(x, y, button_width(game.name()) + 6.0, BUTTON_HEIGHT);
-            if toggle(input, rect, game.name(), self.game == game) {
+            let name = short_name(game);
+            let rect = Rect::new(x, y, button_width(name) + 6.0, BUTTON_HEIGHT);
+            if toggle(input, rect, name, self.game == game) {
                 self.game = game;
             }
             x += rect.w + 8.0;
@@ -203,6 +208,11 @@ impl LobbyView {
             let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
             let action = button(input, rect, text).then_some(LobbyAction::SetUpBricks);
             return (action, y + BUTTON_HEIGHT);
+        }
+        if self.game == GameKind::Ewn {
+            let (room, bottom) = self.ewn.update(input, LEFT_X, y, LEFT_WIDTH, connected);
+            let action = room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
+            return (action, bottom);
         }
         let choices_x = LEFT_X + 170.0;
         for seat in 0..2u8 {
@@ -331,5 +341,14 @@ impl LobbyView {
         }
         draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
         action
+    }
+}
+
+/// The game's name on its button in the form, short enough for three in a row.
+fn short_name(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Cave => "Magnetic Cave",
+        GameKind::Bricks => "Dropping Bricks",
+        GameKind::Ewn => "EWN puzzle",
     }
 }

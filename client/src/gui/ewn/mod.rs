@@ -5,6 +5,8 @@
 mod draw;
 mod history;
 mod layout;
+mod levels;
+mod lobby_form;
 mod room;
 
 pub use draw::{
@@ -12,4 +14,6 @@ pub use draw::{
 };
 pub use history::draw_ewn_moves;
 pub use layout::{EwnLayout, ewn_layout, square_at, square_center, square_rect};
+pub use levels::{LEVELS_DIR, LevelChoice, load_levels};
+pub use lobby_form::{EwnLobbyForm, EwnPlayer};
 pub use room::{EwnRoomBoard, draw_replay_board, legal_squares, may_move};

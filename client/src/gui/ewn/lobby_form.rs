@@ -1,0 +1,152 @@
+//! The lobby's EWN room form: a level from `levels/ewn/` (read once, on first show) and who
+//! plays it: you, the optimal solver (to watch the solution and replay it step by step), or the
+//! random player.
+
+use std::path::Path;
+
+use macroquad::math::Rect;
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
+
+use super::levels::{LEVELS_DIR, LevelChoice, load_levels};
+use crate::gui::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, Input, TEXT, button_enabled, button_width, label, toggle,
+};
+
+const LEVEL_BUTTON: f32 = 40.0;
+
+/// Who sits in the one seat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EwnPlayer {
+    Human,
+    Solver,
+    Random,
+}
+
+impl EwnPlayer {
+    pub fn seat(self) -> SeatSpec {
+        let ai = |kind| SeatSpec::Ai {
+            move_ms: DEFAULT_AI_MOVE_MS,
+            kind,
+        };
+        match self {
+            EwnPlayer::Human => SeatSpec::Human,
+            EwnPlayer::Solver => ai(AiKind::Standard),
+            EwnPlayer::Random => ai(AiKind::RandomPlayer),
+        }
+    }
+}
+
+pub struct EwnLobbyForm {
+    levels: Option<Vec<LevelChoice>>,
+    chosen: usize,
+    player: EwnPlayer,
+}
+
+impl Default for EwnLobbyForm {
+    fn default() -> Self {
+        EwnLobbyForm {
+            levels: None,
+            chosen: 0,
+            player: EwnPlayer::Human,
+        }
+    }
+}
+
+impl EwnLobbyForm {
+    /// The setup and seats of the room the form describes (`None` with no level at all).
+    pub fn room(&self) -> Option<(GameSetup, Vec<SeatSpec>)> {
+        let level = self.levels.as_ref()?.get(self.chosen)?;
+        Some((GameSetup::Ewn(level.spec), vec![self.player.seat()]))
+    }
+
+    /// Draws the form from `y` down at `x` within `width`; returns the room to create when
+    /// Create is clicked, and where the column continues.
+    pub fn update(
+        &mut self,
+        input: &Input,
+        x: f32,
+        mut y: f32,
+        width: f32,
+        connected: bool,
+    ) -> (Option<(GameSetup, Vec<SeatSpec>)>, f32) {
+        let levels = self
+            .levels
+            .get_or_insert_with(|| load_levels(Path::new(LEVELS_DIR)));
+        label("Level", x, y + 20.0, TEXT);
+        let left = x + 60.0;
+        let per_row = (((width - 60.0) / (LEVEL_BUTTON + 4.0)).floor() as usize).max(1);
+        for (index, level) in levels.iter().enumerate() {
+            let (row, col) = (index / per_row, index % per_row);
+            let rect = Rect::new(
+                left + col as f32 * (LEVEL_BUTTON + 4.0),
+                y + row as f32 * (BUTTON_HEIGHT + 4.0),
+                LEVEL_BUTTON.max(button_width(&level.name)),
+                BUTTON_HEIGHT,
+            );
+            if toggle(input, rect, &level.name, self.chosen == index) {
+                self.chosen = index;
+            }
+        }
+        let rows = levels.len().div_ceil(per_row).max(1);
+        y += rows as f32 * (BUTTON_HEIGHT + 4.0) + 2.0;
+        if let Some(level) = levels.get(self.chosen) {
+            let text = format!(
+                "target piece {}, removed square {}",
+                level.spec.target, level.spec.blocked
+            );
+            label(&text, left, y + 16.0, DIM_TEXT);
+            y += 24.0;
+        }
+        label("Player", x, y + 20.0, TEXT);
+        let choices = [
+            (EwnPlayer::Human, "You"),
+            (EwnPlayer::Solver, "AI solver"),
+            (EwnPlayer::Random, "Random"),
+        ];
+        let mut bx = left;
+        for (player, text) in choices {
+            let rect = Rect::new(bx, y, button_width(text) + 6.0, BUTTON_HEIGHT);
+            if toggle(input, rect, text, self.player == player) {
+                self.player = player;
+            }
+            bx += rect.w + 6.0;
+        }
+        y += BUTTON_HEIGHT + 10.0;
+        let text = "Create room";
+        let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
+        let create = button_enabled(input, rect, text, connected && self.room().is_some())
+            .then(|| self.room())
+            .flatten();
+        if self.player == EwnPlayer::Solver {
+            let hint = "Watch it solve, then Replay.";
+            label(hint, x + rect.w + 10.0, y + 20.0, DIM_TEXT);
+        }
+        (create, y + BUTTON_HEIGHT)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_solver_seat_is_the_standard_ai_and_random_the_random_player() {
+        assert_eq!(EwnPlayer::Human.seat(), SeatSpec::Human);
+        assert!(matches!(
+            EwnPlayer::Solver.seat(),
+            SeatSpec::Ai {
+                kind: AiKind::Standard,
+                ..
+            }
+        ));
+        assert!(matches!(
+            EwnPlayer::Random.seat(),
+            SeatSpec::Ai {
+                kind: AiKind::RandomPlayer,
+                ..
+            }
+        ));
+        assert_eq!(EwnLobbyForm::default().room(), None);
+    }
+}
