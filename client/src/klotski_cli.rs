@@ -87,7 +87,7 @@ pub enum MethodArg {
     Astar,
     /// IDA* with a transposition table.
     Idastar,
-    /// Anytime weighted A* (weights 5 down to 1).
+    /// Anytime weighted A* (weights 10 down to 1).
     Weighted,
 }
 

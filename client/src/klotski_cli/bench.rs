@@ -345,19 +345,24 @@ fn write_summary(
                 .iter()
                 .map(|run| run.time.as_secs_f64() * 1000.0)
                 .collect();
-            let mean = times.iter().sum::<f64>() / times.len().max(1) as f64;
-            let max = times.iter().copied().fold(0.0, f64::max);
+            let time = match times.len() {
+                0 => "-".to_string(),
+                answered => format!(
+                    "{:.1} / {:.1}",
+                    times.iter().sum::<f64>() / answered as f64,
+                    times.iter().copied().fold(0.0, f64::max)
+                ),
+            };
             let expanded: u64 = of_suite.iter().map(|run| run.expanded).sum();
             writeln!(
                 out,
-                "{:<10} {:<11} {:>8} {:>8} {:>8} {:>9.1} / {:>7.1} {:>14}",
+                "{:<10} {:<11} {:>8} {:>8} {:>8} {:>19} {:>14}",
                 method.name(),
                 suite.name(),
                 answered.len(),
                 proved,
                 of_suite.len(),
-                mean,
-                max,
+                time,
                 expanded
             )?;
         }

@@ -52,9 +52,13 @@ pub struct Heuristic {
     cells: usize,
     /// `distance[piece * cells + top]`: Manhattan distance of that top-left to the goal's.
     distance: Vec<u8>,
-    /// For 1x1 tiles, (goal row, goal column); `None` for blocks, which take no part in
-    /// conflicts.
-    single_goal: Vec<Option<(u8, u8)>>,
+    /// Which pieces are 1x1 tiles (blocks take no part in conflicts).
+    single: Vec<bool>,
+    /// Each piece's goal (row, column).
+    goal_lines: Vec<(u8, u8)>,
+    /// The 1x1 tiles whose goal is in each row, in goal order; then the same for columns.
+    row_members: Vec<Vec<u8>>,
+    col_members: Vec<Vec<u8>>,
     databases: Option<Arc<PatternDatabases>>,
 }
 
@@ -71,15 +75,32 @@ impl Heuristic {
                 distance[index * cells + top] = geometry.manhattan(top as u8, goal) as u8;
             }
         }
-        let single_goal = puzzle
+        let single: Vec<bool> = puzzle
+            .pieces()
+            .iter()
+            .map(|piece| piece.shape == Shape::Single)
+            .collect();
+        let members = |line_of: &dyn Fn(u8) -> u8, lines: u8| -> Vec<Vec<u8>> {
+            (0..lines)
+                .map(|line| {
+                    (0..puzzle.pieces().len())
+                        .filter(|&piece| single[piece] && line_of(piece as u8) == line)
+                        .map(|piece| piece as u8)
+                        .collect()
+                })
+                .collect()
+        };
+        // A piece's goal top-left is where the goal picture has its label.
+        let goal_lines: Vec<(u8, u8)> = puzzle
             .pieces()
             .iter()
             .map(|piece| {
                 let goal = (piece.label - 1) as u8;
-                (piece.shape == Shape::Single)
-                    .then(|| (geometry.row_of(goal), geometry.col_of(goal)))
+                (geometry.row_of(goal), geometry.col_of(goal))
             })
             .collect();
+        let row_members = members(&|piece| goal_lines[usize::from(piece)].0, geometry.rows());
+        let col_members = members(&|piece| goal_lines[usize::from(piece)].1, geometry.cols());
         let databases = match kind {
             HeuristicKind::PatternDatabases => PatternDatabases::for_puzzle(puzzle),
             _ => None,
@@ -94,7 +115,10 @@ impl Heuristic {
             cols: geometry.cols(),
             cells,
             distance,
-            single_goal,
+            single,
+            goal_lines,
+            row_members,
+            col_members,
             databases,
         }
     }
@@ -159,9 +183,10 @@ impl Heuristic {
         let row = piece * self.cells;
         let manhattan = estimate.manhattan + u32::from(self.distance[row + usize::from(to)])
             - u32::from(self.distance[row + usize::from(from)]);
-        let conflicts = match self.single_goal[piece] {
-            Some(_) => self.conflicts(tops),
-            None => estimate.conflicts,
+        let conflicts = if self.kind == HeuristicKind::Conflicts && self.single[piece] {
+            self.conflicts_after_move(estimate.conflicts, tops, piece, from, to)
+        } else {
+            estimate.conflicts
         };
         Estimate {
             manhattan,
@@ -183,42 +208,82 @@ impl Heuristic {
         if self.kind != HeuristicKind::Conflicts {
             return 0;
         }
-        let mut tile_at = [u8::MAX; MAX_CELLS];
-        for (piece, &top) in tops.iter().enumerate() {
-            if self.single_goal[piece].is_some() {
-                tile_at[usize::from(top)] = piece as u8;
+        let cell_of = |piece: u8| tops[usize::from(piece)];
+        let rows = (0..self.rows).map(|row| {
+            self.line_conflicts(&self.row_members[usize::from(row)], row, true, cell_of)
+        });
+        let cols = (0..self.cols).map(|col| {
+            self.line_conflicts(&self.col_members[usize::from(col)], col, false, cell_of)
+        });
+        rows.chain(cols).sum()
+    }
+
+    /// `conflicts` after the 1x1 tile `piece` moved from `from` to `to` (`tops` after the move).
+    /// A tile counts only in its goal row and goal column, and sliding along a line never changes
+    /// the order of the tiles in it, so only one line can change: the goal row after a move up
+    /// or down, the goal column after a move sideways.
+    fn conflicts_after_move(
+        &self,
+        conflicts: u32,
+        tops: &[u8],
+        piece: usize,
+        from: u8,
+        to: u8,
+    ) -> u32 {
+        let vertical = from / self.cols != to / self.cols;
+        let (goal_row, goal_col) = self.goal_lines[piece];
+        let (members, line) = if vertical {
+            (&self.row_members[usize::from(goal_row)], goal_row)
+        } else {
+            (&self.col_members[usize::from(goal_col)], goal_col)
+        };
+        let before = self.line_conflicts(members, line, vertical, |other| {
+            if usize::from(other) == piece {
+                from
+            } else {
+                tops[usize::from(other)]
+            }
+        });
+        let after = self.line_conflicts(members, line, vertical, |other| tops[usize::from(other)]);
+        conflicts + after - before
+    }
+
+    /// Twice the tiles of `members` (a goal row if `row`, else a goal column, in goal order)
+    /// that must leave `line` to let the others pass: those now in it minus the longest subset
+    /// already in goal order.
+    #[inline]
+    fn line_conflicts(
+        &self,
+        members: &[u8],
+        line: u8,
+        row: bool,
+        cell_of: impl Fn(u8) -> u8,
+    ) -> u32 {
+        // (place along the line, rank in goal order) of the members now in it.
+        let mut present = [(0u8, 0u8); MAX_CELLS];
+        let mut count = 0;
+        for (rank, &piece) in members.iter().enumerate() {
+            let cell = cell_of(piece);
+            let (here, along) = if row {
+                (cell / self.cols, cell % self.cols)
+            } else {
+                (cell % self.cols, cell / self.cols)
+            };
+            if here == line {
+                present[count] = (along, rank as u8);
+                count += 1;
             }
         }
-        let (rows, cols) = (usize::from(self.rows), usize::from(self.cols));
-        let mut extra = 0;
-        let mut line = [0u8; MAX_CELLS];
-        for row in 0..rows {
-            let mut length = 0;
-            for col in 0..cols {
-                let piece = tile_at[row * cols + col];
-                if let Some(&Some((goal_row, goal_col))) = self.single_goal.get(usize::from(piece))
-                    && usize::from(goal_row) == row
-                {
-                    line[length] = goal_col;
-                    length += 1;
-                }
-            }
-            extra += length - longest_increasing(&line[..length]);
+        if count < 2 {
+            return 0;
         }
-        for col in 0..cols {
-            let mut length = 0;
-            for row in 0..rows {
-                let piece = tile_at[row * cols + col];
-                if let Some(&Some((goal_row, goal_col))) = self.single_goal.get(usize::from(piece))
-                    && usize::from(goal_col) == col
-                {
-                    line[length] = goal_row;
-                    length += 1;
-                }
-            }
-            extra += length - longest_increasing(&line[..length]);
+        let present = &mut present[..count];
+        present.sort_unstable();
+        let mut ranks = [0u8; MAX_CELLS];
+        for (slot, &(_, rank)) in ranks.iter_mut().zip(present.iter()) {
+            *slot = rank;
         }
-        2 * extra as u32
+        2 * (count - longest_increasing(&ranks[..count])) as u32
     }
 }
 

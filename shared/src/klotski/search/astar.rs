@@ -48,6 +48,7 @@ pub(crate) fn best_first<const W: usize>(
     let bound = bound.unwrap_or(u32::MAX);
     let mut tops = space.puzzle.start().tops().to_vec();
     let start_h = heuristic.estimate(&tops);
+    stats.lower_bound = stats.lower_bound.max(start_h);
     if start_h >= bound {
         return Outcome::Exhausted { positions: 0 };
     }
@@ -113,9 +114,14 @@ pub(crate) fn best_first<const W: usize>(
         }
         stats.expanded += 1;
         let mut found = None;
-        space.for_each_successor(&key, &mut tops, |next, mv, next_tops| {
+        space.layout.unpack(&key, &mut tops);
+        // The expanded position's estimate once; each child's follows from the moved piece.
+        let estimate = heuristic.start(&tops);
+        space.for_each_move(&key, &mut tops, |next, mv, from, next_tops| {
             let g = g + 1;
-            let h = heuristic.estimate(next_tops);
+            let to = next_tops[mv.piece()];
+            let h =
+                heuristic.value(&heuristic.after_move(&estimate, next_tops, mv.piece(), from, to));
             if found.is_some() || g + h >= bound {
                 return;
             }

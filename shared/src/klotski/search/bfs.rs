@@ -97,7 +97,8 @@ pub(crate) fn bfs<const W: usize>(
         }
         let key = tree.nodes[cursor].key;
         let mut found = None;
-        space.for_each_successor(&key, &mut tops, |next, mv, _| {
+        space.layout.unpack(&key, &mut tops);
+        space.for_each_move(&key, &mut tops, |next, mv, _, _| {
             if found.is_none()
                 && let Some(at) = tree.insert(next, cursor as u32, mv)
                 && next == space.goal
@@ -222,7 +223,8 @@ fn expand_layer<const W: usize>(
         }
         let key = this.tree.nodes[at].key;
         let mut meeting = None;
-        space.for_each_successor(&key, tops, |next, mv, _| {
+        space.layout.unpack(&key, tops);
+        space.for_each_move(&key, tops, |next, mv, _, _| {
             if meeting.is_some() {
                 return;
             }

@@ -109,16 +109,16 @@ impl<'a, const W: usize> Space<'a, W> {
             })
     }
 
-    /// Calls `visit` with every position one move from `key`, the move, and the top-left cells
-    /// after it; `tops` is scratch space (one byte a piece) holding `key`'s cells afterwards.
+    /// Calls `visit` with every position one move from `key`, the move, the moved piece's
+    /// cell before it, and all top-left cells after it. `tops` must hold `key`'s cells (see
+    /// [`KeyLayout::unpack`]); it is changed for each call and restored.
     #[inline]
-    pub fn for_each_successor(
+    pub fn for_each_move(
         &self,
         key: &Packed<W>,
         tops: &mut [u8],
-        mut visit: impl FnMut(Packed<W>, PieceMove, &[u8]),
+        mut visit: impl FnMut(Packed<W>, PieceMove, u8, &[u8]),
     ) {
-        self.layout.unpack(key, tops);
         let occupied = self.occupied(tops);
         for piece in 0..tops.len() {
             let top = tops[piece];
@@ -127,11 +127,8 @@ impl<'a, const W: usize> Space<'a, W> {
                     && step.enter & occupied == 0
                 {
                     tops[piece] = step.to;
-                    visit(
-                        self.layout.moved(key, piece, top, step.to),
-                        PieceMove::new(piece, dir),
-                        tops,
-                    );
+                    let next = self.layout.moved(key, piece, top, step.to);
+                    visit(next, PieceMove::new(piece, dir), top, tops);
                     tops[piece] = top;
                 }
             }
