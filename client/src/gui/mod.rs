@@ -199,6 +199,12 @@ fn writable_png_path(path: &Path) -> anyhow::Result<String> {
     let text = path
         .to_str()
         .with_context(|| format!("the screenshot path {} is not UTF-8", path.display()))?;
+    if !path
+        .extension()
+        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"))
+    {
+        bail!("the screenshot path {} must end in .png", path.display());
+    }
     std::fs::File::create(path)
         .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
     Ok(text.to_string())

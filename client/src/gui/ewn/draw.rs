@@ -11,11 +11,11 @@ use parlor_shared::ewn::{BOARD_SIZE, EwnGame, PIECES, SQUARES, Status};
 use super::layout::{EwnLayout, square_rect};
 use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_width};
 
-/// The target piece's token. Sampled by the window test at its square's centre.
+/// The target piece's token. Sampled by the window test beside its digit.
 pub const TARGET_PIECE: Color = Color::new(0.86, 0.10, 0.10, 1.0);
 /// The other pieces' tokens.
 pub const PIECE: Color = Color::new(0.95, 0.93, 0.86, 1.0);
-/// The removed square. Sampled by the window test near its corner.
+/// The removed square. Sampled by the window test at the middle of its left edge.
 pub const REMOVED_SQUARE: Color = Color::new(0.06, 0.06, 0.07, 1.0);
 const LIGHT_SQUARE: Color = Color::new(0.80, 0.70, 0.55, 1.0);
 const DARK_SQUARE: Color = Color::new(0.66, 0.54, 0.40, 1.0);
@@ -121,8 +121,8 @@ fn draw_piece(layout: EwnLayout, game: &EwnGame, marks: &EwnMarks, piece: u8, sq
     } else {
         DIE_TEXT
     };
-    // The digit is drawn off-centre enough to leave the token's colour at its middle pixel,
-    // which the window test samples.
+    // The digit is centred; the token's own colour shows left and right of it (the window test
+    // samples there).
     draw_text(
         &text,
         cx - dims.width / 2.0,
