@@ -130,11 +130,9 @@ fn click(
     square: u8,
 ) -> (BoardPlay, Option<u8>) {
     let on_square = game.state().pieces.piece_on(square);
-    if let Some(piece) = selected {
-        if legal_squares(game, piece).contains(&square) {
-            let mv = GameMove::Ewn(EwnMove { piece, to: square });
-            return (BoardPlay::Move(mv), None);
-        }
+    if let Some(piece) = selected.filter(|&piece| legal_squares(game, piece).contains(&square)) {
+        let mv = GameMove::Ewn(EwnMove { piece, to: square });
+        return (BoardPlay::Move(mv), None);
     }
     match on_square {
         Some(piece) if movable.contains(&piece) => (BoardPlay::Nothing, Some(piece)),
