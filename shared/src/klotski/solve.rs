@@ -3,7 +3,7 @@
 //!
 //! `Method::Auto` (what `terminal` uses) first runs the exact search that suits the board: IDA*
 //! with pattern databases on classic one-blank boards of up to 16 cells (70% of the budget),
-//! A* with linear conflicts elsewhere (25%; it also proves `No` by exhausting the reachable
+//! A* with linear conflicts elsewhere (half; it also proves `No` by exhausting the reachable
 //! positions). If that runs out, the anytime weighted search spends the rest finding a
 //! solution as short as it can, and the exact search's bound says how far from shortest it
 //! may be.
@@ -162,11 +162,11 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
         (Method::Weighted, Some(heuristic)) => anytime(space, heuristic, &limits(1.0), stats),
         (_, Some(heuristic)) => {
             // On classic boards IDA* with databases nearly always finishes; elsewhere A* settles
-            // the small boards at once and the anytime search gets most of the time.
+            // boards of up to about 20 cells and leaves the anytime search half the time.
             let exact = if databases_apply(space.puzzle) {
                 idastar(space, heuristic, &limits(0.7), stats)
             } else {
-                best_first(space, heuristic, Weight::ONE, None, &limits(0.25), stats)
+                best_first(space, heuristic, Weight::ONE, None, &limits(0.5), stats)
             };
             match exact {
                 Outcome::OutOfBudget => {
