@@ -13,7 +13,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, bail};
 use clap::{Subcommand, ValueEnum};
 use parlor_shared::klotski::{
-    GenerateOptions, Method, Report, Shape, SolveOptions, Verdict, generate, parse_puzzle, solve,
+    GenerateOptions, HeuristicKind, Method, Report, Shape, SolveOptions, Verdict, generate,
+    parse_puzzle, solve,
 };
 
 pub use bench::BenchArgs;
@@ -45,6 +46,10 @@ pub enum KlotskiCommand {
         /// Most positions a search may store (about 64 bytes each).
         #[arg(long, default_value_t = SolveOptions::default().max_positions)]
         max_positions: usize,
+        /// The strongest heuristic to use (databases apply to one-blank boards of 1x1 tiles of
+        /// up to 16 cells, and fall back to conflicts elsewhere).
+        #[arg(long, value_enum, default_value_t = HeuristicArg::Databases)]
+        heuristic: HeuristicArg,
     },
     /// Print a random puzzle in the input format: solvable, or unsolvable with --unsolvable.
     Generate {
@@ -104,6 +109,27 @@ impl MethodArg {
     }
 }
 
+/// The heuristics, as named on the command line.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeuristicArg {
+    /// Sum of the pieces' Manhattan distances.
+    Manhattan,
+    /// Manhattan plus linear conflicts of 1x1 tiles.
+    Conflicts,
+    /// Additive pattern databases (6-6-3 on 4x4), where they apply.
+    Databases,
+}
+
+impl HeuristicArg {
+    pub fn kind(self) -> HeuristicKind {
+        match self {
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::Conflicts => HeuristicKind::Conflicts,
+            HeuristicArg::Databases => HeuristicKind::PatternDatabases,
+        }
+    }
+}
+
 fn parse_shape(text: &str) -> Result<Shape, String> {
     let bad = || format!("{text:?} is not a block shape: use 2*2, 1*2 or 2*1");
     let (rows, cols) = text.split_once(['*', 'x', 'X']).ok_or_else(bad)?;
@@ -131,11 +157,13 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             method,
             budget_ms,
             max_positions,
+            heuristic,
         } => {
             let options = SolveOptions {
                 method: method.method(),
                 budget: Duration::from_millis(budget_ms),
                 max_positions,
+                heuristic: heuristic.kind(),
             };
             answer(&read_input()?, &options, true, stdout, stderr)
         }

@@ -14,8 +14,8 @@ use parlor_shared::klotski::{
     solve,
 };
 
-use super::MethodArg;
 use super::chart;
+use super::{HeuristicArg, MethodArg};
 
 #[derive(Args, Debug)]
 pub struct BenchArgs {
@@ -31,6 +31,9 @@ pub struct BenchArgs {
     /// The methods to compare (default: all, and auto).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub methods: Vec<MethodArg>,
+    /// The strongest heuristic the informed methods may use.
+    #[arg(long, value_enum, default_value_t = HeuristicArg::Databases)]
+    pub heuristic: HeuristicArg,
 }
 
 /// The parts of the suite, each summarised on its own.
@@ -223,6 +226,7 @@ pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let options = |method| SolveOptions {
         method,
         budget: Duration::from_millis(args.budget_ms),
+        heuristic: args.heuristic.kind(),
         ..SolveOptions::default()
     };
     let mut runs = Vec::new();

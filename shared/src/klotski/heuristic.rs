@@ -123,11 +123,6 @@ impl Heuristic {
         }
     }
 
-    /// The best heuristic available for `puzzle`: databases on classic boards, else conflicts.
-    pub fn best(puzzle: &Puzzle) -> Heuristic {
-        Heuristic::new(puzzle, HeuristicKind::PatternDatabases)
-    }
-
     /// The kind actually in use (databases fall back to conflicts where they do not apply).
     pub fn kind(&self) -> HeuristicKind {
         self.kind

@@ -71,6 +71,9 @@ pub struct SolveOptions {
     pub budget: Duration,
     /// Most positions a search may store (memory); about 64 bytes each.
     pub max_positions: usize,
+    /// The strongest heuristic the informed searches may use: pattern databases fall back to
+    /// linear conflicts where they do not apply.
+    pub heuristic: HeuristicKind,
 }
 
 impl Default for SolveOptions {
@@ -79,6 +82,7 @@ impl Default for SolveOptions {
             method: Method::Auto,
             budget: Duration::from_secs(4),
             max_positions: 12_000_000,
+            heuristic: HeuristicKind::PatternDatabases,
         }
     }
 }
@@ -112,7 +116,7 @@ pub struct Report {
 /// Builds, once per process, the tables the informed searches use on `puzzle`'s board (the
 /// 4x4 pattern databases take a few seconds), so that later solves time only their search.
 pub fn prepare(puzzle: &Puzzle) {
-    Heuristic::best(puzzle);
+    Heuristic::new(puzzle, HeuristicKind::PatternDatabases);
 }
 
 /// Solves `puzzle` with `options.method`.
@@ -144,7 +148,7 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
 
 fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Report) -> Report {
     let informed = !matches!(options.method, Method::Bfs | Method::Bibfs);
-    let heuristic = informed.then(|| Heuristic::best(space.puzzle));
+    let heuristic = informed.then(|| Heuristic::new(space.puzzle, options.heuristic));
     report.heuristic = heuristic.as_ref().map(Heuristic::kind);
     let started = Instant::now();
     let limits = |share: f64| Limits {

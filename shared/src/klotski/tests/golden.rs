@@ -195,6 +195,27 @@ fn every_method_agrees_on_the_small_course_inputs() {
 }
 
 #[test]
+fn every_heuristic_gives_the_same_shortest_lengths() {
+    let heuristics = [
+        HeuristicKind::Manhattan,
+        HeuristicKind::Conflicts,
+        HeuristicKind::PatternDatabases,
+    ];
+    for &(name, text, expected) in COURSE.iter().filter(|(_, text, _)| cells(text) <= 9) {
+        for heuristic in heuristics {
+            for method in [Method::Astar, Method::Idastar] {
+                let options = SolveOptions {
+                    heuristic,
+                    ..unlimited(method)
+                };
+                let length = solved_length_with(&puzzle(text), &options);
+                assert_eq!(length, expected, "{name} by {method} with {heuristic:?}");
+            }
+        }
+    }
+}
+
+#[test]
 fn the_reference_confirms_the_small_course_answers() {
     for &(name, text, expected) in COURSE.iter().filter(|(_, text, _)| cells(text) <= 9) {
         assert_eq!(brute::shortest(text), expected, "{name}");

@@ -19,6 +19,7 @@ fn unlimited(method: Method) -> SolveOptions {
         method,
         budget: Duration::from_secs(3600),
         max_positions: 4_000_000,
+        ..SolveOptions::default()
     }
 }
 
@@ -29,7 +30,12 @@ fn puzzle(text: &str) -> Puzzle {
 /// The solution's length if solved, `None` if proved unsolvable; checks that a solution
 /// replays to the goal and that an exact method proved it shortest.
 fn solved_length(puzzle: &Puzzle, method: Method) -> Option<usize> {
-    match solve(puzzle, &unlimited(method)).verdict {
+    solved_length_with(puzzle, &unlimited(method))
+}
+
+fn solved_length_with(puzzle: &Puzzle, options: &SolveOptions) -> Option<usize> {
+    let method = options.method;
+    match solve(puzzle, options).verdict {
         Verdict::Solved {
             moves,
             proved_shortest,
