@@ -5,26 +5,12 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use macroquad::color::Color;
+mod common;
+
+use common::{CLIENT, Screenshot, close_to, have_xvfb, run_under_xvfb};
+
 use parlor_client::gui::ewn::{REMOVED_SQUARE, TARGET_PIECE, ewn_layout, square_rect};
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
-
-const CLIENT: &str = env!("CARGO_BIN_EXE_client");
-
-fn have_xvfb() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have xvfb-run (see .ci/run)"
-        );
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb)");
-    }
-    found
-}
 
 fn temp(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("parlor-ewn-{}-{name}", std::process::id()))
@@ -35,48 +21,15 @@ fn level1() -> PathBuf {
 }
 
 fn run_viewer(file: &Path, png: &Path) -> Output {
-    let screen = format!("-screen 0 {WINDOW_WIDTH}x{WINDOW_HEIGHT}x24");
-    Command::new("xvfb-run")
-        .args(["-a", "-s", &screen, CLIENT, "ewn", "view"])
-        .arg(file)
-        .args(["--gui", "--screenshot"])
-        .arg(png)
-        .output()
-        .expect("xvfb-run runs")
-}
-
-struct Screenshot {
-    width: u32,
-    height: u32,
-    rgba: Vec<u8>,
-}
-
-impl Screenshot {
-    fn read(path: &Path) -> Screenshot {
-        let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot written"));
-        let mut reader = decoder.read_info().unwrap();
-        let mut rgba = vec![0; reader.output_buffer_size()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        assert_eq!(info.color_type, png::ColorType::Rgba);
-        Screenshot {
-            width: info.width,
-            height: info.height,
-            rgba,
-        }
-    }
-
-    fn pixel(&self, x: f32, y: f32) -> [u8; 3] {
-        let at = ((y as u32 * self.width + x as u32) * 4) as usize;
-        [self.rgba[at], self.rgba[at + 1], self.rgba[at + 2]]
-    }
-}
-
-fn close_to(actual: [u8; 3], expected: Color) -> bool {
-    let want = [expected.r, expected.g, expected.b].map(|c| (c * 255.0).round() as i32);
-    actual
-        .iter()
-        .zip(want)
-        .all(|(&a, w)| (i32::from(a) - w).abs() <= 6)
+    let args = [
+        "ewn".as_ref(),
+        "view".as_ref(),
+        file.as_os_str(),
+        "--gui".as_ref(),
+        "--screenshot".as_ref(),
+        png.as_os_str(),
+    ];
+    run_under_xvfb(&args)
 }
 
 #[test]

@@ -2,9 +2,11 @@
 //! screenshot (`get_screen_data().export_png`, since grabbing an Xvfb screen from outside gives
 //! a black image). Without `xvfb-run` they are skipped with a note, except in CI.
 
-use std::path::Path;
 use std::process::Command;
 
+mod common;
+
+use common::{CLIENT, Screenshot, close_to, have_xvfb, run_under_xvfb};
 use macroquad::color::Color;
 use parlor_client::bricks_cli::parse_moves;
 use parlor_client::gui::bricks::{
@@ -17,23 +19,6 @@ use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use parlor_shared::bricks::{BricksGame, Setup};
 use parlor_shared::cave::Square;
 
-const CLIENT: &str = env!("CARGO_BIN_EXE_client");
-
-fn have_xvfb() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have xvfb-run (see .ci/run)"
-        );
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb)");
-    }
-    found
-}
-
 /// Runs the client under Xvfb with `args` plus `--screenshot PATH` and decodes the PNG.
 fn screenshot(name: &str, args: &[&str]) -> Option<Screenshot> {
     if !have_xvfb() {
@@ -42,14 +27,9 @@ fn screenshot(name: &str, args: &[&str]) -> Option<Screenshot> {
     let path =
         std::env::temp_dir().join(format!("parlor-window-{name}-{}.png", std::process::id()));
     let _ = std::fs::remove_file(&path);
-    let screen = format!("-screen 0 {WINDOW_WIDTH}x{WINDOW_HEIGHT}x24");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", &screen, CLIENT])
-        .args(args)
-        .arg("--screenshot")
-        .arg(&path)
-        .output()
-        .expect("xvfb-run runs");
+    let mut all: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+    all.extend([std::ffi::OsStr::new("--screenshot"), path.as_os_str()]);
+    let output = run_under_xvfb(&all);
     assert!(
         output.status.success(),
         "client failed: {}",
@@ -58,45 +38,11 @@ fn screenshot(name: &str, args: &[&str]) -> Option<Screenshot> {
     Some(Screenshot::read(&path))
 }
 
-struct Screenshot {
-    width: u32,
-    height: u32,
-    rgba: Vec<u8>,
-}
-
-impl Screenshot {
-    fn read(path: &Path) -> Screenshot {
-        let decoder = png::Decoder::new(std::fs::File::open(path).expect("screenshot written"));
-        let mut reader = decoder.read_info().unwrap();
-        let mut rgba = vec![0; reader.output_buffer_size()];
-        let info = reader.next_frame(&mut rgba).unwrap();
-        assert_eq!(info.color_type, png::ColorType::Rgba);
-        Screenshot {
-            width: info.width,
-            height: info.height,
-            rgba,
-        }
-    }
-
-    fn pixel(&self, x: f32, y: f32) -> [u8; 3] {
-        let at = ((y as u32 * self.width + x as u32) * 4) as usize;
-        [self.rgba[at], self.rgba[at + 1], self.rgba[at + 2]]
-    }
-
-    /// The colour at the centre of a cell.
-    fn cell(&self, name: &str) -> [u8; 3] {
-        let layout = board_layout(self.width as f32, self.height as f32);
-        let (x, y) = cell_center(layout, name.parse::<Square>().unwrap());
-        self.pixel(x, y)
-    }
-}
-
-fn close_to(actual: [u8; 3], expected: Color) -> bool {
-    let want = [expected.r, expected.g, expected.b].map(|c| (c * 255.0).round() as i32);
-    actual
-        .iter()
-        .zip(want)
-        .all(|(&a, w)| (i32::from(a) - w).abs() <= 6)
+/// The colour at the centre of a Magnetic Cave cell.
+fn cave_cell(shot: &Screenshot, name: &str) -> [u8; 3] {
+    let layout = board_layout(shot.width as f32, shot.height as f32);
+    let (x, y) = cell_center(layout, name.parse::<Square>().unwrap());
+    shot.pixel(x, y)
 }
 
 #[test]
@@ -112,23 +58,23 @@ fn the_cave_board_shows_placed_bricks_in_their_cells() {
     );
     for cell in ["a1", "b1", "c1"] {
         assert!(
-            close_to(shot.cell(cell), BLACK_BRICK),
+            close_to(cave_cell(&shot, cell), BLACK_BRICK),
             "{cell}: {:?}",
-            shot.cell(cell)
+            cave_cell(&shot, cell)
         );
     }
     for cell in ["h1", "g1"] {
         assert!(
-            close_to(shot.cell(cell), WHITE_BRICK),
+            close_to(cave_cell(&shot, cell), WHITE_BRICK),
             "{cell}: {:?}",
-            shot.cell(cell)
+            cave_cell(&shot, cell)
         );
     }
     for cell in ["d1", "a2", "h8", "d4", "a8"] {
         assert!(
-            close_to(shot.cell(cell), EMPTY_CELL),
+            close_to(cave_cell(&shot, cell), EMPTY_CELL),
             "{cell}: {:?}",
-            shot.cell(cell)
+            cave_cell(&shot, cell)
         );
     }
 }
@@ -141,9 +87,9 @@ fn an_empty_cave_shows_only_empty_cells() {
     for square in Square::all() {
         let name = square.to_string();
         assert!(
-            close_to(empty.cell(&name), EMPTY_CELL),
+            close_to(cave_cell(&empty, &name), EMPTY_CELL),
             "{name}: {:?}",
-            empty.cell(&name)
+            cave_cell(&empty, &name)
         );
     }
 }
