@@ -60,8 +60,10 @@ pub(crate) fn best_first<const W: usize>(
         h: start_h,
         closed: false,
     }];
-    let mut index: PositionMap<Packed<W>, u32> = PositionMap::default();
-    index.insert(space.start, 0);
+    // Each position's node and its g: a duplicate no better than before (most of them) is
+    // turned away without touching the node list.
+    let mut index: PositionMap<Packed<W>, (u32, u32)> = PositionMap::default();
+    index.insert(space.start, (0, 0));
     let mut buckets: Vec<Vec<u32>> = Vec::new();
     let push = |buckets: &mut Vec<Vec<u32>>, at: usize, node: u32| {
         if buckets.len() <= at {
@@ -126,18 +128,20 @@ pub(crate) fn best_first<const W: usize>(
                 return;
             }
             let queued = match index.entry(next) {
-                Entry::Occupied(slot) => {
-                    let node = &mut nodes[*slot.get() as usize];
-                    if node.g <= g {
+                Entry::Occupied(mut slot) => {
+                    let (at_node, known_g) = slot.get_mut();
+                    if *known_g <= g {
                         return;
                     }
+                    *known_g = g;
+                    let node = &mut nodes[*at_node as usize];
                     // Reached more cheaply: weighted searches may reopen a closed position.
                     (node.parent, node.mv, node.g, node.closed) = (at, mv, g, false);
-                    *slot.get()
+                    *at_node
                 }
                 Entry::Vacant(slot) => {
                     let new = nodes.len() as u32;
-                    slot.insert(new);
+                    slot.insert((new, g));
                     nodes.push(Node {
                         key: next,
                         parent: at,
