@@ -31,7 +31,9 @@ pub enum Unsolvable {
     /// The piece can never move along this axis (the board is too narrow or there are too few
     /// blanks beside it), yet its goal is elsewhere along it.
     Immovable { label: u16, axis: Axis },
-    /// Every position reachable from the start was visited and none is the goal.
+    /// Every position reachable from the start (or, for bidirectional search, from the goal)
+    /// was searched and none is the goal; `positions` is how many the search counted (IDA*
+    /// counts the expansions of its last round, which may visit a position more than once).
     Exhausted { positions: u64 },
 }
 
@@ -58,7 +60,7 @@ impl fmt::Display for Unsolvable {
             }
             Unsolvable::Exhausted { positions } => write!(
                 f,
-                "all {positions} reachable positions were searched and none is the goal"
+                "every reachable position was searched ({positions} counted) and none is the goal"
             ),
         }
     }
