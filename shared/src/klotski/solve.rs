@@ -16,7 +16,8 @@ use super::invariants::{Unsolvable, prove_unsolvable};
 use super::key::KeyLayout;
 use super::puzzle::{Move, Puzzle};
 use super::search::{
-    Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional, idastar,
+    Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
+    idastar, shorten,
 };
 
 /// A search method.
@@ -189,7 +190,8 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
 }
 
 /// Weighted A* with falling weights, each round only looking for something shorter than the
-/// best so far; the last round (weight 1) is A* and proves its answer shortest.
+/// best so far (its detours cut out first); the last round (weight 1) is A* and proves its
+/// answer shortest.
 fn anytime<const W: usize>(
     space: &Space<W>,
     heuristic: &Heuristic,
@@ -211,7 +213,7 @@ fn anytime<const W: usize>(
             (Outcome::Found { path, proved }, _) if proved => {
                 return Outcome::Found { path, proved };
             }
-            (Outcome::Found { path, .. }, _) => best = Some(path),
+            (Outcome::Found { path, .. }, _) => best = Some(shorten(space, &path, limits)),
             // Nothing shorter than the best exists: it is shortest.
             (Outcome::Exhausted { .. }, Some(path)) => {
                 stats.lower_bound = stats.lower_bound.max(path.len() as u32);

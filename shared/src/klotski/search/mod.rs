@@ -5,10 +5,12 @@
 mod astar;
 mod bfs;
 mod idastar;
+mod shortcut;
 
 pub(crate) use astar::{Weight, best_first};
 pub(crate) use bfs::{bfs, bidirectional};
 pub(crate) use idastar::idastar;
+pub(crate) use shortcut::shorten;
 
 use std::time::Instant;
 

@@ -1,11 +1,13 @@
 //! Klotski's tests: an independent brute-force breadth-first search (`brute`) as the reference,
 //! the course inputs' answers (`golden`), the parser's errors (`parse`), each kind of proved
-//! `No` (`unsolvable`) and properties over random puzzles (`properties`).
+//! `No` (`unsolvable`), properties over random puzzles (`properties`) and cutting detours
+//! (`shortcut`).
 
 mod brute;
 mod golden;
 mod parse;
 mod properties;
+mod shortcut;
 mod unsolvable;
 
 use std::time::Duration;
