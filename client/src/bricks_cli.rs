@@ -16,6 +16,8 @@ use parlor_shared::bricks::{
     Status, WinningAgent, game_tree,
 };
 
+use crate::console::read_trimmed_line;
+
 #[derive(Subcommand, Debug)]
 pub enum BricksCommand {
     /// Whether the winning agent can win, the fewest drops it needs for H with B bricks, and its
@@ -358,11 +360,10 @@ fn ask_answer(
     loop {
         write!(out, "Is a drop from {height} safe or broken? [s/b] ")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = read_trimmed_line(input)? else {
             return Ok(None);
-        }
-        match line.trim().to_ascii_lowercase().as_str() {
+        };
+        match line.to_ascii_lowercase().as_str() {
             "s" | "safe" => return Ok(Some(Answer::Safe)),
             "b" | "broken" => return Ok(Some(Answer::Broken)),
             other => writeln!(out, "Not accepted: {other:?}. Type s (safe) or b (broken).")?,

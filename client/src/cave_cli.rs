@@ -12,6 +12,8 @@ use parlor_server::ai::{CaveEngine, cave_engine, clamp_budget};
 use parlor_shared::cave::{Outcome, Player, Position, Square};
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
+use crate::console::read_trimmed_line;
+
 #[derive(Subcommand, Debug)]
 pub enum CaveCommand {
     /// Play in the terminal: human/human, human/AI, AI/human or AI/AI. Moves are typed like d4
@@ -194,15 +196,6 @@ fn parse_game(text: &str) -> anyhow::Result<Vec<Square>> {
     Ok(squares)
 }
 
-/// Reads one trimmed line; `None` at end of input.
-fn read_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
-    let mut line = String::new();
-    Ok(match input.read_line(&mut line)? {
-        0 => None,
-        _ => Some(line.trim().to_string()),
-    })
-}
-
 fn ask_mode(input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<Option<Mode>> {
     writeln!(out, "Magnetic Cave. Choose a mode:")?;
     writeln!(out, "  1) human ■ vs human □")?;
@@ -212,7 +205,7 @@ fn ask_mode(input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<Op
     loop {
         write!(out, "Mode (1-4): ")?;
         out.flush()?;
-        let Some(answer) = read_line(input)? else {
+        let Some(answer) = read_trimmed_line(input)? else {
             return Ok(None);
         };
         match answer.as_str() {
@@ -291,7 +284,7 @@ fn ask_move(
             player.symbol()
         )?;
         out.flush()?;
-        let Some(answer) = read_line(input)? else {
+        let Some(answer) = read_trimmed_line(input)? else {
             return Ok(None);
         };
         let refusal = match answer.parse::<Square>() {
@@ -331,7 +324,7 @@ pub fn engine(
             continue;
         }
         let line = loop {
-            match read_line(input)? {
+            match read_trimmed_line(input)? {
                 None => return Ok(ExitCode::SUCCESS),
                 Some(line) if line.is_empty() => continue,
                 Some(line) => break line,

@@ -5,6 +5,8 @@
 pub mod bricks_cli;
 pub mod cave_arena;
 pub mod cave_cli;
+pub mod chart_font;
+pub mod console;
 pub mod ewn_cli;
 pub mod gui;
 pub mod hexapawn_cli;

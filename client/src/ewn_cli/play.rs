@@ -12,6 +12,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{board_picture, read_level, write_text};
+use crate::console::read_trimmed_line;
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlayerKind {
@@ -46,15 +47,6 @@ pub struct PlayOptions {
     pub seed: Option<u64>,
 }
 
-/// Reads one trimmed line; `None` at end of input.
-fn read_line(input: &mut impl BufRead) -> anyhow::Result<Option<String>> {
-    let mut line = String::new();
-    Ok(match input.read_line(&mut line)? {
-        0 => None,
-        _ => Some(line.trim().to_string()),
-    })
-}
-
 /// Asks `question` until `accept` takes the answer; `None` at end of input.
 fn ask<T>(
     input: &mut impl BufRead,
@@ -65,7 +57,7 @@ fn ask<T>(
     loop {
         write!(out, "{question} ")?;
         out.flush()?;
-        let Some(answer) = read_line(input)? else {
+        let Some(answer) = read_trimmed_line(input)? else {
             writeln!(out)?;
             return Ok(None);
         };

@@ -10,6 +10,8 @@ use parlor_shared::hexapawn::{
     Brain, Dims, Her, HerChoice, HerResult, MatchboxView, Move, Pick, Position, Side, Status,
 };
 
+use crate::console::read_trimmed_line;
+
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// HER's matchbox is shown; you force its move or let it draw a bead.
@@ -274,11 +276,10 @@ fn ask<T>(
     loop {
         write!(out, "{prompt}")?;
         out.flush()?;
-        let mut line = String::new();
-        if input.read_line(&mut line)? == 0 {
+        let Some(line) = read_trimmed_line(input)? else {
             return Ok(Typed::Ended);
-        }
-        let line = line.trim().to_ascii_lowercase();
+        };
+        let line = line.to_ascii_lowercase();
         if line == "quit" {
             return Ok(Typed::Quit);
         }

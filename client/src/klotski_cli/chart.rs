@@ -4,11 +4,12 @@
 //! is drawn without text.
 
 use std::path::Path;
-use std::sync::OnceLock;
 
 use anyhow::Context;
 use parlor_shared::klotski::Method;
 use plotters::prelude::*;
+
+use crate::chart_font::font_available;
 
 use super::bench::{Instance, Run};
 
@@ -24,30 +25,6 @@ const COLOURS: [RGBColor; 6] = [
     RGBColor(148, 103, 189),
     RGBColor(90, 90, 90),
 ];
-
-/// Fonts tried in turn for the chart's text.
-const FONT_FILES: &[&str] = &[
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-    "/usr/share/fonts/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf",
-    "/System/Library/Fonts/Supplemental/Arial.ttf",
-    "C:\\Windows\\Fonts\\arial.ttf",
-];
-
-/// Registers the first font found as plotters' "sans-serif", once per process; whether there
-/// is one. plotters keeps fonts for the life of the process, so the bytes are leaked on purpose.
-fn font_available() -> bool {
-    static REGISTERED: OnceLock<bool> = OnceLock::new();
-    *REGISTERED.get_or_init(|| {
-        FONT_FILES.iter().any(|path| {
-            std::fs::read(path).is_ok_and(|bytes| {
-                let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-                plotters::style::register_font("sans-serif", FontStyle::Normal, bytes).is_ok()
-            })
-        })
-    })
-}
 
 /// Draws the chart into `path`; returns a note for the user ("" when all went as asked).
 pub fn draw(
