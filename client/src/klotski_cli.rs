@@ -1,12 +1,14 @@
-//! Numeric Klotski without the window: `terminal` prints exactly the seed's answer to a puzzle
-//! read from standard input, `solve` does the same with a chosen search and its statistics,
-//! `generate` prints random puzzles, `bench` compares the searches. Standard output carries
-//! only the answer; everything else goes to standard error.
+//! Numeric Klotski on the command line: `terminal` prints exactly the seed's answer to a puzzle
+//! read from standard input, `gui` shows that answer in a window, `solve` does the same as
+//! `terminal` with a chosen search and its statistics, `generate` prints random puzzles, `bench`
+//! compares the searches. Standard output carries only the answer; everything else goes to
+//! standard error.
 
 mod bench;
 mod chart;
 
 use std::io::{Read, Write};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -16,6 +18,8 @@ use parlor_shared::klotski::{
     GenerateOptions, HeuristicKind, Method, Report, Shape, SolveOptions, Verdict, generate,
     parse_puzzle, solve,
 };
+
+use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 
 pub use bench::BenchArgs;
 
@@ -35,6 +39,20 @@ pub enum KlotskiCommand {
         /// Search time in milliseconds.
         #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
         budget_ms: u64,
+    },
+    /// Read a puzzle from standard input, solve it as `terminal` does and show the solution in
+    /// a window: Next / Right arrow steps (the moving piece slides), Back / Left arrow steps
+    /// back, Home / End jump to the start / end. The answer is also said on standard error.
+    Gui {
+        /// Search time in milliseconds.
+        #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
+        budget_ms: u64,
+        /// The step to open at: a number from 0, or `end`.
+        #[arg(long, default_value_t = StartStep::At(0))]
+        step: StartStep,
+        /// Save the window as PNG after a few frames and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
     },
     /// The same answer by a chosen search, with its statistics on standard error.
     Solve {
@@ -146,12 +164,20 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
     let (stdout, stderr) = (&mut std::io::stdout().lock(), &mut std::io::stderr().lock());
     match command {
         KlotskiCommand::Terminal { budget_ms } => {
-            let options = SolveOptions {
-                method: Method::Auto,
-                budget: Duration::from_millis(budget_ms),
-                ..SolveOptions::default()
-            };
-            answer(&read_input()?, &options, false, stdout, stderr)
+            answer(&read_input()?, &auto(budget_ms), false, stdout, stderr)
+        }
+        KlotskiCommand::Gui {
+            budget_ms,
+            step,
+            screenshot,
+        } => {
+            let puzzle = parse_puzzle(&read_input()?).context("the puzzle on standard input")?;
+            let window = ViewerWindow::check(screenshot.as_deref())?;
+            let options = auto(budget_ms);
+            let report = solve(&puzzle, &options);
+            let summary = summary(&report, &options);
+            writeln!(stderr, "{summary}")?;
+            window.show(&puzzle, &report.verdict, summary, step)
         }
         KlotskiCommand::Solve {
             method,
@@ -194,6 +220,36 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         KlotskiCommand::Bench(args) => bench::run(&args, stdout),
+    }
+}
+
+/// What `terminal` and `gui` solve with: the automatic choice of search.
+fn auto(budget_ms: u64) -> SolveOptions {
+    SolveOptions {
+        method: Method::Auto,
+        budget: Duration::from_millis(budget_ms),
+        ..SolveOptions::default()
+    }
+}
+
+/// The answer in one line, for the window and standard error: "Yes: 17 steps, proved
+/// shortest", "No solution: <reason>", or that there is no answer.
+pub fn summary(report: &Report, options: &SolveOptions) -> String {
+    match &report.verdict {
+        Verdict::Solved {
+            moves,
+            proved_shortest: true,
+        } => format!("Yes: {}, proved shortest", count_steps(moves.len())),
+        Verdict::Solved { moves, .. } => format!(
+            "Yes: {}, not proved shortest (the shortest needs at least {})",
+            count_steps(moves.len()),
+            report.stats.lower_bound
+        ),
+        Verdict::Unsolvable(proof) => format!("No solution: {proof}"),
+        Verdict::Undecided => format!(
+            "Undecided: no solution and no proof that none exists found in {} ms",
+            options.budget.as_millis()
+        ),
     }
 }
 

@@ -12,6 +12,7 @@ mod cave_room;
 mod describe;
 pub mod ewn;
 mod game_view;
+pub mod klotski;
 mod lobby;
 mod lobby_rows;
 mod move_list;

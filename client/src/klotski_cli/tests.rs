@@ -92,3 +92,16 @@ fn the_bench_suite_has_every_course_input_and_small_boards() {
                 <= 12)
     );
 }
+
+#[test]
+fn the_windows_summary_says_whether_the_solution_is_proved_shortest_or_why_there_is_none() {
+    let options = auto(3_600_000);
+    let line = |input: &str| summary(&solve(&parse_puzzle(input).unwrap(), &options), &options);
+    assert_eq!(line(SAMPLE_3X3), "Yes: 1 step, proved shortest");
+    let no = line("2 2\n2 1\n0 3\n0\n");
+    assert!(no.starts_with("No solution: one blank"), "{no}");
+    let mut report = solve(&parse_puzzle(SAMPLE_3X3).unwrap(), &options);
+    report.verdict = Verdict::Undecided;
+    let undecided = summary(&report, &auto(250));
+    assert!(undecided.ends_with("found in 250 ms"), "{undecided}");
+}

@@ -6,7 +6,7 @@
 #![allow(dead_code)] // each window test binary uses its own part of this module
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use macroquad::color::Color;
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
@@ -31,10 +31,16 @@ pub fn have_xvfb() -> bool {
 
 /// Runs the client under Xvfb, on a screen the size of its window, with `args`.
 pub fn run_under_xvfb(args: &[&std::ffi::OsStr]) -> Output {
+    run_under_xvfb_reading(args, Stdio::null())
+}
+
+/// [`run_under_xvfb`] with `stdin` as the client's standard input (e.g. an opened file).
+pub fn run_under_xvfb_reading(args: &[&std::ffi::OsStr], stdin: impl Into<Stdio>) -> Output {
     let screen = format!("-screen 0 {WINDOW_WIDTH}x{WINDOW_HEIGHT}x24");
     Command::new("xvfb-run")
         .args(["-a", "-s", &screen, CLIENT])
         .args(args)
+        .stdin(stdin)
         .output()
         .expect("xvfb-run runs")
 }
