@@ -247,7 +247,8 @@ pub fn summary(report: &Report, options: &SolveOptions) -> String {
         ),
         Verdict::Unsolvable(proof) => format!("No solution: {proof}"),
         Verdict::Undecided => format!(
-            "Undecided: no solution and no proof that none exists found in {} ms",
+            "Undecided: no solution and no proof that none exists found in {} ms; try a \
+             larger --budget-ms",
             options.budget.as_millis()
         ),
     }

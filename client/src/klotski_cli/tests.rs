@@ -103,5 +103,5 @@ fn the_windows_summary_says_whether_the_solution_is_proved_shortest_or_why_there
     let mut report = solve(&parse_puzzle(SAMPLE_3X3).unwrap(), &options);
     report.verdict = Verdict::Undecided;
     let undecided = summary(&report, &auto(250));
-    assert!(undecided.ends_with("found in 250 ms"), "{undecided}");
+    assert!(undecided.contains("found in 250 ms"), "{undecided}");
 }

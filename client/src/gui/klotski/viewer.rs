@@ -18,7 +18,7 @@ use macroquad::time::get_time;
 use macroquad::window::{clear_background, next_frame, screen_height, screen_width};
 use parlor_shared::klotski::{Puzzle, Shape, Verdict};
 
-use super::board::{board_layout, draw_board, draw_goal};
+use super::board::{BoardLayout, board_layout, draw_board, draw_goal, piece_at};
 use super::walk::{Walk, count_steps};
 use crate::gui::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use crate::gui::describe::wrap;
@@ -186,7 +186,8 @@ impl KlotskiViewer {
         false
     }
 
-    /// Draws the window; returns the button clicked, if any.
+    /// Draws the window; returns the button clicked (a click on the piece that moves next is
+    /// Next), if any.
     fn draw(&self, input: &Input, layout: &ViewerLayout, now: f64) -> Option<Action> {
         draw_title_bar("Numeric Klotski: Right/Left arrows step, Home/End jump, Escape closes");
         let max_chars = (layout.board.w / text_width("M")).floor() as usize;
@@ -206,7 +207,9 @@ impl KlotskiViewer {
             self.walk.motion(now),
         );
         self.draw_side_panel(layout);
-        self.buttons(input, layout.buttons_y)
+        let on_next_piece = clicks_next_piece(input, &board, &self.puzzle, &self.walk);
+        let button = self.buttons(input, layout.buttons_y);
+        button.or(on_next_piece.then_some(Action::Next))
     }
 
     /// "step k of n - moved 9 L - next 5 U".
@@ -255,6 +258,11 @@ impl KlotskiViewer {
             label(&fact, x + MARGIN, y, DIM_TEXT);
             y += LINE_HEIGHT;
         }
+        y += LINE_HEIGHT;
+        for hint in ["A click on the piece that", "moves next is Next."] {
+            label(hint, x + MARGIN, y, DIM_TEXT);
+            y += LINE_HEIGHT;
+        }
     }
 
     /// The button row; greyed out where there is nowhere to go.
@@ -278,6 +286,15 @@ impl KlotskiViewer {
         }
         clicked
     }
+}
+
+/// Whether this frame's click is on the piece that moves next.
+fn clicks_next_piece(input: &Input, board: &BoardLayout, puzzle: &Puzzle, walk: &Walk) -> bool {
+    let (x, y) = (input.mouse.x, input.mouse.y);
+    input.clicked
+        && walk
+            .next_move()
+            .is_some_and(|mv| piece_at(board, puzzle, walk.position(), x, y) == Some(mv.label))
 }
 
 /// A window that can open: its screenshot path is writable and there is a display. Checked
@@ -361,6 +378,33 @@ mod tests {
         assert!(error.ends_with("the solution has 17 steps"), "{error}");
         let error = StartStep::At(1).resolve(0).unwrap_err().to_string();
         assert!(error.ends_with("no solution to step through"), "{error}");
+    }
+
+    #[test]
+    fn a_click_on_the_piece_that_moves_next_is_next_and_elsewhere_nothing() {
+        let text = include_str!("../../../../levels/klotski/lunaqu4kez_extra_04.in");
+        let puzzle = parlor_shared::klotski::parse_puzzle(text).unwrap();
+        // The shortest solution's first step; 9 stands on cell 11, 5 on cell 9.
+        let moves = vec!["9 L".parse().unwrap()];
+        let mut walk = Walk::new(&puzzle, moves).unwrap();
+        let board = board_layout(3, 4, viewer_layout(1024.0, 768.0).board);
+        let click = |cell: u8, clicked: bool| Input {
+            mouse: board.cell_rect(cell).center(),
+            clicked,
+            typed: Vec::new(),
+            wheel: 0.0,
+        };
+        assert!(clicks_next_piece(&click(11, true), &board, &puzzle, &walk));
+        assert!(!clicks_next_piece(
+            &click(11, false),
+            &board,
+            &puzzle,
+            &walk
+        ));
+        assert!(!clicks_next_piece(&click(9, true), &board, &puzzle, &walk));
+        assert!(!clicks_next_piece(&click(10, true), &board, &puzzle, &walk));
+        walk.jump(1);
+        assert!(!clicks_next_piece(&click(10, true), &board, &puzzle, &walk));
     }
 
     #[test]
