@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::codec::Format;
+use parlor_shared::hexapawn::Brain;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -167,10 +168,12 @@ impl Connection {
             ClientMsg::Hello { .. } => self.error(ErrorCode::BadRequest, "already greeted").await,
             ClientMsg::ListGames => self.send(&ServerMsg::Games(Hall::games())).await,
             ClientMsg::ListRooms => self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await,
-            ClientMsg::CreateRoom { setup, seats } => match self.hall.create_room(setup, seats) {
-                Ok(room) => self.send(&ServerMsg::RoomCreated { room }).await,
-                Err((code, message)) => self.error(code, message).await,
-            },
+            ClientMsg::CreateRoom { setup, seats } => {
+                match self.hall.create_room(setup, seats).await {
+                    Ok(room) => self.send(&ServerMsg::RoomCreated { room }).await,
+                    Err((code, message)) => self.error(code, message).await,
+                }
+            }
             ClientMsg::JoinSeat { room, seat } => {
                 self.forward_to_room(room, RoomCommand::Join { seat, who })
                     .await
@@ -206,6 +209,10 @@ impl Connection {
                 )
                 .await
             }
+            ClientMsg::ListBrains
+            | ClientMsg::ExportBrain { .. }
+            | ClientMsg::ImportBrain { .. }
+            | ClientMsg::ResetBrain { .. } => self.handle_brains(request).await,
             ClientMsg::ListRecords => {
                 let store = self.hall.store.clone();
                 match tokio::task::spawn_blocking(move || store.list()).await? {
@@ -224,6 +231,60 @@ impl Connection {
                     Err(error) => self.internal(error).await,
                 }
             }
+        }
+    }
+
+    /// The brain requests: each runs its store call on a blocking thread and answers with the
+    /// brain list (or the brain's JSON), or with the reason it was refused.
+    async fn handle_brains(&mut self, request: ClientMsg) -> anyhow::Result<()> {
+        let store = self.hall.store.clone();
+        let answer = match request {
+            ClientMsg::ListBrains => {
+                tokio::task::spawn_blocking(move || store.list_brains().map(ServerMsg::Brains))
+                    .await?
+            }
+            ClientMsg::ExportBrain { name } => {
+                tokio::task::spawn_blocking(move || {
+                    Ok(match store.brain_json(&name)? {
+                        Some(json) => ServerMsg::Brain { name, json },
+                        None => no_such_brain(&name),
+                    })
+                })
+                .await?
+            }
+            ClientMsg::ImportBrain { name, json } => {
+                if let Err((code, message)) = self.hall.check_brain_free(&name) {
+                    return self.error(code, message).await;
+                }
+                let brain = match Brain::from_json(&json) {
+                    Ok(brain) => brain,
+                    Err(error) => {
+                        return self.error(ErrorCode::BadRequest, error.to_string()).await;
+                    }
+                };
+                tokio::task::spawn_blocking(move || {
+                    store.put_brain(&name, &brain)?;
+                    store.list_brains().map(ServerMsg::Brains)
+                })
+                .await?
+            }
+            ClientMsg::ResetBrain { name } => {
+                if let Err((code, message)) = self.hall.check_brain_free(&name) {
+                    return self.error(code, message).await;
+                }
+                tokio::task::spawn_blocking(move || {
+                    if !store.reset_brain(&name)? {
+                        return Ok(no_such_brain(&name));
+                    }
+                    store.list_brains().map(ServerMsg::Brains)
+                })
+                .await?
+            }
+            other => anyhow::bail!("not a brain request: {other:?}"),
+        };
+        match answer {
+            Ok(message) => self.send(&message).await,
+            Err(error) => self.internal(error).await,
         }
     }
 
@@ -263,5 +324,12 @@ impl Connection {
                     .await;
             }
         }
+    }
+}
+
+fn no_such_brain(name: &str) -> ServerMsg {
+    ServerMsg::Error {
+        code: ErrorCode::NoSuchBrain,
+        message: format!("no brain named {name:?}"),
     }
 }

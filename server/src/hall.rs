@@ -1,22 +1,61 @@
 //! The lobby: the registry of rooms and the entry points that are not about one room.
 
-use std::collections::BTreeMap;
-use std::sync::Mutex;
+use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use parlor_shared::game::{GameKind, GameSetup};
-use parlor_shared::protocol::{ErrorCode, GameInfo, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec};
+use parlor_shared::hexapawn::{
+    Brain, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT, check_brain_name,
+};
+use parlor_shared::protocol::{
+    AiKind, ErrorCode, GameInfo, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec,
+};
 
 use crate::ai;
-use crate::room::{ConnId, RoomHandle, spawn_room};
+use crate::her_match::{MatchInit, spawn_match};
+use crate::her_seat::HerSeat;
+use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
 use crate::store::Store;
+
+/// A refusal: the error code and the reason.
+pub type Refusal = (ErrorCode, String);
 
 /// Shared by every connection task.
 pub struct Hall {
     rooms: Mutex<BTreeMap<RoomId, RoomHandle>>,
     next_room: AtomicU64,
     next_conn: AtomicU64,
+    /// Brains an auto match is training: no other room, import or reset may touch them.
+    brains_in_use: Arc<Mutex<HashSet<String>>>,
     pub store: Store,
+}
+
+/// Holds brains for an auto match; dropping it lets them go.
+pub struct BrainClaim {
+    names: Vec<String>,
+    in_use: Arc<Mutex<HashSet<String>>>,
+}
+
+impl Drop for BrainClaim {
+    fn drop(&mut self) {
+        let mut in_use = lock(&self.in_use);
+        for name in &self.names {
+            in_use.remove(name);
+        }
+    }
+}
+
+fn bad_request(message: impl Into<String>) -> Refusal {
+    (ErrorCode::BadRequest, message.into())
+}
+
+fn internal(error: impl std::fmt::Display) -> Refusal {
+    tracing::warn!(%error, "request failed");
+    (
+        ErrorCode::Internal,
+        "the server could not use its store".into(),
+    )
 }
 
 impl Hall {
@@ -25,6 +64,7 @@ impl Hall {
             rooms: Mutex::new(BTreeMap::new()),
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
+            brains_in_use: Arc::default(),
             store,
         }
     }
@@ -47,12 +87,11 @@ impl Hall {
 
     /// Opens a room after checking the setup and that the seat list fits the game. AI budgets
     /// are clamped to the course's 3 s rule, so the seat shows what the AI will really use.
-    pub fn create_room(
+    pub async fn create_room(
         &self,
         setup: GameSetup,
         seats: Vec<SeatSpec>,
-    ) -> Result<RoomId, (ErrorCode, String)> {
-        let bad_request = |message: String| (ErrorCode::BadRequest, message);
+    ) -> Result<RoomId, Refusal> {
         let game = setup.kind();
         let start = setup
             .start()
@@ -65,8 +104,8 @@ impl Hall {
                 seats.len()
             )));
         }
-        // Random AIs and secret oracle strengths come from this seed, kept with the room.
-        let seed = getrandom::u64().map_err(|error| (ErrorCode::Internal, error.to_string()))?;
+        // Random AIs, HER's draws and secret oracle strengths come from this seed.
+        let seed = getrandom::u64().map_err(internal)?;
         let seats = seats
             .into_iter()
             .zip(0u8..)
@@ -80,26 +119,171 @@ impl Hall {
             .collect::<Result<Vec<SeatSpec>, String>>()
             .map_err(bad_request)?;
         let id = self.next_room.fetch_add(1, Ordering::Relaxed);
-        let handle = spawn_room(id, start, seats, seed, self.store.clone());
-        self.lock().insert(id, handle);
+        let handle = match setup {
+            GameSetup::HerMatch(setup) => self.open_match(id, setup, seed).await?,
+            GameSetup::Hexapawn(setup) => {
+                if seats[PERSON_SEAT as usize] != SeatSpec::Human
+                    || !matches!(
+                        seats[HER_SEAT as usize],
+                        SeatSpec::Ai {
+                            kind: AiKind::Standard,
+                            ..
+                        }
+                    )
+                {
+                    return Err(bad_request(
+                        "a game against HER has a Human seat 0 and HER (AI Standard) in seat 1",
+                    ));
+                }
+                let brain = self.brain_for_game(&setup).await?;
+                let game = HexGame::new(setup.clone(), &brain);
+                let her = HerSeat::new(brain, setup.mode, seed);
+                let start = her.start(game);
+                let store = self.store.clone();
+                spawn_room(RoomInit {
+                    id,
+                    start,
+                    seats,
+                    seed,
+                    store,
+                    her: Some(her),
+                })
+            }
+            _ => {
+                let store = self.store.clone();
+                spawn_room(RoomInit {
+                    id,
+                    start,
+                    seats,
+                    seed,
+                    store,
+                    her: None,
+                })
+            }
+        };
+        self.lock_rooms().insert(id, handle);
         Ok(id)
     }
 
+    /// The brain a game against HER uses: the stored one of that name, or a new one.
+    async fn brain_for_game(&self, setup: &HexSetup) -> Result<Brain, Refusal> {
+        if lock(&self.brains_in_use).contains(&setup.brain) {
+            return Err(busy(&setup.brain));
+        }
+        let brain = self.load_brain(&setup.brain).await?;
+        fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)
+    }
+
+    async fn open_match(
+        &self,
+        id: RoomId,
+        setup: MatchSetup,
+        seed: u64,
+    ) -> Result<RoomHandle, Refusal> {
+        let claim = self.claim_brains(&setup.brains)?;
+        let mut brains = Vec::with_capacity(2);
+        for name in &setup.brains {
+            let brain = self.load_brain(name).await?;
+            brains.push(fitting_brain(brain, setup.dims, setup.mirrors, name)?);
+        }
+        let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
+        let store = self.store.clone();
+        spawn_match(MatchInit {
+            id,
+            setup,
+            brains,
+            seed,
+            store,
+            claim,
+        })
+        .map_err(internal)
+    }
+
+    async fn load_brain(&self, name: &str) -> Result<Option<Brain>, Refusal> {
+        let (store, name) = (self.store.clone(), name.to_string());
+        let loaded = tokio::task::spawn_blocking(move || store.load_brain(&name))
+            .await
+            .map_err(internal)?
+            .map_err(internal)?;
+        Ok(loaded.map(|(brain, _)| brain))
+    }
+
+    /// Claims brains for an auto match, or says which is already in training.
+    fn claim_brains(&self, names: &[String]) -> Result<BrainClaim, Refusal> {
+        let mut in_use = lock(&self.brains_in_use);
+        if let Some(name) = names.iter().find(|name| in_use.contains(*name)) {
+            return Err(busy(name));
+        }
+        in_use.extend(names.iter().cloned());
+        Ok(BrainClaim {
+            names: names.to_vec(),
+            in_use: Arc::clone(&self.brains_in_use),
+        })
+    }
+
+    /// Refuses to change a brain an auto match is training.
+    pub fn check_brain_free(&self, name: &str) -> Result<(), Refusal> {
+        check_brain_name(name).map_err(bad_request)?;
+        if lock(&self.brains_in_use).contains(name) {
+            return Err(busy(name));
+        }
+        Ok(())
+    }
+
     pub fn room(&self, id: RoomId) -> Option<RoomHandle> {
-        self.lock().get(&id).cloned()
+        self.lock_rooms().get(&id).cloned()
     }
 
     pub fn list_rooms(&self) -> Vec<RoomSummary> {
-        self.lock()
+        self.lock_rooms()
             .values()
             .map(|handle| handle.summary.borrow().clone())
             .collect()
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<RoomId, RoomHandle>> {
-        // The map is only inserted into and read, so a poisoned lock still holds a valid map.
-        self.rooms
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn lock_rooms(&self) -> MutexGuard<'_, BTreeMap<RoomId, RoomHandle>> {
+        lock(&self.rooms)
     }
+}
+
+/// The brain loaded (or a new one) if it fits the board size and mirror setting asked for.
+fn fitting_brain(
+    brain: Option<Brain>,
+    dims: parlor_shared::hexapawn::Dims,
+    mirrors: bool,
+    name: &str,
+) -> Result<Brain, Refusal> {
+    let Some(brain) = brain else {
+        return Ok(Brain::new(dims, mirrors));
+    };
+    if brain.dims() != dims || brain.mirrors() != mirrors {
+        let mirrors_text = |merged: bool| {
+            if merged {
+                "mirrors merged"
+            } else {
+                "mirrors apart"
+            }
+        };
+        return Err(bad_request(format!(
+            "brain {name:?} is for {} boards with {}, not {dims} with {}",
+            brain.dims(),
+            mirrors_text(brain.mirrors()),
+            mirrors_text(mirrors),
+        )));
+    }
+    Ok(brain)
+}
+
+fn busy(name: &str) -> Refusal {
+    (
+        ErrorCode::BrainBusy,
+        format!("brain {name:?} is being trained by an auto match; wait for it to end"),
+    )
+}
+
+/// Locks a mutex that only guards maps and sets: a poisoned lock still holds a valid one.
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

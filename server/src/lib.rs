@@ -5,8 +5,11 @@
 //! [`start_in_background`] when it is given no `--server`.
 
 pub mod ai;
+mod audience;
 mod connection;
 pub mod hall;
+mod her_match;
+pub mod her_seat;
 pub mod room;
 pub mod store;
 mod token;

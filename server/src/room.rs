@@ -2,7 +2,7 @@
 //! out to each player and spectator as a full snapshot. The rules decide every move; a seat
 //! token decides who may make it.
 
-use std::collections::HashMap;
+use std::collections::VecDeque;
 
 use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
 use parlor_shared::protocol::{
@@ -13,42 +13,14 @@ use tokio::sync::{mpsc, watch};
 use tracing::{debug, info, warn};
 
 use crate::ai;
+use crate::audience::Audience;
+pub use crate::audience::{ConnId, Subscriber};
+use crate::her_seat::HerSeat;
 use crate::store::{NewRecord, Store};
 use crate::token::new_seat_token;
 
 /// Commands a room's inbox holds before senders wait.
-const ROOM_INBOX: usize = 64;
-
-pub type ConnId = u64;
-
-/// A connection's outbox, as the rooms see it.
-#[derive(Clone, Debug)]
-pub struct Subscriber {
-    pub id: ConnId,
-    pub outbox: mpsc::Sender<ServerMsg>,
-}
-
-impl Subscriber {
-    /// Queues a message without waiting. A full queue drops it: every state message is a full
-    /// snapshot, so the next one heals the gap, and a slow reader never stalls the room.
-    fn send(&self, message: ServerMsg) -> bool {
-        match self.outbox.try_send(message) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                debug!(conn = self.id, "outbox full; dropping a message");
-                true
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
-        }
-    }
-
-    fn error(&self, code: ErrorCode, message: impl Into<String>) {
-        self.send(ServerMsg::Error {
-            code,
-            message: message.into(),
-        });
-    }
-}
+pub const ROOM_INBOX: usize = 64;
 
 pub enum RoomCommand {
     Join {
@@ -71,10 +43,11 @@ pub enum RoomCommand {
         mv: GameMove,
         who: Subscriber,
     },
-    /// An AI seat's answer for the state at `version` (internal).
+    /// An AI seat's plan for the state at `version`: its move first, then the moves it means
+    /// to make next (a puzzle solver's whole solution) (internal).
     AiMoved {
         version: u64,
-        mv: Option<GameMove>,
+        plan: Vec<GameMove>,
     },
     /// The stored record of the finished game (internal).
     Recorded {
@@ -105,10 +78,15 @@ struct Room {
     moves: Vec<GameMove>,
     seats: Vec<Seat>,
     /// Everybody who receives the room's states: seat holders and spectators.
-    subscribers: HashMap<ConnId, Subscriber>,
+    audience: Audience,
     record: Option<RecordId>,
     /// The version an AI search is running for, so only one runs at a time.
     ai_thinking: Option<u64>,
+    /// The moves an AI seat has planned beyond the one it made, played without searching
+    /// again while the game follows the plan.
+    ai_plan: VecDeque<GameMove>,
+    /// HER, in a Hexapawn room against a person.
+    her: Option<HerSeat>,
     /// Feeds the AIs that play at random (mixed with the version, so each move differs).
     seed: u64,
     inbox: mpsc::WeakSender<RoomCommand>,
@@ -116,14 +94,26 @@ struct Room {
     store: Store,
 }
 
+/// What a room starts with.
+pub struct RoomInit {
+    pub id: RoomId,
+    pub start: GameState,
+    pub seats: Vec<SeatSpec>,
+    pub seed: u64,
+    pub store: Store,
+    pub her: Option<HerSeat>,
+}
+
 /// Starts a room's task and returns its handle.
-pub fn spawn_room(
-    id: RoomId,
-    start: GameState,
-    seats: Vec<SeatSpec>,
-    seed: u64,
-    store: Store,
-) -> RoomHandle {
+pub fn spawn_room(init: RoomInit) -> RoomHandle {
+    let RoomInit {
+        id,
+        start,
+        seats,
+        seed,
+        store,
+        her,
+    } = init;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let game = start.kind();
     let seats: Vec<Seat> = seats
@@ -142,9 +132,11 @@ pub fn spawn_room(
         start,
         moves: Vec::new(),
         seats,
-        subscribers: HashMap::new(),
+        audience: Audience::default(),
         record: None,
         ai_thinking: None,
+        ai_plan: VecDeque::new(),
+        her,
         seed,
         inbox: inbox_tx.downgrade(),
         summary: watch::Sender::new(placeholder_summary(id, game)),
@@ -186,7 +178,7 @@ impl Room {
             RoomCommand::Join { seat, who } => self.join(seat, who),
             RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
             RoomCommand::Watch { who } => {
-                self.subscribers.insert(who.id, who.clone());
+                self.audience.insert(who.clone());
                 // Others learn of the new spectator (and the lobby summary is updated) before
                 // the newcomer hears anything, so whatever it asks next sees itself counted.
                 self.broadcast_except(who.id);
@@ -206,7 +198,7 @@ impl Room {
                     }
                 }
             },
-            RoomCommand::AiMoved { version, mv } => self.ai_moved(version, mv),
+            RoomCommand::AiMoved { version, plan } => self.ai_moved(version, plan),
             RoomCommand::Recorded { id } => {
                 self.record = Some(id);
                 self.broadcast();
@@ -234,7 +226,7 @@ impl Room {
         place.token = Some(token.clone());
         place.holder = Some(who.id);
         info!(room = self.id, seat, conn = who.id, "seat taken");
-        self.subscribers.insert(who.id, who.clone());
+        self.audience.insert(who.clone());
         who.send(ServerMsg::Seated {
             room: self.id,
             seat,
@@ -249,7 +241,7 @@ impl Room {
         };
         self.seats[seat as usize].holder = Some(who.id);
         info!(room = self.id, seat, conn = who.id, "seat reclaimed");
-        self.subscribers.insert(who.id, who.clone());
+        self.audience.insert(who.clone());
         who.send(ServerMsg::Seated {
             room: self.id,
             seat,
@@ -259,7 +251,7 @@ impl Room {
     }
 
     fn leave(&mut self, conn: ConnId) {
-        let Some(who) = self.subscribers.remove(&conn) else {
+        let Some(who) = self.audience.remove(conn) else {
             return;
         };
         for seat in &mut self.seats {
@@ -298,19 +290,28 @@ impl Room {
                 ),
             ));
         }
-        if self.state.seat_to_move() != Some(seat) {
-            return Err((
-                ErrorCode::NotYourTurn,
-                format!("it is not seat {seat}'s turn"),
-            ));
-        }
-        let next = self
-            .state
-            .apply(mv)
-            .map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
-        debug!(room = self.id, seat, %mv, "move");
+        let (next, recorded) = match (&mut self.her, mv) {
+            (Some(her), GameMove::Hexapawn(mv)) => {
+                let (next, recorded) = her.apply(&self.state, seat, mv)?;
+                (next, GameMove::Hexapawn(recorded))
+            }
+            _ => {
+                if self.state.seat_to_move() != Some(seat) {
+                    return Err((
+                        ErrorCode::NotYourTurn,
+                        format!("it is not seat {seat}'s turn"),
+                    ));
+                }
+                let next = self
+                    .state
+                    .apply(mv)
+                    .map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
+                (next, mv)
+            }
+        };
+        debug!(room = self.id, seat, %recorded, "move");
         self.state = next;
-        self.moves.push(mv);
+        self.moves.push(recorded);
         self.version += 1;
         self.broadcast();
         if let Some(outcome) = self.state.outcome() {
@@ -321,7 +322,8 @@ impl Room {
         Ok(())
     }
 
-    /// Starts a search on a blocking thread when an AI seat is to move.
+    /// When an AI seat is to move, plays the next move of its plan after its pause, or starts
+    /// a search on a blocking thread.
     fn maybe_start_ai(&mut self) {
         let Some(seat) = self.state.seat_to_move() else {
             return;
@@ -329,7 +331,9 @@ impl Room {
         let SeatSpec::Ai { move_ms, kind } = self.seats[seat as usize].spec else {
             return;
         };
-        if self.ai_thinking == Some(self.version) {
+        if self.ai_thinking == Some(self.version)
+            || self.her.as_ref().is_some_and(|her| !her.moves_by_itself())
+        {
             return;
         }
         let Some(inbox) = self.inbox.upgrade() else {
@@ -339,33 +343,40 @@ impl Room {
         let (state, version) = (self.state.clone(), self.version);
         let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
         let paced = ai::uses_whole_budget(self.game);
+        let planned = std::mem::take(&mut self.ai_plan);
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
-            let search =
-                tokio::task::spawn_blocking(move || ai::choose_move(&state, kind, seed, budget));
-            let mv = search.await.ok().flatten();
+            let plan = if planned.is_empty() {
+                let search =
+                    tokio::task::spawn_blocking(move || ai::plan(&state, kind, seed, budget));
+                search.await.unwrap_or_default()
+            } else {
+                planned.into()
+            };
             if paced {
                 tokio::time::sleep_until(started + budget).await;
             }
             // The room may be gone; then nobody needs the answer.
-            let _ = inbox.send(RoomCommand::AiMoved { version, mv }).await;
+            let _ = inbox.send(RoomCommand::AiMoved { version, plan }).await;
         });
     }
 
-    fn ai_moved(&mut self, version: u64, mv: Option<GameMove>) {
+    fn ai_moved(&mut self, version: u64, plan: Vec<GameMove>) {
         if self.ai_thinking == Some(version) {
             self.ai_thinking = None;
         }
         let Some(seat) = self.state.seat_to_move() else {
             return;
         };
-        match mv {
-            Some(mv) => {
-                if let Err((code, message)) = self.try_move(seat, version, mv) {
-                    warn!(room = self.id, ?code, message, "AI move refused");
-                }
-            }
-            None => warn!(room = self.id, "AI found no move in an unfinished game"),
+        let mut plan = VecDeque::from(plan);
+        let Some(mv) = plan.pop_front() else {
+            return warn!(room = self.id, "AI found no move in an unfinished game");
+        };
+        // Kept before the move, which starts the AI again for the next one.
+        self.ai_plan = plan;
+        if let Err((code, message)) = self.try_move(seat, version, mv) {
+            self.ai_plan.clear();
+            warn!(room = self.id, ?code, message, "AI move refused");
         }
     }
 
@@ -389,13 +400,21 @@ impl Room {
             moves: self.moves.clone(),
         };
         let (store, inbox, room) = (self.store.clone(), self.inbox.upgrade(), self.id);
-        tokio::task::spawn_blocking(move || match store.save(&record) {
-            Ok(id) => {
-                if let Some(inbox) = inbox {
-                    let _ = inbox.blocking_send(RoomCommand::Recorded { id });
-                }
+        let her_game = self.her.as_ref().and_then(|her| her.finished(&self.state));
+        tokio::task::spawn_blocking(move || {
+            if let Some(her_game) = her_game
+                && let Err(error) = store.record_her_game(&her_game)
+            {
+                warn!(room, %error, "could not store HER's brain");
             }
-            Err(error) => warn!(room, %error, "could not store the finished game"),
+            match store.save(&record) {
+                Ok(id) => {
+                    if let Some(inbox) = inbox {
+                        let _ = inbox.blocking_send(RoomCommand::Recorded { id });
+                    }
+                }
+                Err(error) => warn!(room, %error, "could not store the finished game"),
+            }
         });
     }
 
@@ -422,7 +441,7 @@ impl Room {
             .iter()
             .filter(|seat| seat.holder.is_some())
             .count();
-        self.subscribers.len().saturating_sub(holders) as u32
+        self.audience.len().saturating_sub(holders) as u32
     }
 
     fn snapshot(&self) -> RoomSnapshot {
@@ -439,20 +458,21 @@ impl Room {
     }
 
     fn broadcast(&mut self) {
-        self.broadcast_except(ConnId::MAX);
+        self.send_to_audience(None);
+    }
+
+    fn broadcast_except(&mut self, skip: ConnId) {
+        self.send_to_audience(Some(skip));
     }
 
     /// Publishes the lobby summary, then sends the current snapshot to every subscriber but
     /// `skip`, forgetting closed ones. Every change to the room goes through here.
-    fn broadcast_except(&mut self, skip: ConnId) {
+    fn send_to_audience(&mut self, skip: Option<ConnId>) {
         self.publish_summary();
         let snapshot = self.snapshot();
-        let mut gone = Vec::new();
-        for (id, subscriber) in &self.subscribers {
-            if *id != skip && !subscriber.send(ServerMsg::State(snapshot.clone())) {
-                gone.push(*id);
-            }
-        }
+        let gone = self
+            .audience
+            .send_all(skip, || ServerMsg::State(snapshot.clone()));
         for id in gone {
             self.leave(id);
         }

@@ -94,7 +94,9 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::game::{GameMove, GameSetup};
+    use crate::game::{GameMove, GameSetup, GameState};
+    use crate::hexapawn::{Dims, HexMove, HexSetup, MatchSetup, Pace, PlayMode};
+    use crate::klotski::{KlotskiBoard, KlotskiMove, Shape};
     use crate::protocol::{AiKind, ClientMsg, PROTOCOL_VERSION, SeatSpec, SeatToken, ServerMsg};
 
     fn samples() -> Vec<ClientMsg> {
@@ -124,7 +126,68 @@ mod tests {
                 version: 3,
                 mv: GameMove::Cave("d4".parse().unwrap()),
             },
+            ClientMsg::CreateRoom {
+                setup: GameSetup::Klotski(klotski_board()),
+                seats: vec![SeatSpec::ai(100)],
+            },
+            ClientMsg::CreateRoom {
+                setup: GameSetup::HerMatch(MatchSetup {
+                    dims: Dims::HEXAPAWN,
+                    mirrors: true,
+                    rounds: 500,
+                    pace: Pace::PerPly { ms: 200 },
+                    brains: ["A".into(), "B".into()],
+                }),
+                seats: vec![],
+            },
+            ClientMsg::Move {
+                room: 8,
+                token: SeatToken("abc".into()),
+                version: 0,
+                mv: GameMove::Hexapawn(HexMove::Play("b1-b2".parse().unwrap())),
+            },
+            ClientMsg::ImportBrain {
+                name: "HER".into(),
+                json: "{}".into(),
+            },
         ]
+    }
+
+    fn klotski_board() -> KlotskiBoard {
+        KlotskiBoard {
+            rows: 2,
+            cols: 3,
+            grid: vec![1, 2, 3, 4, 0, 5],
+            blocks: vec![(1, Shape::Wide)],
+        }
+    }
+
+    /// The states whose wire form goes through a checked conversion, in both formats.
+    #[test]
+    fn klotski_and_hexapawn_states_round_trip() {
+        let setups = [
+            GameSetup::Klotski(klotski_board()),
+            GameSetup::Hexapawn(HexSetup {
+                dims: Dims::OCTAPAWN,
+                mirrors: false,
+                mode: PlayMode::Slow,
+                brain: "HER".into(),
+            }),
+        ];
+        for setup in setups {
+            let start = setup.start().unwrap();
+            let mv = match &start {
+                GameState::Klotski(_) => {
+                    GameMove::Klotski(KlotskiMove::Slide("5 L".parse().unwrap()))
+                }
+                _ => GameMove::Hexapawn(HexMove::Play("a1-a2".parse().unwrap())),
+            };
+            let state = start.apply(mv).unwrap();
+            for format in [Format::Binary, Format::Json] {
+                let frame = encode(&state, format).unwrap();
+                assert_eq!(decode::<GameState>(&frame).unwrap(), state);
+            }
+        }
     }
 
     #[test]

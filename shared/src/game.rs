@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use crate::bricks::{self, BricksGame, BricksMove};
 use crate::cave;
 use crate::ewn::{self, EwnGame, EwnMove, LevelSpec};
+use crate::hexapawn::{self, HexGame, HexMove, HexSetup, MatchSetup, MatchView};
+use crate::klotski::{self, KlotskiBoard, KlotskiGame, KlotskiMove};
 
 /// Which game a room plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -14,10 +16,22 @@ pub enum GameKind {
     Cave,
     Bricks,
     Ewn,
+    Klotski,
+    /// A person against HER, the matchbox robot.
+    Hexapawn,
+    /// HER against HER for a number of rounds, watched live.
+    HerMatch,
 }
 
 impl GameKind {
-    pub const ALL: [GameKind; 3] = [GameKind::Cave, GameKind::Bricks, GameKind::Ewn];
+    pub const ALL: [GameKind; 6] = [
+        GameKind::Cave,
+        GameKind::Bricks,
+        GameKind::Ewn,
+        GameKind::Klotski,
+        GameKind::Hexapawn,
+        GameKind::HerMatch,
+    ];
 
     /// A short name for menus and logs.
     pub const fn name(self) -> &'static str {
@@ -25,14 +39,18 @@ impl GameKind {
             GameKind::Cave => "Magnetic Cave",
             GameKind::Bricks => "Dropping Bricks",
             GameKind::Ewn => "EinStein würfelt nicht! puzzle",
+            GameKind::Klotski => "Numeric Klotski",
+            GameKind::Hexapawn => "Hexapawn with HER",
+            GameKind::HerMatch => "HER against HER",
         }
     }
 
     /// How many seats a room of this game has.
     pub const fn seats(self) -> u8 {
         match self {
-            GameKind::Cave | GameKind::Bricks => 2,
-            GameKind::Ewn => 1,
+            GameKind::Cave | GameKind::Bricks | GameKind::Hexapawn => 2,
+            GameKind::Ewn | GameKind::Klotski => 1,
+            GameKind::HerMatch => 0,
         }
     }
 
@@ -41,7 +59,9 @@ impl GameKind {
         match self {
             GameKind::Cave => vec!["■ Black (first)".into(), "□ White (second)".into()],
             GameKind::Bricks => vec!["Agent (drops)".into(), "Answerer (safe or broken)".into()],
-            GameKind::Ewn => vec!["Player".into()],
+            GameKind::Ewn | GameKind::Klotski => vec!["Player".into()],
+            GameKind::Hexapawn => vec!["You (White, first)".into(), "HER (Black)".into()],
+            GameKind::HerMatch => vec![],
         }
     }
 
@@ -56,12 +76,21 @@ impl GameKind {
             GameKind::Ewn => {
                 "bring the target piece to the corner with fixed dice, in the fewest moves"
             }
+            GameKind::Klotski => {
+                "slide numbered tiles and blocks until they read 1, 2, 3, ... row by row"
+            }
+            GameKind::Hexapawn => {
+                "pawns on a small board against HER, a robot of matchboxes that learns from losing"
+            }
+            GameKind::HerMatch => {
+                "two HERs teach each other for many rounds while you watch them learn"
+            }
         }
     }
 }
 
 /// What a room is created with: the game and whatever that game needs to start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum GameSetup {
     Cave,
     /// A tower of heights 1..=height, with `drops` drops and `bricks` bricks for the agent.
@@ -72,6 +101,12 @@ pub enum GameSetup {
     },
     /// An EinStein würfelt nicht! puzzle level.
     Ewn(LevelSpec),
+    /// A Numeric Klotski board to solve.
+    Klotski(KlotskiBoard),
+    /// A person against HER with one of the server's brains.
+    Hexapawn(HexSetup),
+    /// HER against HER.
+    HerMatch(MatchSetup),
 }
 
 /// Why a setup cannot start a game.
@@ -81,6 +116,10 @@ pub enum SetupError {
     Bricks(#[from] bricks::BricksError),
     #[error(transparent)]
     Ewn(#[from] ewn::SpecError),
+    #[error("not a valid Klotski board: {0}")]
+    Klotski(#[from] klotski::LayoutError),
+    #[error("{0}")]
+    Hexapawn(String),
 }
 
 impl GameSetup {
@@ -89,19 +128,36 @@ impl GameSetup {
             GameSetup::Cave => GameKind::Cave,
             GameSetup::Bricks { .. } => GameKind::Bricks,
             GameSetup::Ewn(_) => GameKind::Ewn,
+            GameSetup::Klotski(_) => GameKind::Klotski,
+            GameSetup::Hexapawn(_) => GameKind::Hexapawn,
+            GameSetup::HerMatch(_) => GameKind::HerMatch,
         }
     }
 
     /// The state a room with this setup starts from, once the setup is checked.
+    /// HER's brains are the server's: a Hexapawn game starts with an empty one here, and the
+    /// server starts it with the named brain instead.
     pub fn start(&self) -> Result<GameState, SetupError> {
-        Ok(match *self {
+        Ok(match self {
             GameSetup::Cave => GameState::Cave(cave::Position::new()),
             GameSetup::Bricks {
                 height,
                 drops,
                 bricks,
-            } => GameState::Bricks(BricksGame::new(bricks::Setup::new(height, drops, bricks)?)),
+            } => GameState::Bricks(BricksGame::new(bricks::Setup::new(
+                *height, *drops, *bricks,
+            )?)),
             GameSetup::Ewn(spec) => GameState::Ewn(EwnGame::new(spec.level()?)),
+            GameSetup::Klotski(board) => GameState::Klotski(KlotskiGame::new(board.puzzle()?)),
+            GameSetup::Hexapawn(setup) => {
+                hexapawn::check_brain_name(&setup.brain).map_err(SetupError::Hexapawn)?;
+                let brain = hexapawn::Brain::new(setup.dims, setup.mirrors);
+                GameState::Hexapawn(HexGame::new(setup.clone(), &brain))
+            }
+            GameSetup::HerMatch(setup) => {
+                setup.check().map_err(SetupError::Hexapawn)?;
+                GameState::HerMatch(MatchView::new(setup.clone()))
+            }
         })
     }
 }
@@ -112,6 +168,10 @@ pub enum GameState {
     Cave(cave::Position),
     Bricks(BricksGame),
     Ewn(EwnGame),
+    Klotski(KlotskiGame),
+    Hexapawn(HexGame),
+    /// An auto match takes no moves: its server room plays it.
+    HerMatch(MatchView),
 }
 
 /// One move of some game.
@@ -120,6 +180,8 @@ pub enum GameMove {
     Cave(cave::Square),
     Bricks(BricksMove),
     Ewn(EwnMove),
+    Klotski(KlotskiMove),
+    Hexapawn(HexMove),
 }
 
 /// How a finished game ended, in terms of seats.
@@ -144,6 +206,14 @@ pub enum RuleError {
     Bricks(#[from] bricks::BricksMoveError),
     #[error(transparent)]
     Ewn(#[from] ewn::MoveError),
+    #[error(transparent)]
+    Klotski(#[from] klotski::KlotskiMoveError),
+    #[error(transparent)]
+    Hexapawn(#[from] hexapawn::HexapawnError),
+    #[error("HER draws its beads in the server's room; a replay needs the plies")]
+    HerDraw,
+    #[error("an auto match takes no moves")]
+    NoMoves,
 }
 
 impl GameState {
@@ -152,6 +222,9 @@ impl GameState {
             GameState::Cave(_) => GameKind::Cave,
             GameState::Bricks(_) => GameKind::Bricks,
             GameState::Ewn(_) => GameKind::Ewn,
+            GameState::Klotski(_) => GameKind::Klotski,
+            GameState::Hexapawn(_) => GameKind::Hexapawn,
+            GameState::HerMatch(_) => GameKind::HerMatch,
         }
     }
 
@@ -164,6 +237,11 @@ impl GameState {
                 .then(|| position.to_move().seat()),
             GameState::Bricks(game) => game.seat_to_move(),
             GameState::Ewn(game) => (game.status() == ewn::Status::Playing).then_some(0),
+            GameState::Klotski(game) => {
+                (game.status() == klotski::KlotskiStatus::Playing).then_some(0)
+            }
+            GameState::Hexapawn(game) => game.seat_to_move(),
+            GameState::HerMatch(_) => None,
         }
     }
 
@@ -189,6 +267,19 @@ impl GameState {
                 ewn::Status::Won => Some(Outcome::Won { seat: 0 }),
                 ewn::Status::Lost(_) => Some(Outcome::Unsolved),
             },
+            GameState::Klotski(game) => match game.status() {
+                klotski::KlotskiStatus::Playing => None,
+                klotski::KlotskiStatus::Solved => Some(Outcome::Won { seat: 0 }),
+                klotski::KlotskiStatus::GaveUp(_) => Some(Outcome::Unsolved),
+            },
+            GameState::Hexapawn(game) => game.winner().map(|winner| Outcome::Won {
+                seat: if winner == hexapawn::PERSON_SIDE {
+                    hexapawn::PERSON_SEAT
+                } else {
+                    hexapawn::HER_SEAT
+                },
+            }),
+            GameState::HerMatch(view) => view.outcome(),
         }
     }
 
@@ -202,6 +293,19 @@ impl GameState {
                 Ok(GameState::Bricks(game.play(mv)?))
             }
             (GameState::Ewn(game), GameMove::Ewn(mv)) => Ok(GameState::Ewn(game.play(mv)?)),
+            (GameState::Klotski(game), GameMove::Klotski(mv)) => {
+                Ok(GameState::Klotski(game.play(mv)?))
+            }
+            (GameState::Hexapawn(game), GameMove::Hexapawn(HexMove::Play(mv))) => {
+                Ok(GameState::Hexapawn(game.play(mv)?))
+            }
+            (GameState::Hexapawn(game), GameMove::Hexapawn(HexMove::HerResigns)) => {
+                Ok(GameState::Hexapawn(game.her_resigns()?))
+            }
+            (GameState::Hexapawn(_), GameMove::Hexapawn(HexMove::HerPicks)) => {
+                Err(RuleError::HerDraw)
+            }
+            (GameState::HerMatch(_), _) => Err(RuleError::NoMoves),
             (state, mv) => Err(RuleError::WrongGame(mv.kind().name(), state.kind().name())),
         }
     }
@@ -224,6 +328,8 @@ impl GameMove {
             GameMove::Cave(_) => GameKind::Cave,
             GameMove::Bricks(_) => GameKind::Bricks,
             GameMove::Ewn(_) => GameKind::Ewn,
+            GameMove::Klotski(_) => GameKind::Klotski,
+            GameMove::Hexapawn(_) => GameKind::Hexapawn,
         }
     }
 }
@@ -235,6 +341,11 @@ impl std::fmt::Display for GameMove {
             GameMove::Bricks(BricksMove::Drop(height)) => write!(f, "drop from {height}"),
             GameMove::Bricks(BricksMove::Answer(answer)) => write!(f, "{answer}"),
             GameMove::Ewn(EwnMove { piece, to }) => write!(f, "piece {piece} to {to}"),
+            GameMove::Klotski(KlotskiMove::Slide(slide)) => write!(f, "{slide}"),
+            GameMove::Klotski(KlotskiMove::GiveUp(reason)) => write!(f, "gave up: {reason}"),
+            GameMove::Hexapawn(HexMove::Play(mv)) => write!(f, "{mv}"),
+            GameMove::Hexapawn(HexMove::HerPicks) => f.write_str("HER picks"),
+            GameMove::Hexapawn(HexMove::HerResigns) => f.write_str("HER resigns"),
         }
     }
 }

@@ -7,9 +7,10 @@
 use serde::{Deserialize, Serialize};
 
 use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
+use crate::hexapawn::Dims;
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -117,6 +118,22 @@ pub enum ClientMsg {
     GetRecord {
         id: RecordId,
     },
+    /// HER's brains kept by the server. Answered with `Brains`.
+    ListBrains,
+    /// One brain as JSON (see `parlor_shared::hexapawn::BrainFile`). Answered with `Brain`.
+    ExportBrain {
+        name: String,
+    },
+    /// Stores `json` as the brain `name`, replacing any brain of that name. Answered with
+    /// `Brains`.
+    ImportBrain {
+        name: String,
+        json: String,
+    },
+    /// Forgets everything the brain `name` learnt. Answered with `Brains`.
+    ResetBrain {
+        name: String,
+    },
 }
 
 /// Server to client.
@@ -144,6 +161,11 @@ pub enum ServerMsg {
     },
     Records(Vec<RecordSummary>),
     Record(GameRecord),
+    Brains(Vec<BrainSummary>),
+    Brain {
+        name: String,
+        json: String,
+    },
     Error {
         code: ErrorCode,
         message: String,
@@ -215,6 +237,20 @@ pub struct GameRecord {
     pub moves: Vec<GameMove>,
 }
 
+/// A brain of HER as the server lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BrainSummary {
+    pub name: String,
+    pub dims: Dims,
+    pub mirrors: bool,
+    pub boxes: u32,
+    pub beads: u64,
+    /// Games it has finished since it was made or last reset.
+    pub games: u64,
+    /// Seconds since the Unix epoch.
+    pub updated_at: u64,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ErrorCode {
     /// The frame could not be decoded, or was too large.
@@ -233,5 +269,8 @@ pub enum ErrorCode {
     GameOver,
     BadRequest,
     NoSuchRecord,
+    NoSuchBrain,
+    /// The brain is being used by a running game or match.
+    BrainBusy,
     Internal,
 }

@@ -168,7 +168,7 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
             "outside 0..=20",
         ),
     ] {
-        person.send(ClientMsg::CreateRoom { setup, seats }).await;
+        person.send(ClientMsg::CreateRoom { setup: setup.clone(), seats }).await;
         let reason = person.expect_error(ErrorCode::BadRequest).await;
         assert!(reason.contains(why), "{reason}");
     }
@@ -199,7 +199,7 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
         .await;
     person.expect_error(ErrorCode::BadRequest).await;
 
-    let room = person.create(setup, vec![SeatSpec::Human; 2]).await;
+    let room = person.create(setup.clone(), vec![SeatSpec::Human; 2]).await;
     let agent = person.join(room, 0).await;
     let answerer = person.join(room, 1).await;
     let answer = GameMove::Bricks(BricksMove::Answer(Answer::Safe));

@@ -291,7 +291,7 @@ async fn a_person_with_json_text_frames_can_list_create_join_and_play() {
     let (server, _dir) = start_server("json");
     let mut person = Peer::raw(&server.url(), Format::Json).await;
     let typed = [
-        r#"{"Hello":{"protocol":2,"client":"python"}}"#,
+        r#"{"Hello":{"protocol":3,"client":"python"}}"#,
         r#""ListGames""#,
         r#"{"CreateRoom":{"setup":"Cave","seats":["Human",{"Ai":{"move_ms":30,"kind":"Standard"}}]}}"#,
         r#"{"JoinSeat":{"room":1,"seat":0}}"#,

@@ -226,6 +226,11 @@ impl App {
             ServerMsg::Games(games) => self.lobby.games = games,
             ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
             ServerMsg::Records(records) => self.lobby.records = records,
+            ServerMsg::Brains(brains) => self.say(
+                format!("The server keeps {} brains of HER", brains.len()),
+                false,
+            ),
+            ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),
             ServerMsg::RoomCreated { room } => self.room_created(room),
             ServerMsg::Seated { room, seat, token } => {
                 let seats = self.held.entry(room).or_default();

@@ -25,7 +25,15 @@ pub fn game_seat_name(game: GameKind, seat: u8) -> String {
             ANSWERER_SEAT => "Answerer".into(),
             _ => format!("seat {seat}"),
         },
-        GameKind::Ewn => "Player".into(),
+        GameKind::Ewn | GameKind::Klotski => "Player".into(),
+        GameKind::Hexapawn => match seat {
+            0 => "You".into(),
+            _ => "HER".into(),
+        },
+        GameKind::HerMatch => match seat {
+            0 => "HER A".into(),
+            _ => "HER B".into(),
+        },
     }
 }
 
@@ -34,8 +42,8 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
     let Outcome::Won { seat } = result else {
         return match game {
             GameKind::Cave => outcome(result, me),
-            GameKind::Bricks => "Tie".into(),
-            GameKind::Ewn => "Not solved".into(),
+            GameKind::Bricks | GameKind::Hexapawn | GameKind::HerMatch => "Tie".into(),
+            GameKind::Ewn | GameKind::Klotski => "Not solved".into(),
         };
     };
     let winner = game_seat_name(game, seat);

@@ -17,7 +17,7 @@ use super::widgets::Input;
 pub fn draw_seat_swatch(game: GameKind, x: f32, baseline: f32, seat: u8) -> f32 {
     match game {
         GameKind::Cave => seat_player(seat).map_or(0.0, |player| draw_swatch(x, baseline, player)),
-        GameKind::Bricks | GameKind::Ewn => 0.0,
+        _ => 0.0,
     }
 }
 
@@ -26,7 +26,7 @@ pub fn draw_seat_swatch(game: GameKind, x: f32, baseline: f32, seat: u8) -> f32 
 pub fn seat_in_list(game: GameKind, seat: u8, who: &str) -> String {
     match game {
         GameKind::Cave => who.to_string(),
-        GameKind::Bricks | GameKind::Ewn => format!("{}: {who}", game_seat_name(game, seat)),
+        _ => format!("{}: {who}", game_seat_name(game, seat)),
     }
 }
 
@@ -42,7 +42,24 @@ pub fn draw_moves(
         GameKind::Cave => draw_move_list(input, area, moves, current),
         GameKind::Ewn => draw_ewn_moves(input, area, moves, current),
         GameKind::Bricks => draw_drop_history(input, area, moves, current),
+        GameKind::Klotski | GameKind::Hexapawn | GameKind::HerMatch => {
+            draw_move_list(input, area, moves, current)
+        }
     }
+}
+
+/// Stands in for the boards of the games whose screens are being built.
+pub fn draw_board_pending(state: &GameState) {
+    macroquad::text::draw_text(
+        &format!(
+            "{}: this window cannot draw its board yet",
+            state.kind().name()
+        ),
+        40.0,
+        120.0,
+        24.0,
+        macroquad::color::GRAY,
+    );
 }
 
 /// What the player to move does, for the hint under the turn.
@@ -54,6 +71,9 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
             _ => "Type a height or click an open floor, then Drop.",
         },
         GameState::Ewn(_) => "Click a ringed piece, then a green square.",
+        GameState::Klotski(_) => "Click a piece next to a blank to slide it there.",
+        GameState::Hexapawn(_) => "Click a pawn, then its target square.",
+        GameState::HerMatch(_) => "",
     }
 }
 

@@ -350,5 +350,8 @@ fn short_name(game: GameKind) -> &'static str {
         GameKind::Cave => "Magnetic Cave",
         GameKind::Bricks => "Dropping Bricks",
         GameKind::Ewn => "EWN puzzle",
+        GameKind::Klotski => "Klotski",
+        GameKind::Hexapawn => "Hexapawn",
+        GameKind::HerMatch => "HER vs HER",
     }
 }

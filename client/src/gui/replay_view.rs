@@ -89,6 +89,7 @@ impl ReplayView {
                 let last = self.step.checked_sub(1).and_then(|ply| self.moves.get(ply));
                 draw_ewn_replay(game, last)
             }
+            other => super::game_view::draw_board_pending(other),
         }
         self.draw_panel(input, close_label)
     }

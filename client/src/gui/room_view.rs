@@ -144,6 +144,10 @@ impl RoomView {
                 self.ewn
                     .update(input, snapshot.version, game, last, allowed)
             }
+            other => {
+                super::game_view::draw_board_pending(other);
+                BoardPlay::Nothing
+            }
         };
         let mv = match play {
             BoardPlay::Nothing => return None,

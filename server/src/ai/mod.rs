@@ -9,11 +9,13 @@ pub mod cave_lines;
 pub mod cave_prover;
 pub mod cave_strong;
 mod ewn;
+mod klotski;
 
 use std::time::Duration;
 
 use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
+use parlor_shared::hexapawn::HexMove;
 use parlor_shared::protocol::{AiKind, MAX_AI_MOVE_MS};
 
 pub use cave_alphabeta::AlphaBeta;
@@ -67,6 +69,13 @@ pub fn settle_ai_seat(
         (GameSetup::Ewn(_), _) => Err(format!(
             "{kind:?} does not play EWN puzzles; use Standard or RandomPlayer"
         )),
+        (GameSetup::Klotski(_), kind) if klotski::fits(kind) => Ok(kind),
+        (GameSetup::Klotski(_) | GameSetup::Hexapawn(_) | GameSetup::HerMatch(_), _) => {
+            Err(format!(
+                "{kind:?} does not play {}; use Standard",
+                setup.kind().name()
+            ))
+        }
         (GameSetup::Cave, _) => Err(format!(
             "{} is not a Magnetic Cave player; use Standard",
             name(GameKind::Cave, seat, kind)
@@ -83,25 +92,31 @@ pub fn name(game: GameKind, seat: u8, kind: AiKind) -> &'static str {
         (GameKind::Cave, AiKind::Normal) => "normal",
         (GameKind::Bricks, _) => bricks::name(seat, kind),
         (GameKind::Ewn, _) => ewn::name(kind),
+        (GameKind::Klotski, _) => klotski::name(),
+        (GameKind::Hexapawn | GameKind::HerMatch, _) => "HER",
         (GameKind::Cave, _) => "unfit AI",
     }
 }
 
-/// The move of an AI seat of kind `kind` in whichever game `state` belongs to; `None` when it
-/// is not that seat's turn. Blocking: call it from a blocking thread. `seed` feeds the AIs that
-/// play at random, so a room's games can be reproduced.
-pub fn choose_move(
-    state: &GameState,
-    kind: AiKind,
-    seed: u64,
-    budget: Duration,
-) -> Option<GameMove> {
+/// The plan of an AI seat of kind `kind` in whichever game `state` belongs to: its move, then
+/// any moves it means to make next (a puzzle solver plans its whole solution). Empty when it
+/// has no move. Blocking: call it from a blocking thread. `seed` feeds the AIs that play at
+/// random, so a room's games can be reproduced.
+pub fn plan(state: &GameState, kind: AiKind, seed: u64, budget: Duration) -> Vec<GameMove> {
+    let one = |mv: Option<GameMove>| mv.into_iter().collect();
     match state {
-        GameState::Cave(position) => cave_engine(kind)
+        GameState::Cave(position) => one(cave_engine(kind)
             .choose_move(position, budget)
-            .map(GameMove::Cave),
-        GameState::Bricks(game) => bricks::choose_move(game, kind, seed).map(GameMove::Bricks),
-        GameState::Ewn(game) => ewn::choose_move(game, kind, seed).map(GameMove::Ewn),
+            .map(GameMove::Cave)),
+        GameState::Bricks(game) => one(bricks::choose_move(game, kind, seed).map(GameMove::Bricks)),
+        GameState::Ewn(game) => one(ewn::choose_move(game, kind, seed).map(GameMove::Ewn)),
+        GameState::Klotski(game) => klotski::plan(game)
+            .into_iter()
+            .map(GameMove::Klotski)
+            .collect(),
+        // HER's seat draws its bead in the room, which holds HER's brain.
+        GameState::Hexapawn(_) => vec![GameMove::Hexapawn(HexMove::HerPicks)],
+        GameState::HerMatch(_) => Vec::new(),
     }
 }
 
@@ -109,7 +124,10 @@ pub fn choose_move(
 /// Dropping Bricks' AIs and the EWN solver answer almost instantly, and a room of AIs would be
 /// over before anyone watching saw a move. Searching engines use their budget anyway.
 pub fn uses_whole_budget(game: GameKind) -> bool {
-    matches!(game, GameKind::Bricks | GameKind::Ewn)
+    matches!(
+        game,
+        GameKind::Bricks | GameKind::Ewn | GameKind::Klotski | GameKind::Hexapawn
+    )
 }
 
 /// A move budget clamped to the course rule (never over 3 s, never zero).

@@ -16,6 +16,7 @@ mod board;
 mod brain_json;
 mod her;
 mod modes;
+mod room;
 mod solver;
 mod text;
 
@@ -25,6 +26,11 @@ pub use her::{BeadView, Brain, Her, HerChoice, HerResult, MatchboxView, Pick};
 pub use modes::{
     AutoConfig, AutoMatch, AutoReport, CURVE_WINDOW, CurvePoint, HerStats, RoundResult,
     games_until_unbeatable, is_unbeatable, play_against_exploiter,
+};
+pub use room::{
+    BoxView, HER_SEAT, HexGame, HexMove, HexSetup, MAX_BRAIN_NAME, MAX_CURVE_POINTS,
+    MAX_MATCH_ROUNDS, MAX_PLY_MS, MatchSetup, MatchView, PERSON_SEAT, PERSON_SIDE, Pace, PlayMode,
+    check_brain_name, thin_curve,
 };
 pub use solver::{DEFAULT_SOLVER_LIMIT, Exploiter, Solver, game_value};
 

@@ -60,6 +60,8 @@ pub struct RoundResult {
     pub plies: u32,
     /// The loser resigned in front of an empty box.
     pub resigned: bool,
+    /// The board at the end.
+    pub end: Position,
 }
 
 /// An auto match in progress: two HERs, starting from the same empty brain, play rounds.
@@ -70,6 +72,7 @@ pub struct AutoMatch {
     stats: [HerStats; 2],
     window_losses: [u32; 2],
     curve: Vec<CurvePoint>,
+    last_round: Option<RoundResult>,
 }
 
 /// What an auto match ends with.
@@ -82,15 +85,25 @@ pub struct AutoReport {
 
 impl AutoMatch {
     pub fn new(config: AutoConfig) -> AutoMatch {
-        let her = |seed| Her::new(Brain::new(config.dims, config.mirrors), seed);
+        let brain = || Brain::new(config.dims, config.mirrors);
+        AutoMatch::with_brains(config, [brain(), brain()])
+    }
+
+    /// A match between HERs that already know something (brains of `config`'s size).
+    pub fn with_brains(config: AutoConfig, brains: [Brain; 2]) -> AutoMatch {
+        let [first, second] = brains;
         AutoMatch {
             config,
-            hers: [her(config.seed), her(config.seed.wrapping_add(1))],
+            hers: [
+                Her::new(first, config.seed),
+                Her::new(second, config.seed.wrapping_add(1)),
+            ],
             rounds_played: 0,
             stats: [HerStats::default(); 2],
             window_losses: [0; 2],
             // Capped: a match may be set up for more rounds than it will ever play.
             curve: Vec::with_capacity((config.rounds / CURVE_WINDOW + 1).min(1 << 16) as usize),
+            last_round: None,
         }
     }
 
@@ -106,17 +119,32 @@ impl AutoMatch {
         &self.curve
     }
 
+    /// How the last round played ended.
+    pub fn last_round(&self) -> Option<RoundResult> {
+        self.last_round
+    }
+
     pub fn her(&self, index: usize) -> &Her {
         &self.hers[index]
     }
 
     /// Plays the next round: HER 0 moves first in even rounds, HER 1 in odd ones.
     pub fn play_round(&mut self) -> RoundResult {
+        self.play_round_watched(|_, _, _| {})
+    }
+
+    /// Plays the next round, showing `watch` every position before HER `mover` draws for it,
+    /// with that HER's brain.
+    pub fn play_round_watched(
+        &mut self,
+        mut watch: impl FnMut(&Position, usize, &Brain),
+    ) -> RoundResult {
         let first = (self.rounds_played % 2) as usize;
         let mut position = Position::start(self.config.dims);
         let mut mover = first;
         let mut plies = 0;
         let (winner, resigned) = loop {
+            watch(&position, mover, self.hers[mover].brain());
             match self.hers[mover].choose_random(&position) {
                 HerChoice::Play(mv) => position = position.play_unchecked(mv),
                 HerChoice::Resign => break (1 - mover, true),
@@ -139,12 +167,15 @@ impl AutoMatch {
         if self.rounds_played.is_multiple_of(CURVE_WINDOW) {
             self.close_window();
         }
-        RoundResult {
+        let result = RoundResult {
             first,
             winner,
             plies,
             resigned,
-        }
+            end: position,
+        };
+        self.last_round = Some(result);
+        result
     }
 
     fn close_window(&mut self) {

@@ -6,11 +6,13 @@
 
 use std::fmt;
 
+use serde::{Deserialize, Serialize};
+
 /// The most cells a board may have: one bit per cell in a `u64`.
 pub const MAX_CELLS: usize = 64;
 
 /// The shapes a piece may have: a single number, or numbers tied into a block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Shape {
     /// 1x1: one number.
     Single,
@@ -67,7 +69,7 @@ impl fmt::Display for Shape {
 }
 
 /// The direction a piece moves in, one cell per step.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Dir {
     Left,
     Right,

@@ -17,6 +17,7 @@ mod key;
 mod parse;
 mod pdb;
 mod puzzle;
+mod room;
 mod search;
 mod solve;
 
@@ -26,6 +27,10 @@ pub use heuristic::HeuristicKind;
 pub use invariants::{Axis, Unsolvable, prove_unsolvable};
 pub use parse::{ParseError, Problem, parse_puzzle};
 pub use puzzle::{LayoutError, Move, MoveError, MoveSyntaxError, Piece, Position, Puzzle};
+pub use room::{
+    GiveUpReason, KlotskiBoard, KlotskiGame, KlotskiMove, KlotskiMoveError, KlotskiStatus,
+    MAX_STEPS,
+};
 pub use search::SearchStats;
 pub use solve::{Method, Report, SolveOptions, Verdict, prepare, solve};
 

@@ -8,6 +8,8 @@
 use std::fmt;
 use std::str::FromStr;
 
+use serde::{Deserialize, Serialize};
+
 use super::grid::{Dir, Geometry, MAX_CELLS, Shape, Step};
 
 /// One piece: its label (top-left number), shape and the numbers it carries, row-major within
@@ -27,7 +29,7 @@ impl Piece {
 }
 
 /// One step: the piece with this top-left number moves one cell towards `dir`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Move {
     pub label: u16,
     pub dir: Dir,

@@ -1,5 +1,10 @@
-//! Finished games in SQLite (bundled), one row per game with its moves as JSON, so the file
-//! stays readable with the `sqlite3` tool and independent of the wire codec.
+//! Finished games and HER's brains in SQLite (bundled): one row per game with its moves as
+//! JSON, one row per brain with its brain file, so the database stays readable with the
+//! `sqlite3` tool and independent of the wire codec.
+
+mod brains;
+
+pub use brains::BrainUse;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -57,6 +62,16 @@ impl Store {
                  moves       TEXT    NOT NULL,
                  move_count  INTEGER NOT NULL,
                  finished_at INTEGER NOT NULL
+             );
+             CREATE TABLE IF NOT EXISTS brains (
+                 name        TEXT    PRIMARY KEY,
+                 size        TEXT    NOT NULL,
+                 mirrors     INTEGER NOT NULL,
+                 brain       TEXT    NOT NULL,
+                 boxes       INTEGER NOT NULL,
+                 beads       INTEGER NOT NULL,
+                 games       INTEGER NOT NULL,
+                 updated_at  INTEGER NOT NULL
              );",
         )?;
         Ok(Store {
@@ -73,9 +88,7 @@ impl Store {
     }
 
     pub fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
-        let finished_at = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs());
+        let finished_at = unix_now();
         let connection = self.lock();
         connection.execute(
             "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
@@ -129,6 +142,13 @@ impl Store {
         })
         .transpose()
     }
+}
+
+/// Seconds since the Unix epoch.
+fn unix_now() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// The summary columns as read, before their JSON is decoded.

@@ -1,0 +1,140 @@
+//! HER's seat in a Hexapawn room against a person. The room keeps the board (the shared rules);
+//! this keeps HER: the brain loaded when the game began, its random draws, and the draws made,
+//! which the store replays into the stored brain when the game ends.
+//!
+//! In slow mode the person acts for HER too: on HER's turn they force one of the moves that
+//! still has a bead, or let HER pick one. In fast mode HER's seat moves by itself.
+
+use parlor_shared::game::GameState;
+use parlor_shared::hexapawn::{
+    BoxView, Brain, Dims, HER_SEAT, Her, HerChoice, HerResult, HexGame, HexMove, Move, PERSON_SEAT,
+    PERSON_SIDE, Pick, PlayMode, Position,
+};
+
+/// A move refused: the error code's reason.
+pub type Refusal = (parlor_shared::protocol::ErrorCode, String);
+
+/// A finished game against HER, as the store teaches it to the stored brain.
+pub struct HerGameRecord {
+    pub brain: String,
+    /// The size and mirror setting of a brain made new for it.
+    pub dims: Dims,
+    pub mirrors: bool,
+    /// HER's draws in the game, in order: position and move.
+    pub draws: Vec<(Position, Move)>,
+    pub result: HerResult,
+}
+
+pub struct HerSeat {
+    her: Her,
+    mode: PlayMode,
+    /// HER's draws in this game, in order: position and move.
+    draws: Vec<(Position, Move)>,
+}
+
+impl HerSeat {
+    pub fn new(brain: Brain, mode: PlayMode, seed: u64) -> HerSeat {
+        HerSeat {
+            her: Her::new(brain, seed),
+            mode,
+            draws: Vec::new(),
+        }
+    }
+
+    /// Whether HER moves without being asked (fast mode).
+    pub fn moves_by_itself(&self) -> bool {
+        self.mode == PlayMode::Fast
+    }
+
+    /// The start state with HER's brain counted in.
+    pub fn start(&self, game: HexGame) -> GameState {
+        GameState::Hexapawn(self.show(game))
+    }
+
+    /// The state after `seat` makes `mv`, and the move as the game's record keeps it (HER's
+    /// pick is recorded as the move it drew). Never changes the board on a refusal; a refused
+    /// forced move draws no bead.
+    pub fn apply(
+        &mut self,
+        state: &GameState,
+        seat: u8,
+        mv: HexMove,
+    ) -> Result<(GameState, HexMove), Refusal> {
+        use parlor_shared::protocol::ErrorCode::{IllegalMove, NotYourTurn};
+        let GameState::Hexapawn(game) = state else {
+            return Err((IllegalMove, "this room does not play Hexapawn".into()));
+        };
+        let her_turn = game.seat_to_move() == Some(HER_SEAT);
+        let may_act = if her_turn {
+            seat == HER_SEAT || (seat == PERSON_SEAT && self.mode == PlayMode::Slow)
+        } else {
+            seat == PERSON_SEAT
+        };
+        if !may_act {
+            return Err((NotYourTurn, format!("it is not seat {seat}'s turn")));
+        }
+        let illegal = |error: &dyn std::fmt::Display| (IllegalMove, error.to_string());
+        let (next, recorded) = match (her_turn, mv) {
+            (false, HexMove::Play(ply)) => (game.play(ply).map_err(|e| illegal(&e))?, mv),
+            (_, HexMove::HerResigns) => {
+                return Err((IllegalMove, "HER resigns only before an empty box".into()));
+            }
+            (false, HexMove::HerPicks) => {
+                return Err((IllegalMove, "it is your move, not HER's".into()));
+            }
+            (true, HexMove::Play(_) | HexMove::HerPicks) => {
+                let pick = match mv {
+                    HexMove::Play(ply) => Pick::Forced(ply),
+                    _ => Pick::Random,
+                };
+                let choice = self
+                    .her
+                    .choose(&game.position, pick)
+                    .map_err(|e| illegal(&e))?;
+                match choice {
+                    HerChoice::Play(ply) => {
+                        self.draws.push((game.position, ply));
+                        let next = game.play(ply).map_err(|e| illegal(&e))?;
+                        (next, HexMove::Play(ply))
+                    }
+                    HerChoice::Resign => {
+                        let next = game.her_resigns().map_err(|e| illegal(&e))?;
+                        (next, HexMove::HerResigns)
+                    }
+                }
+            }
+        };
+        Ok((GameState::Hexapawn(self.show(next)), recorded))
+    }
+
+    /// The finished game, for the store to teach HER's stored brain; `None` while it goes on.
+    pub fn finished(&self, state: &GameState) -> Option<HerGameRecord> {
+        let GameState::Hexapawn(game) = state else {
+            return None;
+        };
+        let result = if game.winner()? == PERSON_SIDE {
+            HerResult::Lost
+        } else {
+            HerResult::Won
+        };
+        Some(HerGameRecord {
+            brain: game.setup.brain.clone(),
+            dims: game.setup.dims,
+            mirrors: game.setup.mirrors,
+            draws: self.draws.clone(),
+            result,
+        })
+    }
+
+    /// `game` with HER's box for its turn and its brain's counts filled in.
+    fn show(&self, mut game: HexGame) -> HexGame {
+        let brain = self.her.brain();
+        game.matchbox = match game.seat_to_move() {
+            Some(HER_SEAT) => BoxView::of(brain, &game.position),
+            _ => None,
+        };
+        game.brain_boxes = brain.boxes() as u32;
+        game.brain_beads = brain.beads();
+        game
+    }
+}

@@ -1,0 +1,246 @@
+//! HER's brains: one row per named brain holding its brain file (the documented JSON export
+//! format). Every write is one transaction after a finished game, so a server killed in the
+//! middle of training loses at most the game in progress and never leaves half a brain.
+
+use anyhow::Context;
+use parlor_shared::hexapawn::{Brain, BrainFile, Dims, Her, Pick};
+use parlor_shared::protocol::BrainSummary;
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::{Store, unix_now};
+use crate::her_seat::HerGameRecord;
+
+/// A brain to save after a finished game.
+pub struct BrainUse<'a> {
+    pub name: &'a str,
+    pub brain: &'a Brain,
+}
+
+impl Store {
+    /// The stored brain `name` and the games it has finished, if there is one.
+    pub fn load_brain(&self, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {
+        read_brain(&self.lock(), name)
+    }
+
+    /// Saves brains that have each finished one more game, all in one transaction.
+    pub fn save_brains(&self, brains: &[BrainUse<'_>]) -> anyhow::Result<()> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        for used in brains {
+            write_brain(&transaction, used.name, used.brain, Games::OneMore)?;
+        }
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Adds a finished game of HER against a person to its stored brain (made empty when
+    /// new): HER's draws, in order, are replayed into the brain as it is stored now and the
+    /// result is applied. Other games may have changed the brain since this one began; a draw
+    /// whose bead they confiscated in the meantime is skipped.
+    pub fn record_her_game(&self, game: &HerGameRecord) -> anyhow::Result<()> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        let brain = match read_brain(&transaction, &game.brain)? {
+            Some((brain, _)) => brain,
+            None => Brain::new(game.dims, game.mirrors),
+        };
+        let mut her = Her::new(brain, 0);
+        for (position, mv) in &game.draws {
+            // Forced draws touch no random source; a refused one changes nothing.
+            let _ = her.choose(position, Pick::Forced(*mv));
+        }
+        her.finish(game.result);
+        write_brain(&transaction, &game.brain, her.brain(), Games::OneMore)?;
+        transaction.commit()?;
+        Ok(())
+    }
+
+    /// Stores `brain` as `name`, replacing any brain of that name; its game count starts over.
+    pub fn put_brain(&self, name: &str, brain: &Brain) -> anyhow::Result<()> {
+        write_brain(&self.lock(), name, brain, Games::Zero)
+    }
+
+    /// Empties the brain `name` (same size and mirror setting); false when there is none.
+    pub fn reset_brain(&self, name: &str) -> anyhow::Result<bool> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
+        let Some((brain, _)) = read_brain(&transaction, name)? else {
+            return Ok(false);
+        };
+        let empty = Brain::new(brain.dims(), brain.mirrors());
+        write_brain(&transaction, name, &empty, Games::Zero)?;
+        transaction.commit()?;
+        Ok(true)
+    }
+
+    /// The brain `name` as its JSON file, if stored.
+    pub fn brain_json(&self, name: &str) -> anyhow::Result<Option<String>> {
+        Ok(self.load_brain(name)?.map(|(brain, _)| brain.to_json()))
+    }
+
+    /// Every stored brain, by name.
+    pub fn list_brains(&self) -> anyhow::Result<Vec<BrainSummary>> {
+        let connection = self.lock();
+        let mut statement = connection.prepare(
+            "SELECT name, size, mirrors, boxes, beads, games, updated_at FROM brains
+             ORDER BY name",
+        )?;
+        let rows = statement.query_map([], |row| {
+            Ok((
+                row.get::<_, String>(0)?,
+                row.get::<_, String>(1)?,
+                BrainSummary {
+                    name: String::new(),
+                    dims: Dims::HEXAPAWN,
+                    mirrors: row.get(2)?,
+                    boxes: row.get(3)?,
+                    beads: row.get::<_, i64>(4)? as u64,
+                    games: row.get::<_, i64>(5)? as u64,
+                    updated_at: row.get::<_, i64>(6)? as u64,
+                },
+            ))
+        })?;
+        rows.map(|row| {
+            let (name, size, summary) = row?;
+            let dims = size
+                .parse()
+                .with_context(|| format!("brain {name:?} has a bad size"))?;
+            Ok(BrainSummary {
+                name,
+                dims,
+                ..summary
+            })
+        })
+        .collect()
+    }
+}
+
+/// Whether a write adds a finished game to the brain's count or starts the count over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Games {
+    OneMore,
+    Zero,
+}
+
+fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {
+    let row = connection
+        .query_row(
+            "SELECT brain, games FROM brains WHERE name = ?1",
+            [name],
+            |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)),
+        )
+        .optional()?;
+    row.map(|(json, games)| {
+        let brain = Brain::from_json(&json)
+            .with_context(|| format!("the stored brain {name:?} does not read back"))?;
+        Ok((brain, games as u64))
+    })
+    .transpose()
+}
+
+fn write_brain(
+    connection: &Connection,
+    name: &str,
+    brain: &Brain,
+    games: Games,
+) -> anyhow::Result<()> {
+    let file: BrainFile = brain.to_file();
+    connection.execute(
+        "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+         ON CONFLICT (name) DO UPDATE SET
+             size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
+             boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
+             games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + 1 END",
+        params![
+            name,
+            file.size,
+            file.mirrors,
+            serde_json::to_string(&file)?,
+            brain.boxes() as i64,
+            brain.beads() as i64,
+            i64::from(games == Games::OneMore),
+            unix_now() as i64,
+        ],
+    )?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::hexapawn::{AutoConfig, AutoMatch, HerResult, Move, Position, Side};
+
+    fn trained_pair() -> [Brain; 2] {
+        let config = AutoConfig {
+            dims: Dims::HEXAPAWN,
+            mirrors: true,
+            rounds: 200,
+            seed: 5,
+        };
+        AutoMatch::new(config).run().brains
+    }
+
+    #[test]
+    fn brains_round_trip_count_games_and_reset_to_empty() {
+        let store = Store::in_memory().unwrap();
+        let [a, b] = trained_pair();
+        assert!(store.load_brain("A").unwrap().is_none());
+        let both = [
+            BrainUse {
+                name: "A",
+                brain: &a,
+            },
+            BrainUse {
+                name: "B",
+                brain: &b,
+            },
+        ];
+        store.save_brains(&both).unwrap();
+        store.save_brains(&both[..1]).unwrap();
+        assert_eq!(store.load_brain("A").unwrap(), Some((a.clone(), 2)));
+        assert_eq!(store.load_brain("B").unwrap(), Some((b.clone(), 1)));
+        let listed = store.list_brains().unwrap();
+        assert_eq!(listed.len(), 2);
+        assert_eq!(
+            (listed[0].name.as_str(), listed[0].beads, listed[0].games),
+            ("A", a.beads(), 2)
+        );
+        assert_eq!(
+            Brain::from_json(&store.brain_json("B").unwrap().unwrap()).unwrap(),
+            b
+        );
+        assert!(store.reset_brain("A").unwrap());
+        let (empty, games) = store.load_brain("A").unwrap().unwrap();
+        assert_eq!((empty.boxes(), empty.beads(), games), (0, 0, 0));
+        assert!(empty.mirrors());
+        assert!(!store.reset_brain("nobody").unwrap());
+    }
+
+    #[test]
+    fn a_lost_game_against_a_person_takes_the_bead_of_hers_last_draw() {
+        let store = Store::in_memory().unwrap();
+        let start = Position::start(Dims::HEXAPAWN);
+        let after_white = start.play("b1-b2".parse().unwrap()).unwrap();
+        assert_eq!(after_white.to_move(), Side::Black);
+        let her_move: Move = "a3xb2".parse().unwrap();
+        let lost = HerGameRecord {
+            brain: "HER".into(),
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            draws: vec![(after_white, her_move)],
+            result: HerResult::Lost,
+        };
+        store.record_her_game(&lost).unwrap();
+        let (brain, games) = store.load_brain("HER").unwrap().unwrap();
+        assert_eq!(games, 1);
+        let matchbox = brain.matchbox(&after_white).unwrap();
+        let bead = |mv: Move| matchbox.beads.iter().find(|b| b.mv == mv).unwrap().beads;
+        assert_eq!(bead(her_move), 0);
+        assert_eq!(bead("c3xb2".parse().unwrap()), 1);
+        // A second loss replaying a bead that is gone changes nothing more but counts the game.
+        store.record_her_game(&lost).unwrap();
+        let (again, games) = store.load_brain("HER").unwrap().unwrap();
+        assert_eq!((again.beads(), games), (brain.beads(), 2));
+    }
+}

@@ -1,0 +1,260 @@
+//! Numeric Klotski as a one-seat game for rooms: the board travels with the state (the goal
+//! needs nothing else), so a spectator or a replay needs nothing more. On the wire a board is a
+//! plain [`KlotskiBoard`], checked by [`Puzzle::new`] whenever one is read back, so a board a
+//! client submits is refused with the parser's reason before anything is allocated for it.
+
+use serde::{Deserialize, Serialize};
+
+use super::grid::Shape;
+use super::puzzle::{LayoutError, Move, MoveError, Position, Puzzle};
+
+/// The most steps a game may take; a hand-played game that wanders this far has given up.
+pub const MAX_STEPS: u32 = 10_000;
+
+/// A board as sent over the wire: a client submits one to open a room.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct KlotskiBoard {
+    pub rows: u8,
+    pub cols: u8,
+    /// The numbers row-major, 0 for a blank.
+    pub grid: Vec<u16>,
+    /// The blocks, each by its top-left number and shape; every other number is a 1x1 tile.
+    pub blocks: Vec<(u16, Shape)>,
+}
+
+impl KlotskiBoard {
+    /// The board of `puzzle` at its start position.
+    pub fn of(puzzle: &Puzzle) -> KlotskiBoard {
+        KlotskiBoard::at(puzzle, puzzle.start())
+    }
+
+    /// The board of `puzzle` with its pieces at `position`.
+    pub fn at(puzzle: &Puzzle, position: &Position) -> KlotskiBoard {
+        KlotskiBoard {
+            rows: puzzle.rows(),
+            cols: puzzle.cols(),
+            grid: puzzle.grid(position),
+            blocks: puzzle
+                .pieces()
+                .iter()
+                .filter(|piece| piece.shape != Shape::Single)
+                .map(|piece| (piece.label, piece.shape))
+                .collect(),
+        }
+    }
+
+    /// The puzzle this board starts, or why it is not one.
+    pub fn puzzle(&self) -> Result<Puzzle, LayoutError> {
+        let grid: Vec<u64> = self.grid.iter().map(|&n| u64::from(n)).collect();
+        let blocks: Vec<(u64, Shape)> = self
+            .blocks
+            .iter()
+            .map(|&(label, shape)| (u64::from(label), shape))
+            .collect();
+        Puzzle::new(u32::from(self.rows), u32::from(self.cols), &grid, &blocks)
+    }
+}
+
+/// One move of a Klotski room.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum KlotskiMove {
+    /// Slide one piece one cell.
+    Slide(Move),
+    /// End the game unsolved.
+    GiveUp(GiveUpReason),
+}
+
+/// Why a game ended unsolved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GiveUpReason {
+    /// The player stopped.
+    Player,
+    /// The solver proved that no sequence of slides reaches the goal.
+    NoSolution,
+    /// The solver found neither a solution nor a proof within its time.
+    OutOfTime,
+    /// [`MAX_STEPS`] steps were taken.
+    StepLimit,
+}
+
+impl std::fmt::Display for GiveUpReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            GiveUpReason::Player => "the player gave up",
+            GiveUpReason::NoSolution => "the solver proved there is no solution",
+            GiveUpReason::OutOfTime => "the solver ran out of time",
+            GiveUpReason::StepLimit => "the step limit was reached",
+        })
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum KlotskiStatus {
+    Playing,
+    Solved,
+    GaveUp(GiveUpReason),
+}
+
+/// Why a move is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum KlotskiMoveError {
+    #[error(transparent)]
+    Slide(#[from] MoveError),
+    #[error("the puzzle is over")]
+    Over,
+}
+
+/// A puzzle being played: the pieces where they stand now and the steps taken.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "KlotskiGameWire", into = "KlotskiGameWire")]
+pub struct KlotskiGame {
+    /// Its start position is the current one: the goal does not depend on where play began.
+    puzzle: Puzzle,
+    steps: u32,
+    status: KlotskiStatus,
+}
+
+#[derive(Clone, Serialize, Deserialize)]
+struct KlotskiGameWire {
+    board: KlotskiBoard,
+    steps: u32,
+    status: KlotskiStatus,
+}
+
+impl From<KlotskiGame> for KlotskiGameWire {
+    fn from(game: KlotskiGame) -> KlotskiGameWire {
+        KlotskiGameWire {
+            board: KlotskiBoard::of(&game.puzzle),
+            steps: game.steps,
+            status: game.status,
+        }
+    }
+}
+
+impl TryFrom<KlotskiGameWire> for KlotskiGame {
+    type Error = LayoutError;
+
+    fn try_from(wire: KlotskiGameWire) -> Result<KlotskiGame, LayoutError> {
+        Ok(KlotskiGame {
+            puzzle: wire.board.puzzle()?,
+            steps: wire.steps,
+            status: wire.status,
+        })
+    }
+}
+
+impl KlotskiGame {
+    /// A game from the puzzle's start; one that starts at the goal is solved at once.
+    pub fn new(puzzle: Puzzle) -> KlotskiGame {
+        let status = if puzzle.is_goal(puzzle.start()) {
+            KlotskiStatus::Solved
+        } else {
+            KlotskiStatus::Playing
+        };
+        KlotskiGame {
+            puzzle,
+            steps: 0,
+            status,
+        }
+    }
+
+    /// The pieces, with the current position as the puzzle's start.
+    pub fn puzzle(&self) -> &Puzzle {
+        &self.puzzle
+    }
+
+    pub fn position(&self) -> &Position {
+        self.puzzle.start()
+    }
+
+    pub fn steps(&self) -> u32 {
+        self.steps
+    }
+
+    pub fn status(&self) -> KlotskiStatus {
+        self.status
+    }
+
+    /// The game after `mv`; never changes `self`.
+    pub fn play(&self, mv: KlotskiMove) -> Result<KlotskiGame, KlotskiMoveError> {
+        if self.status != KlotskiStatus::Playing {
+            return Err(KlotskiMoveError::Over);
+        }
+        let mut next = self.clone();
+        match mv {
+            KlotskiMove::GiveUp(reason) => next.status = KlotskiStatus::GaveUp(reason),
+            KlotskiMove::Slide(slide) => {
+                let position = self.puzzle.apply(self.position(), slide)?;
+                next.steps += 1;
+                next.status = if self.puzzle.is_goal(&position) {
+                    KlotskiStatus::Solved
+                } else if next.steps >= MAX_STEPS {
+                    KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
+                } else {
+                    KlotskiStatus::Playing
+                };
+                next.puzzle = self.puzzle.restarted(position);
+            }
+        }
+        Ok(next)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::klotski::{Dir, parse_puzzle};
+
+    fn slide(label: u16, dir: Dir) -> KlotskiMove {
+        KlotskiMove::Slide(Move { label, dir })
+    }
+
+    #[test]
+    fn a_board_round_trips_and_a_game_is_solved_by_its_last_slide() {
+        let puzzle = parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap();
+        let board = KlotskiBoard::of(&puzzle);
+        assert_eq!(board.puzzle().unwrap(), puzzle);
+        let game = KlotskiGame::new(puzzle);
+        assert_eq!(game.status(), KlotskiStatus::Playing);
+        let done = game.play(slide(5, Dir::Left)).unwrap();
+        assert_eq!(done.status(), KlotskiStatus::Solved);
+        assert_eq!(done.steps(), 1);
+        assert_eq!(done.play(slide(5, Dir::Right)), Err(KlotskiMoveError::Over));
+        // The state is unchanged by a refused move, and the wire form carries it whole.
+        let json = serde_json::to_string(&done).unwrap();
+        assert_eq!(serde_json::from_str::<KlotskiGame>(&json).unwrap(), done);
+    }
+
+    #[test]
+    fn blocked_moves_and_bad_boards_are_refused_with_a_reason() {
+        let game = KlotskiGame::new(parse_puzzle("2 2\n2 1\n3 0\n0\n").unwrap());
+        assert!(matches!(
+            game.play(slide(2, Dir::Right)),
+            Err(KlotskiMoveError::Slide(MoveError::Blocked(_)))
+        ));
+        let gave_up = game
+            .play(KlotskiMove::GiveUp(GiveUpReason::Player))
+            .unwrap();
+        assert_eq!(
+            gave_up.status(),
+            KlotskiStatus::GaveUp(GiveUpReason::Player)
+        );
+        let huge = KlotskiBoard {
+            rows: 200,
+            cols: 200,
+            grid: vec![],
+            blocks: vec![],
+        };
+        assert!(matches!(huge.puzzle(), Err(LayoutError::Size { .. })));
+        let repeated = KlotskiBoard {
+            rows: 1,
+            cols: 3,
+            grid: vec![1, 1, 0],
+            blocks: vec![],
+        };
+        assert!(matches!(
+            repeated.puzzle(),
+            Err(LayoutError::Repeated { .. })
+        ));
+    }
+}
