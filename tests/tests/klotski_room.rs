@@ -1,0 +1,181 @@
+//! Numeric Klotski rooms over loopback: a person sliding by hand with the server checking every
+//! slide, the solver seat playing a shortest solution for a spectator (who then replays it from
+//! the store), the solver giving up on a board proved unsolvable, and boards refused.
+
+mod common;
+
+use common::{Peer, start_server};
+use parlor_shared::codec::Format;
+use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
+use parlor_shared::klotski::{
+    Dir, GiveUpReason, KlotskiBoard, KlotskiMove, KlotskiStatus, Move, SolveOptions, Verdict,
+    parse_puzzle, solve,
+};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
+
+fn board(text: &str) -> KlotskiBoard {
+    KlotskiBoard::of(&parse_puzzle(text).unwrap())
+}
+
+fn course_input(name: &str) -> String {
+    let path = format!("{}/../levels/klotski/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(path).unwrap()
+}
+
+fn slide(label: u16, dir: Dir) -> GameMove {
+    GameMove::Klotski(KlotskiMove::Slide(Move { label, dir }))
+}
+
+fn klotski_status(state: &GameState) -> KlotskiStatus {
+    match state {
+        GameState::Klotski(game) => game.status(),
+        other => panic!("not a Klotski state: {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn a_person_slides_by_hand_and_the_server_refuses_what_the_rules_refuse() {
+    let (server, _dir) = start_server("klotski-person");
+    let mut person = Peer::connect(&server.url(), Format::Binary).await;
+    let room = person
+        .create(
+            GameSetup::Klotski(board("2 3\n1 2 3\n4 0 5\n0\n")),
+            vec![SeatSpec::Human],
+        )
+        .await;
+    let token = person.join(room, 0).await;
+    let mut try_move = async |version: u64, mv: GameMove| {
+        person
+            .send(ClientMsg::Move {
+                room,
+                token: token.clone(),
+                version,
+                mv,
+            })
+            .await;
+    };
+    try_move(0, slide(1, Dir::Down)).await;
+    try_move(0, slide(9, Dir::Up)).await;
+    try_move(0, GameMove::Cave("a1".parse().unwrap())).await;
+    try_move(0, slide(5, Dir::Left)).await;
+    for reason in ["blocked", "no piece has top-left number 9", "Magnetic Cave"] {
+        let message = person.expect_error(ErrorCode::IllegalMove).await;
+        assert!(message.contains(reason), "{message}");
+    }
+    let solved = person.state_where(room, |s| s.version == 1).await;
+    assert_eq!(klotski_status(&solved.state), KlotskiStatus::Solved);
+    assert_eq!(solved.outcome, Some(Outcome::Won { seat: 0 }));
+    person
+        .send(ClientMsg::Move {
+            room,
+            token,
+            version: 1,
+            mv: slide(5, Dir::Right),
+        })
+        .await;
+    person.expect_error(ErrorCode::GameOver).await;
+}
+
+#[tokio::test]
+async fn the_solver_seat_plays_a_shortest_solution_that_replays_from_the_store() {
+    let text = course_input("lunaqu4kez_extra_04.in");
+    let puzzle = parse_puzzle(&text).unwrap();
+    let Verdict::Solved {
+        moves: shortest,
+        proved_shortest: true,
+    } = solve(&puzzle, &SolveOptions::default()).verdict
+    else {
+        panic!("the course input has a proved shortest solution")
+    };
+    let (server, _dir) = start_server("klotski-solver");
+    let mut watcher = Peer::connect(&server.url(), Format::Json).await;
+    let room = watcher
+        .create(
+            GameSetup::Klotski(KlotskiBoard::of(&puzzle)),
+            vec![SeatSpec::ai(1)],
+        )
+        .await;
+    watcher.send(ClientMsg::Watch { room }).await;
+    let end = watcher.state_where(room, |s| s.record.is_some()).await;
+    assert_eq!(klotski_status(&end.state), KlotskiStatus::Solved);
+    assert_eq!(end.moves.len(), shortest.len());
+    watcher
+        .send(ClientMsg::GetRecord {
+            id: end.record.unwrap(),
+        })
+        .await;
+    let record = watcher
+        .recv_until(|m| match m {
+            ServerMsg::Record(record) => Some(record),
+            _ => None,
+        })
+        .await;
+    let states = record.start.replay(&record.moves).unwrap();
+    assert_eq!(states.last(), Some(&end.state));
+}
+
+#[tokio::test]
+async fn the_solver_gives_up_on_a_board_proved_unsolvable() {
+    // Two tiles swapped on a one-blank board: an odd permutation, which no slides undo.
+    let text = "2 2\n2 1\n3 0\n0\n";
+    let verdict = solve(&parse_puzzle(text).unwrap(), &SolveOptions::default()).verdict;
+    assert!(matches!(verdict, Verdict::Unsolvable(_)), "{verdict:?}");
+    let (server, _dir) = start_server("klotski-no");
+    let mut watcher = Peer::connect(&server.url(), Format::Binary).await;
+    let room = watcher
+        .create(GameSetup::Klotski(board(text)), vec![SeatSpec::ai(1)])
+        .await;
+    watcher.send(ClientMsg::Watch { room }).await;
+    let end = watcher.state_where(room, |s| s.outcome.is_some()).await;
+    assert_eq!(
+        klotski_status(&end.state),
+        KlotskiStatus::GaveUp(GiveUpReason::NoSolution)
+    );
+    assert_eq!(end.outcome, Some(Outcome::Unsolved));
+}
+
+#[tokio::test]
+async fn boards_that_are_not_puzzles_are_refused_before_anything_is_made() {
+    let (server, _dir) = start_server("klotski-bad");
+    let mut person = Peer::connect(&server.url(), Format::Json).await;
+    let too_large = KlotskiBoard {
+        rows: 250,
+        cols: 250,
+        grid: vec![0; 4],
+        blocks: vec![],
+    };
+    let repeated = KlotskiBoard {
+        rows: 1,
+        cols: 3,
+        grid: vec![1, 1, 0],
+        blocks: vec![],
+    };
+    let block_on_blank = KlotskiBoard {
+        rows: 2,
+        cols: 2,
+        grid: vec![1, 0, 2, 0],
+        blocks: vec![(1, parlor_shared::klotski::Shape::Wide)],
+    };
+    for (bad, reason) in [
+        (too_large, "at most 64 cells"),
+        (repeated, "repeated"),
+        (block_on_blank, "cover a blank"),
+    ] {
+        person
+            .send(ClientMsg::CreateRoom {
+                setup: GameSetup::Klotski(bad),
+                seats: vec![SeatSpec::Human],
+            })
+            .await;
+        let message = person.expect_error(ErrorCode::BadRequest).await;
+        assert!(message.contains(reason), "{message}");
+    }
+    person.send(ClientMsg::ListRooms).await;
+    let rooms = person
+        .recv_until(|m| match m {
+            ServerMsg::Rooms(rooms) => Some(rooms),
+            _ => None,
+        })
+        .await;
+    assert!(rooms.is_empty());
+}
