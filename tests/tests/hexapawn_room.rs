@@ -1,0 +1,296 @@
+//! Hexapawn rooms over loopback: a person against HER in slow mode (forcing HER's moves or
+//! letting it pick) and fast mode, HER's stored brain learning from the game, auto matches
+//! watched live (a spectator arriving mid-match), and the brain requests.
+
+mod common;
+
+use common::{Peer, start_server};
+use parlor_shared::codec::Format;
+use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
+use parlor_shared::hexapawn::{
+    AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Pace,
+    PlayMode, Position,
+};
+use parlor_shared::protocol::{
+    AiKind, BrainSummary, ClientMsg, ErrorCode, RoomId, SeatSpec, SeatToken, ServerMsg,
+};
+
+fn against_her(mode: PlayMode, brain: &str) -> GameSetup {
+    GameSetup::Hexapawn(HexSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        mode,
+        brain: brain.into(),
+    })
+}
+
+fn her_seats() -> Vec<SeatSpec> {
+    vec![
+        SeatSpec::Human,
+        SeatSpec::Ai {
+            move_ms: 5,
+            kind: AiKind::Standard,
+        },
+    ]
+}
+
+fn play(ply: &str) -> GameMove {
+    GameMove::Hexapawn(HexMove::Play(ply.parse().unwrap()))
+}
+
+fn hex(state: &GameState) -> &HexGame {
+    match state {
+        GameState::Hexapawn(game) => game,
+        other => panic!("not a game against HER: {other:?}"),
+    }
+}
+
+fn view(state: &GameState) -> &MatchView {
+    match state {
+        GameState::HerMatch(view) => view,
+        other => panic!("not an auto match: {other:?}"),
+    }
+}
+
+impl Peer {
+    async fn send_move(&mut self, room: RoomId, token: &SeatToken, version: u64, mv: GameMove) {
+        self.send(ClientMsg::Move {
+            room,
+            token: token.clone(),
+            version,
+            mv,
+        })
+        .await;
+    }
+
+    async fn brains(&mut self) -> Vec<BrainSummary> {
+        self.send(ClientMsg::ListBrains).await;
+        self.recv_until(|m| match m {
+            ServerMsg::Brains(brains) => Some(brains),
+            _ => None,
+        })
+        .await
+    }
+
+    async fn export(&mut self, name: &str) -> Brain {
+        self.send(ClientMsg::ExportBrain { name: name.into() })
+            .await;
+        self.recv_until(|m| match m {
+            ServerMsg::Brain { json, .. } => Some(Brain::from_json(&json).unwrap()),
+            _ => None,
+        })
+        .await
+    }
+}
+
+#[tokio::test]
+async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_the_loss() {
+    let (server, _dir) = start_server("her-slow");
+    let mut person = Peer::connect(&server.url(), Format::Json).await;
+    let room = person
+        .create(against_her(PlayMode::Slow, "slow"), her_seats())
+        .await;
+    let token = person.join(room, 0).await;
+    person
+        .send_move(room, &token, 0, GameMove::Hexapawn(HexMove::HerPicks))
+        .await;
+    let message = person.expect_error(ErrorCode::IllegalMove).await;
+    assert!(message.contains("your move"), "{message}");
+    person.send_move(room, &token, 0, play("b1-b2")).await;
+    let her_turn = person.state_where(room, |s| s.version == 1).await;
+    let matchbox = hex(&her_turn.state)
+        .matchbox
+        .clone()
+        .expect("HER's box shown");
+    assert_eq!(matchbox.total, 4, "{matchbox:?}");
+    let before_her = hex(&her_turn.state).position;
+    for refused in [
+        GameMove::Hexapawn(HexMove::HerResigns),
+        play("b3-b2"),
+        play("a1-a2"),
+    ] {
+        person.send_move(room, &token, 1, refused).await;
+        person.expect_error(ErrorCode::IllegalMove).await;
+    }
+    // Forced: HER takes on b2; the person retakes; forced again; the person's capture leaves
+    // Black without a move.
+    let line = ["a3xb2", "c1xb2", "c3xb2", "a1xb2"];
+    for (ply, version) in line.iter().zip(1u64..) {
+        person.send_move(room, &token, version, play(ply)).await;
+        person.state_where(room, |s| s.version == version + 1).await;
+    }
+    let end = person.state_where(room, |s| s.record.is_some()).await;
+    assert_eq!(end.outcome, Some(Outcome::Won { seat: 0 }));
+    assert!(
+        hex(&end.state)
+            .result_text()
+            .unwrap()
+            .starts_with("You win")
+    );
+    // The bead of HER's last move is gone from the stored brain; its first forced move stays.
+    let brain = person.export("slow").await;
+    let last_box = Position::start(Dims::HEXAPAWN)
+        .play("b1-b2".parse().unwrap())
+        .and_then(|p| p.play("a3xb2".parse().unwrap()))
+        .and_then(|p| p.play("c1xb2".parse().unwrap()))
+        .unwrap();
+    let beads = |position: &Position, ply: &str| {
+        let matchbox = brain.matchbox(position).unwrap();
+        let mv = ply.parse().unwrap();
+        matchbox.beads.iter().find(|b| b.mv == mv).unwrap().beads
+    };
+    assert_eq!(beads(&last_box, "c3xb2"), 0);
+    assert_eq!(beads(&before_her, "a3xb2"), 1);
+    let listed = person.brains().await;
+    assert_eq!((listed[0].name.as_str(), listed[0].games), ("slow", 1));
+}
+
+#[tokio::test]
+async fn fast_mode_her_answers_by_itself() {
+    let (server, _dir) = start_server("her-fast");
+    let mut person = Peer::connect(&server.url(), Format::Binary).await;
+    let room = person
+        .create(against_her(PlayMode::Fast, "fast"), her_seats())
+        .await;
+    let token = person.join(room, 0).await;
+    person.send_move(room, &token, 0, play("b1-b2")).await;
+    let answered = person.state_where(room, |s| s.version == 2).await;
+    let game = hex(&answered.state);
+    assert_eq!(game.plies.len(), 2);
+    assert_eq!(game.seat_to_move(), Some(0));
+    // HER's seat is not the person's to play in fast mode.
+    person.send(ClientMsg::JoinSeat { room, seat: 1 }).await;
+    person.expect_error(ErrorCode::SeatTaken).await;
+}
+
+#[tokio::test]
+async fn an_auto_match_is_watched_live_and_a_late_spectator_gets_the_current_state() {
+    let (server, _dir) = start_server("her-auto");
+    let mut creator = Peer::connect(&server.url(), Format::Json).await;
+    let setup = MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: true,
+        rounds: 60,
+        pace: Pace::PerPly { ms: 5 },
+        brains: ["A".into(), "B".into()],
+    };
+    let room = creator
+        .create(GameSetup::HerMatch(setup.clone()), vec![])
+        .await;
+    creator.send(ClientMsg::Watch { room }).await;
+    let running = creator
+        .state_where(room, |s| view(&s.state).rounds_played >= 3)
+        .await;
+    assert!(running.outcome.is_none());
+    // While the match trains A, nobody else may touch it.
+    creator
+        .send(ClientMsg::ResetBrain { name: "A".into() })
+        .await;
+    creator.expect_error(ErrorCode::BrainBusy).await;
+    creator
+        .send(ClientMsg::CreateRoom {
+            setup: against_her(PlayMode::Fast, "B"),
+            seats: her_seats(),
+        })
+        .await;
+    creator.expect_error(ErrorCode::BrainBusy).await;
+
+    let mut late = Peer::connect(&server.url(), Format::Binary).await;
+    late.send(ClientMsg::Watch { room }).await;
+    let first = late
+        .recv_until(|m| match m {
+            ServerMsg::State(s) => Some(s),
+            _ => None,
+        })
+        .await;
+    assert!(view(&first.state).rounds_played >= 3);
+    assert!(first.spectators >= 2);
+
+    let end = creator.state_where(room, |s| s.outcome.is_some()).await;
+    let done = view(&end.state);
+    assert!(done.finished);
+    assert_eq!(done.rounds_played, 60);
+    assert_eq!(done.stats[0].wins + done.stats[1].wins, 60);
+    assert_eq!(done.curve.len(), 6);
+    assert_eq!(
+        done.curve
+            .iter()
+            .map(|p| p.losses[0] + p.losses[1])
+            .sum::<u32>(),
+        60
+    );
+    let brains = creator.brains().await;
+    let games: Vec<(String, u64)> = brains.into_iter().map(|b| (b.name, b.games)).collect();
+    assert_eq!(games, [("A".to_string(), 60), ("B".to_string(), 60)]);
+    // The match is over: its brains are free again.
+    creator
+        .send(ClientMsg::ResetBrain { name: "A".into() })
+        .await;
+    let reset = creator
+        .recv_until(|m| match m {
+            ServerMsg::Brains(brains) => Some(brains),
+            _ => None,
+        })
+        .await;
+    assert_eq!((reset[0].beads, reset[0].games), (0, 0));
+}
+
+#[tokio::test]
+async fn brains_are_exported_imported_and_refused_with_reasons() {
+    let (server, _dir) = start_server("her-brains");
+    let mut person = Peer::connect(&server.url(), Format::Json).await;
+    person
+        .send(ClientMsg::ExportBrain {
+            name: "nobody".into(),
+        })
+        .await;
+    person.expect_error(ErrorCode::NoSuchBrain).await;
+    for (json, reason) in [("{", "not a Hexapawn brain"), ("{}", "missing field")] {
+        person
+            .send(ClientMsg::ImportBrain {
+                name: "X".into(),
+                json: json.into(),
+            })
+            .await;
+        let message = person.expect_error(ErrorCode::BadRequest).await;
+        assert!(message.contains(reason), "{message}");
+    }
+    person
+        .send(ClientMsg::ImportBrain {
+            name: String::new(),
+            json: "{}".into(),
+        })
+        .await;
+    person.expect_error(ErrorCode::BadRequest).await;
+
+    let config = AutoConfig {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 100,
+        seed: 9,
+    };
+    let trained = AutoMatch::new(config).run().brains[1].clone();
+    person
+        .send(ClientMsg::ImportBrain {
+            name: "taught".into(),
+            json: trained.to_json(),
+        })
+        .await;
+    let listed = person.brains().await;
+    assert_eq!(listed[0].beads, trained.beads());
+    assert_eq!(person.export("taught").await, trained);
+    // A game against HER with the wrong size for a stored brain is refused, with the reason.
+    person
+        .send(ClientMsg::CreateRoom {
+            setup: GameSetup::Hexapawn(HexSetup {
+                dims: Dims::OCTAPAWN,
+                mirrors: false,
+                mode: PlayMode::Fast,
+                brain: "taught".into(),
+            }),
+            seats: her_seats(),
+        })
+        .await;
+    let message = person.expect_error(ErrorCode::BadRequest).await;
+    assert!(message.contains("is for 3x3 boards"), "{message}");
+}
