@@ -1,4 +1,5 @@
-//! The `server` binary itself: its help, its start-up errors, and games that outlive a restart.
+//! The `server` binary itself: its help, its start-up errors, and games and HER's brains that
+//! outlive a restart.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
@@ -7,7 +8,8 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
-use parlor_shared::game::GameSetup;
+use parlor_shared::game::{GameSetup, GameState};
+use parlor_shared::hexapawn::{Brain, Dims, MAX_MATCH_ROUNDS, MatchSetup, Pace};
 use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, SeatSpec, ServerMsg};
 
 const SERVER: &str = env!("CARGO_BIN_EXE_server");
@@ -140,6 +142,103 @@ async fn finished_games_survive_a_restart() {
     };
     assert_eq!(record.moves, end.moves);
     assert_eq!(Some(record.summary.outcome), end.outcome);
+    drop(again);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The brains of an auto match killed in the middle of training (SIGKILL, no shutdown) are
+/// whole after a restart: each reads back as a brain, with the games of every round finished
+/// before the kill, and a new match goes on training them.
+#[tokio::test]
+async fn her_brains_survive_a_kill_in_the_middle_of_training() {
+    let dir = std::env::temp_dir().join(format!("parlor-brains-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let data = dir.to_str().unwrap();
+    let setup = MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: MAX_MATCH_ROUNDS,
+        pace: Pace::FullSpeed,
+        brains: ["left".into(), "right".into()],
+    };
+    let mut server = start(&["--data", data]);
+    let create = ClientMsg::CreateRoom {
+        setup: GameSetup::HerMatch(setup.clone()),
+        seats: vec![],
+    };
+    let ServerMsg::RoomCreated { room } = ask(&server.url, vec![create], |m| {
+        matches!(m, ServerMsg::RoomCreated { .. })
+    })
+    .await
+    else {
+        unreachable!()
+    };
+    let ServerMsg::State(running) = ask(&server.url, vec![ClientMsg::Watch { room }], |m| {
+        matches!(m, ServerMsg::State(s) if matches!(&s.state, GameState::HerMatch(v) if v.rounds_played >= 500))
+    })
+    .await
+    else {
+        unreachable!()
+    };
+    server.child.kill().unwrap(); // SIGKILL: no chance to finish a write
+    server.child.wait().unwrap();
+    let GameState::HerMatch(seen) = running.state else {
+        unreachable!()
+    };
+
+    let again = start(&["--data", data]);
+    let ServerMsg::Brains(brains) = ask(&again.url, vec![ClientMsg::ListBrains], |m| {
+        matches!(m, ServerMsg::Brains(_))
+    })
+    .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(brains.len(), 2);
+    for (summary, name) in brains.iter().zip(["left", "right"]) {
+        assert_eq!(summary.name, name);
+        assert!(summary.games >= seen.rounds_played, "{summary:?} {seen:?}");
+        let export = ClientMsg::ExportBrain { name: name.into() };
+        let ServerMsg::Brain { json, .. } = ask(&again.url, vec![export], |m| {
+            matches!(m, ServerMsg::Brain { .. })
+        })
+        .await
+        else {
+            unreachable!()
+        };
+        let brain = Brain::from_json(&json).expect("a whole brain");
+        assert_eq!(brain.beads(), summary.beads);
+    }
+    // Training goes on from the stored brains.
+    let short = MatchSetup {
+        rounds: 10,
+        ..setup
+    };
+    let create = ClientMsg::CreateRoom {
+        setup: GameSetup::HerMatch(short),
+        seats: vec![],
+    };
+    let ServerMsg::RoomCreated { room } = ask(&again.url, vec![create], |m| {
+        matches!(m, ServerMsg::RoomCreated { .. })
+    })
+    .await
+    else {
+        unreachable!()
+    };
+    ask(
+        &again.url,
+        vec![ClientMsg::Watch { room }],
+        |m| matches!(m, ServerMsg::State(s) if s.outcome.is_some()),
+    )
+    .await;
+    let ServerMsg::Brains(after) = ask(&again.url, vec![ClientMsg::ListBrains], |m| {
+        matches!(m, ServerMsg::Brains(_))
+    })
+    .await
+    else {
+        unreachable!()
+    };
+    assert_eq!(after[0].games, brains[0].games + 10);
     drop(again);
     std::fs::remove_dir_all(&dir).unwrap();
 }
