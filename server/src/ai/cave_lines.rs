@@ -50,15 +50,32 @@ pub fn evaluate(position: &Position) -> i32 {
     window_score(position.bricks(me), position.bricks(me.other()))
 }
 
+/// Line directions as (bit shift, cells where a five in that direction may start): starting
+/// columns are limited so that no five wraps round a row edge.
+const DIRECTIONS: [(u32, u64); 4] = [
+    (1, 0x0F0F_0F0F_0F0F_0F0F), // horizontal, starts in columns a..d
+    (8, u64::MAX),              // vertical
+    (9, 0x0F0F_0F0F_0F0F_0F0F), // up and to the right
+    (7, 0xF0F0_F0F0_F0F0_F0F0), // up and to the left, starts in columns e..h
+];
+
 /// Empty cells where `mine` would complete a five (whether or not they are legal yet).
+///
+/// Shifted bitboards: for each direction and each place `gap` of the missing cell in a five,
+/// the starts whose other four cells are mine and whose `gap` cell is empty.
 pub fn five_completions(mine: u64, theirs: u64) -> u64 {
-    windows().iter().fold(0, |cells, &window| {
-        if (mine & window).count_ones() == 4 && theirs & window == 0 {
-            cells | (window & !mine)
-        } else {
-            cells
+    let empty = !(mine | theirs);
+    let mut cells = 0;
+    for (shift, starts) in DIRECTIONS {
+        let along = |k: u32| mine >> (k * shift);
+        for gap in 0..5 {
+            let others = (0..5)
+                .filter(|&k| k != gap)
+                .fold(starts, |acc, k| acc & along(k));
+            cells |= (others & (empty >> (gap * shift))) << (gap * shift);
         }
-    })
+    }
+    cells
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! reply. It is slow (16^(2N-1) leaves at worst) and exists to check the engines: the tactics
 //! suite in `levels/cave/` is made and verified with it.
 
-use parlor_shared::cave::{Position, Square, has_five, squares_of};
+use std::collections::HashMap;
+
+use parlor_shared::cave::{Outcome, Position, Square, has_five, squares_of};
 
 /// Whether the side to move can make five within `moves` of its own moves, whatever the
 /// opponent does (1 = at once, 2 = on its next move, ...).
@@ -36,27 +38,43 @@ pub fn fastest_win(position: &Position, limit: u32) -> Option<u32> {
     (1..=limit).find(|&moves| wins_within(position, moves))
 }
 
+/// The result with best play for the side to move (1 win, 0 tie, -1 loss), by trying every
+/// line to the end of the game, with a table of the positions already valued. Only for
+/// positions with a dozen or so empty cells: it is the df-pn solver's cross-check.
+pub fn game_value(position: &Position) -> i8 {
+    game_value_in(position, &mut HashMap::new())
+}
+
+fn game_value_in(position: &Position, known: &mut HashMap<Position, i8>) -> i8 {
+    if let Some(&value) = known.get(position) {
+        return value;
+    }
+    let me = position.to_move();
+    let value = match position.outcome() {
+        Some(Outcome::Win(player)) if player == me => 1,
+        Some(Outcome::Win(_)) => -1,
+        Some(Outcome::Tie) => 0,
+        None => squares_of(position.legal_moves())
+            .map(|square| -game_value_in(&position.play_unchecked(square), known))
+            .max()
+            .expect("a game that is not over has a move"),
+    };
+    known.insert(*position, value);
+    value
+}
+
 /// Games from seeded random play that reach a position where the side to move forces five in
 /// exactly `moves` moves (and not faster), with at least `min_bricks` bricks on the board:
 /// the tactics suite's puzzles, as move lists from the empty cave.
 pub fn find_tactics(moves: u32, count: usize, min_bricks: u32, seed: u64) -> Vec<Vec<Square>> {
-    let mut state = seed | 1;
-    let mut next_random = move || {
-        // xorshift64: a small, fixed generator, so a seed always gives the same suite.
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut random = Xorshift::new(seed);
     let mut found = Vec::new();
     while found.len() < count {
         let (mut position, mut game) = (Position::new(), Vec::new());
         while position.brick_count() < 40 {
-            let legal: Vec<Square> = position.legal_squares().collect();
-            if legal.is_empty() {
+            let Some(square) = random.legal_move(&position) else {
                 break;
-            }
-            let square = legal[(next_random() % legal.len() as u64) as usize];
+            };
             let after = position.play_unchecked(square);
             if after.outcome().is_some() {
                 break;
@@ -72,17 +90,42 @@ pub fn find_tactics(moves: u32, count: usize, min_bricks: u32, seed: u64) -> Vec
     found
 }
 
+/// xorshift64: a small, fixed generator, so a seed always gives the same games.
+pub struct Xorshift(u64);
+
+impl Xorshift {
+    pub fn new(seed: u64) -> Xorshift {
+        Xorshift(seed | 1)
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A legal move of `position` drawn uniformly, `None` once the game is over.
+    pub fn legal_move(&mut self, position: &Position) -> Option<Square> {
+        let legal: Vec<Square> = position.legal_squares().collect();
+        (!legal.is_empty()).then(|| legal[(self.next_u64() % legal.len() as u64) as usize])
+    }
+}
+
+/// The position after a game written as moves ("a1 h8 b1"); panics on a bad game.
+#[cfg(test)]
+pub(crate) fn test_position(moves: &str) -> Position {
+    let squares: Vec<Square> = moves
+        .split_whitespace()
+        .map(|m| m.parse().unwrap())
+        .collect();
+    Position::from_moves(&squares).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
+    use super::test_position as position;
     use super::*;
-
-    fn position(moves: &str) -> Position {
-        let squares: Vec<Square> = moves
-            .split_whitespace()
-            .map(|m| m.parse().unwrap())
-            .collect();
-        Position::from_moves(&squares).unwrap()
-    }
 
     #[test]
     fn sees_a_five_at_once_and_two_open_fours_as_a_win_in_two() {

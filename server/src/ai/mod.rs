@@ -5,6 +5,7 @@
 mod bricks;
 pub mod cave_alphabeta;
 pub mod cave_classic;
+pub mod cave_dfpn;
 pub mod cave_lines;
 pub mod cave_prover;
 pub mod cave_strong;

@@ -3,14 +3,7 @@ use std::time::{Duration, Instant};
 use parlor_shared::cave::{Position, Square};
 
 use super::*;
-
-fn position(moves: &str) -> Position {
-    let squares: Vec<Square> = moves
-        .split_whitespace()
-        .map(|m| m.parse().unwrap())
-        .collect();
-    Position::from_moves(&squares).unwrap()
-}
+use crate::ai::cave_prover::test_position as position;
 
 fn best(moves: &str) -> String {
     AlphaBeta::default()

@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use parlor_shared::cave::{COL_A, COL_H, Player, Position, Square, squares_of};
 
 use self::table::{Bound, NO_MOVE, Table};
-use self::zobrist::{Hashes, transform};
+use self::zobrist::Hashes;
+pub(crate) use self::zobrist::transform;
 use super::cave_lines::{five_completions, window_score};
 
 pub type Score = i32;

@@ -4,15 +4,8 @@ use parlor_shared::cave::{Outcome, Player, Position, Square, squares_of};
 
 use super::*;
 use crate::ai::AlphaBeta;
+use crate::ai::cave_prover::test_position as position;
 use crate::ai::cave_prover::wins_within;
-
-fn position(moves: &str) -> Position {
-    let squares: Vec<Square> = moves
-        .split_whitespace()
-        .map(|m| m.parse().unwrap())
-        .collect();
-    Position::from_moves(&squares).unwrap()
-}
 
 fn best(moves: &str) -> (String, Score) {
     let mut engine = Strong::default();

@@ -72,14 +72,7 @@ impl Hashes {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn play(moves: &str) -> Position {
-        let squares: Vec<Square> = moves
-            .split_whitespace()
-            .map(|m| m.parse().unwrap())
-            .collect();
-        Position::from_moves(&squares).unwrap()
-    }
+    use crate::ai::cave_prover::test_position as play;
 
     #[test]
     fn mirror_images_share_a_key_and_different_positions_do_not() {

@@ -1,0 +1,170 @@
+//! The df-pn search's view of a position: the bricks of the side to move and of the other side,
+//! which of them is the attacker, what a node's moves are (forced blocks only, when there is a
+//! four to block) and the key a node has under the board's four mirror images.
+
+use parlor_shared::cave::{COL_A, COL_H, Position};
+
+use crate::ai::cave_lines::five_completions;
+
+/// A node: bricks of the side to move (`mover`) and of the side that just moved (`other`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub mover: u64,
+    pub other: u64,
+    /// Whether the side to move is the one trying to prove a win.
+    pub attacker_moves: bool,
+}
+
+/// What a node is before searching it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// The side to move has reached its goal: a five now, or, as the defender, a full board.
+    MoverSucceeds,
+    /// The side to move cannot reach its goal: two open fours to block, or, as the attacker, a
+    /// full board.
+    MoverFails,
+    /// The moves worth searching: every legal cell, or the one block of the other side's four.
+    Moves(u64),
+}
+
+/// Empty cells against a wall or beside a brick (`Position::anchored_empty_cells`).
+pub fn anchored(occupied: u64) -> u64 {
+    let beside = ((occupied << 1) & !COL_A) | ((occupied >> 1) & !COL_H);
+    (COL_A | COL_H | beside) & !occupied
+}
+
+impl Node {
+    /// The node after the side to move places a brick on cell `index`.
+    pub fn play(self, index: u8) -> Node {
+        Node {
+            mover: self.other,
+            other: self.mover | 1 << index,
+            attacker_moves: !self.attacker_moves,
+        }
+    }
+
+    /// (attacker's bricks, defender's bricks).
+    fn sides(self) -> (u64, u64) {
+        if self.attacker_moves {
+            (self.mover, self.other)
+        } else {
+            (self.other, self.mover)
+        }
+    }
+
+    /// The smallest of the four mirror images of (attacker's bricks, defender's bricks): equal
+    /// for exactly the positions that mirror each other. Who moves follows from the counts.
+    pub fn key(self) -> (u64, u64) {
+        self.key_and_symmetry().0
+    }
+
+    /// [`Node::key`] and the symmetry that maps this node onto it.
+    pub fn key_and_symmetry(self) -> ((u64, u64), usize) {
+        let (a, d) = self.sides();
+        (0..4)
+            .map(|symmetry| ((mirror(symmetry, a), mirror(symmetry, d)), symmetry))
+            .min()
+            .expect("four images")
+    }
+
+    /// The node's shape, checked in the order the rules decide it.
+    pub fn shape(self) -> Shape {
+        let legal = anchored(self.mover | self.other);
+        if legal == 0 {
+            // A full board is a tie: the defender's goal, not the attacker's.
+            return if self.attacker_moves {
+                Shape::MoverFails
+            } else {
+                Shape::MoverSucceeds
+            };
+        }
+        if five_completions(self.mover, self.other) & legal != 0 {
+            return Shape::MoverSucceeds;
+        }
+        let blocks = five_completions(self.other, self.mover) & legal;
+        match blocks.count_ones() {
+            0 => Shape::Moves(legal),
+            1 => Shape::Moves(blocks),
+            _ => Shape::MoverFails,
+        }
+    }
+}
+
+/// A position's key under its four mirror images (as [`Node::key`] with the side to move
+/// attacking) and the symmetry that maps the position onto it.
+pub fn position_key(position: &Position) -> ((u64, u64), usize) {
+    let me = position.to_move();
+    Node {
+        mover: position.bricks(me),
+        other: position.bricks(me.other()),
+        attacker_moves: true,
+    }
+    .key_and_symmetry()
+}
+
+/// The image of a bitboard under symmetry `symmetry` (bit 0: left-right, bit 1: top-bottom),
+/// the same numbering as the strong engine's `zobrist::transform` for cells.
+pub fn mirror(symmetry: usize, bits: u64) -> u64 {
+    match symmetry & 3 {
+        0 => bits,
+        1 => bits.reverse_bits().swap_bytes(),
+        2 => bits.swap_bytes(),
+        _ => bits.reverse_bits(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use parlor_shared::cave::{Square, has_five};
+
+    use super::*;
+    use crate::ai::cave_strong::transform;
+
+    #[test]
+    fn bitboard_mirrors_move_every_cell_like_the_cell_transform() {
+        for symmetry in 0..4 {
+            for index in 0..64u8 {
+                assert_eq!(
+                    mirror(symmetry, 1 << index),
+                    1 << transform(symmetry, index)
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn anchored_cells_are_the_rules_legal_cells() {
+        let squares: Vec<Square> = ["a1", "h1", "b1", "d4", "h4"]
+            .iter()
+            .map(|s| s.parse().unwrap())
+            .collect();
+        let mut position = Position::new();
+        for square in squares {
+            assert_eq!(
+                anchored(position.occupied()),
+                position.anchored_empty_cells()
+            );
+            position = position.play_unchecked(square);
+        }
+    }
+
+    #[test]
+    fn a_full_board_is_the_defenders_success() {
+        // Pairs of cells alternating along each row, shifted a cell per row: no five anywhere.
+        let black = Square::all()
+            .filter(|s| (s.col() + 2 * s.row()) % 4 < 2)
+            .fold(0, |bits, s| bits | s.bit());
+        assert!(!has_five(black) && !has_five(!black));
+        let full = Node {
+            mover: black,
+            other: !black,
+            attacker_moves: true,
+        };
+        assert_eq!(full.shape(), Shape::MoverFails);
+        let defending = Node {
+            attacker_moves: false,
+            ..full
+        };
+        assert_eq!(defending.shape(), Shape::MoverSucceeds);
+    }
+}

@@ -1,0 +1,114 @@
+//! The df-pn transposition table: buckets of four entries keyed by a node's full canonical
+//! bitboards (never by a hash alone, so a hit is always the same position up to symmetry). A
+//! full bucket gives up the entry with the least work under it. Losing an entry only costs
+//! search time: a node that is searched again starts from its estimate, and a proof is only
+//! ever made from terminal nodes, so the size of the table never changes a proven result.
+
+/// Proof and disproof numbers are at most this; `INF` marks a solved node.
+pub const INF: u32 = u32::MAX / 2;
+const BUCKET: usize = 4;
+
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    /// The canonical (attacker's bricks, defender's bricks).
+    key: (u64, u64),
+    phi: u32,
+    delta: u32,
+    /// Nodes searched under this entry (saturating), for replacement.
+    work: u32,
+    used: bool,
+}
+
+pub struct Table {
+    entries: Vec<Entry>,
+    /// Entries given up for another position since the last `clear`.
+    pub replaced: u64,
+}
+
+/// A 64-bit mix of the key (splitmix64's finaliser), for the bucket index.
+fn mix(key: (u64, u64)) -> u64 {
+    let mut z = key.0 ^ key.1.rotate_left(29).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Table {
+    /// A table of `1 << bits` entries (at least one bucket).
+    pub fn new(bits: u32) -> Table {
+        Table {
+            entries: vec![Entry::default(); (1usize << bits).max(BUCKET)],
+            replaced: 0,
+        }
+    }
+
+    /// Forgets everything, so that a search starts the same way every time.
+    pub fn clear(&mut self) {
+        self.entries.fill(Entry::default());
+        self.replaced = 0;
+    }
+
+    fn bucket(&self, key: (u64, u64)) -> std::ops::Range<usize> {
+        let buckets = self.entries.len() / BUCKET;
+        let start = (mix(key) % buckets as u64) as usize * BUCKET;
+        start..start + BUCKET
+    }
+
+    /// The (phi, delta) stored for `key`.
+    pub fn get(&self, key: (u64, u64)) -> Option<(u32, u32)> {
+        self.entries[self.bucket(key)]
+            .iter()
+            .find(|e| e.used && e.key == key)
+            .map(|e| (e.phi, e.delta))
+    }
+
+    pub fn put(&mut self, key: (u64, u64), phi: u32, delta: u32, work: u64) {
+        let range = self.bucket(key);
+        let bucket = &mut self.entries[range];
+        let slot = match bucket.iter().position(|e| e.used && e.key == key) {
+            Some(same) => same,
+            None => {
+                let (slot, old) = bucket
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(_, e)| (e.used, e.work))
+                    .expect("a bucket has entries");
+                self.replaced += u64::from(old.used);
+                slot
+            }
+        };
+        bucket[slot] = Entry {
+            key,
+            phi,
+            delta,
+            work: u32::try_from(work).unwrap_or(u32::MAX),
+            used: true,
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_bucket_gives_up_its_least_worked_entry() {
+        let mut table = Table::new(2); // one bucket of four
+        for (i, work) in [5, 1, 9, 7].into_iter().enumerate() {
+            table.put((i as u64, 0), 1, 2, work);
+        }
+        table.put((99, 0), 3, 4, 2);
+        assert_eq!(table.get((1, 0)), None, "the entry with work 1 went");
+        assert_eq!(table.replaced, 1);
+        assert_eq!(table.get((99, 0)), Some((3, 4)));
+        assert_eq!(
+            table.get((0, 0)),
+            Some((1, 2)),
+            "the empty board is a key like any other"
+        );
+        table.put((3, 0), 0, INF, 10);
+        assert_eq!(table.get((3, 0)), Some((0, INF)), "updated in place");
+        table.clear();
+        assert_eq!((table.get((3, 0)), table.replaced), (None, 0));
+    }
+}
