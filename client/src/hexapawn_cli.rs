@@ -2,6 +2,7 @@
 //! JSON and a learning-curve plot), console `play` against HER in slow or fast mode, `solve`
 //! (the game's value) and `bench` (self-play speed and how fast HER learns).
 
+mod brains;
 mod play;
 mod plot;
 
@@ -57,6 +58,9 @@ pub enum HexapawnCommand {
         #[arg(long)]
         mirrors: bool,
     },
+    /// HER's brains kept by a server (or by the embedded server's --data): list, export,
+    /// import, reset.
+    Brains(brains::BrainsArgs),
     /// The game's value with perfect play, by exact search.
     Solve {
         #[arg(long, default_value_t = Dims::HEXAPAWN)]
@@ -105,6 +109,7 @@ pub fn run(command: HexapawnCommand) -> anyhow::Result<ExitCode> {
             let stdin = std::io::stdin();
             play(&mut stdin.lock(), &mut out, options)
         }
+        HexapawnCommand::Brains(args) => brains::run(args, &mut out),
         HexapawnCommand::Solve { size } => solve(&mut out, size),
         HexapawnCommand::Bench { seconds } => bench(&mut out, seconds),
     }

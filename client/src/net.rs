@@ -58,6 +58,11 @@ impl Connection {
     pub fn try_recv(&self) -> Option<NetEvent> {
         self.events.try_recv().ok()
     }
+
+    /// The next event, waiting at most `timeout` (for command-line tools, not the window).
+    pub fn recv_timeout(&self, timeout: std::time::Duration) -> Option<NetEvent> {
+        self.events.recv_timeout(timeout).ok()
+    }
 }
 
 /// Runs one connection until it ends; returns why it ended.

@@ -118,27 +118,17 @@ impl Hall {
             })
             .collect::<Result<Vec<SeatSpec>, String>>()
             .map_err(bad_request)?;
-        let id = self.next_room.fetch_add(1, Ordering::Relaxed);
         let handle = match setup {
-            GameSetup::HerMatch(setup) => self.open_match(id, setup, seed).await?,
-            GameSetup::Hexapawn(setup) => {
-                if seats[PERSON_SEAT as usize] != SeatSpec::Human
-                    || !matches!(
-                        seats[HER_SEAT as usize],
-                        SeatSpec::Ai {
-                            kind: AiKind::Standard,
-                            ..
-                        }
-                    )
-                {
-                    return Err(bad_request(
-                        "a game against HER has a Human seat 0 and HER (AI Standard) in seat 1",
-                    ));
-                }
-                let brain = self.brain_for_game(&setup).await?;
-                let game = HexGame::new(setup.clone(), &brain);
-                let her = HerSeat::new(brain, setup.mode, seed);
-                let start = her.start(game);
+            GameSetup::HerMatch(setup) => self.open_match(setup, seed).await?,
+            setup => {
+                let (start, her) = match setup {
+                    GameSetup::Hexapawn(setup) => {
+                        let her = self.her_seat(&setup, &seats, seed).await?;
+                        (her.start(HexGame::new(setup, her.brain())), Some(her))
+                    }
+                    _ => (start, None),
+                };
+                let id = self.next_room.fetch_add(1, Ordering::Relaxed);
                 let store = self.store.clone();
                 spawn_room(RoomInit {
                     id,
@@ -146,40 +136,44 @@ impl Hall {
                     seats,
                     seed,
                     store,
-                    her: Some(her),
-                })
-            }
-            _ => {
-                let store = self.store.clone();
-                spawn_room(RoomInit {
-                    id,
-                    start,
-                    seats,
-                    seed,
-                    store,
-                    her: None,
+                    her,
                 })
             }
         };
+        let id = handle.summary.borrow().room;
         self.lock_rooms().insert(id, handle);
         Ok(id)
     }
 
-    /// The brain a game against HER uses: the stored one of that name, or a new one.
-    async fn brain_for_game(&self, setup: &HexSetup) -> Result<Brain, Refusal> {
+    /// HER's seat for a game against a person: seat 0 the person, seat 1 HER, with the stored
+    /// brain of the game's name (or a new one).
+    async fn her_seat(
+        &self,
+        setup: &HexSetup,
+        seats: &[SeatSpec],
+        seed: u64,
+    ) -> Result<HerSeat, Refusal> {
+        let her_seat_ok = matches!(
+            seats[HER_SEAT as usize],
+            SeatSpec::Ai {
+                kind: AiKind::Standard,
+                ..
+            }
+        );
+        if seats[PERSON_SEAT as usize] != SeatSpec::Human || !her_seat_ok {
+            return Err(bad_request(
+                "a game against HER has a Human seat 0 and HER (AI Standard) in seat 1",
+            ));
+        }
         if lock(&self.brains_in_use).contains(&setup.brain) {
             return Err(busy(&setup.brain));
         }
         let brain = self.load_brain(&setup.brain).await?;
-        fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)
+        let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
+        Ok(HerSeat::new(brain, setup.mode, seed))
     }
 
-    async fn open_match(
-        &self,
-        id: RoomId,
-        setup: MatchSetup,
-        seed: u64,
-    ) -> Result<RoomHandle, Refusal> {
+    async fn open_match(&self, setup: MatchSetup, seed: u64) -> Result<RoomHandle, Refusal> {
         let claim = self.claim_brains(&setup.brains)?;
         let mut brains = Vec::with_capacity(2);
         for name in &setup.brains {
@@ -187,6 +181,7 @@ impl Hall {
             brains.push(fitting_brain(brain, setup.dims, setup.mirrors, name)?);
         }
         let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
+        let id = self.next_room.fetch_add(1, Ordering::Relaxed);
         let store = self.store.clone();
         spawn_match(MatchInit {
             id,

@@ -41,6 +41,10 @@ impl HerSeat {
         }
     }
 
+    pub fn brain(&self) -> &Brain {
+        self.her.brain()
+    }
+
     /// Whether HER moves without being asked (fast mode).
     pub fn moves_by_itself(&self) -> bool {
         self.mode == PlayMode::Fast

@@ -154,8 +154,13 @@ impl Peer {
         .await
     }
 
+    /// Sends a Magnetic Cave move.
     pub async fn play(&mut self, room: RoomId, token: &SeatToken, version: u64, cell: &str) {
-        let mv = GameMove::Cave(cell.parse().unwrap());
+        self.send_move(room, token, version, cave(cell)).await;
+    }
+
+    /// Sends a move of any game.
+    pub async fn send_move(&mut self, room: RoomId, token: &SeatToken, version: u64, mv: GameMove) {
         self.send(ClientMsg::Move {
             room,
             token: token.clone(),

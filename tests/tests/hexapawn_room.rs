@@ -11,9 +11,7 @@ use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Pace,
     PlayMode, Position,
 };
-use parlor_shared::protocol::{
-    AiKind, BrainSummary, ClientMsg, ErrorCode, RoomId, SeatSpec, SeatToken, ServerMsg,
-};
+use parlor_shared::protocol::{AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
 fn against_her(mode: PlayMode, brain: &str) -> GameSetup {
     GameSetup::Hexapawn(HexSetup {
@@ -52,17 +50,13 @@ fn view(state: &GameState) -> &MatchView {
     }
 }
 
-impl Peer {
-    async fn send_move(&mut self, room: RoomId, token: &SeatToken, version: u64, mv: GameMove) {
-        self.send(ClientMsg::Move {
-            room,
-            token: token.clone(),
-            version,
-            mv,
-        })
-        .await;
-    }
+/// The brain requests, as a person's client makes them.
+trait BrainRequests {
+    async fn brains(&mut self) -> Vec<BrainSummary>;
+    async fn export(&mut self, name: &str) -> Brain;
+}
 
+impl BrainRequests for Peer {
     async fn brains(&mut self) -> Vec<BrainSummary> {
         self.send(ClientMsg::ListBrains).await;
         self.recv_until(|m| match m {

@@ -44,20 +44,14 @@ async fn a_person_slides_by_hand_and_the_server_refuses_what_the_rules_refuse() 
         )
         .await;
     let token = person.join(room, 0).await;
-    let mut try_move = async |version: u64, mv: GameMove| {
-        person
-            .send(ClientMsg::Move {
-                room,
-                token: token.clone(),
-                version,
-                mv,
-            })
-            .await;
-    };
-    try_move(0, slide(1, Dir::Down)).await;
-    try_move(0, slide(9, Dir::Up)).await;
-    try_move(0, GameMove::Cave("a1".parse().unwrap())).await;
-    try_move(0, slide(5, Dir::Left)).await;
+    for mv in [
+        slide(1, Dir::Down),
+        slide(9, Dir::Up),
+        GameMove::Cave("a1".parse().unwrap()),
+        slide(5, Dir::Left),
+    ] {
+        person.send_move(room, &token, 0, mv).await;
+    }
     for reason in ["blocked", "no piece has top-left number 9", "Magnetic Cave"] {
         let message = person.expect_error(ErrorCode::IllegalMove).await;
         assert!(message.contains(reason), "{message}");
@@ -66,12 +60,7 @@ async fn a_person_slides_by_hand_and_the_server_refuses_what_the_rules_refuse() 
     assert_eq!(klotski_status(&solved.state), KlotskiStatus::Solved);
     assert_eq!(solved.outcome, Some(Outcome::Won { seat: 0 }));
     person
-        .send(ClientMsg::Move {
-            room,
-            token,
-            version: 1,
-            mv: slide(5, Dir::Right),
-        })
+        .send_move(room, &token, 1, slide(5, Dir::Right))
         .await;
     person.expect_error(ErrorCode::GameOver).await;
 }

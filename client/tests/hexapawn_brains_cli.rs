@@ -1,0 +1,96 @@
+//! `client hexapawn brains` against the embedded server's data directory: a brain imported from
+//! a file comes back the same, survives into the next command (a new process), resets to
+//! empty, and bad files or names are refused with the reason and exit code 1.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const CLIENT: &str = env!("CARGO_BIN_EXE_client");
+
+fn brains(data: &Path, args: &[&str]) -> Output {
+    Command::new(CLIENT)
+        .args(["hexapawn", "brains", "--data"])
+        .arg(data)
+        .args(args)
+        .output()
+        .expect("client runs")
+}
+
+fn text(output: &Output) -> (String, String) {
+    (
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("parlor-brains-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn a_brain_is_imported_exported_listed_and_reset_across_processes() {
+    let dir = scratch("round-trip");
+    let data = dir.join("data");
+    let auto = Command::new(CLIENT)
+        .args([
+            "hexapawn", "auto", "--rounds", "40", "--seed", "3", "--json",
+        ])
+        .output()
+        .unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&auto.stdout).unwrap();
+    let brain = &report["hers"][1]["brain"];
+    let file = dir.join("brain.json");
+    std::fs::write(&file, brain.to_string()).unwrap();
+
+    let imported = brains(&data, &["import", "Taught", file.to_str().unwrap()]);
+    assert!(imported.status.success(), "{:?}", text(&imported));
+    let (listing, _) = text(&brains(&data, &["list"]));
+    let beads = report["hers"][1]["beads"].as_u64().unwrap();
+    let row = listing.lines().find(|l| l.starts_with("Taught")).unwrap();
+    assert!(
+        row.split_whitespace().any(|w| w == beads.to_string()),
+        "{listing}"
+    );
+
+    let exported = brains(&data, &["export", "Taught"]);
+    let back: serde_json::Value = serde_json::from_slice(&exported.stdout).unwrap();
+    assert_eq!(&back, brain);
+
+    let reset = brains(&data, &["reset", "Taught"]);
+    let (out, _) = text(&reset);
+    assert!(out.contains("empty again"), "{out}");
+    let row_after = out
+        .lines()
+        .find(|l| l.starts_with("Taught"))
+        .unwrap()
+        .to_string();
+    assert_eq!(row_after.split_whitespace().nth(4), Some("0"), "{out}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_files_and_unknown_names_are_refused_with_the_reason() {
+    let dir = scratch("refused");
+    let data = dir.join("data");
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"format":"something else"}"#).unwrap();
+    for (args, reason) in [
+        (
+            vec!["import", "X", bad.to_str().unwrap()],
+            "not a Hexapawn brain file",
+        ),
+        (vec!["export", "Nobody"], "no brain named \"Nobody\""),
+        (vec!["reset", "Nobody"], "no brain named \"Nobody\""),
+        (vec!["import", "X", "/no/such/file.json"], "cannot read"),
+    ] {
+        let output = brains(&data, &args);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let (_, stderr) = text(&output);
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{stderr}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
