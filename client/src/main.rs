@@ -22,6 +22,12 @@ struct Args {
     /// Data directory of the embedded server (ignored with --server).
     #[arg(long, default_value = "parlor-data")]
     data: PathBuf,
+    /// Opens a room of HER's by itself, e.g. "hexapawn slow b1-b2" or "her-match 300".
+    #[arg(long, hide = true)]
+    open_room: Option<String>,
+    /// With --open-room: saves the window as PNG once the room is there, then quits.
+    #[arg(long, hide = true, requires = "open_room")]
+    screenshot: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -68,6 +74,8 @@ fn main() -> ExitCode {
         None => gui::run(gui::GuiOptions {
             server: args.server,
             data_dir: args.data,
+            open_room: args.open_room,
+            screenshot: args.screenshot,
         }),
         Some(Command::Cave { command }) => cave_cli::run(command),
         Some(Command::Bricks { command }) => bricks_cli::run(command),

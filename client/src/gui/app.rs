@@ -14,6 +14,7 @@ use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerM
 use super::bricks::{BricksSetupView, SetupAction};
 use super::cave_board::TOP_BAR_HEIGHT;
 use super::describe;
+use super::hexapawn::RoomScript;
 use super::lobby::{LobbyAction, LobbyView};
 use super::replay_view::{ReplayAction, ReplayView};
 use super::room_view::{HeldSeat, RoomAction, RoomView};
@@ -73,6 +74,8 @@ pub struct App {
     pending_rooms: VecDeque<Vec<SeatSpec>>,
     notice: Option<Notice>,
     last_rooms_request: f64,
+    /// A room to open by itself once connected (the hidden `--open-room`).
+    script: Option<RoomScript>,
 }
 
 impl App {
@@ -88,12 +91,27 @@ impl App {
             pending_rooms: VecDeque::new(),
             notice: None,
             last_rooms_request: 0.0,
+            script: None,
         };
         match startup {
             Startup::Connect(url) => app.connect(url),
             Startup::Failed(reason) => app.link = Link::Offline(reason),
         }
         app
+    }
+
+    /// The app that opens the room of `script` by itself once connected.
+    pub fn with_script(mut self, script: Option<RoomScript>) -> App {
+        self.script = script;
+        self
+    }
+
+    /// Whether the scripted room shows what it was asked to.
+    pub fn script_done(&self) -> bool {
+        match (&self.script, &self.screen) {
+            (Some(script), Screen::Room(view)) => script.done(self.snapshots.get(&view.room)),
+            _ => false,
+        }
     }
 
     /// One frame: apply what arrived, draw the screen, act on the user's input.
@@ -105,6 +123,16 @@ impl App {
             .unwrap_or_default();
         for event in events {
             self.handle_event(event);
+        }
+        if let (Some(script), Screen::Room(view)) = (&mut self.script, &self.screen) {
+            let held = self.held.get(&view.room).map_or(&[][..], Vec::as_slice);
+            let request = self
+                .snapshots
+                .get(&view.room)
+                .and_then(|snapshot| script.next_move(snapshot, held));
+            if let Some(request) = request {
+                self.send(request);
+            }
         }
         let now = get_time();
         let connected = matches!(self.link, Link::Connected { .. });
@@ -204,6 +232,11 @@ impl App {
                 self.link = Link::Connected { url, server };
                 self.send(ClientMsg::ListGames);
                 self.enter_lobby();
+                if let Some((setup, seats)) =
+                    self.script.as_mut().and_then(RoomScript::room_to_create)
+                {
+                    self.create_room(setup, seats);
+                }
             }
             NetEvent::Message(message) => self.handle_message(message),
             NetEvent::Disconnected(reason) => {
@@ -342,6 +375,10 @@ impl App {
             RoomAction::Leave => {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();
+            }
+            RoomAction::NewRoom { setup, seats } => {
+                self.send(ClientMsg::Leave { room });
+                self.create_room(setup, seats);
             }
             RoomAction::Replay(id) => {
                 self.send(ClientMsg::Leave { room });

@@ -27,7 +27,7 @@ pub fn game_seat_name(game: GameKind, seat: u8) -> String {
         },
         GameKind::Ewn | GameKind::Klotski => "Player".into(),
         GameKind::Hexapawn => match seat {
-            0 => "You".into(),
+            0 => "White".into(),
             _ => "HER".into(),
         },
         GameKind::HerMatch => match seat {

@@ -4,11 +4,13 @@
 use macroquad::math::Rect;
 use parlor_shared::bricks::Turn;
 use parlor_shared::game::{GameKind, GameMove, GameState};
+use parlor_shared::hexapawn::HER_SEAT;
 
 use super::bricks::draw_drop_history;
 use super::cave_board::{draw_swatch, seat_player};
 use super::describe::game_seat_name;
 use super::ewn::draw_ewn_moves;
+use super::hexapawn::acting_seat as hexapawn_acting_seat;
 use super::move_list::draw_move_list;
 use super::widgets::Input;
 
@@ -40,9 +42,10 @@ pub fn draw_moves(
 ) -> Option<usize> {
     match game {
         GameKind::Cave => draw_move_list(input, area, moves, current),
-        GameKind::Ewn => draw_ewn_moves(input, area, moves, current),
+        // One numbered move per line: a Hexapawn move is too long for two in a column.
+        GameKind::Ewn | GameKind::Hexapawn => draw_ewn_moves(input, area, moves, current),
         GameKind::Bricks => draw_drop_history(input, area, moves, current),
-        GameKind::Klotski | GameKind::Hexapawn | GameKind::HerMatch => {
+        GameKind::Klotski | GameKind::HerMatch => {
             draw_move_list(input, area, moves, current)
         }
     }
@@ -62,6 +65,15 @@ pub fn draw_board_pending(state: &GameState) {
     );
 }
 
+/// The seat whose token sends the next move: the seat to move, except in Hexapawn's slow mode,
+/// where the person sends HER's moves too.
+pub fn acting_seat(state: &GameState) -> Option<u8> {
+    match state {
+        GameState::Hexapawn(game) => hexapawn_acting_seat(game),
+        _ => state.seat_to_move(),
+    }
+}
+
 /// What the player to move does, for the hint under the turn.
 pub fn your_turn_hint(state: &GameState) -> &'static str {
     match state {
@@ -72,6 +84,9 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
         },
         GameState::Ewn(_) => "Click a ringed piece, then a green square.",
         GameState::Klotski(_) => "Click a piece next to a blank to slide it there.",
+        GameState::Hexapawn(game) if game.seat_to_move() == Some(HER_SEAT) => {
+            "Click an arrow of HER's matchbox to force that move, or Let HER pick."
+        }
         GameState::Hexapawn(_) => "Click a pawn, then its target square.",
         GameState::HerMatch(_) => "",
     }

@@ -16,6 +16,7 @@ use parlor_shared::protocol::{
 use super::cave_board::{TOP_BAR_HEIGHT, draw_swatch, seat_player};
 use super::describe;
 use super::ewn::EwnLobbyForm;
+use super::hexapawn::HexLobbyForm;
 use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
 use super::room_view::HeldSeat;
 use super::widgets::{
@@ -72,6 +73,8 @@ pub struct LobbyView {
     ai_move_ms: u32,
     /// The EWN form: level and player.
     ewn: EwnLobbyForm,
+    /// The forms of HER's rooms: against HER, and HER against HER.
+    hexapawn: HexLobbyForm,
     rooms_scroll: usize,
     records_scroll: usize,
 }
@@ -87,6 +90,7 @@ impl LobbyView {
             seats: [SeatChoice::Human, SeatChoice::Ai],
             ai_move_ms: DEFAULT_AI_MOVE_MS,
             ewn: EwnLobbyForm::default(),
+            hexapawn: HexLobbyForm::default(),
             rooms_scroll: 0,
             records_scroll: 0,
         }
@@ -211,6 +215,11 @@ impl LobbyView {
         }
         if self.game == GameKind::Ewn {
             let (room, bottom) = self.ewn.update(input, LEFT_X, y, LEFT_WIDTH, connected);
+            let action = room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
+            return (action, bottom);
+        }
+        if matches!(self.game, GameKind::Hexapawn | GameKind::HerMatch) {
+            let (room, bottom) = self.hexapawn.update(input, self.game, LEFT_X, y, connected);
             let action = room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
             return (action, bottom);
         }

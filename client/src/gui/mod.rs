@@ -12,6 +12,7 @@ mod cave_room;
 mod describe;
 pub mod ewn;
 mod game_view;
+pub mod hexapawn;
 pub mod klotski;
 mod lobby;
 mod lobby_rows;
@@ -51,11 +52,21 @@ pub struct GuiOptions {
     pub server: Option<String>,
     /// The embedded server's data directory.
     pub data_dir: PathBuf,
+    /// A room of HER's that the window opens by itself (see [`hexapawn::RoomScript`]).
+    pub open_room: Option<String>,
+    /// With `open_room`: save the window as PNG once the room shows what was asked, and quit.
+    pub screenshot: Option<PathBuf>,
 }
+
+/// How long a scripted room may take to get where it was asked, in seconds.
+const SCRIPT_SECONDS: f64 = 60.0;
 
 /// The full app. Without `server` it starts an embedded server storing games in `data_dir`
 /// and connects to it; if that fails the window says why and the user may connect elsewhere.
 pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
+    let script = options.open_room.as_deref().map(hexapawn::RoomScript::parse);
+    let script = script.transpose().map_err(anyhow::Error::msg)?;
+    let screenshot = options.screenshot.as_deref().map(writable_png_path).transpose()?;
     check_display()?;
     let startup = match options.server {
         Some(typed) => match describe::server_url(&typed) {
@@ -76,14 +87,30 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             }
         }
     };
+    let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
+    let saved_in_window = saved.clone();
     macroquad::Window::from_config(window_conf("Parlor"), async move {
-        let mut app = App::new(startup);
+        let mut app = App::new(startup).with_script(script);
+        let mut done_frames = 0;
         loop {
             clear_background(BACKGROUND);
             app.frame(&Input::gather());
+            if let Some(path) = screenshot.as_deref() {
+                done_frames = if app.script_done() { done_frames + 1 } else { 0 };
+                if done_frames >= SCREENSHOT_FRAME {
+                    *saved_in_window.borrow_mut() = save_screenshot(path);
+                    break;
+                }
+                if macroquad::time::get_time() > SCRIPT_SECONDS {
+                    *saved_in_window.borrow_mut() =
+                        Err(anyhow::anyhow!("the room was not ready in {SCRIPT_SECONDS} s"));
+                    break;
+                }
+            }
             next_frame().await;
         }
     });
+    saved.replace(Ok(()))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -13,6 +13,7 @@ use super::cave_board::{BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, si
 use super::describe;
 use super::ewn::draw_replay_board as draw_ewn_replay;
 use super::game_view::{draw_moves, draw_seat_swatch};
+use super::hexapawn::draw_replay_board as draw_hex_replay;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
 };
@@ -88,6 +89,10 @@ impl ReplayView {
             GameState::Ewn(game) => {
                 let last = self.step.checked_sub(1).and_then(|ply| self.moves.get(ply));
                 draw_ewn_replay(game, last)
+            }
+            GameState::Hexapawn(game) => {
+                let last = self.step.checked_sub(1).and_then(|ply| self.moves.get(ply));
+                draw_hex_replay(game, last)
             }
             other => super::game_view::draw_board_pending(other),
         }

@@ -8,15 +8,18 @@
 
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::game::{GameMove, GameState, Outcome};
-use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatState, SeatToken};
+use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
+use parlor_shared::protocol::{
+    ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState, SeatToken,
+};
 
 use super::bricks::BricksRoomBoard;
 use super::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 use super::cave_room;
 use super::describe;
 use super::ewn::{self, EwnRoomBoard};
-use super::game_view::{draw_moves, draw_seat_swatch, your_turn_hint};
+use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, your_turn_hint};
+use super::hexapawn::{HexRoomBoard, draw_match};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
     button_enabled, button_width, heading, label, text_width,
@@ -31,6 +34,11 @@ pub enum RoomAction {
     Leave,
     /// Leave and open the stored record of the finished game.
     Replay(RecordId),
+    /// Leave and create a room like this one (Hexapawn's "Play again").
+    NewRoom {
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    },
 }
 
 /// What a game's board made of this frame's input.
@@ -41,6 +49,11 @@ pub enum BoardPlay {
     Move(GameMove),
     /// The user tried something that is not a move; the reason is shown as a hint.
     Refused(String),
+    /// A new room with this setup, for this client to join.
+    NewRoom {
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    },
 }
 
 impl BoardPlay {
@@ -71,6 +84,8 @@ pub struct RoomView {
     bricks: BricksRoomBoard,
     /// The EWN controls, which keep the picked piece between frames.
     ewn: EwnRoomBoard,
+    /// The Hexapawn controls, which keep the picked pawn between frames.
+    hexapawn: HexRoomBoard,
 }
 
 impl RoomView {
@@ -81,6 +96,7 @@ impl RoomView {
             hint: None,
             bricks: BricksRoomBoard::default(),
             ewn: EwnRoomBoard::default(),
+            hexapawn: HexRoomBoard::default(),
         }
     }
 
@@ -144,6 +160,11 @@ impl RoomView {
                 self.ewn
                     .update(input, snapshot.version, game, last, allowed)
             }
+            GameState::Hexapawn(game) => {
+                self.hexapawn
+                    .update(input, snapshot, game, &mine, awaiting)
+            }
+            GameState::HerMatch(view) => draw_match(view),
             other => {
                 super::game_view::draw_board_pending(other);
                 BoardPlay::Nothing
@@ -155,11 +176,14 @@ impl RoomView {
                 self.hint = Some((snapshot.version, reason));
                 return None;
             }
+            BoardPlay::NewRoom { setup, seats } => {
+                return Some(RoomAction::NewRoom { setup, seats });
+            }
             BoardPlay::Move(mv) => mv,
         };
         let mover = held
             .iter()
-            .find(|h| snapshot.state.seat_to_move() == Some(h.seat))?;
+            .find(|h| acting_seat(&snapshot.state) == Some(h.seat))?;
         self.hint = None;
         self.awaiting = Some(snapshot.version);
         Some(RoomAction::Send(ClientMsg::Move {
@@ -200,7 +224,7 @@ impl RoomView {
         draw_turn(x, y, snapshot, held, only_seat);
         let my_turn = held
             .iter()
-            .any(|h| snapshot.state.seat_to_move() == Some(h.seat));
+            .any(|h| acting_seat(&snapshot.state) == Some(h.seat));
         y += LINE_HEIGHT;
         let chars_per_line = ((SIDE_PANEL_WIDTH - 20.0) / text_width("m")).floor() as usize;
         let hint = match &self.hint {
@@ -297,7 +321,9 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
         return;
     };
     let swatch = draw_seat_swatch(game, x, y, seat);
-    let mine = held.iter().any(|h| h.seat == seat);
+    let mine = held
+        .iter()
+        .any(|h| acting_seat(&snapshot.state) == Some(h.seat));
     let who = if mine {
         "you"
     } else {

@@ -1,0 +1,166 @@
+//! Drawing a Hexapawn board: squares, pawns of both colours, the last move, the picked pawn and
+//! its targets, and a matchbox's arrows with each move's chance.
+
+use macroquad::color::Color;
+use macroquad::math::Vec2;
+use macroquad::shapes::{
+    draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines,
+};
+use macroquad::text::{draw_text, measure_text};
+use parlor_shared::hexapawn::{BoxView, Move, Position, Side, Square};
+
+use super::layout::HexLayout;
+use crate::gui::widgets::DIM_TEXT;
+
+pub const LIGHT_SQUARE: Color = Color::new(0.86, 0.80, 0.66, 1.0);
+pub const DARK_SQUARE: Color = Color::new(0.62, 0.48, 0.34, 1.0);
+pub const WHITE_PAWN: Color = Color::new(0.97, 0.97, 0.95, 1.0);
+pub const BLACK_PAWN: Color = Color::new(0.08, 0.08, 0.10, 1.0);
+/// A square the picked pawn may go to.
+pub const TARGET: Color = Color::new(0.40, 0.72, 0.36, 1.0);
+/// The frame around the last move's squares.
+pub const LAST_MOVE: Color = Color::new(0.90, 0.20, 0.15, 1.0);
+/// An arrow of a move with a bead, and of one without.
+pub const BEAD_ARROW: Color = Color::new(0.15, 0.45, 0.95, 1.0);
+pub const EMPTY_ARROW: Color = Color::new(0.55, 0.55, 0.58, 0.75);
+/// The arrow under the pointer.
+const HOVER_ARROW: Color = Color::new(0.95, 0.60, 0.10, 1.0);
+const PAWN_EDGE: Color = Color::new(0.45, 0.45, 0.45, 1.0);
+const SELECTED: Color = Color::new(0.95, 0.75, 0.15, 1.0);
+const LABEL_SIZE: f32 = 18.0;
+
+/// What to show on top of the pawns.
+#[derive(Clone, Debug, Default)]
+pub struct HexMarks {
+    pub last: Option<Move>,
+    pub selected: Option<Square>,
+    pub targets: Vec<Square>,
+}
+
+/// Draws `position` at `layout` with its labels and `marks`.
+pub fn draw_board(layout: HexLayout, position: &Position, marks: &HexMarks) {
+    let dims = layout.dims;
+    for row in 0..dims.rows() {
+        for col in 0..dims.cols() {
+            let square = Square::new(col, row);
+            let rect = layout.square_rect(square);
+            let fill = if (row + col).is_multiple_of(2) {
+                DARK_SQUARE
+            } else {
+                LIGHT_SQUARE
+            };
+            draw_rectangle(rect.x, rect.y, rect.w, rect.h, fill);
+        }
+    }
+    draw_labels(layout);
+    if let Some(last) = marks.last {
+        for square in [last.from, last.to] {
+            let rect = layout.square_rect(square);
+            let inset = (layout.cell * 0.04).max(2.0);
+            let width = (layout.cell * 0.05).max(2.0);
+            draw_rectangle_lines(
+                rect.x + inset,
+                rect.y + inset,
+                rect.w - 2.0 * inset,
+                rect.h - 2.0 * inset,
+                width,
+                LAST_MOVE,
+            );
+        }
+    }
+    for &square in &marks.targets {
+        let center = layout.square_center(square);
+        draw_circle(center.x, center.y, layout.cell * 0.12, TARGET);
+    }
+    for row in 0..dims.rows() {
+        for col in 0..dims.cols() {
+            let square = Square::new(col, row);
+            if let Some(side) = position.pawn_at(square) {
+                draw_pawn(layout, square, side, marks.selected == Some(square));
+            }
+        }
+    }
+}
+
+/// A pawn: a disc on its square with a rim, ringed when picked.
+fn draw_pawn(layout: HexLayout, square: Square, side: Side, selected: bool) {
+    let center = layout.square_center(square);
+    let radius = layout.cell * 0.32;
+    let fill = match side {
+        Side::White => WHITE_PAWN,
+        Side::Black => BLACK_PAWN,
+    };
+    draw_circle(center.x, center.y, radius, fill);
+    draw_circle_lines(center.x, center.y, radius, 2.0, PAWN_EDGE);
+    if selected {
+        draw_circle_lines(center.x, center.y, radius + 5.0, 4.0, SELECTED);
+    }
+}
+
+/// Column letters under the board, row numbers left of it.
+fn draw_labels(layout: HexLayout) {
+    let dims = layout.dims;
+    for col in 0..dims.cols() {
+        let rect = layout.square_rect(Square::new(col, 0));
+        let text = char::from(b'a' + col).to_string();
+        let x = rect.x + rect.w / 2.0 - 4.0;
+        draw_text(&text, x, rect.y + rect.h + 16.0, LABEL_SIZE, DIM_TEXT);
+    }
+    for row in 0..dims.rows() {
+        let rect = layout.square_rect(Square::new(0, row));
+        let text = (row + 1).to_string();
+        draw_text(
+            &text,
+            rect.x - 16.0,
+            rect.y + rect.h / 2.0 + 5.0,
+            LABEL_SIZE,
+            DIM_TEXT,
+        );
+    }
+}
+
+/// A matchbox: its board with an arrow per move, blue with a bead and grey without, and each
+/// move's chance written on its arrow; `hover` is the arrow under the pointer.
+pub fn draw_matchbox(layout: HexLayout, matchbox: &BoxView, hover: Option<Move>) {
+    draw_board(layout, &matchbox.position, &HexMarks::default());
+    let width = (layout.cell * 0.07).max(2.0);
+    // Greyed arrows first, so the live ones are drawn over them where they cross.
+    let mut beads = matchbox.beads.clone();
+    beads.sort_by_key(|&(_, count)| count > 0);
+    for (mv, count) in beads {
+        let color = match (hover == Some(mv), count > 0) {
+            (true, _) => HOVER_ARROW,
+            (false, true) => BEAD_ARROW,
+            (false, false) => EMPTY_ARROW,
+        };
+        let arrow = layout.arrow(mv);
+        draw_line(
+            arrow.tail.x,
+            arrow.tail.y,
+            arrow.head.x,
+            arrow.head.y,
+            width,
+            color,
+        );
+        for barb in arrow.barbs(layout.cell * 0.16) {
+            draw_line(arrow.head.x, arrow.head.y, barb.x, barb.y, width, color);
+        }
+        let text = percent(matchbox.chance(mv));
+        draw_tag(arrow.label_point(), &text, color);
+    }
+}
+
+/// A chance as a whole percentage.
+fn percent(chance: f64) -> String {
+    format!("{:.0}%", chance * 100.0)
+}
+
+/// `text` on a small dark tag centred at `at`, its frame in `color`.
+fn draw_tag(at: Vec2, text: &str, color: Color) {
+    let size = measure_text(text, None, LABEL_SIZE as u16, 1.0);
+    let (w, h) = (size.width + 8.0, LABEL_SIZE + 2.0);
+    let (x, y) = (at.x - w / 2.0, at.y - h / 2.0);
+    draw_rectangle(x, y, w, h, Color::new(0.1, 0.1, 0.12, 0.85));
+    draw_rectangle_lines(x, y, w, h, 2.0, color);
+    draw_text(text, x + 4.0, y + h - 5.0, LABEL_SIZE, WHITE_PAWN);
+}

@@ -1,0 +1,211 @@
+//! The lobby's forms for HER's rooms. "Hexapawn with HER": the board, mirrors, slow or fast
+//! mode, the brain's name and HER's pause; its creator plays White. "HER against HER": the
+//! board, mirrors, rounds, pace and the two brains; its creator watches.
+
+use macroquad::math::Rect;
+use parlor_shared::game::{GameKind, GameSetup};
+use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name};
+use parlor_shared::protocol::SeatSpec;
+
+use crate::gui::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, TEXT, TextField, button_enabled, button_width,
+    label, toggle,
+};
+
+const SIZES: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 4), (5, 5)];
+const PAUSES_MS: [u32; 4] = [200, 500, 1000, 2000];
+const ROUNDS: [u64; 4] = [100, 1000, 10_000, 100_000];
+const PACES: [Pace; 4] = [
+    Pace::FullSpeed,
+    Pace::PerPly { ms: 100 },
+    Pace::PerPly { ms: 300 },
+    Pace::PerPly { ms: 1000 },
+];
+/// Where the choices start, right of their row's name.
+const CHOICES_X: f32 = 100.0;
+const ROW: f32 = BUTTON_HEIGHT + 6.0;
+
+pub struct HexLobbyForm {
+    dims: Dims,
+    mirrors: bool,
+    mode: PlayMode,
+    brain: TextField,
+    pause_ms: u32,
+    rounds: u64,
+    pace: Pace,
+    brains: [TextField; 2],
+}
+
+impl Default for HexLobbyForm {
+    fn default() -> Self {
+        HexLobbyForm {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            mode: PlayMode::Slow,
+            brain: TextField::new("HER"),
+            pause_ms: 500,
+            rounds: 1000,
+            pace: Pace::FullSpeed,
+            brains: [TextField::new("HER A"), TextField::new("HER B")],
+        }
+    }
+}
+
+impl HexLobbyForm {
+    /// The room the form describes for `kind` (Hexapawn or HerMatch), or why it cannot be.
+    pub fn room(&self, kind: GameKind) -> Result<(GameSetup, Vec<SeatSpec>), String> {
+        if kind == GameKind::HerMatch {
+            let setup = MatchSetup {
+                dims: self.dims,
+                mirrors: self.mirrors,
+                rounds: self.rounds,
+                pace: self.pace,
+                brains: self
+                    .brains
+                    .each_ref()
+                    .map(|field| field.text.trim().to_string()),
+            };
+            setup.check()?;
+            return Ok((GameSetup::HerMatch(setup), Vec::new()));
+        }
+        let brain = self.brain.text.trim().to_string();
+        check_brain_name(&brain)?;
+        let setup = HexSetup {
+            dims: self.dims,
+            mirrors: self.mirrors,
+            mode: self.mode,
+            brain,
+        };
+        let seats = vec![SeatSpec::Human, SeatSpec::ai(self.pause_ms)];
+        Ok((GameSetup::Hexapawn(setup), seats))
+    }
+
+    /// Draws the form for `kind` from `y` down at `x`; returns the room to create when Create
+    /// is clicked, and where the column continues.
+    pub fn update(
+        &mut self,
+        input: &Input,
+        kind: GameKind,
+        x: f32,
+        mut y: f32,
+        connected: bool,
+    ) -> (Option<(GameSetup, Vec<SeatSpec>)>, f32) {
+        let sizes =
+            SIZES.map(|(r, c)| (Dims::new(r, c).expect("a valid size"), format!("{r}x{c}")));
+        y = choices(input, x, y, "Board", &sizes, &mut self.dims);
+        let mirrors = [
+            (false, "apart".to_string()),
+            (true, "share a box".to_string()),
+        ];
+        y = choices(input, x, y, "Mirrors", &mirrors, &mut self.mirrors);
+        if kind == GameKind::HerMatch {
+            let rounds = ROUNDS.map(|n| (n, n.to_string()));
+            y = choices(input, x, y, "Rounds", &rounds, &mut self.rounds);
+            let paces = PACES.map(|pace| (pace, pace_name(pace)));
+            y = choices(input, x, y, "Pace", &paces, &mut self.pace);
+            for (index, field) in self.brains.iter_mut().enumerate() {
+                y = text_row(input, x, y, &format!("Brain {}", index + 1), field);
+            }
+        } else {
+            let modes = [
+                (PlayMode::Slow, "slow: see its box".to_string()),
+                (PlayMode::Fast, "fast".to_string()),
+            ];
+            y = choices(input, x, y, "Mode", &modes, &mut self.mode);
+            y = text_row(input, x, y, "Brain", &mut self.brain);
+            if self.mode == PlayMode::Fast {
+                let pauses = PAUSES_MS.map(|ms| (ms, format!("{ms} ms")));
+                y = choices(input, x, y, "HER waits", &pauses, &mut self.pause_ms);
+            }
+        }
+        y += 4.0;
+        let room = self.room(kind);
+        let text = if kind == GameKind::HerMatch {
+            "Create and watch"
+        } else {
+            "Create room"
+        };
+        let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
+        let clicked = button_enabled(input, rect, text, connected && room.is_ok());
+        let (note, color) = match &room {
+            Err(reason) => (reason.as_str(), ERROR_TEXT),
+            Ok(_) if kind == GameKind::HerMatch => ("The server keeps both brains.", DIM_TEXT),
+            Ok(_) => ("You play White and move first.", DIM_TEXT),
+        };
+        label(note, x + rect.w + 10.0, y + 20.0, color);
+        (room.ok().filter(|_| clicked), y + BUTTON_HEIGHT)
+    }
+}
+
+fn pace_name(pace: Pace) -> String {
+    match pace {
+        Pace::FullSpeed => "full speed".into(),
+        Pace::PerPly { ms } => format!("{ms} ms/ply"),
+    }
+}
+
+/// A row of toggles named `name`, one per option; returns the next row's top.
+fn choices<T: Copy + PartialEq>(
+    input: &Input,
+    x: f32,
+    y: f32,
+    name: &str,
+    options: &[(T, String)],
+    current: &mut T,
+) -> f32 {
+    label(name, x, y + 20.0, TEXT);
+    let mut bx = x + CHOICES_X;
+    for (value, text) in options {
+        let rect = Rect::new(bx, y, button_width(text), BUTTON_HEIGHT);
+        if toggle(input, rect, text, *current == *value) {
+            *current = *value;
+        }
+        bx += rect.w + 6.0;
+    }
+    y + ROW
+}
+
+/// A named text field; returns the next row's top.
+fn text_row(input: &Input, x: f32, y: f32, name: &str, field: &mut TextField) -> f32 {
+    label(name, x, y + 20.0, TEXT);
+    field.update(input, Rect::new(x + CHOICES_X, y, 200.0, BUTTON_HEIGHT));
+    y + ROW
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::protocol::AiKind;
+
+    #[test]
+    fn a_game_against_her_seats_the_person_first_and_her_second() {
+        let form = HexLobbyForm::default();
+        let (setup, seats) = form.room(GameKind::Hexapawn).unwrap();
+        let GameSetup::Hexapawn(setup) = setup else {
+            panic!("not a Hexapawn setup");
+        };
+        assert_eq!(setup.dims, Dims::HEXAPAWN);
+        assert_eq!(setup.brain, "HER");
+        assert_eq!(setup.mode, PlayMode::Slow);
+        assert_eq!(seats[0], SeatSpec::Human);
+        assert!(matches!(
+            seats[1],
+            SeatSpec::Ai {
+                move_ms: 500,
+                kind: AiKind::Standard
+            }
+        ));
+    }
+
+    #[test]
+    fn a_match_has_no_seats_and_needs_two_brains() {
+        let mut form = HexLobbyForm::default();
+        let (setup, seats) = form.room(GameKind::HerMatch).unwrap();
+        assert!(seats.is_empty());
+        assert!(matches!(setup, GameSetup::HerMatch(m) if m.brains == ["HER A", "HER B"]));
+        form.brains[1].text = " HER A ".into();
+        assert!(form.room(GameKind::HerMatch).is_err());
+        form.brain.text = String::new();
+        assert!(form.room(GameKind::Hexapawn).is_err());
+    }
+}

@@ -1,0 +1,201 @@
+//! An auto match (HER against HER) as its spectators see it: the board of the round being
+//! played, the matchbox of the HER to move, the round and the running score, and the learning
+//! curve as it grows. Nobody moves here: the server's room plays the match.
+
+use macroquad::math::Rect;
+use macroquad::window::{screen_height, screen_width};
+use parlor_shared::hexapawn::{MatchView, Side};
+
+use super::curve::{HER_COLORS, draw_curve};
+use super::draw::{HexMarks, draw_board, draw_matchbox};
+use super::layout::{HexLayout, board_area, halves, split_top};
+use crate::gui::room_view::BoardPlay;
+use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, label};
+
+/// Heights of the band with the two boards and of the score under it.
+const BOARDS_HEIGHT: f32 = 250.0;
+const SCORE_HEIGHT: f32 = 4.0 * LINE_HEIGHT + 8.0;
+const CAPTION: f32 = 30.0;
+
+/// Where a match's parts go on the screen.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MatchLayout {
+    pub board: HexLayout,
+    pub matchbox: HexLayout,
+    /// The first baseline of the score.
+    pub score_y: f32,
+    /// The learning curve's two charts.
+    pub curve: Rect,
+}
+
+pub fn match_layout(screen_w: f32, screen_h: f32, view: &MatchView) -> MatchLayout {
+    let area = board_area(screen_w, screen_h);
+    let (boards, rest) = split_top(area, BOARDS_HEIGHT, 8.0);
+    let (score, curve) = split_top(rest, SCORE_HEIGHT, 8.0);
+    let boards = Rect::new(boards.x, boards.y + CAPTION, boards.w, boards.h - CAPTION);
+    let (left, right) = halves(boards, 24.0);
+    let dims = view.setup.dims;
+    MatchLayout {
+        board: HexLayout::fit(left, dims),
+        matchbox: HexLayout::fit(right, dims),
+        score_y: score.y + LINE_HEIGHT - 4.0,
+        curve,
+    }
+}
+
+/// The names of the two HERs: their brains.
+fn names(view: &MatchView) -> [&str; 2] {
+    [view.setup.brains[0].as_str(), view.setup.brains[1].as_str()]
+}
+
+/// Which HER is to move on the board shown (0 or 1).
+pub fn her_to_move(view: &MatchView) -> usize {
+    let white = usize::from(view.white);
+    match view.position.to_move() {
+        Side::White => white,
+        Side::Black => 1 - white,
+    }
+}
+
+/// Draws the match; spectators make no moves, so this is always `Nothing`.
+pub fn draw_match(view: &MatchView) -> BoardPlay {
+    let layout = match_layout(screen_width(), screen_height(), view);
+    let names = names(view);
+    let white = usize::from(view.white);
+    let board_caption = format!("{} plays White", names[white]);
+    label(
+        &board_caption,
+        layout.board.left,
+        layout.board.top - 12.0,
+        TEXT,
+    );
+    draw_board(layout.board, &view.position, &HexMarks::default());
+    match &view.matchbox {
+        Some(matchbox) => {
+            let mover = her_to_move(view);
+            let text = format!("{}'s matchbox: {} beads", names[mover], matchbox.total);
+            label(
+                &text,
+                layout.matchbox.left,
+                layout.matchbox.top - 12.0,
+                HER_COLORS[mover],
+            );
+            draw_matchbox(layout.matchbox, matchbox, None);
+        }
+        None => {
+            let text = if view.finished {
+                "The match is over."
+            } else {
+                "(the matchbox in use shows here)"
+            };
+            label(
+                text,
+                layout.matchbox.left,
+                layout.matchbox.top - 12.0,
+                DIM_TEXT,
+            );
+        }
+    }
+    draw_score(layout.board.left - 22.0, layout.score_y, view, names);
+    draw_curve(layout.curve, view, names);
+    BoardPlay::Nothing
+}
+
+/// The round, each HER's wins and the share of them moving first, and the last round.
+fn draw_score(x: f32, mut y: f32, view: &MatchView, names: [&str; 2]) {
+    let round = if view.finished {
+        format!(
+            "Finished: {} rounds played on {}",
+            view.rounds_played, view.setup.dims
+        )
+    } else {
+        format!(
+            "Round {} of {} on {}",
+            (view.rounds_played + 1).min(view.setup.rounds),
+            view.setup.rounds,
+            view.setup.dims
+        )
+    };
+    label(&round, x, y, if view.finished { GOOD_TEXT } else { TEXT });
+    y += LINE_HEIGHT;
+    for her in 0..2 {
+        label(&score_line(view, her, names[her]), x, y, HER_COLORS[her]);
+        y += LINE_HEIGHT;
+    }
+    if let Some(last) = view.last_round {
+        let how = if last.resigned {
+            ", the other resigned before an empty box"
+        } else {
+            ""
+        };
+        let text = format!(
+            "Last round: {} won in {} plies ({} moved first){how}",
+            names[last.winner], last.plies, names[last.first]
+        );
+        label(&text, x, y, DIM_TEXT);
+    }
+}
+
+/// One HER's line of the score.
+pub fn score_line(view: &MatchView, her: usize, name: &str) -> String {
+    let stats = view.stats[her];
+    let share = stats
+        .share_moving_first()
+        .map_or_else(|| "-".to_string(), |share| format!("{:.0}%", share * 100.0));
+    format!(
+        "{name}: {} wins, {share} of them moving first; {} boxes, {} beads",
+        stats.wins, view.boxes[her], view.beads[her]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::hexapawn::{Dims, HerStats, MatchSetup, Pace};
+
+    fn view() -> MatchView {
+        MatchView::new(MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 100,
+            pace: Pace::FullSpeed,
+            brains: ["HER A".into(), "HER B".into()],
+        })
+    }
+
+    #[test]
+    fn the_score_says_wins_and_the_share_moving_first() {
+        let mut view = view();
+        assert!(score_line(&view, 0, "A").starts_with("A: 0 wins, - of them"));
+        view.stats[1] = HerStats {
+            wins: 8,
+            wins_moving_first: 2,
+        };
+        view.boxes[1] = 11;
+        view.beads[1] = 20;
+        assert_eq!(
+            score_line(&view, 1, "B"),
+            "B: 8 wins, 25% of them moving first; 11 boxes, 20 beads"
+        );
+    }
+
+    #[test]
+    fn the_mover_follows_the_side_to_move_and_who_plays_white() {
+        let mut view = view();
+        assert_eq!(her_to_move(&view), 0);
+        view.white = 1;
+        assert_eq!(her_to_move(&view), 1);
+        view.position = view.position.play("b1-b2".parse().unwrap()).unwrap();
+        assert_eq!(her_to_move(&view), 0);
+    }
+
+    #[test]
+    fn boards_score_and_curve_are_stacked_without_overlap() {
+        let layout = match_layout(1024.0, 768.0, &view());
+        assert!(layout.board.left + layout.board.width() < layout.matchbox.left);
+        assert!(layout.board.top + layout.board.height() + 16.0 < layout.score_y);
+        assert!(layout.score_y + 3.0 * LINE_HEIGHT < layout.curve.y);
+        assert!(layout.curve.y + layout.curve.h <= 768.0);
+        assert!(layout.curve.h > 200.0, "{layout:?}");
+    }
+}

@@ -1,0 +1,453 @@
+//! A game against HER in a room: the board, and in slow mode on HER's turn its matchbox beside
+//! it. The person (White) clicks a pawn, then its target; on HER's turn in slow mode they click
+//! one of the matchbox's arrows to force that move, or let HER pick. Illegal clicks are refused
+//! here with the rules' reason; the server checks every move again.
+
+use macroquad::math::Rect;
+use macroquad::window::{screen_height, screen_width};
+use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::hexapawn::{
+    HER_SEAT, HexGame, HexMove, Move, PERSON_SEAT, PERSON_SIDE, PlayMode, Position, Square,
+};
+use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatState};
+
+use super::draw::{HexMarks, draw_board, draw_matchbox};
+use super::layout::{HexLayout, board_area, halves, split_top};
+use crate::gui::room_view::BoardPlay;
+use crate::gui::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_enabled,
+    button_width, heading, label,
+};
+
+/// Room under the boards for the brain's counts, the turn and the buttons.
+const INFO_HEIGHT: f32 = 150.0;
+/// Room above a board for its caption.
+const CAPTION: f32 = 30.0;
+
+/// Where the board and (in slow mode) the matchbox go on a `screen_w` x `screen_h` screen,
+/// and where the text under them starts.
+pub fn play_layout(
+    screen_w: f32,
+    screen_h: f32,
+    game: &HexGame,
+) -> (HexLayout, Option<HexLayout>, f32) {
+    let area = board_area(screen_w, screen_h);
+    let (top, info) = split_top(area, area.h - INFO_HEIGHT, 8.0);
+    let boards = Rect::new(top.x, top.y + CAPTION, top.w, top.h - CAPTION);
+    let dims = game.setup.dims;
+    match game.setup.mode {
+        PlayMode::Fast => (HexLayout::fit(boards, dims), None, info.y),
+        PlayMode::Slow => {
+            let (left, right) = halves(boards, 24.0);
+            (
+                HexLayout::fit(left, dims),
+                Some(HexLayout::fit(right, dims)),
+                info.y,
+            )
+        }
+    }
+}
+
+/// The board of a stored game at one step: `last` is the move that led here.
+pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>) {
+    let area = board_area(screen_width(), screen_height());
+    let (top, info) = split_top(area, area.h - INFO_HEIGHT, 8.0);
+    let layout = HexLayout::fit(
+        Rect::new(top.x, top.y + CAPTION, top.w, top.h - CAPTION),
+        game.setup.dims,
+    );
+    let marks = HexMarks {
+        last: match last {
+            Some(GameMove::Hexapawn(HexMove::Play(mv))) => Some(*mv),
+            _ => None,
+        },
+        ..HexMarks::default()
+    };
+    caption(
+        &format!("Against {} on {}", game.setup.brain, game.setup.dims),
+        layout,
+    );
+    draw_board(layout, &game.position, &marks);
+    if let Some(result) = game.result_text() {
+        heading(&result, info.x, info.y + LINE_HEIGHT + 8.0);
+    }
+}
+
+/// The seat whose token sends the next move: the seat to move, except that in slow mode the
+/// person sends HER's moves too (forced, or "HER picks").
+pub fn acting_seat(game: &HexGame) -> Option<u8> {
+    match game.seat_to_move() {
+        Some(HER_SEAT) if game.setup.mode == PlayMode::Slow => Some(PERSON_SEAT),
+        seat => seat,
+    }
+}
+
+/// The room's controls: the pawn picked, on which version of the room.
+#[derive(Debug, Default)]
+pub struct HexRoomBoard {
+    selected: Option<(u64, Square)>,
+}
+
+impl HexRoomBoard {
+    /// Draws the game of `snapshot` and handles this frame's clicks for the seats `mine`;
+    /// `awaiting` says a move of ours is on its way.
+    pub fn update(
+        &mut self,
+        input: &Input,
+        snapshot: &RoomSnapshot,
+        game: &HexGame,
+        mine: &[u8],
+        awaiting: bool,
+    ) -> BoardPlay {
+        let (board, matchbox_at, info_y) = play_layout(screen_width(), screen_height(), game);
+        let allowed = may_act(game, mine, awaiting);
+        let person_turn = allowed.is_ok() && game.seat_to_move() == Some(PERSON_SEAT);
+        let selected = self
+            .selected
+            .filter(|&(at, _)| at == snapshot.version && person_turn)
+            .map(|(_, square)| square);
+        let marks = HexMarks {
+            last: game.plies.last().copied(),
+            selected,
+            targets: selected.map_or_else(Vec::new, |from| targets(&game.position, from)),
+        };
+        caption("The board", board);
+        draw_board(board, &game.position, &marks);
+        let mut play = BoardPlay::Nothing;
+        if let Some(layout) = matchbox_at {
+            play = self.matchbox(input, layout, game, &allowed);
+        }
+        if input.clicked
+            && let Some(square) = board.square_at(input.mouse)
+        {
+            play = match (&allowed, game.seat_to_move()) {
+                (Err(reason), _) => BoardPlay::Refused(reason.clone()),
+                (Ok(()), Some(PERSON_SEAT)) => {
+                    let (play, picked) = click(&game.position, selected, square);
+                    self.selected = picked.map(|square| (snapshot.version, square));
+                    play
+                }
+                _ => BoardPlay::Refused(
+                    "It is HER's turn: click an arrow in its matchbox, or Let HER pick.".into(),
+                ),
+            };
+        }
+        play.or(draw_info(input, info_y, snapshot, game, mine, &allowed))
+    }
+
+    /// The matchbox on HER's turn, with a click on an arrow forcing its move.
+    fn matchbox(
+        &self,
+        input: &Input,
+        layout: HexLayout,
+        game: &HexGame,
+        allowed: &Result<(), String>,
+    ) -> BoardPlay {
+        let Some(matchbox) = &game.matchbox else {
+            caption("HER's matchbox (shown on its turn)", layout);
+            return BoardPlay::Nothing;
+        };
+        caption(&format!("HER's matchbox: {} beads", matchbox.total), layout);
+        let moves: Vec<Move> = matchbox.beads.iter().map(|&(mv, _)| mv).collect();
+        let hover = layout
+            .arrow_at(&moves, input.mouse)
+            .filter(|_| allowed.is_ok());
+        draw_matchbox(layout, matchbox, hover);
+        let Some(mv) = hover.filter(|_| input.clicked) else {
+            return BoardPlay::Nothing;
+        };
+        if matchbox.chance(mv) > 0.0 {
+            BoardPlay::Move(GameMove::Hexapawn(HexMove::Play(mv)))
+        } else {
+            BoardPlay::Refused(format!(
+                "HER has no bead left for {mv}: force a blue arrow, or Let HER pick."
+            ))
+        }
+    }
+}
+
+fn caption(text: &str, layout: HexLayout) {
+    label(text, layout.left, layout.top - 12.0, TEXT);
+}
+
+/// Whether one of `mine` may act in `game` now, or why not.
+pub fn may_act(game: &HexGame, mine: &[u8], awaiting: bool) -> Result<(), String> {
+    if mine.is_empty() {
+        Err("Spectators cannot move.".into())
+    } else if game.winner().is_some() {
+        Err("The game is over.".into())
+    } else if !acting_seat(game).is_some_and(|seat| mine.contains(&seat)) {
+        Err("HER is thinking.".into())
+    } else if awaiting {
+        Err("Your move is on its way.".into())
+    } else {
+        Ok(())
+    }
+}
+
+/// The squares the pawn on `from` may move to.
+pub fn targets(position: &Position, from: Square) -> Vec<Square> {
+    position
+        .legal_moves()
+        .iter()
+        .filter(|mv| mv.from == from)
+        .map(|mv| mv.to)
+        .collect()
+}
+
+/// What a click on `square` does with `selected` picked: a move, a new pick, or a refusal
+/// with the rules' reason. Returns the play and the pawn picked afterwards.
+pub fn click(
+    position: &Position,
+    selected: Option<Square>,
+    square: Square,
+) -> (BoardPlay, Option<Square>) {
+    if let Some(from) = selected {
+        let mv = Move::new(from, square);
+        if position.check(mv).is_ok() {
+            return (BoardPlay::Move(GameMove::Hexapawn(HexMove::Play(mv))), None);
+        }
+    }
+    match position.pawn_at(square) {
+        Some(side) if side == PERSON_SIDE => {
+            if targets(position, square).is_empty() {
+                let reason = format!("The pawn on {square} has no move.");
+                (BoardPlay::Refused(reason), None)
+            } else {
+                (BoardPlay::Nothing, Some(square))
+            }
+        }
+        Some(_) if selected.is_none() => (
+            BoardPlay::Refused("That is HER's pawn: click one of your white pawns.".into()),
+            None,
+        ),
+        _ => match selected {
+            Some(from) => {
+                let reason = match position.check(Move::new(from, square)) {
+                    Err(error) => format!("{error}."),
+                    Ok(()) => "Click a green dot.".into(),
+                };
+                (BoardPlay::Refused(reason), selected)
+            }
+            None => (
+                BoardPlay::Refused("First click one of your white pawns, then its target.".into()),
+                None,
+            ),
+        },
+    }
+}
+
+/// The room for the same setup again, with HER pausing as long as in this one.
+pub fn again(snapshot: &RoomSnapshot, game: &HexGame) -> BoardPlay {
+    let move_ms = match snapshot.seats.get(usize::from(HER_SEAT)) {
+        Some(SeatState::Ai { move_ms, .. }) => *move_ms,
+        _ => DEFAULT_AI_MOVE_MS,
+    };
+    BoardPlay::NewRoom {
+        setup: GameSetup::Hexapawn(game.setup.clone()),
+        seats: vec![SeatSpec::Human, SeatSpec::ai(move_ms)],
+    }
+}
+
+/// The text under the boards: the brain, whose turn, the result, and the buttons.
+fn draw_info(
+    input: &Input,
+    top: f32,
+    snapshot: &RoomSnapshot,
+    game: &HexGame,
+    mine: &[u8],
+    allowed: &Result<(), String>,
+) -> BoardPlay {
+    let x = board_area(screen_width(), screen_height()).x;
+    let mut y = top + LINE_HEIGHT;
+    let setup = &game.setup;
+    let mode = match setup.mode {
+        PlayMode::Slow => "slow",
+        PlayMode::Fast => "fast",
+    };
+    let mirrors = if setup.mirrors {
+        ", mirrors share a box"
+    } else {
+        ""
+    };
+    let brain = format!(
+        "{} on {}{mirrors}: {} boxes, {} beads ({mode} mode)",
+        setup.brain, setup.dims, game.brain_boxes, game.brain_beads
+    );
+    label(&brain, x, y, DIM_TEXT);
+    y += LINE_HEIGHT + 10.0;
+    if let Some(result) = game.result_text() {
+        heading(&result, x, y + 8.0);
+        y += LINE_HEIGHT + 16.0;
+        let text = "Play again";
+        let enabled = mine.contains(&PERSON_SEAT);
+        let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
+        if button_enabled(input, rect, text, enabled) {
+            return again(snapshot, game);
+        }
+        let note = "HER keeps what it learnt: the server stores its brain.";
+        label(note, x + rect.w + 12.0, y + 20.0, DIM_TEXT);
+        return BoardPlay::Nothing;
+    }
+    let turn = match game.seat_to_move() {
+        Some(PERSON_SEAT) => "Your move (White): click a pawn, then its target.".to_string(),
+        _ => match (&game.matchbox, setup.mode) {
+            (Some(matchbox), PlayMode::Slow) => {
+                her_choices(matchbox.beads.as_slice(), matchbox.total)
+            }
+            _ => "HER (Black) is drawing a bead...".to_string(),
+        },
+    };
+    label(&turn, x, y, if allowed.is_ok() { GOOD_TEXT } else { TEXT });
+    y += LINE_HEIGHT / 2.0;
+    let her_turn = game.seat_to_move() == Some(HER_SEAT);
+    if her_turn && setup.mode == PlayMode::Slow && allowed.is_ok() {
+        let text = if game.matchbox.as_ref().is_some_and(|m| m.total == 0) {
+            "Let HER pick (it resigns)"
+        } else {
+            "Let HER pick"
+        };
+        if button_at(input, x, y + 8.0, text) {
+            return BoardPlay::Move(GameMove::Hexapawn(HexMove::HerPicks));
+        }
+    }
+    BoardPlay::Nothing
+}
+
+/// HER's turn in slow mode, in words: how many moves still have a bead.
+fn her_choices(beads: &[(Move, u32)], total: u32) -> String {
+    let live = beads.iter().filter(|&&(_, count)| count > 0).count();
+    match (total, live) {
+        (0, _) => "HER's matchbox is empty: HER resigns when it picks.".into(),
+        (_, 1) => "HER's turn: one move has a bead. Force it, or let HER pick.".into(),
+        _ => format!("HER's turn: force one of {live} blue arrows, or let HER pick."),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::hexapawn::{Brain, Dims, HexSetup};
+    use parlor_shared::protocol::RoomSnapshot;
+
+    fn game(mode: PlayMode, plies: &str) -> HexGame {
+        let setup = HexSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            mode,
+            brain: "HER".into(),
+        };
+        let mut game = HexGame::new(setup, &Brain::new(Dims::HEXAPAWN, false));
+        for ply in plies.split_whitespace() {
+            game = game.play(ply.parse().unwrap()).unwrap();
+        }
+        game
+    }
+
+    fn sq(name: &str) -> Square {
+        name.parse().unwrap()
+    }
+
+    fn play(text: &str) -> BoardPlay {
+        BoardPlay::Move(GameMove::Hexapawn(HexMove::Play(text.parse().unwrap())))
+    }
+
+    #[test]
+    fn a_pawn_then_its_target_makes_the_move() {
+        let start = game(PlayMode::Fast, "").position;
+        assert_eq!(
+            click(&start, None, sq("b1")),
+            (BoardPlay::Nothing, Some(sq("b1")))
+        );
+        assert_eq!(targets(&start, sq("b1")), vec![sq("b2")]);
+        assert_eq!(
+            click(&start, Some(sq("b1")), sq("b2")),
+            (play("b1-b2"), None)
+        );
+        // Another own pawn changes the pick.
+        assert_eq!(
+            click(&start, Some(sq("b1")), sq("a1")),
+            (BoardPlay::Nothing, Some(sq("a1")))
+        );
+    }
+
+    #[test]
+    fn clicks_that_are_no_move_say_why() {
+        let start = game(PlayMode::Fast, "").position;
+        let (refused, picked) = click(&start, None, sq("b3"));
+        assert!(matches!(refused, BoardPlay::Refused(r) if r.contains("HER's pawn")));
+        assert_eq!(picked, None);
+        let (refused, picked) = click(&start, Some(sq("b1")), sq("b3"));
+        assert!(matches!(refused, BoardPlay::Refused(r) if r.starts_with("illegal move b1")));
+        assert_eq!(picked, Some(sq("b1")));
+        let (refused, _) = click(&start, None, sq("b2"));
+        assert!(matches!(refused, BoardPlay::Refused(r) if r.starts_with("First click")));
+        // The pawn on a2 faces a black pawn and has nothing to capture.
+        let blocked = game(PlayMode::Fast, "a1-a2 b3-b2").position;
+        let (refused, _) = click(&blocked, None, sq("a2"));
+        assert_eq!(
+            refused,
+            BoardPlay::Refused("The pawn on a2 has no move.".into())
+        );
+    }
+
+    #[test]
+    fn in_slow_mode_the_person_acts_for_her_and_in_fast_mode_not() {
+        let slow = game(PlayMode::Slow, "b1-b2");
+        let fast = game(PlayMode::Fast, "b1-b2");
+        assert_eq!(acting_seat(&slow), Some(PERSON_SEAT));
+        assert_eq!(acting_seat(&fast), Some(HER_SEAT));
+        assert_eq!(may_act(&slow, &[PERSON_SEAT], false), Ok(()));
+        assert_eq!(
+            may_act(&fast, &[PERSON_SEAT], false),
+            Err("HER is thinking.".into())
+        );
+        assert!(may_act(&slow, &[], false).is_err());
+        assert!(may_act(&slow, &[PERSON_SEAT], true).is_err());
+        let over = game(PlayMode::Slow, "b1-b2 a3xb2 c1xb2 c3xb2 a1xb2");
+        assert_eq!(acting_seat(&over), None);
+        assert_eq!(
+            may_act(&over, &[PERSON_SEAT], false),
+            Err("The game is over.".into())
+        );
+    }
+
+    #[test]
+    fn play_again_asks_for_the_same_setup_and_pause() {
+        let game = game(PlayMode::Fast, "");
+        let snapshot = RoomSnapshot {
+            room: 3,
+            version: 9,
+            seats: vec![
+                SeatState::Taken { connected: true },
+                SeatState::Ai {
+                    move_ms: 700,
+                    name: "HER".into(),
+                },
+            ],
+            spectators: 0,
+            state: parlor_shared::game::GameState::Hexapawn(game.clone()),
+            moves: vec![],
+            outcome: None,
+            record: None,
+        };
+        assert_eq!(
+            again(&snapshot, &game),
+            BoardPlay::NewRoom {
+                setup: GameSetup::Hexapawn(game.setup.clone()),
+                seats: vec![SeatSpec::Human, SeatSpec::ai(700)],
+            }
+        );
+    }
+
+    #[test]
+    fn slow_mode_puts_the_matchbox_beside_the_board() {
+        let (board, matchbox, info) = play_layout(1024.0, 768.0, &game(PlayMode::Slow, ""));
+        let matchbox = matchbox.unwrap();
+        assert!(board.left + board.width() < matchbox.left);
+        assert_eq!(board.cell, matchbox.cell);
+        assert!(board.top + board.height() + 20.0 < info);
+        let (fast, none, _) = play_layout(1024.0, 768.0, &game(PlayMode::Fast, ""));
+        assert!(none.is_none() && fast.cell > board.cell);
+    }
+}

@@ -1,0 +1,169 @@
+//! HER's rooms in the window under Xvfb: the client with its embedded server opens a room by
+//! itself (the hidden `--open-room`), plays the given moves and saves a screenshot once the
+//! room shows them; the tests read the pixels: pawns on their squares, HER's matchbox arrows in
+//! slow mode, HER's own reply in fast mode, and an auto match's learning curve.
+//! Without `xvfb-run` they are skipped with a note, except in CI.
+
+use std::path::PathBuf;
+
+mod common;
+
+use common::{Screenshot, close_to, have_xvfb, run_under_xvfb};
+use macroquad::color::Color;
+use parlor_client::gui::hexapawn::{
+    BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LIGHT_SQUARE, WHITE_PAWN,
+    chart_rects, match_layout, play_layout,
+};
+use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
+use parlor_shared::hexapawn::{
+    Brain, Dims, HexGame, HexSetup, MatchSetup, MatchView, Pace, PlayMode, Square,
+};
+
+fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("parlor-hexapawn-{}-{name}", std::process::id()))
+}
+
+/// Runs the client on a fresh data directory with `--open-room room` and reads its screenshot.
+fn open_room(name: &str, room: &str) -> Option<Screenshot> {
+    if !have_xvfb() {
+        return None;
+    }
+    let data = temp(&format!("{name}-data"));
+    let png = temp(&format!("{name}.png"));
+    let _ = std::fs::remove_file(&png);
+    let args = [
+        "--data".as_ref(),
+        data.as_os_str(),
+        "--open-room".as_ref(),
+        room.as_ref(),
+        "--screenshot".as_ref(),
+        png.as_os_str(),
+    ];
+    let output = run_under_xvfb(&args);
+    let _ = std::fs::remove_dir_all(&data);
+    assert!(
+        output.status.success(),
+        "client failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let shot = Screenshot::read(&png);
+    let _ = std::fs::remove_file(&png);
+    assert_eq!(
+        (shot.width, shot.height),
+        (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32)
+    );
+    Some(shot)
+}
+
+/// The board and the matchbox's place for a game of `dims` in `mode`.
+fn layouts(dims: Dims, mode: PlayMode) -> (HexLayout, Option<HexLayout>) {
+    let setup = HexSetup {
+        dims,
+        mirrors: false,
+        mode,
+        brain: "HER".into(),
+    };
+    let game = HexGame::new(setup, &Brain::new(dims, false));
+    let (board, matchbox, _) = play_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, &game);
+    (board, matchbox)
+}
+
+/// What the centre of `square` shows: a pawn's colour, or the square's.
+fn centre(shot: &Screenshot, layout: HexLayout, square: &str) -> [u8; 3] {
+    let point = layout.square_center(square.parse::<Square>().unwrap());
+    shot.pixel(point.x, point.y)
+}
+
+fn check(shot: &Screenshot, layout: HexLayout, squares: &str, want: Color) {
+    for square in squares.split_whitespace() {
+        let pixel = centre(shot, layout, square);
+        assert!(close_to(pixel, want), "{square}: {pixel:?}");
+    }
+}
+
+fn empty_colour(square: &str) -> Color {
+    let square: Square = square.parse().unwrap();
+    if (square.row + square.col).is_multiple_of(2) {
+        DARK_SQUARE
+    } else {
+        LIGHT_SQUARE
+    }
+}
+
+#[test]
+fn slow_mode_shows_the_board_and_her_matchbox_with_an_arrow_per_bead() {
+    let Some(shot) = open_room("slow", "hexapawn slow b1-b2") else {
+        return;
+    };
+    let (board, matchbox) = layouts(Dims::HEXAPAWN, PlayMode::Slow);
+    check(&shot, board, "a1 c1 b2", WHITE_PAWN);
+    check(&shot, board, "a3 b3 c3", BLACK_PAWN);
+    for square in ["b1", "a2", "c2"] {
+        let pixel = centre(&shot, board, square);
+        assert!(close_to(pixel, empty_colour(square)), "{square}: {pixel:?}");
+    }
+    // A fresh box: one bead for each of HER's four moves, each arrow blue along its shaft.
+    let matchbox = matchbox.expect("slow mode has a matchbox");
+    check(&shot, matchbox, "b2", WHITE_PAWN);
+    for mv in ["a3-a2", "a3xb2", "c3xb2", "c3-c2"] {
+        let arrow = matchbox.arrow(mv.parse().unwrap());
+        let point = arrow.tail.lerp(arrow.head, 0.3);
+        let pixel = shot.pixel(point.x, point.y);
+        assert!(close_to(pixel, BEAD_ARROW), "{mv} at {point}: {pixel:?}");
+    }
+}
+
+#[test]
+fn fast_mode_her_answers_by_itself_on_a_4x4_board() {
+    let Some(shot) = open_room("fast", "hexapawn fast 4x4 b1-b2") else {
+        return;
+    };
+    let (board, matchbox) = layouts(Dims::OCTAPAWN, PlayMode::Fast);
+    assert_eq!(matchbox, None);
+    check(&shot, board, "a1 c1 d1 b2", WHITE_PAWN);
+    check(&shot, board, "b1", empty_colour("b1"));
+    // b2 attacks nothing yet, so HER stepped one of its four pawns from row 4 to row 3.
+    let black = |row: &str| {
+        ["a", "b", "c", "d"]
+            .iter()
+            .filter(|col| close_to(centre(&shot, board, &format!("{col}{row}")), BLACK_PAWN))
+            .count()
+    };
+    assert_eq!((black("4"), black("3")), (3, 1));
+}
+
+#[test]
+fn an_auto_match_draws_its_learning_curve() {
+    let Some(shot) = open_room("match", "her-match 3x3 300") else {
+        return;
+    };
+    let view = MatchView::new(MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 300,
+        pace: Pace::FullSpeed,
+        brains: ["HER A".into(), "HER B".into()],
+    });
+    let layout = match_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, &view);
+    // The board of the last round: six pawns at most, none of them off the board.
+    let pawns = (0..3u8)
+        .flat_map(|row| (0..3u8).map(move |col| Square::new(col, row)))
+        .filter(|&square| {
+            let point = layout.board.square_center(square);
+            let pixel = shot.pixel(point.x, point.y);
+            close_to(pixel, WHITE_PAWN) || close_to(pixel, BLACK_PAWN)
+        })
+        .count();
+    assert!((1..=6).contains(&pawns), "{pawns} pawns");
+    for (chart, plot) in ["losses", "beads"].iter().zip(chart_rects(layout.curve)) {
+        for (her, colour) in HER_COLORS.iter().enumerate() {
+            let mut lit = 0;
+            for y in plot.y as u32..(plot.y + plot.h) as u32 {
+                for x in plot.x as u32..(plot.x + plot.w) as u32 {
+                    lit += usize::from(close_to(shot.pixel(x as f32, y as f32), *colour));
+                }
+            }
+            assert!(lit > 50, "{chart} chart: {lit} pixels of HER {her}'s line");
+        }
+    }
+}
