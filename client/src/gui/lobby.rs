@@ -156,7 +156,9 @@ impl LobbyView {
         action
     }
 
-    /// The games the server offers; returns where the column continues.
+    /// The game chosen in the form as the server describes it (the form's buttons name the
+    /// others, and six descriptions would push the form off the screen); returns where the
+    /// column continues.
     fn draw_games(&self, top: f32) -> f32 {
         heading("Games", LEFT_X, top + 22.0);
         let mut y = top + 22.0 + LINE_HEIGHT + 4.0;
@@ -165,7 +167,7 @@ impl LobbyView {
             return y + LINE_HEIGHT;
         }
         let chars_per_line = (LEFT_WIDTH / text_width("m")).floor() as usize;
-        for game in &self.games {
+        for game in self.games.iter().filter(|game| game.kind == self.game) {
             label(&game.name, LEFT_X, y, TEXT);
             y += LINE_HEIGHT;
             for line in describe::wrap(&game.description, chars_per_line) {
@@ -193,6 +195,10 @@ impl LobbyView {
         let mut x = LEFT_X + 50.0;
         for game in GameKind::ALL {
             let name = short_name(game);
+            if x + button_width(name) + 6.0 > LEFT_X + LEFT_WIDTH {
+                x = LEFT_X + 50.0;
+                y += BUTTON_HEIGHT + 6.0;
+            }
             let rect = Rect::new(x, y, button_width(name) + 6.0, BUTTON_HEIGHT);
             if toggle(input, rect, name, self.game == game) {
                 self.game = game;

@@ -7,6 +7,7 @@ use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name};
 use parlor_shared::protocol::SeatSpec;
 
+use crate::gui::describe::seconds;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, TEXT, TextField, button_enabled, button_width,
     label, toggle,
@@ -102,7 +103,7 @@ impl HexLobbyForm {
             let rounds = ROUNDS.map(|n| (n, n.to_string()));
             y = choices(input, x, y, "Rounds", &rounds, &mut self.rounds);
             let paces = PACES.map(|pace| (pace, pace_name(pace)));
-            y = choices(input, x, y, "Pace", &paces, &mut self.pace);
+            y = choices(input, x, y, "Per ply", &paces, &mut self.pace);
             for (index, field) in self.brains.iter_mut().enumerate() {
                 y = text_row(input, x, y, &format!("Brain {}", index + 1), field);
             }
@@ -114,7 +115,7 @@ impl HexLobbyForm {
             y = choices(input, x, y, "Mode", &modes, &mut self.mode);
             y = text_row(input, x, y, "Brain", &mut self.brain);
             if self.mode == PlayMode::Fast {
-                let pauses = PAUSES_MS.map(|ms| (ms, format!("{ms} ms")));
+                let pauses = PAUSES_MS.map(|ms| (ms, seconds(ms)));
                 y = choices(input, x, y, "HER waits", &pauses, &mut self.pause_ms);
             }
         }
@@ -139,8 +140,8 @@ impl HexLobbyForm {
 
 fn pace_name(pace: Pace) -> String {
     match pace {
-        Pace::FullSpeed => "full speed".into(),
-        Pace::PerPly { ms } => format!("{ms} ms/ply"),
+        Pace::FullSpeed => "fastest".into(),
+        Pace::PerPly { ms } => seconds(ms),
     }
 }
 

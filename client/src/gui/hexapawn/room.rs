@@ -69,8 +69,22 @@ pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>) {
     );
     draw_board(layout, &game.position, &marks);
     if let Some(result) = game.result_text() {
-        heading(&result, info.x, info.y + LINE_HEIGHT + 8.0);
+        draw_result(&result, info.x, info.y + LINE_HEIGHT + 8.0);
     }
+}
+
+/// The end of the game: its first sentence as a heading, the rest under it; returns the
+/// baseline after it.
+fn draw_result(result: &str, x: f32, y: f32) -> f32 {
+    let (first, rest) = result.split_once(". ").unwrap_or((result, ""));
+    let first = if rest.is_empty() {
+        first.to_string()
+    } else {
+        format!("{first}.")
+    };
+    heading(&first, x, y);
+    label(rest, x, y + LINE_HEIGHT + 4.0, GOOD_TEXT);
+    y + 2.0 * LINE_HEIGHT + 4.0
 }
 
 /// The seat whose token sends the next move: the seat to move, except that in slow mode the
@@ -277,8 +291,7 @@ fn draw_info(
     label(&brain, x, y, DIM_TEXT);
     y += LINE_HEIGHT + 10.0;
     if let Some(result) = game.result_text() {
-        heading(&result, x, y + 8.0);
-        y += LINE_HEIGHT + 16.0;
+        y = draw_result(&result, x, y + 8.0) - 4.0;
         let text = "Play again";
         let enabled = mine.contains(&PERSON_SEAT);
         let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
