@@ -146,7 +146,8 @@ pub fn draw_matchbox(layout: HexLayout, matchbox: &BoxView, hover: Option<Move>)
             draw_line(arrow.head.x, arrow.head.y, barb.x, barb.y, width, color);
         }
         let text = percent(matchbox.chance(mv));
-        draw_tag(arrow.label_point(), &text, color);
+        let size = (layout.cell * 0.2).clamp(12.0, LABEL_SIZE).round();
+        draw_tag(arrow.label_point(), &text, size, color);
     }
 }
 
@@ -155,12 +156,12 @@ fn percent(chance: f64) -> String {
     format!("{:.0}%", chance * 100.0)
 }
 
-/// `text` on a small dark tag centred at `at`, its frame in `color`.
-fn draw_tag(at: Vec2, text: &str, color: Color) {
-    let size = measure_text(text, None, LABEL_SIZE as u16, 1.0);
-    let (w, h) = (size.width + 8.0, LABEL_SIZE + 2.0);
+/// `text` in `font_size` on a small dark tag centred at `at`, its frame in `color`.
+fn draw_tag(at: Vec2, text: &str, font_size: f32, color: Color) {
+    let size = measure_text(text, None, font_size as u16, 1.0);
+    let (w, h) = (size.width + 6.0, font_size + 2.0);
     let (x, y) = (at.x - w / 2.0, at.y - h / 2.0);
     draw_rectangle(x, y, w, h, Color::new(0.1, 0.1, 0.12, 0.85));
     draw_rectangle_lines(x, y, w, h, 2.0, color);
-    draw_text(text, x + 4.0, y + h - 5.0, LABEL_SIZE, WHITE_PAWN);
+    draw_text(text, x + 3.0, y + h * 0.75, font_size, WHITE_PAWN);
 }

@@ -13,7 +13,7 @@ use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, label};
 
 /// Heights of the band with the two boards and of the score under it.
-const BOARDS_HEIGHT: f32 = 250.0;
+const BOARDS_HEIGHT: f32 = 290.0;
 const SCORE_HEIGHT: f32 = 4.0 * LINE_HEIGHT + 8.0;
 const CAPTION: f32 = 30.0;
 

@@ -4,8 +4,9 @@
 //! moves, and says when the screen is worth a screenshot.
 //!
 //! The text is words separated by spaces: `hexapawn` or `her-match`, then in any order a board
-//! size (`4x4`), `slow` or `fast`, `mirrors`, a number of rounds (a match) and the person's
-//! moves (`b1-b2`, a game against HER), e.g. `hexapawn slow b1-b2` or `her-match 3x3 300`.
+//! size (`4x4`), `slow` or `fast`, `mirrors`, a number of rounds and a pace per ply (`300ms`;
+//! a match) and the person's moves (`b1-b2`, a game against HER), e.g. `hexapawn slow b1-b2`
+//! or `her-match 3x3 300`.
 
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::{
@@ -34,7 +35,7 @@ impl RoomScript {
         let mut words = text.split_whitespace();
         let kind = words.next().unwrap_or_default();
         let (mut dims, mut mirrors, mut mode) = (Dims::HEXAPAWN, false, PlayMode::Slow);
-        let (mut rounds, mut moves) = (100, Vec::new());
+        let (mut rounds, mut pace, mut moves) = (100, Pace::FullSpeed, Vec::new());
         for word in words {
             match word {
                 "slow" => mode = PlayMode::Slow,
@@ -44,6 +45,13 @@ impl RoomScript {
                     dims = word.parse().map_err(|e| format!("{e}"))?;
                 }
                 _ if word.parse::<u64>().is_ok() => rounds = word.parse().unwrap_or(rounds),
+                _ if word
+                    .strip_suffix("ms")
+                    .is_some_and(|ms| ms.parse::<u32>().is_ok()) =>
+                {
+                    let ms = word.trim_end_matches("ms").parse().unwrap_or_default();
+                    pace = Pace::PerPly { ms };
+                }
                 _ => moves.push(word.parse::<Move>().map_err(|e| format!("{e}"))?),
             }
         }
@@ -63,7 +71,7 @@ impl RoomScript {
                     dims,
                     mirrors,
                     rounds,
-                    pace: Pace::FullSpeed,
+                    pace,
                     brains: ["HER A".into(), "HER B".into()],
                 };
                 (GameSetup::HerMatch(setup), Vec::new())
@@ -133,10 +141,11 @@ mod tests {
         assert_eq!(seats.len(), 2);
         assert_eq!(script.moves, vec!["b1-b2".parse().unwrap()]);
         assert_eq!(script.room_to_create(), None);
-        let mut script = RoomScript::parse("her-match 300").unwrap();
+        let mut script = RoomScript::parse("her-match 300 20ms").unwrap();
         assert!(matches!(
             script.room_to_create(),
-            Some((GameSetup::HerMatch(MatchSetup { rounds: 300, .. }), seats)) if seats.is_empty()
+            Some((GameSetup::HerMatch(MatchSetup { rounds: 300, pace: Pace::PerPly { ms: 20 }, .. }), seats))
+                if seats.is_empty()
         ));
         assert!(RoomScript::parse("chess").is_err());
         assert!(RoomScript::parse("hexapawn z9").is_err());
