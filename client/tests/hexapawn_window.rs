@@ -12,7 +12,7 @@ use common::{Screenshot, close_to, have_xvfb, run_under_xvfb};
 use macroquad::color::Color;
 use parlor_client::gui::hexapawn::{
     BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LIGHT_SQUARE, WHITE_PAWN,
-    chart_rects, match_layout, play_layout,
+    chart_rects, match_layout, play_layout, replay_layout,
 };
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use parlor_shared::hexapawn::{
@@ -110,6 +110,21 @@ fn slow_mode_shows_the_board_and_her_matchbox_with_an_arrow_per_bead() {
         let point = arrow.tail.lerp(arrow.head, 0.3);
         let pixel = shot.pixel(point.x, point.y);
         assert!(close_to(pixel, BEAD_ARROW), "{mv} at {point}: {pixel:?}");
+    }
+}
+
+#[test]
+fn a_whole_game_against_her_is_stored_and_replayed_to_its_end() {
+    // The person forces HER's answers too (slow mode), wins, and opens the stored game.
+    let moves = "b1-b2 a3xb2 c1xb2 c3xb2 a1xb2";
+    let Some(shot) = open_room("replay", &format!("hexapawn slow {moves} replay")) else {
+        return;
+    };
+    let (board, _) = replay_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, Dims::HEXAPAWN);
+    check(&shot, board, "b2", WHITE_PAWN);
+    check(&shot, board, "b3", BLACK_PAWN);
+    for square in ["a1", "b1", "c1", "a2", "c2", "a3", "c3"] {
+        check(&shot, board, square, empty_colour(square));
     }
 }
 

@@ -110,6 +110,7 @@ impl App {
     pub fn script_done(&self) -> bool {
         match (&self.script, &self.screen) {
             (Some(script), Screen::Room(view)) => script.done(self.snapshots.get(&view.room)),
+            (Some(script), Screen::Replay(_)) => script.ends_in_replay(),
             _ => false,
         }
     }
@@ -125,13 +126,16 @@ impl App {
             self.handle_event(event);
         }
         if let (Some(script), Screen::Room(view)) = (&mut self.script, &self.screen) {
-            let held = self.held.get(&view.room).map_or(&[][..], Vec::as_slice);
-            let request = self
-                .snapshots
-                .get(&view.room)
-                .and_then(|snapshot| script.next_move(snapshot, held));
+            let room = view.room;
+            let held = self.held.get(&room).map_or(&[][..], Vec::as_slice);
+            let snapshot = self.snapshots.get(&room);
+            let request = snapshot.and_then(|snapshot| script.next_move(snapshot, held));
+            let record = snapshot.and_then(|snapshot| script.record_to_replay(snapshot));
             if let Some(request) = request {
                 self.send(request);
+            }
+            if let Some(record) = record {
+                self.on_room_action(room, RoomAction::Replay(record));
             }
         }
         let now = get_time();

@@ -20,5 +20,5 @@ pub use draw::{
 pub use layout::{Arrow, HexLayout, board_area};
 pub use lobby_form::HexLobbyForm;
 pub use match_view::{MatchLayout, draw_match, match_layout};
-pub use room::{HexRoomBoard, acting_seat, draw_replay_board, play_layout};
+pub use room::{HexRoomBoard, acting_seat, draw_replay_board, play_layout, replay_layout};
 pub use scripted::RoomScript;

@@ -7,7 +7,7 @@ use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::hexapawn::{
-    HER_SEAT, HexGame, HexMove, Move, PERSON_SEAT, PERSON_SIDE, PlayMode, Position, Square,
+    Dims, HER_SEAT, HexGame, HexMove, Move, PERSON_SEAT, PERSON_SIDE, PlayMode, Position, Square,
 };
 use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatState};
 
@@ -48,14 +48,17 @@ pub fn play_layout(
     }
 }
 
+/// Where the replay's board goes, and where the text under it starts.
+pub fn replay_layout(screen_w: f32, screen_h: f32, dims: Dims) -> (HexLayout, f32) {
+    let area = board_area(screen_w, screen_h);
+    let (top, info) = split_top(area, area.h - INFO_HEIGHT, 8.0);
+    let boards = Rect::new(top.x, top.y + CAPTION, top.w, top.h - CAPTION);
+    (HexLayout::fit(boards, dims), info.y)
+}
+
 /// The board of a stored game at one step: `last` is the move that led here.
 pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>) {
-    let area = board_area(screen_width(), screen_height());
-    let (top, info) = split_top(area, area.h - INFO_HEIGHT, 8.0);
-    let layout = HexLayout::fit(
-        Rect::new(top.x, top.y + CAPTION, top.w, top.h - CAPTION),
-        game.setup.dims,
-    );
+    let (layout, info_y) = replay_layout(screen_width(), screen_height(), game.setup.dims);
     let marks = HexMarks {
         last: match last {
             Some(GameMove::Hexapawn(HexMove::Play(mv))) => Some(*mv),
@@ -69,7 +72,7 @@ pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>) {
     );
     draw_board(layout, &game.position, &marks);
     if let Some(result) = game.result_text() {
-        draw_result(&result, info.x, info.y + LINE_HEIGHT + 8.0);
+        draw_result(&result, layout.left - 22.0, info_y + LINE_HEIGHT + 8.0);
     }
 }
 

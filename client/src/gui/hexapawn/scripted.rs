@@ -6,13 +6,13 @@
 //! The text is words separated by spaces: `hexapawn` or `her-match`, then in any order a board
 //! size (`4x4`), `slow` or `fast`, `mirrors`, a number of rounds and a pace per ply (`300ms`;
 //! a match) and the person's moves (`b1-b2`, a game against HER), e.g. `hexapawn slow b1-b2`
-//! or `her-match 3x3 300`.
+//! or `her-match 3x3 300`; `replay` opens the stored game once it is over.
 
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Dims, HexMove, HexSetup, MatchSetup, Move, PERSON_SEAT, Pace, PlayMode,
 };
-use parlor_shared::protocol::{ClientMsg, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{ClientMsg, RecordId, RoomSnapshot, SeatSpec};
 
 use super::room::acting_seat;
 use crate::gui::room_view::HeldSeat;
@@ -28,6 +28,9 @@ pub struct RoomScript {
     created: bool,
     /// How many of `moves` have been sent.
     sent: usize,
+    /// Open the stored game once it is over (`replay`), and whether it was asked for.
+    replay: bool,
+    replay_asked: bool,
 }
 
 impl RoomScript {
@@ -36,11 +39,13 @@ impl RoomScript {
         let kind = words.next().unwrap_or_default();
         let (mut dims, mut mirrors, mut mode) = (Dims::HEXAPAWN, false, PlayMode::Slow);
         let (mut rounds, mut pace, mut moves) = (100, Pace::FullSpeed, Vec::new());
+        let mut replay = false;
         for word in words {
             match word {
                 "slow" => mode = PlayMode::Slow,
                 "fast" => mode = PlayMode::Fast,
                 "mirrors" => mirrors = true,
+                "replay" => replay = true,
                 _ if word.contains('x') && word.parse::<Dims>().is_ok() => {
                     dims = word.parse().map_err(|e| format!("{e}"))?;
                 }
@@ -84,6 +89,8 @@ impl RoomScript {
             moves,
             created: false,
             sent: 0,
+            replay,
+            replay_asked: false,
         })
     }
 
@@ -112,12 +119,27 @@ impl RoomScript {
         })
     }
 
+    /// The stored game to replay, once, when the room's game is over and stored.
+    pub fn record_to_replay(&mut self, snapshot: &RoomSnapshot) -> Option<RecordId> {
+        let record = snapshot
+            .record
+            .filter(|_| self.replay && !self.replay_asked)?;
+        self.replay_asked = true;
+        Some(record)
+    }
+
+    /// Whether the replay was asked for: then the replay is what the screen should show.
+    pub fn ends_in_replay(&self) -> bool {
+        self.replay
+    }
+
     /// Whether the room shows what was asked: a game after all the moves, waiting for the
     /// person (or, in slow mode, showing HER's box); a match when it is over.
     pub fn done(&self, snapshot: Option<&RoomSnapshot>) -> bool {
         match snapshot.map(|s| &s.state) {
             Some(GameState::Hexapawn(game)) => {
-                game.plies.len() >= self.moves.len()
+                !self.replay
+                    && game.plies.len() >= self.moves.len()
                     && (acting_seat(game) == Some(PERSON_SEAT) || game.winner().is_some())
             }
             Some(GameState::HerMatch(view)) => view.finished,
@@ -147,6 +169,8 @@ mod tests {
             Some((GameSetup::HerMatch(MatchSetup { rounds: 300, pace: Pace::PerPly { ms: 20 }, .. }), seats))
                 if seats.is_empty()
         ));
+        assert!(!script.ends_in_replay());
+        assert!(RoomScript::parse("hexapawn replay").unwrap().ends_in_replay());
         assert!(RoomScript::parse("chess").is_err());
         assert!(RoomScript::parse("hexapawn z9").is_err());
     }
