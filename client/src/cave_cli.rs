@@ -14,6 +14,8 @@ use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
 use crate::console::read_trimmed_line;
 
+mod prove;
+
 #[derive(Subcommand, Debug)]
 pub enum CaveCommand {
     /// Play in the terminal: human/human, human/AI, AI/human or AI/AI. Moves are typed like d4
@@ -60,6 +62,10 @@ pub enum CaveCommand {
     /// Matches between engines: each pairing from both sides, from varied short openings;
     /// prints wins, losses and ties with a 95% confidence interval, and time per move.
     Arena(crate::cave_arena::ArenaArgs),
+    /// Prove positions with the df-pn solver: the start (the empty cave unless --position) and
+    /// every position --plies below it, one per mirror image: win, loss, tie, tie-or-better,
+    /// tie-or-worse or unknown for the side to move, with nodes and time.
+    Prove(prove::ProveArgs),
     /// Open a window showing a game given as moves, stepping through it like a replay.
     Show {
         /// The moves from the empty cave, e.g. "a1 h1 b1" (spaces or commas between).
@@ -173,6 +179,7 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         CaveCommand::Arena(args) => crate::cave_arena::run(&args, &mut std::io::stdout()),
+        CaveCommand::Prove(args) => prove::run(&args, &mut std::io::stdout()),
         CaveCommand::Show { moves, screenshot } => {
             let moves = parse_game(&moves)?;
             crate::gui::show_cave_game(moves, screenshot)

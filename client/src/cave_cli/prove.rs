@@ -1,0 +1,217 @@
+//! `client cave prove`: the df-pn solver on a position (the empty cave by default) and on every
+//! position a few plies below it, one per mirror image; results go to stdout (text or JSON),
+//! progress to stderr, and with `--write` into the book the strong engine plays from.
+
+use std::collections::HashSet;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use clap::Args;
+use parlor_server::ai::cave_dfpn::book::{self, Line};
+use parlor_server::ai::cave_dfpn::{DEFAULT_TABLE_BITS, Dfpn, Solution, Value, canonical};
+use parlor_shared::cave::{Position, Square};
+use serde_json::json;
+
+#[derive(Args, Debug, Clone)]
+pub struct ProveArgs {
+    /// Node budget of each of the two searches per position.
+    #[arg(long, default_value_t = 1_000_000)]
+    nodes: u64,
+    /// Also prove every position this many plies below the start (1: each first move).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=4))]
+    plies: u32,
+    /// The start, as moves from the empty cave ("a1 h8 ..."); the empty cave if omitted.
+    #[arg(long, default_value = "")]
+    position: String,
+    /// Transposition table size: 2^BITS entries of 32 bytes.
+    #[arg(long, default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(4..=26))]
+    table_bits: u32,
+    /// Print the results as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Add what was proved to this book (e.g. levels/cave/proven.txt), replacing older lines
+    /// for the same positions (up to mirror images); unknown results are not written.
+    #[arg(long)]
+    write: Option<PathBuf>,
+}
+
+/// One proved (or not) position.
+struct Proved {
+    moves: Vec<Square>,
+    solution: Solution,
+    time: Duration,
+}
+
+/// The start and the positions `plies` below it, one per mirror image, in breadth-first order.
+fn positions_below(start: &[Square], plies: u32) -> Vec<Vec<Square>> {
+    let mut seen = HashSet::new();
+    let mut level = vec![start.to_vec()];
+    let mut all = level.clone();
+    for _ in 0..plies {
+        let mut next = Vec::new();
+        for moves in &level {
+            let position = Position::from_moves(moves).expect("built from legal moves");
+            for square in position.legal_squares() {
+                let child = position.play_unchecked(square);
+                if child.outcome().is_none() && seen.insert(canonical(&child)) {
+                    next.push([moves.clone(), vec![square]].concat());
+                }
+            }
+        }
+        all.extend(next.iter().cloned());
+        level = next;
+    }
+    all
+}
+
+pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let start = super::parse_game(&args.position)?;
+    let todo = positions_below(&start, args.plies);
+    let mut solver = Dfpn::new(args.table_bits);
+    solver.progress_every = 1 << 20;
+    let mut results = Vec::new();
+    for (i, moves) in todo.iter().enumerate() {
+        let position = Position::from_moves(moves).expect("built from legal moves");
+        let name = game_text(moves);
+        eprintln!("[{}/{}] proving {name} ...", i + 1, todo.len());
+        let started = Instant::now();
+        let solution = solver.solve_with_progress(&position, args.nodes, &mut |p| {
+            eprintln!(
+                "    {} nodes, {:.0} s",
+                p.nodes,
+                started.elapsed().as_secs_f64()
+            );
+        });
+        let proved = Proved {
+            moves: moves.clone(),
+            solution,
+            time: started.elapsed(),
+        };
+        eprintln!("    {}", summary(&proved));
+        if !args.json {
+            writeln!(out, "{}", summary(&proved))?;
+        }
+        results.push(proved);
+    }
+    if args.json {
+        let report: Vec<_> = results
+            .iter()
+            .map(|r| {
+                json!({
+                    "moves": game_text(&r.moves),
+                    "value": r.solution.value.name(),
+                    "best": r.solution.best.map(|s| s.to_string()),
+                    "nodes": r.solution.nodes,
+                    "seconds": r.time.as_secs_f64(),
+                })
+            })
+            .collect();
+        writeln!(out, "{:#}", serde_json::Value::from(report))?;
+    }
+    if let Some(path) = &args.write {
+        let added = write_book(path, &results)?;
+        eprintln!("{added} proved position(s) written to {}", path.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn game_text(moves: &[Square]) -> String {
+    if moves.is_empty() {
+        "(empty cave)".to_string()
+    } else {
+        moves
+            .iter()
+            .map(Square::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+fn summary(proved: &Proved) -> String {
+    let best = proved
+        .solution
+        .best
+        .map_or(String::new(), |s| format!(", best {s}"));
+    format!(
+        "{}: {}{best}, {} nodes, {:.2} s",
+        game_text(&proved.moves),
+        proved.solution.value.name(),
+        proved.solution.nodes,
+        proved.time.as_secs_f64()
+    )
+}
+
+/// Merges the proved results into the book at `path` (created if missing): a new line
+/// replaces an old one for the same position up to mirror images. Returns the lines added.
+fn write_book(path: &PathBuf, results: &[Proved]) -> anyhow::Result<usize> {
+    let old = match std::fs::read_to_string(path) {
+        Ok(text) => book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let new: Vec<Line> = results
+        .iter()
+        .filter(|r| r.solution.value != Value::Unknown)
+        .map(|r| Line::new(r.moves.clone(), &r.solution))
+        .collect();
+    let replaced: HashSet<(u64, u64)> = new.iter().map(|l| canonical(&l.position())).collect();
+    let mut lines: Vec<Line> = old
+        .into_iter()
+        .filter(|l| !replaced.contains(&canonical(&l.position())))
+        .chain(new.iter().cloned())
+        .collect();
+    lines.sort_by_key(|l| (l.moves.len(), game_text(&l.moves)));
+    let mut text = book::HEADER.to_string();
+    for line in &lines {
+        text.push_str(&line.text());
+        text.push('\n');
+    }
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    Ok(new.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_moves_are_one_per_mirror_image() {
+        let all = positions_below(&[], 1);
+        // The empty cave, then a1..a4 up to mirrors: 16 wall cells fall into 4 classes.
+        assert_eq!(all.len(), 5);
+        assert!(all[0].is_empty());
+        // Each of those has 16 replies (15 wall cells and the cell beside the brick), and no
+        // two of the 64 mirror each other.
+        assert_eq!(positions_below(&[], 2).len(), 5 + 4 * 16);
+    }
+
+    #[test]
+    fn a_won_puzzle_is_written_to_the_book_and_replaces_its_mirror_image() {
+        let dir = std::env::temp_dir().join(format!("cave-prove-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("proven.txt");
+        // The left-right mirror image of the tactics puzzle proved below, with a weaker value.
+        let mirror = "h5 h8 h2 a4 b4 h6 g8 a6 h7 a5 f8";
+        std::fs::write(&path, format!("{mirror} | tie-or-better | - | 1\n")).unwrap();
+        let args = ProveArgs {
+            nodes: 10_000,
+            plies: 0,
+            position: "a5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8".into(),
+            table_bits: 12,
+            json: true,
+            write: Some(path.clone()),
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).unwrap();
+        let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        assert_eq!(report[0]["value"], "win");
+        let stored = book::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(stored.len(), 1, "the mirror image's line was replaced");
+        assert_eq!(stored[0].value, Value::Win);
+        assert_eq!(game_text(&stored[0].moves), args.position);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
