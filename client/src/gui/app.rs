@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
-use macroquad::window::screen_width;
+use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerMsg};
 
@@ -106,6 +106,22 @@ impl App {
         self
     }
 
+    /// The scripted room's next click, as this frame's input.
+    pub fn scripted_input(&mut self) -> Option<Input> {
+        let (Some(script), Screen::Room(view)) = (&mut self.script, &self.screen) else {
+            return None;
+        };
+        let snapshot = self.snapshots.get(&view.room)?;
+        let held = self.held.get(&view.room).map_or(&[][..], Vec::as_slice);
+        let mouse = script.click(snapshot, held, screen_width(), screen_height())?;
+        Some(Input {
+            mouse,
+            clicked: true,
+            typed: Vec::new(),
+            wheel: 0.0,
+        })
+    }
+
     /// Whether the scripted room shows what it was asked to.
     pub fn script_done(&self) -> bool {
         match (&self.script, &self.screen) {
@@ -127,13 +143,10 @@ impl App {
         }
         if let (Some(script), Screen::Room(view)) = (&mut self.script, &self.screen) {
             let room = view.room;
-            let held = self.held.get(&room).map_or(&[][..], Vec::as_slice);
-            let snapshot = self.snapshots.get(&room);
-            let request = snapshot.and_then(|snapshot| script.next_move(snapshot, held));
-            let record = snapshot.and_then(|snapshot| script.record_to_replay(snapshot));
-            if let Some(request) = request {
-                self.send(request);
-            }
+            let record = self
+                .snapshots
+                .get(&room)
+                .and_then(|snapshot| script.record_to_replay(snapshot));
             if let Some(record) = record {
                 self.on_room_action(room, RoomAction::Replay(record));
             }

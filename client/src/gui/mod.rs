@@ -94,7 +94,8 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         let mut done_frames = 0;
         loop {
             clear_background(BACKGROUND);
-            app.frame(&Input::gather());
+            let input = app.scripted_input().unwrap_or_else(Input::gather);
+            app.frame(&input);
             if let Some(path) = screenshot.as_deref() {
                 done_frames = if app.script_done() { done_frames + 1 } else { 0 };
                 if done_frames >= SCREENSHOT_FRAME {

@@ -1,20 +1,22 @@
 //! A room of HER's that the window opens by itself (the hidden `--open-room` option), for the
 //! window tests and for showing the screens without clicking through the lobby: it creates the
-//! room once connected (the app then joins or watches it as usual), plays the person's given
-//! moves, and says when the screen is worth a screenshot.
+//! room once connected (the app then joins or watches it as usual), plays the given moves by
+//! clicking where a person would (a pawn, then its target; on HER's turn in slow mode, the
+//! arrow of the move to force), and says when the screen is worth a screenshot.
 //!
 //! The text is words separated by spaces: `hexapawn` or `her-match`, then in any order a board
 //! size (`4x4`), `slow` or `fast`, `mirrors`, a number of rounds and a pace per ply (`300ms`;
 //! a match) and the person's moves (`b1-b2`, a game against HER), e.g. `hexapawn slow b1-b2`
 //! or `her-match 3x3 300`; `replay` opens the stored game once it is over.
 
-use parlor_shared::game::{GameMove, GameSetup, GameState};
+use macroquad::math::Vec2;
+use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::hexapawn::{
-    Dims, HexMove, HexSetup, MatchSetup, Move, PERSON_SEAT, Pace, PlayMode,
+    Dims, HER_SEAT, HexSetup, MatchSetup, Move, PERSON_SEAT, Pace, PlayMode,
 };
-use parlor_shared::protocol::{ClientMsg, RecordId, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{RecordId, RoomSnapshot, SeatSpec};
 
-use super::room::acting_seat;
+use super::room::{acting_seat, play_layout};
 use crate::gui::room_view::HeldSeat;
 
 /// HER's pause in fast mode when opened this way, in milliseconds.
@@ -26,8 +28,12 @@ pub struct RoomScript {
     seats: Vec<SeatSpec>,
     moves: Vec<Move>,
     created: bool,
-    /// How many of `moves` have been sent.
+    /// How many of `moves` have been clicked.
     sent: usize,
+    /// The plies the game had when the last move was clicked: the next waits for more.
+    sent_at: Option<usize>,
+    /// The pawn of the move being clicked is picked.
+    picked: bool,
     /// Open the stored game once it is over (`replay`), and whether it was asked for.
     replay: bool,
     replay_asked: bool,
@@ -89,6 +95,8 @@ impl RoomScript {
             moves,
             created: false,
             sent: 0,
+            sent_at: None,
+            picked: false,
             replay,
             replay_asked: false,
         })
@@ -100,23 +108,40 @@ impl RoomScript {
             .then(|| (self.setup.clone(), self.seats.clone()))
     }
 
-    /// The next of the person's moves, once the room waits for it.
-    pub fn next_move(&mut self, snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<ClientMsg> {
+    /// Where to click next on a `screen_w` x `screen_h` window for the next move, once the
+    /// room waits for this client's move.
+    pub fn click(
+        &mut self,
+        snapshot: &RoomSnapshot,
+        held: &[HeldSeat],
+        screen_w: f32,
+        screen_h: f32,
+    ) -> Option<Vec2> {
         let GameState::Hexapawn(game) = &snapshot.state else {
             return None;
         };
         let mv = *self.moves.get(self.sent)?;
-        let person = held.iter().find(|h| h.seat == PERSON_SEAT)?;
-        if game.plies.len() != self.sent || acting_seat(game) != Some(PERSON_SEAT) {
+        let waiting = self.sent_at.is_some_and(|at| game.plies.len() <= at);
+        let mine = held.iter().any(|h| Some(h.seat) == acting_seat(game));
+        if waiting || !mine {
             return None;
         }
+        let (board, matchbox, _) = play_layout(screen_w, screen_h, game);
+        let point = match (game.seat_to_move(), matchbox) {
+            (Some(HER_SEAT), Some(matchbox)) => {
+                let arrow = matchbox.arrow(mv);
+                arrow.tail.lerp(arrow.head, 0.4)
+            }
+            _ if !self.picked => {
+                self.picked = true;
+                return Some(board.square_center(mv.from));
+            }
+            _ => board.square_center(mv.to),
+        };
+        self.picked = false;
         self.sent += 1;
-        Some(ClientMsg::Move {
-            room: snapshot.room,
-            token: person.token.clone(),
-            version: snapshot.version,
-            mv: GameMove::Hexapawn(HexMove::Play(mv)),
-        })
+        self.sent_at = Some(game.plies.len());
+        Some(point)
     }
 
     /// The stored game to replay, once, when the room's game is over and stored.
@@ -139,7 +164,8 @@ impl RoomScript {
         match snapshot.map(|s| &s.state) {
             Some(GameState::Hexapawn(game)) => {
                 !self.replay
-                    && game.plies.len() >= self.moves.len()
+                    && self.sent == self.moves.len()
+                    && self.sent_at.is_none_or(|at| game.plies.len() > at)
                     && (acting_seat(game) == Some(PERSON_SEAT) || game.winner().is_some())
             }
             Some(GameState::HerMatch(view)) => view.finished,
@@ -151,6 +177,56 @@ impl RoomScript {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parlor_shared::hexapawn::{Brain, HexGame};
+    use parlor_shared::protocol::{SeatState, SeatToken};
+
+    fn snapshot(script: &RoomScript, plies: &str) -> RoomSnapshot {
+        let GameSetup::Hexapawn(setup) = &script.setup else {
+            panic!("a Hexapawn script");
+        };
+        let mut game = HexGame::new(setup.clone(), &Brain::new(setup.dims, false));
+        for ply in plies.split_whitespace() {
+            game = game.play(ply.parse().unwrap()).unwrap();
+        }
+        RoomSnapshot {
+            room: 1,
+            version: game.plies.len() as u64,
+            seats: vec![SeatState::Taken { connected: true }, SeatState::Open],
+            spectators: 0,
+            state: GameState::Hexapawn(game),
+            moves: Vec::new(),
+            outcome: None,
+            record: None,
+        }
+    }
+
+    #[test]
+    fn a_move_is_a_click_on_the_pawn_then_its_target_and_hers_a_click_on_its_arrow() {
+        let mut script = RoomScript::parse("hexapawn slow b1-b2 a3xb2").unwrap();
+        let held = [HeldSeat {
+            seat: PERSON_SEAT,
+            token: SeatToken("t".into()),
+        }];
+        let start = snapshot(&script, "");
+        let her_turn = snapshot(&script, "b1-b2");
+        let end = snapshot(&script, "b1-b2 a3xb2");
+        let GameState::Hexapawn(game) = &start.state else {
+            unreachable!()
+        };
+        let (board, matchbox, _) = play_layout(1024.0, 768.0, game);
+        let mut click = |snapshot: &RoomSnapshot| script.click(snapshot, &held, 1024.0, 768.0);
+        let b1 = board.square_center("b1".parse().unwrap());
+        let b2 = board.square_center("b2".parse().unwrap());
+        assert_eq!(click(&start), Some(b1));
+        assert_eq!(click(&start), Some(b2));
+        assert_eq!(click(&start), None, "waits for the move to arrive");
+        let point = click(&her_turn).expect("a click on HER's arrow");
+        let moves = ["a3-a2".parse().unwrap(), "a3xb2".parse().unwrap()];
+        let matchbox = matchbox.unwrap();
+        assert_eq!(matchbox.arrow_at(&moves, point), Some(moves[1]));
+        assert!(!script.done(Some(&her_turn)));
+        assert!(script.done(Some(&end)));
+    }
 
     #[test]
     fn words_set_the_room_and_the_moves() {
@@ -170,7 +246,11 @@ mod tests {
                 if seats.is_empty()
         ));
         assert!(!script.ends_in_replay());
-        assert!(RoomScript::parse("hexapawn replay").unwrap().ends_in_replay());
+        assert!(
+            RoomScript::parse("hexapawn replay")
+                .unwrap()
+                .ends_in_replay()
+        );
         assert!(RoomScript::parse("chess").is_err());
         assert!(RoomScript::parse("hexapawn z9").is_err());
     }
