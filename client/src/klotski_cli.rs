@@ -1,11 +1,13 @@
 //! Numeric Klotski on the command line: `terminal` prints exactly the seed's answer to a puzzle
-//! read from standard input, `gui` shows that answer in a window, `solve` does the same as
+//! read from standard input, `gui` shows that answer in a window, `show` replays a given list
+//! of slides in the window's replay view, `solve` does the same as
 //! `terminal` with a chosen search and its statistics, `generate` prints random puzzles, `bench`
 //! compares the searches. Standard output carries only the answer; everything else goes to
 //! standard error.
 
 mod bench;
 mod chart;
+mod show;
 
 use std::io::{Read, Write};
 use std::path::PathBuf;
@@ -20,6 +22,7 @@ use parlor_shared::klotski::{
 };
 
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
+use crate::gui::show_klotski_game;
 
 pub use bench::BenchArgs;
 
@@ -49,6 +52,20 @@ pub enum KlotskiCommand {
         budget_ms: u64,
         /// The step to open at: a number from 0, or `end`.
         #[arg(long, default_value_t = StartStep::At(0))]
+        step: StartStep,
+        /// Save the window as PNG after a few frames and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+    },
+    /// Read a puzzle from standard input and show the slides of a moves file (`terminal`'s
+    /// answer, or one `x S` line per slide) in the replay view of a stored room game: Right /
+    /// Left step (the piece slides), Home / End jump. An illegal slide opens no window.
+    Show {
+        /// The moves file.
+        #[arg(long)]
+        moves: PathBuf,
+        /// The step to open at: a number from 0, or `end`.
+        #[arg(long, default_value_t = StartStep::End)]
         step: StartStep,
         /// Save the window as PNG after a few frames and exit.
         #[arg(long)]
@@ -178,6 +195,18 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             let summary = summary(&report, &options);
             writeln!(stderr, "{summary}")?;
             window.show(&puzzle, &report.verdict, summary, step)
+        }
+        KlotskiCommand::Show {
+            moves,
+            step,
+            screenshot,
+        } => {
+            let puzzle = parse_puzzle(&read_input()?).context("the puzzle on standard input")?;
+            let text = std::fs::read_to_string(&moves)
+                .with_context(|| format!("reading {}", moves.display()))?;
+            let slides =
+                show::parse_moves_file(&text).with_context(|| format!("{}", moves.display()))?;
+            show_klotski_game(&puzzle, slides, step, screenshot)
         }
         KlotskiCommand::Solve {
             method,

@@ -1,7 +1,9 @@
-//! The Numeric Klotski window under Xvfb (`client klotski gui --step S --screenshot PNG <
-//! input`), judged by the pixels of its own screenshot: at the end of the solution every cell
-//! shows the goal (tile, block or blank colour), at step 0 the start. Bad input opens no window.
-//! Without `xvfb-run` it is skipped with a note, except in CI.
+//! The Numeric Klotski windows under Xvfb, judged by the pixels of their own screenshots. The
+//! solution viewer (`client klotski gui --step S --screenshot PNG < input`): at the end of the
+//! solution every cell shows the goal (tile, block or blank colour), at step 0 the start. The
+//! room game's replay view (`client klotski show --moves FILE --step S ...`): the board after
+//! S slides and the goal picture beside it. Bad input opens no window. Without `xvfb-run` the
+//! tests are skipped with a note, except in CI.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -12,9 +14,10 @@ mod common;
 use common::{Screenshot, close_to, have_xvfb, run_under_xvfb_reading};
 
 use macroquad::color::Color;
-use parlor_client::gui::klotski::{BLANK, BLOCK, TILE, board_layout, viewer_layout};
+use macroquad::math::Rect;
+use parlor_client::gui::klotski::{BLANK, BLOCK, TILE, board_layout, room_layout, viewer_layout};
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
-use parlor_shared::klotski::{Puzzle, Shape, parse_puzzle};
+use parlor_shared::klotski::{Move, Puzzle, Shape, parse_puzzle};
 
 /// 3x4 with a 2x1 block (6/10), a 2x2 block (3/4/7/8) and two blanks; 17 steps.
 const LEVEL: &str = "lunaqu4kez_extra_04.in";
@@ -41,16 +44,25 @@ fn run_gui(input: &Path, step: &str, png: &Path) -> Output {
     run_under_xvfb_reading(&args, File::open(input).expect("input file"))
 }
 
-/// Runs the window on `input` (written to a file named after `name`) at `step`; returns the
-/// output and where the screenshot would be, removed beforehand.
-fn run_gui_on_text(name: &str, input: &str, step: &str) -> (Output, PathBuf) {
-    let file = temp(&format!("{name}.in"));
-    std::fs::write(&file, input).unwrap();
+/// Writes `text` to a file named after `name` and runs `run` with it and a screenshot path
+/// (removed beforehand); returns the output and that path.
+fn run_on_text(
+    name: &str,
+    text: &str,
+    run: impl FnOnce(&Path, &Path) -> Output,
+) -> (Output, PathBuf) {
+    let file = temp(&format!("{name}.txt"));
+    std::fs::write(&file, text).unwrap();
     let png = temp(&format!("{name}.png"));
     let _ = std::fs::remove_file(&png);
-    let output = run_gui(&file, step, &png);
+    let output = run(&file, &png);
     let _ = std::fs::remove_file(&file);
     (output, png)
+}
+
+/// Runs the window on `input` (written to a file named after `name`) at `step`.
+fn run_gui_on_text(name: &str, input: &str, step: &str) -> (Output, PathBuf) {
+    run_on_text(name, input, |file, png| run_gui(file, step, png))
 }
 
 /// The colour each cell must show when the board reads `grid` (row-major, 0 = blank).
@@ -71,10 +83,15 @@ fn expected_colors(puzzle: &Puzzle, grid: &[u16]) -> Vec<Color> {
         .collect()
 }
 
-/// What each cell shows on the screenshot: the colour a fifth of a cell in from its left edge
-/// (inside any piece, clear of its outline and of the number in the middle), by cell.
-fn shown_colors(shot: &Screenshot, puzzle: &Puzzle, expected: &[Color]) -> Vec<bool> {
-    let area = viewer_layout(shot.width as f32, shot.height as f32).board;
+/// The viewer's board area on the screenshot.
+fn viewer_board(shot: &Screenshot) -> Rect {
+    viewer_layout(shot.width as f32, shot.height as f32).board
+}
+
+/// Whether each cell of the board drawn in `area` shows its `expected` colour: the colour a
+/// fifth of a cell in from its left edge (inside any piece, clear of its outline and of the
+/// number in the middle).
+fn shown_colors(shot: &Screenshot, puzzle: &Puzzle, expected: &[Color], area: Rect) -> Vec<bool> {
     let layout = board_layout(puzzle.rows(), puzzle.cols(), area);
     expected
         .iter()
@@ -105,7 +122,7 @@ fn check_cells(puzzle: &Puzzle, step: &str, grid: &[u16]) -> String {
         (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32)
     );
     let expected = expected_colors(puzzle, grid);
-    let shown = shown_colors(&shot, puzzle, &expected);
+    let shown = shown_colors(&shot, puzzle, &expected, viewer_board(&shot));
     let wrong: Vec<usize> = (0..grid.len()).filter(|&cell| !shown[cell]).collect();
     assert!(
         wrong.is_empty(),
@@ -115,17 +132,26 @@ fn check_cells(puzzle: &Puzzle, step: &str, grid: &[u16]) -> String {
     stderr
 }
 
+fn level_puzzle() -> Puzzle {
+    parse_puzzle(&std::fs::read_to_string(level(LEVEL)).unwrap()).unwrap()
+}
+
+/// The goal's numbers row-major: 1..K, then blanks.
+fn goal_grid(puzzle: &Puzzle) -> Vec<u16> {
+    let count = puzzle.number_count() as u16;
+    (1..=count)
+        .chain(std::iter::repeat(0))
+        .take(usize::from(puzzle.rows()) * usize::from(puzzle.cols()))
+        .collect()
+}
+
 #[test]
 fn the_last_step_shows_the_goal_and_step_0_the_start() {
     if !have_xvfb() {
         return;
     }
-    let puzzle = parse_puzzle(&std::fs::read_to_string(level(LEVEL)).unwrap()).unwrap();
-    let count = puzzle.number_count() as u16;
-    let goal: Vec<u16> = (1..=count)
-        .chain(std::iter::repeat(0))
-        .take(usize::from(puzzle.rows()) * usize::from(puzzle.cols()))
-        .collect();
+    let puzzle = level_puzzle();
+    let goal = goal_grid(&puzzle);
     let start = puzzle.grid(puzzle.start());
     // The two pictures differ in where the blanks are, so neither check passes for the other.
     assert_ne!(
@@ -170,6 +196,82 @@ fn an_unsolvable_puzzle_shows_its_start_and_says_why_on_standard_error() {
     let shot = Screenshot::read(&png);
     let expected = expected_colors(&puzzle, &puzzle.grid(puzzle.start()));
     assert_eq!(expected[2], BLANK);
-    assert!(shown_colors(&shot, &puzzle, &expected).iter().all(|&ok| ok));
+    let shown = shown_colors(&shot, &puzzle, &expected, viewer_board(&shot));
+    assert!(shown.iter().all(|&ok| ok));
     let _ = std::fs::remove_file(&png);
+}
+
+/// Runs `client klotski show` on the level with a moves file of `moves` at `step`.
+fn run_show(name: &str, moves: &str, step: &str) -> (Output, PathBuf) {
+    run_on_text(name, moves, |file, png| {
+        let args = [
+            "klotski".as_ref(),
+            "show".as_ref(),
+            "--moves".as_ref(),
+            file.as_os_str(),
+            "--step".as_ref(),
+            step.as_ref(),
+            "--screenshot".as_ref(),
+            png.as_os_str(),
+        ];
+        run_under_xvfb_reading(&args, File::open(level(LEVEL)).expect("level"))
+    })
+}
+
+/// The cells of the board drawn in `area` that do not show the colours of `grid`.
+fn wrong_cells(shot: &Screenshot, puzzle: &Puzzle, grid: &[u16], area: Rect) -> Vec<usize> {
+    let shown = shown_colors(shot, puzzle, &expected_colors(puzzle, grid), area);
+    (0..grid.len()).filter(|&cell| !shown[cell]).collect()
+}
+
+#[test]
+fn the_replay_view_shows_the_board_after_the_chosen_slide_and_the_goal_beside_it() {
+    if !have_xvfb() {
+        return;
+    }
+    let puzzle = level_puzzle();
+    let solution = std::process::Command::new(common::CLIENT)
+        .args(["klotski", "terminal"])
+        .stdin(File::open(level(LEVEL)).unwrap())
+        .output()
+        .unwrap();
+    let answer = String::from_utf8(solution.stdout).unwrap();
+    let moves: Vec<Move> = answer.lines().skip(2).map(|l| l.parse().unwrap()).collect();
+    assert_eq!(moves.len(), 17, "{answer}");
+    let goal = goal_grid(&puzzle);
+    let layout = room_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32);
+    for step in [5, 17] {
+        let (output, png) = run_show(&format!("replay-{step}"), &answer, &step.to_string());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(output.status.success(), "client failed: {stderr}");
+        let grid = puzzle.grid(&puzzle.replay(&moves[..step]).unwrap());
+        if step == 5 {
+            assert_ne!(
+                expected_colors(&puzzle, &grid),
+                expected_colors(&puzzle, &goal)
+            );
+        }
+        let shot = Screenshot::read(&png);
+        let wrong = wrong_cells(&shot, &puzzle, &grid, layout.board);
+        assert!(wrong.is_empty(), "step {step}: board cells {wrong:?}");
+        let wrong = wrong_cells(&shot, &puzzle, &goal, layout.goal);
+        assert!(wrong.is_empty(), "step {step}: goal cells {wrong:?}");
+        let _ = std::fs::remove_file(&png);
+    }
+}
+
+#[test]
+fn a_slide_that_cannot_be_made_opens_no_replay_window() {
+    if !have_xvfb() {
+        return;
+    }
+    // 9 stands at the right edge: 9 R leaves the board.
+    let (output, png) = run_show("illegal", "9 L\n9 R\n9 R\n", "end");
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("move 3 (9 R) cannot be replayed"),
+        "{stderr}"
+    );
+    assert!(!png.exists(), "no screenshot: the window never opened");
 }

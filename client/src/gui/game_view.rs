@@ -42,12 +42,13 @@ pub fn draw_moves(
 ) -> Option<usize> {
     match game {
         GameKind::Cave => draw_move_list(input, area, moves, current),
-        // One numbered move per line: a Hexapawn move is too long for two in a column.
-        GameKind::Ewn | GameKind::Hexapawn => draw_ewn_moves(input, area, moves, current),
-        GameKind::Bricks => draw_drop_history(input, area, moves, current),
-        GameKind::Klotski | GameKind::HerMatch => {
-            draw_move_list(input, area, moves, current)
+        // One numbered move per line: a Hexapawn move is too long for two in a column; EWN's
+        // steps and Klotski's slides read best one by one.
+        GameKind::Ewn | GameKind::Hexapawn | GameKind::Klotski => {
+            draw_ewn_moves(input, area, moves, current)
         }
+        GameKind::Bricks => draw_drop_history(input, area, moves, current),
+        GameKind::HerMatch => draw_move_list(input, area, moves, current),
     }
 }
 

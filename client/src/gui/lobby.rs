@@ -17,6 +17,7 @@ use super::cave_board::{TOP_BAR_HEIGHT, draw_swatch, seat_player};
 use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::HexLobbyForm;
+use super::klotski::KlotskiLobbyForm;
 use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
 use super::room_view::HeldSeat;
 use super::widgets::{
@@ -75,6 +76,8 @@ pub struct LobbyView {
     ewn: EwnLobbyForm,
     /// The forms of HER's rooms: against HER, and HER against HER.
     hexapawn: HexLobbyForm,
+    /// The Numeric Klotski form: board and player.
+    klotski: KlotskiLobbyForm,
     rooms_scroll: usize,
     records_scroll: usize,
 }
@@ -91,6 +94,7 @@ impl LobbyView {
             ai_move_ms: DEFAULT_AI_MOVE_MS,
             ewn: EwnLobbyForm::default(),
             hexapawn: HexLobbyForm::default(),
+            klotski: KlotskiLobbyForm::default(),
             rooms_scroll: 0,
             records_scroll: 0,
         }
@@ -219,8 +223,13 @@ impl LobbyView {
             let action = button(input, rect, text).then_some(LobbyAction::SetUpBricks);
             return (action, y + BUTTON_HEIGHT);
         }
-        if self.game == GameKind::Ewn {
-            let (room, bottom) = self.ewn.update(input, LEFT_X, y, LEFT_WIDTH, connected);
+        let (ewn, klotski) = (&mut self.ewn, &mut self.klotski);
+        let form = match self.game {
+            GameKind::Ewn => Some(ewn.update(input, LEFT_X, y, LEFT_WIDTH, connected)),
+            GameKind::Klotski => Some(klotski.update(input, LEFT_X, y, LEFT_WIDTH, connected)),
+            _ => None,
+        };
+        if let Some((room, bottom)) = form {
             let action = room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
             return (action, bottom);
         }

@@ -35,6 +35,7 @@ use parlor_shared::bricks::{BricksMove, Setup};
 use parlor_shared::cave::Square;
 use parlor_shared::ewn::{EwnMove, LevelSpec};
 use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::klotski::{KlotskiBoard, KlotskiMove, Move, Puzzle};
 
 use self::app::{App, Startup};
 use self::replay_view::{ReplayAction, ReplayView};
@@ -156,6 +157,27 @@ pub fn show_ewn_game(
     show_view(view, "EWN moves.txt", screenshot)
 }
 
+/// Opens the replay view of slides played on a Numeric Klotski puzzle (the view a finished
+/// room's record opens in) at step `start`, like [`show_cave_game`].
+pub fn show_klotski_game(
+    puzzle: &Puzzle,
+    moves: Vec<Move>,
+    start: klotski::StartStep,
+    screenshot: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
+    let step = start.resolve(moves.len())?;
+    let moves = moves
+        .into_iter()
+        .map(|mv| GameMove::Klotski(KlotskiMove::Slide(mv)));
+    let setup = GameSetup::Klotski(KlotskiBoard::of(puzzle));
+    let title = "Numeric Klotski moves";
+    let mut view = ReplayView::new(title, Vec::new(), setup.start()?, moves.collect())
+        .map_err(anyhow::Error::msg)?;
+    view.first();
+    (0..step).for_each(|_| view.next());
+    show_view(view, title, screenshot)
+}
+
 /// The replay view of a local game in a window of its own. An illegal move is refused before
 /// the window opens.
 fn show_game(
@@ -176,16 +198,29 @@ fn show_view(
 ) -> anyhow::Result<ExitCode> {
     let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
     check_display()?;
+    run_window(&format!("Parlor - {title}"), screenshot, move || {
+        let closing = view.update(&Input::gather(), "Quit") == Some(ReplayAction::Close);
+        draw_title_bar("Replay of a local game; Escape or Quit closes the window");
+        closing
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A window of its own titled `title`: each frame clears it and calls `frame`, which draws and
+/// says whether to close. With `screenshot` (checked by [`writable_png_path`]), saves the
+/// window as PNG after a few frames and closes it.
+fn run_window(
+    title: &str,
+    screenshot: Option<String>,
+    mut frame: impl FnMut() -> bool + 'static,
+) -> anyhow::Result<()> {
     let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
     let saved_in_window = saved.clone();
-    let window_title = format!("Parlor - {title}");
-    macroquad::Window::from_config(window_conf(&window_title), async move {
+    macroquad::Window::from_config(window_conf(title), async move {
         let mut frames = 0;
         loop {
             clear_background(BACKGROUND);
-            let input = Input::gather();
-            let closing = view.update(&input, "Quit") == Some(ReplayAction::Close);
-            draw_title_bar("Replay of a local game; Escape or Quit closes the window");
+            let closing = frame();
             frames += 1;
             if let Some(path) = screenshot.as_deref().filter(|_| frames >= SCREENSHOT_FRAME) {
                 *saved_in_window.borrow_mut() = save_screenshot(path);
@@ -197,8 +232,7 @@ fn show_view(
             next_frame().await;
         }
     });
-    saved.replace(Ok(()))?;
-    Ok(ExitCode::SUCCESS)
+    saved.replace(Ok(()))
 }
 
 fn window_conf(title: &str) -> Conf {

@@ -4,6 +4,7 @@
 
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
+use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::cave::Position;
 use parlor_shared::game::{GameMove, GameState};
@@ -14,6 +15,7 @@ use super::describe;
 use super::ewn::draw_replay_board as draw_ewn_replay;
 use super::game_view::{draw_moves, draw_seat_swatch};
 use super::hexapawn::draw_replay_board as draw_hex_replay;
+use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
 };
@@ -33,6 +35,8 @@ pub struct ReplayView {
     states: Vec<GameState>,
     /// How many moves have been made at the shown state.
     step: usize,
+    /// Numeric Klotski: the piece sliding into (or back out of) the shown step.
+    klotski: Slides,
 }
 
 impl ReplayView {
@@ -56,6 +60,7 @@ impl ReplayView {
             step: moves.len(),
             moves,
             states,
+            klotski: Slides::default(),
         })
     }
 
@@ -83,7 +88,7 @@ impl ReplayView {
     /// lobby" in the app, "Quit" for a lone replay); Escape does the same.
     pub fn update(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
         self.handle_keys();
-        match self.state() {
+        match &self.states[self.step] {
             GameState::Cave(position) => self.draw_cave_board(position),
             GameState::Bricks(game) => draw_replay_board(game),
             GameState::Ewn(game) => {
@@ -93,6 +98,10 @@ impl ReplayView {
             GameState::Hexapawn(game) => {
                 let last = self.step.checked_sub(1).and_then(|ply| self.moves.get(ply));
                 draw_hex_replay(game, last)
+            }
+            GameState::Klotski(game) => {
+                let (step, moves) = (self.step, &self.moves);
+                draw_klotski_replay(&mut self.klotski, game, step, moves, get_time())
             }
             other => super::game_view::draw_board_pending(other),
         }

@@ -7,6 +7,7 @@
 //! are a list and a move is made for whichever of them is to move.
 
 use macroquad::math::Rect;
+use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
 use parlor_shared::protocol::{
@@ -20,6 +21,7 @@ use super::describe;
 use super::ewn::{self, EwnRoomBoard};
 use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, your_turn_hint};
 use super::hexapawn::{HexRoomBoard, draw_match};
+use super::klotski::KlotskiRoomBoard;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
     button_enabled, button_width, heading, label, text_width,
@@ -86,6 +88,8 @@ pub struct RoomView {
     ewn: EwnRoomBoard,
     /// The Hexapawn controls, which keep the picked pawn between frames.
     hexapawn: HexRoomBoard,
+    /// The Numeric Klotski controls: the piece picked last and the slide on show.
+    klotski: KlotskiRoomBoard,
 }
 
 impl RoomView {
@@ -97,6 +101,7 @@ impl RoomView {
             bricks: BricksRoomBoard::default(),
             ewn: EwnRoomBoard::default(),
             hexapawn: HexRoomBoard::default(),
+            klotski: KlotskiRoomBoard::default(),
         }
     }
 
@@ -165,9 +170,12 @@ impl RoomView {
                     .update(input, snapshot, game, &mine, awaiting)
             }
             GameState::HerMatch(view) => draw_match(view),
-            other => {
-                super::game_view::draw_board_pending(other);
-                BoardPlay::Nothing
+            GameState::Klotski(game) => {
+                let allowed = ewn::may_move(snapshot, &mine, awaiting);
+                let (now, seated) = (get_time(), !mine.is_empty());
+                let moves = &snapshot.moves;
+                self.klotski
+                    .update(input, now, game, moves, seated, allowed)
             }
         };
         let mv = match play {

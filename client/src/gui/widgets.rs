@@ -138,6 +138,42 @@ pub fn button_enabled(input: &Input, rect: Rect, text: &str, enabled: bool) -> b
     draw_button(input, rect, text, look)
 }
 
+/// A row of toggles from (`x`, `y`), one per option and sized to its text; a click makes its
+/// option `chosen`.
+pub fn choice_row<T: Copy + PartialEq>(
+    input: &Input,
+    x: f32,
+    y: f32,
+    options: &[(T, &str)],
+    chosen: &mut T,
+) {
+    let mut left = x;
+    for &(option, text) in options {
+        let rect = Rect::new(left, y, button_width(text) + 6.0, BUTTON_HEIGHT);
+        if toggle(input, rect, text, *chosen == option) {
+            *chosen = option;
+        }
+        left += rect.w + 6.0;
+    }
+}
+
+/// A lobby form's "Create room" button at (`x`, `y`), with `hint` beside it; whether it was
+/// clicked.
+pub fn create_room_button(
+    input: &Input,
+    x: f32,
+    y: f32,
+    enabled: bool,
+    hint: Option<&str>,
+) -> bool {
+    let text = "Create room";
+    let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
+    if let Some(hint) = hint {
+        label(hint, rect.right() + 10.0, y + 20.0, DIM_TEXT);
+    }
+    button_enabled(input, rect, text, enabled)
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum ButtonLook {
     Normal,

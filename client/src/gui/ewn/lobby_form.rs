@@ -10,7 +10,8 @@ use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
 
 use super::levels::{LEVELS_DIR, LevelChoice, load_levels};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, Input, TEXT, button_enabled, button_width, label, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, Input, TEXT, button_width, choice_row, create_room_button, label,
+    toggle,
 };
 
 const LEVEL_BUTTON: f32 = 40.0;
@@ -104,24 +105,13 @@ impl EwnLobbyForm {
             (EwnPlayer::Solver, "AI solver"),
             (EwnPlayer::Random, "Random"),
         ];
-        let mut bx = left;
-        for (player, text) in choices {
-            let rect = Rect::new(bx, y, button_width(text) + 6.0, BUTTON_HEIGHT);
-            if toggle(input, rect, text, self.player == player) {
-                self.player = player;
-            }
-            bx += rect.w + 6.0;
-        }
+        choice_row(input, left, y, &choices, &mut self.player);
         y += BUTTON_HEIGHT + 10.0;
-        let text = "Create room";
-        let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
-        let create = button_enabled(input, rect, text, connected && self.room().is_some())
+        let hint = (self.player == EwnPlayer::Solver).then_some("Watch it solve, then Replay.");
+        let enabled = connected && self.room().is_some();
+        let create = create_room_button(input, x, y, enabled, hint)
             .then(|| self.room())
             .flatten();
-        if self.player == EwnPlayer::Solver {
-            let hint = "Watch it solve, then Replay.";
-            label(hint, x + rect.w + 10.0, y + 20.0, DIM_TEXT);
-        }
         (create, y + BUTTON_HEIGHT)
     }
 }

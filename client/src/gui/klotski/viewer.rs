@@ -2,11 +2,9 @@
 //! (the piece that moves slides), the answer and "step k of n" above it, Start / Back / Next /
 //! End buttons under it (and the arrow, Home and End keys), the goal picture on the right.
 
-use std::cell::RefCell;
 use std::fmt;
 use std::path::Path;
 use std::process::ExitCode;
-use std::rc::Rc;
 use std::str::FromStr;
 
 use anyhow::bail;
@@ -15,7 +13,7 @@ use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
-use macroquad::window::{clear_background, next_frame, screen_height, screen_width};
+use macroquad::window::{screen_height, screen_width};
 use parlor_shared::klotski::{Puzzle, Shape, Verdict};
 
 use super::board::{BoardLayout, board_layout, draw_board, draw_goal, piece_at};
@@ -23,13 +21,10 @@ use super::walk::{Walk, count_steps};
 use crate::gui::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use crate::gui::describe::wrap;
 use crate::gui::widgets::{
-    BACKGROUND, BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT,
     button_enabled, button_width, heading, label, text_width,
 };
-use crate::gui::{
-    SCREENSHOT_FRAME, check_display, draw_title_bar, save_screenshot, window_conf,
-    writable_png_path,
-};
+use crate::gui::{check_display, draw_title_bar, run_window, writable_png_path};
 
 /// Margin around the board and inside the side panel.
 const MARGIN: f32 = 16.0;
@@ -334,27 +329,9 @@ impl ViewerWindow {
             summary,
             summary_color: verdict_color(verdict),
         };
-        let screenshot = self.screenshot;
-        let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
-        let saved_in_window = saved.clone();
-        let conf = window_conf("Parlor - Numeric Klotski");
-        macroquad::Window::from_config(conf, async move {
-            let mut frames = 0;
-            loop {
-                clear_background(BACKGROUND);
-                let closing = viewer.frame(&Input::gather(), get_time());
-                frames += 1;
-                if let Some(path) = screenshot.as_deref().filter(|_| frames >= SCREENSHOT_FRAME) {
-                    *saved_in_window.borrow_mut() = save_screenshot(path);
-                    break;
-                }
-                if closing {
-                    break;
-                }
-                next_frame().await;
-            }
-        });
-        saved.replace(Ok(()))?;
+        run_window("Parlor - Numeric Klotski", self.screenshot, move || {
+            viewer.frame(&Input::gather(), get_time())
+        })?;
         Ok(ExitCode::SUCCESS)
     }
 }

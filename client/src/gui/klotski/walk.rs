@@ -87,11 +87,7 @@ impl Walk {
             return false;
         };
         self.step -= 1;
-        let undo = Move {
-            label: mv.label,
-            dir: mv.dir.opposite(),
-        };
-        self.slide = Some((undo, now));
+        self.slide = Some((undo(mv), now));
         true
     }
 
@@ -106,17 +102,31 @@ impl Walk {
     /// [`SLIDE_SECONDS`] after a step, then in place (progress 1). `None` at the start.
     pub fn motion(&self, now: f64) -> Option<Motion> {
         let (mv, started) = self.slide?;
-        let progress = ((now - started) / SLIDE_SECONDS).clamp(0.0, 1.0);
-        Some(Motion {
-            label: mv.label,
-            dir: mv.dir,
-            progress: progress as f32,
-        })
+        Some(sliding(mv, started, now))
     }
 
     /// "step k of n".
     pub fn counter(&self) -> String {
         format!("step {} of {}", self.step, self.steps())
+    }
+}
+
+/// Piece `mv.label` sliding towards `mv.dir` since `started`, at `now`: under way for
+/// [`SLIDE_SECONDS`], then in place (progress 1).
+pub fn sliding(mv: Move, started: f64, now: f64) -> Motion {
+    let progress = ((now - started) / SLIDE_SECONDS).clamp(0.0, 1.0);
+    Motion {
+        label: mv.label,
+        dir: mv.dir,
+        progress: progress as f32,
+    }
+}
+
+/// The slide that takes `mv` back.
+pub fn undo(mv: Move) -> Move {
+    Move {
+        label: mv.label,
+        dir: mv.dir.opposite(),
     }
 }
 

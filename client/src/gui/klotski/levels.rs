@@ -1,0 +1,111 @@
+//! The boards offered in the lobby: the `.in` files of `levels/klotski/` under the current
+//! directory, by name, each parsed or with the parser's reason; and random boards from shared's
+//! generator in a few sizes.
+
+use std::path::Path;
+
+use parlor_shared::klotski::{GenerateOptions, Puzzle, Shape, generate, parse_puzzle};
+
+/// Where the lobby looks for boards, relative to the current directory.
+pub const LEVELS_DIR: &str = "levels/klotski";
+
+/// A board file: its name and its puzzle, or why it is not one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoardFile {
+    pub name: String,
+    pub puzzle: Result<Puzzle, String>,
+}
+
+/// The `.in` files of `dir` by name; none when it cannot be read.
+pub fn load_boards(dir: &Path) -> Vec<BoardFile> {
+    let mut boards: Vec<BoardFile> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "in"))
+        .map(|path| {
+            let name = path
+                .file_name()
+                .map_or_else(String::new, |n| n.to_string_lossy().into());
+            let puzzle = std::fs::read_to_string(&path)
+                .map_err(|error| format!("cannot be read: {error}"))
+                .and_then(|text| parse_puzzle(&text).map_err(|error| error.to_string()));
+            BoardFile { name, puzzle }
+        })
+        .collect();
+    boards.sort_by(|a, b| a.name.cmp(&b.name));
+    boards
+}
+
+/// The sizes of random board offered: a name for the button and the generator's options.
+pub const RANDOM_SIZES: [(&str, u32, u32, u32, &[Shape]); 3] = [
+    ("3x3", 3, 3, 1, &[]),
+    ("4x4", 4, 4, 1, &[]),
+    ("3x4 blocks", 3, 4, 2, &[Shape::Square, Shape::Tall]),
+];
+
+/// A random solvable board of size `RANDOM_SIZES[size]` from `seed`.
+pub fn random_board(size: usize, seed: u64) -> Result<Puzzle, String> {
+    let (_, rows, cols, blanks, blocks) = RANDOM_SIZES[size];
+    let options = GenerateOptions {
+        rows,
+        cols,
+        blanks,
+        blocks: blocks.to_vec(),
+        seed,
+        unsolvable: false,
+        walk: None,
+    };
+    generate(&options).map_err(|error| error.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_project_boards_load_by_name_and_all_parse() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/klotski");
+        let boards = load_boards(&dir);
+        assert!(boards.len() >= 30, "{}", boards.len());
+        assert!(boards.windows(2).all(|pair| pair[0].name < pair[1].name));
+        let bad: Vec<&BoardFile> = boards.iter().filter(|b| b.puzzle.is_err()).collect();
+        assert!(bad.is_empty(), "{bad:?}");
+        assert!(load_boards(Path::new("/no/such/folder")).is_empty());
+    }
+
+    #[test]
+    fn a_file_that_does_not_parse_keeps_the_parsers_reason() {
+        let dir =
+            std::env::temp_dir().join(format!("parlor-klotski-levels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("bad.in"), "2 2\n1 2\n2 0\n0\n").unwrap();
+        std::fs::write(dir.join("good.in"), "2 2\n1 2\n3 0\n0\n").unwrap();
+        std::fs::write(dir.join("notes.txt"), "not a board").unwrap();
+        let boards = load_boards(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(boards.len(), 2);
+        assert_eq!(boards[0].name, "bad.in");
+        let reason = boards[0].puzzle.as_ref().unwrap_err();
+        assert!(
+            reason.starts_with("line 3: number 2 is repeated"),
+            "{reason}"
+        );
+        assert!(boards[1].puzzle.is_ok());
+    }
+
+    #[test]
+    fn every_random_size_makes_a_board_of_that_size() {
+        for (size, &(name, rows, cols, blanks, blocks)) in RANDOM_SIZES.iter().enumerate() {
+            let puzzle = random_board(size, 7).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(
+                (u32::from(puzzle.rows()), u32::from(puzzle.cols())),
+                (rows, cols)
+            );
+            assert_eq!(puzzle.blank_count(), blanks as usize, "{name}");
+            let shaped = puzzle.pieces().iter().filter(|p| p.shape != Shape::Single);
+            assert_eq!(shaped.count(), blocks.len(), "{name}");
+        }
+    }
+}

@@ -1,0 +1,233 @@
+//! The lobby's Numeric Klotski room form: a board from `levels/klotski/` (read once, on first
+//! show; a file that does not parse says why) or a random one, with a small preview, and who
+//! solves it: the person here (the server checks each slide) or the server's solver (watched
+//! slide by slide, then replayed).
+
+use std::path::Path;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use macroquad::math::Rect;
+use parlor_shared::game::GameSetup;
+use parlor_shared::klotski::{KlotskiBoard, Puzzle, Shape};
+use parlor_shared::protocol::{AiKind, SeatSpec};
+
+use super::board::{board_layout, draw_board};
+use super::levels::{BoardFile, LEVELS_DIR, RANDOM_SIZES, load_boards, random_board};
+use crate::gui::describe::wrap;
+use crate::gui::widgets::{
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, LINE_HEIGHT, TEXT, button, button_enabled,
+    button_width, choice_row, create_room_button, label, text_width, toggle,
+};
+
+/// The solver's pace: one slide this often, so that a person can follow it.
+pub const SOLVER_MOVE_MS: u32 = 300;
+const PREVIEW_W: f32 = 120.0;
+const PREVIEW_H: f32 = 96.0;
+
+#[derive(Default)]
+pub struct KlotskiLobbyForm {
+    boards: Option<Vec<BoardFile>>,
+    chosen: usize,
+    /// The random board on offer, made when Random is first picked and by New.
+    random: Option<Result<Puzzle, String>>,
+    use_random: bool,
+    size: usize,
+    solver: bool,
+}
+
+/// The one seat: the person here, or the server's solver at [`SOLVER_MOVE_MS`] a slide.
+pub fn klotski_seat(solver: bool) -> SeatSpec {
+    if solver {
+        SeatSpec::Ai {
+            move_ms: SOLVER_MOVE_MS,
+            kind: AiKind::Standard,
+        }
+    } else {
+        SeatSpec::Human
+    }
+}
+
+fn clock_seed() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos() as u64)
+}
+
+impl KlotskiLobbyForm {
+    /// The board chosen, or why there is none to play.
+    fn puzzle(&self) -> Result<&Puzzle, String> {
+        if self.use_random {
+            return match &self.random {
+                Some(made) => made.as_ref().map_err(Clone::clone),
+                None => Err("Click New for a random board.".into()),
+            };
+        }
+        let boards = self.boards.as_deref().unwrap_or_default();
+        match boards.get(self.chosen) {
+            Some(file) => file
+                .puzzle
+                .as_ref()
+                .map_err(|why| format!("{}: {why}", file.name)),
+            None => Err(format!("No .in files in {LEVELS_DIR}: pick Random.")),
+        }
+    }
+
+    /// The setup and seat of the room the form describes, if its board is one.
+    pub fn room(&self) -> Option<(GameSetup, Vec<SeatSpec>)> {
+        let puzzle = self.puzzle().ok()?;
+        let setup = GameSetup::Klotski(KlotskiBoard::of(puzzle));
+        Some((setup, vec![klotski_seat(self.solver)]))
+    }
+
+    fn new_random(&mut self) {
+        self.random = Some(random_board(self.size, clock_seed()));
+    }
+
+    /// Draws the form from `y` down at `x` within `width`; returns the room to create when
+    /// Create is clicked, and where the column continues.
+    pub fn update(
+        &mut self,
+        input: &Input,
+        x: f32,
+        mut y: f32,
+        width: f32,
+        connected: bool,
+    ) -> (Option<(GameSetup, Vec<SeatSpec>)>, f32) {
+        let count = self
+            .boards
+            .get_or_insert_with(|| load_boards(Path::new(LEVELS_DIR)))
+            .len();
+        let left = x + 60.0;
+        label("Board", x, y + 20.0, TEXT);
+        let mut bx = left;
+        for (text, step) in [("<", count.saturating_sub(1)), (">", 1)] {
+            let rect = Rect::new(bx, y, 36.0, BUTTON_HEIGHT);
+            if button_enabled(input, rect, text, count > 0) {
+                self.use_random = false;
+                self.chosen = (self.chosen + step) % count;
+            }
+            bx += rect.w + 6.0;
+        }
+        let rect = Rect::new(bx + 6.0, y, button_width("Random"), BUTTON_HEIGHT);
+        if toggle(input, rect, "Random", self.use_random) {
+            self.use_random = true;
+            if self.random.is_none() {
+                self.new_random();
+            }
+        }
+        y += BUTTON_HEIGHT + 6.0;
+        y = self.draw_source_line(input, left, y, count);
+        y = self.draw_preview(left, y, x + width - left);
+        label("Player", x, y + 20.0, TEXT);
+        let players = [(false, "Solve it myself"), (true, "Server's solver")];
+        choice_row(input, left, y, &players, &mut self.solver);
+        y += BUTTON_HEIGHT + 10.0;
+        let hint = self.solver.then_some("Watch it solve, then Replay.");
+        let enabled = connected && self.room().is_some();
+        let create = create_room_button(input, x, y, enabled, hint)
+            .then(|| self.room())
+            .flatten();
+        (create, y + BUTTON_HEIGHT)
+    }
+
+    /// The file's name and place in the list, or the random sizes and New; returns the next y.
+    fn draw_source_line(&mut self, input: &Input, left: f32, y: f32, count: usize) -> f32 {
+        if !self.use_random {
+            let boards = self.boards.as_deref().unwrap_or_default();
+            if let Some(file) = boards.get(self.chosen) {
+                let text = format!("{} ({} of {count})", file.name, self.chosen + 1);
+                label(&text, left, y + 18.0, TEXT);
+            }
+            return y + LINE_HEIGHT + 6.0;
+        }
+        let mut bx = left;
+        for (size, &(name, ..)) in RANDOM_SIZES.iter().enumerate() {
+            let rect = Rect::new(bx, y, button_width(name), BUTTON_HEIGHT);
+            if toggle(input, rect, name, self.size == size) && self.size != size {
+                self.size = size;
+                self.new_random();
+            }
+            bx += rect.w + 6.0;
+        }
+        if button(
+            input,
+            Rect::new(bx, y, button_width("New"), BUTTON_HEIGHT),
+            "New",
+        ) {
+            self.new_random();
+        }
+        y + BUTTON_HEIGHT + 6.0
+    }
+
+    /// The chosen board small, with its size beside it, or why there is none; returns the next y.
+    fn draw_preview(&self, left: f32, y: f32, width: f32) -> f32 {
+        match self.puzzle() {
+            Ok(puzzle) => {
+                let area = Rect::new(left, y, PREVIEW_W, PREVIEW_H);
+                let layout = board_layout(puzzle.rows(), puzzle.cols(), area);
+                draw_board(&layout, puzzle, puzzle.start(), None);
+                let blocks = puzzle.pieces().iter();
+                let blocks = blocks.filter(|piece| piece.shape != Shape::Single).count();
+                let facts = [
+                    format!("{} x {}", puzzle.rows(), puzzle.cols()),
+                    format!("{} blank(s)", puzzle.blank_count()),
+                    format!("{blocks} block(s)"),
+                ];
+                let fx = left + PREVIEW_W + 12.0;
+                for (line, fact) in facts.iter().enumerate() {
+                    label(fact, fx, y + 18.0 + line as f32 * LINE_HEIGHT, DIM_TEXT);
+                }
+                y + PREVIEW_H + 8.0
+            }
+            Err(reason) => {
+                let chars = ((width / text_width("m")).floor() as usize).max(10);
+                let mut line_y = y + 18.0;
+                for line in wrap(&reason, chars).iter().take(4) {
+                    label(line, left, line_y, ERROR_TEXT);
+                    line_y += LINE_HEIGHT;
+                }
+                y + PREVIEW_H + 8.0
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_player_is_a_person_or_the_standard_solver_at_a_watchable_pace() {
+        assert_eq!(klotski_seat(false), SeatSpec::Human);
+        assert_eq!(
+            klotski_seat(true),
+            SeatSpec::Ai {
+                move_ms: 300,
+                kind: AiKind::Standard
+            }
+        );
+    }
+
+    #[test]
+    fn a_bad_file_is_no_room_and_says_its_name_and_reason() {
+        let mut form = KlotskiLobbyForm {
+            boards: Some(vec![BoardFile {
+                name: "bad.in".into(),
+                puzzle: Err("line 3: number 2 is repeated".into()),
+            }]),
+            ..KlotskiLobbyForm::default()
+        };
+        assert_eq!(form.room(), None);
+        assert_eq!(
+            form.puzzle().unwrap_err(),
+            "bad.in: line 3: number 2 is repeated"
+        );
+        form.boards = Some(Vec::new());
+        assert!(form.puzzle().unwrap_err().contains("pick Random"));
+        form.use_random = true;
+        form.new_random();
+        let (setup, seats) = form.room().unwrap();
+        assert!(setup.start().is_ok());
+        assert_eq!(seats, vec![SeatSpec::Human]);
+    }
+}
