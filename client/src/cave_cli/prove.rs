@@ -26,7 +26,8 @@ pub struct ProveArgs {
     /// The start, as moves from the empty cave ("a1 h8 ..."); the empty cave if omitted.
     #[arg(long, default_value = "")]
     position: String,
-    /// Transposition table size: 2^BITS entries of 32 bytes.
+    /// Transposition table size: 2^BITS entries of 32 bytes. Node counts written to a book
+    /// are only reproducible with the default.
     #[arg(long, default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(4..=26))]
     table_bits: u32,
     /// Print the results as JSON.

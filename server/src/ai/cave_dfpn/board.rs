@@ -34,6 +34,16 @@ pub fn anchored(occupied: u64) -> u64 {
 }
 
 impl Node {
+    /// The node of `position`, with the side to move attacking or defending.
+    pub fn of(position: &Position, attacker_moves: bool) -> Node {
+        let me = position.to_move();
+        Node {
+            mover: position.bricks(me),
+            other: position.bricks(me.other()),
+            attacker_moves,
+        }
+    }
+
     /// The node after the side to move places a brick on cell `index`.
     pub fn play(self, index: u8) -> Node {
         Node {
@@ -93,13 +103,7 @@ impl Node {
 /// A position's key under its four mirror images (as [`Node::key`] with the side to move
 /// attacking) and the symmetry that maps the position onto it.
 pub fn position_key(position: &Position) -> ((u64, u64), usize) {
-    let me = position.to_move();
-    Node {
-        mover: position.bricks(me),
-        other: position.bricks(me.other()),
-        attacker_moves: true,
-    }
-    .key_and_symmetry()
+    Node::of(position, true).key_and_symmetry()
 }
 
 /// The image of a bitboard under symmetry `symmetry` (bit 0: left-right, bit 1: top-bottom),

@@ -13,7 +13,8 @@
 //! MOVES is the game from the empty cave (`-` for the empty cave itself), VALUE what df-pn
 //! proved for the side to move (`win`, `loss`, `tie`, `tie-or-better`, `tie-or-worse`), BEST
 //! the proving move of a win or the holding move of a tie (`-` when there is none), NODES the
-//! nodes df-pn searched for it (each of its two searches fits in that many).
+//! nodes df-pn searched for it with the default table (each of its two searches fits in that
+//! many; `server/tests/cave_proven.rs` proves every line again within it).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -30,6 +31,7 @@ pub const HEADER: &str = "\
 # `client cave prove --write levels/cave/proven.txt`; the strong engine plays the stored
 # move of every win, in the position and in its mirror images.
 # MOVES (from the empty cave, - for none) | VALUE for the side to move | BEST (- for none) | NODES
+# (NODES: what df-pn searched for it with the default table)
 ";
 
 /// One stored result.

@@ -21,6 +21,8 @@ pub mod book;
 mod search;
 mod table;
 
+use std::time::Instant;
+
 use parlor_shared::cave::{Outcome, Position, Square};
 
 use self::board::Node;
@@ -116,6 +118,8 @@ pub struct Progress {
 pub struct Dfpn {
     table: Table,
     replaced: u64,
+    /// Searches stop at this time as if their node budget had run out.
+    pub deadline: Option<Instant>,
     /// How often (in nodes) to call the progress callback; 0 for never.
     pub progress_every: u64,
 }
@@ -132,6 +136,7 @@ impl Dfpn {
         Dfpn {
             table: Table::new(table_bits),
             replaced: 0,
+            deadline: None,
             progress_every: 0,
         }
     }
@@ -167,11 +172,7 @@ impl Dfpn {
                 nodes: 0,
             };
         }
-        let node = |attacker_moves| Node {
-            mover: position.bricks(me),
-            other: position.bricks(me.other()),
-            attacker_moves,
-        };
+        let node = |attacker_moves| Node::of(position, attacker_moves);
         let (win, win_nodes) = self.prove(node(true), budget, progress);
         if let Answer::Yes(best) = win {
             return Solution {
@@ -196,6 +197,19 @@ impl Dfpn {
         }
     }
 
+    /// A move that forces a win for the side to move, if df-pn proves one within `budget`
+    /// nodes (the first of `solve`'s two searches only).
+    pub fn winning_move(&mut self, position: &Position, budget: u64) -> Option<Square> {
+        self.replaced = 0;
+        if position.outcome().is_some() {
+            return None;
+        }
+        match self.prove(Node::of(position, true), budget, &mut |_| {}).0 {
+            Answer::Yes(best) => best,
+            Answer::No | Answer::Open => None,
+        }
+    }
+
     /// One df-pn search from a fresh table: does the side to move of `node` reach its goal?
     fn prove(
         &mut self,
@@ -208,6 +222,8 @@ impl Dfpn {
             table: &mut self.table,
             nodes: 0,
             budget,
+            deadline: self.deadline,
+            out_of_time: false,
             progress: Some(progress),
             progress_every: self.progress_every,
         };

@@ -10,6 +10,8 @@
 use super::Progress;
 use super::board::{Node, Shape};
 use super::table::{INF, Table};
+use std::time::Instant;
+
 use parlor_shared::cave::squares_of;
 
 /// A node's children: cell index, node, and its last known (phi, delta): the estimate before
@@ -37,17 +39,23 @@ pub fn estimate(node: Node) -> (u32, u32) {
     }
 }
 
+/// How often (in nodes) the clock is read.
+const CLOCK_EVERY: u64 = 1024;
+
 pub struct Search<'a> {
     pub table: &'a mut Table,
     pub nodes: u64,
     pub budget: u64,
+    /// Stop at this time, whatever the budget says.
+    pub deadline: Option<Instant>,
+    pub out_of_time: bool,
     pub progress: Option<&'a mut dyn FnMut(Progress)>,
     pub progress_every: u64,
 }
 
 impl Search<'_> {
     fn out_of_budget(&self) -> bool {
-        self.nodes >= self.budget
+        self.nodes >= self.budget || self.out_of_time
     }
 
     fn lookup(&self, node: Node, estimate: (u32, u32)) -> (u32, u32) {
@@ -60,6 +68,12 @@ impl Search<'_> {
     pub fn mid(&mut self, node: Node, th_phi: u32, th_delta: u32) -> (u32, u32, Option<u8>) {
         self.nodes += 1;
         let started = self.nodes;
+        if let Some(deadline) = self.deadline
+            && self.nodes.is_multiple_of(CLOCK_EVERY)
+            && Instant::now() >= deadline
+        {
+            self.out_of_time = true;
+        }
         if self.progress_every > 0 && self.nodes.is_multiple_of(self.progress_every) {
             let nodes = self.nodes;
             if let Some(report) = self.progress.as_mut() {

@@ -4,6 +4,7 @@
 //! mate-distance scores, and forced-block extensions that act as a threat search: a four is
 //! only a threat when its missing cell is a legal placement, and a side facing one must block.
 
+mod proofs;
 mod table;
 mod zobrist;
 
@@ -11,6 +12,7 @@ use std::time::{Duration, Instant};
 
 use parlor_shared::cave::{COL_A, COL_H, Player, Position, Square, squares_of};
 
+use self::proofs::{ENDGAME_BRICKS, Proofs};
 use self::table::{Bound, NO_MOVE, Table};
 use self::zobrist::Hashes;
 pub(crate) use self::zobrist::transform;
@@ -47,6 +49,7 @@ pub struct Strong {
     deadline: Instant,
     out_of_time: bool,
     root_best: Option<Square>,
+    proofs: Proofs,
     pub last: SearchReport,
 }
 
@@ -73,17 +76,34 @@ impl Strong {
             deadline: Instant::now(),
             out_of_time: false,
             root_best: None,
+            proofs: Proofs::default(),
             last: SearchReport::default(),
         }
     }
 
     /// The best move found within `budget`; `None` only when the game is over.
+    ///
+    /// A position in the book of proven wins is answered from it. In endgames the search gets
+    /// half the time; unless it proved a result, df-pn then looks for a forced win (10%) and
+    /// checks that the chosen move does not lose by force, else takes the next move that does
+    /// not (the rest).
     pub fn search(&mut self, position: &Position, budget: Duration) -> Option<Square> {
         let started = Instant::now();
         let legal = position.legal_moves();
         let fallback = squares_of(legal).next()?;
-        self.deadline = started + budget.mul_f32(0.9);
         self.nodes = 0;
+        if let Some(square) = Proofs::book_move(position) {
+            self.last = SearchReport {
+                score: WIN_THRESHOLD,
+                elapsed: started.elapsed(),
+                ..SearchReport::default()
+            };
+            return Some(square);
+        }
+        let end = started + budget.mul_f32(0.9);
+        let endgame = position.brick_count() >= ENDGAME_BRICKS;
+        let search_time = budget.mul_f32(if endgame { 0.5 } else { 0.9 });
+        self.deadline = started + search_time;
         self.out_of_time = false;
         self.table.next_generation();
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
@@ -100,8 +120,19 @@ impl Strong {
             }
             // A proven result will not change with depth; and a deeper iteration that could
             // not finish in the time left would be thrown away.
-            if score.abs() >= WIN_THRESHOLD || started.elapsed() * 2 > budget.mul_f32(0.9) {
+            if score.abs() >= WIN_THRESHOLD || started.elapsed() * 2 > search_time {
                 break;
+            }
+        }
+        if endgame && best.1.abs() < WIN_THRESHOLD {
+            let proof_deadline = started + budget.mul_f32(0.6);
+            if let Some(square) = self.proofs.forced_win(position, proof_deadline) {
+                best.0 = square;
+            } else {
+                let candidates = self.root_candidates(position, best.0);
+                if let Some(square) = self.proofs.first_safe(position, &candidates, end) {
+                    best.0 = square;
+                }
             }
         }
         self.last = SearchReport {
@@ -111,6 +142,28 @@ impl Strong {
             elapsed: started.elapsed(),
         };
         Some(best.0)
+    }
+
+    /// The root's moves worth playing, `first` first and the rest in search order: the blocks
+    /// of a four when there is one, else every legal move.
+    fn root_candidates(&self, position: &Position, first: Square) -> Vec<Square> {
+        let me = position.to_move();
+        let (mine, theirs) = (position.bricks(me), position.bricks(me.other()));
+        let legal = position.legal_moves();
+        let their_fours = five_completions(theirs, mine);
+        let must_block = their_fours & legal;
+        let candidates = if must_block != 0 { must_block } else { legal };
+        let rest = self.ordered(
+            candidates & !first.bit(),
+            None,
+            0,
+            me,
+            mine,
+            theirs,
+            legal,
+            their_fours,
+        );
+        [vec![first], rest].concat()
     }
 
     fn tick(&mut self) -> bool {
