@@ -67,3 +67,39 @@ impl Proofs {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::cave_prover::test_position;
+
+    /// An arena game the strong engine lost at 0.1 s a move: after Black's b8 (ply 39), df-pn
+    /// proves White's c2 wins by force, 21 plies before the five.
+    const LOST: &str = "h5 g5 a5 f5 a4 e5 a6 d5 c5 a3 a7 a8 b6 c6 b7 d6 h4 e6 b4 f6 g6 b5 \
+                        h3 h6 g3 f3 e3 d3 h1 h2 g2 c3 f2 b3 a2 e2 b2 d2";
+
+    #[test]
+    fn finds_the_deep_forced_win_and_refuses_the_move_that_allowed_it() {
+        let mut proofs = Proofs::default();
+        let before = test_position(LOST);
+        let b8: Square = "b8".parse().unwrap();
+        let after = before.play(b8).unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        assert_eq!(proofs.forced_win(&after, deadline), "c2".parse().ok());
+        let mut candidates = vec![b8];
+        candidates.extend(before.legal_squares().filter(|&s| s != b8));
+        let safe = proofs.first_safe(&before, &candidates, deadline);
+        assert!(safe.is_some_and(|s| s != b8), "{safe:?}");
+    }
+
+    #[test]
+    fn with_no_time_left_nothing_is_called_safe() {
+        let mut proofs = Proofs::default();
+        let before = test_position(LOST);
+        let candidates: Vec<Square> = before.legal_squares().collect();
+        assert_eq!(
+            proofs.first_safe(&before, &candidates, Instant::now()),
+            None
+        );
+    }
+}
