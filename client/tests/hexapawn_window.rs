@@ -81,6 +81,17 @@ fn check(shot: &Screenshot, layout: HexLayout, squares: &str, want: Color) {
     }
 }
 
+/// How many squares of the rows `rows` (0 is row 1) show a pawn of `colour`.
+fn pawns(shot: &Screenshot, layout: HexLayout, rows: &[u8], colour: Color) -> usize {
+    rows.iter()
+        .flat_map(|&row| (0..layout.dims.cols()).map(move |col| Square::new(col, row)))
+        .filter(|&square| {
+            let point = layout.square_center(square);
+            close_to(shot.pixel(point.x, point.y), colour)
+        })
+        .count()
+}
+
 fn empty_colour(square: &str) -> Color {
     let square: Square = square.parse().unwrap();
     if (square.row + square.col).is_multiple_of(2) {
@@ -114,6 +125,24 @@ fn slow_mode_shows_the_board_and_her_matchbox_with_an_arrow_per_bead() {
 }
 
 #[test]
+fn let_her_pick_makes_her_draw_a_bead_and_move() {
+    let Some(shot) = open_room("pick", "hexapawn slow b1-b2 pick") else {
+        return;
+    };
+    let (board, _) = layouts(Dims::HEXAPAWN, PlayMode::Slow);
+    check(&shot, board, "a1 c1", WHITE_PAWN);
+    check(&shot, board, "b1", empty_colour("b1"));
+    // Whatever HER drew, one of its three pawns left row 3 and none was taken.
+    assert_eq!(
+        (
+            pawns(&shot, board, &[0, 1, 2], BLACK_PAWN),
+            pawns(&shot, board, &[2], BLACK_PAWN)
+        ),
+        (3, 2)
+    );
+}
+
+#[test]
 fn a_whole_game_against_her_is_stored_and_replayed_to_its_end() {
     // The person forces HER's answers too (slow mode), wins, and opens the stored game.
     let moves = "b1-b2 a3xb2 c1xb2 c3xb2 a1xb2";
@@ -141,17 +170,8 @@ fn fast_mode_her_answers_by_itself_on_a_4x4_board() {
     check(&shot, board, "b1", empty_colour("b1"));
     // White has captured nothing, so HER still has four pawns; it has moved twice, one pawn
     // twice or two pawns once, so one or two of them have left row 4.
-    let black_on = |rows: &[u8]| {
-        rows.iter()
-            .flat_map(|&row| (0..4).map(move |col| Square::new(col, row)))
-            .filter(|&square| {
-                let point = board.square_center(square);
-                close_to(shot.pixel(point.x, point.y), BLACK_PAWN)
-            })
-            .count()
-    };
-    assert_eq!(black_on(&[0, 1, 2, 3]), 4);
-    assert!((2..=3).contains(&black_on(&[3])));
+    assert_eq!(pawns(&shot, board, &[0, 1, 2, 3], BLACK_PAWN), 4);
+    assert!((2..=3).contains(&pawns(&shot, board, &[3], BLACK_PAWN)));
 }
 
 #[test]
@@ -168,14 +188,9 @@ fn an_auto_match_draws_its_learning_curve() {
     });
     let layout = match_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, &view);
     // The board of the last round: six pawns at most, none of them off the board.
-    let pawns = (0..3u8)
-        .flat_map(|row| (0..3u8).map(move |col| Square::new(col, row)))
-        .filter(|&square| {
-            let point = layout.board.square_center(square);
-            let pixel = shot.pixel(point.x, point.y);
-            close_to(pixel, WHITE_PAWN) || close_to(pixel, BLACK_PAWN)
-        })
-        .count();
+    let pawns =
+        [WHITE_PAWN, BLACK_PAWN].map(|colour| pawns(&shot, layout.board, &[0, 1, 2], colour));
+    let pawns: usize = pawns.iter().sum();
     assert!((1..=6).contains(&pawns), "{pawns} pawns");
     for (chart, plot) in ["losses", "beads"].iter().zip(chart_rects(layout.curve)) {
         for (her, colour) in HER_COLORS.iter().enumerate() {

@@ -3,7 +3,7 @@
 //! one of the matchbox's arrows to force that move, or let HER pick. Illegal clicks are refused
 //! here with the rules' reason; the server checks every move again.
 
-use macroquad::math::Rect;
+use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::hexapawn::{
@@ -266,6 +266,14 @@ pub fn again(snapshot: &RoomSnapshot, game: &HexGame) -> BoardPlay {
     }
 }
 
+/// The top-left corner of "Let HER pick" when the text under the boards starts at `info_y`.
+pub fn pick_button_at(screen_w: f32, screen_h: f32, info_y: f32) -> Vec2 {
+    vec2(
+        board_area(screen_w, screen_h).x,
+        info_y + 2.5 * LINE_HEIGHT + 18.0,
+    )
+}
+
 /// The text under the boards: the brain, whose turn, the result, and the buttons.
 fn draw_info(
     input: &Input,
@@ -315,7 +323,6 @@ fn draw_info(
         },
     };
     label(&turn, x, y, if allowed.is_ok() { GOOD_TEXT } else { TEXT });
-    y += LINE_HEIGHT / 2.0;
     let her_turn = game.seat_to_move() == Some(HER_SEAT);
     if her_turn && setup.mode == PlayMode::Slow && allowed.is_ok() {
         let text = if game.matchbox.as_ref().is_some_and(|m| m.total == 0) {
@@ -323,7 +330,8 @@ fn draw_info(
         } else {
             "Let HER pick"
         };
-        if button_at(input, x, y + 8.0, text) {
+        let at = pick_button_at(screen_width(), screen_height(), top);
+        if button_at(input, at.x, at.y, text) {
             return BoardPlay::Move(GameMove::Hexapawn(HexMove::HerPicks));
         }
     }

@@ -6,18 +6,26 @@
 //!
 //! The text is words separated by spaces: `hexapawn` or `her-match`, then in any order a board
 //! size (`4x4`), `slow` or `fast`, `mirrors`, a number of rounds and a pace per ply (`300ms`;
-//! a match) and the person's moves (`b1-b2`, a game against HER), e.g. `hexapawn slow b1-b2`
-//! or `her-match 3x3 300`; `replay` opens the stored game once it is over.
+//! a match) and the person's moves (`b1-b2`, a game against HER; `pick` lets HER pick), e.g.
+//! `hexapawn slow b1-b2 pick` or `her-match 3x3 300`; `replay` opens the stored game once it
+//! is over.
 
-use macroquad::math::Vec2;
+use macroquad::math::{Vec2, vec2};
 use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Dims, HER_SEAT, HexSetup, MatchSetup, Move, PERSON_SEAT, Pace, PlayMode,
 };
 use parlor_shared::protocol::{RecordId, RoomSnapshot, SeatSpec};
 
-use super::room::{acting_seat, play_layout};
+use super::room::{acting_seat, pick_button_at, play_layout};
 use crate::gui::room_view::HeldSeat;
+
+/// One step of the person's: a move (their own, or one forced on HER), or letting HER pick.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Step {
+    Play(Move),
+    Pick,
+}
 
 /// HER's pause in fast mode when opened this way, in milliseconds.
 const PAUSE_MS: u32 = 200;
@@ -26,7 +34,7 @@ const PAUSE_MS: u32 = 200;
 pub struct RoomScript {
     setup: GameSetup,
     seats: Vec<SeatSpec>,
-    moves: Vec<Move>,
+    moves: Vec<Step>,
     created: bool,
     /// How many of `moves` have been clicked.
     sent: usize,
@@ -52,6 +60,7 @@ impl RoomScript {
                 "fast" => mode = PlayMode::Fast,
                 "mirrors" => mirrors = true,
                 "replay" => replay = true,
+                "pick" => moves.push(Step::Pick),
                 _ if word.contains('x') && word.parse::<Dims>().is_ok() => {
                     dims = word.parse().map_err(|e| format!("{e}"))?;
                 }
@@ -63,7 +72,7 @@ impl RoomScript {
                     let ms = word.trim_end_matches("ms").parse().unwrap_or_default();
                     pace = Pace::PerPly { ms };
                 }
-                _ => moves.push(word.parse::<Move>().map_err(|e| format!("{e}"))?),
+                _ => moves.push(Step::Play(word.parse().map_err(|e| format!("{e}"))?)),
             }
         }
         let (setup, seats) = match kind {
@@ -126,17 +135,18 @@ impl RoomScript {
         if waiting || !mine {
             return None;
         }
-        let (board, matchbox, _) = play_layout(screen_w, screen_h, game);
-        let point = match (game.seat_to_move(), matchbox) {
-            (Some(HER_SEAT), Some(matchbox)) => {
+        let (board, matchbox, info_y) = play_layout(screen_w, screen_h, game);
+        let point = match (mv, game.seat_to_move(), matchbox) {
+            (Step::Pick, _, _) => pick_button_at(screen_w, screen_h, info_y) + vec2(10.0, 10.0),
+            (Step::Play(mv), Some(HER_SEAT), Some(matchbox)) => {
                 let arrow = matchbox.arrow(mv);
                 arrow.tail.lerp(arrow.head, 0.4)
             }
-            _ if !self.picked => {
+            (Step::Play(mv), _, _) if !self.picked => {
                 self.picked = true;
                 return Some(board.square_center(mv.from));
             }
-            _ => board.square_center(mv.to),
+            (Step::Play(mv), _, _) => board.square_center(mv.to),
         };
         self.picked = false;
         self.sent += 1;
@@ -237,7 +247,7 @@ mod tests {
         assert_eq!(setup.dims, Dims::OCTAPAWN);
         assert_eq!((setup.mode, setup.mirrors), (PlayMode::Fast, true));
         assert_eq!(seats.len(), 2);
-        assert_eq!(script.moves, vec!["b1-b2".parse().unwrap()]);
+        assert_eq!(script.moves, vec![Step::Play("b1-b2".parse().unwrap())]);
         assert_eq!(script.room_to_create(), None);
         let mut script = RoomScript::parse("her-match 300 20ms").unwrap();
         assert!(matches!(
