@@ -46,6 +46,9 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
             GameKind::Ewn | GameKind::Klotski => "Not solved".into(),
         };
     };
+    if game == GameKind::Klotski {
+        return "Solved".into();
+    }
     let winner = game_seat_name(game, seat);
     match me {
         Some(mine) if mine == seat => format!("{winner} won - you won!"),
@@ -57,6 +60,7 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
 /// [`result`] for any game.
 pub fn game_result(game: GameKind, outcome: Outcome) -> String {
     match outcome {
+        Outcome::Won { .. } if game == GameKind::Klotski => "Solved".into(),
         Outcome::Won { seat } => format!("{} won", game_seat_name(game, seat)),
         Outcome::Tie | Outcome::Unsolved => result(outcome),
     }
@@ -230,6 +234,15 @@ mod tests {
             game_result(GameKind::Cave, Outcome::Won { seat: 0 }),
             "Black won"
         );
+    }
+
+    #[test]
+    fn a_klotski_puzzle_is_solved_or_not_rather_than_won() {
+        let klotski = GameKind::Klotski;
+        let won = Outcome::Won { seat: 0 };
+        assert_eq!(game_outcome(klotski, won, Some(0)), "Solved");
+        assert_eq!(game_result(klotski, won), "Solved");
+        assert_eq!(game_outcome(klotski, Outcome::Unsolved, None), "Not solved");
     }
 
     #[test]
