@@ -224,7 +224,7 @@ impl Dfpn {
             budget,
             deadline: self.deadline,
             out_of_time: false,
-            progress: Some(progress),
+            progress,
             progress_every: self.progress_every,
         };
         let (phi, delta, best) = search.mid(node, INF, INF);

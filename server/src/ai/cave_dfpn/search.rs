@@ -14,9 +14,15 @@ use std::time::Instant;
 
 use parlor_shared::cave::squares_of;
 
-/// A node's children: cell index, node, and its last known (phi, delta): the estimate before
-/// it is searched, then what its last search returned (used when the table lost it).
-type Children = Vec<(u8, Node, (u32, u32))>;
+/// A node's child: its cell, node and table key, and its last known (phi, delta): the
+/// estimate before it is searched, then what its last search returned (used when the table
+/// lost it).
+struct Child {
+    cell: u8,
+    node: Node,
+    key: (u64, u64),
+    known: (u32, u32),
+}
 
 /// The 1+epsilon trick with epsilon = 1/4: the best child may run until its number passes the
 /// second best by a quarter, which cuts down switching between close siblings.
@@ -49,17 +55,13 @@ pub struct Search<'a> {
     /// Stop at this time, whatever the budget says.
     pub deadline: Option<Instant>,
     pub out_of_time: bool,
-    pub progress: Option<&'a mut dyn FnMut(Progress)>,
+    pub progress: &'a mut dyn FnMut(Progress),
     pub progress_every: u64,
 }
 
 impl Search<'_> {
     fn out_of_budget(&self) -> bool {
         self.nodes >= self.budget || self.out_of_time
-    }
-
-    fn lookup(&self, node: Node, estimate: (u32, u32)) -> (u32, u32) {
-        self.table.get(node.key()).unwrap_or(estimate)
     }
 
     /// Searches `node` until phi reaches `th_phi`, delta reaches `th_delta`, or the node budget
@@ -75,10 +77,7 @@ impl Search<'_> {
             self.out_of_time = true;
         }
         if self.progress_every > 0 && self.nodes.is_multiple_of(self.progress_every) {
-            let nodes = self.nodes;
-            if let Some(report) = self.progress.as_mut() {
-                report(Progress { nodes });
-            }
+            (self.progress)(Progress { nodes: self.nodes });
         }
         // A node its shape decides is not stored: its estimate is already exact.
         let moves = match node.shape() {
@@ -87,17 +86,22 @@ impl Search<'_> {
             Shape::Moves(moves) => moves,
         };
         let key = node.key();
-        let mut children: Children = squares_of(moves)
+        let mut children: Vec<Child> = squares_of(moves)
             .map(|square| {
                 let child = node.play(square.index());
-                (square.index(), child, estimate(child))
+                Child {
+                    cell: square.index(),
+                    node: child,
+                    key: child.key(),
+                    known: estimate(child),
+                }
             })
             .collect();
         loop {
             let (mut phi, mut delta) = (INF, 0u32);
             let (mut best, mut best_phi, mut second) = (0, INF, INF);
-            for (i, &(_, child, guess)) in children.iter().enumerate() {
-                let (child_phi, child_delta) = self.lookup(child, guess);
+            for (i, child) in children.iter().enumerate() {
+                let (child_phi, child_delta) = self.table.get(child.key).unwrap_or(child.known);
                 delta = if child_phi >= INF || delta >= INF {
                     INF
                 } else {
@@ -113,14 +117,14 @@ impl Search<'_> {
             if phi >= th_phi || delta >= th_delta || self.out_of_budget() {
                 let work = self.nodes - started + 1;
                 self.table.put(key, phi, delta, work);
-                return (phi, delta, Some(children[best].0));
+                return (phi, delta, Some(children[best].cell));
             }
             // The best child's delta may grow to the second best's (times 1+epsilon), and its
             // phi until this node's delta would reach its threshold.
             let child_th_phi = th_delta - (delta - best_phi);
             let child_th_delta = th_phi.min(second_threshold(second));
-            let (phi, delta, _) = self.mid(children[best].1, child_th_phi, child_th_delta);
-            children[best].2 = (phi, delta);
+            let (phi, delta, _) = self.mid(children[best].node, child_th_phi, child_th_delta);
+            children[best].known = (phi, delta);
         }
     }
 }
