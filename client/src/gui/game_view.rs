@@ -48,7 +48,8 @@ pub fn draw_moves(
             draw_ewn_moves(input, area, moves, current)
         }
         GameKind::Bricks => draw_drop_history(input, area, moves, current),
-        GameKind::HerMatch => draw_move_list(input, area, moves, current),
+        // An auto match's rounds are on its board side; it takes no moves.
+        GameKind::HerMatch => None,
     }
 }
 

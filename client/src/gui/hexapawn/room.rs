@@ -23,6 +23,8 @@ use crate::gui::widgets::{
 const INFO_HEIGHT: f32 = 150.0;
 /// Room above a board for its caption.
 const CAPTION: f32 = 30.0;
+/// Room under a board for its column letters.
+const LABEL_ROOM: f32 = 24.0;
 
 /// Where the board and (in slow mode) the matchbox go on a `screen_w` x `screen_h` screen,
 /// and where the text under them starts.
@@ -35,17 +37,20 @@ pub fn play_layout(
     let (top, info) = split_top(area, area.h - INFO_HEIGHT, 8.0);
     let boards = Rect::new(top.x, top.y + CAPTION, top.w, top.h - CAPTION);
     let dims = game.setup.dims;
-    match game.setup.mode {
-        PlayMode::Fast => (HexLayout::fit(boards, dims), None, info.y),
+    // Boards at the top of their band, the text right under them (under their labels).
+    let at_top = |area: Rect| HexLayout {
+        top: area.y,
+        ..HexLayout::fit(area, dims)
+    };
+    let (board, matchbox) = match game.setup.mode {
+        PlayMode::Fast => (at_top(boards), None),
         PlayMode::Slow => {
             let (left, right) = halves(boards, 24.0);
-            (
-                HexLayout::fit(left, dims),
-                Some(HexLayout::fit(right, dims)),
-                info.y,
-            )
+            (at_top(left), Some(at_top(right)))
         }
-    }
+    };
+    let info_y = info.y.min(board.top + board.height() + 2.0 * LABEL_ROOM);
+    (board, matchbox, info_y)
 }
 
 /// Where the replay's board goes, and where the text under it starts.
