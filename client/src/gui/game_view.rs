@@ -53,20 +53,6 @@ pub fn draw_moves(
     }
 }
 
-/// Stands in for the boards of the games whose screens are being built.
-pub fn draw_board_pending(state: &GameState) {
-    macroquad::text::draw_text(
-        &format!(
-            "{}: this window cannot draw its board yet",
-            state.kind().name()
-        ),
-        40.0,
-        120.0,
-        24.0,
-        macroquad::color::GRAY,
-    );
-}
-
 /// The seat whose token sends the next move: the seat to move, except in Hexapawn's slow mode,
 /// where the person sends HER's moves too.
 pub fn acting_seat(state: &GameState) -> Option<u8> {

@@ -14,7 +14,7 @@ use super::cave_board::{BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, si
 use super::describe;
 use super::ewn::draw_replay_board as draw_ewn_replay;
 use super::game_view::{draw_moves, draw_seat_swatch};
-use super::hexapawn::draw_replay_board as draw_hex_replay;
+use super::hexapawn::{draw_match, draw_replay_board as draw_hex_replay};
 use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
@@ -103,7 +103,10 @@ impl ReplayView {
                 let (step, moves) = (self.step, &self.moves);
                 draw_klotski_replay(&mut self.klotski, game, step, moves, get_time())
             }
-            other => super::game_view::draw_board_pending(other),
+            // Matches are not stored; a match's state shows as it stands.
+            GameState::HerMatch(view) => {
+                draw_match(view);
+            }
         }
         self.draw_panel(input, close_label)
     }
