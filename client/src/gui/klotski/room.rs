@@ -163,10 +163,24 @@ impl KlotskiRoomBoard {
         .into_iter()
         .find(|&(key, _)| is_key_pressed(key))
         .map(|(_, dir)| dir);
+        self.decide(&board, game, input, key, may_move)
+    }
+
+    /// What this frame's arrow key towards `key` or click on `board` does: a slide, the reason
+    /// there is none (`may_move`'s first), or nothing. A click on a piece picks it.
+    fn decide(
+        &mut self,
+        board: &BoardLayout,
+        game: &KlotskiGame,
+        input: &Input,
+        key: Option<Dir>,
+        may_move: Result<(), String>,
+    ) -> BoardPlay {
+        let (puzzle, position) = (game.puzzle(), game.position());
         let attempt = match key {
             Some(dir) => Some(slide_for_key(puzzle, position, self.picked, dir)),
             None if input.clicked => {
-                let clicked = click_slide(&board, puzzle, position, self.picked, input);
+                let clicked = click_slide(board, puzzle, position, self.picked, input);
                 clicked.map(|(picked, slide)| {
                     self.picked = picked;
                     slide
@@ -274,6 +288,50 @@ mod tests {
             (Some(5), "5 L".into())
         );
         assert!(click_slide(&board, &puzzle, start, None, &click_at(1.0, 1.0)).is_none());
+    }
+
+    #[test]
+    fn clicks_and_keys_become_slides_for_the_player_and_reasons_for_anyone_else() {
+        let game = KlotskiGame::new(parse_puzzle(BLOCKS).unwrap());
+        let layout = room_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32);
+        let board = board_layout(3, 4, layout.board);
+        let on = |cell: u8| board.cell_rect(cell).center();
+        let slide = |text: &str| {
+            BoardPlay::Move(GameMove::Klotski(KlotskiMove::Slide(text.parse().unwrap())))
+        };
+        let mut controls = KlotskiRoomBoard::default();
+        let (nine, still) = (
+            click_at(on(11).x, on(11).y),
+            Input {
+                clicked: false,
+                ..click_at(0.0, 0.0)
+            },
+        );
+        // A spectator's click is refused with may_move's reason.
+        let watching = Err("Spectators cannot move.".to_string());
+        assert_eq!(
+            controls.decide(&board, &game, &nine, None, watching),
+            BoardPlay::Refused("Spectators cannot move.".into())
+        );
+        assert_eq!(
+            controls.decide(&board, &game, &still, None, Ok(())),
+            BoardPlay::Nothing
+        );
+        // 9 can only go left: a click slides it, and it stays picked for the arrow keys.
+        assert_eq!(
+            controls.decide(&board, &game, &nine, None, Ok(())),
+            slide("9 L")
+        );
+        assert_eq!(controls.picked, Some(9));
+        let refused = controls.decide(&board, &game, &still, Some(Dir::Up), Ok(()));
+        assert_eq!(
+            refused,
+            BoardPlay::Refused("9 U is blocked: the cells it moves into are not all blank.".into())
+        );
+        assert_eq!(
+            controls.decide(&board, &game, &still, Some(Dir::Left), Ok(())),
+            slide("9 L")
+        );
     }
 
     #[test]
