@@ -230,6 +230,7 @@ impl App {
     /// Shows the lobby with fresh lists.
     fn enter_lobby(&mut self) {
         self.screen = Screen::Lobby;
+        self.lobby.forget_brains();
         self.send(ClientMsg::ListRooms);
         self.send(ClientMsg::ListRecords);
     }
@@ -276,10 +277,7 @@ impl App {
             ServerMsg::Games(games) => self.lobby.games = games,
             ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
             ServerMsg::Records(records) => self.lobby.records = records,
-            ServerMsg::Brains(brains) => self.say(
-                format!("The server keeps {} brains of HER", brains.len()),
-                false,
-            ),
+            ServerMsg::Brains(brains) => self.lobby.set_brains(brains),
             ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),
             ServerMsg::RoomCreated { room } => self.room_created(room),
             ServerMsg::Seated { room, seat, token } => {
@@ -373,6 +371,7 @@ impl App {
                     self.open_room(room, ClientMsg::Reclaim { room, token });
                 }
             }
+            LobbyAction::ListBrains => self.send(ClientMsg::ListBrains),
             LobbyAction::Replay(id) => {
                 self.send(ClientMsg::GetRecord { id });
                 self.say(format!("Loading stored game #{id}..."), false);

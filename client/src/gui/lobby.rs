@@ -9,14 +9,14 @@ use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::protocol::{
-    DEFAULT_AI_MOVE_MS, GameInfo, MAX_AI_MOVE_MS, RecordId, RecordSummary, RoomId, RoomSummary,
-    SeatSpec,
+    BrainSummary, DEFAULT_AI_MOVE_MS, GameInfo, MAX_AI_MOVE_MS, RecordId, RecordSummary, RoomId,
+    RoomSummary, SeatSpec,
 };
 
 use super::cave_board::{TOP_BAR_HEIGHT, draw_swatch, seat_player};
 use super::describe;
 use super::ewn::EwnLobbyForm;
-use super::hexapawn::HexLobbyForm;
+use super::hexapawn::{FormAction, HexLobbyForm};
 use super::klotski::KlotskiLobbyForm;
 use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
 use super::room_view::HeldSeat;
@@ -55,6 +55,8 @@ pub enum LobbyAction {
     /// Take back the seat this client holds in the room.
     Rejoin(RoomId),
     Replay(RecordId),
+    /// Ask the server for HER's brains, for the forms of HER's rooms.
+    ListBrains,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,6 +107,17 @@ impl LobbyView {
         self.games.clear();
         self.rooms.clear();
         self.records.clear();
+        self.hexapawn.forget_brains();
+    }
+
+    /// The server's brains of HER arrived.
+    pub fn set_brains(&mut self, brains: Vec<BrainSummary>) {
+        self.hexapawn.set_brains(brains);
+    }
+
+    /// The brains are asked for again when the form shows next (they learn in every game).
+    pub fn forget_brains(&mut self) {
+        self.hexapawn.forget_brains();
     }
 
     /// The seats of the room the form describes.
@@ -234,8 +247,11 @@ impl LobbyView {
             return (action, bottom);
         }
         if matches!(self.game, GameKind::Hexapawn | GameKind::HerMatch) {
-            let (room, bottom) = self.hexapawn.update(input, self.game, LEFT_X, y, connected);
-            let action = room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
+            let (form, bottom) = self.hexapawn.update(input, self.game, LEFT_X, y, connected);
+            let action = form.map(|form| match form {
+                FormAction::Create(setup, seats) => LobbyAction::Create { setup, seats },
+                FormAction::ListBrains => LobbyAction::ListBrains,
+            });
             return (action, bottom);
         }
         let choices_x = LEFT_X + 170.0;

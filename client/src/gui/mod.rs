@@ -65,9 +65,16 @@ const SCRIPT_SECONDS: f64 = 60.0;
 /// The full app. Without `server` it starts an embedded server storing games in `data_dir`
 /// and connects to it; if that fails the window says why and the user may connect elsewhere.
 pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
-    let script = options.open_room.as_deref().map(hexapawn::RoomScript::parse);
+    let script = options
+        .open_room
+        .as_deref()
+        .map(hexapawn::RoomScript::parse);
     let script = script.transpose().map_err(anyhow::Error::msg)?;
-    let screenshot = options.screenshot.as_deref().map(writable_png_path).transpose()?;
+    let screenshot = options
+        .screenshot
+        .as_deref()
+        .map(writable_png_path)
+        .transpose()?;
     check_display()?;
     let startup = match options.server {
         Some(typed) => match describe::server_url(&typed) {
@@ -98,14 +105,19 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             let input = app.scripted_input().unwrap_or_else(Input::gather);
             app.frame(&input);
             if let Some(path) = screenshot.as_deref() {
-                done_frames = if app.script_done() { done_frames + 1 } else { 0 };
+                done_frames = if app.script_done() {
+                    done_frames + 1
+                } else {
+                    0
+                };
                 if done_frames >= SCREENSHOT_FRAME {
                     *saved_in_window.borrow_mut() = save_screenshot(path);
                     break;
                 }
                 if macroquad::time::get_time() > SCRIPT_SECONDS {
-                    *saved_in_window.borrow_mut() =
-                        Err(anyhow::anyhow!("the room was not ready in {SCRIPT_SECONDS} s"));
+                    *saved_in_window.borrow_mut() = Err(anyhow::anyhow!(
+                        "the room was not ready in {SCRIPT_SECONDS} s"
+                    ));
                     break;
                 }
             }

@@ -166,8 +166,7 @@ impl RoomView {
                     .update(input, snapshot.version, game, last, allowed)
             }
             GameState::Hexapawn(game) => {
-                self.hexapawn
-                    .update(input, snapshot, game, &mine, awaiting)
+                self.hexapawn.update(input, snapshot, game, &mine, awaiting)
             }
             GameState::HerMatch(view) => draw_match(view),
             GameState::Klotski(game) => {

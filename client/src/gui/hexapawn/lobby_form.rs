@@ -1,11 +1,13 @@
 //! The lobby's forms for HER's rooms. "Hexapawn with HER": the board, mirrors, slow or fast
 //! mode, the brain's name and HER's pause; its creator plays White. "HER against HER": the
-//! board, mirrors, rounds, pace and the two brains; its creator watches.
+//! board, mirrors, rounds, pace and the two brains; its creator watches. The server's brains
+//! are listed under the brain's name: a click takes one (with its board), and a name the server
+//! knows for another board is refused here.
 
 use macroquad::math::Rect;
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name};
-use parlor_shared::protocol::SeatSpec;
+use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
 use crate::gui::describe::seconds;
 use crate::gui::widgets::{
@@ -25,6 +27,9 @@ const PACES: [Pace; 4] = [
 /// Where the choices start, right of their row's name.
 const CHOICES_X: f32 = 100.0;
 const ROW: f32 = BUTTON_HEIGHT + 6.0;
+/// The most brains offered as buttons, and the width their rows take.
+const MAX_KNOWN: usize = 8;
+const KNOWN_WIDTH: f32 = 290.0;
 
 pub struct HexLobbyForm {
     dims: Dims,
@@ -35,6 +40,16 @@ pub struct HexLobbyForm {
     rounds: u64,
     pace: Pace,
     brains: [TextField; 2],
+    /// The server's brains; `None` until asked for.
+    known: Option<Vec<BrainSummary>>,
+}
+
+/// What the form asks of the lobby.
+#[derive(Debug, PartialEq)]
+pub enum FormAction {
+    Create(GameSetup, Vec<SeatSpec>),
+    /// Ask the server for its brains.
+    ListBrains,
 }
 
 impl Default for HexLobbyForm {
@@ -48,11 +63,33 @@ impl Default for HexLobbyForm {
             rounds: 1000,
             pace: Pace::FullSpeed,
             brains: [TextField::new("HER A"), TextField::new("HER B")],
+            known: None,
         }
     }
 }
 
 impl HexLobbyForm {
+    /// The server's brains arrived.
+    pub fn set_brains(&mut self, brains: Vec<BrainSummary>) {
+        self.known = Some(brains);
+    }
+
+    /// Asks again next time the form shows (brains learn in every game).
+    pub fn forget_brains(&mut self) {
+        self.known = None;
+    }
+
+    /// Why the brain `name` does not fit this board, if the server has it for another one.
+    fn misfit(&self, name: &str) -> Result<(), String> {
+        let known = self.known.iter().flatten();
+        match known.into_iter().find(|brain| brain.name == name) {
+            Some(brain) if (brain.dims, brain.mirrors) != (self.dims, self.mirrors) => Err(
+                format!("{name} is a {} brain: choose that board", describe(brain)),
+            ),
+            _ => Ok(()),
+        }
+    }
+
     /// The room the form describes for `kind` (Hexapawn or HerMatch), or why it cannot be.
     pub fn room(&self, kind: GameKind) -> Result<(GameSetup, Vec<SeatSpec>), String> {
         if kind == GameKind::HerMatch {
@@ -67,10 +104,12 @@ impl HexLobbyForm {
                     .map(|field| field.text.trim().to_string()),
             };
             setup.check()?;
+            setup.brains.iter().try_for_each(|name| self.misfit(name))?;
             return Ok((GameSetup::HerMatch(setup), Vec::new()));
         }
         let brain = self.brain.text.trim().to_string();
         check_brain_name(&brain)?;
+        self.misfit(&brain)?;
         let setup = HexSetup {
             dims: self.dims,
             mirrors: self.mirrors,
@@ -90,7 +129,11 @@ impl HexLobbyForm {
         x: f32,
         mut y: f32,
         connected: bool,
-    ) -> (Option<(GameSetup, Vec<SeatSpec>)>, f32) {
+    ) -> (Option<FormAction>, f32) {
+        let ask = (self.known.is_none() && connected).then(|| {
+            self.known = Some(Vec::new());
+            FormAction::ListBrains
+        });
         let sizes =
             SIZES.map(|(r, c)| (Dims::new(r, c).expect("a valid size"), format!("{r}x{c}")));
         y = choices(input, x, y, "Board", &sizes, &mut self.dims);
@@ -114,6 +157,7 @@ impl HexLobbyForm {
             ];
             y = choices(input, x, y, "Mode", &modes, &mut self.mode);
             y = text_row(input, x, y, "Brain", &mut self.brain);
+            y = self.known_brains(input, x, y);
             if self.mode == PlayMode::Fast {
                 let pauses = PAUSES_MS.map(|ms| (ms, seconds(ms)));
                 y = choices(input, x, y, "HER waits", &pauses, &mut self.pause_ms);
@@ -134,8 +178,57 @@ impl HexLobbyForm {
             Ok(_) => ("You play White and move first.", DIM_TEXT),
         };
         label(note, x + rect.w + 10.0, y + 20.0, color);
-        (room.ok().filter(|_| clicked), y + BUTTON_HEIGHT)
+        let create = room.ok().filter(|_| clicked);
+        let action = create.map(|(setup, seats)| FormAction::Create(setup, seats));
+        (action.or(ask), y + BUTTON_HEIGHT)
     }
+
+    /// The server's brains as buttons (a click takes the brain and its board) and what the
+    /// typed one is; returns the next row's top.
+    fn known_brains(&mut self, input: &Input, x: f32, y: f32) -> f32 {
+        let known = self.known.as_deref().unwrap_or_default();
+        let typed = self.brain.text.trim();
+        let about = match known.iter().find(|brain| brain.name == typed) {
+            Some(brain) => format!(
+                "{}, {} boxes, {} beads, {} games",
+                describe(brain),
+                brain.boxes,
+                brain.beads,
+                brain.games
+            ),
+            None => "a new brain, empty".into(),
+        };
+        label(&about, x + CHOICES_X, y + 14.0, DIM_TEXT);
+        let mut y = y + 24.0;
+        if known.is_empty() {
+            return y;
+        }
+        label("Known", x, y + 20.0, TEXT);
+        let mut bx = x + CHOICES_X;
+        let mut taken = None;
+        for brain in known.iter().take(MAX_KNOWN) {
+            let w = button_width(&brain.name);
+            if bx + w > x + CHOICES_X + KNOWN_WIDTH && bx > x + CHOICES_X {
+                bx = x + CHOICES_X;
+                y += ROW;
+            }
+            let rect = Rect::new(bx, y, w, BUTTON_HEIGHT);
+            if toggle(input, rect, &brain.name, brain.name == typed) {
+                taken = Some((brain.name.clone(), brain.dims, brain.mirrors));
+            }
+            bx += w + 6.0;
+        }
+        if let Some((name, dims, mirrors)) = taken {
+            (self.brain.text, self.dims, self.mirrors) = (name, dims, mirrors);
+        }
+        y + ROW
+    }
+}
+
+/// A brain's board and mirror setting, e.g. "3x3" or "4x4 mirrored".
+fn describe(brain: &BrainSummary) -> String {
+    let mirrors = if brain.mirrors { " mirrored" } else { "" };
+    format!("{}{mirrors}", brain.dims)
 }
 
 fn pace_name(pace: Pace) -> String {
@@ -196,6 +289,29 @@ mod tests {
                 kind: AiKind::Standard
             }
         ));
+    }
+
+    #[test]
+    fn a_brain_the_server_has_for_another_board_is_refused_here() {
+        let mut form = HexLobbyForm::default();
+        form.set_brains(vec![BrainSummary {
+            name: "HER".into(),
+            dims: Dims::HEXAPAWN,
+            mirrors: true,
+            boxes: 3,
+            beads: 9,
+            games: 2,
+            updated_at: 0,
+        }]);
+        let error = form.room(GameKind::Hexapawn).unwrap_err();
+        assert_eq!(error, "HER is a 3x3 mirrored brain: choose that board");
+        form.mirrors = true;
+        assert!(form.room(GameKind::Hexapawn).is_ok());
+        form.brains[0].text = "HER".into();
+        form.dims = Dims::OCTAPAWN;
+        assert!(form.room(GameKind::HerMatch).is_err());
+        form.forget_brains();
+        assert!(form.room(GameKind::HerMatch).is_ok());
     }
 
     #[test]
