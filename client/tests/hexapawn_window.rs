@@ -158,6 +158,20 @@ fn a_whole_game_against_her_is_stored_and_replayed_to_its_end() {
 }
 
 #[test]
+fn play_again_opens_a_new_room_at_the_start() {
+    let moves = "b1-b2 a3xb2 c1xb2 c3xb2 a1xb2";
+    let Some(shot) = open_room("again", &format!("hexapawn slow {moves} again")) else {
+        return;
+    };
+    let (board, _) = layouts(Dims::HEXAPAWN, PlayMode::Slow);
+    check(&shot, board, "a1 b1 c1", WHITE_PAWN);
+    check(&shot, board, "a3 b3 c3", BLACK_PAWN);
+    for square in ["a2", "b2", "c2"] {
+        check(&shot, board, square, empty_colour(square));
+    }
+}
+
+#[test]
 fn fast_mode_her_answers_by_itself_on_a_4x4_board() {
     // Two moves by clicks, each answered by HER on its own.
     let Some(shot) = open_room("fast", "hexapawn fast 4x4 b1-b2 a1-a2") else {

@@ -279,6 +279,14 @@ pub fn pick_button_at(screen_w: f32, screen_h: f32, info_y: f32) -> Vec2 {
     )
 }
 
+/// The top-left corner of "Play again" when the text under the boards starts at `info_y`.
+pub fn again_button_at(screen_w: f32, screen_h: f32, info_y: f32) -> Vec2 {
+    vec2(
+        board_area(screen_w, screen_h).x,
+        info_y + 4.0 * LINE_HEIGHT + 18.0,
+    )
+}
+
 /// The text under the boards: the brain, whose turn, the result, and the buttons.
 fn draw_info(
     input: &Input,
@@ -307,15 +315,16 @@ fn draw_info(
     label(&brain, x, y, DIM_TEXT);
     y += LINE_HEIGHT + 10.0;
     if let Some(result) = game.result_text() {
-        y = draw_result(&result, x, y + 8.0) - 4.0;
+        draw_result(&result, x, y + 8.0);
         let text = "Play again";
         let enabled = mine.contains(&PERSON_SEAT);
-        let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
+        let at = again_button_at(screen_width(), screen_height(), top);
+        let rect = Rect::new(at.x, at.y, button_width(text), BUTTON_HEIGHT);
         if button_enabled(input, rect, text, enabled) {
             return again(snapshot, game);
         }
         let note = "HER keeps what it learnt: the server stores its brain.";
-        label(note, x + rect.w + 12.0, y + 20.0, DIM_TEXT);
+        label(note, x + rect.w + 12.0, at.y + 20.0, DIM_TEXT);
         return BoardPlay::Nothing;
     }
     let turn = match game.seat_to_move() {

@@ -6,18 +6,18 @@
 //!
 //! The text is words separated by spaces: `hexapawn` or `her-match`, then in any order a board
 //! size (`4x4`), `slow` or `fast`, `mirrors`, a number of rounds and a pace per ply (`300ms`;
-//! a match) and the person's moves (`b1-b2`, a game against HER; `pick` lets HER pick), e.g.
-//! `hexapawn slow b1-b2 pick` or `her-match 3x3 300`; `replay` opens the stored game once it
-//! is over.
+//! a match) and the person's moves (`b1-b2`, a game against HER; `pick` lets HER pick, `again`
+//! plays again once the game is over), e.g. `hexapawn slow b1-b2 pick` or `her-match 3x3 300`;
+//! `replay` opens the stored game once it is over.
 
 use macroquad::math::{Vec2, vec2};
 use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Dims, HER_SEAT, HexSetup, MatchSetup, Move, PERSON_SEAT, Pace, PlayMode,
 };
-use parlor_shared::protocol::{RecordId, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{RecordId, RoomId, RoomSnapshot, SeatSpec};
 
-use super::room::{acting_seat, pick_button_at, play_layout};
+use super::room::{acting_seat, again_button_at, pick_button_at, play_layout};
 use crate::gui::room_view::HeldSeat;
 
 /// One step of the person's: a move (their own, or one forced on HER), or letting HER pick.
@@ -25,6 +25,8 @@ use crate::gui::room_view::HeldSeat;
 enum Step {
     Play(Move),
     Pick,
+    /// Play again, once the game is over: a new room with the same setup.
+    Again,
 }
 
 /// HER's pause in fast mode when opened this way, in milliseconds.
@@ -42,6 +44,8 @@ pub struct RoomScript {
     sent_at: Option<usize>,
     /// The pawn of the move being clicked is picked.
     picked: bool,
+    /// The room left by Play again: what the screen shows next is a new one.
+    again_from: Option<RoomId>,
     /// Open the stored game once it is over (`replay`), and whether it was asked for.
     replay: bool,
     replay_asked: bool,
@@ -61,6 +65,7 @@ impl RoomScript {
                 "mirrors" => mirrors = true,
                 "replay" => replay = true,
                 "pick" => moves.push(Step::Pick),
+                "again" => moves.push(Step::Again),
                 _ if word.contains('x') && word.parse::<Dims>().is_ok() => {
                     dims = word.parse().map_err(|e| format!("{e}"))?;
                 }
@@ -106,6 +111,7 @@ impl RoomScript {
             sent: 0,
             sent_at: None,
             picked: false,
+            again_from: None,
             replay,
             replay_asked: false,
         })
@@ -130,12 +136,23 @@ impl RoomScript {
             return None;
         };
         let mv = *self.moves.get(self.sent)?;
-        let waiting = self.sent_at.is_some_and(|at| game.plies.len() <= at);
-        let mine = held.iter().any(|h| Some(h.seat) == acting_seat(game));
-        if waiting || !mine {
+        if self.sent_at.is_some_and(|at| game.plies.len() <= at) {
             return None;
         }
         let (board, matchbox, info_y) = play_layout(screen_w, screen_h, game);
+        if mv == Step::Again {
+            let person = held.iter().any(|h| h.seat == PERSON_SEAT);
+            if game.winner().is_none() || !person {
+                return None;
+            }
+            self.sent += 1;
+            self.sent_at = None;
+            self.again_from = Some(snapshot.room);
+            return Some(again_button_at(screen_w, screen_h, info_y) + vec2(10.0, 10.0));
+        }
+        if !held.iter().any(|h| Some(h.seat) == acting_seat(game)) {
+            return None;
+        }
         let point = match (mv, game.seat_to_move(), matchbox) {
             (Step::Pick, _, _) => pick_button_at(screen_w, screen_h, info_y) + vec2(10.0, 10.0),
             (Step::Play(mv), Some(HER_SEAT), Some(matchbox)) => {
@@ -147,6 +164,7 @@ impl RoomScript {
                 return Some(board.square_center(mv.from));
             }
             (Step::Play(mv), _, _) => board.square_center(mv.to),
+            (Step::Again, _, _) => return None,
         };
         self.picked = false;
         self.sent += 1;
@@ -171,6 +189,9 @@ impl RoomScript {
     /// Whether the room shows what was asked: a game after all the moves, waiting for the
     /// person (or, in slow mode, showing HER's box); a match when it is over.
     pub fn done(&self, snapshot: Option<&RoomSnapshot>) -> bool {
+        if snapshot.is_some_and(|s| self.again_from == Some(s.room)) {
+            return false;
+        }
         match snapshot.map(|s| &s.state) {
             Some(GameState::Hexapawn(game)) => {
                 !self.replay
@@ -261,6 +282,8 @@ mod tests {
                 .unwrap()
                 .ends_in_replay()
         );
+        let script = RoomScript::parse("hexapawn b1-b2 pick again").unwrap();
+        assert_eq!(script.moves[1..], [Step::Pick, Step::Again]);
         assert!(RoomScript::parse("chess").is_err());
         assert!(RoomScript::parse("hexapawn z9").is_err());
     }
