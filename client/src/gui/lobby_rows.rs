@@ -2,6 +2,7 @@
 
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
+use parlor_shared::game::GameKind;
 use parlor_shared::protocol::{RecordSummary, RoomSummary, SeatState};
 
 use super::describe;
@@ -25,8 +26,14 @@ pub fn draw_room_row(
     held: &[HeldSeat],
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
+    // An auto match counts its rounds where games count moves.
+    let unit = if room.game == GameKind::HerMatch {
+        "rounds"
+    } else {
+        "moves"
+    };
     let summary = format!(
-        "#{} {}: {} moves, {} watching",
+        "#{} {}: {} {unit}, {} watching",
         room.room,
         room.game.name(),
         room.moves,
