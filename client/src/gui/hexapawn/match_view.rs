@@ -10,7 +10,7 @@ use super::curve::{HER_COLORS, draw_curve};
 use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use crate::gui::room_view::BoardPlay;
-use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, label};
+use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, label, text_width, truncate};
 
 /// Heights of the band with the two boards and of the score under it.
 const BOARDS_HEIGHT: f32 = 290.0;
@@ -96,13 +96,17 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
             );
         }
     }
-    draw_score(layout.board.left - 22.0, layout.score_y, view, names);
+    let score_x = layout.board.left - 22.0;
+    let width = layout.curve.x + layout.curve.w - score_x;
+    draw_score(score_x, layout.score_y, width, view, names);
     draw_curve(layout.curve, view, names);
     BoardPlay::Nothing
 }
 
 /// The round, each HER's wins and the share of them moving first, and the last round.
-fn draw_score(x: f32, mut y: f32, view: &MatchView, names: [&str; 2]) {
+fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]) {
+    let max_chars = (width / text_width("m")).floor() as usize;
+    let line = |text: &str, y: f32, color| label(&truncate(text, max_chars), x, y, color);
     let round = if view.finished {
         format!(
             "Finished: {} rounds played on {}",
@@ -116,23 +120,23 @@ fn draw_score(x: f32, mut y: f32, view: &MatchView, names: [&str; 2]) {
             view.setup.dims
         )
     };
-    label(&round, x, y, if view.finished { GOOD_TEXT } else { TEXT });
+    line(&round, y, if view.finished { GOOD_TEXT } else { TEXT });
     y += LINE_HEIGHT;
     for her in 0..2 {
-        label(&score_line(view, her, names[her]), x, y, HER_COLORS[her]);
+        line(&score_line(view, her, names[her]), y, HER_COLORS[her]);
         y += LINE_HEIGHT;
     }
     if let Some(last) = view.last_round {
         let how = if last.resigned {
-            ", the other resigned before an empty box"
+            ", the loser resigned"
         } else {
             ""
         };
         let text = format!(
-            "Last round: {} won in {} plies ({} moved first){how}",
+            "Last round: {} won in {} plies, {} first{how}",
             names[last.winner], last.plies, names[last.first]
         );
-        label(&text, x, y, DIM_TEXT);
+        line(&text, y, DIM_TEXT);
     }
 }
 
