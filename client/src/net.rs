@@ -15,7 +15,8 @@ use tokio::sync::mpsc;
 pub enum NetEvent {
     /// The handshake succeeded; the string names the server.
     Connected(String),
-    Message(ServerMsg),
+    /// Boxed: a room state is large, the other events small.
+    Message(Box<ServerMsg>),
     /// The connection ended or could not be made; the string says why.
     Disconnected(String),
 }
@@ -113,7 +114,7 @@ async fn talk(
                 };
                 let event = match wire::decode::<ServerMsg>(message) {
                     Incoming::Message(ServerMsg::Welcome { server, .. }, _) => NetEvent::Connected(server),
-                    Incoming::Message(message, _) => NetEvent::Message(message),
+                    Incoming::Message(message, _) => NetEvent::Message(Box::new(message)),
                     Incoming::Garbled(error, _) => return format!("the server sent a bad frame: {error}"),
                     Incoming::Control => continue,
                     Incoming::Close => return "the server closed the connection".into(),

@@ -256,7 +256,7 @@ impl App {
                     self.create_room(setup, seats);
                 }
             }
-            NetEvent::Message(message) => self.handle_message(message),
+            NetEvent::Message(message) => self.handle_message(*message),
             NetEvent::Disconnected(reason) => {
                 let url = self.server_url().unwrap_or_default().to_string();
                 self.link = Link::Disconnected { url, reason };

@@ -109,10 +109,14 @@ fn ask(url: &str, request: ClientMsg) -> anyhow::Result<ServerMsg> {
             }
             Some(NetEvent::Connected(_)) => {}
             Some(NetEvent::Disconnected(reason)) => bail!("{reason}"),
-            Some(NetEvent::Message(
-                message
-                @ (ServerMsg::Brains(_) | ServerMsg::Brain { .. } | ServerMsg::Error { .. }),
-            )) => return Ok(message),
+            Some(NetEvent::Message(message))
+                if matches!(
+                    *message,
+                    ServerMsg::Brains(_) | ServerMsg::Brain { .. } | ServerMsg::Error { .. }
+                ) =>
+            {
+                return Ok(*message);
+            }
             Some(NetEvent::Message(_)) => {}
         }
     }
