@@ -79,24 +79,68 @@ impl Node {
 
     /// The node's shape, checked in the order the rules decide it.
     pub fn shape(self) -> Shape {
+        self.facts().shape
+    }
+
+    /// The node's shape with what its children's shapes are quickly derived from.
+    pub fn facts(self) -> Facts {
         let legal = anchored(self.mover | self.other);
-        if legal == 0 {
-            // A full board is a tie: the defender's goal, not the attacker's.
-            return if self.attacker_moves {
-                Shape::MoverFails
-            } else {
-                Shape::MoverSucceeds
-            };
+        let other_fives = five_completions(self.other, self.mover);
+        Facts {
+            shape: classify(self.attacker_moves, legal, || {
+                (five_completions(self.mover, self.other), other_fives)
+            }),
+            legal,
+            other_fives,
         }
-        if five_completions(self.mover, self.other) & legal != 0 {
-            return Shape::MoverSucceeds;
-        }
-        let blocks = five_completions(self.other, self.mover) & legal;
-        match blocks.count_ones() {
-            0 => Shape::Moves(legal),
-            1 => Shape::Moves(blocks),
-            _ => Shape::MoverFails,
-        }
+    }
+
+    /// The shape of the child after a brick on `cell`, from this node's `facts`: the child's
+    /// mover (this node's other side) loses only the cell as a completion, and only the cells
+    /// beside the brick become legal.
+    pub fn child_shape(self, facts: &Facts, cell: u8) -> Shape {
+        let bit = 1u64 << cell;
+        let occupied = self.mover | self.other | bit;
+        let beside = ((bit << 1) & !COL_A) | ((bit >> 1) & !COL_H);
+        let legal = (facts.legal & !bit) | (beside & !occupied);
+        classify(!self.attacker_moves, legal, || {
+            (
+                facts.other_fives & !bit,
+                five_completions(self.mover | bit, self.other),
+            )
+        })
+    }
+}
+
+/// What [`Node::facts`] finds.
+pub struct Facts {
+    pub shape: Shape,
+    /// The legal cells.
+    legal: u64,
+    /// Empty cells where the side that just moved would complete a five.
+    other_fives: u64,
+}
+
+/// A node's shape from its legal cells and, asked for only when the board is not full, the
+/// cells that complete a five for (the side to move, the other side).
+fn classify(attacker_moves: bool, legal: u64, fives: impl FnOnce() -> (u64, u64)) -> Shape {
+    if legal == 0 {
+        // A full board is a tie: the defender's goal, not the attacker's.
+        return if attacker_moves {
+            Shape::MoverFails
+        } else {
+            Shape::MoverSucceeds
+        };
+    }
+    let (mover_fives, other_fives) = fives();
+    if mover_fives & legal != 0 {
+        return Shape::MoverSucceeds;
+    }
+    let blocks = other_fives & legal;
+    match blocks.count_ones() {
+        0 => Shape::Moves(legal),
+        1 => Shape::Moves(blocks),
+        _ => Shape::MoverFails,
     }
 }
 
@@ -119,7 +163,7 @@ pub fn mirror(symmetry: usize, bits: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use parlor_shared::cave::{Square, has_five};
+    use parlor_shared::cave::{Square, has_five, squares_of};
 
     use super::*;
     use crate::ai::cave_strong::transform;
@@ -149,6 +193,27 @@ mod tests {
                 position.anchored_empty_cells()
             );
             position = position.play_unchecked(square);
+        }
+    }
+
+    #[test]
+    fn child_shapes_from_the_parents_facts_match_shapes_from_scratch() {
+        let mut random = crate::ai::cave_prover::Xorshift::new(9);
+        for _ in 0..300 {
+            let mut position = Position::new();
+            let bricks = random.next_u64() % 60;
+            while u64::from(position.brick_count()) < bricks {
+                let Some(square) = random.legal_move(&position) else {
+                    break;
+                };
+                position = position.play_unchecked(square);
+            }
+            let node = Node::of(&position, random.next_u64() % 2 == 0);
+            let facts = node.facts();
+            for square in squares_of(anchored(node.mover | node.other)) {
+                let cell = square.index();
+                assert_eq!(node.child_shape(&facts, cell), node.play(cell).shape());
+            }
         }
     }
 

@@ -37,8 +37,8 @@ fn second_threshold(second: u32) -> u32 {
 /// (phi, delta) of a node that is not searched yet: solved when its shape decides it,
 /// otherwise 1 to reach the goal and, to refute it, the number of moves there (forcing moves,
 /// which leave one reply, look best).
-pub fn estimate(node: Node) -> (u32, u32) {
-    match node.shape() {
+fn estimate(shape: Shape) -> (u32, u32) {
+    match shape {
         Shape::MoverSucceeds => (0, INF),
         Shape::MoverFails => (INF, 0),
         Shape::Moves(moves) => (1, moves.count_ones()),
@@ -80,7 +80,8 @@ impl Search<'_> {
             (self.progress)(Progress { nodes: self.nodes });
         }
         // A node its shape decides is not stored: its estimate is already exact.
-        let moves = match node.shape() {
+        let facts = node.facts();
+        let moves = match facts.shape {
             Shape::MoverSucceeds => return (0, INF, None),
             Shape::MoverFails => return (INF, 0, None),
             Shape::Moves(moves) => moves,
@@ -93,7 +94,7 @@ impl Search<'_> {
                     cell: square.index(),
                     node: child,
                     key: child.key(),
-                    known: estimate(child),
+                    known: estimate(node.child_shape(&facts, square.index())),
                 }
             })
             .collect();

@@ -16,11 +16,14 @@ struct Entry {
     delta: u32,
     /// Nodes searched under this entry (saturating), for replacement.
     work: u32,
-    used: bool,
+    /// The search that wrote it: entries of earlier searches are free slots.
+    generation: u32,
 }
 
 pub struct Table {
     entries: Vec<Entry>,
+    /// The current search; 0 marks slots never written.
+    generation: u32,
     /// Entries given up for another position since the last `clear`.
     pub replaced: u64,
 }
@@ -38,13 +41,19 @@ impl Table {
     pub fn new(bits: u32) -> Table {
         Table {
             entries: vec![Entry::default(); (1usize << bits).max(BUCKET)],
+            generation: 1,
             replaced: 0,
         }
     }
 
-    /// Forgets everything, so that a search starts the same way every time.
+    /// Forgets everything, so that a search starts the same way every time. It only starts a
+    /// new generation (a table of megabytes is not rewritten between the engine's searches).
     pub fn clear(&mut self) {
-        self.entries.fill(Entry::default());
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.entries.fill(Entry::default());
+            self.generation = 1;
+        }
         self.replaced = 0;
     }
 
@@ -58,22 +67,24 @@ impl Table {
     pub fn get(&self, key: (u64, u64)) -> Option<(u32, u32)> {
         self.entries[self.bucket(key)]
             .iter()
-            .find(|e| e.used && e.key == key)
+            .find(|e| e.generation == self.generation && e.key == key)
             .map(|e| (e.phi, e.delta))
     }
 
     pub fn put(&mut self, key: (u64, u64), phi: u32, delta: u32, work: u64) {
         let range = self.bucket(key);
+        let generation = self.generation;
         let bucket = &mut self.entries[range];
-        let slot = match bucket.iter().position(|e| e.used && e.key == key) {
+        let current = |e: &Entry| e.generation == generation;
+        let slot = match bucket.iter().position(|e| current(e) && e.key == key) {
             Some(same) => same,
             None => {
                 let (slot, old) = bucket
                     .iter()
                     .enumerate()
-                    .min_by_key(|(_, e)| (e.used, e.work))
+                    .min_by_key(|(_, e)| (current(e), e.work))
                     .expect("a bucket has entries");
-                self.replaced += u64::from(old.used);
+                self.replaced += u64::from(current(old));
                 slot
             }
         };
@@ -82,7 +93,7 @@ impl Table {
             phi,
             delta,
             work: u32::try_from(work).unwrap_or(u32::MAX),
-            used: true,
+            generation,
         };
     }
 }

@@ -12,6 +12,8 @@ use crate::ai::cave_dfpn::{Dfpn, Value, book};
 /// Bricks on the board from which df-pn runs beside the search (at most 30 empty cells):
 /// earlier, its proofs rarely finish in a move's time.
 pub const ENDGAME_BRICKS: u32 = 34;
+/// Below this a df-pn check is not started.
+const MIN_PROOF_TIME: Duration = Duration::from_millis(2);
 /// 2^18 entries: 8 MB.
 const TABLE_BITS: u32 = 18;
 
@@ -43,8 +45,9 @@ impl Proofs {
     }
 
     /// The first of `candidates` after which df-pn cannot prove a win for the opponent before
-    /// the time is up (the first candidate gets half the time, each later one an equal share
-    /// of what is left). `None` when the time is up first or every candidate is proven lost.
+    /// the time is up (the first candidate gets 80% of the time, each later one an equal share
+    /// of what is left). A candidate there is no time left to check is taken unchecked after
+    /// the first; `None` when every candidate is proven lost or there was no time at all.
     pub fn first_safe(
         &mut self,
         position: &Position,
@@ -53,11 +56,16 @@ impl Proofs {
     ) -> Option<Square> {
         for (i, &square) in candidates.iter().enumerate() {
             let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                return None;
+            if left < MIN_PROOF_TIME {
+                // No time to check it: a move not proven lost beats the one that was.
+                return (i > 0).then_some(square);
             }
-            let shares = if i == 0 { 2 } else { candidates.len() - i };
-            let share = left.div_f64(shares as f64).max(Duration::from_millis(1));
+            let share = if i == 0 {
+                left.mul_f64(0.8)
+            } else {
+                left.div_f64((candidates.len() - i) as f64)
+            }
+            .max(Duration::from_millis(1));
             self.solver.deadline = Some(Instant::now() + share);
             let after = position.play_unchecked(square);
             if after.outcome().is_some() || self.solver.winning_move(&after, u64::MAX).is_none() {
@@ -73,23 +81,32 @@ mod tests {
     use super::*;
     use crate::ai::cave_prover::test_position;
 
-    /// An arena game the strong engine lost at 0.1 s a move: after Black's b8 (ply 39), df-pn
-    /// proves White's c2 wins by force, 21 plies before the five.
+    /// An arena game the strong engine lost at 0.1 s a move, at ply 38 with Black to move:
+    /// df-pn proves every move loses; after b8, White's c2 wins by force 21 plies before the
+    /// five.
     const LOST: &str = "h5 g5 a5 f5 a4 e5 a6 d5 c5 a3 a7 a8 b6 c6 b7 d6 h4 e6 b4 f6 g6 b5 \
                         h3 h6 g3 f3 e3 d3 h1 h2 g2 c3 f2 b3 a2 e2 b2 d2";
 
     #[test]
-    fn finds_the_deep_forced_win_and_refuses_the_move_that_allowed_it() {
+    fn finds_the_deep_forced_win_and_sees_that_every_move_loses() {
         let mut proofs = Proofs::default();
         let before = test_position(LOST);
         let b8: Square = "b8".parse().unwrap();
+        let deadline = Instant::now() + Duration::from_secs(10);
         let after = before.play(b8).unwrap();
-        let deadline = Instant::now() + Duration::from_secs(5);
         assert_eq!(proofs.forced_win(&after, deadline), "c2".parse().ok());
-        let mut candidates = vec![b8];
-        candidates.extend(before.legal_squares().filter(|&s| s != b8));
-        let safe = proofs.first_safe(&before, &candidates, deadline);
-        assert!(safe.is_some_and(|s| s != b8), "{safe:?}");
+        let candidates: Vec<Square> = before.legal_squares().collect();
+        assert_eq!(proofs.first_safe(&before, &candidates, deadline), None);
+    }
+
+    #[test]
+    fn a_move_that_leaves_a_five_open_is_refused_for_one_that_blocks_it() {
+        let mut proofs = Proofs::default();
+        // White must block e1; after the block df-pn proves nothing in this time.
+        let before = test_position("a1 h8 b1 h7 c1 h6 d1");
+        let (a8, e1) = ("a8".parse().unwrap(), "e1".parse().unwrap());
+        let deadline = Instant::now() + Duration::from_millis(300);
+        assert_eq!(proofs.first_safe(&before, &[a8, e1], deadline), Some(e1));
     }
 
     #[test]
