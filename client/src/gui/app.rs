@@ -14,10 +14,10 @@ use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerM
 use super::bricks::{BricksSetupView, SetupAction};
 use super::cave_board::TOP_BAR_HEIGHT;
 use super::describe;
-use super::hexapawn::RoomScript;
 use super::lobby::{LobbyAction, LobbyView};
 use super::replay_view::{ReplayAction, ReplayView};
 use super::room_view::{HeldSeat, RoomAction, RoomView};
+use super::scripted::RoomScript;
 use super::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, heading, label, text_width, truncate,
 };
@@ -123,9 +123,11 @@ impl App {
     }
 
     /// Whether the scripted room shows what it was asked to.
-    pub fn script_done(&self) -> bool {
-        match (&self.script, &self.screen) {
-            (Some(script), Screen::Room(view)) => script.done(self.snapshots.get(&view.room)),
+    pub fn script_done(&mut self) -> bool {
+        match (&mut self.script, &self.screen) {
+            (Some(script), Screen::Room(view)) => {
+                script.done(self.snapshots.get(&view.room), get_time())
+            }
             (Some(script), Screen::Replay(_)) => script.ends_in_replay(),
             _ => false,
         }

@@ -19,6 +19,7 @@ mod lobby_rows;
 mod move_list;
 mod replay_view;
 mod room_view;
+mod scripted;
 mod widgets;
 
 use std::cell::RefCell;
@@ -53,7 +54,7 @@ pub struct GuiOptions {
     pub server: Option<String>,
     /// The embedded server's data directory.
     pub data_dir: PathBuf,
-    /// A room of HER's that the window opens by itself (see [`hexapawn::RoomScript`]).
+    /// A room that the window opens by itself (see [`scripted::RoomScript`]).
     pub open_room: Option<String>,
     /// With `open_room`: save the window as PNG once the room shows what was asked, and quit.
     pub screenshot: Option<PathBuf>,
@@ -68,8 +69,10 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     let script = options
         .open_room
         .as_deref()
-        .map(hexapawn::RoomScript::parse);
-    let script = script.transpose().map_err(anyhow::Error::msg)?;
+        .map(scripted::RoomScript::parse);
+    let script = script
+        .transpose()
+        .map_err(|e| anyhow::anyhow!("--open-room: {e}"))?;
     let screenshot = options
         .screenshot
         .as_deref()

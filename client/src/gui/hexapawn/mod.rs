@@ -21,4 +21,4 @@ pub use layout::{Arrow, HexLayout, board_area};
 pub use lobby_form::{FormAction, HexLobbyForm};
 pub use match_view::{MatchLayout, draw_match, match_layout};
 pub use room::{HexRoomBoard, acting_seat, draw_replay_board, play_layout, replay_layout};
-pub use scripted::RoomScript;
+pub use scripted::HexScript;

@@ -1,24 +1,22 @@
-//! A room of HER's that the window opens by itself (the hidden `--open-room` option), for the
-//! window tests and for showing the screens without clicking through the lobby: it creates the
-//! room once connected (the app then joins or watches it as usual), plays the given moves by
-//! clicking where a person would (a pawn, then its target; on HER's turn in slow mode, the
-//! arrow of the move to force), and says when the screen is worth a screenshot.
+//! Hexapawn's part of the hidden `--open-room` (see `gui::scripted`): a room of HER's, whose
+//! moves are played by clicking where a person would (a pawn, then its target; on HER's turn in
+//! slow mode, the arrow of the move to force).
 //!
-//! The text is words separated by spaces: `hexapawn` or `her-match`, then in any order a board
-//! size (`4x4`), `slow` or `fast`, `mirrors`, a number of rounds and a pace per ply (`300ms`;
-//! a match) and the person's moves (`b1-b2`, a game against HER; `pick` lets HER pick, `again`
-//! plays again once the game is over), e.g. `hexapawn slow b1-b2 pick` or `her-match 3x3 300`;
-//! `replay` opens the stored game once it is over.
+//! The words after `hexapawn` or `her-match`, in any order: a board size (`4x4`), `slow` or
+//! `fast`, `mirrors`, a number of rounds and a pace per ply (`300ms`; a match) and the person's
+//! moves (`b1-b2`, a game against HER; `pick` lets HER pick, `again` plays again once the game
+//! is over), e.g. `hexapawn slow b1-b2 pick` or `her-match 3x3 300`.
 
 use macroquad::math::{Vec2, vec2};
 use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Dims, HER_SEAT, HexSetup, MatchSetup, Move, PERSON_SEAT, Pace, PlayMode,
 };
-use parlor_shared::protocol::{RecordId, RoomId, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{RoomId, RoomSnapshot, SeatSpec};
 
 use super::room::{acting_seat, again_button_at, pick_button_at, play_layout};
 use crate::gui::room_view::HeldSeat;
+use crate::gui::scripted::ScriptedGame;
 
 /// One step of the person's: a move (their own, or one forced on HER), or letting HER pick.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -33,11 +31,10 @@ enum Step {
 const PAUSE_MS: u32 = 200;
 
 #[derive(Debug, PartialEq)]
-pub struct RoomScript {
+pub struct HexScript {
     setup: GameSetup,
     seats: Vec<SeatSpec>,
     moves: Vec<Step>,
-    created: bool,
     /// How many of `moves` have been clicked.
     sent: usize,
     /// The plies the game had when the last move was clicked: the next waits for more.
@@ -46,24 +43,19 @@ pub struct RoomScript {
     picked: bool,
     /// The room left by Play again: what the screen shows next is a new one.
     again_from: Option<RoomId>,
-    /// Open the stored game once it is over (`replay`), and whether it was asked for.
-    replay: bool,
-    replay_asked: bool,
 }
 
-impl RoomScript {
-    pub fn parse(text: &str) -> Result<RoomScript, String> {
-        let mut words = text.split_whitespace();
-        let kind = words.next().unwrap_or_default();
+impl HexScript {
+    /// The script of `words` after `kind` (`hexapawn` or `her-match`); `replay`: the stored
+    /// game is to be opened at the end, which a match (never stored) refuses.
+    pub fn parse(kind: &str, words: &[&str], replay: bool) -> Result<HexScript, String> {
         let (mut dims, mut mirrors, mut mode) = (Dims::HEXAPAWN, false, PlayMode::Slow);
         let (mut rounds, mut pace, mut moves) = (100, Pace::FullSpeed, Vec::new());
-        let mut replay = false;
-        for word in words {
+        for &word in words {
             match word {
                 "slow" => mode = PlayMode::Slow,
                 "fast" => mode = PlayMode::Fast,
                 "mirrors" => mirrors = true,
-                "replay" => replay = true,
                 "pick" => moves.push(Step::Pick),
                 "again" => moves.push(Step::Again),
                 _ if word.contains('x') && word.parse::<Dims>().is_ok() => {
@@ -91,6 +83,7 @@ impl RoomScript {
                 let seats = vec![SeatSpec::Human, SeatSpec::ai(PAUSE_MS)];
                 (GameSetup::Hexapawn(setup), seats)
             }
+            "her-match" if replay => return Err("an auto match is not stored: no replay".into()),
             "her-match" => {
                 let setup = MatchSetup {
                     dims,
@@ -103,29 +96,25 @@ impl RoomScript {
             }
             _ => return Err(format!("{kind:?} is not hexapawn or her-match")),
         };
-        Ok(RoomScript {
+        Ok(HexScript {
             setup,
             seats,
             moves,
-            created: false,
             sent: 0,
             sent_at: None,
             picked: false,
             again_from: None,
-            replay,
-            replay_asked: false,
         })
     }
+}
 
-    /// The room to create, the first time the app is connected.
-    pub fn room_to_create(&mut self) -> Option<(GameSetup, Vec<SeatSpec>)> {
-        (!std::mem::replace(&mut self.created, true))
-            .then(|| (self.setup.clone(), self.seats.clone()))
+impl ScriptedGame for HexScript {
+    fn room(&self) -> (GameSetup, Vec<SeatSpec>) {
+        (self.setup.clone(), self.seats.clone())
     }
 
-    /// Where to click next on a `screen_w` x `screen_h` window for the next move, once the
-    /// room waits for this client's move.
-    pub fn click(
+    /// The next move's click, once the room waits for this client's move.
+    fn click(
         &mut self,
         snapshot: &RoomSnapshot,
         held: &[HeldSeat],
@@ -172,34 +161,19 @@ impl RoomScript {
         Some(point)
     }
 
-    /// The stored game to replay, once, when the room's game is over and stored.
-    pub fn record_to_replay(&mut self, snapshot: &RoomSnapshot) -> Option<RecordId> {
-        let record = snapshot
-            .record
-            .filter(|_| self.replay && !self.replay_asked)?;
-        self.replay_asked = true;
-        Some(record)
-    }
-
-    /// Whether the replay was asked for: then the replay is what the screen should show.
-    pub fn ends_in_replay(&self) -> bool {
-        self.replay
-    }
-
-    /// Whether the room shows what was asked: a game after all the moves, waiting for the
-    /// person (or, in slow mode, showing HER's box); a match when it is over.
-    pub fn done(&self, snapshot: Option<&RoomSnapshot>) -> bool {
-        if snapshot.is_some_and(|s| self.again_from == Some(s.room)) {
+    /// A game after all the moves, waiting for the person (or, in slow mode, showing HER's
+    /// box); a match when it is over.
+    fn done(&self, snapshot: &RoomSnapshot) -> bool {
+        if self.again_from == Some(snapshot.room) {
             return false;
         }
-        match snapshot.map(|s| &s.state) {
-            Some(GameState::Hexapawn(game)) => {
-                !self.replay
-                    && self.sent == self.moves.len()
+        match &snapshot.state {
+            GameState::Hexapawn(game) => {
+                self.sent == self.moves.len()
                     && self.sent_at.is_none_or(|at| game.plies.len() > at)
                     && (acting_seat(game) == Some(PERSON_SEAT) || game.winner().is_some())
             }
-            Some(GameState::HerMatch(view)) => view.finished,
+            GameState::HerMatch(view) => view.finished,
             _ => false,
         }
     }
@@ -211,7 +185,12 @@ mod tests {
     use parlor_shared::hexapawn::{Brain, HexGame};
     use parlor_shared::protocol::{SeatState, SeatToken};
 
-    fn snapshot(script: &RoomScript, plies: &str) -> RoomSnapshot {
+    fn parse(text: &str) -> Result<HexScript, String> {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        HexScript::parse(words[0], &words[1..], false)
+    }
+
+    fn snapshot(script: &HexScript, plies: &str) -> RoomSnapshot {
         let GameSetup::Hexapawn(setup) = &script.setup else {
             panic!("a Hexapawn script");
         };
@@ -233,7 +212,7 @@ mod tests {
 
     #[test]
     fn a_move_is_a_click_on_the_pawn_then_its_target_and_hers_a_click_on_its_arrow() {
-        let mut script = RoomScript::parse("hexapawn slow b1-b2 a3xb2").unwrap();
+        let mut script = parse("hexapawn slow b1-b2 a3xb2").unwrap();
         let held = [HeldSeat {
             seat: PERSON_SEAT,
             token: SeatToken("t".into()),
@@ -255,36 +234,33 @@ mod tests {
         let moves = ["a3-a2".parse().unwrap(), "a3xb2".parse().unwrap()];
         let matchbox = matchbox.unwrap();
         assert_eq!(matchbox.arrow_at(&moves, point), Some(moves[1]));
-        assert!(!script.done(Some(&her_turn)));
-        assert!(script.done(Some(&end)));
+        assert!(!script.done(&her_turn));
+        assert!(script.done(&end));
     }
 
     #[test]
     fn words_set_the_room_and_the_moves() {
-        let mut script = RoomScript::parse("hexapawn 4x4 fast b1-b2 mirrors").unwrap();
-        let Some((GameSetup::Hexapawn(setup), seats)) = script.room_to_create() else {
+        let script = parse("hexapawn 4x4 fast b1-b2 mirrors").unwrap();
+        let (GameSetup::Hexapawn(setup), seats) = script.room() else {
             panic!("a Hexapawn room");
         };
         assert_eq!(setup.dims, Dims::OCTAPAWN);
         assert_eq!((setup.mode, setup.mirrors), (PlayMode::Fast, true));
         assert_eq!(seats.len(), 2);
         assert_eq!(script.moves, vec![Step::Play("b1-b2".parse().unwrap())]);
-        assert_eq!(script.room_to_create(), None);
-        let mut script = RoomScript::parse("her-match 300 20ms").unwrap();
+        let script = parse("her-match 300 20ms").unwrap();
         assert!(matches!(
-            script.room_to_create(),
-            Some((GameSetup::HerMatch(MatchSetup { rounds: 300, pace: Pace::PerPly { ms: 20 }, .. }), seats))
+            script.room(),
+            (GameSetup::HerMatch(MatchSetup { rounds: 300, pace: Pace::PerPly { ms: 20 }, .. }), seats)
                 if seats.is_empty()
         ));
-        assert!(!script.ends_in_replay());
         assert!(
-            RoomScript::parse("hexapawn replay")
-                .unwrap()
-                .ends_in_replay()
+            HexScript::parse("her-match", &[], true).is_err(),
+            "matches are not stored"
         );
-        let script = RoomScript::parse("hexapawn b1-b2 pick again").unwrap();
+        let script = parse("hexapawn b1-b2 pick again").unwrap();
         assert_eq!(script.moves[1..], [Step::Pick, Step::Again]);
-        assert!(RoomScript::parse("chess").is_err());
-        assert!(RoomScript::parse("hexapawn z9").is_err());
+        assert!(parse("chess").is_err());
+        assert!(parse("hexapawn z9").is_err());
     }
 }

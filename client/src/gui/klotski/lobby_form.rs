@@ -35,15 +35,14 @@ pub struct KlotskiLobbyForm {
     solver: bool,
 }
 
-/// The one seat: the person here, or the server's solver at [`SOLVER_MOVE_MS`] a slide.
-pub fn klotski_seat(solver: bool) -> SeatSpec {
-    if solver {
-        SeatSpec::Ai {
-            move_ms: SOLVER_MOVE_MS,
+/// The one seat: the person here, or the server's solver at `solver_ms` a slide.
+pub fn klotski_seat(solver_ms: Option<u32>) -> SeatSpec {
+    match solver_ms {
+        Some(move_ms) => SeatSpec::Ai {
+            move_ms,
             kind: AiKind::Standard,
-        }
-    } else {
-        SeatSpec::Human
+        },
+        None => SeatSpec::Human,
     }
 }
 
@@ -76,7 +75,8 @@ impl KlotskiLobbyForm {
     pub fn room(&self) -> Option<(GameSetup, Vec<SeatSpec>)> {
         let puzzle = self.puzzle().ok()?;
         let setup = GameSetup::Klotski(KlotskiBoard::of(puzzle));
-        Some((setup, vec![klotski_seat(self.solver)]))
+        let solver_ms = self.solver.then_some(SOLVER_MOVE_MS);
+        Some((setup, vec![klotski_seat(solver_ms)]))
     }
 
     fn new_random(&mut self) {
@@ -198,9 +198,9 @@ mod tests {
 
     #[test]
     fn the_player_is_a_person_or_the_standard_solver_at_a_watchable_pace() {
-        assert_eq!(klotski_seat(false), SeatSpec::Human);
+        assert_eq!(klotski_seat(None), SeatSpec::Human);
         assert_eq!(
-            klotski_seat(true),
+            klotski_seat(Some(SOLVER_MOVE_MS)),
             SeatSpec::Ai {
                 move_ms: 300,
                 kind: AiKind::Standard

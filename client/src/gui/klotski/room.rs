@@ -202,7 +202,7 @@ impl KlotskiRoomBoard {
 
 /// What a click at the input's mouse on the board asks for, or `None` off the grid: the piece
 /// picked afterwards and the slide (or why there is none). A click on a piece picks it.
-fn click_slide(
+pub(super) fn click_slide(
     board: &BoardLayout,
     puzzle: &Puzzle,
     position: &Position,

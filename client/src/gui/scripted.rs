@@ -1,0 +1,150 @@
+//! A room the window opens by itself (the hidden `--open-room` option), for the window tests
+//! and for showing the screens without clicking through the lobby: it creates the room once
+//! connected (the app then joins or watches it as usual), plays the given moves by clicking
+//! where a person would, and says when the screen is worth a screenshot.
+//!
+//! The text is words separated by spaces: the game first, then its own words (Hexapawn's in
+//! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`), and anywhere
+//! `replay`, which opens the stored game once it is over. A text that does not parse is an
+//! error before the window opens.
+
+use std::fmt::Debug;
+
+use macroquad::math::Vec2;
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::{RecordId, RoomId, RoomSnapshot, SeatSpec};
+
+use super::hexapawn::HexScript;
+use super::klotski::KlotskiScript;
+use super::room_view::HeldSeat;
+
+/// One game's part of a script: the room to create, the clicks, and when it is there.
+pub trait ScriptedGame: Debug {
+    /// The room to create: its setup and seats.
+    fn room(&self) -> (GameSetup, Vec<SeatSpec>);
+
+    /// Where to click next on a `screen_w` x `screen_h` window, if anywhere this frame.
+    fn click(
+        &mut self,
+        snapshot: &RoomSnapshot,
+        held: &[HeldSeat],
+        screen_w: f32,
+        screen_h: f32,
+    ) -> Option<Vec2>;
+
+    /// Whether the room shows what was asked.
+    fn done(&self, snapshot: &RoomSnapshot) -> bool;
+
+    /// How long a state that is [`done`](Self::done) must stay on the screen before it shows
+    /// what was asked (a piece's slide), in seconds.
+    fn settle_seconds(&self) -> f64 {
+        0.0
+    }
+}
+
+#[derive(Debug)]
+pub struct RoomScript {
+    game: Box<dyn ScriptedGame>,
+    created: bool,
+    /// Open the stored game once it is over (`replay`), and whether it was asked for.
+    replay: bool,
+    replay_asked: bool,
+    /// The room and version seen done first, and when.
+    done_since: Option<((RoomId, u64), f64)>,
+}
+
+impl RoomScript {
+    pub fn parse(text: &str) -> Result<RoomScript, String> {
+        let mut words: Vec<&str> = text.split_whitespace().collect();
+        let count = words.len();
+        words.retain(|&word| word != "replay");
+        let replay = words.len() < count;
+        let games = "hexapawn, her-match or klotski";
+        let Some((&kind, words)) = words.split_first() else {
+            return Err(format!("a game first: {games}"));
+        };
+        let game: Box<dyn ScriptedGame> = match kind {
+            "hexapawn" | "her-match" => Box::new(HexScript::parse(kind, words, replay)?),
+            "klotski" => Box::new(KlotskiScript::parse(words)?),
+            _ => return Err(format!("{kind:?} is not {games}")),
+        };
+        Ok(RoomScript {
+            game,
+            created: false,
+            replay,
+            replay_asked: false,
+            done_since: None,
+        })
+    }
+
+    /// The room to create, the first time the app is connected.
+    pub fn room_to_create(&mut self) -> Option<(GameSetup, Vec<SeatSpec>)> {
+        (!std::mem::replace(&mut self.created, true)).then(|| self.game.room())
+    }
+
+    /// Where to click next on a `screen_w` x `screen_h` window in the room of `snapshot`.
+    pub fn click(
+        &mut self,
+        snapshot: &RoomSnapshot,
+        held: &[HeldSeat],
+        screen_w: f32,
+        screen_h: f32,
+    ) -> Option<Vec2> {
+        self.game.click(snapshot, held, screen_w, screen_h)
+    }
+
+    /// The stored game to replay, once, when the room's game is over and stored.
+    pub fn record_to_replay(&mut self, snapshot: &RoomSnapshot) -> Option<RecordId> {
+        let record = snapshot
+            .record
+            .filter(|_| self.replay && !self.replay_asked)?;
+        self.replay_asked = true;
+        Some(record)
+    }
+
+    /// Whether the replay was asked for: then the replay is what the screen should show.
+    pub fn ends_in_replay(&self) -> bool {
+        self.replay
+    }
+
+    /// Whether the room shows what was asked at `now` (in seconds): the game says its state is
+    /// there, and that state has been on the screen for the game's settling time. Never with
+    /// `replay`, whose screen is the replay.
+    pub fn done(&mut self, snapshot: Option<&RoomSnapshot>, now: f64) -> bool {
+        let done = snapshot.filter(|s| !self.replay && self.game.done(s));
+        let seen = done.map(|s| (s.room, s.version));
+        if self.done_since.map(|(seen, _)| seen) != seen {
+            self.done_since = seen.map(|seen| (seen, now));
+        }
+        self.done_since
+            .is_some_and(|(_, since)| now - since >= self.game.settle_seconds())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_word_picks_the_game_and_replay_may_stand_anywhere() {
+        let mut script = RoomScript::parse("replay hexapawn 4x4").unwrap();
+        assert!(script.ends_in_replay());
+        assert!(matches!(
+            script.room_to_create(),
+            Some((GameSetup::Hexapawn(_), _))
+        ));
+        assert_eq!(script.room_to_create(), None, "created once");
+        let script = RoomScript::parse("her-match 300").unwrap();
+        assert!(!script.ends_in_replay());
+        assert_eq!(
+            RoomScript::parse("chess").unwrap_err(),
+            "\"chess\" is not hexapawn, her-match or klotski"
+        );
+        assert!(
+            RoomScript::parse("  ")
+                .unwrap_err()
+                .contains("a game first")
+        );
+        assert!(RoomScript::parse("replay").is_err());
+    }
+}
