@@ -4,11 +4,9 @@
 //! slow mode, HER's own reply in fast mode, and an auto match's learning curve.
 //! Without `xvfb-run` they are skipped with a note, except in CI.
 
-use std::path::PathBuf;
-
 mod common;
 
-use common::{Screenshot, close_to, have_xvfb, run_under_xvfb};
+use common::{Screenshot, close_to, open_room};
 use macroquad::color::Color;
 use parlor_client::gui::hexapawn::{
     BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LIGHT_SQUARE, WHITE_PAWN,
@@ -18,42 +16,6 @@ use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use parlor_shared::hexapawn::{
     Brain, Dims, HexGame, HexSetup, MatchSetup, MatchView, Pace, PlayMode, Square,
 };
-
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("parlor-hexapawn-{}-{name}", std::process::id()))
-}
-
-/// Runs the client on a fresh data directory with `--open-room room` and reads its screenshot.
-fn open_room(name: &str, room: &str) -> Option<Screenshot> {
-    if !have_xvfb() {
-        return None;
-    }
-    let data = temp(&format!("{name}-data"));
-    let png = temp(&format!("{name}.png"));
-    let _ = std::fs::remove_file(&png);
-    let args = [
-        "--data".as_ref(),
-        data.as_os_str(),
-        "--open-room".as_ref(),
-        room.as_ref(),
-        "--screenshot".as_ref(),
-        png.as_os_str(),
-    ];
-    let output = run_under_xvfb(&args);
-    let _ = std::fs::remove_dir_all(&data);
-    assert!(
-        output.status.success(),
-        "client failed: {}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let shot = Screenshot::read(&png);
-    let _ = std::fs::remove_file(&png);
-    assert_eq!(
-        (shot.width, shot.height),
-        (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32)
-    );
-    Some(shot)
-}
 
 /// The board and the matchbox's place for a game of `dims` in `mode`.
 fn layouts(dims: Dims, mode: PlayMode) -> (HexLayout, Option<HexLayout>) {

@@ -11,26 +11,15 @@ use std::process::Output;
 
 mod common;
 
-use common::{Screenshot, close_to, have_xvfb, run_under_xvfb_reading};
+use common::klotski::{
+    LEVEL, expected_colors, goal_grid, level, level_puzzle, shown_colors, wrong_cells,
+};
+use common::{Screenshot, have_xvfb, run_under_xvfb_reading, temp};
 
-use macroquad::color::Color;
 use macroquad::math::Rect;
-use parlor_client::gui::klotski::{BLANK, BLOCK, TILE, board_layout, room_layout, viewer_layout};
+use parlor_client::gui::klotski::{BLANK, room_layout, viewer_layout};
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
-use parlor_shared::klotski::{Move, Puzzle, Shape, parse_puzzle};
-
-/// 3x4 with a 2x1 block (6/10), a 2x2 block (3/4/7/8) and two blanks; 17 steps.
-const LEVEL: &str = "lunaqu4kez_extra_04.in";
-
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("parlor-klotski-{}-{name}", std::process::id()))
-}
-
-fn level(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../levels/klotski")
-        .join(name)
-}
+use parlor_shared::klotski::{Move, Puzzle, parse_puzzle};
 
 fn run_gui(input: &Path, step: &str, png: &Path) -> Output {
     let args = [
@@ -65,45 +54,9 @@ fn run_gui_on_text(name: &str, input: &str, step: &str) -> (Output, PathBuf) {
     run_on_text(name, input, |file, png| run_gui(file, step, png))
 }
 
-/// The colour each cell must show when the board reads `grid` (row-major, 0 = blank).
-fn expected_colors(puzzle: &Puzzle, grid: &[u16]) -> Vec<Color> {
-    let shape_of = |number: u16| {
-        let piece = puzzle
-            .pieces()
-            .iter()
-            .find(|p| p.numbers().contains(&number));
-        piece.expect("every number is on a piece").shape
-    };
-    grid.iter()
-        .map(|&number| match number {
-            0 => BLANK,
-            n if shape_of(n) == Shape::Single => TILE,
-            _ => BLOCK,
-        })
-        .collect()
-}
-
 /// The viewer's board area on the screenshot.
 fn viewer_board(shot: &Screenshot) -> Rect {
     viewer_layout(shot.width as f32, shot.height as f32).board
-}
-
-/// Whether each cell of the board drawn in `area` shows its `expected` colour: the colour a
-/// fifth of a cell in from its left edge (inside any piece, clear of its outline and of the
-/// number in the middle).
-fn shown_colors(shot: &Screenshot, puzzle: &Puzzle, expected: &[Color], area: Rect) -> Vec<bool> {
-    let layout = board_layout(puzzle.rows(), puzzle.cols(), area);
-    expected
-        .iter()
-        .enumerate()
-        .map(|(cell, &want)| {
-            let rect = layout.cell_rect(cell as u8);
-            close_to(
-                shot.pixel(rect.x + rect.w * 0.2, rect.y + rect.h / 2.0),
-                want,
-            )
-        })
-        .collect()
 }
 
 /// Runs the window at `step` and checks every cell against `grid`; returns standard error.
@@ -130,19 +83,6 @@ fn check_cells(puzzle: &Puzzle, step: &str, grid: &[u16]) -> String {
     );
     let _ = std::fs::remove_file(&png);
     stderr
-}
-
-fn level_puzzle() -> Puzzle {
-    parse_puzzle(&std::fs::read_to_string(level(LEVEL)).unwrap()).unwrap()
-}
-
-/// The goal's numbers row-major: 1..K, then blanks.
-fn goal_grid(puzzle: &Puzzle) -> Vec<u16> {
-    let count = puzzle.number_count() as u16;
-    (1..=count)
-        .chain(std::iter::repeat(0))
-        .take(usize::from(puzzle.rows()) * usize::from(puzzle.cols()))
-        .collect()
 }
 
 #[test]
@@ -216,12 +156,6 @@ fn run_show(name: &str, moves: &str, step: &str) -> (Output, PathBuf) {
         ];
         run_under_xvfb_reading(&args, File::open(level(LEVEL)).expect("level"))
     })
-}
-
-/// The cells of the board drawn in `area` that do not show the colours of `grid`.
-fn wrong_cells(shot: &Screenshot, puzzle: &Puzzle, grid: &[u16], area: Rect) -> Vec<usize> {
-    let shown = shown_colors(shot, puzzle, &expected_colors(puzzle, grid), area);
-    (0..grid.len()).filter(|&cell| !shown[cell]).collect()
 }
 
 #[test]

@@ -5,7 +5,9 @@
 
 #![allow(dead_code)] // each window test binary uses its own part of this module
 
-use std::path::Path;
+pub mod klotski;
+
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use macroquad::color::Color;
@@ -43,6 +45,51 @@ pub fn run_under_xvfb_reading(args: &[&std::ffi::OsStr], stdin: impl Into<Stdio>
         .stdin(stdin)
         .output()
         .expect("xvfb-run runs")
+}
+
+/// A file `name` of this test process in the temporary directory.
+pub fn temp(name: &str) -> PathBuf {
+    std::env::temp_dir().join(format!("parlor-window-{}-{name}", std::process::id()))
+}
+
+/// Runs the client with its embedded server on a fresh data directory with the hidden
+/// `--open-room room` and `--screenshot`; returns its output and the screenshot's path (named
+/// after `name`, removed beforehand).
+pub fn run_open_room(name: &str, room: &str) -> (Output, PathBuf) {
+    let data = temp(&format!("{name}-data"));
+    let png = temp(&format!("{name}.png"));
+    let _ = std::fs::remove_file(&png);
+    let args = [
+        "--data".as_ref(),
+        data.as_os_str(),
+        "--open-room".as_ref(),
+        room.as_ref(),
+        "--screenshot".as_ref(),
+        png.as_os_str(),
+    ];
+    let output = run_under_xvfb(&args);
+    let _ = std::fs::remove_dir_all(&data);
+    (output, png)
+}
+
+/// [`run_open_room`], which must succeed, and its screenshot; `None` without `xvfb-run`.
+pub fn open_room(name: &str, room: &str) -> Option<Screenshot> {
+    if !have_xvfb() {
+        return None;
+    }
+    let (output, png) = run_open_room(name, room);
+    assert!(
+        output.status.success(),
+        "client failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let shot = Screenshot::read(&png);
+    let _ = std::fs::remove_file(&png);
+    assert_eq!(
+        (shot.width, shot.height),
+        (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32)
+    );
+    Some(shot)
 }
 
 pub struct Screenshot {

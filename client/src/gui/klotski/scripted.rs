@@ -288,9 +288,7 @@ mod tests {
         let GameState::Klotski(game) = &over.state else {
             unreachable!()
         };
-        let gave_up = game.play(KlotskiMove::GiveUp(
-            parlor_shared::klotski::GiveUpReason::Player,
-        ));
+        let gave_up = game.play(KlotskiMove::GiveUp(GiveUpReason::Player));
         over.state = GameState::Klotski(gave_up.unwrap());
         assert!(script.done(&over));
     }
