@@ -1,6 +1,8 @@
 //! The df-pn transposition table: buckets of four entries keyed by a node's full canonical
 //! bitboards (never by a hash alone, so a hit is always the same position up to symmetry). A
-//! full bucket gives up the entry with the least work under it. Losing an entry only costs
+//! full bucket gives up the entry with the least work under it (entries of earlier searches
+//! are free slots, all alike, so a search goes the same way in a used table as in a new
+//! one). Losing an entry only costs
 //! search time: a node that is searched again starts from its estimate, and a proof is only
 //! ever made from terminal nodes, so the size of the table never changes a proven result.
 
@@ -82,7 +84,13 @@ impl Table {
                 let (slot, old) = bucket
                     .iter()
                     .enumerate()
-                    .min_by_key(|(_, e)| (current(e), e.work))
+                    .min_by_key(|(_, e)| {
+                        if current(e) {
+                            (true, e.work)
+                        } else {
+                            (false, 0)
+                        }
+                    })
                     .expect("a bucket has entries");
                 self.replaced += u64::from(current(old));
                 slot

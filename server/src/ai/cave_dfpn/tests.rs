@@ -133,6 +133,12 @@ fn solves_are_repeatable_and_the_budget_is_kept() {
     let mut solver = Dfpn::default();
     let first = solver.solve(&p, 3_000);
     assert_eq!(first, solver.solve(&p, 3_000), "a fresh table each time");
+    solver.solve(&position("a1 h8 b1 h7 c1 h6 d1 e1"), 50_000);
+    let after_other_work = solver.solve(&p, 3_000);
+    assert_eq!(
+        first, after_other_work,
+        "what earlier searches left changes nothing"
+    );
     assert!(first.nodes <= 2 * 3_000);
     assert_eq!(solver.solve(&p, 100_000).value, Value::Win);
     assert_eq!(
