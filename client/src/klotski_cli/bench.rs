@@ -164,7 +164,7 @@ pub fn suite(fifteen: u64) -> anyhow::Result<Vec<Instance>> {
                 blocks: blocks.to_vec(),
                 seed,
                 unsolvable,
-                walk: None,
+                ..GenerateOptions::default()
             };
             let shapes: Vec<String> = blocks.iter().map(Shape::to_string).collect();
             let name = format!(
@@ -181,13 +181,8 @@ pub fn suite(fifteen: u64) -> anyhow::Result<Vec<Instance>> {
     }
     for seed in 1..=fifteen {
         let options = GenerateOptions {
-            rows: 4,
-            cols: 4,
-            blanks: 1,
-            blocks: Vec::new(),
             seed,
-            unsolvable: false,
-            walk: None,
+            ..GenerateOptions::default()
         };
         instances.push(Instance {
             suite: Suite::Fifteen,

@@ -27,6 +27,21 @@ pub struct GenerateOptions {
     pub walk: Option<u32>,
 }
 
+/// The classic 15-puzzle: 4x4, one blank, 1x1 tiles only, solvable, seed 0.
+impl Default for GenerateOptions {
+    fn default() -> GenerateOptions {
+        GenerateOptions {
+            rows: 4,
+            cols: 4,
+            blanks: 1,
+            blocks: Vec::new(),
+            seed: 0,
+            unsolvable: false,
+            walk: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
     #[error(

@@ -54,8 +54,7 @@ pub fn random_board(size: usize, seed: u64) -> Result<Puzzle, String> {
         blanks,
         blocks: blocks.to_vec(),
         seed,
-        unsolvable: false,
-        walk: None,
+        ..GenerateOptions::default()
     };
     generate(&options).map_err(|error| error.to_string())
 }
