@@ -77,10 +77,12 @@ fn play_match(init: MatchInit, views: watch::Sender<MatchView>) {
     };
     let mut game = AutoMatch::with_brains(config, brains);
     let mut published = Instant::now();
+    let paced = matches!(setup.pace, Pace::PerPly { .. });
     while game.rounds_played() < setup.rounds {
-        let between_rounds = view_of(&setup, Some(&game));
+        // Only a paced match shows its plies; at full speed a view is made only to publish.
+        let between_rounds = paced.then(|| view_of(&setup, Some(&game)));
         let round = game.play_round_watched(|position, mover, brain| {
-            if let Pace::PerPly { ms } = setup.pace {
+            if let (Pace::PerPly { ms }, Some(between_rounds)) = (setup.pace, &between_rounds) {
                 let white = if position.to_move() == Side::White {
                     mover
                 } else {
@@ -103,7 +105,6 @@ fn play_match(init: MatchInit, views: watch::Sender<MatchView>) {
             warn!(room = id, %error, "could not store the brains; the match stops");
             break;
         }
-        let paced = matches!(setup.pace, Pace::PerPly { .. });
         if paced || published.elapsed() >= THROTTLE {
             views.send_replace(MatchView {
                 position: round.end,
