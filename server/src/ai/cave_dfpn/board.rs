@@ -77,12 +77,8 @@ impl Node {
             .expect("four images")
     }
 
-    /// The node's shape, checked in the order the rules decide it.
-    pub fn shape(self) -> Shape {
-        self.facts().shape
-    }
-
-    /// The node's shape with what its children's shapes are quickly derived from.
+    /// The node's shape, checked in the order the rules decide it, with what its children's
+    /// shapes are quickly derived from.
     pub fn facts(self) -> Facts {
         let legal = anchored(self.mover | self.other);
         let other_fives = five_completions(self.other, self.mover);
@@ -208,11 +204,14 @@ mod tests {
                 };
                 position = position.play_unchecked(square);
             }
-            let node = Node::of(&position, random.next_u64() % 2 == 0);
+            let node = Node::of(&position, random.next_u64().is_multiple_of(2));
             let facts = node.facts();
             for square in squares_of(anchored(node.mover | node.other)) {
                 let cell = square.index();
-                assert_eq!(node.child_shape(&facts, cell), node.play(cell).shape());
+                assert_eq!(
+                    node.child_shape(&facts, cell),
+                    node.play(cell).facts().shape
+                );
             }
         }
     }
@@ -229,11 +228,11 @@ mod tests {
             other: !black,
             attacker_moves: true,
         };
-        assert_eq!(full.shape(), Shape::MoverFails);
+        assert_eq!(full.facts().shape, Shape::MoverFails);
         let defending = Node {
             attacker_moves: false,
             ..full
         };
-        assert_eq!(defending.shape(), Shape::MoverSucceeds);
+        assert_eq!(defending.facts().shape, Shape::MoverSucceeds);
     }
 }
