@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use parlor_shared::cave::{COL_A, COL_H, Player, Position, Square, squares_of};
 
-use self::proofs::{ENDGAME_BRICKS, Proofs};
+use self::proofs::{Proofs, Schedule};
 use self::table::{Bound, NO_MOVE, Table};
 use self::zobrist::Hashes;
 pub(crate) use self::zobrist::transform;
@@ -83,11 +83,11 @@ impl Strong {
 
     /// The best move found within `budget`; `None` only when the game is over.
     ///
-    /// A position in the book of proven wins is answered from it. In endgames the search gets
-    /// a quarter of the time (it still proves the short wins, with their distance); unless it
-    /// proved a result, df-pn then looks for a forced win (35%) and checks that the chosen move
-    /// does not lose by force, else takes the next move that does not (the rest). The forced
-    /// results the search misses there are deep: hundreds of thousands of df-pn nodes.
+    /// A position in the book of proven wins is answered from it. From `LATE_BRICKS` on, df-pn
+    /// runs beside the search (see [`Schedule`]): unless the search proved a result, df-pn
+    /// looks for a forced win, then checks that the chosen move does not lose by force, else
+    /// takes the next move that does not. The forced results the search misses there are deep:
+    /// hundreds of thousands of df-pn nodes.
     pub fn search(&mut self, position: &Position, budget: Duration) -> Option<Square> {
         let started = Instant::now();
         let legal = position.legal_moves();
@@ -103,8 +103,12 @@ impl Strong {
         }
         let end = started + budget.mul_f32(0.9);
         // A fixed-depth search (tests, fixed-depth play) stays deterministic: no timed proofs.
-        let endgame = position.brick_count() >= ENDGAME_BRICKS && self.max_depth.is_none();
-        let search_time = budget.mul_f32(if endgame { 0.25 } else { 0.9 });
+        let schedule = if self.max_depth.is_some() {
+            Schedule::SEARCH_ONLY
+        } else {
+            Schedule::of(position.brick_count())
+        };
+        let search_time = budget.mul_f32(schedule.search);
         self.deadline = started + search_time;
         self.out_of_time = false;
         self.table.next_generation();
@@ -126,8 +130,8 @@ impl Strong {
                 break;
             }
         }
-        if endgame && best.1.abs() < WIN_THRESHOLD {
-            let proof_deadline = started + budget.mul_f32(0.6);
+        if schedule != Schedule::SEARCH_ONLY && best.1.abs() < WIN_THRESHOLD {
+            let proof_deadline = started + budget.mul_f32(schedule.forced_win);
             if let Some(square) = self.proofs.forced_win(position, proof_deadline) {
                 best.0 = square;
             } else {

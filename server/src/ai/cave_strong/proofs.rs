@@ -9,9 +9,41 @@ use parlor_shared::cave::{Position, Square};
 
 use crate::ai::cave_dfpn::{Dfpn, Value, book};
 
-/// Bricks on the board from which df-pn runs beside the search (at most 30 empty cells):
-/// earlier, its proofs rarely finish in a move's time.
+/// Bricks on the board from which df-pn runs beside the search (at most 36 empty cells):
+/// earlier, its proofs rarely finish in a move's time. The arena's lost games were lost by a
+/// move at 28 to 41 bricks that df-pn proves losing in 200k to 300k nodes.
+pub const LATE_BRICKS: u32 = 28;
+/// From here on the search gets only a quarter of the time.
 pub const ENDGAME_BRICKS: u32 = 34;
+
+/// How a move's time is shared, as fractions of the budget at which each stage ends: the
+/// search, df-pn's forced-win search, and (until 0.9) the check of the chosen move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Schedule {
+    pub search: f32,
+    pub forced_win: f32,
+}
+
+impl Schedule {
+    pub const SEARCH_ONLY: Schedule = Schedule {
+        search: 0.9,
+        forced_win: 0.9,
+    };
+
+    pub fn of(bricks: u32) -> Schedule {
+        match bricks {
+            ..LATE_BRICKS => Schedule::SEARCH_ONLY,
+            LATE_BRICKS..ENDGAME_BRICKS => Schedule {
+                search: 0.5,
+                forced_win: 0.6,
+            },
+            _ => Schedule {
+                search: 0.25,
+                forced_win: 0.6,
+            },
+        }
+    }
+}
 /// Below this a df-pn check is not started.
 const MIN_PROOF_TIME: Duration = Duration::from_millis(2);
 /// 2^18 entries: 8 MB.
