@@ -168,7 +168,12 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
             "outside 0..=20",
         ),
     ] {
-        person.send(ClientMsg::CreateRoom { setup: setup.clone(), seats }).await;
+        person
+            .send(ClientMsg::CreateRoom {
+                setup: setup.clone(),
+                seats,
+            })
+            .await;
         let reason = person.expect_error(ErrorCode::BadRequest).await;
         assert!(reason.contains(why), "{reason}");
     }
