@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use parlor_server::ai::{CaveEngine, cave_engine, clamp_budget};
-use parlor_shared::cave::{Outcome, Player, Position, Square};
+use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
 use crate::console::read_trimmed_line;
@@ -189,15 +189,7 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
 
 /// Parses a move list and checks it is a legal game from the empty cave.
 fn parse_game(text: &str) -> anyhow::Result<Vec<Square>> {
-    let squares = text
-        .split(|c: char| c.is_whitespace() || c == ',')
-        .filter(|word| !word.is_empty())
-        .enumerate()
-        .map(|(i, word)| {
-            word.parse::<Square>()
-                .with_context(|| format!("move {}", i + 1))
-        })
-        .collect::<anyhow::Result<Vec<Square>>>()?;
+    let squares = parse_moves(text)?;
     Position::from_moves(&squares)
         .map_err(|(ply, error)| anyhow::anyhow!("move {} ({}): {error}", ply + 1, squares[ply]))?;
     Ok(squares)

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use parlor_server::ai::cave_prover::{fastest_win, wins_within};
 use parlor_server::ai::cave_strong::{Strong, WIN, WIN_THRESHOLD};
-use parlor_shared::cave::{Position, Square};
+use parlor_shared::cave::{Position, parse_moves};
 
 struct Puzzle {
     line: usize,
@@ -27,10 +27,7 @@ fn suite() -> Vec<Puzzle> {
                 .unwrap()
                 .parse()
                 .unwrap();
-            let squares: Vec<Square> = moves
-                .split_whitespace()
-                .map(|m| m.parse().unwrap())
-                .collect();
+            let squares = parse_moves(moves).unwrap();
             let position = Position::from_moves(&squares).expect("a legal game");
             Puzzle {
                 line: index + 1,

@@ -355,10 +355,8 @@ mod tests {
     use super::*;
 
     fn cave_moves(names: &str) -> Vec<GameMove> {
-        names
-            .split_whitespace()
-            .map(|n| GameMove::Cave(n.parse().unwrap()))
-            .collect()
+        let squares = cave::parse_moves(names).unwrap();
+        squares.into_iter().map(GameMove::Cave).collect()
     }
 
     #[test]

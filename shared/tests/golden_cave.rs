@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use parlor_shared::cave::{Outcome, Position, Square};
+use parlor_shared::cave::{Outcome, Position, parse_moves};
 
 fn describe(outcome: Option<Outcome>) -> String {
     match outcome {
@@ -37,10 +37,7 @@ fn golden_games_end_as_recorded() {
             .lines()
             .find_map(|l| l.strip_prefix("moves: "))
             .expect("a moves line");
-        let moves: Vec<Square> = moves_line
-            .split_whitespace()
-            .map(|m| m.parse().unwrap())
-            .collect();
+        let moves = parse_moves(moves_line).unwrap();
         let position = Position::from_moves(&moves)
             .unwrap_or_else(|(ply, e)| panic!("{}: move {} refused: {e}", path.display(), ply + 1));
         // Each golden game ends exactly on its last move.

@@ -234,10 +234,8 @@ mod tests {
     use parlor_shared::game::GameSetup;
 
     fn cave_moves(names: &str) -> Vec<GameMove> {
-        names
-            .split_whitespace()
-            .map(|n| GameMove::Cave(n.parse().unwrap()))
-            .collect()
+        let squares = parlor_shared::cave::parse_moves(names).unwrap();
+        squares.into_iter().map(GameMove::Cave).collect()
     }
 
     #[test]

@@ -114,13 +114,7 @@ mod tests {
 
     #[test]
     fn takes_a_five_and_blocks_one_like_the_seed() {
-        let position = |moves: &str| {
-            let squares: Vec<Square> = moves
-                .split_whitespace()
-                .map(|m| m.parse().unwrap())
-                .collect();
-            Position::from_moves(&squares).unwrap()
-        };
+        let position = crate::ai::cave_prover::test_position;
         let mut classic = Classic::default();
         let budget = Duration::from_secs(3);
         assert_eq!(

@@ -115,11 +115,7 @@ impl Xorshift {
 /// The position after a game written as moves ("a1 h8 b1"); panics on a bad game.
 #[cfg(test)]
 pub(crate) fn test_position(moves: &str) -> Position {
-    let squares: Vec<Square> = moves
-        .split_whitespace()
-        .map(|m| m.parse().unwrap())
-        .collect();
-    Position::from_moves(&squares).unwrap()
+    Position::from_moves(&parlor_shared::cave::parse_moves(moves).unwrap()).unwrap()
 }
 
 #[cfg(test)]

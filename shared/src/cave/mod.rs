@@ -7,7 +7,7 @@
 mod square;
 mod text;
 
-pub use square::{ParseSquareError, SIZE, Square};
+pub use square::{ParseMovesError, ParseSquareError, SIZE, Square, parse_moves};
 
 use serde::{Deserialize, Serialize};
 

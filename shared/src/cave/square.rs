@@ -73,6 +73,27 @@ pub enum ParseSquareError {
     Row(char),
 }
 
+/// A written game's cell that does not read: which move (from 0) and why.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("move {}: {error}", .index + 1)]
+pub struct ParseMovesError {
+    pub index: usize,
+    pub error: ParseSquareError,
+}
+
+/// The cells of a game written as names separated by spaces or commas (`"a1 h8, b1"`). Says
+/// nothing of whether they make a legal game: that is [`crate::cave::Position::from_moves`].
+pub fn parse_moves(text: &str) -> Result<Vec<Square>, ParseMovesError> {
+    text.split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|word| !word.is_empty())
+        .enumerate()
+        .map(|(index, word)| {
+            word.parse()
+                .map_err(|error| ParseMovesError { index, error })
+        })
+        .collect()
+}
+
 impl FromStr for Square {
     type Err = ParseSquareError;
 

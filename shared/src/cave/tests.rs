@@ -7,7 +7,7 @@ fn sq(name: &str) -> Square {
 }
 
 fn moves(names: &str) -> Vec<Square> {
-    names.split_whitespace().map(sq).collect()
+    parse_moves(names).unwrap()
 }
 
 /// The plain reading of the rules, cell by cell, to check the bitboard code against.

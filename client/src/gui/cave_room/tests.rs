@@ -4,9 +4,10 @@ use parlor_shared::protocol::SeatState;
 
 /// A room with two people after `moves` from the empty cave.
 pub(in crate::gui) fn snapshot_after(moves: &str) -> RoomSnapshot {
-    let moves: Vec<GameMove> = moves
-        .split_whitespace()
-        .map(|n| GameMove::Cave(n.parse().unwrap()))
+    let moves: Vec<GameMove> = parlor_shared::cave::parse_moves(moves)
+        .unwrap()
+        .into_iter()
+        .map(GameMove::Cave)
         .collect();
     let state = GameSetup::Cave
         .start()
