@@ -9,9 +9,9 @@ use parlor_shared::hexapawn::HER_SEAT;
 use super::bricks::draw_drop_history;
 use super::cave_board::{draw_swatch, seat_player};
 use super::describe::game_seat_name;
-use super::ewn::draw_ewn_moves;
+
 use super::hexapawn::acting_seat as hexapawn_acting_seat;
-use super::move_list::draw_move_list;
+use super::move_list::{draw_move_list, draw_one_move_per_line};
 use super::widgets::Input;
 
 /// Magnetic Cave's brick colour before a seat's name; Dropping Bricks' seat names say what
@@ -45,7 +45,7 @@ pub fn draw_moves(
         // One numbered move per line: a Hexapawn move is too long for two in a column; EWN's
         // steps and Klotski's slides read best one by one.
         GameKind::Ewn | GameKind::Hexapawn | GameKind::Klotski => {
-            draw_ewn_moves(input, area, moves, current)
+            draw_one_move_per_line(input, area, moves, current)
         }
         GameKind::Bricks => draw_drop_history(input, area, moves, current),
         // An auto match's rounds are on its board side; it takes no moves.

@@ -1,4 +1,6 @@
-//! The numbered list of a game's moves ("1. a1 h1"), as the room and replay screens show it.
+//! The numbered lists of a game's moves, as the room and replay screens show them: two plies
+//! per line ("1. a1 h1") for Magnetic Cave, one move per line ("3. 9 L") for the games whose
+//! moves read best one by one. Both fill two columns and keep the current move in view.
 
 use macroquad::color::Color;
 use macroquad::math::Rect;
@@ -9,12 +11,63 @@ use super::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, label, text_width};
 
 /// The background of the current move, also in Dropping Bricks' drop list.
 pub const CURRENT_MOVE: Color = Color::new(0.55, 0.42, 0.20, 1.0);
-const COLUMN_GAP: f32 = 16.0;
 
 /// The first numbered line to show when `visible` of `total` lines fit: the line `focus`
 /// leads, unless that would leave empty space below the last line.
 pub fn first_shown_line(total: usize, visible: usize, focus: usize) -> usize {
     focus.min(total.saturating_sub(visible))
+}
+
+/// Two columns of numbered lines inside an area.
+struct Columns {
+    area: Rect,
+    gap: f32,
+    width: f32,
+    lines_per_column: usize,
+}
+
+impl Columns {
+    fn new(area: Rect, gap: f32) -> Columns {
+        Columns {
+            area,
+            gap,
+            width: (area.w - gap) / 2.0,
+            lines_per_column: ((area.h / LINE_HEIGHT).floor() as usize).max(1),
+        }
+    }
+
+    /// The lines to show of `total` with line `focus` in view, each with its left edge and
+    /// baseline.
+    fn shown(&self, total: usize, focus: usize) -> impl Iterator<Item = (usize, f32, f32)> + '_ {
+        let visible = 2 * self.lines_per_column;
+        let first = first_shown_line(total, visible, focus);
+        (first..total)
+            .take(visible)
+            .enumerate()
+            .map(move |(shown, line)| {
+                let column = (shown / self.lines_per_column) as f32;
+                let x = self.area.x + column * (self.width + self.gap);
+                let row = (shown % self.lines_per_column + 1) as f32;
+                (line, x, self.area.y + row * LINE_HEIGHT)
+            })
+    }
+}
+
+/// A clickable cell of a list line, highlighted when it holds the current move.
+fn move_cell(input: &Input, cell: Rect, is_current: bool, text: &str, baseline: f32) -> bool {
+    if is_current {
+        draw_rectangle(cell.x, cell.y, cell.w, cell.h, CURRENT_MOVE);
+    }
+    label(text, cell.x + 3.0, baseline, TEXT);
+    input.clicked_in(cell)
+}
+
+/// Says so in an empty list; true when there is nothing else to draw.
+fn empty(area: Rect, moves: &[GameMove]) -> bool {
+    if moves.is_empty() {
+        label("(no moves yet)", area.x, area.y + LINE_HEIGHT, DIM_TEXT);
+    }
+    moves.is_empty()
 }
 
 /// Draws `moves` two plies per line, in two columns inside `area`; the ply with index
@@ -26,24 +79,15 @@ pub fn draw_move_list(
     moves: &[GameMove],
     current: Option<usize>,
 ) -> Option<usize> {
-    if moves.is_empty() {
-        label("(no moves yet)", area.x, area.y + LINE_HEIGHT, DIM_TEXT);
+    if empty(area, moves) {
         return None;
     }
-    let column_width = (area.w - COLUMN_GAP) / 2.0;
-    let lines_per_column = ((area.h / LINE_HEIGHT).floor() as usize).max(1);
-    let total_lines = moves.len().div_ceil(2);
-    let first = first_shown_line(
-        total_lines,
-        2 * lines_per_column,
-        current.map_or(0, |ply| ply / 2),
-    );
+    let columns = Columns::new(area, 16.0);
     let number_width = text_width("00. ");
     let ply_width = text_width("h8 ");
     let mut clicked = None;
-    for (shown, line) in (first..total_lines).take(2 * lines_per_column).enumerate() {
-        let x = area.x + (shown / lines_per_column) as f32 * (column_width + COLUMN_GAP);
-        let baseline = area.y + ((shown % lines_per_column) + 1) as f32 * LINE_HEIGHT;
+    let focus = current.map_or(0, |ply| ply / 2);
+    for (line, x, baseline) in columns.shown(moves.len().div_ceil(2), focus) {
         label(&format!("{}.", line + 1), x, baseline, DIM_TEXT);
         for ply in [2 * line, 2 * line + 1] {
             let Some(mv) = moves.get(ply) else { break };
@@ -53,13 +97,40 @@ pub fn draw_move_list(
                 ply_width,
                 LINE_HEIGHT,
             );
-            if current == Some(ply) {
-                draw_rectangle(cell.x, cell.y, cell.w, cell.h, CURRENT_MOVE);
-            }
-            label(&mv.to_string(), cell.x + 3.0, baseline, TEXT);
-            if input.clicked_in(cell) {
+            if move_cell(input, cell, current == Some(ply), &mv.to_string(), baseline) {
                 clicked = Some(ply);
             }
+        }
+    }
+    clicked
+}
+
+/// Draws `moves` one numbered move per line ("3. 9 L"; EWN's as "3. 4 -> 23"), in two columns
+/// inside `area`, the move `current` highlighted and kept in view; returns a clicked move.
+pub fn draw_one_move_per_line(
+    input: &Input,
+    area: Rect,
+    moves: &[GameMove],
+    current: Option<usize>,
+) -> Option<usize> {
+    if empty(area, moves) {
+        return None;
+    }
+    let columns = Columns::new(area, 12.0);
+    let mut clicked = None;
+    for (index, x, baseline) in columns.shown(moves.len(), current.unwrap_or(0)) {
+        let cell = Rect::new(
+            x - 3.0,
+            baseline - LINE_HEIGHT + 4.0,
+            columns.width,
+            LINE_HEIGHT,
+        );
+        let text = match &moves[index] {
+            GameMove::Ewn(mv) => format!("{}. {} -> {}", index + 1, mv.piece, mv.to),
+            other => format!("{}. {other}", index + 1),
+        };
+        if move_cell(input, cell, current == Some(index), &text, baseline) {
+            clicked = Some(index);
         }
     }
     clicked

@@ -3,7 +3,6 @@
 //! click-a-piece-then-a-square controls (`room`).
 
 mod draw;
-mod history;
 mod layout;
 mod levels;
 mod lobby_form;
@@ -12,7 +11,6 @@ mod room;
 pub use draw::{
     EwnMarks, LEGAL_SQUARE, PIECE, REMOVED_SQUARE, TARGET_PIECE, draw_ewn, status_line,
 };
-pub use history::draw_ewn_moves;
 pub use layout::{EwnLayout, ewn_layout, square_at, square_center, square_rect};
 pub use levels::{LEVELS_DIR, LevelChoice, load_levels};
 pub use lobby_form::{EwnLobbyForm, EwnPlayer};
