@@ -165,9 +165,7 @@ impl Hall {
                 "a game against HER has a Human seat 0 and HER (AI Standard) in seat 1",
             ));
         }
-        if lock(&self.brains_in_use).contains(&setup.brain) {
-            return Err(busy(&setup.brain));
-        }
+        self.check_brain_free(&setup.brain)?;
         let brain = self.load_brain(&setup.brain).await?;
         let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
         Ok(HerSeat::new(brain, setup.mode, seed))

@@ -3,7 +3,7 @@
 //! middle of training loses at most the game in progress and never leaves half a brain.
 
 use anyhow::Context;
-use parlor_shared::hexapawn::{Brain, BrainFile, Dims, Her, Pick};
+use parlor_shared::hexapawn::{Brain, BrainFile, Her, Pick};
 use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
 
@@ -89,26 +89,26 @@ impl Store {
             Ok((
                 row.get::<_, String>(0)?,
                 row.get::<_, String>(1)?,
-                BrainSummary {
-                    name: String::new(),
-                    dims: Dims::HEXAPAWN,
-                    mirrors: row.get(2)?,
-                    boxes: row.get(3)?,
-                    beads: row.get::<_, i64>(4)? as u64,
-                    games: row.get::<_, i64>(5)? as u64,
-                    updated_at: row.get::<_, i64>(6)? as u64,
-                },
+                row.get::<_, bool>(2)?,
+                row.get::<_, u32>(3)?,
+                row.get::<_, i64>(4)?,
+                row.get::<_, i64>(5)?,
+                row.get::<_, i64>(6)?,
             ))
         })?;
         rows.map(|row| {
-            let (name, size, summary) = row?;
+            let (name, size, mirrors, boxes, beads, games, updated_at) = row?;
             let dims = size
                 .parse()
                 .with_context(|| format!("brain {name:?} has a bad size"))?;
             Ok(BrainSummary {
                 name,
                 dims,
-                ..summary
+                mirrors,
+                boxes,
+                beads: beads as u64,
+                games: games as u64,
+                updated_at: updated_at as u64,
             })
         })
         .collect()
@@ -169,7 +169,7 @@ fn write_brain(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::hexapawn::{AutoConfig, AutoMatch, HerResult, Move, Position, Side};
+    use parlor_shared::hexapawn::{AutoConfig, AutoMatch, Dims, HerResult, Move, Position, Side};
 
     fn trained_pair() -> [Brain; 2] {
         let config = AutoConfig {
