@@ -166,15 +166,8 @@ impl HeuristicArg {
 }
 
 fn parse_shape(text: &str) -> Result<Shape, String> {
-    let bad = || format!("{text:?} is not a block shape: use 2*2, 1*2 or 2*1");
-    let (rows, cols) = text.split_once(['*', 'x', 'X']).ok_or_else(bad)?;
-    let (rows, cols) = (
-        rows.parse().map_err(|_| bad())?,
-        cols.parse().map_err(|_| bad())?,
-    );
-    Shape::from_dims(rows, cols)
-        .filter(|&shape| shape != Shape::Single)
-        .ok_or_else(bad)
+    Shape::parse_block(text)
+        .ok_or_else(|| format!("{text:?} is not a block shape: use 2*2, 1*2 or 2*1"))
 }
 
 pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {

@@ -38,6 +38,13 @@ impl Shape {
         }
     }
 
+    /// A block's shape written `R*C` (or `RxC`): 2*2, 1*2 or 2*1; a 1x1 tile is no block.
+    pub fn parse_block(text: &str) -> Option<Shape> {
+        let (rows, cols) = text.split_once(['*', 'x', 'X'])?;
+        Shape::from_dims(rows.parse().ok()?, cols.parse().ok()?)
+            .filter(|&shape| shape != Shape::Single)
+    }
+
     pub fn height(self) -> u8 {
         match self {
             Shape::Single | Shape::Wide => 1,

@@ -99,18 +99,10 @@ fn words_exactly<'a>(
 
 /// A block shape written `R*C` (or `RxC`).
 fn shape(line: usize, word: &str) -> Result<Shape, ParseError> {
-    let bad = || ParseError {
+    Shape::parse_block(word).ok_or_else(|| ParseError {
         line,
         problem: Problem::BadShape(word.to_string()),
-    };
-    let (rows, cols) = word.split_once(['*', 'x', 'X']).ok_or_else(bad)?;
-    let (rows, cols) = (
-        rows.parse().map_err(|_| bad())?,
-        cols.parse().map_err(|_| bad())?,
-    );
-    Shape::from_dims(rows, cols)
-        .filter(|&shape| shape != Shape::Single)
-        .ok_or_else(bad)
+    })
 }
 
 /// Reads a puzzle, or says on which line and why it is not one.
