@@ -1,0 +1,276 @@
+//! The figures of a run: a readable table, or one JSON object for scripts.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Value, json};
+
+use crate::server::Memory;
+use crate::stats::Latency;
+
+pub struct IdleReport {
+    pub requested: u64,
+    pub held: u64,
+    pub connect_failures: u64,
+    pub open_seconds: f64,
+    pub hold_seconds: u64,
+    pub before: Option<Memory>,
+    pub after: Option<Memory>,
+    pub closes: BTreeMap<String, u64>,
+    pub errors: BTreeMap<String, u64>,
+    pub first_failure: Option<String>,
+}
+
+pub struct RoomsReport {
+    pub rooms: u64,
+    pub rooms_ready: u64,
+    pub spectators: u64,
+    pub ai_rooms: u64,
+    pub ai_rooms_ready: u64,
+    pub move_rate: f64,
+    pub duration: u64,
+    pub warmup: u64,
+    pub setup_seconds: f64,
+    pub window_seconds: f64,
+    pub connections_wanted: u64,
+    pub connections_held: u64,
+    pub connect_failures: u64,
+    pub setup_failures: u64,
+    pub moves_sent: u64,
+    pub moves_accepted: u64,
+    pub moves_per_s: f64,
+    pub updates: u64,
+    pub updates_per_s: f64,
+    pub skipped_ticks: u64,
+    pub rooms_recreated: u64,
+    pub ai_games: u64,
+    pub latency: Latency,
+    pub errors: BTreeMap<String, u64>,
+    pub closes: BTreeMap<String, u64>,
+    pub before: Option<Memory>,
+    pub after: Option<Memory>,
+    pub server_cpu_percent: Option<f64>,
+    pub first_failure: Option<String>,
+}
+
+fn mib(kib: u64) -> String {
+    format!("{:.1} MiB", kib as f64 / 1024.0)
+}
+
+fn memory_json(before: Option<Memory>, after: Option<Memory>) -> Value {
+    json!({
+        "server_rss_before_kib": before.map(|m| m.rss_kib),
+        "server_rss_after_kib": after.map(|m| m.rss_kib),
+        "server_hwm_after_kib": after.map(|m| m.hwm_kib),
+    })
+}
+
+fn memory_rows(before: Option<Memory>, after: Option<Memory>) -> Vec<(String, String)> {
+    match (before, after) {
+        (Some(before), Some(after)) => vec![
+            ("server RSS before".into(), mib(before.rss_kib)),
+            ("server RSS after".into(), mib(after.rss_kib)),
+            ("server RSS peak (VmHWM)".into(), mib(after.hwm_kib)),
+        ],
+        _ => vec![(
+            "server memory".into(),
+            "unknown (give --server-pid or --spawn-server)".into(),
+        )],
+    }
+}
+
+fn counts(map: &BTreeMap<String, u64>) -> String {
+    if map.is_empty() {
+        return "none".into();
+    }
+    map.iter()
+        .map(|(key, n)| format!("{key} {n}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn print_rows(title: &str, rows: &[(String, String)]) {
+    println!("{title}");
+    let width = rows.iter().map(|(name, _)| name.len()).max().unwrap_or(0);
+    for (name, value) in rows {
+        println!("  {name:<width$}  {value}");
+    }
+}
+
+impl IdleReport {
+    fn per_connection_kib(&self) -> Option<f64> {
+        let (before, after) = (self.before?, self.after?);
+        (self.held > 0)
+            .then(|| after.rss_kib.saturating_sub(before.rss_kib) as f64 / self.held as f64)
+    }
+
+    pub fn print(&self, as_json: bool) {
+        if as_json {
+            let mut value = json!({
+                "scenario": "idle",
+                "connections_requested": self.requested,
+                "connections_held": self.held,
+                "connect_failures": self.connect_failures,
+                "open_seconds": self.open_seconds,
+                "hold_seconds": self.hold_seconds,
+                "per_connection_kib": self.per_connection_kib(),
+                "errors": self.errors,
+                "closed_by_server": self.closes,
+                "first_failure": self.first_failure,
+            });
+            merge(&mut value, memory_json(self.before, self.after));
+            println!("{value}");
+            return;
+        }
+        let mut rows = vec![
+            (
+                "connections held".to_string(),
+                format!("{} of {}", self.held, self.requested),
+            ),
+            ("connect failures".into(), self.connect_failures.to_string()),
+            ("time to open".into(), format!("{:.1} s", self.open_seconds)),
+        ];
+        rows.extend(memory_rows(self.before, self.after));
+        if let Some(per) = self.per_connection_kib() {
+            rows.push(("server RSS per connection".into(), format!("{per:.1} KiB")));
+        }
+        rows.push(("errors".into(), counts(&self.errors)));
+        rows.push(("closed by the server".into(), counts(&self.closes)));
+        if let Some(failure) = &self.first_failure {
+            rows.push(("first failure".into(), failure.clone()));
+        }
+        print_rows(
+            &format!(
+                "idle: {} connections, held {} s",
+                self.requested, self.hold_seconds
+            ),
+            &rows,
+        );
+    }
+}
+
+impl RoomsReport {
+    pub fn print(&self, as_json: bool) {
+        let latency = self.latency;
+        if as_json {
+            let mut value = json!({
+                "scenario": "rooms",
+                "rooms": self.rooms,
+                "rooms_ready": self.rooms_ready,
+                "spectators_per_room": self.spectators,
+                "ai_rooms": self.ai_rooms,
+                "ai_rooms_ready": self.ai_rooms_ready,
+                "move_rate": self.move_rate,
+                "duration_s": self.duration,
+                "warmup_s": self.warmup,
+                "setup_s": self.setup_seconds,
+                "window_s": self.window_seconds,
+                "connections_wanted": self.connections_wanted,
+                "connections_held": self.connections_held,
+                "connect_failures": self.connect_failures,
+                "setup_failures": self.setup_failures,
+                "moves_sent": self.moves_sent,
+                "moves_accepted": self.moves_accepted,
+                "moves_per_s": self.moves_per_s,
+                "updates": self.updates,
+                "updates_per_s": self.updates_per_s,
+                "skipped_ticks": self.skipped_ticks,
+                "rooms_recreated": self.rooms_recreated,
+                "ai_games_finished": self.ai_games,
+                "latency_samples": latency.samples,
+                "latency_ms": {
+                    "p50": latency.p50_ms,
+                    "p99": latency.p99_ms,
+                    "max": latency.max_ms,
+                    "mean": latency.mean_ms,
+                },
+                "errors": self.errors,
+                "closed_by_server": self.closes,
+                "server_cpu_percent": self.server_cpu_percent,
+                "first_failure": self.first_failure,
+            });
+            merge(&mut value, memory_json(self.before, self.after));
+            println!("{value}");
+            return;
+        }
+        let mut rows = vec![
+            (
+                "rooms ready".to_string(),
+                format!(
+                    "{} of {} ({} spectators each), AI rooms {} of {}",
+                    self.rooms_ready,
+                    self.rooms,
+                    self.spectators,
+                    self.ai_rooms_ready,
+                    self.ai_rooms
+                ),
+            ),
+            (
+                "connections held".into(),
+                format!("{} of {}", self.connections_held, self.connections_wanted),
+            ),
+            (
+                "connect / set-up failures".into(),
+                format!("{} / {}", self.connect_failures, self.setup_failures),
+            ),
+            ("set-up time".into(), format!("{:.1} s", self.setup_seconds)),
+            (
+                "measured window".into(),
+                format!(
+                    "{:.1} s (after {} s warm-up)",
+                    self.window_seconds, self.warmup
+                ),
+            ),
+            (
+                "moves/s (accepted)".into(),
+                format!(
+                    "{:.1}  ({} accepted of {} sent; {} move times skipped)",
+                    self.moves_per_s, self.moves_accepted, self.moves_sent, self.skipped_ticks
+                ),
+            ),
+            (
+                "updates delivered/s".into(),
+                format!("{:.1}  ({} states)", self.updates_per_s, self.updates),
+            ),
+            (
+                "move-to-spectator latency".into(),
+                format!(
+                    "p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, mean {:.2} ms ({} samples)",
+                    latency.p50_ms,
+                    latency.p99_ms,
+                    latency.max_ms,
+                    latency.mean_ms,
+                    latency.samples
+                ),
+            ),
+            (
+                "rooms recreated / AI games".into(),
+                format!("{} / {}", self.rooms_recreated, self.ai_games),
+            ),
+        ];
+        rows.extend(memory_rows(self.before, self.after));
+        if let Some(cpu) = self.server_cpu_percent {
+            rows.push((
+                "server CPU (window)".into(),
+                format!("{cpu:.0} % of one core"),
+            ));
+        }
+        rows.push(("errors".into(), counts(&self.errors)));
+        rows.push(("closed by the server".into(), counts(&self.closes)));
+        if let Some(failure) = &self.first_failure {
+            rows.push(("first failure".into(), failure.clone()));
+        }
+        print_rows(
+            &format!(
+                "rooms: {} rooms x (2 players + {} spectators), {} moves/s per room, {} s",
+                self.rooms, self.spectators, self.move_rate, self.duration
+            ),
+            &rows,
+        );
+    }
+}
+
+fn merge(into: &mut Value, from: Value) {
+    if let (Value::Object(into), Value::Object(from)) = (into, from) {
+        into.extend(from);
+    }
+}

@@ -1,0 +1,138 @@
+//! The server under test: one already running (a URL and maybe a pid), or one this process
+//! starts and kills. Its memory and CPU time come from /proc.
+
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, bail};
+
+use crate::cli::ServerArgs;
+
+/// How long a spawned server may take to accept its first connection.
+const START_PATIENCE: Duration = Duration::from_secs(15);
+
+pub struct Target {
+    pub url: String,
+    pub pid: Option<u32>,
+    child: Option<Child>,
+}
+
+/// A server's resident memory now and at its peak, in KiB (VmRSS, VmHWM).
+#[derive(Clone, Copy, Debug)]
+pub struct Memory {
+    pub rss_kib: u64,
+    pub hwm_kib: u64,
+}
+
+impl Target {
+    pub fn open(args: &ServerArgs) -> anyhow::Result<Target> {
+        match (&args.url, &args.spawn_server) {
+            (Some(url), _) => Ok(Target {
+                url: url.clone(),
+                pid: args.server_pid,
+                child: None,
+            }),
+            (None, Some(path)) => spawn(path, &args.server_args),
+            (None, None) => bail!("give --url of a running server or --spawn-server PATH"),
+        }
+    }
+
+    pub fn memory(&self) -> Option<Memory> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid?)).ok()?;
+        let field = |name: &str| -> Option<u64> {
+            let line = status.lines().find(|line| line.starts_with(name))?;
+            line.split_whitespace().nth(1)?.parse().ok()
+        };
+        Some(Memory {
+            rss_kib: field("VmRSS:")?,
+            hwm_kib: field("VmHWM:")?,
+        })
+    }
+
+    /// User plus system CPU seconds the server has used so far.
+    pub fn cpu_seconds(&self) -> Option<f64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.pid?)).ok()?;
+        // The command name may hold spaces; the fields after its closing parenthesis are fixed.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: u64 =
+            fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+        Some(ticks as f64 / 100.0) // USER_HZ is 100 on Linux
+    }
+
+    /// An error if the server this process started has exited.
+    pub fn check_alive(&mut self) -> anyhow::Result<()> {
+        if let Some(child) = &mut self.child
+            && let Some(status) = child.try_wait()?
+        {
+            bail!("the server exited during the run ({status})");
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Target {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.child {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+fn free_port() -> anyhow::Result<SocketAddr> {
+    let listener = TcpListener::bind("127.0.0.1:0").context("cannot find a free port")?;
+    Ok(listener.local_addr()?)
+}
+
+fn spawn(path: &Path, extra: &[String]) -> anyhow::Result<Target> {
+    let addr = free_port()?;
+    let mut command = Command::new(path);
+    command
+        .arg("--memory")
+        .arg("--addr")
+        .arg(addr.to_string())
+        .args(extra)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null());
+    if std::env::var_os("RUST_LOG").is_none() {
+        // One info line per connection would flood the terminal.
+        command.env("RUST_LOG", "warn");
+    }
+    let child = command
+        .spawn()
+        .with_context(|| format!("cannot start the server {}", path.display()))?;
+    let mut target = Target {
+        url: format!("ws://{addr}"),
+        pid: Some(child.id()),
+        child: Some(child),
+    };
+    let started = Instant::now();
+    loop {
+        if let Some(child) = &mut target.child
+            && let Some(status) = child.try_wait()?
+        {
+            bail!(
+                "the server {} exited before listening ({status})",
+                path.display()
+            );
+        }
+        if TcpStream::connect_timeout(&addr, Duration::from_millis(200)).is_ok() {
+            eprintln!(
+                "loadgen: started {} (pid {}) on {addr}",
+                path.display(),
+                target.pid.unwrap_or(0)
+            );
+            return Ok(target);
+        }
+        if started.elapsed() > START_PATIENCE {
+            bail!(
+                "the server {} did not accept connections on {addr} within {} s",
+                path.display(),
+                START_PATIENCE.as_secs()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

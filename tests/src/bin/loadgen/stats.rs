@@ -1,0 +1,212 @@
+//! Counters shared by every connection task, and the latency histogram.
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use hdrhistogram::Histogram;
+use parlor_shared::protocol::RoomId;
+
+/// Latency samples above this (in microseconds) are clamped into the top bucket.
+const LATENCY_CEILING_US: u64 = 60_000_000;
+
+#[derive(Default)]
+pub struct Counter(AtomicU64);
+
+impl Counter {
+    pub fn add(&self, n: u64) {
+        self.0.fetch_add(n, Ordering::Relaxed);
+    }
+
+    pub fn inc(&self) {
+        self.add(1);
+    }
+
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+pub struct Stats {
+    /// Connections open right now (a gauge).
+    open: AtomicI64,
+    pub connected: Counter,
+    pub connect_failures: Counter,
+    /// `State` messages received by all connections.
+    pub states: Counter,
+    pub moves_sent: Counter,
+    /// Moves the server accepted: room versions seen advancing.
+    pub moves_accepted: Counter,
+    /// Move times that came while the previous move was still unanswered, so no move was sent.
+    pub skipped_ticks: Counter,
+    pub rooms_recreated: Counter,
+    pub ai_games: Counter,
+    pub setup_failures: Counter,
+    errors: Mutex<BTreeMap<String, u64>>,
+    closes: Mutex<BTreeMap<String, u64>>,
+    /// When each move was sent, by room and the version it makes.
+    sent: Mutex<HashMap<(RoomId, u64), Instant>>,
+    measuring: AtomicBool,
+    latency: Mutex<Histogram<u64>>,
+    first_error: Mutex<Option<String>>,
+}
+
+impl Stats {
+    pub fn new() -> Stats {
+        Stats {
+            open: AtomicI64::new(0),
+            connected: Counter::default(),
+            connect_failures: Counter::default(),
+            states: Counter::default(),
+            moves_sent: Counter::default(),
+            moves_accepted: Counter::default(),
+            skipped_ticks: Counter::default(),
+            rooms_recreated: Counter::default(),
+            ai_games: Counter::default(),
+            setup_failures: Counter::default(),
+            errors: Mutex::default(),
+            closes: Mutex::default(),
+            sent: Mutex::default(),
+            measuring: AtomicBool::new(false),
+            latency: Mutex::new(
+                Histogram::new_with_bounds(1, LATENCY_CEILING_US, 3).expect("valid bounds"),
+            ),
+            first_error: Mutex::default(),
+        }
+    }
+
+    pub fn opened(&self) {
+        self.open.fetch_add(1, Ordering::Relaxed);
+        self.connected.inc();
+    }
+
+    pub fn closed(&self) {
+        self.open.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    pub fn open_now(&self) -> u64 {
+        self.open.load(Ordering::Relaxed).max(0) as u64
+    }
+
+    /// An `Error` the server sent, counted by its code whatever the code is.
+    pub fn error(&self, code: impl Debug) {
+        *lock(&self.errors).entry(format!("{code:?}")).or_default() += 1;
+    }
+
+    pub fn errors(&self) -> BTreeMap<String, u64> {
+        lock(&self.errors).clone()
+    }
+
+    /// A connection the server ended, by WebSocket close code (`none` without a close frame).
+    pub fn server_closed(&self, code: Option<u16>) {
+        let key = code.map_or_else(|| "none".to_string(), |code| code.to_string());
+        *lock(&self.closes).entry(key).or_default() += 1;
+    }
+
+    pub fn closes(&self) -> BTreeMap<String, u64> {
+        lock(&self.closes).clone()
+    }
+
+    /// Keeps the first failure's reason, for the report.
+    pub fn note_failure(&self, reason: String) {
+        let mut first = lock(&self.first_error);
+        if first.is_none() {
+            eprintln!("loadgen: {reason}");
+            *first = Some(reason);
+        }
+    }
+
+    pub fn first_failure(&self) -> Option<String> {
+        lock(&self.first_error).clone()
+    }
+
+    pub fn move_sent(&self, room: RoomId, version: u64, at: Instant) {
+        lock(&self.sent).insert((room, version), at);
+        self.moves_sent.inc();
+    }
+
+    /// A spectator received `version` of `room`: one latency sample if its move was timed.
+    pub fn spectator_saw(&self, room: RoomId, version: u64, now: Instant) {
+        if !self.measuring.load(Ordering::Relaxed) {
+            return;
+        }
+        let Some(sent) = lock(&self.sent).get(&(room, version)).copied() else {
+            return;
+        };
+        let micros = now.saturating_duration_since(sent).as_micros() as u64;
+        lock(&self.latency).saturating_record(micros.clamp(1, LATENCY_CEILING_US));
+    }
+
+    pub fn set_measuring(&self, on: bool) {
+        self.measuring.store(on, Ordering::Relaxed);
+    }
+
+    /// Forgets send times older than `age`, whose spectators have long had their states.
+    pub fn prune_sent(&self, age: Duration) {
+        let now = Instant::now();
+        lock(&self.sent).retain(|_, at| now.saturating_duration_since(*at) < age);
+    }
+
+    pub fn latency(&self) -> Latency {
+        let histogram = lock(&self.latency);
+        let ms = |micros: u64| micros as f64 / 1000.0;
+        Latency {
+            samples: histogram.len(),
+            p50_ms: ms(histogram.value_at_quantile(0.5)),
+            p99_ms: ms(histogram.value_at_quantile(0.99)),
+            max_ms: ms(histogram.max()),
+            mean_ms: histogram.mean() / 1000.0,
+        }
+    }
+
+    pub fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            at: Instant::now(),
+            states: self.states.get(),
+            moves_sent: self.moves_sent.get(),
+            moves_accepted: self.moves_accepted.get(),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Move-to-spectator latency over the measured window.
+#[derive(Clone, Copy, Debug)]
+pub struct Latency {
+    pub samples: u64,
+    pub p50_ms: f64,
+    pub p99_ms: f64,
+    pub max_ms: f64,
+    pub mean_ms: f64,
+}
+
+/// The counters at one instant, to turn into rates over a window.
+#[derive(Clone, Copy, Debug)]
+pub struct Snapshot {
+    pub at: Instant,
+    pub states: u64,
+    pub moves_sent: u64,
+    pub moves_accepted: u64,
+}
+
+impl Snapshot {
+    pub fn seconds_since(&self, earlier: &Snapshot) -> f64 {
+        self.at.saturating_duration_since(earlier.at).as_secs_f64()
+    }
+
+    /// Per-second rates since `earlier`: (moves accepted, states delivered).
+    pub fn rates_since(&self, earlier: &Snapshot) -> (f64, f64) {
+        let seconds = self.seconds_since(earlier).max(1e-9);
+        (
+            (self.moves_accepted - earlier.moves_accepted) as f64 / seconds,
+            (self.states - earlier.states) as f64 / seconds,
+        )
+    }
+}

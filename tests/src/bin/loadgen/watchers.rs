@@ -1,0 +1,169 @@
+//! Spectators: connections that watch a played room (following it to the next room when a game
+//! ends) and time each move's state; and the AI rooms, whose creator watches them search.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use parlor_shared::protocol::{AiKind, ClientMsg, RoomId, SeatSpec, ServerMsg};
+use tokio::sync::watch;
+
+use crate::driver::create_room;
+use crate::peer::{self, Event, Socket};
+use crate::stats::Stats;
+
+/// Connects and starts watching `room`.
+pub async fn open_spectator(url: &str, stats: &Stats, room: RoomId) -> anyhow::Result<Socket> {
+    let mut socket = peer::connect(url, "loadgen spectator").await?;
+    watch_room(&mut socket, stats, room).await?;
+    Ok(socket)
+}
+
+async fn watch_room(socket: &mut Socket, stats: &Stats, room: RoomId) -> anyhow::Result<()> {
+    peer::send(socket, &ClientMsg::Watch { room }).await?;
+    peer::expect(socket, stats, "Watch", |message| match message {
+        ServerMsg::State(snapshot) if snapshot.room == room => Some(()),
+        _ => None,
+    })
+    .await
+}
+
+/// Watches the room `rooms` names until `stop`; each state newer than the last one seen gives
+/// a latency sample. A new room from the driver is left for the next one.
+pub async fn spectate(
+    mut socket: Socket,
+    mut rooms: watch::Receiver<RoomId>,
+    stats: Arc<Stats>,
+    mut stop: watch::Receiver<bool>,
+) {
+    stats.opened();
+    let mut room = *rooms.borrow_and_update();
+    // The newest version seen of `room`: only states after it time a move. `None` until the
+    // first state of a newly watched room, which only shows where it stands.
+    let mut seen: Option<u64> = Some(0);
+    loop {
+        tokio::select! {
+            event = peer::next_event(&mut socket) => match event {
+                Event::Message(ServerMsg::State(snapshot)) => {
+                    stats.states.inc();
+                    if snapshot.room != room {
+                        continue;
+                    }
+                    match seen {
+                        Some(last) if snapshot.version > last => {
+                            stats.spectator_saw(room, snapshot.version, Instant::now());
+                        }
+                        _ => {}
+                    }
+                    seen = Some(seen.unwrap_or(0).max(snapshot.version));
+                }
+                Event::Message(ServerMsg::Error { code, .. }) => stats.error(code),
+                Event::Message(_) => {}
+                Event::Closed(code) => {
+                    stats.server_closed(code);
+                    stats.note_failure(format!(
+                        "the server closed a spectator's connection (close code {})",
+                        code.map_or("none".into(), |code| code.to_string())
+                    ));
+                    break;
+                }
+            },
+            Ok(()) = rooms.changed() => {
+                let next = *rooms.borrow_and_update();
+                let moved = async {
+                    peer::send(&mut socket, &ClientMsg::Leave { room }).await?;
+                    peer::send(&mut socket, &ClientMsg::Watch { room: next }).await
+                };
+                if let Err(error) = moved.await {
+                    stats.note_failure(format!("spectator: {error:#}"));
+                    break;
+                }
+                room = next;
+                seen = None;
+            }
+            _ = stop.changed() => break,
+        }
+    }
+    stats.closed();
+}
+
+/// An AI room: one connection creates a Magnetic Cave room with two AI seats and watches it.
+pub struct AiRoom {
+    socket: Socket,
+    room: RoomId,
+    move_ms: u32,
+}
+
+impl AiRoom {
+    pub async fn open(url: &str, stats: &Stats, move_ms: u32) -> anyhow::Result<AiRoom> {
+        let mut socket = peer::connect(url, "loadgen AI watcher").await?;
+        let room = create_ai_room(&mut socket, stats, move_ms).await?;
+        Ok(AiRoom {
+            socket,
+            room,
+            move_ms,
+        })
+    }
+
+    /// Watches until `stop`; a finished game is replaced by a new AI room.
+    pub async fn run(mut self, stats: Arc<Stats>, mut stop: watch::Receiver<bool>) {
+        stats.opened();
+        loop {
+            tokio::select! {
+                event = peer::next_event(&mut self.socket) => match event {
+                    Event::Message(ServerMsg::State(snapshot)) => {
+                        stats.states.inc();
+                        if snapshot.room == self.room && snapshot.outcome.is_some() {
+                            stats.ai_games.inc();
+                            if let Err(error) = self.next_room(&stats).await {
+                                stats.note_failure(format!("AI room: {error:#}"));
+                                break;
+                            }
+                        }
+                    }
+                    Event::Message(ServerMsg::Error { code, .. }) => stats.error(code),
+                    Event::Message(_) => {}
+                    Event::Closed(code) => {
+                        stats.server_closed(code);
+                        stats.note_failure("the server closed an AI room's watcher".into());
+                        break;
+                    }
+                },
+                _ = stop.changed() => break,
+            }
+        }
+        stats.closed();
+    }
+
+    async fn next_room(&mut self, stats: &Stats) -> anyhow::Result<()> {
+        let leave = ClientMsg::Leave { room: self.room };
+        peer::send(&mut self.socket, &leave).await?;
+        self.room = create_ai_room(&mut self.socket, stats, self.move_ms).await?;
+        Ok(())
+    }
+}
+
+async fn create_ai_room(
+    socket: &mut Socket,
+    stats: &Stats,
+    move_ms: u32,
+) -> anyhow::Result<RoomId> {
+    let ai = SeatSpec::Ai {
+        move_ms,
+        kind: AiKind::Strong,
+    };
+    let room = create_room(socket, stats, [ai, ai]).await?;
+    watch_room(socket, stats, room).await?;
+    Ok(room)
+}
+
+/// Starts a task for each spectator of one room.
+pub fn spawn_spectators(
+    sockets: Vec<Socket>,
+    rooms: watch::Receiver<RoomId>,
+    stats: &Arc<Stats>,
+    stop: &watch::Receiver<bool>,
+) {
+    for socket in sockets {
+        tokio::spawn(spectate(socket, rooms.clone(), stats.clone(), stop.clone()));
+    }
+}
