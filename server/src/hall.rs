@@ -16,7 +16,7 @@ use crate::ai;
 use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
-use crate::store::Store;
+use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
 
 /// A refusal: the error code and the reason.
 pub type Refusal = (ErrorCode, String);
@@ -67,6 +67,83 @@ impl Hall {
             brains_in_use: Arc::default(),
             store,
         }
+    }
+
+    /// The hall as a restart finds it: every room in progress in the store back at its last
+    /// move (replayed through the rules; a room that does not replay is logged and left out),
+    /// its seats taken by their tokens' holders, who are all away until they reclaim them, its
+    /// AI seats thinking again if it is their turn, and each auto match going on with the rounds
+    /// still due. Room ids go on after the highest ever given out. Must run inside the tokio
+    /// runtime (it spawns the rooms' tasks); reads the store synchronously.
+    pub fn restore(store: Store) -> anyhow::Result<Hall> {
+        let unfinished = store.load_rooms()?;
+        let hall = Hall::new(store);
+        hall.next_room
+            .store(unfinished.next_room, Ordering::Relaxed);
+        let total = unfinished.rooms.len();
+        for stored in unfinished.rooms {
+            let (id, restored) = match stored {
+                StoredRoom::Game(row) => {
+                    let id = row.id;
+                    let restored = RoomInit::restore(row, hall.store.clone()).map(spawn_room);
+                    (id, restored)
+                }
+                StoredRoom::Match(row) => (row.id, hall.resume_match(row)),
+            };
+            match restored {
+                Ok(handle) => {
+                    hall.lock_rooms().insert(id, handle);
+                }
+                Err(error) => {
+                    tracing::warn!(
+                        room = id,
+                        error = format!("{error:#}"),
+                        "stored room skipped"
+                    );
+                }
+            }
+        }
+        let restored = hall.lock_rooms().len();
+        tracing::info!(
+            rooms = restored,
+            skipped = total - restored,
+            next_room = unfinished.next_room,
+            "rooms restored"
+        );
+        Ok(hall)
+    }
+
+    /// An auto match after a restart, from its brains as stored after its last round.
+    fn resume_match(&self, row: MatchRow) -> anyhow::Result<RoomHandle> {
+        let MatchRow {
+            id,
+            setup,
+            seed,
+            progress,
+        } = row;
+        let claim = self
+            .claim_brains(&setup.brains)
+            .map_err(|(_, reason)| anyhow::anyhow!(reason))?;
+        let mut brains = Vec::with_capacity(2);
+        for name in &setup.brains {
+            let brain = self.store.load_brain(name)?.map(|(brain, _)| brain);
+            brains.push(
+                fitting_brain(brain, setup.dims, setup.mirrors, name)
+                    .map_err(|(_, reason)| anyhow::anyhow!(reason))?,
+            );
+        }
+        let brains: [Brain; 2] = brains
+            .try_into()
+            .map_err(|_| anyhow::anyhow!("two brains"))?;
+        spawn_match(MatchInit {
+            id,
+            setup,
+            brains,
+            seed,
+            store: self.store.clone(),
+            claim,
+            progress,
+        })
     }
 
     pub fn new_conn_id(&self) -> ConnId {
@@ -129,15 +206,14 @@ impl Hall {
                     _ => (start, None),
                 };
                 let id = self.next_room.fetch_add(1, Ordering::Relaxed);
-                let store = self.store.clone();
-                spawn_room(RoomInit {
-                    id,
-                    start,
-                    seats,
-                    seed,
-                    store,
-                    her,
-                })
+                let init = RoomInit::new(id, start, seats, seed, self.store.clone(), her);
+                // Stored before anyone can move in it.
+                self.store
+                    .insert_room(&init.row())
+                    .done()
+                    .await
+                    .map_err(internal)?;
+                spawn_room(init)
             }
         };
         let id = handle.summary.borrow().room;
@@ -180,6 +256,11 @@ impl Hall {
         }
         let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
         let id = self.next_room.fetch_add(1, Ordering::Relaxed);
+        self.store
+            .insert_match(id, &setup, seed)
+            .done()
+            .await
+            .map_err(internal)?;
         let store = self.store.clone();
         spawn_match(MatchInit {
             id,
@@ -188,6 +269,7 @@ impl Hall {
             seed,
             store,
             claim,
+            progress: MatchProgress::default(),
         })
         .map_err(internal)
     }

@@ -2,14 +2,15 @@
 //! connections watch. The thread publishes the match's view into a `watch` channel (which keeps
 //! only the latest), at every ply when paced, at most every [`THROTTLE`] at full speed; the
 //! room's task sends each new view to its audience. A spectator arriving late gets the latest
-//! view at once. Both brains are stored after every round, in one transaction.
+//! view at once. Both brains are stored after every round with the match's progress, in one
+//! transaction, so a restarted server resumes the match with the rounds still due.
 
 use std::time::{Duration, Instant};
 
 use parlor_shared::game::{GameKind, GameState};
 use parlor_shared::hexapawn::{
-    AutoConfig, AutoMatch, BoxView, Brain, MAX_CURVE_POINTS, MatchSetup, MatchView, Pace, Side,
-    thin_curve,
+    AutoConfig, AutoMatch, BoxView, Brain, CURVE_WINDOW, CurvePoint, MAX_CURVE_POINTS, MatchSetup,
+    MatchView, Pace, RoundResult, Side, thin_curve,
 };
 use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
 use tokio::sync::{mpsc, watch};
@@ -18,7 +19,7 @@ use tracing::{info, warn};
 use crate::audience::Audience;
 use crate::hall::BrainClaim;
 use crate::room::{ROOM_INBOX, RoomCommand, RoomHandle};
-use crate::store::{BrainUse, Store};
+use crate::store::{MatchProgress, MatchRound, Store};
 
 /// The most often watchers hear of a match at full speed.
 pub const THROTTLE: Duration = Duration::from_millis(100);
@@ -27,28 +28,36 @@ pub const THROTTLE: Duration = Duration::from_millis(100);
 pub struct MatchInit {
     pub id: RoomId,
     pub setup: MatchSetup,
+    /// The brains as stored (after the rounds of `progress`).
     pub brains: [Brain; 2],
     pub seed: u64,
     pub store: Store,
     /// Keeps the brains from other rooms, imports and resets until the match ends.
     pub claim: BrainClaim,
+    /// The rounds already played (none for a new match; a restart resumes a stored one).
+    pub progress: MatchProgress,
 }
 
 /// Starts the match's thread and its room's task; returns the room's handle.
 pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     let id = init.id;
-    let first_view = view_of(&init.setup, None);
+    let run = MatchRun::new(&init);
+    let first_view = if init.progress.rounds_played == 0 {
+        MatchView::new(init.setup.clone())
+    } else {
+        run.last_view(&init.setup)
+    };
     let (views_tx, views_rx) = watch::channel(first_view.clone());
     std::thread::Builder::new()
         .name(format!("her-match-{id}"))
-        .spawn(move || play_match(init, views_tx))?;
+        .spawn(move || play_match(init, run, views_tx))?;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let room = MatchRoom {
         id,
         version: 0,
+        summary: watch::Sender::new(summary_of(id, 0, 0, Some(&first_view))),
         view: first_view,
         audience: Audience::default(),
-        summary: watch::Sender::new(summary_of(id, 0, 0, None)),
     };
     let summary = room.summary.subscribe();
     tokio::spawn(room.run(inbox_rx, views_rx));
@@ -58,30 +67,31 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     })
 }
 
-/// The match itself, on its own thread.
-fn play_match(init: MatchInit, views: watch::Sender<MatchView>) {
+/// The match itself, on its own thread. Each round is stored (both brains, the progress, the
+/// curve's new point) in one transaction before the next begins; the match's rows are dropped
+/// once every round is played.
+fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView>) {
     let MatchInit {
         id,
         setup,
-        brains,
-        seed,
         store,
         claim,
+        ..
     } = init;
-    info!(room = id, rounds = setup.rounds, "auto match starts");
-    let config = AutoConfig {
-        dims: setup.dims,
-        mirrors: setup.mirrors,
-        rounds: setup.rounds,
-        seed,
-    };
-    let mut game = AutoMatch::with_brains(config, brains);
+    info!(
+        room = id,
+        rounds = setup.rounds,
+        played = run.progress.rounds_played,
+        "auto match starts"
+    );
     let mut published = Instant::now();
     let paced = matches!(setup.pace, Pace::PerPly { .. });
-    while game.rounds_played() < setup.rounds {
+    let offset = run.offset;
+    let mut stored = true;
+    while run.progress.rounds_played < setup.rounds {
         // Only a paced match shows its plies; at full speed a view is made only to publish.
-        let between_rounds = paced.then(|| view_of(&setup, Some(&game)));
-        let round = game.play_round_watched(|position, mover, brain| {
+        let between_rounds = paced.then(|| run.view(&setup));
+        let round = run.game.play_round_watched(|position, mover, brain| {
             if let (Pace::PerPly { ms }, Some(between_rounds)) = (setup.pace, &between_rounds) {
                 let white = if position.to_move() == Side::White {
                     mover
@@ -90,61 +100,149 @@ fn play_match(init: MatchInit, views: watch::Sender<MatchView>) {
                 };
                 views.send_replace(MatchView {
                     position: *position,
-                    white: white as u8,
+                    white: ((white + offset) % 2) as u8,
                     matchbox: BoxView::of(brain, position),
                     ..between_rounds.clone()
                 });
                 std::thread::sleep(Duration::from_millis(u64::from(ms)));
             }
         });
-        let brains = [0, 1].map(|her| BrainUse {
-            name: &setup.brains[her],
-            brain: game.her(her).brain(),
+        let point = run.record(round);
+        let saved = store.save_match_round(MatchRound {
+            room: id,
+            brains: [0, 1].map(|her| (setup.brains[her].clone(), run.brain(her).clone())),
+            progress: MatchProgress {
+                curve: Vec::new(),
+                ..run.progress.clone()
+            },
+            point,
         });
-        if let Err(error) = store.save_brains(&brains) {
-            warn!(room = id, %error, "could not store the brains; the match stops");
+        if let Err(error) = saved.wait() {
+            warn!(
+                room = id,
+                error = format!("{error:#}"),
+                "could not store the round; the match stops"
+            );
+            stored = false;
             break;
         }
         if paced || published.elapsed() >= THROTTLE {
-            views.send_replace(MatchView {
-                position: round.end,
-                white: round.first as u8,
-                ..view_of(&setup, Some(&game))
-            });
+            views.send_replace(run.last_view(&setup));
             published = Instant::now();
         }
     }
-    let mut last = view_of(&setup, Some(&game));
-    if let Some(round) = last.last_round {
-        last.position = round.end;
-        last.white = round.first as u8;
+    if stored && let Err(error) = store.forget_room(id).wait() {
+        warn!(
+            room = id,
+            error = format!("{error:#}"),
+            "could not drop the finished match's rows"
+        );
     }
+    let mut last = run.last_view(&setup);
     last.finished = true;
     views.send_replace(last);
-    info!(room = id, rounds = game.rounds_played(), "auto match over");
+    info!(
+        room = id,
+        rounds = run.progress.rounds_played,
+        "auto match over"
+    );
     drop(claim);
 }
 
-/// The view of `game` between rounds (or of the match about to start).
-fn view_of(setup: &MatchSetup, game: Option<&AutoMatch>) -> MatchView {
-    let mut view = MatchView::new(setup.clone());
-    let Some(game) = game else {
-        return view;
-    };
-    let (curve, rounds_per_point) = thin_curve(
-        game.curve(),
-        parlor_shared::hexapawn::CURVE_WINDOW,
-        MAX_CURVE_POINTS,
-    );
-    let brains = [game.her(0).brain(), game.her(1).brain()];
-    view.rounds_played = game.rounds_played();
-    view.stats = game.stats();
-    view.last_round = game.last_round();
-    view.curve = curve;
-    view.rounds_per_point = rounds_per_point;
-    view.boxes = brains.map(|brain| brain.boxes() as u32);
-    view.beads = brains.map(Brain::beads);
-    view
+/// The match being played: an [`AutoMatch`] for the rounds still due and the progress of the
+/// whole match, counted here so that a resumed match goes on where it stopped. The HER moving
+/// first alternates by the match's round, so after an odd number of rounds the game's HER 0 is
+/// the match's HER 1 (`offset`).
+struct MatchRun {
+    game: AutoMatch,
+    offset: usize,
+    progress: MatchProgress,
+}
+
+impl MatchRun {
+    fn new(init: &MatchInit) -> MatchRun {
+        let progress = init.progress.clone();
+        let played = progress.rounds_played;
+        let offset = (played % 2) as usize;
+        let [a, b] = init.brains.clone();
+        let brains = if offset == 0 { [a, b] } else { [b, a] };
+        let config = AutoConfig {
+            dims: init.setup.dims,
+            mirrors: init.setup.mirrors,
+            rounds: init.setup.rounds.saturating_sub(played),
+            // A resumed match draws from a source of its own (a new match from `seed` itself).
+            seed: init.seed ^ played.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+        };
+        MatchRun {
+            game: AutoMatch::with_brains(config, brains),
+            offset,
+            progress,
+        }
+    }
+
+    /// The match's HER `her` (0 or 1) in the game, and back: the same swap.
+    fn swap(&self, her: usize) -> usize {
+        (her + self.offset) % 2
+    }
+
+    fn brain(&self, her: usize) -> &Brain {
+        self.game.her(self.swap(her)).brain()
+    }
+
+    /// Counts a round just played; returns the curve's new point if it closed a window.
+    fn record(&mut self, round: RoundResult) -> Option<CurvePoint> {
+        let (first, winner) = (self.swap(round.first), self.swap(round.winner));
+        let beads = [self.brain(0).beads(), self.brain(1).beads()];
+        let progress = &mut self.progress;
+        progress.stats[winner].wins += 1;
+        if winner == first {
+            progress.stats[winner].wins_moving_first += 1;
+        }
+        progress.window_losses[1 - winner] += 1;
+        progress.rounds_played += 1;
+        progress.last_round = Some(RoundResult {
+            first,
+            winner,
+            ..round
+        });
+        if !progress.rounds_played.is_multiple_of(CURVE_WINDOW) {
+            return None;
+        }
+        let point = CurvePoint {
+            round: progress.rounds_played,
+            losses: progress.window_losses,
+            beads,
+        };
+        progress.curve.push(point);
+        progress.window_losses = [0; 2];
+        Some(point)
+    }
+
+    /// The view between rounds.
+    fn view(&self, setup: &MatchSetup) -> MatchView {
+        let mut view = MatchView::new(setup.clone());
+        let (curve, rounds_per_point) =
+            thin_curve(&self.progress.curve, CURVE_WINDOW, MAX_CURVE_POINTS);
+        let brains = [self.brain(0), self.brain(1)];
+        view.rounds_played = self.progress.rounds_played;
+        view.stats = self.progress.stats;
+        view.last_round = self.progress.last_round;
+        view.curve = curve;
+        view.rounds_per_point = rounds_per_point;
+        view.boxes = brains.map(|brain| brain.boxes() as u32);
+        view.beads = brains.map(Brain::beads);
+        view
+    }
+
+    /// The view between rounds with the last round's end on the board.
+    fn last_view(&self, setup: &MatchSetup) -> MatchView {
+        let mut view = self.view(setup);
+        if let Some(round) = view.last_round {
+            view.position = round.end;
+            view.white = round.first as u8;
+        }
+        view
+    }
 }
 
 fn summary_of(
@@ -221,7 +319,7 @@ impl MatchRoom {
             RoomCommand::Join { who, .. }
             | RoomCommand::Reclaim { who, .. }
             | RoomCommand::Move { who, .. } => refuse(&who),
-            RoomCommand::AiMoved { .. } | RoomCommand::Recorded { .. } => {}
+            RoomCommand::AiMoved { .. } => {}
         }
     }
 

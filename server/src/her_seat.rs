@@ -45,6 +45,10 @@ impl HerSeat {
         self.her.brain()
     }
 
+    pub fn mode(&self) -> PlayMode {
+        self.mode
+    }
+
     /// Whether HER moves without being asked (fast mode).
     pub fn moves_by_itself(&self) -> bool {
         self.mode == PlayMode::Fast

@@ -2,9 +2,11 @@
 //! out to each player and spectator as a full snapshot. The rules decide every move; a seat
 //! token decides who may make it.
 
+mod persist;
+
 use std::collections::VecDeque;
 
-use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
+use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::protocol::{
     ErrorCode, RecordId, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, SeatToken,
     ServerMsg,
@@ -16,7 +18,7 @@ use crate::ai;
 use crate::audience::Audience;
 pub use crate::audience::{ConnId, Subscriber};
 use crate::her_seat::HerSeat;
-use crate::store::{NewRecord, Store};
+use crate::store::Store;
 use crate::token::new_seat_token;
 
 /// Commands a room's inbox holds before senders wait.
@@ -48,10 +50,6 @@ pub enum RoomCommand {
     AiMoved {
         version: u64,
         plan: Vec<GameMove>,
-    },
-    /// The stored record of the finished game (internal).
-    Recorded {
-        id: RecordId,
     },
 }
 
@@ -92,9 +90,13 @@ struct Room {
     inbox: mpsc::WeakSender<RoomCommand>,
     summary: watch::Sender<RoomSummary>,
     store: Store,
+    /// Whether the room's moves still go to the store (false after a write failed: the game
+    /// goes on, but would not survive a restart).
+    saving: bool,
 }
 
-/// What a room starts with.
+/// What a room starts with: a new room (see `RoomInit::new`) or one restored from the store
+/// (`RoomInit::restore`), with the moves played so far and the seats' tokens.
 pub struct RoomInit {
     pub id: RoomId,
     pub start: GameState,
@@ -102,6 +104,11 @@ pub struct RoomInit {
     pub seed: u64,
     pub store: Store,
     pub her: Option<HerSeat>,
+    /// The state after `moves`.
+    pub state: GameState,
+    pub moves: Vec<GameMove>,
+    /// One per seat.
+    pub tokens: Vec<Option<SeatToken>>,
 }
 
 /// Starts a room's task and returns its handle.
@@ -113,24 +120,28 @@ pub fn spawn_room(init: RoomInit) -> RoomHandle {
         seed,
         store,
         her,
+        state,
+        moves,
+        tokens,
     } = init;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let game = start.kind();
     let seats: Vec<Seat> = seats
         .into_iter()
-        .map(|spec| Seat {
+        .zip(tokens.into_iter().chain(std::iter::repeat(None)))
+        .map(|(spec, token)| Seat {
             spec,
-            token: None,
+            token,
             holder: None,
         })
         .collect();
     let mut room = Room {
         id,
         game,
-        version: 0,
-        state: start.clone(),
+        version: moves.len() as u64,
+        state,
         start,
-        moves: Vec::new(),
+        moves,
         seats,
         audience: Audience::default(),
         record: None,
@@ -141,6 +152,7 @@ pub fn spawn_room(init: RoomInit) -> RoomHandle {
         inbox: inbox_tx.downgrade(),
         summary: watch::Sender::new(placeholder_summary(id, game)),
         store,
+        saving: true,
     };
     room.publish_summary();
     let summary = room.summary.subscribe();
@@ -168,14 +180,14 @@ impl Room {
         info!(room = self.id, game = ?self.game, "room open");
         self.maybe_start_ai();
         while let Some(command) = inbox.recv().await {
-            self.handle(command);
+            self.handle(command).await;
         }
         info!(room = self.id, "room closed");
     }
 
-    fn handle(&mut self, command: RoomCommand) {
+    async fn handle(&mut self, command: RoomCommand) {
         match command {
-            RoomCommand::Join { seat, who } => self.join(seat, who),
+            RoomCommand::Join { seat, who } => self.join(seat, who).await,
             RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
             RoomCommand::Watch { who } => {
                 self.audience.insert(who.clone());
@@ -193,20 +205,16 @@ impl Room {
             } => match self.seat_of(&token) {
                 None => who.error(ErrorCode::BadToken, "that token holds no seat in this room"),
                 Some(seat) => {
-                    if let Err((code, message)) = self.try_move(seat, version, mv) {
+                    if let Err((code, message)) = self.try_move(seat, version, mv).await {
                         who.error(code, message);
                     }
                 }
             },
-            RoomCommand::AiMoved { version, plan } => self.ai_moved(version, plan),
-            RoomCommand::Recorded { id } => {
-                self.record = Some(id);
-                self.broadcast();
-            }
+            RoomCommand::AiMoved { version, plan } => self.ai_moved(version, plan).await,
         }
     }
 
-    fn join(&mut self, seat: u8, who: Subscriber) {
+    async fn join(&mut self, seat: u8, who: Subscriber) {
         let Some(place) = self.seats.get_mut(seat as usize) else {
             return who.error(
                 ErrorCode::NoSuchSeat,
@@ -226,6 +234,8 @@ impl Room {
         place.token = Some(token.clone());
         place.holder = Some(who.id);
         info!(room = self.id, seat, conn = who.id, "seat taken");
+        // Stored before the holder hears the token, so it still holds after a restart.
+        self.save_tokens().await;
         self.audience.insert(who.clone());
         who.send(ServerMsg::Seated {
             room: self.id,
@@ -271,8 +281,9 @@ impl Room {
             .map(|i| i as u8)
     }
 
-    /// Validates and applies a move by `seat`; on success every subscriber sees the new state.
-    fn try_move(
+    /// Validates and applies a move by `seat`; on success (once the move is stored) every
+    /// subscriber sees the new state.
+    async fn try_move(
         &mut self,
         seat: u8,
         version: u64,
@@ -313,10 +324,14 @@ impl Room {
         self.state = next;
         self.moves.push(recorded);
         self.version += 1;
+        let outcome = self.state.outcome();
+        match outcome {
+            // The last move is stored with the finished game, in one transaction.
+            Some(outcome) => self.finish(outcome).await,
+            None => self.save_last_move().await,
+        }
         self.broadcast();
-        if let Some(outcome) = self.state.outcome() {
-            self.finish(outcome);
-        } else {
+        if outcome.is_none() {
             self.maybe_start_ai();
         }
         Ok(())
@@ -361,7 +376,7 @@ impl Room {
         });
     }
 
-    fn ai_moved(&mut self, version: u64, plan: Vec<GameMove>) {
+    async fn ai_moved(&mut self, version: u64, plan: Vec<GameMove>) {
         if self.ai_thinking == Some(version) {
             self.ai_thinking = None;
         }
@@ -374,48 +389,10 @@ impl Room {
         };
         // Kept before the move, which starts the AI again for the next one.
         self.ai_plan = plan;
-        if let Err((code, message)) = self.try_move(seat, version, mv) {
+        if let Err((code, message)) = self.try_move(seat, version, mv).await {
             self.ai_plan.clear();
             warn!(room = self.id, ?code, message, "AI move refused");
         }
-    }
-
-    fn finish(&mut self, outcome: Outcome) {
-        info!(
-            room = self.id,
-            ?outcome,
-            moves = self.moves.len(),
-            "game over"
-        );
-        let record = NewRecord {
-            game: self.game,
-            seats: self
-                .seats
-                .iter()
-                .zip(0u8..)
-                .map(|(seat, index)| seat_label(self.game, index, seat.spec))
-                .collect(),
-            outcome,
-            start: self.start.clone(),
-            moves: self.moves.clone(),
-        };
-        let (store, inbox, room) = (self.store.clone(), self.inbox.upgrade(), self.id);
-        let her_game = self.her.as_ref().and_then(|her| her.finished(&self.state));
-        tokio::task::spawn_blocking(move || {
-            if let Some(her_game) = her_game
-                && let Err(error) = store.record_her_game(&her_game)
-            {
-                warn!(room, %error, "could not store HER's brain");
-            }
-            match store.save(&record) {
-                Ok(id) => {
-                    if let Some(inbox) = inbox {
-                        let _ = inbox.blocking_send(RoomCommand::Recorded { id });
-                    }
-                }
-                Err(error) => warn!(room, %error, "could not store the finished game"),
-            }
-        });
     }
 
     fn seat_states(&self) -> Vec<SeatState> {

@@ -40,17 +40,7 @@ impl Store {
     pub fn record_her_game(&self, game: &HerGameRecord) -> anyhow::Result<()> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
-        let brain = match read_brain(&transaction, &game.brain)? {
-            Some((brain, _)) => brain,
-            None => Brain::new(game.dims, game.mirrors),
-        };
-        let mut her = Her::new(brain, 0);
-        for (position, mv) in &game.draws {
-            // Forced draws touch no random source; a refused one changes nothing.
-            let _ = her.choose(position, Pick::Forced(*mv));
-        }
-        her.finish(game.result);
-        write_brain(&transaction, &game.brain, her.brain(), Games::OneMore)?;
+        teach_her_game(&transaction, game)?;
         transaction.commit()?;
         Ok(())
     }
@@ -115,9 +105,25 @@ impl Store {
     }
 }
 
+/// Replays a finished game's draws into the stored brain `game.brain` (see
+/// [`Store::record_her_game`]), inside the caller's transaction.
+pub(super) fn teach_her_game(connection: &Connection, game: &HerGameRecord) -> anyhow::Result<()> {
+    let brain = match read_brain(connection, &game.brain)? {
+        Some((brain, _)) => brain,
+        None => Brain::new(game.dims, game.mirrors),
+    };
+    let mut her = Her::new(brain, 0);
+    for (position, mv) in &game.draws {
+        // Forced draws touch no random source; a refused one changes nothing.
+        let _ = her.choose(position, Pick::Forced(*mv));
+    }
+    her.finish(game.result);
+    write_brain(connection, &game.brain, her.brain(), Games::OneMore)
+}
+
 /// Whether a write adds a finished game to the brain's count or starts the count over.
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Games {
+pub(super) enum Games {
     OneMore,
     Zero,
 }
@@ -138,7 +144,7 @@ fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Bra
     .transpose()
 }
 
-fn write_brain(
+pub(super) fn write_brain(
     connection: &Connection,
     name: &str,
     brain: &Brain,

@@ -3,11 +3,15 @@
 //! `sqlite3` tool and independent of the wire codec.
 
 mod brains;
+mod rooms;
+mod writer;
 
 pub use brains::BrainUse;
+pub use rooms::{HerStart, MatchProgress, MatchRound, MatchRow, RoomRow, StoredRoom, Unfinished};
+pub use writer::Pending;
 
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
@@ -18,10 +22,13 @@ use rusqlite::{Connection, OptionalExtension, params};
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
 
-/// A cheap handle to the database; calls block, so async code goes through `spawn_blocking`.
+/// A cheap handle to the database. Reads (and brain imports and resets) block, so async code
+/// calls them through `spawn_blocking`; the writes of rooms go through the store's one writer
+/// thread and answer with a [`Pending`] once committed.
 #[derive(Clone)]
 pub struct Store {
     connection: Arc<Mutex<Connection>>,
+    writer: writer::Jobs,
 }
 
 /// A finished game about to be stored.
@@ -74,36 +81,18 @@ impl Store {
                  updated_at  INTEGER NOT NULL
              );",
         )?;
-        Ok(Store {
-            connection: Arc::new(Mutex::new(connection)),
-        })
+        connection.execute_batch(rooms::SCHEMA)?;
+        let connection = Arc::new(Mutex::new(connection));
+        let writer = writer::spawn(Arc::clone(&connection))?;
+        Ok(Store { connection, writer })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Connection> {
-        // A panic while holding the lock cannot leave SQLite half-written (it has its own
-        // transactions), so a poisoned lock is safe to keep using.
-        self.connection
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        lock(&self.connection)
     }
 
     pub fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
-        let finished_at = unix_now();
-        let connection = self.lock();
-        connection.execute(
-            "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                serde_json::to_string(&record.game)?,
-                serde_json::to_string(&record.seats)?,
-                serde_json::to_string(&record.outcome)?,
-                serde_json::to_string(&record.start)?,
-                serde_json::to_string(&record.moves)?,
-                record.moves.len() as i64,
-                finished_at as i64,
-            ],
-        )?;
-        Ok(connection.last_insert_rowid() as RecordId)
+        insert_record(&self.lock(), record)
     }
 
     /// The newest records first.
@@ -142,6 +131,32 @@ impl Store {
         })
         .transpose()
     }
+}
+
+fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<RecordId> {
+    let finished_at = unix_now();
+    connection.execute(
+        "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        params![
+            serde_json::to_string(&record.game)?,
+            serde_json::to_string(&record.seats)?,
+            serde_json::to_string(&record.outcome)?,
+            serde_json::to_string(&record.start)?,
+            serde_json::to_string(&record.moves)?,
+            record.moves.len() as i64,
+            finished_at as i64,
+        ],
+    )?;
+    Ok(connection.last_insert_rowid() as RecordId)
+}
+
+/// Locks the connection. A panic while holding the lock cannot leave SQLite half-written (it
+/// has its own transactions), so a poisoned lock is safe to keep using.
+fn lock(connection: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
+    connection
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Seconds since the Unix epoch.

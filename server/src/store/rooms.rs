@@ -1,0 +1,426 @@
+//! Rooms in progress, so that a restart (even after `kill -9`) finds every room at its last
+//! move: one row per room (its start, settled seats, seat tokens, seed, and for a game against
+//! HER the brain as it was when the game began), its moves appended one row per ply, and for an
+//! auto match its progress (one row, rewritten each round with the brains) and learning curve
+//! (a row per closed window). A room's rows go when its game is stored as a finished record, in
+//! the same transaction. Every write goes through the store's writer (see `writer.rs`).
+//!
+//! Room ids are never reused: `counters.last_room` keeps the highest id ever given out.
+
+use anyhow::Context;
+use parlor_shared::game::{GameKind, GameMove, GameState};
+use parlor_shared::hexapawn::{Brain, CurvePoint, HerStats, MatchSetup, PlayMode, RoundResult};
+use parlor_shared::protocol::{RecordId, RoomId, SeatSpec, SeatToken};
+use rusqlite::{Connection, OptionalExtension, params};
+use serde::{Deserialize, Serialize};
+use tracing::warn;
+
+use super::writer::{Pending, submit};
+use super::{NewRecord, Store, brains, insert_record, unix_now};
+use crate::her_seat::HerGameRecord;
+
+pub(super) const SCHEMA: &str = "
+    CREATE TABLE IF NOT EXISTS rooms (
+        id          INTEGER PRIMARY KEY,
+        game        TEXT    NOT NULL,
+        start       TEXT    NOT NULL,
+        seats       TEXT    NOT NULL,
+        tokens      TEXT    NOT NULL,
+        seed        INTEGER NOT NULL,
+        her         TEXT,
+        created_at  INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS room_moves (
+        room        INTEGER NOT NULL,
+        ply         INTEGER NOT NULL,
+        move        TEXT    NOT NULL,
+        PRIMARY KEY (room, ply)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS match_progress (
+        room        INTEGER PRIMARY KEY,
+        progress    TEXT    NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS match_curve (
+        room        INTEGER NOT NULL,
+        round       INTEGER NOT NULL,
+        point       TEXT    NOT NULL,
+        PRIMARY KEY (room, round)
+    ) WITHOUT ROWID;
+    CREATE TABLE IF NOT EXISTS counters (
+        name        TEXT    PRIMARY KEY,
+        value       INTEGER NOT NULL
+    );";
+
+/// HER's side of a game against a person as it began: the brain then (the person's game is
+/// replayed against it on restart) and the mode.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HerStart {
+    pub mode: PlayMode,
+    pub brain: Brain,
+}
+
+#[derive(Serialize, Deserialize)]
+struct HerColumn {
+    mode: PlayMode,
+    /// The brain file (`Brain::to_json`).
+    brain: String,
+}
+
+/// A room in progress as stored: how it began and the moves made since.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoomRow {
+    pub id: RoomId,
+    pub start: GameState,
+    /// The settled seats (an oracle's secret strength included).
+    pub seats: Vec<SeatSpec>,
+    /// Each seat's token, once someone has joined it.
+    pub tokens: Vec<Option<SeatToken>>,
+    pub seed: u64,
+    pub her: Option<HerStart>,
+    pub moves: Vec<GameMove>,
+}
+
+/// How far an auto match has come, in the match's own numbering of its HERs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MatchProgress {
+    pub rounds_played: u64,
+    pub stats: [HerStats; 2],
+    /// Each HER's losses since the curve's last point.
+    pub window_losses: [u32; 2],
+    pub last_round: Option<RoundResult>,
+    /// The learning curve (stored a row per point, not with the rest).
+    #[serde(skip)]
+    pub curve: Vec<CurvePoint>,
+}
+
+/// An auto match in progress as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchRow {
+    pub id: RoomId,
+    pub setup: MatchSetup,
+    pub seed: u64,
+    pub progress: MatchProgress,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StoredRoom {
+    Game(RoomRow),
+    Match(MatchRow),
+}
+
+/// What a restarting server finds: the rooms in progress and the next room id to give out.
+pub struct Unfinished {
+    pub rooms: Vec<StoredRoom>,
+    pub next_room: RoomId,
+}
+
+/// One round of an auto match to store: both brains, the progress after it, and the curve's
+/// new point if the round closed a window.
+pub struct MatchRound {
+    pub room: RoomId,
+    pub brains: [(String, Brain); 2],
+    pub progress: MatchProgress,
+    pub point: Option<CurvePoint>,
+}
+
+fn json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<String> {
+    Ok(serde_json::to_string(value)?)
+}
+
+fn note_room_id(connection: &Connection, id: RoomId) -> anyhow::Result<()> {
+    connection.execute(
+        "INSERT INTO counters (name, value) VALUES ('last_room', ?1)
+         ON CONFLICT (name) DO UPDATE SET value = max(value, excluded.value)",
+        [id as i64],
+    )?;
+    Ok(())
+}
+
+fn delete_room(connection: &Connection, room: RoomId) -> anyhow::Result<()> {
+    for table in ["rooms WHERE id", "room_moves WHERE room"] {
+        connection.execute(&format!("DELETE FROM {table} = ?1"), [room as i64])?;
+    }
+    for table in ["match_progress", "match_curve"] {
+        connection.execute(
+            &format!("DELETE FROM {table} WHERE room = ?1"),
+            [room as i64],
+        )?;
+    }
+    Ok(())
+}
+
+impl Store {
+    /// Stores a new room (its moves, if any, too).
+    pub fn insert_room(&self, room: &RoomRow) -> Pending<()> {
+        let columns = (|| {
+            let her = room
+                .her
+                .as_ref()
+                .map(|her| {
+                    json(&HerColumn {
+                        mode: her.mode,
+                        brain: her.brain.to_json(),
+                    })
+                })
+                .transpose()?;
+            let moves = room
+                .moves
+                .iter()
+                .map(json)
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            anyhow::Ok((
+                json(&room.start.kind())?,
+                json(&room.start)?,
+                json(&room.seats)?,
+                json(&room.tokens)?,
+                her,
+                moves,
+            ))
+        })();
+        let (id, seed) = (room.id, room.seed);
+        submit(&self.writer, move |connection| {
+            let (game, start, seats, tokens, her, moves) = columns?;
+            connection.execute(
+                "INSERT INTO rooms (id, game, start, seats, tokens, seed, her, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    id as i64,
+                    game,
+                    start,
+                    seats,
+                    tokens,
+                    seed as i64,
+                    her,
+                    unix_now() as i64
+                ],
+            )?;
+            for (ply, mv) in moves.iter().enumerate() {
+                connection.execute(
+                    "INSERT INTO room_moves (room, ply, move) VALUES (?1, ?2, ?3)",
+                    params![id as i64, ply as i64, mv],
+                )?;
+            }
+            note_room_id(connection, id)
+        })
+    }
+
+    /// Stores a new auto match.
+    pub fn insert_match(&self, id: RoomId, setup: &MatchSetup, seed: u64) -> Pending<()> {
+        let setup = json(setup);
+        submit(&self.writer, move |connection| {
+            connection.execute(
+                "INSERT INTO rooms (id, game, start, seats, tokens, seed, her, created_at)
+                 VALUES (?1, ?2, ?3, '[]', '[]', ?4, NULL, ?5)",
+                params![
+                    id as i64,
+                    json(&GameKind::HerMatch)?,
+                    setup?,
+                    seed as i64,
+                    unix_now() as i64
+                ],
+            )?;
+            note_room_id(connection, id)
+        })
+    }
+
+    /// Appends the move of ply `ply` (0 for the first move).
+    pub fn append_move(&self, room: RoomId, ply: u64, mv: GameMove) -> Pending<()> {
+        submit(&self.writer, move |connection| {
+            connection.execute(
+                "INSERT INTO room_moves (room, ply, move) VALUES (?1, ?2, ?3)",
+                params![room as i64, ply as i64, json(&mv)?],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Replaces the room's seat tokens (after a seat is joined).
+    pub fn set_tokens(&self, room: RoomId, tokens: &[Option<SeatToken>]) -> Pending<()> {
+        let tokens = json(tokens);
+        submit(&self.writer, move |connection| {
+            connection.execute(
+                "UPDATE rooms SET tokens = ?2 WHERE id = ?1",
+                params![room as i64, tokens?],
+            )?;
+            Ok(())
+        })
+    }
+
+    /// Stores a finished game as a record, teaches HER's stored brain (a game against HER),
+    /// and forgets the room in progress, all in one transaction; answers the record's id.
+    pub fn finish_room(
+        &self,
+        room: RoomId,
+        record: NewRecord,
+        her_game: Option<HerGameRecord>,
+    ) -> Pending<RecordId> {
+        submit(&self.writer, move |connection| {
+            if let Some(her_game) = &her_game {
+                brains::teach_her_game(connection, her_game)?;
+            }
+            let id = insert_record(connection, &record)?;
+            delete_room(connection, room)?;
+            Ok(id)
+        })
+    }
+
+    /// Stores a round of an auto match: both brains (each one game more), its progress and
+    /// any new point of its curve, in one transaction.
+    pub fn save_match_round(&self, round: MatchRound) -> Pending<()> {
+        submit(&self.writer, move |connection| {
+            for (name, brain) in &round.brains {
+                brains::write_brain(connection, name, brain, brains::Games::OneMore)?;
+            }
+            connection.execute(
+                "INSERT INTO match_progress (room, progress) VALUES (?1, ?2)
+                 ON CONFLICT (room) DO UPDATE SET progress = excluded.progress",
+                params![round.room as i64, json(&round.progress)?],
+            )?;
+            if let Some(point) = &round.point {
+                connection.execute(
+                    "INSERT OR REPLACE INTO match_curve (room, round, point) VALUES (?1, ?2, ?3)",
+                    params![round.room as i64, point.round as i64, json(point)?],
+                )?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Forgets a room in progress (an auto match that has played all its rounds).
+    pub fn forget_room(&self, room: RoomId) -> Pending<()> {
+        submit(&self.writer, move |connection| {
+            delete_room(connection, room)
+        })
+    }
+
+    /// The rooms in progress, oldest first, and the next room id. A row that does not read
+    /// back is logged and skipped (its id still counts).
+    pub fn load_rooms(&self) -> anyhow::Result<Unfinished> {
+        let connection = self.lock();
+        let last: i64 = connection
+            .query_row(
+                "SELECT max(coalesce((SELECT value FROM counters WHERE name = 'last_room'), 0),
+                            coalesce((SELECT max(id) FROM rooms), 0))",
+                [],
+                |row| row.get(0),
+            )
+            .context("cannot read the room counter")?;
+        let mut statement = connection
+            .prepare("SELECT id, game, start, seats, tokens, seed, her FROM rooms ORDER BY id")?;
+        let rows = statement
+            .query_map([], |row| {
+                Ok(RawRoom {
+                    id: row.get(0)?,
+                    game: row.get(1)?,
+                    start: row.get(2)?,
+                    seats: row.get(3)?,
+                    tokens: row.get(4)?,
+                    seed: row.get(5)?,
+                    her: row.get(6)?,
+                })
+            })?
+            .collect::<rusqlite::Result<Vec<RawRoom>>>()?;
+        let mut rooms = Vec::with_capacity(rows.len());
+        for raw in rows {
+            let id = raw.id;
+            match raw.decode(&connection) {
+                Ok(room) => rooms.push(room),
+                Err(error) => warn!(
+                    room = id,
+                    error = format!("{error:#}"),
+                    "stored room skipped"
+                ),
+            }
+        }
+        Ok(Unfinished {
+            rooms,
+            next_room: last as RoomId + 1,
+        })
+    }
+}
+
+/// A `rooms` row as read, before its JSON is decoded.
+struct RawRoom {
+    id: i64,
+    game: String,
+    start: String,
+    seats: String,
+    tokens: String,
+    seed: i64,
+    her: Option<String>,
+}
+
+impl RawRoom {
+    fn decode(self, connection: &Connection) -> anyhow::Result<StoredRoom> {
+        let id = self.id as RoomId;
+        let seed = self.seed as u64;
+        let game: GameKind = serde_json::from_str(&self.game).context("game")?;
+        if game == GameKind::HerMatch {
+            let setup = serde_json::from_str(&self.start).context("match setup")?;
+            return Ok(StoredRoom::Match(MatchRow {
+                id,
+                setup,
+                seed,
+                progress: read_progress(connection, self.id)?,
+            }));
+        }
+        let her = self
+            .her
+            .map(|text| {
+                let column: HerColumn = serde_json::from_str(&text).context("HER")?;
+                let brain = Brain::from_json(&column.brain).context("HER's brain")?;
+                anyhow::Ok(HerStart {
+                    mode: column.mode,
+                    brain,
+                })
+            })
+            .transpose()?;
+        let mut statement =
+            connection.prepare("SELECT ply, move FROM room_moves WHERE room = ?1 ORDER BY ply")?;
+        let moves = statement
+            .query_map([self.id], |row| {
+                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            })?
+            .enumerate()
+            .map(|(expected, row)| {
+                let (ply, text) = row?;
+                anyhow::ensure!(ply == expected as i64, "move {expected} is missing");
+                serde_json::from_str(&text).with_context(|| format!("move {ply}"))
+            })
+            .collect::<anyhow::Result<Vec<GameMove>>>()?;
+        Ok(StoredRoom::Game(RoomRow {
+            id,
+            start: serde_json::from_str(&self.start).context("start")?,
+            seats: serde_json::from_str(&self.seats).context("seats")?,
+            tokens: serde_json::from_str(&self.tokens).context("tokens")?,
+            seed,
+            her,
+            moves,
+        }))
+    }
+}
+
+fn read_progress(connection: &Connection, room: i64) -> anyhow::Result<MatchProgress> {
+    let progress: Option<String> = connection
+        .query_row(
+            "SELECT progress FROM match_progress WHERE room = ?1",
+            [room],
+            |row| row.get(0),
+        )
+        .optional()?;
+    let Some(progress) = progress else {
+        return Ok(MatchProgress::default());
+    };
+    let mut progress: MatchProgress = serde_json::from_str(&progress).context("match progress")?;
+    let mut statement =
+        connection.prepare("SELECT point FROM match_curve WHERE room = ?1 ORDER BY round")?;
+    progress.curve = statement
+        .query_map([room], |row| row.get::<_, String>(0))?
+        .map(|text| Ok(serde_json::from_str(&text?).context("curve point")?))
+        .collect::<anyhow::Result<Vec<CurvePoint>>>()?;
+    Ok(progress)
+}
+
+#[cfg(test)]
+#[path = "rooms_tests.rs"]
+mod tests;

@@ -1,0 +1,264 @@
+use super::*;
+use parlor_shared::game::{GameSetup, Outcome};
+use parlor_shared::hexapawn::{Dims, Pace};
+use parlor_shared::protocol::AiKind;
+
+fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
+    tokio::runtime::Builder::new_current_thread()
+        .build()
+        .unwrap()
+        .block_on(future)
+}
+
+fn cave(square: &str) -> GameMove {
+    GameMove::Cave(square.parse().unwrap())
+}
+
+fn cave_room(id: RoomId) -> RoomRow {
+    RoomRow {
+        id,
+        start: GameSetup::Cave.start().unwrap(),
+        seats: vec![
+            SeatSpec::Human,
+            SeatSpec::Ai {
+                move_ms: 100,
+                kind: AiKind::Easy,
+            },
+        ],
+        tokens: vec![Some(SeatToken("00ff".into())), None],
+        seed: u64::MAX - 7,
+        her: None,
+        moves: Vec::new(),
+    }
+}
+
+fn match_setup() -> MatchSetup {
+    MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 100,
+        pace: Pace::FullSpeed,
+        brains: ["A".into(), "B".into()],
+    }
+}
+
+fn record(moves: Vec<GameMove>) -> NewRecord {
+    NewRecord {
+        game: GameKind::Cave,
+        seats: vec!["human".into(), "human".into()],
+        outcome: Outcome::Won { seat: 0 },
+        start: GameSetup::Cave.start().unwrap(),
+        moves,
+    }
+}
+
+fn game_rows(unfinished: &Unfinished) -> Vec<&RoomRow> {
+    unfinished
+        .rooms
+        .iter()
+        .filter_map(|room| match room {
+            StoredRoom::Game(row) => Some(row),
+            StoredRoom::Match(_) => None,
+        })
+        .collect()
+}
+
+#[test]
+fn rooms_come_back_with_their_moves_tokens_and_seeds_and_finished_ones_do_not() {
+    let store = Store::in_memory().unwrap();
+    let empty = store.load_rooms().unwrap();
+    assert!(empty.rooms.is_empty());
+    assert_eq!(empty.next_room, 1);
+    block_on(async {
+        store.insert_room(&cave_room(3)).done().await.unwrap();
+        store.insert_room(&cave_room(5)).done().await.unwrap();
+        for (ply, square) in ["a1", "h8", "b1"].into_iter().enumerate() {
+            store
+                .append_move(3, ply as u64, cave(square))
+                .done()
+                .await
+                .unwrap();
+        }
+        // A ply written twice is refused and changes nothing.
+        assert!(store.append_move(3, 1, cave("c1")).done().await.is_err());
+        let tokens = [
+            Some(SeatToken("00ff".into())),
+            Some(SeatToken("abcd".into())),
+        ];
+        store.set_tokens(3, &tokens).done().await.unwrap();
+        let id = store
+            .finish_room(5, record(vec![cave("a1")]), None)
+            .done()
+            .await
+            .unwrap();
+        assert_eq!(store.get(id).unwrap().unwrap().moves, vec![cave("a1")]);
+    });
+    let unfinished = store.load_rooms().unwrap();
+    let rows = game_rows(&unfinished);
+    assert_eq!(rows.len(), 1, "the finished room is not loaded");
+    let mut expected = cave_room(3);
+    expected.moves = vec![cave("a1"), cave("h8"), cave("b1")];
+    expected.tokens[1] = Some(SeatToken("abcd".into()));
+    assert_eq!(rows[0], &expected);
+    // Room 5 is gone but its id is never given out again.
+    assert_eq!(unfinished.next_room, 6);
+}
+
+#[test]
+fn an_auto_match_comes_back_with_its_progress_and_curve() {
+    let store = Store::in_memory().unwrap();
+    let brain = Brain::new(Dims::HEXAPAWN, false);
+    block_on(async {
+        store
+            .insert_match(9, &match_setup(), 42)
+            .done()
+            .await
+            .unwrap();
+    });
+    let fresh = store.load_rooms().unwrap();
+    let expected = MatchRow {
+        id: 9,
+        setup: match_setup(),
+        seed: 42,
+        progress: MatchProgress::default(),
+    };
+    assert_eq!(fresh.rooms, vec![StoredRoom::Match(expected.clone())]);
+    let mut progress = MatchProgress {
+        rounds_played: 10,
+        window_losses: [0, 0],
+        ..MatchProgress::default()
+    };
+    progress.stats[1].wins = 10;
+    let point = CurvePoint {
+        round: 10,
+        losses: [10, 0],
+        beads: [3, 4],
+    };
+    block_on(async {
+        for rounds_played in [10, 11] {
+            let round = MatchRound {
+                room: 9,
+                brains: [("A".into(), brain.clone()), ("B".into(), brain.clone())],
+                progress: MatchProgress {
+                    rounds_played,
+                    ..progress.clone()
+                },
+                point: (rounds_played == 10).then_some(point),
+            };
+            store.save_match_round(round).done().await.unwrap();
+        }
+    });
+    let resumed = store.load_rooms().unwrap();
+    progress.rounds_played = 11;
+    progress.curve = vec![point];
+    assert_eq!(
+        resumed.rooms,
+        vec![StoredRoom::Match(MatchRow {
+            progress,
+            ..expected
+        })]
+    );
+    assert_eq!(store.load_brain("A").unwrap().unwrap().1, 2);
+    block_on(async { store.forget_room(9).done().await.unwrap() });
+    let done = store.load_rooms().unwrap();
+    assert!(done.rooms.is_empty());
+    assert_eq!(done.next_room, 10);
+}
+
+#[test]
+fn rows_that_do_not_read_back_are_skipped_and_others_still_load() {
+    let store = Store::in_memory().unwrap();
+    block_on(async {
+        for id in 1..=4 {
+            store.insert_room(&cave_room(id)).done().await.unwrap();
+        }
+        store.append_move(4, 0, cave("a1")).done().await.unwrap();
+        // A hole in room 4's moves.
+        store.append_move(4, 2, cave("b1")).done().await.unwrap();
+    });
+    {
+        let connection = store.lock();
+        connection
+            .execute("UPDATE rooms SET start = '{\"Chess\":1}' WHERE id = 1", [])
+            .unwrap();
+        connection
+            .execute(
+                "INSERT INTO room_moves (room, ply, move) VALUES (2, 0, 'not json')",
+                [],
+            )
+            .unwrap();
+    }
+    let unfinished = store.load_rooms().unwrap();
+    let ids: Vec<RoomId> = game_rows(&unfinished).iter().map(|row| row.id).collect();
+    assert_eq!(ids, vec![3]);
+    assert_eq!(unfinished.next_room, 5);
+}
+
+#[test]
+fn a_failing_job_undoes_only_itself_in_a_shared_transaction() {
+    let store = Store::in_memory().unwrap();
+    block_on(async {
+        store.insert_room(&cave_room(1)).done().await.unwrap();
+        // Queued together: the duplicate room fails, the moves around it commit.
+        let first = store.append_move(1, 0, cave("a1"));
+        let duplicate = store.insert_room(&cave_room(1));
+        let second = store.append_move(1, 1, cave("h8"));
+        assert!(first.done().await.is_ok());
+        assert!(duplicate.done().await.is_err());
+        assert!(second.done().await.is_ok());
+    });
+    let unfinished = store.load_rooms().unwrap();
+    assert_eq!(
+        game_rows(&unfinished)[0].moves,
+        vec![cave("a1"), cave("h8")]
+    );
+}
+
+/// Many rooms writing moves at once: every move lands, in order, and the writer's rate.
+#[test]
+fn the_writer_keeps_each_rooms_moves_in_order_under_load() {
+    let dir = std::env::temp_dir().join(format!("parlor-writer-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let store = Store::open(&dir).unwrap();
+    let rooms = 200u64;
+    let plies = 20u64;
+    let squares: Vec<GameMove> = (0..plies)
+        .map(|i| GameMove::Cave(parlor_shared::cave::Square::from_index(i as u8).unwrap()))
+        .collect();
+    let started = std::time::Instant::now();
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .build()
+        .unwrap()
+        .block_on(async {
+            for id in 1..=rooms {
+                store.insert_room(&cave_room(id)).done().await.unwrap();
+            }
+            let tasks: Vec<_> = (1..=rooms)
+                .map(|id| {
+                    let (store, squares) = (store.clone(), squares.clone());
+                    tokio::spawn(async move {
+                        for (ply, mv) in squares.into_iter().enumerate() {
+                            store.append_move(id, ply as u64, mv).done().await.unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for task in tasks {
+                task.await.unwrap();
+            }
+        });
+    let elapsed = started.elapsed();
+    let moves = rooms * plies;
+    eprintln!(
+        "{moves} moves from {rooms} rooms in {elapsed:?}: {:.0} moves/s",
+        moves as f64 / elapsed.as_secs_f64()
+    );
+    let unfinished = store.load_rooms().unwrap();
+    assert_eq!(unfinished.rooms.len(), rooms as usize);
+    for row in game_rows(&unfinished) {
+        assert_eq!(row.moves, squares);
+    }
+    drop(store);
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,119 @@
+//! The store's one writer: a thread fed by a FIFO channel. It takes whatever is queued (up to
+//! [`MAX_BATCH`] jobs) and runs it in one transaction (group commit), each job in a savepoint of
+//! its own so a failing job undoes only itself. With WAL and `synchronous = NORMAL` a committed
+//! transaction survives `kill -9` (not a power cut) without an fsync per commit.
+//!
+//! Jobs of one room can never be written out of order: the channel is FIFO and one thread
+//! writes. A job's answer arrives only after its transaction committed, so a room that awaits
+//! it before broadcasting never shows a state that a crash could take back.
+
+use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::{Arc, Mutex};
+
+use anyhow::anyhow;
+use rusqlite::Connection;
+use tokio::sync::oneshot;
+use tracing::warn;
+
+/// The most jobs one transaction takes.
+pub const MAX_BATCH: usize = 1024;
+
+/// Called once the job's transaction is over, with the commit's error if it failed.
+type Reply = Box<dyn FnOnce(Option<&str>) + Send>;
+/// A job: runs on the writer thread inside the batch's transaction.
+pub(super) type Work = Box<dyn FnOnce(&Connection) -> Reply + Send>;
+
+/// The queue into the writer thread.
+pub(super) type Jobs = Sender<Work>;
+
+/// A job's answer, once its transaction has committed.
+pub struct Pending<T>(oneshot::Receiver<anyhow::Result<T>>);
+
+impl<T> Pending<T> {
+    /// Waits (asynchronously) for the commit.
+    pub async fn done(self) -> anyhow::Result<T> {
+        self.0
+            .await
+            .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
+    }
+
+    /// Waits on a thread outside the async runtime (never on a tokio worker).
+    pub fn wait(self) -> anyhow::Result<T> {
+        self.0
+            .blocking_recv()
+            .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
+    }
+}
+
+/// Starts the writer thread on the store's connection; it ends when every sender is gone.
+pub(super) fn spawn(connection: Arc<Mutex<Connection>>) -> anyhow::Result<Jobs> {
+    let (jobs, queue) = channel::<Work>();
+    std::thread::Builder::new()
+        .name("parlor-store-writer".into())
+        .spawn(move || run(&connection, &queue))?;
+    Ok(jobs)
+}
+
+/// Queues `job`; its answer comes once its transaction has committed.
+pub(super) fn submit<T: Send + 'static>(
+    jobs: &Jobs,
+    job: impl FnOnce(&Connection) -> anyhow::Result<T> + Send + 'static,
+) -> Pending<T> {
+    let (answer, pending) = oneshot::channel();
+    let work: Work = Box::new(move |connection| {
+        let result = in_savepoint(connection, job);
+        Box::new(move |commit_error: Option<&str>| {
+            let result = match commit_error {
+                None => result,
+                Some(error) => Err(anyhow!("the store could not commit: {error}")),
+            };
+            let _ = answer.send(result);
+        })
+    });
+    // If the writer is gone the job is dropped with its sender, and `done` says so.
+    let _ = jobs.send(work);
+    Pending(pending)
+}
+
+fn in_savepoint<T>(
+    connection: &Connection,
+    job: impl FnOnce(&Connection) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    connection.execute_batch("SAVEPOINT job")?;
+    let result = job(connection);
+    let end = match result {
+        Ok(_) => "RELEASE job",
+        Err(_) => "ROLLBACK TO job; RELEASE job",
+    };
+    connection.execute_batch(end)?;
+    result
+}
+
+fn run(connection: &Mutex<Connection>, queue: &Receiver<Work>) {
+    while let Ok(first) = queue.recv() {
+        let mut batch = vec![first];
+        while batch.len() < MAX_BATCH {
+            match queue.try_recv() {
+                Ok(work) => batch.push(work),
+                Err(_) => break,
+            }
+        }
+        let connection = super::lock(connection);
+        // Outside a transaction (if BEGIN failed) each savepoint commits on its own.
+        let began = connection.execute_batch("BEGIN").is_ok();
+        let replies: Vec<Reply> = batch.into_iter().map(|work| work(&connection)).collect();
+        let commit_error = if began {
+            connection.execute_batch("COMMIT").err().map(|error| {
+                let _ = connection.execute_batch("ROLLBACK");
+                warn!(%error, jobs = replies.len(), "the store could not commit");
+                error.to_string()
+            })
+        } else {
+            None
+        };
+        drop(connection);
+        for reply in replies {
+            reply(commit_error.as_deref());
+        }
+    }
+}
