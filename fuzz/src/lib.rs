@@ -1,0 +1,242 @@
+//! The properties the fuzz targets check, one function per target. Each takes the fuzzer's raw
+//! bytes and panics only when a property fails (a parser panicked, or what it accepted does not
+//! survive being written out and read back).
+//!
+//! This file depends on nothing but `parlor_shared` and std, so that stable CI can run every
+//! committed corpus file through the same checks: `shared/tests/fuzz_corpus.rs` includes it.
+
+use std::fmt::Debug;
+
+use parlor_shared::codec::{CodecError, Format, Frame, decode, encode};
+use parlor_shared::ewn::{
+    Checked, Level, MovesFile, Rules, Status, check_moves, parse_level, parse_moves,
+};
+use parlor_shared::game::GameSetup;
+use parlor_shared::klotski::{Move as KlotskiMove, parse_puzzle, prove_unsolvable};
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// The rules every EWN text is read under: the course's (square 22 removed, 30 moves) and
+/// another course's (square 33 removed, 10 moves).
+const EWN_RULES: [Rules; 2] = [
+    Rules {
+        blocked: 22,
+        max_moves: 30,
+    },
+    Rules {
+        blocked: 33,
+        max_moves: 10,
+    },
+];
+
+/// The level the moves files in `shared/tests/data/ewn/` were played on.
+const LEVEL4: &str = include_str!("../../levels/ewn/level4.txt");
+
+/// `data` as a binary frame and, decoded lossily as UTF-8, as a text frame.
+fn frames(data: &[u8]) -> [Frame; 2] {
+    [
+        Frame::Binary(data.to_vec()),
+        Frame::Text(String::from_utf8_lossy(data).into_owned()),
+    ]
+}
+
+/// A decoded message encodes in `format`, decodes back to itself, and encodes to the same frame
+/// again. A frame over the size limit is an acceptable refusal only when `may_grow` (a message
+/// read in the compact binary form may not fit the limit as JSON).
+fn round_trip<T>(message: &T, format: Format, may_grow: bool)
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let frame = match encode(message, format) {
+        Ok(frame) => frame,
+        Err(CodecError::TooLarge(_)) if may_grow => return,
+        Err(error) => panic!("{message:?} does not encode as {format:?}: {error}"),
+    };
+    let again: T = decode(&frame)
+        .unwrap_or_else(|error| panic!("{message:?} as {format:?} does not decode: {error}"));
+    assert_eq!(&again, message, "{format:?} round trip changed the message");
+    let frame_again = encode(&again, format).expect("it encoded once");
+    assert_eq!(
+        frame_again, frame,
+        "{format:?} encoding is not deterministic"
+    );
+}
+
+/// Decodes `data` as a `T` in both codecs; whatever decodes must round-trip in both.
+fn messages<T>(data: &[u8]) -> Vec<T>
+where
+    T: Serialize + DeserializeOwned + PartialEq + Debug,
+{
+    let mut decoded = Vec::new();
+    for frame in frames(data) {
+        match decode::<T>(&frame) {
+            Ok(message) => {
+                let same = frame.format();
+                let other = match same {
+                    Format::Binary => Format::Json,
+                    Format::Json => Format::Binary,
+                };
+                round_trip(&message, same, false);
+                round_trip(&message, other, same == Format::Binary);
+                decoded.push(message);
+            }
+            Err(error) => {
+                let _ = error.to_string();
+            }
+        }
+    }
+    decoded
+}
+
+/// What the server does with a client's bytes: decode them and, for a new room, set up its game.
+pub fn client_msg(data: &[u8]) {
+    for message in messages::<ClientMsg>(data) {
+        if let ClientMsg::CreateRoom { setup, .. } = message {
+            start(&setup);
+        }
+    }
+}
+
+/// A setup from the wire starts its game or is refused, and the game's state round-trips.
+fn start(setup: &GameSetup) {
+    match setup.start() {
+        Ok(state) => {
+            let _ = state.outcome();
+            let _ = state.seat_to_move();
+            round_trip(&state, Format::Binary, false);
+            round_trip(&state, Format::Json, true);
+        }
+        Err(error) => {
+            let _ = error.to_string();
+        }
+    }
+}
+
+/// What a client does with the server's bytes.
+pub fn server_msg(data: &[u8]) {
+    messages::<ServerMsg>(data);
+}
+
+/// A level file: if it is read, writing it out reads back the same level, and a game played on
+/// it (moves chosen by `data`) is recorded as a moves.txt that reads back and passes the
+/// checker with the game's own result.
+pub fn ewn_level(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    for rules in EWN_RULES {
+        match parse_level(text, rules) {
+            Ok(level) => {
+                assert_eq!(
+                    parse_level(&level.to_string(), rules).as_ref(),
+                    Ok(&level),
+                    "a written level reads back differently"
+                );
+                play_and_check(&level, data);
+            }
+            Err(error) => {
+                let _ = error.to_string();
+            }
+        }
+    }
+}
+
+/// Plays `level` to its end with legal moves picked by `choices`, then checks the record.
+fn play_and_check(level: &Level, choices: &[u8]) {
+    let mut state = level.start_state();
+    let mut positions = vec![state.pieces];
+    let mut picks = choices.iter().cycle();
+    while level.status(&state) == Status::Playing {
+        let moves = level.legal_moves(&state);
+        if moves.is_empty() {
+            // Every die names some live piece while the target is alive.
+            panic!("no legal move in a game still being played: {state:?}");
+        }
+        let pick = picks.next().map_or(0, |&byte| usize::from(byte)) % moves.len();
+        state = level
+            .play(&state, moves[pick])
+            .expect("a listed move is legal");
+        positions.push(state.pieces);
+        assert!(
+            state.turn <= level.rules().max_moves,
+            "played past the limit"
+        );
+    }
+    let record = MovesFile::record("fuzz", level, positions);
+    let read = parse_moves(&record.to_string()).expect("a written record reads back");
+    assert_eq!(read, record, "a written record reads back differently");
+    assert_eq!(
+        check_moves(&read, level),
+        Ok(Checked {
+            status: level.status(&state),
+            moves: state.turn,
+        }),
+        "the checker disagrees with the game that was played"
+    );
+}
+
+/// A moves.txt: if it is read, writing it out reads back the same file; it is then checked
+/// against its own header and against level 4, and a file that passes was a game of its length.
+pub fn ewn_moves(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let file = match parse_moves(text) {
+        Ok(file) => file,
+        Err(error) => {
+            let _ = error.to_string();
+            return;
+        }
+    };
+    assert_eq!(
+        parse_moves(&file.to_string()).as_ref(),
+        Ok(&file),
+        "a written moves file reads back differently"
+    );
+    let level4 = parse_level(LEVEL4, Rules::default()).expect("level 4 is valid");
+    let own = EWN_RULES.iter().filter_map(|&rules| file.level(rules).ok());
+    for level in own.chain([level4]) {
+        match check_moves(&file, &level) {
+            Ok(checked) => {
+                assert_eq!(checked.moves, file.positions.len() - 1);
+                assert!(checked.moves <= level.rules().max_moves);
+            }
+            Err(error) => {
+                let _ = error.to_string();
+            }
+        }
+    }
+}
+
+/// A Klotski input: if it is read, writing it out reads back the same puzzle; the cheap proofs
+/// of unsolvability run, and every legal first move applies and reads back from its text.
+pub fn klotski_input(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let puzzle = match parse_puzzle(text) {
+        Ok(puzzle) => puzzle,
+        Err(error) => {
+            let _ = error.to_string();
+            return;
+        }
+    };
+    assert_eq!(
+        parse_puzzle(&puzzle.to_text()).as_ref(),
+        Ok(&puzzle),
+        "a written puzzle reads back differently"
+    );
+    if let Some(proof) = prove_unsolvable(&puzzle) {
+        let _ = proof.to_string();
+    }
+    let start = puzzle.start();
+    let _ = puzzle.is_goal(start);
+    let _ = puzzle.goal_tops();
+    assert_eq!(puzzle.grid(start).len(), puzzle.geometry().cells());
+    for mv in puzzle.legal_moves(start) {
+        let after = puzzle.apply(start, mv).expect("a legal move applies");
+        assert_ne!(&after, start, "a move left the position unchanged");
+        assert_eq!(mv.to_string().parse::<KlotskiMove>(), Ok(mv));
+    }
+}
