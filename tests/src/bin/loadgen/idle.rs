@@ -13,6 +13,7 @@ use crate::server::Target;
 use crate::stats::Stats;
 
 const PROGRESS_EVERY: Duration = Duration::from_secs(2);
+const HOLD_PROGRESS_EVERY: Duration = Duration::from_secs(10);
 
 pub async fn run(
     target: &mut Target,
@@ -77,7 +78,21 @@ pub async fn run(
         stats.open_now(),
         args.hold
     );
-    tokio::time::sleep(Duration::from_secs(args.hold)).await;
+    let hold_end = tokio::time::Instant::now() + Duration::from_secs(args.hold);
+    let mut progress = tokio::time::interval_at(
+        hold_end - Duration::from_secs(args.hold) + HOLD_PROGRESS_EVERY,
+        HOLD_PROGRESS_EVERY,
+    );
+    loop {
+        tokio::select! {
+            _ = tokio::time::sleep_until(hold_end) => break,
+            _ = progress.tick() => eprintln!(
+                "loadgen: holding, {} connections open, {} closed by the server",
+                stats.open_now(),
+                stats.closes().values().sum::<u64>()
+            ),
+        }
+    }
     target.check_alive()?;
     let after = target.memory();
     let report = IdleReport {
