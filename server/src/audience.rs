@@ -1,34 +1,32 @@
 //! Who hears a room: every connection that plays in it or watches it, each reached through its
-//! connection's bounded outbox without ever waiting.
+//! connection's [`Outbox`] without ever waiting.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use parlor_shared::protocol::{ErrorCode, ServerMsg};
-use tokio::sync::mpsc;
-use tracing::debug;
+use parlor_shared::protocol::{ErrorCode, RoomId, ServerMsg};
+
+use crate::outbox::{Broadcast, Delivery, Outbox};
 
 pub type ConnId = u64;
 
 /// A connection's outbox, as the rooms see it.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Subscriber {
     pub id: ConnId,
-    pub outbox: mpsc::Sender<ServerMsg>,
+    pub outbox: Arc<Outbox>,
 }
 
 impl Subscriber {
-    /// Queues a message without waiting; false once the connection is gone. A full queue drops
-    /// the message: every state message is a full snapshot, so the next one heals the gap, and
-    /// a slow reader never stalls the room.
+    /// Queues a reply without waiting; false once the connection is gone.
     pub fn send(&self, message: ServerMsg) -> bool {
-        match self.outbox.try_send(message) {
-            Ok(()) => true,
-            Err(mpsc::error::TrySendError::Full(_)) => {
-                debug!(conn = self.id, "outbox full; dropping a message");
-                true
-            }
-            Err(mpsc::error::TrySendError::Closed(_)) => false,
-        }
+        self.outbox.reply(message) == Delivery::Queued
+    }
+
+    /// Makes `state` the next state of `room` the connection gets (a newer one replaces an
+    /// older one still waiting); false once the connection is gone.
+    pub fn send_state(&self, room: RoomId, state: Arc<Broadcast>) -> bool {
+        self.outbox.state(room, state) == Delivery::Queued
     }
 
     pub fn error(&self, code: ErrorCode, message: impl Into<String>) {
@@ -54,16 +52,20 @@ impl Audience {
         self.members.remove(&conn)
     }
 
+    pub fn contains(&self, conn: ConnId) -> bool {
+        self.members.contains_key(&conn)
+    }
+
     pub fn len(&self) -> usize {
         self.members.len()
     }
 
-    /// Sends `message` (made once per member) to everyone but `skip`; returns the members
-    /// whose connection has closed, for the room to forget.
-    pub fn send_all(&self, skip: Option<ConnId>, message: impl Fn() -> ServerMsg) -> Vec<ConnId> {
+    /// Gives `room`'s state (encoded at most once per format) to every member; returns the
+    /// members whose connection has closed, for the room to forget.
+    pub fn send_state(&self, room: RoomId, state: &Arc<Broadcast>) -> Vec<ConnId> {
         self.members
             .values()
-            .filter(|member| Some(member.id) != skip && !member.send(message()))
+            .filter(|member| !member.send_state(room, state.clone()))
             .map(|member| member.id)
             .collect()
     }

@@ -1,99 +1,168 @@
-//! One task per client connection: the handshake, then decoding requests, forwarding room
-//! commands, and writing everything queued for the client in the format it last spoke.
+//! One task per client connection: the handshake, then one loop that reads requests, writes
+//! what the rooms left in the connection's outbox, pings, and enforces the client's limits.
+//!
+//! The client is trusted with nothing: every request is charged to its budgets, every room it
+//! creates to its caps, and a client that stops reading or talking is closed by a timeout.
 
 use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
+use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::codec::Format;
-use parlor_shared::hexapawn::Brain;
-use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, ServerMsg};
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::{
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, RoomSummary, SeatSpec, SeatState, ServerMsg,
+};
 use tokio::net::TcpStream;
-use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tracing::{debug, info, warn};
 
-use crate::hall::Hall;
+use crate::hall::{Hall, Refusal};
+use crate::limits::{Bucket, Limits};
+use crate::outbox::{Outbox, Outgoing};
 use crate::room::{RoomCommand, Subscriber};
+use crate::store_requests;
 use crate::wire::{self, Incoming};
-
-/// Messages queued for one client before the rooms start dropping states for it.
-const OUTBOX: usize = 64;
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
-/// tungstenite never pings on its own; without pings dead peers linger behind NATs.
-const PING_EVERY: Duration = Duration::from_secs(20);
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
 
-pub async fn serve_connection(stream: TcpStream, peer: SocketAddr, hall: Arc<Hall>) {
-    let socket =
-        match tokio_tungstenite::accept_async_with_config(stream, Some(wire::websocket_config()))
-            .await
-        {
-            Ok(socket) => socket,
-            Err(error) => return debug!(%peer, %error, "not a WebSocket handshake"),
-        };
-    let mut connection = Connection::new(socket, hall);
+/// Upgrades a TCP stream to a WebSocket within the handshake timeout.
+pub async fn accept(stream: TcpStream, limits: &Limits) -> anyhow::Result<Socket> {
+    let upgrade =
+        tokio_tungstenite::accept_async_with_config(stream, Some(wire::websocket_config()));
+    Ok(tokio::time::timeout(limits.handshake_timeout, upgrade)
+        .await
+        .context("no WebSocket handshake in time")??)
+}
+
+/// Serves one client until it leaves, breaks a rule, or goes silent.
+pub async fn serve_connection(
+    stream: TcpStream,
+    peer: SocketAddr,
+    hall: Arc<Hall>,
+    limits: Arc<Limits>,
+) {
+    let socket = match accept(stream, &limits).await {
+        Ok(socket) => socket,
+        Err(error) => return debug!(%peer, %error, "not a WebSocket handshake"),
+    };
+    let mut connection = Connection::new(socket, hall, limits);
     match connection.handshake().await {
         Ok(client) => info!(%peer, conn = connection.me.id, client, "connected"),
         Err(reason) => return debug!(%peer, reason, "handshake failed"),
     }
-    if let Err(error) = connection.run().await {
-        debug!(%peer, %error, "connection error");
+    match connection.run().await {
+        Ok(Some(abuse)) => {
+            warn!(%peer, conn = connection.me.id, abuse, "closing an abusive connection");
+            connection.close(CloseCode::Policy, &abuse).await;
+        }
+        Ok(None) => {}
+        Err(error) => debug!(%peer, %error, "connection error"),
     }
     connection.leave_all().await;
     info!(%peer, conn = connection.me.id, "disconnected");
 }
 
-/// The next request and the format it came in (`Err` for an undecodable frame, which leaves
-/// the connection usable); `None` once the peer is gone.
-async fn next_request(socket: &mut Socket) -> Option<(Result<ClientMsg, String>, Format)> {
-    loop {
-        match wire::decode::<ClientMsg>(socket.next().await?.ok()?) {
-            Incoming::Message(message, format) => return Some((Ok(message), format)),
-            Incoming::Garbled(error, format) => return Some((Err(error.to_string()), format)),
-            Incoming::Control => continue,
-            Incoming::Close => return None,
-        }
+/// Turns away a connection over the server's cap: an error it can show, then close code 1013
+/// (try again later).
+pub async fn refuse_busy(stream: TcpStream, limits: Arc<Limits>) {
+    let Ok(mut socket) = accept(stream, &limits).await else {
+        return;
+    };
+    let busy = ServerMsg::Error {
+        code: ErrorCode::ServerBusy,
+        message: format!(
+            "the server is full ({} connections); try again later",
+            limits.max_connections
+        ),
+    };
+    if let Ok(frame) = wire::encode(&busy, Format::Json) {
+        let _ = socket.send(frame).await;
+    }
+    let _ = socket
+        .close(Some(close_frame(CloseCode::Again, "server full")))
+        .await;
+}
+
+fn close_frame(code: CloseCode, reason: &str) -> CloseFrame {
+    // A close reason must fit a control frame (123 bytes).
+    let mut end = reason.len().min(123);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    CloseFrame {
+        code,
+        reason: reason[..end].into(),
     }
 }
+
+/// What the loop does after a request: go on, or close the connection as abusive.
+type Verdict = anyhow::Result<Option<String>>;
 
 struct Connection {
     socket: Socket,
     hall: Arc<Hall>,
+    limits: Arc<Limits>,
     me: Subscriber,
-    outbox: mpsc::Receiver<ServerMsg>,
     /// The format of the client's last frame; answers use it.
     format: Format,
+    /// Rooms this connection follows (to leave them when it goes).
     rooms: HashSet<RoomId>,
+    /// Rooms this connection created, for its caps.
+    created: Vec<RoomId>,
+    requests: Bucket,
+    creations: Bucket,
+    last_heard: Instant,
 }
 
 impl Connection {
-    fn new(socket: Socket, hall: Arc<Hall>) -> Connection {
-        let (outbox_tx, outbox) = mpsc::channel(OUTBOX);
+    fn new(socket: Socket, hall: Arc<Hall>, limits: Arc<Limits>) -> Connection {
         let me = Subscriber {
             id: hall.new_conn_id(),
-            outbox: outbox_tx,
+            outbox: Arc::new(Outbox::default()),
         };
         Connection {
             socket,
             hall,
             me,
-            outbox,
             format: Format::Binary,
             rooms: HashSet::new(),
+            created: Vec::new(),
+            requests: Bucket::full(limits.requests),
+            creations: Bucket::full(limits.room_creations),
+            limits,
+            last_heard: Instant::now(),
         }
     }
 
     /// Waits for `Hello` with our protocol version; answers `Welcome` or an error.
     async fn handshake(&mut self) -> Result<String, String> {
-        let first = tokio::time::timeout(HANDSHAKE_TIMEOUT, self.next_request()).await;
+        let timeout = self.limits.handshake_timeout;
+        let first = loop {
+            match tokio::time::timeout(timeout, self.socket.next()).await {
+                Err(_) => break Err(format!("no Hello within {} s", timeout.as_secs())),
+                Ok(None | Some(Err(_))) => return Err("closed before Hello".into()),
+                Ok(Some(Ok(frame))) => match wire::decode::<ClientMsg>(frame) {
+                    Incoming::Control => continue,
+                    Incoming::Close => return Err("closed before Hello".into()),
+                    Incoming::Garbled(error, format) => {
+                        self.format = format;
+                        break Err(error.to_string());
+                    }
+                    Incoming::Message(message, format) => {
+                        self.format = format;
+                        break Ok(message);
+                    }
+                },
+            }
+        };
         let (code, message) = match first {
-            Err(_) => (ErrorCode::Handshake, "no Hello within 10 s".to_string()),
-            Ok(None) => return Err("closed before Hello".into()),
-            Ok(Some(Ok(ClientMsg::Hello { protocol, client }))) if protocol == PROTOCOL_VERSION => {
+            Ok(ClientMsg::Hello { protocol, client }) if protocol == PROTOCOL_VERSION => {
                 let welcome = ServerMsg::Welcome {
                     protocol: PROTOCOL_VERSION,
                     server: format!("parlor-server {}", env!("CARGO_PKG_VERSION")),
@@ -101,200 +170,268 @@ impl Connection {
                 self.send(&welcome).await.map_err(|e| e.to_string())?;
                 return Ok(client);
             }
-            Ok(Some(Ok(ClientMsg::Hello { protocol, .. }))) => (
+            Ok(ClientMsg::Hello { protocol, .. }) => (
                 ErrorCode::Handshake,
                 format!("this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}"),
             ),
-            Ok(Some(Ok(_))) => (
+            Ok(_) => (
                 ErrorCode::Handshake,
                 "the first message must be Hello".into(),
             ),
-            Ok(Some(Err(message))) => (ErrorCode::BadFrame, message),
+            Err(reason) => (ErrorCode::Handshake, reason),
         };
-        let _ = self
-            .send(&ServerMsg::Error {
-                code,
-                message: message.clone(),
-            })
-            .await;
-        let _ = self.socket.close(None).await;
+        let _ = self.error(code, message.clone()).await;
+        self.close(CloseCode::Policy, &message).await;
         Err(message)
     }
 
-    async fn next_request(&mut self) -> Option<Result<ClientMsg, String>> {
-        let (request, format) = next_request(&mut self.socket).await?;
-        self.format = format;
-        Some(request)
-    }
-
-    async fn run(&mut self) -> anyhow::Result<()> {
-        let mut ping = tokio::time::interval(PING_EVERY);
+    /// Serves requests until the client leaves (`None`) or abuses the server (`Some(why)`).
+    async fn run(&mut self) -> Verdict {
+        let outbox = Arc::clone(&self.me.outbox);
+        let mut ping = tokio::time::interval(self.limits.ping_every);
         ping.tick().await;
         loop {
-            tokio::select! {
-                request = next_request(&mut self.socket) => match request {
-                    None => return Ok(()),
-                    Some((request, format)) => {
-                        self.format = format;
-                        match request {
-                            Ok(message) => self.handle(message).await?,
-                            Err(reason) => self.error(ErrorCode::BadFrame, reason).await?,
+            let idle_deadline = self.last_heard + self.limits.idle_timeout;
+            let verdict = tokio::select! {
+                frame = self.socket.next() => match frame {
+                    None | Some(Err(_)) => return Ok(None),
+                    Some(Ok(frame)) => {
+                        self.last_heard = Instant::now();
+                        match wire::decode::<ClientMsg>(frame) {
+                            Incoming::Message(request, format) => {
+                                self.format = format;
+                                self.request(request).await?
+                            }
+                            Incoming::Garbled(error, format) => {
+                                self.format = format;
+                                match self.charge_request() {
+                                    Some(abuse) => Some(abuse),
+                                    None => self.error(ErrorCode::BadFrame, error.to_string()).await?,
+                                }
+                            }
+                            Incoming::Control => None,
+                            Incoming::Close => return Ok(None),
                         }
                     }
                 },
-                Some(message) = self.outbox.recv() => self.send(&message).await?,
-                _ = ping.tick() => self.socket.send(Message::Ping(Vec::new().into())).await?,
+                outgoing = outbox.next() => {
+                    self.deliver(outgoing).await?;
+                    None
+                }
+                _ = ping.tick() => {
+                    self.write(Message::Ping(Vec::new().into())).await?;
+                    None
+                }
+                () = tokio::time::sleep_until(idle_deadline) => {
+                    self.close(CloseCode::Away, "idle for too long").await;
+                    return Ok(None);
+                }
+            };
+            if verdict.is_some() {
+                return Ok(verdict);
+            }
+            if outbox.overflowed() {
+                return Ok(Some(format!(
+                    "more than {} answers left unread",
+                    crate::outbox::MAX_WAITING_REPLIES
+                )));
             }
         }
     }
 
-    async fn send(&mut self, message: &ServerMsg) -> anyhow::Result<()> {
-        let frame = wire::encode(message, self.format)?;
-        self.socket.send(frame).await?;
+    /// Spends one request from the budget; `Some(why)` when it is overdrawn.
+    fn charge_request(&mut self) -> Option<String> {
+        (!self.requests.spend()).then(|| {
+            format!(
+                "more than {} requests a second",
+                self.limits.requests.per_second
+            )
+        })
+    }
+
+    async fn request(&mut self, request: ClientMsg) -> Verdict {
+        if let Some(abuse) = self.charge_request() {
+            return Ok(Some(abuse));
+        }
+        if let ClientMsg::CreateRoom { .. } = request
+            && !self.creations.spend()
+        {
+            return Ok(Some(format!(
+                "more than {} rooms created a second",
+                self.limits.room_creations.per_second
+            )));
+        }
+        self.handle(request).await?;
+        Ok(None)
+    }
+
+    async fn deliver(&mut self, outgoing: Outgoing) -> anyhow::Result<()> {
+        match outgoing {
+            Outgoing::Reply(message) => self.send(&message).await,
+            Outgoing::State(state) => match state.frame(self.format) {
+                Ok(frame) => self.write(frame).await,
+                Err(error) => {
+                    warn!(conn = self.me.id, %error, "a room state could not be encoded");
+                    self.error(ErrorCode::Internal, "a room state was too large to send")
+                        .await
+                        .map(drop)
+                }
+            },
+        }
+    }
+
+    /// Writes one frame; a client that takes nothing for the write timeout is dropped.
+    async fn write(&mut self, frame: Message) -> anyhow::Result<()> {
+        tokio::time::timeout(self.limits.write_timeout, self.socket.send(frame))
+            .await
+            .context("the client stopped reading")??;
         Ok(())
     }
 
-    async fn error(&mut self, code: ErrorCode, message: impl Into<String>) -> anyhow::Result<()> {
+    async fn send(&mut self, message: &ServerMsg) -> anyhow::Result<()> {
+        let frame = wire::encode(message, self.format)?;
+        self.write(frame).await
+    }
+
+    /// Sends an error; returns `None` so a refusal reads as "go on" where a verdict is due.
+    async fn error(
+        &mut self,
+        code: ErrorCode,
+        message: impl Into<String>,
+    ) -> anyhow::Result<Option<String>> {
         self.send(&ServerMsg::Error {
             code,
             message: message.into(),
         })
-        .await
+        .await?;
+        Ok(None)
+    }
+
+    async fn close(&mut self, code: CloseCode, reason: &str) {
+        let _ = tokio::time::timeout(
+            self.limits.write_timeout,
+            self.socket.close(Some(close_frame(code, reason))),
+        )
+        .await;
     }
 
     async fn handle(&mut self, request: ClientMsg) -> anyhow::Result<()> {
         let who = self.me.clone();
-        match request {
-            ClientMsg::Hello { .. } => self.error(ErrorCode::BadRequest, "already greeted").await,
-            ClientMsg::ListGames => self.send(&ServerMsg::Games(Hall::games())).await,
-            ClientMsg::ListRooms => self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await,
-            ClientMsg::CreateRoom { setup, seats } => {
-                match self.hall.create_room(setup, seats).await {
-                    Ok(room) => self.send(&ServerMsg::RoomCreated { room }).await,
-                    Err((code, message)) => self.error(code, message).await,
-                }
+        let command = match request {
+            ClientMsg::Hello { .. } => {
+                self.error(ErrorCode::BadRequest, "already greeted").await?;
+                return Ok(());
             }
-            ClientMsg::JoinSeat { room, seat } => {
-                self.forward_to_room(room, RoomCommand::Join { seat, who })
-                    .await
+            ClientMsg::ListGames => return self.send(&ServerMsg::Games(Hall::games())).await,
+            ClientMsg::ListRooms => {
+                return self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await;
             }
-            ClientMsg::Reclaim { room, token } => {
-                self.forward_to_room(room, RoomCommand::Reclaim { token, who })
-                    .await
+            ClientMsg::CreateRoom { setup, seats } => return self.create_room(setup, seats).await,
+            request if store_requests::is_store_request(&request) => {
+                let answer = store_requests::answer(&self.hall, request).await;
+                return self.send(&answer).await;
             }
-            ClientMsg::Watch { room } => {
-                self.forward_to_room(room, RoomCommand::Watch { who }).await
-            }
+            ClientMsg::JoinSeat { room, seat } => (room, RoomCommand::Join { seat, who }),
+            ClientMsg::Reclaim { room, token } => (room, RoomCommand::Reclaim { token, who }),
+            ClientMsg::Watch { room } => (
+                room,
+                RoomCommand::Watch {
+                    who,
+                    spectator_cap: self.limits.spectators_per_room,
+                },
+            ),
             ClientMsg::Leave { room } => {
-                let conn = self.me.id;
-                self.forward_to_room(room, RoomCommand::Leave { conn })
-                    .await?;
                 self.rooms.remove(&room);
-                Ok(())
+                (room, RoomCommand::Leave { conn: self.me.id })
             }
             ClientMsg::Move {
                 room,
                 token,
                 version,
                 mv,
-            } => {
-                self.forward_to_room(
-                    room,
-                    RoomCommand::Move {
-                        token,
-                        version,
-                        mv,
-                        who,
-                    },
-                )
-                .await
-            }
-            ClientMsg::ListBrains
-            | ClientMsg::ExportBrain { .. }
-            | ClientMsg::ImportBrain { .. }
-            | ClientMsg::ResetBrain { .. } => self.handle_brains(request).await,
-            ClientMsg::ListRecords => {
-                let store = self.hall.store.clone();
-                match tokio::task::spawn_blocking(move || store.list()).await? {
-                    Ok(records) => self.send(&ServerMsg::Records(records)).await,
-                    Err(error) => self.internal(error).await,
-                }
-            }
-            ClientMsg::GetRecord { id } => {
-                let store = self.hall.store.clone();
-                match tokio::task::spawn_blocking(move || store.get(id)).await? {
-                    Ok(Some(record)) => self.send(&ServerMsg::Record(record)).await,
-                    Ok(None) => {
-                        self.error(ErrorCode::NoSuchRecord, format!("no stored game {id}"))
-                            .await
-                    }
-                    Err(error) => self.internal(error).await,
-                }
-            }
-        }
-    }
-
-    /// The brain requests: each runs its store call on a blocking thread and answers with the
-    /// brain list (or the brain's JSON), or with the reason it was refused.
-    async fn handle_brains(&mut self, request: ClientMsg) -> anyhow::Result<()> {
-        let store = self.hall.store.clone();
-        let answer = match request {
-            ClientMsg::ListBrains => {
-                tokio::task::spawn_blocking(move || store.list_brains().map(ServerMsg::Brains))
-                    .await?
-            }
-            ClientMsg::ExportBrain { name } => {
-                tokio::task::spawn_blocking(move || {
-                    Ok(match store.brain_json(&name)? {
-                        Some(json) => ServerMsg::Brain { name, json },
-                        None => no_such_brain(&name),
-                    })
-                })
-                .await?
-            }
-            ClientMsg::ImportBrain { name, json } => {
-                if let Err((code, message)) = self.hall.check_brain_free(&name) {
-                    return self.error(code, message).await;
-                }
-                let brain = match Brain::from_json(&json) {
-                    Ok(brain) => brain,
-                    Err(error) => {
-                        return self.error(ErrorCode::BadRequest, error.to_string()).await;
-                    }
-                };
-                tokio::task::spawn_blocking(move || {
-                    store.put_brain(&name, &brain)?;
-                    store.list_brains().map(ServerMsg::Brains)
-                })
-                .await?
-            }
-            ClientMsg::ResetBrain { name } => {
-                if let Err((code, message)) = self.hall.check_brain_free(&name) {
-                    return self.error(code, message).await;
-                }
-                tokio::task::spawn_blocking(move || {
-                    if !store.reset_brain(&name)? {
-                        return Ok(no_such_brain(&name));
-                    }
-                    store.list_brains().map(ServerMsg::Brains)
-                })
-                .await?
-            }
-            other => anyhow::bail!("not a brain request: {other:?}"),
+            } => (
+                room,
+                RoomCommand::Move {
+                    token,
+                    version,
+                    mv,
+                    who,
+                },
+            ),
+            other => anyhow::bail!("request not routed: {other:?}"),
         };
-        match answer {
-            Ok(message) => self.send(&message).await,
-            Err(error) => self.internal(error).await,
+        let (room, command) = command;
+        self.forward_to_room(room, command).await
+    }
+
+    async fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> anyhow::Result<()> {
+        if let Err((code, message)) = self.check_room_caps(&setup, &seats) {
+            self.error(code, message).await?;
+            return Ok(());
+        }
+        match self.hall.create_room(setup, seats).await {
+            Ok(room) => {
+                self.created.push(room);
+                self.send(&ServerMsg::RoomCreated { room }).await
+            }
+            Err((code, message)) => self.error(code, message).await.map(drop),
         }
     }
 
-    async fn internal(&mut self, error: anyhow::Error) -> anyhow::Result<()> {
-        warn!(%error, "request failed");
-        self.error(
-            ErrorCode::Internal,
-            "the server could not read its game store",
-        )
-        .await
+    /// Refuses a room that would take this connection or the server over a cap.
+    fn check_room_caps(&mut self, setup: &GameSetup, seats: &[SeatSpec]) -> Result<(), Refusal> {
+        let rooms = self.hall.list_rooms();
+        let unfinished = |room: &&RoomSummary| room.outcome.is_none();
+        let is_match = |room: &RoomSummary| room.game == parlor_shared::game::GameKind::HerMatch;
+        let has_ai = |room: &RoomSummary| {
+            room.seats
+                .iter()
+                .any(|seat| matches!(seat, SeatState::Ai { .. }))
+        };
+        let mine: Vec<&RoomSummary> = rooms
+            .iter()
+            .filter(unfinished)
+            .filter(|room| self.created.contains(&room.room))
+            .collect();
+        // Rooms that are over no longer count, so forget them.
+        self.created
+            .retain(|id| mine.iter().any(|room| room.room == *id));
+        let limits = &self.limits;
+        let limit = |what: String| Err((ErrorCode::LimitReached, what));
+        let busy = |what: String| Err((ErrorCode::ServerBusy, what));
+        if mine.len() >= limits.rooms_per_connection {
+            return limit(format!(
+                "a connection may keep {} unfinished rooms; finish or abandon one first",
+                limits.rooms_per_connection
+            ));
+        }
+        let wants_match = matches!(setup, GameSetup::HerMatch(_));
+        let wants_ai = seats.iter().any(|seat| matches!(seat, SeatSpec::Ai { .. }));
+        if wants_ai {
+            if mine.iter().filter(|room| has_ai(room)).count() >= limits.ai_rooms_per_connection {
+                return limit(format!(
+                    "a connection may keep {} unfinished rooms with AI seats",
+                    limits.ai_rooms_per_connection
+                ));
+            }
+            let ai_rooms = rooms.iter().filter(unfinished).filter(|r| has_ai(r));
+            if ai_rooms.count() >= limits.max_ai_rooms {
+                return busy(format!(
+                    "the server's AI is busy with {} rooms; try again later",
+                    limits.max_ai_rooms
+                ));
+            }
+        }
+        if wants_match {
+            let matches = rooms.iter().filter(unfinished).filter(|r| is_match(r));
+            if matches.count() >= limits.max_matches {
+                return busy(format!(
+                    "{} auto matches are running; try again later",
+                    limits.max_matches
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Forwards a command to a room; the room answers through this connection's outbox.
@@ -302,7 +439,8 @@ impl Connection {
         let Some(handle) = self.hall.room(room) else {
             return self
                 .error(ErrorCode::NoSuchRoom, format!("no room {room}"))
-                .await;
+                .await
+                .map(drop);
         };
         if !matches!(command, RoomCommand::Leave { .. }) {
             self.rooms.insert(room);
@@ -310,12 +448,15 @@ impl Connection {
         if handle.inbox.send(command).await.is_err() {
             return self
                 .error(ErrorCode::NoSuchRoom, format!("room {room} has closed"))
-                .await;
+                .await
+                .map(drop);
         }
         Ok(())
     }
 
+    /// Leaves every room the connection followed and frees its outbox.
     async fn leave_all(&mut self) {
+        self.me.outbox.close();
         for room in self.rooms.drain() {
             if let Some(handle) = self.hall.room(room) {
                 let _ = handle
@@ -324,12 +465,5 @@ impl Connection {
                     .await;
             }
         }
-    }
-}
-
-fn no_such_brain(name: &str) -> ServerMsg {
-    ServerMsg::Error {
-        code: ErrorCode::NoSuchBrain,
-        message: format!("no brain named {name:?}"),
     }
 }

@@ -18,6 +18,7 @@ use tracing::{info, warn};
 
 use crate::audience::Audience;
 use crate::hall::BrainClaim;
+use crate::outbox::Broadcast;
 use crate::room::{ROOM_INBOX, RoomCommand, RoomHandle};
 use crate::store::{MatchProgress, MatchRound, Store};
 
@@ -288,7 +289,7 @@ impl MatchRoom {
                     Ok(()) => {
                         self.view = views.borrow_and_update().clone();
                         self.version += 1;
-                        self.broadcast(None);
+                        self.broadcast();
                     }
                     // The match's thread is done and its last view was sent.
                     Err(_) => playing = false,
@@ -305,15 +306,20 @@ impl MatchRoom {
             )
         };
         match command {
-            RoomCommand::Watch { who } => {
+            RoomCommand::Watch { who, spectator_cap } => {
+                if !self.audience.contains(who.id) && self.audience.len() >= spectator_cap {
+                    return who.error(
+                        ErrorCode::LimitReached,
+                        format!("room {} already has {spectator_cap} spectators", self.id),
+                    );
+                }
                 self.audience.insert(who.clone());
-                self.broadcast(Some(who.id));
-                who.send(ServerMsg::State(self.snapshot()));
+                self.broadcast();
             }
             RoomCommand::Leave { conn } => {
                 if let Some(who) = self.audience.remove(conn) {
                     who.send(ServerMsg::Left { room: self.id });
-                    self.broadcast(None);
+                    self.broadcast();
                 }
             }
             RoomCommand::Join { who, .. }
@@ -336,8 +342,8 @@ impl MatchRoom {
         }
     }
 
-    /// Publishes the lobby summary and sends the view to everyone but `skip`.
-    fn broadcast(&mut self, skip: Option<u64>) {
+    /// Publishes the lobby summary and sends the view to every watcher.
+    fn broadcast(&mut self) {
         let spectators = self.audience.len() as u32;
         self.summary.send_replace(summary_of(
             self.id,
@@ -345,11 +351,8 @@ impl MatchRoom {
             spectators,
             Some(&self.view),
         ));
-        let snapshot = self.snapshot();
-        for gone in self
-            .audience
-            .send_all(skip, || ServerMsg::State(snapshot.clone()))
-        {
+        let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+        for gone in self.audience.send_state(self.id, &state) {
             self.audience.remove(gone);
         }
     }

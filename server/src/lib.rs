@@ -10,8 +10,11 @@ mod connection;
 pub mod hall;
 mod her_match;
 pub mod her_seat;
+pub mod limits;
+mod outbox;
 pub mod room;
 pub mod store;
+mod store_requests;
 mod token;
 pub mod wire;
 
@@ -21,17 +24,31 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use tokio::net::TcpListener;
+use tokio::sync::Semaphore;
 use tracing::{info, warn};
 
 use crate::hall::Hall;
+pub use crate::limits::Limits;
 use crate::store::Store;
 
-/// Where to listen and where to keep data.
+/// Where to listen, where to keep data, and what one client may cost.
 #[derive(Clone, Debug)]
 pub struct ServerConfig {
     pub addr: SocketAddr,
     /// Directory of the game database; `None` keeps everything in memory.
     pub data_dir: Option<PathBuf>,
+    pub limits: Limits,
+}
+
+impl ServerConfig {
+    /// A server on `addr` with the default limits.
+    pub fn new(addr: SocketAddr, data_dir: Option<PathBuf>) -> ServerConfig {
+        ServerConfig {
+            addr,
+            data_dir,
+            limits: Limits::default(),
+        }
+    }
 }
 
 fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
@@ -47,12 +64,14 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
     let listener = TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
-    Ok((listener, Arc::new(Hall::new(store))))
+    Ok((listener, Arc::new(Hall::restore(store)?)))
 }
 
-/// Accepts connections forever, one task each.
-pub async fn serve(listener: TcpListener, hall: Arc<Hall>) -> anyhow::Result<()> {
+/// Accepts connections forever, one task each, up to the connection cap.
+pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> anyhow::Result<()> {
     info!(addr = %listener.local_addr()?, "listening");
+    let limits = Arc::new(limits);
+    let slots = Arc::new(Semaphore::new(limits.max_connections));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -64,14 +83,26 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>) -> anyhow::Result<()>
             }
         };
         let _ = stream.set_nodelay(true);
-        tokio::spawn(connection::serve_connection(stream, peer, hall.clone()));
+        let (hall, limits) = (hall.clone(), limits.clone());
+        match slots.clone().try_acquire_owned() {
+            Ok(slot) => {
+                tokio::spawn(async move {
+                    connection::serve_connection(stream, peer, hall, limits).await;
+                    drop(slot);
+                });
+            }
+            Err(_) => {
+                warn!(%peer, "connection cap reached; turning a client away");
+                tokio::spawn(connection::refuse_busy(stream, limits));
+            }
+        }
     }
 }
 
 /// Binds and serves until the process ends.
 pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
     let (listener, hall) = bind(&config).await?;
-    serve(listener, hall).await
+    serve(listener, hall, config.limits).await
 }
 
 /// A server running on its own thread and runtime, as the client embeds it.
@@ -109,7 +140,7 @@ pub fn start_in_background(config: ServerConfig) -> anyhow::Result<BackgroundSer
                 match bound {
                     Ok((listener, hall, addr)) => {
                         let _ = ready_tx.send(Ok(addr));
-                        if let Err(error) = serve(listener, hall).await {
+                        if let Err(error) = serve(listener, hall, config.limits).await {
                             warn!(%error, "embedded server stopped");
                         }
                     }

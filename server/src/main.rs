@@ -3,9 +3,10 @@
 use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::Parser;
-use parlor_server::ServerConfig;
+use parlor_server::{Limits, ServerConfig};
 use tracing_subscriber::EnvFilter;
 
 /// Parlor game server: a lobby of rooms for five games, AI seats, and stored games to replay.
@@ -25,6 +26,21 @@ struct Args {
     /// Keep stored games in memory only; nothing is written to disk.
     #[arg(long, conflicts_with = "data")]
     memory: bool,
+    /// Connections held at once; more are told the server is busy (close code 1013).
+    #[arg(long, default_value_t = Limits::default().max_connections)]
+    max_connections: usize,
+    /// Unfinished rooms one connection may keep.
+    #[arg(long, default_value_t = Limits::default().rooms_per_connection)]
+    rooms_per_connection: usize,
+    /// Unfinished rooms with AI seats, server-wide (each search waits its turn in the AI pool).
+    #[arg(long, default_value_t = Limits::default().max_ai_rooms)]
+    max_ai_rooms: usize,
+    /// Spectators one room may have.
+    #[arg(long, default_value_t = Limits::default().spectators_per_room)]
+    spectators_per_room: usize,
+    /// Seconds of silence (not even a pong) after which a connection is closed.
+    #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
+    idle_timeout_secs: u64,
 }
 
 #[tokio::main]
@@ -37,9 +53,18 @@ async fn main() -> std::process::ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     let args = Args::parse();
+    let limits = Limits {
+        max_connections: args.max_connections,
+        rooms_per_connection: args.rooms_per_connection,
+        max_ai_rooms: args.max_ai_rooms,
+        spectators_per_room: args.spectators_per_room,
+        idle_timeout: Duration::from_secs(args.idle_timeout_secs),
+        ..Limits::default()
+    };
     let config = ServerConfig {
         addr: args.addr,
         data_dir: (!args.memory).then_some(args.data),
+        limits,
     };
     match parlor_server::run(config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -18,6 +18,7 @@ use crate::ai;
 use crate::audience::Audience;
 pub use crate::audience::{ConnId, Subscriber};
 use crate::her_seat::HerSeat;
+use crate::outbox::Broadcast;
 use crate::store::Store;
 use crate::token::new_seat_token;
 
@@ -33,8 +34,10 @@ pub enum RoomCommand {
         token: SeatToken,
         who: Subscriber,
     },
+    /// Follow the room, unless it already has `spectator_cap` spectators.
     Watch {
         who: Subscriber,
+        spectator_cap: usize,
     },
     Leave {
         conn: ConnId,
@@ -189,12 +192,19 @@ impl Room {
         match command {
             RoomCommand::Join { seat, who } => self.join(seat, who).await,
             RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
-            RoomCommand::Watch { who } => {
+            RoomCommand::Watch { who, spectator_cap } => {
+                if !self.audience.contains(who.id)
+                    && self.spectator_count() as usize >= spectator_cap
+                {
+                    return who.error(
+                        ErrorCode::LimitReached,
+                        format!("room {} already has {spectator_cap} spectators", self.id),
+                    );
+                }
                 self.audience.insert(who.clone());
-                // Others learn of the new spectator (and the lobby summary is updated) before
-                // the newcomer hears anything, so whatever it asks next sees itself counted.
-                self.broadcast_except(who.id);
-                who.send(ServerMsg::State(self.snapshot()));
+                // One broadcast tells everyone, the newcomer too, with the lobby summary
+                // updated first, so whatever the newcomer asks next sees itself counted.
+                self.broadcast();
             }
             RoomCommand::Leave { conn } => self.leave(conn),
             RoomCommand::Move {
@@ -362,8 +372,7 @@ impl Room {
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
             let plan = if planned.is_empty() {
-                let search =
-                    tokio::task::spawn_blocking(move || ai::plan(&state, kind, seed, budget));
+                let search = ai::pool::run(move || ai::plan(&state, kind, seed, budget));
                 search.await.unwrap_or_default()
             } else {
                 planned.into()
@@ -434,23 +443,12 @@ impl Room {
         }
     }
 
+    /// Publishes the lobby summary, then gives the current snapshot to every subscriber,
+    /// forgetting closed ones. Every change to the room goes through here.
     fn broadcast(&mut self) {
-        self.send_to_audience(None);
-    }
-
-    fn broadcast_except(&mut self, skip: ConnId) {
-        self.send_to_audience(Some(skip));
-    }
-
-    /// Publishes the lobby summary, then sends the current snapshot to every subscriber but
-    /// `skip`, forgetting closed ones. Every change to the room goes through here.
-    fn send_to_audience(&mut self, skip: Option<ConnId>) {
         self.publish_summary();
-        let snapshot = self.snapshot();
-        let gone = self
-            .audience
-            .send_all(skip, || ServerMsg::State(snapshot.clone()));
-        for id in gone {
+        let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+        for id in self.audience.send_state(self.id, &state) {
             self.leave(id);
         }
     }

@@ -10,7 +10,7 @@ use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
 use crate::hexapawn::Dims;
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -21,8 +21,16 @@ pub const DEFAULT_AI_MOVE_MS: u32 = 1000;
 pub const MAX_AI_MOVE_MS: u32 = 3000;
 
 /// A secret that proves the holder owns a seat. Sent only to the seat's owner.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+///
+/// Its `Debug` form hides the secret, so a token can never reach a log by accident.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatToken(pub String);
+
+impl std::fmt::Debug for SeatToken {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SeatToken(<secret>)")
+    }
+}
 
 /// Who sits in a seat of a room being created.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -272,5 +280,10 @@ pub enum ErrorCode {
     NoSuchBrain,
     /// The brain is being used by a running game or match.
     BrainBusy,
+    /// A per-connection or per-room cap was reached (rooms a connection keeps open, spectators
+    /// of a room); the message names it. Nothing changed.
+    LimitReached,
+    /// The server is at capacity (connections, AI rooms, auto matches); try again later.
+    ServerBusy,
     Internal,
 }

@@ -58,7 +58,7 @@ async fn the_winning_agent_finds_the_strength_a_person_answers_truthfully() {
                     })
                     .await;
                 person
-                    .state_where(room, |s| s.version == state.version + 1)
+                    .state_where(room, |s| s.version > state.version)
                     .await;
             }
             _ => break state,

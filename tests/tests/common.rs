@@ -7,25 +7,30 @@ use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
-use parlor_server::{BackgroundServer, ServerConfig};
+use parlor_server::{BackgroundServer, Limits, ServerConfig};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::protocol::{
     ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg,
 };
 use tokio::net::TcpStream;
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream, tungstenite::Message};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 const PATIENCE: Duration = Duration::from_secs(10);
 
 /// Starts a server with its database in a fresh temporary directory.
 pub fn start_server(name: &str) -> (BackgroundServer, std::path::PathBuf) {
+    start_server_with(name, Limits::default())
+}
+
+/// Starts a server with the given limits.
+pub fn start_server_with(name: &str, limits: Limits) -> (BackgroundServer, std::path::PathBuf) {
     let dir = std::env::temp_dir().join(format!("parlor-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let config = ServerConfig {
-        addr: "127.0.0.1:0".parse().unwrap(),
-        data_dir: Some(dir.clone()),
-    };
+    let mut config = ServerConfig::new("127.0.0.1:0".parse().unwrap(), Some(dir.clone()));
+    config.limits = limits;
     (
         parlor_server::start_in_background(config).expect("server starts"),
         dir,
@@ -48,7 +53,11 @@ impl Peer {
 
     /// Connects and completes the handshake.
     pub async fn connect(url: &str, format: Format) -> Peer {
-        let mut peer = Peer::raw(url, format).await;
+        Peer::greet(Peer::raw(url, format).await).await
+    }
+
+    /// Completes the handshake on a fresh connection.
+    pub async fn greet(mut peer: Peer) -> Peer {
         peer.send(ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             client: "test".into(),
@@ -68,6 +77,20 @@ impl Peer {
 
     pub async fn send_raw(&mut self, message: Message) {
         self.socket.send(message).await.expect("send");
+    }
+
+    /// Reads until the server closes the connection; the close code it gave, if any.
+    pub async fn expect_close(&mut self) -> Option<CloseCode> {
+        loop {
+            let next = tokio::time::timeout(PATIENCE, self.socket.next())
+                .await
+                .expect("the server did not close the connection in time");
+            match next {
+                Some(Ok(Message::Close(frame))) => return frame.map(|frame| frame.code),
+                Some(Ok(_)) => continue,
+                None | Some(Err(_)) => return None,
+            }
+        }
     }
 
     /// The next protocol message; checks the server answered in our format.

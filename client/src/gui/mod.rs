@@ -87,10 +87,8 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             None => bail!("--server needs an address such as ws://192.168.1.20:7878"),
         },
         None => {
-            let config = ServerConfig {
-                addr: "127.0.0.1:0".parse().expect("a valid socket address"),
-                data_dir: Some(options.data_dir),
-            };
+            let addr = "127.0.0.1:0".parse().expect("a valid socket address");
+            let config = ServerConfig::new(addr, Some(options.data_dir));
             match parlor_server::start_in_background(config) {
                 Ok(server) => Startup::Connect(server.url()),
                 Err(error) => {

@@ -60,10 +60,10 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let url = match args.server {
         Some(url) => url,
         None => {
-            let config = parlor_server::ServerConfig {
-                addr: ([127, 0, 0, 1], 0).into(),
-                data_dir: Some(args.data.clone()),
-            };
+            let config = parlor_server::ServerConfig::new(
+                ([127, 0, 0, 1], 0).into(),
+                Some(args.data.clone()),
+            );
             parlor_server::start_in_background(config)?.url()
         }
     };

@@ -1,6 +1,6 @@
 //! The AI seats' engines. Each game's engine sits behind a trait so a stronger one can replace
-//! it without touching the rooms. Searches are plain blocking code with a time budget: callers
-//! run them on a blocking thread, never on a tokio worker.
+//! it without touching the rooms. Searches are plain blocking code with a time budget: rooms
+//! run them on the AI [`pool`], never on a tokio worker.
 
 mod bricks;
 pub mod cave_alphabeta;
@@ -11,6 +11,7 @@ pub mod cave_prover;
 pub mod cave_strong;
 mod ewn;
 mod klotski;
+pub mod pool;
 
 use std::time::Duration;
 

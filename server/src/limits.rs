@@ -1,0 +1,130 @@
+//! What one client may cost the server: caps on connections, rooms and spectators, request
+//! budgets, and the timeouts that free resources held by silent peers.
+//!
+//! Budgets are token buckets: a client may spend a burst at once and then the refill rate. A
+//! client that overdraws a budget is abusing the server, and its connection is closed with
+//! WebSocket code 1008 (policy violation); a cap that is merely full gets an error and changes
+//! nothing.
+
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Connections held at once; more are answered `ServerBusy` and closed (code 1013).
+    pub max_connections: usize,
+    /// Rooms one connection created that are still being played.
+    pub rooms_per_connection: usize,
+    /// Of those, rooms with an AI seat (each search or solve is work for the AI pool).
+    pub ai_rooms_per_connection: usize,
+    /// Unfinished rooms with AI seats, server-wide: bounds the AI pool's queue.
+    pub max_ai_rooms: usize,
+    /// HER-vs-HER matches running at once, server-wide (each is a thread).
+    pub max_matches: usize,
+    /// Spectators of one room (players do not count).
+    pub spectators_per_room: usize,
+    /// Any request: per second, and the burst allowed on top.
+    pub requests: Budget,
+    /// `CreateRoom` requests.
+    pub room_creations: Budget,
+    /// WebSocket upgrade plus `Hello`.
+    pub handshake_timeout: Duration,
+    /// A connection that sends nothing at all (not even a pong) for this long is closed.
+    pub idle_timeout: Duration,
+    /// How often the server pings (tungstenite never does on its own).
+    pub ping_every: Duration,
+    /// A single frame the client does not take within this time ends the connection.
+    pub write_timeout: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            max_connections: 10_000,
+            rooms_per_connection: 16,
+            ai_rooms_per_connection: 4,
+            max_ai_rooms: 64,
+            max_matches: 8,
+            spectators_per_room: 100,
+            requests: Budget {
+                per_second: 50.0,
+                burst: 200.0,
+            },
+            room_creations: Budget {
+                per_second: 1.0,
+                burst: 30.0,
+            },
+            handshake_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+            ping_every: Duration::from_secs(20),
+            write_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A token bucket's refill rate and size.
+#[derive(Clone, Copy, Debug)]
+pub struct Budget {
+    pub per_second: f64,
+    pub burst: f64,
+}
+
+/// A token bucket being spent.
+#[derive(Debug)]
+pub struct Bucket {
+    budget: Budget,
+    tokens: f64,
+    refilled: Instant,
+}
+
+impl Bucket {
+    pub fn full(budget: Budget) -> Bucket {
+        Bucket {
+            budget,
+            tokens: budget.burst,
+            refilled: Instant::now(),
+        }
+    }
+
+    /// Spends one token; false when the budget is overdrawn.
+    pub fn spend(&mut self) -> bool {
+        self.spend_at(Instant::now())
+    }
+
+    fn spend_at(&mut self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
+        self.tokens = (self.tokens + elapsed * self.budget.per_second).min(self.budget.burst);
+        self.refilled = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bucket_allows_its_burst_then_its_rate() {
+        let budget = Budget {
+            per_second: 10.0,
+            burst: 5.0,
+        };
+        let mut bucket = Bucket::full(budget);
+        let start = bucket.refilled;
+        assert!((0..5).all(|_| bucket.spend_at(start)));
+        assert!(!bucket.spend_at(start), "the burst is spent");
+        // 100 ms at 10 per second buys exactly one more.
+        let later = start + Duration::from_millis(100);
+        assert!(bucket.spend_at(later));
+        assert!(!bucket.spend_at(later));
+        // A long pause refills to the burst, not beyond it.
+        let much_later = later + Duration::from_secs(60);
+        assert_eq!((0..10).filter(|_| bucket.spend_at(much_later)).count(), 5);
+    }
+}

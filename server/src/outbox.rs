@@ -1,0 +1,261 @@
+//! A connection's outbox: what rooms have for one client, waiting for the client to take it.
+//!
+//! Rooms never wait on a client. Replies (seats, errors, leaving) queue in order, up to a
+//! bound; room states do not queue at all: each room keeps at most one state waiting per
+//! connection, and a newer state replaces it. A client that falls behind therefore receives
+//! the room's latest full state instead of the updates it missed, and a final state is never
+//! lost. Memory per connection is bounded by the rooms it follows.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+
+use parlor_shared::codec::{CodecError, Format};
+use parlor_shared::protocol::{RoomId, ServerMsg};
+use tokio::sync::Notify;
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::wire;
+
+/// Replies a connection may have waiting; a client that lets more pile up (by sending requests
+/// without reading the answers) is closed as abusive.
+pub const MAX_WAITING_REPLIES: usize = 64;
+
+/// A message for many connections, encoded at most once per format however many receive it.
+#[derive(Debug)]
+pub struct Broadcast {
+    message: ServerMsg,
+    binary: OnceLock<Message>,
+    json: OnceLock<Message>,
+}
+
+impl Broadcast {
+    pub fn new(message: ServerMsg) -> Arc<Broadcast> {
+        Arc::new(Broadcast {
+            message,
+            binary: OnceLock::new(),
+            json: OnceLock::new(),
+        })
+    }
+
+    /// The frame in `format`; cloning it shares the encoded bytes.
+    pub fn frame(&self, format: Format) -> Result<Message, CodecError> {
+        let cell = match format {
+            Format::Binary => &self.binary,
+            Format::Json => &self.json,
+        };
+        if let Some(frame) = cell.get() {
+            return Ok(frame.clone());
+        }
+        let frame = wire::encode(&self.message, format)?;
+        Ok(cell.get_or_init(|| frame).clone())
+    }
+}
+
+/// Something waiting for the client.
+pub enum Outgoing {
+    Reply(ServerMsg),
+    State(Arc<Broadcast>),
+}
+
+/// What happened to a message given to an outbox.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    Queued,
+    /// The connection is gone; forget it.
+    Closed,
+}
+
+enum Slot {
+    Reply(ServerMsg),
+    /// The room's state waiting in `Pending::states`.
+    State(RoomId),
+}
+
+#[derive(Default)]
+struct Pending {
+    order: VecDeque<Slot>,
+    states: HashMap<RoomId, Arc<Broadcast>>,
+    replies: usize,
+}
+
+#[derive(Default)]
+pub struct Outbox {
+    pending: Mutex<Pending>,
+    wake: Notify,
+    closed: AtomicBool,
+    overflowed: AtomicBool,
+}
+
+impl Outbox {
+    fn lock(&self) -> MutexGuard<'_, Pending> {
+        // Only queues live behind the lock; a panic cannot leave them unusable.
+        self.pending
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Queues a reply. Past [`MAX_WAITING_REPLIES`] the reply is dropped and the outbox marked
+    /// overflowed, which the connection treats as abuse.
+    pub fn reply(&self, message: ServerMsg) -> Delivery {
+        if self.closed.load(Ordering::Relaxed) {
+            return Delivery::Closed;
+        }
+        {
+            let mut pending = self.lock();
+            if pending.replies >= MAX_WAITING_REPLIES {
+                self.overflowed.store(true, Ordering::Relaxed);
+            } else {
+                pending.replies += 1;
+                pending.order.push_back(Slot::Reply(message));
+            }
+        }
+        self.wake.notify_one();
+        Delivery::Queued
+    }
+
+    /// Makes `state` the next state the client gets of `room`, replacing one still waiting.
+    pub fn state(&self, room: RoomId, state: Arc<Broadcast>) -> Delivery {
+        if self.closed.load(Ordering::Relaxed) {
+            return Delivery::Closed;
+        }
+        {
+            let mut pending = self.lock();
+            if pending.states.insert(room, state).is_none() {
+                pending.order.push_back(Slot::State(room));
+            }
+        }
+        self.wake.notify_one();
+        Delivery::Queued
+    }
+
+    /// The next message for the client, if any is waiting.
+    pub fn pop(&self) -> Option<Outgoing> {
+        let mut pending = self.lock();
+        loop {
+            match pending.order.pop_front()? {
+                Slot::Reply(message) => {
+                    pending.replies -= 1;
+                    return Some(Outgoing::Reply(message));
+                }
+                Slot::State(room) => {
+                    if let Some(state) = pending.states.remove(&room) {
+                        return Some(Outgoing::State(state));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits for the next message. Cancel-safe: nothing is taken until it returns.
+    pub async fn next(&self) -> Outgoing {
+        loop {
+            if let Some(outgoing) = self.pop() {
+                return outgoing;
+            }
+            // A message queued after `pop` stored a permit, so this cannot miss it.
+            self.wake.notified().await;
+        }
+    }
+
+    pub fn overflowed(&self) -> bool {
+        self.overflowed.load(Ordering::Relaxed)
+    }
+
+    /// Marks the connection gone, so rooms stop queueing for it, and frees what waits.
+    pub fn close(&self) {
+        self.closed.store(true, Ordering::Relaxed);
+        *self.lock() = Pending::default();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::protocol::ErrorCode;
+
+    fn error(text: &str) -> ServerMsg {
+        ServerMsg::Error {
+            code: ErrorCode::BadRequest,
+            message: text.into(),
+        }
+    }
+
+    fn left(room: RoomId) -> Arc<Broadcast> {
+        Broadcast::new(ServerMsg::Left { room })
+    }
+
+    fn drain(outbox: &Outbox) -> Vec<ServerMsg> {
+        std::iter::from_fn(|| outbox.pop())
+            .map(|outgoing| match outgoing {
+                Outgoing::Reply(message) => message,
+                Outgoing::State(state) => state.message.clone(),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_newer_state_replaces_the_waiting_one_and_keeps_its_place() {
+        let outbox = Outbox::default();
+        outbox.state(1, left(1));
+        outbox.reply(error("a"));
+        outbox.state(2, left(2));
+        // Stands in for room 1's newer state: same room key, different content.
+        outbox.state(1, Broadcast::new(ServerMsg::RoomCreated { room: 1 }));
+        assert_eq!(
+            drain(&outbox),
+            vec![
+                ServerMsg::RoomCreated { room: 1 },
+                error("a"),
+                ServerMsg::Left { room: 2 },
+            ]
+        );
+        // After delivery a room's next state queues afresh.
+        outbox.state(1, left(1));
+        assert_eq!(drain(&outbox), vec![ServerMsg::Left { room: 1 }]);
+    }
+
+    #[test]
+    fn thousands_of_states_for_a_client_that_does_not_read_take_one_slot() {
+        let outbox = Outbox::default();
+        for version in 0..10_000 {
+            outbox.state(7, Broadcast::new(ServerMsg::RoomCreated { room: version }));
+        }
+        assert_eq!(drain(&outbox), vec![ServerMsg::RoomCreated { room: 9_999 }]);
+    }
+
+    #[test]
+    fn replies_beyond_the_bound_mark_the_outbox_overflowed() {
+        let outbox = Outbox::default();
+        for _ in 0..MAX_WAITING_REPLIES {
+            outbox.reply(error("x"));
+        }
+        assert!(!outbox.overflowed());
+        outbox.reply(error("one too many"));
+        assert!(outbox.overflowed());
+        assert_eq!(drain(&outbox).len(), MAX_WAITING_REPLIES);
+    }
+
+    #[test]
+    fn a_closed_outbox_refuses_and_frees_everything() {
+        let outbox = Outbox::default();
+        outbox.state(1, left(1));
+        outbox.close();
+        assert_eq!(outbox.state(1, left(1)), Delivery::Closed);
+        assert_eq!(outbox.reply(error("x")), Delivery::Closed);
+        assert!(outbox.pop().is_none());
+    }
+
+    #[test]
+    fn a_broadcast_is_encoded_once_per_format() {
+        let state = left(3);
+        let first = state.frame(Format::Json).unwrap();
+        let second = state.frame(Format::Json).unwrap();
+        assert_eq!(first, second);
+        assert!(state.binary.get().is_none(), "binary not asked for yet");
+        assert!(matches!(
+            state.frame(Format::Binary).unwrap(),
+            Message::Binary(_)
+        ));
+    }
+}
