@@ -109,7 +109,7 @@ impl RoomDriver {
             let step = match action {
                 Action::Tick => self.tick(&mut first, &mut second).await,
                 Action::Heard(_, Event::Message(message)) => {
-                    self.heard(message, &mut first, &mut second).await
+                    self.heard(*message, &mut first, &mut second).await
                 }
                 Action::Heard(seat, Event::Closed(code)) => {
                     stats.server_closed(code);

@@ -4,6 +4,7 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use parlor_shared::protocol::ServerMsg;
 use tokio::sync::{Semaphore, watch};
 
 use crate::cli::IdleArgs;
@@ -115,18 +116,20 @@ pub async fn run(
 async fn hold(mut socket: peer::Socket, stats: &Stats, mut stop: watch::Receiver<bool>) {
     stats.opened();
     loop {
-        tokio::select! {
-            event = peer::next_event(&mut socket) => match event {
-                Event::Message(parlor_shared::protocol::ServerMsg::Error { code, .. }) => {
-                    stats.error(code)
-                }
-                Event::Message(_) => {}
-                Event::Closed(code) => {
-                    stats.server_closed(code);
-                    break;
-                }
-            },
+        let event = tokio::select! {
+            event = peer::next_event(&mut socket) => event,
             _ = stop.changed() => break,
+        };
+        match event {
+            Event::Message(message) => {
+                if let ServerMsg::Error { code, .. } = *message {
+                    stats.error(code);
+                }
+            }
+            Event::Closed(code) => {
+                stats.server_closed(code);
+                break;
+            }
         }
     }
     stats.closed();

@@ -23,7 +23,8 @@ const ATTEMPTS: u32 = 3;
 
 /// What a connection heard.
 pub enum Event {
-    Message(ServerMsg),
+    /// Boxed: a room state is large, and events move through `select!`.
+    Message(Box<ServerMsg>),
     /// The connection ended: the server's close code, if it sent a close frame.
     Closed(Option<u16>),
 }
@@ -57,7 +58,7 @@ pub async fn connect(url: &str, client: &str) -> Result<Socket, ConnectError> {
             tokio_tungstenite::connect_async_with_config(url, Some(wire::websocket_config()), true);
         match tokio::time::timeout(PATIENCE, connecting).await {
             Ok(Ok((socket, _))) => return greet(socket, client).await,
-            Ok(Err(error)) => last = Some(anyhow!(error).context(format!("{url}"))),
+            Ok(Err(error)) => last = Some(anyhow!(error).context(url.to_string())),
             Err(_) => last = Some(anyhow!("{url}: no WebSocket handshake within {PATIENCE:?}")),
         }
     }
@@ -76,14 +77,16 @@ async fn greet(mut socket: Socket, client: &str) -> Result<Socket, ConnectError>
         .map_err(|error| ConnectError::Refused(format!("{error:#}")))?;
     let answer = tokio::time::timeout(PATIENCE, next_event(&mut socket)).await;
     match answer {
-        Ok(Event::Message(ServerMsg::Welcome { .. })) => Ok(socket),
-        Ok(Event::Message(ServerMsg::Error { code, message })) => {
-            Err(ConnectError::Refused(format!("{code:?}: {message}")))
-        }
-        Ok(Event::Message(other)) => Err(ConnectError::Refused(format!(
-            "expected Welcome, got {}",
-            name(&other)
-        ))),
+        Ok(Event::Message(message)) => match *message {
+            ServerMsg::Welcome { .. } => Ok(socket),
+            ServerMsg::Error { code, message } => {
+                Err(ConnectError::Refused(format!("{code:?}: {message}")))
+            }
+            other => Err(ConnectError::Refused(format!(
+                "expected Welcome, got {}",
+                name(&other)
+            ))),
+        },
         Ok(Event::Closed(code)) => Err(ConnectError::Refused(format!(
             "the server closed the connection (close code {})",
             code.map_or("none".into(), |code| code.to_string())
@@ -111,7 +114,7 @@ pub async fn next_event(socket: &mut Socket) -> Event {
             return Event::Closed(frame.as_ref().map(|frame| u16::from(frame.code)));
         }
         match wire::decode::<ServerMsg>(message) {
-            Incoming::Message(message, _) => return Event::Message(message),
+            Incoming::Message(message, _) => return Event::Message(Box::new(message)),
             Incoming::Garbled(error, _) => eprintln!("loadgen: undecodable frame: {error}"),
             Incoming::Control => {}
             Incoming::Close => return Event::Closed(None),
@@ -131,13 +134,13 @@ pub async fn expect<T>(
         loop {
             match next_event(socket).await {
                 Event::Message(message) => {
-                    if matches!(message, ServerMsg::State(_)) {
+                    if matches!(*message, ServerMsg::State(_)) {
                         stats.states.inc();
                     }
                     if let Some(found) = pick(&message) {
                         return Ok(found);
                     }
-                    if let ServerMsg::Error { code, message } = message {
+                    if let ServerMsg::Error { code, message } = *message {
                         stats.error(code);
                         bail!("{what} refused: {code:?}: {message}");
                     }

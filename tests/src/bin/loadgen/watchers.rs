@@ -41,49 +41,53 @@ pub async fn spectate(
     // first state of a newly watched room, which only shows where it stands.
     let mut seen: Option<u64> = Some(0);
     loop {
-        tokio::select! {
-            event = peer::next_event(&mut socket) => match event {
-                Event::Message(ServerMsg::State(snapshot)) => {
-                    stats.states.inc();
-                    if snapshot.room != room {
-                        continue;
-                    }
-                    match seen {
-                        Some(last) if snapshot.version > last => {
-                            stats.spectator_saw(room, snapshot.version, Instant::now());
-                        }
-                        _ => {}
-                    }
-                    seen = Some(seen.unwrap_or(0).max(snapshot.version));
-                }
-                Event::Message(ServerMsg::Error { code, .. }) => stats.error(code),
-                Event::Message(_) => {}
-                Event::Closed(code) => {
-                    stats.server_closed(code);
-                    stats.note_failure(format!(
-                        "the server closed a spectator's connection (close code {})",
-                        code.map_or("none".into(), |code| code.to_string())
-                    ));
-                    break;
-                }
-            },
+        let event = tokio::select! {
+            event = peer::next_event(&mut socket) => event,
             Ok(()) = rooms.changed() => {
                 let next = *rooms.borrow_and_update();
-                let moved = async {
-                    peer::send(&mut socket, &ClientMsg::Leave { room }).await?;
-                    peer::send(&mut socket, &ClientMsg::Watch { room: next }).await
-                };
-                if let Err(error) = moved.await {
+                if let Err(error) = follow(&mut socket, room, next).await {
                     stats.note_failure(format!("spectator: {error:#}"));
                     break;
                 }
                 room = next;
                 seen = None;
+                continue;
             }
             _ = stop.changed() => break,
+        };
+        let message = match event {
+            Event::Message(message) => *message,
+            Event::Closed(code) => {
+                stats.server_closed(code);
+                stats.note_failure(format!(
+                    "the server closed a spectator's connection (close code {})",
+                    code.map_or("none".into(), |code| code.to_string())
+                ));
+                break;
+            }
+        };
+        match message {
+            ServerMsg::State(snapshot) => {
+                stats.states.inc();
+                if snapshot.room != room {
+                    continue;
+                }
+                if seen.is_some_and(|last| snapshot.version > last) {
+                    stats.spectator_saw(room, snapshot.version, Instant::now());
+                }
+                seen = Some(seen.unwrap_or(0).max(snapshot.version));
+            }
+            ServerMsg::Error { code, .. } => stats.error(code),
+            _ => {}
         }
     }
     stats.closed();
+}
+
+/// Leaves `from` and watches `to`.
+async fn follow(socket: &mut Socket, from: RoomId, to: RoomId) -> anyhow::Result<()> {
+    peer::send(socket, &ClientMsg::Leave { room: from }).await?;
+    peer::send(socket, &ClientMsg::Watch { room: to }).await
 }
 
 /// An AI room: one connection creates a Magnetic Cave room with two AI seats and watches it.
@@ -108,9 +112,13 @@ impl AiRoom {
     pub async fn run(mut self, stats: Arc<Stats>, mut stop: watch::Receiver<bool>) {
         stats.opened();
         loop {
-            tokio::select! {
-                event = peer::next_event(&mut self.socket) => match event {
-                    Event::Message(ServerMsg::State(snapshot)) => {
+            let event = tokio::select! {
+                event = peer::next_event(&mut self.socket) => event,
+                _ = stop.changed() => break,
+            };
+            match event {
+                Event::Message(message) => match *message {
+                    ServerMsg::State(snapshot) => {
                         stats.states.inc();
                         if snapshot.room == self.room && snapshot.outcome.is_some() {
                             stats.ai_games.inc();
@@ -120,15 +128,14 @@ impl AiRoom {
                             }
                         }
                     }
-                    Event::Message(ServerMsg::Error { code, .. }) => stats.error(code),
-                    Event::Message(_) => {}
-                    Event::Closed(code) => {
-                        stats.server_closed(code);
-                        stats.note_failure("the server closed an AI room's watcher".into());
-                        break;
-                    }
+                    ServerMsg::Error { code, .. } => stats.error(code),
+                    _ => {}
                 },
-                _ = stop.changed() => break,
+                Event::Closed(code) => {
+                    stats.server_closed(code);
+                    stats.note_failure("the server closed an AI room's watcher".into());
+                    break;
+                }
             }
         }
         stats.closed();
