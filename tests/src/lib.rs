@@ -1,1 +1,2 @@
-//! Integration tests live in `tests/tests/`; this crate has no code of its own.
+//! Integration tests live in `tests/tests/`; the `loadgen` load generator in `src/bin/loadgen/`.
+//! The library itself has no code.
