@@ -9,6 +9,7 @@ use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
 use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
 use tokio::sync::mpsc;
+use tokio_tungstenite::tungstenite::Message;
 
 /// What the network thread tells the UI.
 #[derive(Debug, Clone)]
@@ -112,6 +113,10 @@ async fn talk(
                     Some(Err(error)) => return format!("connection lost: {error}"),
                     Some(Ok(message)) => message,
                 };
+                // The server says why it closes (a limit, an idle timeout); pass that on.
+                if let Message::Close(Some(frame)) = &message && !frame.reason.is_empty() {
+                    return format!("the server closed the connection: {}", frame.reason);
+                }
                 let event = match wire::decode::<ServerMsg>(message) {
                     Incoming::Message(ServerMsg::Welcome { server, .. }, _) => NetEvent::Connected(server),
                     Incoming::Message(message, _) => NetEvent::Message(Box::new(message)),

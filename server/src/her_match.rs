@@ -51,7 +51,11 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     let (views_tx, views_rx) = watch::channel(first_view.clone());
     std::thread::Builder::new()
         .name(format!("her-match-{id}"))
-        .spawn(move || play_match(init, run, views_tx))?;
+        .spawn(move || {
+            // A match at full speed takes a whole core; the sockets come first.
+            crate::ai::pool::lower_priority();
+            play_match(init, run, views_tx)
+        })?;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let room = MatchRoom {
         id,

@@ -295,3 +295,35 @@ async fn a_spectator_that_stops_reading_never_slows_the_room_and_then_gets_the_l
         "the sleeper got {states} states for {MOVES} moves; missed updates should be skipped"
     );
 }
+
+#[tokio::test]
+async fn boards_too_big_for_the_rules_are_refused_before_anything_is_made() {
+    let (server, _dir) = start_server_with("big-boards", Limits::default());
+    let mut client = Peer::connect(&server.url(), Format::Binary).await;
+    let huge = KlotskiBoard {
+        rows: 255,
+        cols: 255,
+        grid: vec![1, 0],
+        blocks: vec![],
+    };
+    client
+        .send(ClientMsg::CreateRoom {
+            setup: GameSetup::Klotski(huge),
+            seats: vec![SeatSpec::ai(100)],
+        })
+        .await;
+    let reason = client.expect_error(ErrorCode::BadRequest).await;
+    assert!(reason.contains("64"), "{reason}");
+    // A frame over 64 KiB never reaches the decoder: the socket refuses it and hangs up.
+    let mut other = Peer::connect(&server.url(), Format::Binary).await;
+    client
+        .send_raw(Message::Binary(vec![7; 70_000].into()))
+        .await;
+    let code = client.expect_close().await;
+    assert!(matches!(code, None | Some(CloseCode::Size)), "{code:?}");
+    other.send(ClientMsg::ListRooms).await;
+    let ServerMsg::Rooms(rooms) = other.recv().await else {
+        panic!("expected the room list")
+    };
+    assert!(rooms.is_empty());
+}

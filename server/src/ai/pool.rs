@@ -61,8 +61,8 @@ fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
 }
 
 /// Makes the calling thread nicer than the rest of the server (Linux nices threads one by
-/// one). Failing only costs latency under load, so it is logged, not fatal.
-fn lower_priority() {
+/// one); auto matches call it too. Failing only costs latency under load, so it is logged, not fatal.
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     {
         // SAFETY: get/setpriority touch no memory of ours; `who` 0 is the calling thread.
