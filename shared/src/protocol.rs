@@ -287,3 +287,22 @@ pub enum ErrorCode {
     ServerBusy,
     Internal,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_token_never_shows_in_debug_output() {
+        let token = SeatToken("0123456789abcdef0123456789abcdef".into());
+        let request = ClientMsg::Move {
+            room: 1,
+            token: token.clone(),
+            version: 0,
+            mv: GameMove::Cave("a1".parse().unwrap()),
+        };
+        for text in [format!("{token:?}"), format!("{request:?}"), format!("{request:#?}")] {
+            assert!(!text.contains("0123456789abcdef"), "{text}");
+        }
+    }
+}
