@@ -9,7 +9,9 @@ use super::grid::Shape;
 use super::puzzle::{LayoutError, Move, MoveError, Position, Puzzle};
 
 /// The most steps a game may take; a hand-played game that wanders this far has given up.
-pub const MAX_STEPS: u32 = 10_000;
+/// Every room state carries every move, so this also keeps the longest game's state inside
+/// one 64 KiB frame in JSON (tested below).
+pub const MAX_STEPS: u32 = 1_000;
 
 /// A board as sent over the wire: a client submits one to open a room.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -256,5 +258,50 @@ mod tests {
             repeated.puzzle(),
             Err(LayoutError::Repeated { .. })
         ));
+    }
+
+    #[test]
+    fn the_longest_game_still_fits_one_frame_in_both_formats() {
+        use crate::codec::{Format, encode};
+        use crate::game::{GameMove, GameState};
+        use crate::protocol::{RoomSnapshot, ServerMsg};
+
+        let board = KlotskiBoard {
+            rows: 2,
+            cols: 3,
+            grid: vec![1, 2, 3, 0, 4, 5],
+            blocks: vec![],
+        };
+        let mut game = KlotskiGame::new(board.puzzle().unwrap());
+        let mut moves = Vec::new();
+        while game.status() == KlotskiStatus::Playing {
+            let dir = if moves.len() % 2 == 0 {
+                Dir::Left
+            } else {
+                Dir::Right
+            };
+            let mv = slide(4, dir);
+            game = game.play(mv).unwrap();
+            moves.push(GameMove::Klotski(mv));
+        }
+        assert_eq!(
+            game.status(),
+            KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
+        );
+        assert_eq!(moves.len(), MAX_STEPS as usize);
+        let state = ServerMsg::State(RoomSnapshot {
+            room: u64::MAX,
+            version: u64::MAX,
+            seats: vec![],
+            spectators: u32::MAX,
+            state: GameState::Klotski(game),
+            moves,
+            outcome: None,
+            record: Some(u64::MAX),
+        });
+        for format in [Format::Binary, Format::Json] {
+            let frame = encode(&state, format);
+            assert!(frame.is_ok(), "{format:?}: {frame:?}");
+        }
     }
 }
