@@ -107,7 +107,9 @@ pub async fn run(
         closes: stats.closes(),
         errors: stats.errors(),
         first_failure: stats.first_failure(),
+        load_average: crate::server::load_average(),
     };
+    stats.stop();
     let _ = stop_tx.send(true);
     Ok(report)
 }

@@ -18,6 +18,7 @@ pub struct IdleReport {
     pub closes: BTreeMap<String, u64>,
     pub errors: BTreeMap<String, u64>,
     pub first_failure: Option<String>,
+    pub load_average: Option<[f64; 3]>,
 }
 
 pub struct RoomsReport {
@@ -50,6 +51,7 @@ pub struct RoomsReport {
     pub after: Option<Memory>,
     pub server_cpu_percent: Option<f64>,
     pub first_failure: Option<String>,
+    pub load_average: Option<[f64; 3]>,
 }
 
 fn mib(kib: u64) -> String {
@@ -116,6 +118,7 @@ impl IdleReport {
                 "errors": self.errors,
                 "closed_by_server": self.closes,
                 "first_failure": self.first_failure,
+                "load_average": self.load_average,
             });
             merge(&mut value, memory_json(self.before, self.after));
             println!("{value}");
@@ -133,6 +136,7 @@ impl IdleReport {
         if let Some(per) = self.per_connection_kib() {
             rows.push(("server RSS per connection".into(), format!("{per:.1} KiB")));
         }
+        rows.push(("host load average".into(), load(self.load_average)));
         rows.push(("errors".into(), counts(&self.errors)));
         rows.push(("closed by the server".into(), counts(&self.closes)));
         if let Some(failure) = &self.first_failure {
@@ -187,6 +191,7 @@ impl RoomsReport {
                 "closed_by_server": self.closes,
                 "server_cpu_percent": self.server_cpu_percent,
                 "first_failure": self.first_failure,
+                "load_average": self.load_average,
             });
             merge(&mut value, memory_json(self.before, self.after));
             println!("{value}");
@@ -254,6 +259,7 @@ impl RoomsReport {
                 format!("{cpu:.0} % of one core"),
             ));
         }
+        rows.push(("host load average".into(), load(self.load_average)));
         rows.push(("errors".into(), counts(&self.errors)));
         rows.push(("closed by the server".into(), counts(&self.closes)));
         if let Some(failure) = &self.first_failure {
@@ -267,6 +273,19 @@ impl RoomsReport {
             &rows,
         );
     }
+}
+
+fn load(average: Option<[f64; 3]>) -> String {
+    average.map_or("unknown".into(), |[one, five, fifteen]| {
+        format!(
+            "{one:.2} {five:.2} {fifteen:.2} (1, 5, 15 min; {} cores)",
+            cores()
+        )
+    })
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 fn merge(into: &mut Value, from: Value) {

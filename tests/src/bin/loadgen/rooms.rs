@@ -135,6 +135,7 @@ pub async fn run(
     let warmup_end = first + Duration::from_secs(args.warmup);
     let end = first + Duration::from_secs(args.duration);
     let mut last = stats.snapshot();
+    let mut last_cpu = target.cpu_seconds();
     let mut window_start = None;
     let mut cpu_start = None;
     let mut progress = tokio::time::interval_at(first + PROGRESS_EVERY, PROGRESS_EVERY);
@@ -143,6 +144,7 @@ pub async fn run(
         tokio::select! {
             _ = tokio::time::sleep_until(warmup_end), if !measuring => {
                 stats.set_measuring(true);
+                stats.latency_interval();
                 window_start = Some(stats.snapshot());
                 cpu_start = target.cpu_seconds();
             }
@@ -150,23 +152,30 @@ pub async fn run(
             _ = progress.tick() => {
                 let now = stats.snapshot();
                 let (moves, updates) = now.rates_since(&last);
-                let latency = stats.latency();
+                let latency = stats.latency_interval();
+                let cpu = target.cpu_seconds();
+                let cpu_percent = cpu.zip(last_cpu).map_or(String::new(), |(cpu, last_cpu)| {
+                    format!("  server CPU {:.0} %", (cpu - last_cpu) / now.seconds_since(&last) * 100.0)
+                });
                 eprintln!(
                     "loadgen: {:>4.0} s  {} open  {moves:.0} moves/s  {updates:.0} updates/s  \
-                     p99 {:.1} ms ({} samples)  {} errors",
+                     latency p50 {:.1} p99 {:.1} max {:.1} ms ({} samples)  {} errors{cpu_percent}",
                     now.at.saturating_duration_since(first.into_std()).as_secs_f64(),
                     stats.open_now(),
+                    latency.p50_ms,
                     latency.p99_ms,
+                    latency.max_ms,
                     latency.samples,
                     stats.errors().values().sum::<u64>()
                 );
                 last = now;
+                last_cpu = cpu;
                 stats.prune_sent(SENT_KEPT);
                 target.check_alive()?;
             }
         }
     }
-    stats.set_measuring(false);
+    stats.stop();
     let window_end = stats.snapshot();
     let cpu_end = target.cpu_seconds();
     let window_start = window_start.unwrap_or(window_end);
@@ -205,6 +214,7 @@ pub async fn run(
             .zip(cpu_end)
             .map(|(start, end)| (end - start) / window_seconds.max(1e-9) * 100.0),
         first_failure: stats.first_failure(),
+        load_average: crate::server::load_average(),
     };
     let _ = stop_tx.send(true);
     Ok(report)

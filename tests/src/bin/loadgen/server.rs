@@ -81,6 +81,16 @@ impl Drop for Target {
     }
 }
 
+/// The host's load averages over 1, 5 and 15 minutes (other work on the machine skews the
+/// figures).
+pub fn load_average() -> Option<[f64; 3]> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    let mut fields = text
+        .split_whitespace()
+        .map(|field| field.parse::<f64>().ok());
+    Some([fields.next()??, fields.next()??, fields.next()??])
+}
+
 fn free_port() -> anyhow::Result<SocketAddr> {
     let listener = TcpListener::bind("127.0.0.1:0").context("cannot find a free port")?;
     Ok(listener.local_addr()?)

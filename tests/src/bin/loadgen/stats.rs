@@ -49,7 +49,10 @@ pub struct Stats {
     /// When each move was sent, by room and the version it makes.
     sent: Mutex<HashMap<(RoomId, u64), Instant>>,
     measuring: AtomicBool,
-    latency: Mutex<Histogram<u64>>,
+    /// Two histograms: the whole measured window, and since the last progress line.
+    latency: Mutex<[Histogram<u64>; 2]>,
+    /// Set once the scenario is over: connections closing now are not failures.
+    stopping: AtomicBool,
     first_error: Mutex<Option<String>>,
 }
 
@@ -70,9 +73,8 @@ impl Stats {
             closes: Mutex::default(),
             sent: Mutex::default(),
             measuring: AtomicBool::new(false),
-            latency: Mutex::new(
-                Histogram::new_with_bounds(1, LATENCY_CEILING_US, 3).expect("valid bounds"),
-            ),
+            latency: Mutex::new([histogram(), histogram()]),
+            stopping: AtomicBool::new(false),
             first_error: Mutex::default(),
         }
     }
@@ -111,6 +113,9 @@ impl Stats {
 
     /// Keeps the first failure's reason, for the report.
     pub fn note_failure(&self, reason: String) {
+        if self.stopping.load(Ordering::Relaxed) {
+            return;
+        }
         let mut first = lock(&self.first_error);
         if first.is_none() {
             eprintln!("loadgen: {reason}");
@@ -136,7 +141,9 @@ impl Stats {
             return;
         };
         let micros = now.saturating_duration_since(sent).as_micros() as u64;
-        lock(&self.latency).saturating_record(micros.clamp(1, LATENCY_CEILING_US));
+        for histogram in lock(&self.latency).iter_mut() {
+            histogram.saturating_record(micros.clamp(1, LATENCY_CEILING_US));
+        }
     }
 
     pub fn set_measuring(&self, on: bool) {
@@ -149,16 +156,23 @@ impl Stats {
         lock(&self.sent).retain(|_, at| now.saturating_duration_since(*at) < age);
     }
 
+    /// Ends the scenario: from now on closed connections are expected.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+        self.set_measuring(false);
+    }
+
+    /// Latency over the whole measured window.
     pub fn latency(&self) -> Latency {
-        let histogram = lock(&self.latency);
-        let ms = |micros: u64| micros as f64 / 1000.0;
-        Latency {
-            samples: histogram.len(),
-            p50_ms: ms(histogram.value_at_quantile(0.5)),
-            p99_ms: ms(histogram.value_at_quantile(0.99)),
-            max_ms: ms(histogram.max()),
-            mean_ms: histogram.mean() / 1000.0,
-        }
+        Latency::of(&lock(&self.latency)[0])
+    }
+
+    /// Latency since the last call (for progress lines), starting a new interval.
+    pub fn latency_interval(&self) -> Latency {
+        let mut histograms = lock(&self.latency);
+        let latency = Latency::of(&histograms[1]);
+        histograms[1].reset();
+        latency
     }
 
     pub fn snapshot(&self) -> Snapshot {
@@ -185,6 +199,23 @@ pub struct Latency {
     pub p99_ms: f64,
     pub max_ms: f64,
     pub mean_ms: f64,
+}
+
+impl Latency {
+    fn of(histogram: &Histogram<u64>) -> Latency {
+        let ms = |micros: u64| micros as f64 / 1000.0;
+        Latency {
+            samples: histogram.len(),
+            p50_ms: ms(histogram.value_at_quantile(0.5)),
+            p99_ms: ms(histogram.value_at_quantile(0.99)),
+            max_ms: ms(histogram.max()),
+            mean_ms: histogram.mean() / 1000.0,
+        }
+    }
+}
+
+fn histogram() -> Histogram<u64> {
+    Histogram::new_with_bounds(1, LATENCY_CEILING_US, 3).expect("valid bounds")
 }
 
 /// The counters at one instant, to turn into rates over a window.
