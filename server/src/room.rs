@@ -181,6 +181,12 @@ fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
 impl Room {
     async fn run(mut self, mut inbox: mpsc::Receiver<RoomCommand>) {
         info!(room = self.id, game = ?self.game, "room open");
+        // A restored room whose last move ended the game, stored just before a crash.
+        if let Some(outcome) = self.state.outcome()
+            && self.record.is_none()
+        {
+            self.finish(outcome).await;
+        }
         self.maybe_start_ai();
         while let Some(command) = inbox.recv().await {
             self.handle(command).await;
@@ -334,15 +340,14 @@ impl Room {
         self.state = next;
         self.moves.push(recorded);
         self.version += 1;
-        let outcome = self.state.outcome();
-        match outcome {
-            // The last move is stored with the finished game, in one transaction.
-            Some(outcome) => self.finish(outcome).await,
-            None => self.save_last_move().await,
-        }
+        self.save_last_move().await;
         self.broadcast();
-        if outcome.is_none() {
-            self.maybe_start_ai();
+        match self.state.outcome() {
+            Some(outcome) => {
+                self.finish(outcome).await;
+                self.broadcast();
+            }
+            None => self.maybe_start_ai(),
         }
         Ok(())
     }
