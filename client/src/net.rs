@@ -1,25 +1,87 @@
 //! The client's network side. macroquad's loop is single-threaded and cannot drive tokio, so
 //! the WebSocket lives on a background thread with a current-thread runtime; the UI sends
 //! requests through a channel and drains events with `try_recv` once per frame.
+//!
+//! The thread remembers what its connection follows: the seat tokens it received (`Seated`)
+//! and the rooms it watches (the `Watch` requests it forwarded; `Leave` forgets a room). When
+//! an established connection drops (a server restart, a network fault), it reconnects with
+//! backoff, greets the server again and sends `Reclaim` for every seat and `Watch` for every
+//! watched room, so the UI simply receives `Seated` and fresh `State`s again. Requests the UI
+//! sends meanwhile wait in a bounded queue and go out after the resume. A server that closes
+//! with code 1008 (a budget overdrawn) or refuses the handshake is not retried.
 
+use std::collections::{BTreeMap, VecDeque};
+use std::future::Future;
 use std::sync::mpsc as std_mpsc;
+use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
-use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use parlor_shared::protocol::{
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, SeatToken, ServerMsg,
+};
+use tokio::net::TcpStream;
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+/// Requests the UI may send while the connection is down; more are dropped with a
+/// [`NetEvent::NotSent`].
+pub const QUEUE_LIMIT: usize = 64;
 
 /// What the network thread tells the UI.
 #[derive(Debug, Clone)]
 pub enum NetEvent {
-    /// The handshake succeeded; the string names the server.
+    /// The handshake succeeded (first or again after `Reconnecting`); the string names the
+    /// server.
     Connected(String),
     /// Boxed: a room state is large, the other events small.
     Message(Box<ServerMsg>),
-    /// The connection ended or could not be made; the string says why.
+    /// The connection dropped and attempt number `attempt` (from 1) to get it back is under way;
+    /// `reason` says why the connection (or the previous attempt) failed. Requests sent now
+    /// are queued. `Connected` follows when it is back, `Disconnected` when the thread gives up.
+    Reconnecting { attempt: u32, reason: String },
+    /// A request was not sent: the connection is down and [`QUEUE_LIMIT`] requests already
+    /// wait for it. The string says which request.
+    NotSent(String),
+    /// The connection ended for good or could not be made; the string says why.
     Disconnected(String),
+}
+
+/// How long connecting and greeting the server may take.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// How a dropped connection is retried: waits of `first`, doubling up to `max`, until
+/// `give_up_after` has passed since the drop.
+#[derive(Debug, Clone, Copy)]
+pub struct Backoff {
+    pub first: Duration,
+    pub max: Duration,
+    pub give_up_after: Duration,
+}
+
+impl Default for Backoff {
+    /// 0.5 s, 1 s, 2 s, 4 s, then every 5 s, for a minute.
+    fn default() -> Backoff {
+        Backoff {
+            first: Duration::from_millis(500),
+            max: Duration::from_secs(5),
+            give_up_after: Duration::from_secs(60),
+        }
+    }
+}
+
+impl Backoff {
+    /// The wait before attempt `attempt` (from 1).
+    pub fn delay(&self, attempt: u32) -> Duration {
+        let doubled = self
+            .first
+            .saturating_mul(1u32 << attempt.saturating_sub(1).min(20));
+        doubled.min(self.max)
+    }
 }
 
 /// The UI's end of a connection. Dropping it closes the connection.
@@ -29,8 +91,21 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Starts connecting to `url` (`ws://host:port`) on a background thread.
+    /// Starts connecting to `url` (`ws://host:port`) on a background thread; once connected,
+    /// a dropped connection is resumed with the default [`Backoff`]. A first connection that
+    /// fails is not retried.
     pub fn open(url: &str) -> Connection {
+        Connection::open_with(url, Some(Backoff::default()))
+    }
+
+    /// A connection that is never resumed: the first drop is `Disconnected` (for command-line
+    /// tools that send one request and wait for its answer).
+    pub fn open_once(url: &str) -> Connection {
+        Connection::open_with(url, None)
+    }
+
+    /// A connection resumed with `backoff`, or never when `None`.
+    pub fn open_with(url: &str, backoff: Option<Backoff>) -> Connection {
         let (requests, request_rx) = mpsc::unbounded_channel();
         let (event_tx, events) = std_mpsc::channel();
         let url = url.to_string();
@@ -41,17 +116,28 @@ impl Connection {
                     .enable_all()
                     .build();
                 let reason = match runtime {
-                    Ok(runtime) => runtime.block_on(talk(&url, request_rx, &event_tx)),
-                    Err(error) => format!("cannot start the network runtime: {error}"),
+                    Ok(runtime) => {
+                        let mut link = Link {
+                            url,
+                            requests: request_rx,
+                            events: event_tx.clone(),
+                            queue: VecDeque::new(),
+                            follows: BTreeMap::new(),
+                        };
+                        runtime.block_on(link.run(backoff))
+                    }
+                    Err(error) => Some(format!("cannot start the network runtime: {error}")),
                 };
-                let _ = event_tx.send(NetEvent::Disconnected(reason));
+                if let Some(reason) = reason {
+                    let _ = event_tx.send(NetEvent::Disconnected(reason));
+                }
             })
             .expect("cannot start the network thread");
         Connection { requests, events }
     }
 
     /// Queues a request; silently ignored once the connection is gone (the UI learns that from
-    /// a `Disconnected` event).
+    /// a `Disconnected` event). While the connection is being resumed it waits for the resume.
     pub fn send(&self, message: ClientMsg) {
         let _ = self.requests.send(message);
     }
@@ -62,72 +148,314 @@ impl Connection {
     }
 
     /// The next event, waiting at most `timeout` (for command-line tools, not the window).
-    pub fn recv_timeout(&self, timeout: std::time::Duration) -> Option<NetEvent> {
+    pub fn recv_timeout(&self, timeout: Duration) -> Option<NetEvent> {
         self.events.recv_timeout(timeout).ok()
     }
 }
 
-/// Runs one connection until it ends; returns why it ended.
-async fn talk(
-    url: &str,
-    mut requests: mpsc::UnboundedReceiver<ClientMsg>,
-    events: &std_mpsc::Sender<NetEvent>,
-) -> String {
-    let connected =
-        tokio_tungstenite::connect_async_with_config(url, Some(wire::websocket_config()), true)
-            .await;
-    let mut socket = match connected {
-        Ok((socket, _response)) => socket,
-        Err(error) => return format!("cannot connect to {url}: {error}"),
-    };
-    let hello = ClientMsg::Hello {
-        protocol: PROTOCOL_VERSION,
-        client: format!("parlor-client {}", env!("CARGO_PKG_VERSION")),
-    };
-    match wire::encode(&hello, Format::Binary) {
-        Ok(frame) => {
-            if let Err(error) = socket.send(frame).await {
-                return format!("connection lost: {error}");
-            }
-        }
-        Err(error) => return format!("cannot encode Hello: {error}"),
-    }
-    loop {
-        tokio::select! {
-            request = requests.recv() => {
-                let Some(request) = request else {
-                    let _ = socket.close(None).await;
-                    return "closed".into();
-                };
-                let frame = match wire::encode(&request, Format::Binary) {
-                    Ok(frame) => frame,
-                    Err(error) => return format!("cannot encode a request: {error}"),
-                };
-                if let Err(error) = socket.send(frame).await {
-                    return format!("connection lost: {error}");
-                }
-            }
-            incoming = socket.next() => {
-                let message = match incoming {
-                    None => return "the server closed the connection".into(),
-                    Some(Err(error)) => return format!("connection lost: {error}"),
-                    Some(Ok(message)) => message,
-                };
-                // The server says why it closes (a limit, an idle timeout); pass that on.
-                if let Message::Close(Some(frame)) = &message && !frame.reason.is_empty() {
-                    return format!("the server closed the connection: {}", frame.reason);
-                }
-                let event = match wire::decode::<ServerMsg>(message) {
-                    Incoming::Message(ServerMsg::Welcome { server, .. }, _) => NetEvent::Connected(server),
-                    Incoming::Message(message, _) => NetEvent::Message(Box::new(message)),
-                    Incoming::Garbled(error, _) => return format!("the server sent a bad frame: {error}"),
-                    Incoming::Control => continue,
-                    Incoming::Close => return "the server closed the connection".into(),
-                };
-                if events.send(event).is_err() {
-                    return "closed".into();
-                }
-            }
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// How a connection (or an attempt at one) ended.
+enum End {
+    /// The UI dropped its end: nothing to report.
+    Closed,
+    /// Worth another attempt: the network or the server went away, or the server was full.
+    Lost(String),
+    /// Not worth retrying: the server refused us (handshake, policy close).
+    Refused(String),
+}
+
+/// What the connection follows, to take it up again after a reconnect.
+#[derive(Default)]
+struct Follow {
+    /// Seat number and token of every seat held in the room.
+    seats: Vec<(u8, SeatToken)>,
+    /// Whether the room was watched (`Watch` forwarded).
+    watching: bool,
+}
+
+/// The network thread's state, kept across reconnects.
+struct Link {
+    url: String,
+    requests: mpsc::UnboundedReceiver<ClientMsg>,
+    events: std_mpsc::Sender<NetEvent>,
+    /// Requests that arrived while no connection was up, oldest first.
+    queue: VecDeque<ClientMsg>,
+    follows: BTreeMap<RoomId, Follow>,
+}
+
+impl Link {
+    /// Connects, serves and resumes until the UI closes (`None`) or the connection is lost for
+    /// good (`Some(reason)`).
+    async fn run(&mut self, backoff: Option<Backoff>) -> Option<String> {
+        let mut socket = match self.handshake().await {
+            Ok(socket) => socket,
+            Err(End::Closed) => return None,
+            Err(End::Lost(reason) | End::Refused(reason)) => return Some(reason),
+        };
+        loop {
+            let reason = match self.serve(&mut socket).await {
+                End::Closed => return None,
+                End::Refused(reason) => return Some(reason),
+                End::Lost(reason) => reason,
+            };
+            let Some(backoff) = backoff else {
+                return Some(reason);
+            };
+            socket = match self.resume(backoff, reason).await {
+                Ok(socket) => socket,
+                Err(End::Closed) => return None,
+                Err(End::Lost(reason) | End::Refused(reason)) => return Some(reason),
+            };
         }
     }
+
+    /// Tries again with backoff until a handshake succeeds, the server refuses us or the time
+    /// is up (`Lost` with the last reason).
+    async fn resume(&mut self, backoff: Backoff, mut reason: String) -> Result<Socket, End> {
+        let deadline = Instant::now() + backoff.give_up_after;
+        for attempt in 1.. {
+            let delay = backoff.delay(attempt);
+            if Instant::now() + delay > deadline {
+                break;
+            }
+            let reconnecting = NetEvent::Reconnecting {
+                attempt,
+                reason: reason.clone(),
+            };
+            if self.events.send(reconnecting).is_err() {
+                return Err(End::Closed);
+            }
+            self.queueing(tokio::time::sleep(delay)).await?;
+            match self.handshake().await {
+                Ok(socket) => return Ok(socket),
+                Err(End::Lost(why)) => reason = why,
+                Err(end) => return Err(end),
+            }
+        }
+        let waited = backoff.give_up_after.as_secs();
+        Err(End::Lost(format!(
+            "{reason} (gave up reconnecting after {waited} s)"
+        )))
+    }
+
+    /// Runs `work` while keeping the UI's requests in the queue; `Closed` if the UI goes.
+    async fn queueing<T>(&mut self, work: impl Future<Output = T>) -> Result<T, End> {
+        tokio::pin!(work);
+        loop {
+            tokio::select! {
+                done = &mut work => return Ok(done),
+                request = self.requests.recv() => match request {
+                    None => return Err(End::Closed),
+                    Some(request) => self.hold(request)?,
+                },
+            }
+        }
+    }
+
+    fn hold(&mut self, request: ClientMsg) -> Result<(), End> {
+        if self.queue.len() < QUEUE_LIMIT {
+            self.queue.push_back(request);
+            return Ok(());
+        }
+        let what = format!(
+            "not sent while reconnecting ({QUEUE_LIMIT} requests already wait): {}",
+            describe(&request)
+        );
+        self.events
+            .send(NetEvent::NotSent(what))
+            .map_err(|_| End::Closed)
+    }
+
+    /// Connects and greets the server within [`HANDSHAKE_TIMEOUT`]; on `Welcome` tells the UI
+    /// `Connected`.
+    async fn handshake(&mut self) -> Result<Socket, End> {
+        let seconds = HANDSHAKE_TIMEOUT.as_secs();
+        match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.greet()).await {
+            Ok(greeted) => greeted,
+            Err(_) => Err(End::Lost(format!(
+                "no answer from {} within {seconds} s",
+                self.url
+            ))),
+        }
+    }
+
+    async fn greet(&mut self) -> Result<Socket, End> {
+        let url = self.url.clone();
+        let connect = tokio_tungstenite::connect_async_with_config(
+            url.as_str(),
+            Some(wire::websocket_config()),
+            true,
+        );
+        let mut socket = match self.queueing(connect).await? {
+            Ok((socket, _response)) => socket,
+            Err(error) => return Err(End::Lost(format!("cannot connect to {url}: {error}"))),
+        };
+        let hello = ClientMsg::Hello {
+            protocol: PROTOCOL_VERSION,
+            client: format!("parlor-client {}", env!("CARGO_PKG_VERSION")),
+        };
+        send(&mut socket, &hello).await?;
+        let server = loop {
+            let incoming = self.queueing(socket.next()).await?;
+            match read(incoming)? {
+                Some(ServerMsg::Welcome { server, .. }) => break server,
+                Some(ServerMsg::Error {
+                    code: ErrorCode::Handshake,
+                    message,
+                }) => return Err(End::Refused(format!("the server refused us: {message}"))),
+                // `ServerBusy` comes before a close with 1013, which says the rest.
+                Some(_) | None => {}
+            }
+        };
+        if self.events.send(NetEvent::Connected(server)).is_err() {
+            return Err(End::Closed);
+        }
+        Ok(socket)
+    }
+
+    /// Takes up what the connection followed, sends the queued requests, then forwards both
+    /// ways until the connection ends.
+    async fn serve(&mut self, socket: &mut Socket) -> End {
+        let mut resume = Vec::new();
+        for (&room, follow) in &self.follows {
+            for (_, token) in &follow.seats {
+                let token = token.clone();
+                resume.push(ClientMsg::Reclaim { room, token });
+            }
+            if follow.seats.is_empty() && follow.watching {
+                resume.push(ClientMsg::Watch { room });
+            }
+        }
+        for request in resume {
+            if let Err(end) = send(socket, &request).await {
+                return self.after_send_error(socket, end).await;
+            }
+        }
+        while let Some(request) = self.queue.pop_front() {
+            if let Err(end) = self.forward(socket, request).await {
+                return self.after_send_error(socket, end).await;
+            }
+        }
+        loop {
+            tokio::select! {
+                request = self.requests.recv() => {
+                    let Some(request) = request else {
+                        let _ = socket.close(None).await;
+                        return End::Closed;
+                    };
+                    if let Err(end) = self.forward(socket, request).await {
+                        return self.after_send_error(socket, end).await;
+                    }
+                }
+                incoming = socket.next() => {
+                    let delivered = match read(incoming) {
+                        Ok(Some(message)) => self.deliver(message),
+                        Ok(None) => Ok(()),
+                        Err(end) => Err(end),
+                    };
+                    if let Err(end) = delivered {
+                        if let End::Closed = end {
+                            let _ = socket.close(None).await;
+                        }
+                        return end;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Passes a message on to the UI, noting the seat a `Seated` gives.
+    fn deliver(&mut self, message: ServerMsg) -> Result<(), End> {
+        if let ServerMsg::Seated { room, seat, token } = &message {
+            let seats = &mut self.follows.entry(*room).or_default().seats;
+            seats.retain(|(held, _)| held != seat);
+            seats.push((*seat, token.clone()));
+        }
+        self.events
+            .send(NetEvent::Message(Box::new(message)))
+            .map_err(|_| End::Closed)
+    }
+
+    /// A write failed: the server may have closed with a reason we have not read yet (a
+    /// policy close, which must not be retried). Reads what is left, briefly, to find out.
+    async fn after_send_error(&mut self, socket: &mut Socket, end: End) -> End {
+        let End::Lost(reason) = end else {
+            return end;
+        };
+        let deadline = Instant::now() + Duration::from_secs(1);
+        loop {
+            let Ok(incoming) = tokio::time::timeout_at(deadline, socket.next()).await else {
+                return End::Lost(reason);
+            };
+            match read(incoming) {
+                Ok(Some(message)) => {
+                    if let Err(end) = self.deliver(message) {
+                        return end;
+                    }
+                }
+                Ok(None) => {}
+                // The server's own close, if it sent one, says more than the failed write.
+                Err(end) => return end,
+            }
+        }
+    }
+
+    /// Sends one of the UI's requests, noting the rooms it watches or leaves.
+    async fn forward(&mut self, socket: &mut Socket, request: ClientMsg) -> Result<(), End> {
+        match &request {
+            ClientMsg::Watch { room } => self.follows.entry(*room).or_default().watching = true,
+            ClientMsg::Leave { room } => drop(self.follows.remove(room)),
+            _ => {}
+        }
+        send(socket, &request).await
+    }
+}
+
+async fn send(socket: &mut Socket, message: &ClientMsg) -> Result<(), End> {
+    let frame = wire::encode(message, Format::Binary)
+        .map_err(|error| End::Refused(format!("cannot encode a request: {error}")))?;
+    socket
+        .send(frame)
+        .await
+        .map_err(|error| End::Lost(format!("connection lost: {error}")))
+}
+
+/// One frame from the server: a message, nothing of interest (`None`), or the end.
+fn read(
+    incoming: Option<Result<Message, tokio_tungstenite::tungstenite::Error>>,
+) -> Result<Option<ServerMsg>, End> {
+    let message = match incoming {
+        None => return Err(End::Lost("the server closed the connection".into())),
+        Some(Err(error)) => return Err(End::Lost(format!("connection lost: {error}"))),
+        Some(Ok(message)) => message,
+    };
+    // The server says why it closes (a limit, an idle timeout); pass that on. A policy close
+    // means this client overdrew a budget: coming back would only do it again.
+    if let Message::Close(Some(frame)) = &message {
+        let reason = if frame.reason.is_empty() {
+            format!("the server closed the connection (code {})", frame.code)
+        } else {
+            format!("the server closed the connection: {}", frame.reason)
+        };
+        return Err(match frame.code {
+            CloseCode::Policy => End::Refused(reason),
+            _ => End::Lost(reason),
+        });
+    }
+    match wire::decode::<ServerMsg>(message) {
+        Incoming::Message(message, _) => Ok(Some(message)),
+        Incoming::Garbled(error, _) => Err(End::Refused(format!(
+            "the server sent a bad frame: {error}"
+        ))),
+        Incoming::Control => Ok(None),
+        Incoming::Close => Err(End::Lost("the server closed the connection".into())),
+    }
+}
+
+/// A request as the user may see it: its kind and room, never a token.
+fn describe(request: &ClientMsg) -> String {
+    let text = format!("{request:?}");
+    let end = text.find([' ', '{', '(']).unwrap_or(text.len());
+    text[..end].to_string()
 }

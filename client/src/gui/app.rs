@@ -38,9 +38,24 @@ pub enum Startup {
 /// The state of the link to the server, as the top bar shows it.
 enum Link {
     Offline(String),
-    Connecting { url: String },
-    Connected { url: String, server: String },
-    Disconnected { url: String, reason: String },
+    Connecting {
+        url: String,
+    },
+    Connected {
+        url: String,
+        server: String,
+    },
+    /// The connection dropped and the network thread is getting it back; rooms keep their
+    /// last state on screen and get fresh ones after the resume.
+    Reconnecting {
+        url: String,
+        attempt: u32,
+        reason: String,
+    },
+    Disconnected {
+        url: String,
+        reason: String,
+    },
 }
 
 enum Screen {
@@ -207,6 +222,7 @@ impl App {
         match &self.link {
             Link::Connecting { url }
             | Link::Connected { url, .. }
+            | Link::Reconnecting { url, .. }
             | Link::Disconnected { url, .. } => Some(url),
             Link::Offline(_) => None,
         }
@@ -249,7 +265,18 @@ impl App {
         match event {
             NetEvent::Connected(server) => {
                 let url = self.server_url().unwrap_or_default().to_string();
+                let resumed = matches!(self.link, Link::Reconnecting { .. });
                 self.link = Link::Connected { url, server };
+                if resumed {
+                    // The network thread has reclaimed our seats and watches again: the room
+                    // on screen stays and gets its fresh state; the lobby refreshes its lists.
+                    self.say("Reconnected", false);
+                    self.send(ClientMsg::ListGames);
+                    if matches!(self.screen, Screen::Lobby) {
+                        self.enter_lobby();
+                    }
+                    return;
+                }
                 self.send(ClientMsg::ListGames);
                 self.enter_lobby();
                 if let Some((setup, seats)) =
@@ -259,6 +286,17 @@ impl App {
                 }
             }
             NetEvent::Message(message) => self.handle_message(*message),
+            NetEvent::Reconnecting { attempt, reason } => {
+                let url = self.server_url().unwrap_or_default().to_string();
+                self.link = Link::Reconnecting {
+                    url,
+                    attempt,
+                    reason,
+                };
+                // A room asked for on the lost connection will not be announced.
+                self.pending_rooms.clear();
+            }
+            NetEvent::NotSent(what) => self.say(what, true),
             NetEvent::Disconnected(reason) => {
                 let url = self.server_url().unwrap_or_default().to_string();
                 self.link = Link::Disconnected { url, reason };
@@ -421,6 +459,14 @@ impl App {
             Link::Connected { url, server } => {
                 (format!("Connected to {url} ({server})"), GOOD_TEXT)
             }
+            Link::Reconnecting {
+                url,
+                attempt,
+                reason,
+            } => (
+                format!("Reconnecting to {url}... (attempt {attempt}; {reason})"),
+                ERROR_TEXT,
+            ),
             // The reason names the address when it matters ("cannot connect to ...").
             Link::Disconnected { reason, .. } => (format!("Disconnected: {reason}"), ERROR_TEXT),
         };

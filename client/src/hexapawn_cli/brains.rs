@@ -96,7 +96,8 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 
 /// Sends one request and waits for its answer (or an error).
 fn ask(url: &str, request: ClientMsg) -> anyhow::Result<ServerMsg> {
-    let connection = Connection::open(url);
+    // One request, one answer: a dropped connection is an error here, not resumed.
+    let connection = Connection::open_once(url);
     let deadline = Instant::now() + PATIENCE;
     let mut sent = false;
     loop {
@@ -117,7 +118,7 @@ fn ask(url: &str, request: ClientMsg) -> anyhow::Result<ServerMsg> {
             {
                 return Ok(*message);
             }
-            Some(NetEvent::Message(_)) => {}
+            Some(_) => {}
         }
     }
 }

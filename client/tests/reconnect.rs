@@ -1,0 +1,549 @@
+//! The client resumes by itself: `net::Connection` against the real `server` binary killed with
+//! SIGKILL and restarted on the same port and data directory (players reclaim their seats,
+//! spectators watch again, a move made while reconnecting lands after the resume), and against
+//! servers that must not be retried (a policy close, a refused handshake) or may be (full).
+//!
+//! The `server` binary is not among this package's `CARGO_BIN_EXE_*`: it is looked for in the
+//! target directory next to this test (`cargo test --workspace` builds it before any test
+//! runs, for the server's own tests) and built with `cargo build -p parlor-server --bin server`
+//! when missing. `PARLOR_SERVER_BIN` names another binary.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_client::net::{Backoff, Connection, NetEvent, QUEUE_LIMIT};
+use parlor_server::limits::Budget;
+use parlor_server::wire::{self, Incoming};
+use parlor_server::{Limits, ServerConfig};
+use parlor_shared::codec::Format;
+use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::protocol::{
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg,
+};
+use tokio::net::TcpStream;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+const PATIENCE: Duration = Duration::from_secs(30);
+
+/// The `server` binary of this build, built first if it is missing.
+fn server_binary() -> PathBuf {
+    if let Some(path) = std::env::var_os("PARLOR_SERVER_BIN") {
+        return path.into();
+    }
+    let exe = std::env::current_exe().unwrap();
+    // target/<profile>/deps/reconnect-<hash>
+    let profile_dir = exe.parent().unwrap().parent().unwrap();
+    let binary = profile_dir.join(format!("server{}", std::env::consts::EXE_SUFFIX));
+    if !binary.exists() {
+        build_server(profile_dir);
+    }
+    assert!(binary.exists(), "no server binary at {}", binary.display());
+    binary
+}
+
+fn build_server(profile_dir: &Path) {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.args(["build", "-p", "parlor-server", "--bin", "server"]);
+    match profile_dir.file_name().and_then(|name| name.to_str()) {
+        Some("debug") | None => {}
+        Some("release") => drop(command.arg("--release")),
+        Some(profile) => drop(command.args(["--profile", profile])),
+    }
+    if let Some(target_dir) = profile_dir.parent() {
+        command.arg("--target-dir").arg(target_dir);
+    }
+    let status = command
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .status()
+        .expect("cargo runs");
+    assert!(status.success(), "cannot build the server binary");
+}
+
+/// A running `server` process, killed when dropped.
+struct Running(Child);
+
+impl Running {
+    /// SIGKILL: no chance to finish a write or say goodbye to its clients.
+    fn kill_9(mut self) {
+        self.0.kill().unwrap();
+        self.0.wait().unwrap();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the binary on `addr` with its data in `data` and waits until it listens.
+fn start_server(addr: SocketAddr, data: &Path) -> Running {
+    let mut child = Command::new(server_binary())
+        .arg("--addr")
+        .arg(addr.to_string())
+        .arg("--data")
+        .arg(data)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("server starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    loop {
+        let line = lines
+            .next()
+            .expect("the server logs before exiting")
+            .unwrap();
+        if line.contains("addr=") {
+            break;
+        }
+    }
+    // Keep draining the log so the server never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    Running(child)
+}
+
+fn free_addr() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap()
+}
+
+/// Events until `pick` accepts one; the events passed over are returned too.
+fn until<T>(
+    connection: &Connection,
+    mut pick: impl FnMut(&NetEvent) -> Option<T>,
+) -> (T, Vec<NetEvent>) {
+    let deadline = Instant::now() + PATIENCE;
+    let mut passed = Vec::new();
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let event = connection
+            .recv_timeout(left)
+            .unwrap_or_else(|| panic!("waited in vain; saw {passed:?}"));
+        if let Some(found) = pick(&event) {
+            return (found, passed);
+        }
+        passed.push(event);
+    }
+}
+
+fn connected(connection: &Connection) {
+    until(connection, |event| match event {
+        NetEvent::Connected(_) => Some(()),
+        NetEvent::Disconnected(reason) => panic!("disconnected: {reason}"),
+        _ => None,
+    });
+}
+
+fn message<T>(
+    connection: &Connection,
+    mut pick: impl FnMut(&ServerMsg) -> Option<T>,
+) -> (T, Vec<NetEvent>) {
+    until(connection, |event| match event {
+        NetEvent::Message(message) => pick(message),
+        NetEvent::Disconnected(reason) => panic!("disconnected: {reason}"),
+        _ => None,
+    })
+}
+
+fn state_at(connection: &Connection, room: RoomId, version: u64) -> RoomSnapshot {
+    message(connection, |m| match m {
+        ServerMsg::State(s) if s.room == room && s.version == version => Some(s.clone()),
+        _ => None,
+    })
+    .0
+}
+
+fn join(connection: &Connection, room: RoomId, seat: u8) -> SeatToken {
+    connection.send(ClientMsg::JoinSeat { room, seat });
+    message(connection, |m| match m {
+        ServerMsg::Seated { token, .. } => Some(token.clone()),
+        ServerMsg::Error { message, .. } => panic!("{message}"),
+        _ => None,
+    })
+    .0
+}
+
+fn cave(square: &str) -> GameMove {
+    GameMove::Cave(square.parse().unwrap())
+}
+
+/// Waits until the connection says it is reconnecting: the server is gone.
+fn reconnecting(connection: &Connection) -> u32 {
+    until(connection, |event| match event {
+        NetEvent::Reconnecting { attempt, .. } => Some(*attempt),
+        NetEvent::Disconnected(reason) => panic!("gave up: {reason}"),
+        _ => None,
+    })
+    .0
+}
+
+/// After a resume: only `Reconnecting` before `Connected`, then (for a player) `Seated` with
+/// the same token, and a first `State` equal in version, moves and game to `last`.
+fn resumed(connection: &Connection, last: &RoomSnapshot, seat: Option<(u8, &SeatToken)>) {
+    let (_, before) = until(connection, |event| match event {
+        NetEvent::Connected(_) => Some(()),
+        NetEvent::Disconnected(reason) => panic!("gave up: {reason}"),
+        _ => None,
+    });
+    assert!(
+        before
+            .iter()
+            .all(|event| matches!(event, NetEvent::Reconnecting { .. })),
+        "only Reconnecting before the resume: {before:?}"
+    );
+    let room = last.room;
+    let mut reseated = seat.is_none();
+    let mut first_state = None;
+    until(connection, |event| {
+        match event {
+            NetEvent::Message(m) => match &**m {
+                ServerMsg::Seated {
+                    room: r,
+                    seat: s,
+                    token: t,
+                } if *r == room && Some((*s, t)) == seat => reseated = true,
+                ServerMsg::State(s) if s.room == room && first_state.is_none() => {
+                    first_state = Some(s.clone())
+                }
+                _ => {}
+            },
+            NetEvent::Disconnected(reason) => panic!("gave up: {reason}"),
+            _ => {}
+        }
+        (reseated && first_state.is_some()).then_some(())
+    });
+    let state = first_state.unwrap();
+    assert_eq!(state.version, last.version);
+    assert_eq!(state.moves, last.moves);
+    assert_eq!(state.state, last.state);
+}
+
+#[test]
+fn seats_and_watches_come_back_by_themselves_after_kill_9_and_a_restart() {
+    let dir = std::env::temp_dir().join(format!("parlor-client-reconnect-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let addr = free_addr();
+    let url = format!("ws://{addr}");
+    let server = start_server(addr, &dir);
+
+    let alice = Connection::open(&url);
+    let bob = Connection::open(&url);
+    let spectator = Connection::open(&url);
+    for connection in [&alice, &bob, &spectator] {
+        connected(connection);
+    }
+    alice.send(ClientMsg::CreateRoom {
+        setup: GameSetup::Cave,
+        seats: vec![SeatSpec::Human, SeatSpec::Human],
+    });
+    let (room, _) = message(&alice, |m| match m {
+        ServerMsg::RoomCreated { room } => Some(*room),
+        _ => None,
+    });
+    let alice_token = join(&alice, room, 0);
+    let bob_token = join(&bob, room, 1);
+    spectator.send(ClientMsg::Watch { room });
+    state_at(&spectator, room, 0);
+    alice.send(ClientMsg::Move {
+        room,
+        token: alice_token.clone(),
+        version: 0,
+        mv: cave("a1"),
+    });
+    let last = state_at(&alice, room, 1);
+    state_at(&bob, room, 1);
+    state_at(&spectator, room, 1);
+
+    server.kill_9();
+    for connection in [&alice, &bob, &spectator] {
+        reconnecting(connection);
+    }
+    let server = start_server(addr, &dir);
+    // No request from the test: each connection takes up what it followed.
+    resumed(&alice, &last, Some((0, &alice_token)));
+    resumed(&bob, &last, Some((1, &bob_token)));
+    resumed(&spectator, &last, None);
+
+    // Bob's token still holds his seat: his move is accepted and everyone sees it.
+    bob.send(ClientMsg::Move {
+        room,
+        token: bob_token.clone(),
+        version: 1,
+        mv: cave("h8"),
+    });
+    for connection in [&alice, &bob, &spectator] {
+        assert_eq!(
+            state_at(connection, room, 2).moves.last(),
+            Some(&cave("h8"))
+        );
+    }
+
+    // A move made while the server is down waits for the resume and lands then.
+    server.kill_9();
+    reconnecting(&alice);
+    alice.send(ClientMsg::Move {
+        room,
+        token: alice_token,
+        version: 2,
+        mv: cave("b1"),
+    });
+    let server = start_server(addr, &dir);
+    for connection in [&alice, &bob, &spectator] {
+        let state = state_at(connection, room, 3);
+        assert_eq!(state.moves, vec![cave("a1"), cave("h8"), cave("b1")]);
+    }
+    drop(server);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_policy_close_for_an_overdrawn_budget_is_not_retried() {
+    let limits = Limits {
+        requests: Budget {
+            per_second: 1.0,
+            burst: 5.0,
+        },
+        ..Limits::default()
+    };
+    let config = ServerConfig {
+        limits,
+        ..ServerConfig::new(([127, 0, 0, 1], 0).into(), None)
+    };
+    let server = parlor_server::start_in_background(config).unwrap();
+    let connection = Connection::open(&server.url());
+    connected(&connection);
+    for _ in 0..40 {
+        connection.send(ClientMsg::ListGames);
+    }
+    let (reason, passed) = until(&connection, |event| match event {
+        NetEvent::Disconnected(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(
+        !passed
+            .iter()
+            .any(|event| matches!(event, NetEvent::Reconnecting { .. })),
+        "{passed:?}"
+    );
+    assert!(
+        reason.contains("the server closed the connection"),
+        "{reason}"
+    );
+    // The thread has ended: no attempt follows.
+    assert!(connection.recv_timeout(Duration::from_secs(2)).is_none());
+}
+
+/// What a scripted fake server does with one connection, after reading its `Hello`.
+enum Script {
+    /// `Welcome`, then `Seated` for room 3 (seat 1), then closes after reading `reads` requests.
+    WelcomeSeatThenDrop { reads: usize },
+    /// `Welcome`, then records `reads` requests and closes.
+    WelcomeThenRead { reads: usize },
+    /// `Error{ServerBusy}` and close code 1013.
+    Full,
+    /// `Error{Handshake}` and close code 1008, as for a protocol mismatch.
+    Refuse,
+}
+
+const TOKEN: &str = "00112233445566778899aabbccddeeff";
+
+/// A fake server that plays `scripts` to its successive connections and then stops listening;
+/// returns its address and a receiver of the requests each connection sent after `Hello`.
+fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<ClientMsg>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let (heard_tx, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            for script in scripts {
+                let (stream, _) = listener.accept().await.unwrap();
+                let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
+                let hello = read_request(&mut socket).await;
+                assert!(matches!(hello, ClientMsg::Hello { .. }));
+                let (answers, reads, close) = match script {
+                    Script::WelcomeSeatThenDrop { reads } => {
+                        let seated = ServerMsg::Seated {
+                            room: 3,
+                            seat: 1,
+                            token: SeatToken(TOKEN.into()),
+                        };
+                        (vec![welcome(), seated], reads, None)
+                    }
+                    Script::WelcomeThenRead { reads } => (vec![welcome()], reads, None),
+                    Script::Full => {
+                        let busy = error(ErrorCode::ServerBusy, "the server is full");
+                        (vec![busy], 0, Some((CloseCode::Again, "server full")))
+                    }
+                    Script::Refuse => {
+                        let message = "this server speaks protocol 99";
+                        let refusal = error(ErrorCode::Handshake, message);
+                        (vec![refusal], 0, Some((CloseCode::Policy, message)))
+                    }
+                };
+                for answer in answers {
+                    let frame = wire::encode(&answer, Format::Binary).unwrap();
+                    socket.send(frame).await.unwrap();
+                }
+                let mut heard = Vec::new();
+                for _ in 0..reads {
+                    heard.push(read_request(&mut socket).await);
+                }
+                let _ = heard_tx.send(heard);
+                let frame = close.map(|(code, reason)| CloseFrame {
+                    code,
+                    reason: reason.into(),
+                });
+                let _ = socket.close(frame).await;
+                // Let the client read the close before the socket goes.
+                let _ = tokio::time::timeout(Duration::from_millis(200), socket.next()).await;
+            }
+            // Stop listening: further attempts are refused.
+        });
+    });
+    (format!("ws://{addr}"), heard)
+}
+
+async fn read_request(socket: &mut WebSocketStream<TcpStream>) -> ClientMsg {
+    loop {
+        let frame = socket.next().await.unwrap().unwrap();
+        if let Incoming::Message(message, _) = wire::decode::<ClientMsg>(frame) {
+            return message;
+        }
+    }
+}
+
+fn welcome() -> ServerMsg {
+    ServerMsg::Welcome {
+        protocol: PROTOCOL_VERSION,
+        server: "fake".into(),
+    }
+}
+
+fn error(code: ErrorCode, message: &str) -> ServerMsg {
+    ServerMsg::Error {
+        code,
+        message: message.into(),
+    }
+}
+
+fn quick() -> Backoff {
+    Backoff {
+        first: Duration::from_millis(50),
+        max: Duration::from_millis(200),
+        give_up_after: Duration::from_secs(3),
+    }
+}
+
+fn attempts_before_connected(connection: &Connection) -> Vec<(u32, String)> {
+    let (_, passed) = until(connection, |event| match event {
+        NetEvent::Connected(_) => Some(()),
+        NetEvent::Disconnected(reason) => panic!("gave up: {reason}"),
+        _ => None,
+    });
+    passed
+        .into_iter()
+        .filter_map(|event| match event {
+            NetEvent::Reconnecting { attempt, reason } => Some((attempt, reason)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_full_server_is_retried_and_a_refused_handshake_is_not() {
+    let (url, heard) = fake_server(vec![
+        Script::WelcomeSeatThenDrop { reads: 2 },
+        Script::Full,
+        Script::WelcomeThenRead { reads: 2 },
+        Script::Refuse,
+    ]);
+    let connection = Connection::open_with(&url, Some(quick()));
+    connected(&connection);
+    message(&connection, |m| {
+        matches!(m, ServerMsg::Seated { .. }).then_some(())
+    });
+    connection.send(ClientMsg::Watch { room: 7 });
+    connection.send(ClientMsg::Watch { room: 8 });
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap().len(), 2);
+    // The fake drops the connection: attempt 1 meets a full server (1013), attempt 2 resumes.
+    let attempts = attempts_before_connected(&connection);
+    assert_eq!(attempts.len(), 2, "{attempts:?}");
+    assert_eq!(attempts[0].0, 1);
+    assert_eq!(attempts[1].0, 2);
+    assert!(attempts[1].1.contains("server full"), "{attempts:?}");
+    assert!(heard.recv_timeout(PATIENCE).unwrap().is_empty()); // the full server's
+    // The resume reclaims the seat with its token and watches the watched rooms again (by
+    // room: Reclaim 3, Watch 7, Watch 8; the fake reads the first two, then drops us).
+    let resent = heard.recv_timeout(PATIENCE).unwrap();
+    let reclaim = ClientMsg::Reclaim {
+        room: 3,
+        token: SeatToken(TOKEN.into()),
+    };
+    assert_eq!(resent, vec![reclaim, ClientMsg::Watch { room: 7 }]);
+    // A refused handshake ends everything, with the server's reason.
+    let (reason, passed) = until(&connection, |event| match event {
+        NetEvent::Disconnected(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.contains("protocol 99"), "{reason}");
+    assert_eq!(
+        passed
+            .iter()
+            .filter(|e| matches!(e, NetEvent::Reconnecting { .. }))
+            .count(),
+        1,
+        "{passed:?}"
+    );
+    assert!(connection.recv_timeout(Duration::from_secs(1)).is_none());
+}
+
+#[test]
+fn requests_wait_while_reconnecting_up_to_the_limit_and_the_thread_gives_up_in_time() {
+    let (url, heard) = fake_server(vec![Script::WelcomeThenRead { reads: 1 }]);
+    let connection = Connection::open_with(&url, Some(quick()));
+    connected(&connection);
+    connection.send(ClientMsg::Leave { room: 1 });
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap().len(), 1);
+    assert_eq!(reconnecting(&connection), 1);
+    for _ in 0..QUEUE_LIMIT + 3 {
+        connection.send(ClientMsg::ListGames);
+    }
+    let started = Instant::now();
+    let (reason, passed) = until(&connection, |event| match event {
+        NetEvent::Disconnected(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.contains("gave up reconnecting"), "{reason}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let not_sent = passed
+        .iter()
+        .filter(|e| matches!(e, NetEvent::NotSent(what) if what.contains("ListGames")))
+        .count();
+    assert_eq!(not_sent, 3, "{passed:?}");
+    let attempts: Vec<u32> = passed
+        .iter()
+        .filter_map(|e| match e {
+            NetEvent::Reconnecting { attempt, .. } => Some(*attempt),
+            _ => None,
+        })
+        .collect();
+    assert!(attempts.len() >= 3, "{attempts:?}");
+    assert!(
+        attempts.windows(2).all(|w| w[1] == w[0] + 1),
+        "{attempts:?}"
+    );
+}
