@@ -109,11 +109,18 @@ pub enum GameSetup {
     HerMatch(MatchSetup),
 }
 
+/// The most drops a Dropping Bricks room allows. Every room state carries every move, so this
+/// keeps the longest game (two moves a drop) inside one 64 KiB frame, and an AI-against-AI
+/// room from running forever. Games on one's own machine (`client bricks`) have no such cap.
+pub const MAX_ROOM_DROPS: u64 = 400;
+
 /// Why a setup cannot start a game.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SetupError {
     #[error(transparent)]
     Bricks(#[from] bricks::BricksError),
+    #[error("a Dropping Bricks room allows at most {MAX_ROOM_DROPS} drops, not {0}")]
+    RoomDrops(u64),
     #[error(transparent)]
     Ewn(#[from] ewn::SpecError),
     #[error("not a valid Klotski board: {0}")]
@@ -144,9 +151,13 @@ impl GameSetup {
                 height,
                 drops,
                 bricks,
-            } => GameState::Bricks(BricksGame::new(bricks::Setup::new(
-                *height, *drops, *bricks,
-            )?)),
+            } => {
+                let setup = bricks::Setup::new(*height, *drops, *bricks)?;
+                if *drops > MAX_ROOM_DROPS {
+                    return Err(SetupError::RoomDrops(*drops));
+                }
+                GameState::Bricks(BricksGame::new(setup))
+            }
             GameSetup::Ewn(spec) => GameState::Ewn(EwnGame::new(spec.level()?)),
             GameSetup::Klotski(board) => GameState::Klotski(KlotskiGame::new(board.puzzle()?)),
             GameSetup::Hexapawn(setup) => {
@@ -377,6 +388,54 @@ mod tests {
             error,
             RuleError::Cave(cave::MoveError::NotAnchored(_))
         ));
+    }
+
+    #[test]
+    fn the_longest_bricks_room_fits_one_frame_and_longer_ones_are_refused() {
+        use crate::bricks::{Answer, BricksMove, MAX_HEIGHT};
+        use crate::codec::{Format, encode};
+        use crate::protocol::{RoomSnapshot, ServerMsg};
+
+        let too_long = GameSetup::Bricks {
+            height: MAX_HEIGHT,
+            drops: MAX_ROOM_DROPS + 1,
+            bricks: 1,
+        };
+        assert_eq!(
+            too_long.start(),
+            Err(SetupError::RoomDrops(MAX_ROOM_DROPS + 1))
+        );
+        let longest = GameSetup::Bricks {
+            height: MAX_HEIGHT,
+            drops: MAX_ROOM_DROPS,
+            bricks: 1,
+        };
+        let mut state = longest.start().unwrap();
+        let mut moves = Vec::new();
+        // Drops from the very top, each survived: the widest numbers and the most moves.
+        let mut height = MAX_HEIGHT - MAX_ROOM_DROPS;
+        while state.outcome().is_none() {
+            height += 1;
+            for mv in [BricksMove::Drop(height), BricksMove::Answer(Answer::Safe)] {
+                state = state.apply(GameMove::Bricks(mv)).unwrap();
+                moves.push(GameMove::Bricks(mv));
+            }
+        }
+        assert_eq!(moves.len() as u64, 2 * MAX_ROOM_DROPS);
+        let message = ServerMsg::State(RoomSnapshot {
+            room: u64::MAX,
+            version: u64::MAX,
+            seats: vec![],
+            spectators: u32::MAX,
+            state,
+            moves,
+            outcome: None,
+            record: Some(u64::MAX),
+        });
+        for format in [Format::Binary, Format::Json] {
+            let frame = encode(&message, format);
+            assert!(frame.is_ok(), "{format:?}: {frame:?}");
+        }
     }
 
     #[test]
