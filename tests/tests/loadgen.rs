@@ -78,6 +78,8 @@ fn rooms_make_moves_that_spectators_see() {
         rooms["latency_ms"]["p99"].as_f64().unwrap() > 0.0,
         "{rooms}"
     );
+    assert_eq!(rooms["errors"], serde_json::json!({}), "{rooms}");
+    assert_eq!(rooms["closed_by_server"], serde_json::json!({}), "{rooms}");
     assert_eq!(rooms["server_rss_after_kib"], Value::Null, "no pid given");
 }
 
