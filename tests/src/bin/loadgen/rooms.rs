@@ -80,7 +80,7 @@ pub async fn run(
                     }
                     Err(error) => {
                         stats.setup_failures.inc();
-                        stats.note_failure(format!("room {index}: {error:#}"));
+                        stats.note_failure(format!("set-up of room #{index}: {error:#}"));
                         None
                     }
                 }
