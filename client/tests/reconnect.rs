@@ -3,15 +3,16 @@
 //! spectators watch again, a move made while reconnecting lands after the resume), and against
 //! servers that must not be retried (a policy close, a refused handshake) or may be (full).
 //!
-//! The `server` binary is not among this package's `CARGO_BIN_EXE_*`: it is looked for in the
-//! target directory next to this test (`cargo test --workspace` builds it before any test
-//! runs, for the server's own tests) and built with `cargo build -p parlor-server --bin server`
-//! when missing. `PARLOR_SERVER_BIN` names another binary.
+//! The `server` binary is not among this package's `CARGO_BIN_EXE_*`: it is the one in the
+//! target directory of this test, brought up to date first with `cargo build -p parlor-server
+//! --bin server` (a no-op under `cargo test --workspace`, which builds it before any test runs,
+//! for the server's own tests). `PARLOR_SERVER_BIN` names another binary.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
@@ -31,23 +32,34 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 const PATIENCE: Duration = Duration::from_secs(30);
 
-/// The `server` binary of this build, built first if it is missing.
+/// The `server` binary of this build. Cargo is asked once to bring it up to date (a no-op
+/// taking a fraction of a second when `cargo test --workspace` has just built it), so a stale
+/// binary from an older build never answers; if that build fails, an existing binary is used.
 fn server_binary() -> PathBuf {
-    if let Some(path) = std::env::var_os("PARLOR_SERVER_BIN") {
-        return path.into();
-    }
-    let exe = std::env::current_exe().unwrap();
-    // target/<profile>/deps/reconnect-<hash>
-    let profile_dir = exe.parent().unwrap().parent().unwrap();
-    let binary = profile_dir.join(format!("server{}", std::env::consts::EXE_SUFFIX));
-    if !binary.exists() {
-        build_server(profile_dir);
-    }
-    assert!(binary.exists(), "no server binary at {}", binary.display());
-    binary
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY
+        .get_or_init(|| {
+            if let Some(path) = std::env::var_os("PARLOR_SERVER_BIN") {
+                return path.into();
+            }
+            let exe = std::env::current_exe().unwrap();
+            // target/<profile>/deps/reconnect-<hash>
+            let profile_dir = exe.parent().unwrap().parent().unwrap();
+            let binary = profile_dir.join(format!("server{}", std::env::consts::EXE_SUFFIX));
+            let built = build_server(profile_dir);
+            assert!(
+                binary.exists(),
+                "no server binary at {} ({built})",
+                binary.display()
+            );
+            binary
+        })
+        .clone()
 }
 
-fn build_server(profile_dir: &Path) {
+/// `cargo build -p parlor-server --bin server` into the target directory of this test;
+/// returns what happened, for the message of a failure.
+fn build_server(profile_dir: &Path) -> String {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(["build", "-p", "parlor-server", "--bin", "server"]);
@@ -59,11 +71,11 @@ fn build_server(profile_dir: &Path) {
     if let Some(target_dir) = profile_dir.parent() {
         command.arg("--target-dir").arg(target_dir);
     }
-    let status = command
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .status()
-        .expect("cargo runs");
-    assert!(status.success(), "cannot build the server binary");
+    match command.current_dir(env!("CARGO_MANIFEST_DIR")).status() {
+        Ok(status) if status.success() => "built".into(),
+        Ok(status) => format!("cargo build failed: {status}"),
+        Err(error) => format!("cannot run cargo: {error}"),
+    }
 }
 
 /// A running `server` process, killed when dropped.
