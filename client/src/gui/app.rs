@@ -272,8 +272,12 @@ impl App {
                     // on screen stays and gets its fresh state; the lobby refreshes its lists.
                     self.say("Reconnected", false);
                     self.send(ClientMsg::ListGames);
-                    if matches!(self.screen, Screen::Lobby) {
-                        self.enter_lobby();
+                    match &mut self.screen {
+                        Screen::Lobby => self.enter_lobby(),
+                        // A move sent just before the drop may be lost with it: stop waiting
+                        // for it (one made twice is refused as stale, so nothing lands twice).
+                        Screen::Room(view) => view.on_error(),
+                        _ => {}
                     }
                     return;
                 }
