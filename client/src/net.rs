@@ -459,3 +459,32 @@ fn describe(request: &ClientMsg) -> String {
     let end = text.find([' ', '{', '(']).unwrap_or(text.len());
     text[..end].to_string()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::game::GameMove;
+
+    #[test]
+    fn backoff_doubles_from_half_a_second_up_to_five() {
+        let backoff = Backoff::default();
+        let delays: Vec<u64> = (1..=7)
+            .map(|attempt| backoff.delay(attempt).as_millis() as u64)
+            .collect();
+        assert_eq!(delays, [500, 1000, 2000, 4000, 5000, 5000, 5000]);
+        assert_eq!(backoff.delay(1000), Duration::from_secs(5));
+    }
+
+    #[test]
+    fn a_request_not_sent_is_named_without_its_token() {
+        let secret = "0123456789abcdef0123456789abcdef";
+        let request = ClientMsg::Move {
+            room: 4,
+            token: SeatToken(secret.into()),
+            version: 2,
+            mv: GameMove::Cave("a1".parse().unwrap()),
+        };
+        assert_eq!(describe(&request), "Move");
+        assert_eq!(describe(&ClientMsg::ListGames), "ListGames");
+    }
+}
