@@ -27,10 +27,14 @@ pub struct ServerArgs {
     /// Process id of the server at --url, to read its memory from /proc.
     #[arg(long, global = true, requires = "url")]
     pub server_pid: Option<u32>,
-    /// Start this server binary with `--memory --addr 127.0.0.1:<free port>`, and kill it at
-    /// the end.
+    /// Start this server binary with `--memory --addr 127.0.0.1:<free port>` (see
+    /// --server-data), and kill it at the end.
     #[arg(long, global = true, value_name = "PATH", conflicts_with = "url")]
     pub spawn_server: Option<PathBuf>,
+    /// Give the spawned server this data directory (`--data DIR`, games stored on disk)
+    /// instead of `--memory`.
+    #[arg(long, global = true, value_name = "DIR", requires = "spawn_server")]
+    pub server_data: Option<PathBuf>,
     /// One more argument for the spawned server (repeat for several), e.g.
     /// --server-arg=--max-connections=20000.
     #[arg(

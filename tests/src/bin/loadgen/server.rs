@@ -34,7 +34,7 @@ impl Target {
                 pid: args.server_pid,
                 child: None,
             }),
-            (None, Some(path)) => spawn(path, &args.server_args),
+            (None, Some(path)) => spawn(path, args.server_data.as_deref(), &args.server_args),
             (None, None) => bail!("give --url of a running server or --spawn-server PATH"),
         }
     }
@@ -96,11 +96,14 @@ fn free_port() -> anyhow::Result<SocketAddr> {
     Ok(listener.local_addr()?)
 }
 
-fn spawn(path: &Path, extra: &[String]) -> anyhow::Result<Target> {
+fn spawn(path: &Path, data: Option<&Path>, extra: &[String]) -> anyhow::Result<Target> {
     let addr = free_port()?;
     let mut command = Command::new(path);
+    match data {
+        Some(dir) => command.arg("--data").arg(dir),
+        None => command.arg("--memory"),
+    };
     command
-        .arg("--memory")
         .arg("--addr")
         .arg(addr.to_string())
         .args(extra)
