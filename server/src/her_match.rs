@@ -143,6 +143,8 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
             "could not drop the finished match's rows"
         );
     }
+    // The brains are free again before anyone can see the match over.
+    drop(claim);
     let mut last = run.last_view(&setup);
     last.finished = true;
     views.send_replace(last);
@@ -151,7 +153,6 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
         rounds = run.progress.rounds_played,
         "auto match over"
     );
-    drop(claim);
 }
 
 /// The match being played: an [`AutoMatch`] for the rounds still due and the progress of the

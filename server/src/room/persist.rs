@@ -205,3 +205,111 @@ impl Room {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use parlor_shared::game::GameSetup;
+    use parlor_shared::hexapawn::{Brain, Dims, HexGame, HexSetup, PlayMode};
+    use parlor_shared::klotski::{Dir, KlotskiBoard, KlotskiMove, Move, parse_puzzle};
+    use parlor_shared::protocol::SeatState;
+
+    use super::*;
+    use crate::hall::Hall;
+
+    fn hex(ply: &str) -> GameMove {
+        GameMove::Hexapawn(HexMove::Play(ply.parse().unwrap()))
+    }
+
+    fn rows() -> Vec<RoomRow> {
+        let token = Some(SeatToken("0123".into()));
+        let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap());
+        let solved = RoomRow {
+            id: 1,
+            start: GameSetup::Klotski(board).start().unwrap(),
+            seats: vec![SeatSpec::Human],
+            tokens: vec![token.clone()],
+            seed: 1,
+            her: None,
+            moves: vec![GameMove::Klotski(KlotskiMove::Slide(Move {
+                label: 5,
+                dir: Dir::Left,
+            }))],
+        };
+        let cave = GameSetup::Cave.start().unwrap();
+        let illegal = RoomRow {
+            id: 2,
+            start: cave,
+            seats: vec![SeatSpec::Human; 2],
+            tokens: vec![None; 2],
+            seed: 2,
+            her: None,
+            moves: vec![GameMove::Cave("a1".parse().unwrap()); 2],
+        };
+        let setup = HexSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            mode: PlayMode::Slow,
+            brain: "HER".into(),
+        };
+        let brain = Brain::new(setup.dims, setup.mirrors);
+        let her = HerSeat::new(brain.clone(), PlayMode::Slow, 3);
+        let against_her = RoomRow {
+            id: 3,
+            start: her.start(HexGame::new(setup, &brain)),
+            seats: vec![SeatSpec::Human, SeatSpec::ai(100)],
+            tokens: vec![token, None],
+            seed: 3,
+            her: Some(HerStart {
+                mode: PlayMode::Slow,
+                brain,
+            }),
+            // The person's pawn, then the capture the person forced on HER.
+            moves: vec![hex("b1-b2"), hex("a3xb2")],
+        };
+        vec![solved, illegal, against_her]
+    }
+
+    #[tokio::test]
+    async fn a_restart_replays_rooms_skips_what_does_not_replay_and_stores_a_finished_game() {
+        let store = Store::in_memory().unwrap();
+        for row in rows() {
+            store.insert_room(&row).done().await.unwrap();
+        }
+        let hall = Hall::restore(store.clone()).unwrap();
+        assert!(
+            hall.room(2).is_none(),
+            "an illegal stored move skips the room"
+        );
+        let her = hall.room(3).unwrap().summary.borrow().clone();
+        assert_eq!((her.version, her.moves, her.outcome), (2, 2, None));
+        assert_eq!(
+            her.seats[0],
+            SeatState::Taken { connected: false },
+            "the token holds the seat"
+        );
+        // The Klotski room was solved by its last stored move: its record is stored now.
+        let mut waited = 0;
+        while store.list().unwrap().is_empty() {
+            assert!(waited < 500, "the finished game was never stored");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            waited += 1;
+        }
+        let unfinished = store.load_rooms().unwrap();
+        let ids: Vec<RoomId> = unfinished
+            .rooms
+            .iter()
+            .map(|room| match room {
+                crate::store::StoredRoom::Game(row) => row.id,
+                crate::store::StoredRoom::Match(row) => row.id,
+            })
+            .collect();
+        assert_eq!(ids, vec![2, 3]);
+        let fresh = hall
+            .create_room(GameSetup::Cave, vec![SeatSpec::Human; 2])
+            .await
+            .unwrap();
+        assert_eq!(fresh, 4);
+    }
+}
