@@ -85,7 +85,7 @@ impl Hall {
             let (id, restored) = match stored {
                 StoredRoom::Game(row) => {
                     let id = row.id;
-                    let restored = RoomInit::restore(row, hall.store.clone()).map(spawn_room);
+                    let restored = RoomInit::restore(*row, hall.store.clone()).map(spawn_room);
                     (id, restored)
                 }
                 StoredRoom::Match(row) => (row.id, hall.resume_match(row)),

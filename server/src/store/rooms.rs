@@ -102,9 +102,10 @@ pub struct MatchRow {
     pub progress: MatchProgress,
 }
 
+/// A room in progress as stored: a game, or an auto match.
 #[derive(Clone, Debug, PartialEq)]
 pub enum StoredRoom {
-    Game(RoomRow),
+    Game(Box<RoomRow>),
     Match(MatchRow),
 }
 
@@ -388,7 +389,7 @@ impl RawRoom {
                 serde_json::from_str(&text).with_context(|| format!("move {ply}"))
             })
             .collect::<anyhow::Result<Vec<GameMove>>>()?;
-        Ok(StoredRoom::Game(RoomRow {
+        Ok(StoredRoom::Game(Box::new(RoomRow {
             id,
             start: serde_json::from_str(&self.start).context("start")?,
             seats: serde_json::from_str(&self.seats).context("seats")?,
@@ -396,7 +397,7 @@ impl RawRoom {
             seed,
             her,
             moves,
-        }))
+        })))
     }
 }
 
@@ -416,7 +417,7 @@ fn read_progress(connection: &Connection, room: i64) -> anyhow::Result<MatchProg
         connection.prepare("SELECT point FROM match_curve WHERE room = ?1 ORDER BY round")?;
     progress.curve = statement
         .query_map([room], |row| row.get::<_, String>(0))?
-        .map(|text| Ok(serde_json::from_str(&text?).context("curve point")?))
+        .map(|text| serde_json::from_str(&text?).context("curve point"))
         .collect::<anyhow::Result<Vec<CurvePoint>>>()?;
     Ok(progress)
 }

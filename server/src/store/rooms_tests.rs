@@ -57,7 +57,7 @@ fn game_rows(unfinished: &Unfinished) -> Vec<&RoomRow> {
         .rooms
         .iter()
         .filter_map(|room| match room {
-            StoredRoom::Game(row) => Some(row),
+            StoredRoom::Game(row) => Some(&**row),
             StoredRoom::Match(_) => None,
         })
         .collect()
