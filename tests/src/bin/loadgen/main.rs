@@ -39,20 +39,26 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .build()?;
     let mut target = Target::open(&cli.server)?;
     let batch = cli.server.connect_batch as usize;
-    let result = runtime.block_on(async {
+    let result: anyhow::Result<u64> = runtime.block_on(async {
         idle::preflight(&target.url).await?;
         match &cli.scenario {
             Scenario::Idle(args) => {
-                idle::run(&mut target, args, batch).await?.print(args.json);
+                let report = idle::run(&mut target, args, batch).await?;
+                report.print(args.json);
+                Ok(report.held)
             }
             Scenario::Rooms(args) => {
-                rooms::run(&mut target, args, batch).await?.print(args.json);
+                let report = rooms::run(&mut target, args, batch).await?;
+                report.print(args.json);
+                Ok(report.connections_held)
             }
         }
-        anyhow::Ok(())
     });
     // Kill a spawned server first, so the connection tasks end on their own, then stop them.
     drop(target);
     runtime.shutdown_timeout(std::time::Duration::from_secs(2));
-    result
+    match result? {
+        0 => anyhow::bail!("no connection was still open at the end"),
+        _ => Ok(()),
+    }
 }

@@ -58,7 +58,7 @@ pub async fn connect(url: &str, client: &str) -> Result<Socket, ConnectError> {
             tokio_tungstenite::connect_async_with_config(url, Some(wire::websocket_config()), true);
         match tokio::time::timeout(PATIENCE, connecting).await {
             Ok(Ok((socket, _))) => return greet(socket, client).await,
-            Ok(Err(error)) => last = Some(anyhow!(error).context(url.to_string())),
+            Ok(Err(error)) => last = Some(anyhow!("{url}: {error}")),
             Err(_) => last = Some(anyhow!("{url}: no WebSocket handshake within {PATIENCE:?}")),
         }
     }

@@ -101,9 +101,10 @@ impl Stats {
         lock(&self.errors).clone()
     }
 
-    /// A connection the server ended, by WebSocket close code (`none` without a close frame).
+    /// A connection the server ended, by WebSocket close code ("no close frame" when the
+    /// connection just ended).
     pub fn server_closed(&self, code: Option<u16>) {
-        let key = code.map_or_else(|| "none".to_string(), |code| code.to_string());
+        let key = code.map_or_else(|| "no close frame".to_string(), |code| code.to_string());
         *lock(&self.closes).entry(key).or_default() += 1;
     }
 
