@@ -208,9 +208,12 @@ impl Room {
                     );
                 }
                 self.audience.insert(who.clone());
-                // One broadcast tells everyone, the newcomer too, with the lobby summary
-                // updated first, so whatever the newcomer asks next sees itself counted.
-                self.broadcast();
+                // Only the newcomer needs a state now (the others see the new count with the
+                // room's next change), so S spectators cost S states, not S squared. The lobby
+                // summary comes first, so whatever the newcomer asks next sees itself counted.
+                self.publish_summary();
+                let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+                who.send_state(self.id, state);
             }
             RoomCommand::Leave { conn } => self.leave(conn),
             RoomCommand::Move {
@@ -280,14 +283,21 @@ impl Room {
         let Some(who) = self.audience.remove(conn) else {
             return;
         };
+        let mut held_a_seat = false;
         for seat in &mut self.seats {
             if seat.holder == Some(conn) {
                 // The seat stays taken: its token can reclaim it.
                 seat.holder = None;
+                held_a_seat = true;
             }
         }
         who.send(ServerMsg::Left { room: self.id });
-        self.broadcast();
+        if held_a_seat {
+            // Everyone sees the seat's owner gone.
+            self.broadcast();
+        } else {
+            self.publish_summary();
+        }
     }
 
     fn seat_of(&self, token: &SeatToken) -> Option<u8> {

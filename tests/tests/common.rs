@@ -137,6 +137,16 @@ impl Peer {
         .await
     }
 
+    /// The state of a finished game that carries its stored record's id: `last` itself when
+    /// the final move and the record reached this peer in one state (a reader that falls
+    /// behind gets only the newest state), else the next state with a record.
+    pub async fn recorded(&mut self, room: RoomId, last: RoomSnapshot) -> RoomSnapshot {
+        if last.record.is_some() {
+            return last;
+        }
+        self.state_where(room, |s| s.record.is_some()).await
+    }
+
     pub async fn expect_error(&mut self, code: ErrorCode) -> String {
         self.recv_until(|m| match m {
             ServerMsg::Error { code: got, message } => {

@@ -32,6 +32,7 @@ async fn a_person_solves_a_level_and_the_stored_game_replays_to_the_win() {
     let token = person.join(room, 0).await;
     let solution = solve(&level1).unwrap().moves;
     assert_eq!(solution.len(), 6, "level 1 needs exactly 6 moves (SPEC §1)");
+    let mut last = None;
     for (version, mv) in solution.iter().enumerate() {
         let version = version as u64;
         person
@@ -42,9 +43,9 @@ async fn a_person_solves_a_level_and_the_stored_game_replays_to_the_win() {
                 mv: ewn_move(mv.piece, mv.to),
             })
             .await;
-        person.state_where(room, |s| s.version == version + 1).await;
+        last = Some(person.state_where(room, |s| s.version == version + 1).await);
     }
-    let end = person.state_where(room, |s| s.record.is_some()).await;
+    let end = person.recorded(room, last.unwrap()).await;
     assert_eq!(end.outcome, Some(Outcome::Won { seat: 0 }));
     person
         .send(ClientMsg::GetRecord {

@@ -109,11 +109,12 @@ async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_
     // Forced: HER takes on b2; the person retakes; forced again; the person's capture leaves
     // Black without a move.
     let line = ["a3xb2", "c1xb2", "c3xb2", "a1xb2"];
+    let mut last = None;
     for (ply, version) in line.iter().zip(1u64..) {
         person.send_move(room, &token, version, play(ply)).await;
-        person.state_where(room, |s| s.version == version + 1).await;
+        last = Some(person.state_where(room, |s| s.version == version + 1).await);
     }
-    let end = person.state_where(room, |s| s.record.is_some()).await;
+    let end = person.recorded(room, last.unwrap()).await;
     assert_eq!(end.outcome, Some(Outcome::Won { seat: 0 }));
     assert!(
         hex(&end.state)

@@ -6,7 +6,9 @@ mod common;
 use common::{Peer, cave, start_server};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameKind, GameSetup, GameState, Outcome};
-use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, SeatState, SeatToken, ServerMsg};
+use parlor_shared::protocol::{
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, SeatSpec, SeatState, SeatToken, ServerMsg,
+};
 use tokio_tungstenite::tungstenite::Message;
 
 const HUMANS: [SeatSpec; 2] = [SeatSpec::Human, SeatSpec::Human];
@@ -31,6 +33,7 @@ async fn two_players_and_a_spectator_see_the_same_game_and_the_stored_replay_mat
     assert_eq!(first.version, 0);
     assert_eq!(first.seats, vec![SeatState::Taken { connected: true }; 2]);
 
+    let mut last = Vec::new();
     for (ply, cell) in BLACK_WINS.iter().enumerate() {
         let version = ply as u64;
         let (mover, token) = if ply % 2 == 0 {
@@ -39,16 +42,18 @@ async fn two_players_and_a_spectator_see_the_same_game_and_the_stored_replay_mat
             (&mut white, &white_token)
         };
         mover.play(room, token, version, cell).await;
+        last.clear();
         for peer in [&mut black, &mut white, &mut watcher] {
             let state = peer.state_where(room, |s| s.version == version + 1).await;
             assert_eq!(state.moves.last(), Some(&cave(cell)));
+            last.push(state);
         }
     }
 
     // Everyone waits for the state that carries the stored record's id.
     let mut finals = Vec::new();
-    for peer in [&mut black, &mut white, &mut watcher] {
-        finals.push(peer.state_where(room, |s| s.record.is_some()).await);
+    for (peer, last) in [&mut black, &mut white, &mut watcher].into_iter().zip(last) {
+        finals.push(peer.recorded(room, last).await);
     }
     assert!(
         finals.iter().all(|s| s == &finals[0]),
@@ -290,8 +295,9 @@ async fn ai_seats_answer_humans_and_play_each_other_to_a_stored_end() {
 async fn a_person_with_json_text_frames_can_list_create_join_and_play() {
     let (server, _dir) = start_server("json");
     let mut person = Peer::raw(&server.url(), Format::Json).await;
+    let hello = format!(r#"{{"Hello":{{"protocol":{PROTOCOL_VERSION},"client":"python"}}}}"#);
     let typed = [
-        r#"{"Hello":{"protocol":3,"client":"python"}}"#,
+        hello.as_str(),
         r#""ListGames""#,
         r#"{"CreateRoom":{"setup":"Cave","seats":["Human",{"Ai":{"move_ms":30,"kind":"Standard"}}]}}"#,
         r#"{"JoinSeat":{"room":1,"seat":0}}"#,
