@@ -20,10 +20,14 @@ use crate::audience::Audience;
 use crate::hall::BrainClaim;
 use crate::outbox::Broadcast;
 use crate::room::{ROOM_INBOX, RoomCommand, RoomHandle};
-use crate::store::{MatchProgress, MatchRound, Store};
+use crate::store::{BrainRow, MatchProgress, MatchRound, Pending, Store};
 
 /// The most often watchers hear of a match at full speed.
 pub const THROTTLE: Duration = Duration::from_millis(100);
+
+/// The most rounds a match at full speed plays ahead of the store (they are committed
+/// together).
+const MAX_UNSAVED: u64 = 64;
 
 /// What an auto match starts with.
 pub struct MatchInit {
@@ -92,8 +96,15 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     let mut published = Instant::now();
     let paced = matches!(setup.pace, Pace::PerPly { .. });
     let offset = run.offset;
+    // The rounds are written in the background: one write is in flight at a time and the rounds
+    // played meanwhile (up to `MAX_UNSAVED`) go into the next, so at full speed the writer
+    // commits many rounds at once. A view is published only once its round has committed, so a
+    // watcher never sees a round a crash could take back. A paced match writes every round and
+    // waits for it.
+    let mut in_flight: Option<InFlight> = None;
+    let mut unsaved = Unsaved::default();
     let mut stored = true;
-    while run.progress.rounds_played < setup.rounds {
+    while stored && run.progress.rounds_played < setup.rounds {
         // Only a paced match shows its plies; at full speed a view is made only to publish.
         let between_rounds = paced.then(|| run.view(&setup));
         let round = run.game.play_round_watched(|position, mover, brain| {
@@ -112,29 +123,29 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
                 std::thread::sleep(Duration::from_millis(u64::from(ms)));
             }
         });
-        let point = run.record(round);
-        let saved = store.save_match_round(MatchRound {
-            room: id,
-            brains: [0, 1].map(|her| (setup.brains[her].clone(), run.brain(her).clone())),
-            progress: MatchProgress {
-                curve: Vec::new(),
-                ..run.progress.clone()
-            },
-            point,
-        });
-        if let Err(error) = saved.wait() {
-            warn!(
-                room = id,
-                error = format!("{error:#}"),
-                "could not store the round; the match stops"
-            );
-            stored = false;
-            break;
-        }
+        unsaved.rounds += 1;
+        unsaved.points.extend(run.record(round));
         if paced || published.elapsed() >= THROTTLE {
-            views.send_replace(run.last_view(&setup));
             published = Instant::now();
+            unsaved.view = Some(run.last_view(&setup));
         }
+        let wait = paced || unsaved.rounds >= MAX_UNSAVED;
+        match settle(id, &mut in_flight, &views, wait) {
+            None => continue,
+            Some(ok) => stored = ok,
+        }
+        if stored {
+            in_flight = write_rounds(&store, id, &setup, &run, &mut unsaved);
+            stored = in_flight.is_some();
+        }
+        if paced {
+            stored = stored && settle(id, &mut in_flight, &views, true) == Some(true);
+        }
+    }
+    stored = settle(id, &mut in_flight, &views, true) == Some(true) && stored;
+    if stored && unsaved.rounds > 0 {
+        in_flight = write_rounds(&store, id, &setup, &run, &mut unsaved);
+        stored = in_flight.is_some() && settle(id, &mut in_flight, &views, true) == Some(true);
     }
     if stored && let Err(error) = store.forget_room(id).wait() {
         warn!(
@@ -153,6 +164,93 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
         rounds = run.progress.rounds_played,
         "auto match over"
     );
+}
+
+/// Rounds played but not yet given to the store.
+#[derive(Default)]
+struct Unsaved {
+    rounds: u64,
+    points: Vec<CurvePoint>,
+    /// The view to publish once they are stored.
+    view: Option<MatchView>,
+}
+
+/// A write of rounds, and the view to publish once it has committed.
+type InFlight = (Pending<()>, Option<MatchView>);
+
+/// Gives the unsaved rounds to the store (both brains as they are now); `None` if the brains
+/// cannot be written, which stops the match.
+fn write_rounds(
+    store: &Store,
+    room: RoomId,
+    setup: &MatchSetup,
+    run: &MatchRun,
+    unsaved: &mut Unsaved,
+) -> Option<InFlight> {
+    let brain = |her: usize| anyhow::Ok((setup.brains[her].clone(), BrainRow::of(run.brain(her))?));
+    let brains = match brain(0).and_then(|first| Ok([first, brain(1)?])) {
+        Ok(brains) => brains,
+        Err(error) => {
+            let error = format!("{error:#}");
+            warn!(room, error, "could not write the brains; the match stops");
+            return None;
+        }
+    };
+    let Unsaved {
+        rounds,
+        points,
+        view,
+    } = std::mem::take(unsaved);
+    let saved = store.save_match_round(MatchRound {
+        room,
+        brains,
+        rounds,
+        progress: MatchProgress {
+            curve: Vec::new(),
+            ..run.progress.clone()
+        },
+        points,
+    });
+    Some((saved, view))
+}
+
+/// Whether the write in flight (if any) has committed, waiting for it if `wait`: `None` while
+/// it is still being written, `Some(false)` if it failed (which stops the match). A committed
+/// write's view is published.
+fn settle(
+    room: RoomId,
+    in_flight: &mut Option<InFlight>,
+    views: &watch::Sender<MatchView>,
+    wait: bool,
+) -> Option<bool> {
+    let Some((saved, view)) = in_flight.take() else {
+        return Some(true);
+    };
+    let result = if wait {
+        saved.wait()
+    } else {
+        let mut saved = saved;
+        match saved.try_done() {
+            Some(result) => result,
+            None => {
+                *in_flight = Some((saved, view));
+                return None;
+            }
+        }
+    };
+    match result {
+        Ok(()) => {
+            if let Some(view) = view {
+                views.send_replace(view);
+            }
+            Some(true)
+        }
+        Err(error) => {
+            let error = format!("{error:#}");
+            warn!(room, error, "could not store the rounds; the match stops");
+            Some(false)
+        }
+    }
 }
 
 /// The match being played: an [`AutoMatch`] for the rounds still due and the progress of the
@@ -319,12 +417,15 @@ impl MatchRoom {
                     );
                 }
                 self.audience.insert(who.clone());
-                self.broadcast();
+                // Only the newcomer needs the view now; the others see the count next time.
+                self.publish_summary();
+                let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+                who.send_state(self.id, state);
             }
             RoomCommand::Leave { conn } => {
                 if let Some(who) = self.audience.remove(conn) {
                     who.send(ServerMsg::Left { room: self.id });
-                    self.broadcast();
+                    self.publish_summary();
                 }
             }
             RoomCommand::Join { who, .. }
@@ -347,8 +448,7 @@ impl MatchRoom {
         }
     }
 
-    /// Publishes the lobby summary and sends the view to every watcher.
-    fn broadcast(&mut self) {
+    fn publish_summary(&mut self) {
         let spectators = self.audience.len() as u32;
         self.summary.send_replace(summary_of(
             self.id,
@@ -356,6 +456,11 @@ impl MatchRoom {
             spectators,
             Some(&self.view),
         ));
+    }
+
+    /// Publishes the lobby summary and sends the view to every watcher.
+    fn broadcast(&mut self) {
+        self.publish_summary();
         let state = Broadcast::new(ServerMsg::State(self.snapshot()));
         for gone in self.audience.send_state(self.id, &state) {
             self.audience.remove(gone);

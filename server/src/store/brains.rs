@@ -121,11 +121,23 @@ pub(super) fn teach_her_game(connection: &Connection, game: &HerGameRecord) -> a
     write_brain(connection, &game.brain, her.brain(), Games::OneMore)
 }
 
-/// Whether a write adds a finished game to the brain's count or starts the count over.
+/// Whether a write adds finished games to the brain's count or starts the count over.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Games {
     OneMore,
+    /// An auto match's rounds since its last write.
+    More(u64),
     Zero,
+}
+
+impl Games {
+    fn added(self) -> i64 {
+        match self {
+            Games::OneMore => 1,
+            Games::More(games) => games as i64,
+            Games::Zero => 0,
+        }
+    }
 }
 
 fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {
@@ -150,22 +162,54 @@ pub(super) fn write_brain(
     brain: &Brain,
     games: Games,
 ) -> anyhow::Result<()> {
-    let file: BrainFile = brain.to_file();
+    write_brain_row(connection, name, &BrainRow::of(brain)?, games)
+}
+
+/// A brain ready to be written: its file as JSON and its counts (made by whoever holds the
+/// brain, so the writer thread only runs SQL).
+#[derive(Clone, Debug)]
+pub struct BrainRow {
+    size: String,
+    mirrors: bool,
+    json: String,
+    boxes: i64,
+    beads: i64,
+}
+
+impl BrainRow {
+    pub fn of(brain: &Brain) -> anyhow::Result<BrainRow> {
+        let file: BrainFile = brain.to_file();
+        Ok(BrainRow {
+            json: serde_json::to_string(&file)?,
+            size: file.size,
+            mirrors: file.mirrors,
+            boxes: brain.boxes() as i64,
+            beads: brain.beads() as i64,
+        })
+    }
+}
+
+pub(super) fn write_brain_row(
+    connection: &Connection,
+    name: &str,
+    row: &BrainRow,
+    games: Games,
+) -> anyhow::Result<()> {
     connection.execute(
         "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (name) DO UPDATE SET
              size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
              boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
-             games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + 1 END",
+             games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END",
         params![
             name,
-            file.size,
-            file.mirrors,
-            serde_json::to_string(&file)?,
-            brain.boxes() as i64,
-            brain.beads() as i64,
-            i64::from(games == Games::OneMore),
+            row.size,
+            row.mirrors,
+            row.json,
+            row.boxes,
+            row.beads,
+            games.added(),
             unix_now() as i64,
         ],
     )?;

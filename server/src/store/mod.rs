@@ -6,7 +6,7 @@ mod brains;
 mod rooms;
 mod writer;
 
-pub use brains::BrainUse;
+pub use brains::{BrainRow, BrainUse};
 pub use rooms::{HerStart, MatchProgress, MatchRound, MatchRow, RoomRow, StoredRoom, Unfinished};
 pub use writer::Pending;
 

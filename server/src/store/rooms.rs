@@ -15,8 +15,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
+use super::brains::{self, BrainRow, Games};
 use super::writer::{Pending, submit};
-use super::{NewRecord, Store, brains, insert_record, unix_now};
+use super::{NewRecord, Store, insert_record, unix_now};
 use crate::her_seat::HerGameRecord;
 
 pub(super) const SCHEMA: &str = "
@@ -115,13 +116,14 @@ pub struct Unfinished {
     pub next_room: RoomId,
 }
 
-/// One round of an auto match to store: both brains, the progress after it, and the curve's
-/// new point if the round closed a window.
+/// The rounds of an auto match played since its last write: both brains after them (each
+/// counting `rounds` more games), the progress after them, and the curve's new points.
 pub struct MatchRound {
     pub room: RoomId,
-    pub brains: [(String, Brain); 2],
+    pub brains: [(String, BrainRow); 2],
+    pub rounds: u64,
     pub progress: MatchProgress,
-    pub point: Option<CurvePoint>,
+    pub points: Vec<CurvePoint>,
 }
 
 fn json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<String> {
@@ -265,19 +267,19 @@ impl Store {
         })
     }
 
-    /// Stores a round of an auto match: both brains (each one game more), its progress and
-    /// any new point of its curve, in one transaction.
+    /// Stores the latest rounds of an auto match: both brains (each `rounds` games more), its
+    /// progress and the new points of its curve, in one transaction.
     pub fn save_match_round(&self, round: MatchRound) -> Pending<()> {
         submit(&self.writer, move |connection| {
             for (name, brain) in &round.brains {
-                brains::write_brain(connection, name, brain, brains::Games::OneMore)?;
+                brains::write_brain_row(connection, name, brain, Games::More(round.rounds))?;
             }
             connection.execute(
                 "INSERT INTO match_progress (room, progress) VALUES (?1, ?2)
                  ON CONFLICT (room) DO UPDATE SET progress = excluded.progress",
                 params![round.room as i64, json(&round.progress)?],
             )?;
-            if let Some(point) = &round.point {
+            for point in &round.points {
                 connection.execute(
                     "INSERT OR REPLACE INTO match_curve (room, round, point) VALUES (?1, ?2, ?3)",
                     params![round.room as i64, point.round as i64, json(point)?],

@@ -138,12 +138,16 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
         for rounds_played in [10, 11] {
             let round = MatchRound {
                 room: 9,
-                brains: [("A".into(), brain.clone()), ("B".into(), brain.clone())],
+                brains: [
+                    ("A".into(), BrainRow::of(&brain).unwrap()),
+                    ("B".into(), BrainRow::of(&brain).unwrap()),
+                ],
                 progress: MatchProgress {
                     rounds_played,
                     ..progress.clone()
                 },
-                point: (rounds_played == 10).then_some(point),
+                rounds: 1,
+                points: (rounds_played == 10).then_some(point).into_iter().collect(),
             };
             store.save_match_round(round).done().await.unwrap();
         }

@@ -37,6 +37,17 @@ impl<T> Pending<T> {
             .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
     }
 
+    /// The answer if it has come, without waiting.
+    pub fn try_done(&mut self) -> Option<anyhow::Result<T>> {
+        match self.0.try_recv() {
+            Ok(result) => Some(result),
+            Err(oneshot::error::TryRecvError::Empty) => None,
+            Err(oneshot::error::TryRecvError::Closed) => {
+                Some(Err(anyhow!("the store's writer has stopped")))
+            }
+        }
+    }
+
     /// Waits on a thread outside the async runtime (never on a tokio worker).
     pub fn wait(self) -> anyhow::Result<T> {
         self.0
