@@ -195,24 +195,24 @@ pub(super) fn write_brain_row(
     row: &BrainRow,
     games: Games,
 ) -> anyhow::Result<()> {
-    connection.execute(
+    let mut statement = connection.prepare_cached(
         "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
          ON CONFLICT (name) DO UPDATE SET
              size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
              boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
              games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END",
-        params![
-            name,
-            row.size,
-            row.mirrors,
-            row.json,
-            row.boxes,
-            row.beads,
-            games.added(),
-            unix_now() as i64,
-        ],
     )?;
+    statement.execute(params![
+        name,
+        row.size,
+        row.mirrors,
+        row.json,
+        row.boxes,
+        row.beads,
+        games.added(),
+        unix_now() as i64,
+    ])?;
     Ok(())
 }
 

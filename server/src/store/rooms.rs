@@ -229,10 +229,9 @@ impl Store {
     /// Appends the move of ply `ply` (0 for the first move).
     pub fn append_move(&self, room: RoomId, ply: u64, mv: GameMove) -> Pending<()> {
         submit(&self.writer, move |connection| {
-            connection.execute(
-                "INSERT INTO room_moves (room, ply, move) VALUES (?1, ?2, ?3)",
-                params![room as i64, ply as i64, json(&mv)?],
-            )?;
+            connection
+                .prepare_cached("INSERT INTO room_moves (room, ply, move) VALUES (?1, ?2, ?3)")?
+                .execute(params![room as i64, ply as i64, json(&mv)?])?;
             Ok(())
         })
     }

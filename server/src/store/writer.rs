@@ -90,13 +90,13 @@ fn in_savepoint<T>(
     connection: &Connection,
     job: impl FnOnce(&Connection) -> anyhow::Result<T>,
 ) -> anyhow::Result<T> {
-    connection.execute_batch("SAVEPOINT job")?;
+    // Cached statements: a job is often a single small insert.
+    connection.prepare_cached("SAVEPOINT job")?.execute([])?;
     let result = job(connection);
-    let end = match result {
-        Ok(_) => "RELEASE job",
-        Err(_) => "ROLLBACK TO job; RELEASE job",
-    };
-    connection.execute_batch(end)?;
+    if result.is_err() {
+        connection.prepare_cached("ROLLBACK TO job")?.execute([])?;
+    }
+    connection.prepare_cached("RELEASE job")?.execute([])?;
     result
 }
 
