@@ -266,3 +266,21 @@ fn the_writer_keeps_each_rooms_moves_in_order_under_load() {
     drop(store);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_job_that_panics_is_undone_and_the_writer_goes_on() {
+    let store = Store::in_memory().unwrap();
+    block_on(async {
+        store.insert_room(&cave_room(1)).done().await.unwrap();
+        let panicking = super::submit(&store.writer, |connection| {
+            connection.execute("DELETE FROM rooms", [])?;
+            panic!("a bug in a job");
+            #[allow(unreachable_code)]
+            Ok(())
+        });
+        assert!(panicking.done().await.is_err());
+        store.append_move(1, 0, cave("a1")).done().await.unwrap();
+    });
+    let unfinished = store.load_rooms().unwrap();
+    assert_eq!(game_rows(&unfinished)[0].moves, vec![cave("a1")]);
+}

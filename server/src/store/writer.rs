@@ -92,7 +92,9 @@ fn in_savepoint<T>(
 ) -> anyhow::Result<T> {
     // Cached statements: a job is often a single small insert.
     connection.prepare_cached("SAVEPOINT job")?.execute([])?;
-    let result = job(connection);
+    // A job that panics is undone like one that fails, and the writer goes on.
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| job(connection)))
+        .unwrap_or_else(|_| Err(anyhow!("a store job panicked")));
     if result.is_err() {
         connection.prepare_cached("ROLLBACK TO job")?.execute([])?;
     }
