@@ -265,17 +265,31 @@ struct MatchRun {
 
 impl MatchRun {
     fn new(init: &MatchInit) -> MatchRun {
-        let progress = init.progress.clone();
+        MatchRun::resume(
+            &init.setup,
+            init.brains.clone(),
+            init.seed,
+            init.progress.clone(),
+        )
+    }
+
+    /// The match from `progress` on, with the brains as they were after it.
+    fn resume(
+        setup: &MatchSetup,
+        brains: [Brain; 2],
+        seed: u64,
+        progress: MatchProgress,
+    ) -> MatchRun {
         let played = progress.rounds_played;
         let offset = (played % 2) as usize;
-        let [a, b] = init.brains.clone();
+        let [a, b] = brains;
         let brains = if offset == 0 { [a, b] } else { [b, a] };
         let config = AutoConfig {
-            dims: init.setup.dims,
-            mirrors: init.setup.mirrors,
-            rounds: init.setup.rounds.saturating_sub(played),
+            dims: setup.dims,
+            mirrors: setup.mirrors,
+            rounds: setup.rounds.saturating_sub(played),
             // A resumed match draws from a source of its own (a new match from `seed` itself).
-            seed: init.seed ^ played.wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            seed: seed ^ played.wrapping_mul(0x9E37_79B9_7F4A_7C15),
         };
         MatchRun {
             game: AutoMatch::with_brains(config, brains),
@@ -465,5 +479,49 @@ impl MatchRoom {
         for gone in self.audience.send_state(self.id, &state) {
             self.audience.remove(gone);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::hexapawn::Dims;
+
+    /// Plays `rounds` rounds, checking that the match's HER `round % 2` moves first in each.
+    fn play(run: &mut MatchRun, rounds: u64) {
+        for _ in 0..rounds {
+            let round = run.game.play_round();
+            run.record(round);
+            let last = run.progress.last_round.unwrap();
+            assert_eq!(last.first as u64, (run.progress.rounds_played - 1) % 2);
+        }
+    }
+
+    #[test]
+    fn a_resumed_match_goes_on_alternating_and_counting_from_its_round() {
+        let setup = MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 40,
+            pace: Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        };
+        let empty = || Brain::new(setup.dims, setup.mirrors);
+        let mut run = MatchRun::resume(&setup, [empty(), empty()], 9, MatchProgress::default());
+        play(&mut run, 17);
+        let brains = [run.brain(0).clone(), run.brain(1).clone()];
+        let mut resumed = MatchRun::resume(&setup, brains.clone(), 9, run.progress.clone());
+        assert_eq!(
+            [resumed.brain(0), resumed.brain(1)],
+            [&brains[0], &brains[1]]
+        );
+        play(&mut resumed, 23);
+        let progress = &resumed.progress;
+        assert_eq!(progress.rounds_played, 40);
+        assert_eq!(progress.stats[0].wins + progress.stats[1].wins, 40);
+        let rounds: Vec<u64> = progress.curve.iter().map(|point| point.round).collect();
+        assert_eq!(rounds, [10, 20, 30, 40]);
+        let losses: u32 = progress.curve.iter().flat_map(|point| point.losses).sum();
+        assert_eq!(losses, 40);
     }
 }
