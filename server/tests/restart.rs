@@ -206,6 +206,22 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .await;
     let bricks_last = grace.state_where(bricks, |s| s.version == 2).await;
 
+    // Dropping Bricks between two AIs, paced so that the game is going on at the kill.
+    let mut ivy = Client::connect(&url).await;
+    let paced = |kind| SeatSpec::Ai { move_ms: 150, kind };
+    let bricks_ai = ivy
+        .create(
+            GameSetup::Bricks {
+                height: 1000,
+                drops: 30,
+                bricks: 3,
+            },
+            vec![paced(AiKind::WinningAgent), paced(AiKind::Adversary)],
+        )
+        .await;
+    ivy.send(ClientMsg::Watch { room: bricks_ai }).await;
+    let bricks_ai_seen = ivy.state_where(bricks_ai, |s| s.version >= 2).await;
+
     // An auto match at full speed, seen past round 200.
     let mut henry = Client::connect(&url).await;
     let auto = henry
@@ -383,15 +399,27 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
 
     // A new room gets a new id.
     let newest = [
-        finished, cave_pvp, cave_ai, ewn, klotski, hexapawn, bricks, auto,
+        finished, cave_pvp, cave_ai, ewn, klotski, hexapawn, bricks, bricks_ai, auto,
     ];
     let fresh = lobby
         .create(GameSetup::Cave, vec![SeatSpec::Human, SeatSpec::Human])
         .await;
     assert!(newest.iter().all(|&old| fresh > old), "room {fresh} reused");
 
-    // The auto match goes on from its round, with its brains as stored.
+    // The AIs play on from where they were.
     let mut fan = Client::connect(&url).await;
+    let back = fan.watch(bricks_ai).await;
+    assert!(back.version >= bricks_ai_seen.version, "{back:?}");
+    assert_eq!(
+        back.moves[..bricks_ai_seen.moves.len()],
+        bricks_ai_seen.moves[..]
+    );
+    let on = fan
+        .state_where(bricks_ai, |s| s.version > back.version)
+        .await;
+    assert_eq!(on.moves[..back.moves.len()], back.moves[..]);
+
+    // The auto match goes on from its round, with its brains as stored.
     let resumed = fan.watch(auto).await;
     let seen = match_view(&auto_seen);
     let view = match_view(&resumed);
