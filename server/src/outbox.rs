@@ -54,7 +54,7 @@ impl Broadcast {
 
 /// Something waiting for the client.
 pub enum Outgoing {
-    Reply(ServerMsg),
+    Reply(Box<ServerMsg>),
     State(Arc<Broadcast>),
 }
 
@@ -67,7 +67,7 @@ pub enum Delivery {
 }
 
 enum Slot {
-    Reply(ServerMsg),
+    Reply(Box<ServerMsg>),
     /// The room's state waiting in `Pending::states`.
     State(RoomId),
 }
@@ -107,7 +107,7 @@ impl Outbox {
                 self.overflowed.store(true, Ordering::Relaxed);
             } else {
                 pending.replies += 1;
-                pending.order.push_back(Slot::Reply(message));
+                pending.order.push_back(Slot::Reply(Box::new(message)));
             }
         }
         self.wake.notify_one();
@@ -188,7 +188,7 @@ mod tests {
     fn drain(outbox: &Outbox) -> Vec<ServerMsg> {
         std::iter::from_fn(|| outbox.pop())
             .map(|outgoing| match outgoing {
-                Outgoing::Reply(message) => message,
+                Outgoing::Reply(message) => *message,
                 Outgoing::State(state) => state.message.clone(),
             })
             .collect()
