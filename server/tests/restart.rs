@@ -7,8 +7,9 @@
 
 mod common;
 
-use common::{Client, Running, data_dir, start};
+use common::{Peer, Running, data_dir, start};
 use parlor_shared::bricks::BricksMove;
+use parlor_shared::codec::Format;
 use parlor_shared::ewn::{EwnMove, LevelSpec, Rules, parse_level, solve};
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::{
@@ -90,7 +91,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     let url = server.url.clone();
 
     // A finished game, stored before the kill.
-    let mut host = Client::connect(&url).await;
+    let mut host = Peer::connect(&url, Format::Json).await;
     let finished = host
         .create(GameSetup::Cave, vec![SeatSpec::ai(5), SeatSpec::ai(5)])
         .await;
@@ -103,9 +104,9 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     let record = end.record.unwrap();
 
     // Magnetic Cave, person against person, with a spectator.
-    let mut alice = Client::connect(&url).await;
-    let mut bob = Client::connect(&url).await;
-    let mut spectator = Client::connect(&url).await;
+    let mut alice = Peer::connect(&url, Format::Json).await;
+    let mut bob = Peer::connect(&url, Format::Json).await;
+    let mut spectator = Peer::connect(&url, Format::Json).await;
     let cave_pvp = alice
         .create(GameSetup::Cave, vec![SeatSpec::Human, SeatSpec::Human])
         .await;
@@ -121,7 +122,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .await;
 
     // Magnetic Cave against the AI: the person's move and the AI's answer.
-    let mut carol = Client::connect(&url).await;
+    let mut carol = Peer::connect(&url, Format::Json).await;
     let easy = SeatSpec::Ai {
         move_ms: 20,
         kind: AiKind::Easy,
@@ -130,19 +131,19 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .create(GameSetup::Cave, vec![SeatSpec::Human, easy])
         .await;
     let carol_token = carol.join(cave_ai, 0).await;
-    carol.play(cave_ai, &carol_token, 0, cave("a1")).await;
+    carol.send_move(cave_ai, &carol_token, 0, cave("a1")).await;
     let cave_ai_last = carol.state_where(cave_ai, |s| s.version == 2).await;
 
     // The EWN puzzle: two moves of level 1's solution.
     let (ewn_setup, ewn_moves) = ewn_solution();
-    let mut dave = Client::connect(&url).await;
+    let mut dave = Peer::connect(&url, Format::Json).await;
     let ewn = dave.create(ewn_setup, vec![SeatSpec::Human]).await;
     let dave_token = dave.join(ewn, 0).await;
     dave.play_and_see(ewn, &dave_token, 0, ewn_moves[0]).await;
     let ewn_last = dave.play_and_see(ewn, &dave_token, 1, ewn_moves[1]).await;
 
     // Numeric Klotski: one slide of two.
-    let mut erin = Client::connect(&url).await;
+    let mut erin = Peer::connect(&url, Format::Json).await;
     let board = KlotskiBoard::of(&parse_puzzle("3 3\n1 2 3\n4 0 5\n7 8 6\n0\n").unwrap());
     let klotski = erin
         .create(GameSetup::Klotski(board), vec![SeatSpec::Human])
@@ -153,7 +154,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .await;
 
     // Hexapawn against HER in slow mode: the person's pawn, then HER's own draw.
-    let mut frank = Client::connect(&url).await;
+    let mut frank = Peer::connect(&url, Format::Json).await;
     let hexapawn = frank
         .create(
             GameSetup::Hexapawn(HexSetup {
@@ -180,7 +181,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .await;
 
     // Dropping Bricks: the person drops, an oracle with a secret strength answers.
-    let mut grace = Client::connect(&url).await;
+    let mut grace = Peer::connect(&url, Format::Json).await;
     let oracle = SeatSpec::Ai {
         move_ms: 20,
         kind: AiKind::Oracle { strength: None },
@@ -197,7 +198,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .await;
     let grace_token = grace.join(bricks, 0).await;
     grace
-        .play(
+        .send_move(
             bricks,
             &grace_token,
             0,
@@ -207,7 +208,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     let bricks_last = grace.state_where(bricks, |s| s.version == 2).await;
 
     // Dropping Bricks between two AIs, paced so that the game is going on at the kill.
-    let mut ivy = Client::connect(&url).await;
+    let mut ivy = Peer::connect(&url, Format::Json).await;
     let paced = |kind| SeatSpec::Ai { move_ms: 150, kind };
     let bricks_ai = ivy
         .create(
@@ -223,7 +224,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     let bricks_ai_seen = ivy.state_where(bricks_ai, |s| s.version >= 2).await;
 
     // An auto match at full speed, seen past round 200.
-    let mut henry = Client::connect(&url).await;
+    let mut henry = Peer::connect(&url, Format::Json).await;
     let auto = henry
         .create(
             GameSetup::HerMatch(MatchSetup {
@@ -281,7 +282,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
 
     let server = start(&["--data", data]);
     let url = server.url.clone();
-    let mut lobby = Client::connect(&url).await;
+    let mut lobby = Peer::connect(&url, Format::Json).await;
 
     // Every room is listed at its last version, with its players away.
     lobby.send(ClientMsg::ListRooms).await;
@@ -310,7 +311,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     assert!(!rooms.iter().any(|summary| summary.room == finished));
 
     // A spectator watching again gets the same state, every move of it.
-    let mut watcher = Client::connect(&url).await;
+    let mut watcher = Peer::connect(&url, Format::Json).await;
     for game in &played {
         let again = watcher.watch(game.room).await;
         assert_eq!(again.version, game.last.version, "room {}", game.room);
@@ -320,7 +321,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     }
 
     // Seats stay taken: nobody joins them, and a token of another room or seat is refused.
-    let mut stranger = Client::connect(&url).await;
+    let mut stranger = Peer::connect(&url, Format::Json).await;
     stranger
         .send(ClientMsg::JoinSeat {
             room: cave_pvp,
@@ -336,14 +337,14 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .await;
     stranger.expect_error(ErrorCode::BadToken).await;
     // Alice's token is seat 0's: it cannot make seat 1's move.
-    let mut alice = Client::connect(&url).await;
+    let mut alice = Peer::connect(&url, Format::Json).await;
     assert_eq!(alice.reclaim(cave_pvp, &alice_token).await, 0);
-    alice.play(cave_pvp, &alice_token, 3, cave("a2")).await;
+    alice.send_move(cave_pvp, &alice_token, 3, cave("a2")).await;
     alice.expect_error(ErrorCode::NotYourTurn).await;
 
     // Every player reclaims the seat with the token and the next move is accepted.
     for game in &played {
-        let mut player = Client::connect(&url).await;
+        let mut player = Peer::connect(&url, Format::Json).await;
         let (seat, token) = &game.tokens[0];
         assert_eq!(player.reclaim(game.room, token).await, *seat);
         let now = player.state_where(game.room, |_| true).await;
@@ -407,7 +408,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     assert!(newest.iter().all(|&old| fresh > old), "room {fresh} reused");
 
     // The AIs play on from where they were.
-    let mut fan = Client::connect(&url).await;
+    let mut fan = Peer::connect(&url, Format::Json).await;
     let back = fan.watch(bricks_ai).await;
     assert!(back.version >= bricks_ai_seen.version, "{back:?}");
     assert_eq!(

@@ -187,6 +187,39 @@ impl Peer {
         .await
     }
 
+    /// Takes a seat back with its token; returns the seat.
+    pub async fn reclaim(&mut self, room: RoomId, token: &SeatToken) -> u8 {
+        self.send(ClientMsg::Reclaim {
+            room,
+            token: token.clone(),
+        })
+        .await;
+        self.recv_until(|m| match m {
+            ServerMsg::Seated { room: r, seat, .. } if r == room => Some(seat),
+            ServerMsg::Error { code, message } => panic!("reclaim refused: {code:?} {message}"),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Watches `room`; returns the first state.
+    pub async fn watch(&mut self, room: RoomId) -> RoomSnapshot {
+        self.send(ClientMsg::Watch { room }).await;
+        self.state_where(room, |_| true).await
+    }
+
+    /// Plays `mv` on `version` and waits for the room to be at `version + 1` or later.
+    pub async fn play_and_see(
+        &mut self,
+        room: RoomId,
+        token: &SeatToken,
+        version: u64,
+        mv: GameMove,
+    ) -> RoomSnapshot {
+        self.send_move(room, token, version, mv).await;
+        self.state_where(room, |s| s.version > version).await
+    }
+
     /// Sends a Magnetic Cave move.
     pub async fn play(&mut self, room: RoomId, token: &SeatToken, version: u64, cell: &str) {
         self.send_move(room, token, version, cave(cell)).await;
