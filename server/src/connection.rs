@@ -189,6 +189,8 @@ impl Connection {
     async fn run(&mut self) -> Verdict {
         let outbox = Arc::clone(&self.me.outbox);
         let mut ping = tokio::time::interval(self.limits.ping_every);
+        // After a long blocked write, one ping is enough, not a burst of the missed ones.
+        ping.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         ping.tick().await;
         loop {
             let idle_deadline = self.last_heard + self.limits.idle_timeout;
@@ -380,7 +382,7 @@ impl Connection {
 
     /// Refuses a room that would take this connection or the server over a cap.
     fn check_room_caps(&mut self, setup: &GameSetup, seats: &[SeatSpec]) -> Result<(), Refusal> {
-        let rooms = self.hall.list_rooms();
+        let rooms = self.hall.summaries();
         let unfinished = |room: &&RoomSummary| room.outcome.is_none();
         let is_match = |room: &RoomSummary| room.game == parlor_shared::game::GameKind::HerMatch;
         let has_ai = |room: &RoomSummary| {

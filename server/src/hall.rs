@@ -18,6 +18,9 @@ use crate::her_seat::HerSeat;
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
 use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
 
+/// The most rooms `ListRooms` answers with (about 150 bytes each in JSON: 200 fit one frame).
+pub const MAX_LISTED_ROOMS: usize = 200;
+
 /// A refusal: the error code and the reason.
 pub type Refusal = (ErrorCode, String);
 
@@ -305,15 +308,29 @@ impl Hall {
         Ok(())
     }
 
+    /// A room still open (a finished room closes once nobody follows it).
     pub fn room(&self, id: RoomId) -> Option<RoomHandle> {
-        self.lock_rooms().get(&id).cloned()
+        let handle = self.lock_rooms().get(&id).cloned()?;
+        (!handle.inbox.is_closed()).then_some(handle)
     }
 
-    pub fn list_rooms(&self) -> Vec<RoomSummary> {
-        self.lock_rooms()
+    /// Every open room, for the limits; forgets the rooms that have closed.
+    pub fn summaries(&self) -> Vec<RoomSummary> {
+        let mut rooms = self.lock_rooms();
+        rooms.retain(|_, handle| !handle.inbox.is_closed());
+        rooms
             .values()
             .map(|handle| handle.summary.borrow().clone())
             .collect()
+    }
+
+    /// The lobby's list: the newest [`MAX_LISTED_ROOMS`] open rooms, oldest first, so the
+    /// answer always fits one frame.
+    pub fn list_rooms(&self) -> Vec<RoomSummary> {
+        let mut rooms = self.summaries();
+        let excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
+        rooms.drain(..excess);
+        rooms
     }
 
     fn lock_rooms(&self) -> MutexGuard<'_, BTreeMap<RoomId, RoomHandle>> {

@@ -396,7 +396,8 @@ impl MatchRoom {
         mut views: watch::Receiver<MatchView>,
     ) {
         let mut playing = true;
-        loop {
+        // A match that is over and watched by nobody is done; the hall stops listing it.
+        while playing || self.audience.len() > 0 {
             tokio::select! {
                 command = inbox.recv() => match command {
                     Some(command) => self.handle(command),

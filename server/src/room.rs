@@ -188,10 +188,19 @@ impl Room {
             self.finish(outcome).await;
         }
         self.maybe_start_ai();
-        while let Some(command) = inbox.recv().await {
+        while !self.is_done() {
+            let Some(command) = inbox.recv().await else {
+                break;
+            };
             self.handle(command).await;
         }
         info!(room = self.id, "room closed");
+    }
+
+    /// A stored game that nobody follows any more: the room can go (its replay stays in the
+    /// store), and the hall stops listing it.
+    fn is_done(&self) -> bool {
+        self.record.is_some() && self.audience.len() == 0
     }
 
     async fn handle(&mut self, command: RoomCommand) {

@@ -327,3 +327,75 @@ async fn boards_too_big_for_the_rules_are_refused_before_anything_is_made() {
     };
     assert!(rooms.is_empty());
 }
+
+#[tokio::test]
+async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_frame() {
+    let limits = Limits {
+        rooms_per_connection: 1000,
+        room_creations: Budget {
+            per_second: 1000.0,
+            burst: 1000.0,
+        },
+        requests: Budget {
+            per_second: 1000.0,
+            burst: 1000.0,
+        },
+        ..Limits::default()
+    };
+    let (server, _dir) = start_server_with("closing-rooms", limits);
+    let mut host = Peer::connect(&server.url(), Format::Json).await;
+    let fast = host
+        .create_room(vec![SeatSpec::ai(10), SeatSpec::ai(10)])
+        .await;
+    host.send(ClientMsg::Watch { room: fast }).await;
+    let end = host.state_where(fast, |s| s.record.is_some()).await;
+    host.send(ClientMsg::Leave { room: fast }).await;
+    host.recv_until(|m| matches!(m, ServerMsg::Left { .. }).then_some(()))
+        .await;
+    // The room closes once its last follower has gone; its stored game stays.
+    let mut gone = false;
+    for _ in 0..50 {
+        host.send(ClientMsg::Watch { room: fast }).await;
+        let answer = host
+            .recv_until(|m| match m {
+                ServerMsg::State(s) => Some(Ok(s)),
+                ServerMsg::Error { code, .. } => Some(Err(code)),
+                _ => None,
+            })
+            .await;
+        if answer == Err(ErrorCode::NoSuchRoom) {
+            gone = true;
+            break;
+        }
+        host.send(ClientMsg::Leave { room: fast }).await;
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert!(gone, "the finished, unfollowed room still answers");
+    host.send(ClientMsg::GetRecord {
+        id: end.record.unwrap(),
+    })
+    .await;
+    let record = host
+        .recv_until(|m| match m {
+            ServerMsg::Record(r) => Some(r),
+            _ => None,
+        })
+        .await;
+    assert_eq!(record.moves, end.moves);
+
+    // However many rooms are open, the lobby's list is the newest 200 and fits a JSON frame.
+    let mut newest = 0;
+    for _ in 0..210 {
+        newest = host.create_room(HUMANS.to_vec()).await;
+    }
+    host.send(ClientMsg::ListRooms).await;
+    let rooms = host
+        .recv_until(|m| match m {
+            ServerMsg::Rooms(rooms) => Some(rooms),
+            _ => None,
+        })
+        .await;
+    assert_eq!(rooms.len(), 200);
+    assert_eq!(rooms.last().map(|r| r.room), Some(newest));
+    assert!(rooms.iter().all(|r| r.room != fast));
+}
