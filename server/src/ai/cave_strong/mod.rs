@@ -3,7 +3,11 @@
 //! ordering (win now, forced blocks, table move, threat-making moves, killers, history),
 //! mate-distance scores, and forced-block extensions that act as a threat search: a four is
 //! only a threat when its missing cell is a legal placement, and a side facing one must block.
+//! The static evaluation (`eval.rs`) adds latent fours and who wins the end-of-game zugzwang
+//! they make. Iterative deepening runs until the time is up: an unfinished iteration's best
+//! move so far is kept.
 
+mod eval;
 mod proofs;
 mod table;
 mod zobrist;
@@ -12,19 +16,18 @@ use std::time::{Duration, Instant};
 
 use parlor_shared::cave::{COL_A, COL_H, Player, Position, Square, squares_of};
 
+use self::eval::evaluate;
 use self::proofs::{Proofs, Schedule};
 use self::table::{Bound, NO_MOVE, Table};
 use self::zobrist::Hashes;
 pub(crate) use self::zobrist::transform;
-use super::cave_lines::{five_completions, window_score};
+use super::cave_lines::five_completions;
 
 pub type Score = i32;
 /// A win `n` plies below the root scores `WIN - n`: quick wins and slow losses are preferred.
 pub const WIN: Score = 1_000_000;
 /// Scores beyond this are proven wins or losses.
 pub const WIN_THRESHOLD: Score = WIN - 1000;
-/// Worth of a cell that would complete a five but is not yet a legal placement.
-const LATENT_FOUR: Score = 40;
 const MAX_PLY: usize = 96;
 const CLOCK_EVERY: u64 = 2048;
 /// 2^18 entries, about 6 MB.
@@ -119,14 +122,19 @@ impl Strong {
         for depth in 1..=self.max_depth.unwrap_or(MAX_PLY as i32 - 16) {
             self.root_best = None;
             let Some(score) = self.pvs(position, hashes, depth, 0, -WIN - 1, WIN + 1) else {
+                // An unfinished iteration's best move so far was searched to the full window
+                // (PVS re-searches a move that beats the first): it is the better choice.
+                if let Some(square) = self.root_best {
+                    best.0 = square;
+                }
                 break;
             };
             if let Some(square) = self.root_best {
                 best = (square, score, depth);
             }
-            // A proven result will not change with depth; and a deeper iteration that could
-            // not finish in the time left would be thrown away.
-            if score.abs() >= WIN_THRESHOLD || started.elapsed() * 2 > search_time {
+            // A proven result will not change with depth. Otherwise deepen until the time is up:
+            // an unfinished iteration still counts.
+            if score.abs() >= WIN_THRESHOLD {
                 break;
             }
         }
@@ -368,13 +376,6 @@ impl Strong {
         scored.sort_by_key(|&(score, square)| (std::cmp::Reverse(score), square));
         scored.into_iter().map(|(_, square)| square).collect()
     }
-}
-
-/// The static value for the side to move: the window heuristic plus cells that would complete
-/// a five once they become legal.
-fn evaluate(mine: u64, theirs: u64, legal: u64) -> Score {
-    let latent = |a: u64, b: u64| (five_completions(a, b) & !legal).count_ones() as Score;
-    window_score(mine, theirs) + LATENT_FOUR * (latent(mine, theirs) - latent(theirs, mine))
 }
 
 impl super::CaveEngine for Strong {
