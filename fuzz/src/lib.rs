@@ -9,10 +9,11 @@ use std::fmt::Debug;
 
 use parlor_shared::codec::{CodecError, Format, Frame, decode, encode};
 use parlor_shared::ewn::{
-    Checked, Level, MovesFile, Rules, Status, check_moves, parse_level, parse_moves,
+    Checked, Level, LevelSpec, MovesFile, Rules, Status, check_moves, parse_level, parse_moves,
 };
 use parlor_shared::game::GameSetup;
-use parlor_shared::klotski::{Move as KlotskiMove, parse_puzzle, prove_unsolvable};
+use parlor_shared::hexapawn::{Dims, HexSetup, PlayMode};
+use parlor_shared::klotski::{KlotskiBoard, Move as KlotskiMove, parse_puzzle, prove_unsolvable};
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -32,6 +33,9 @@ const EWN_RULES: [Rules; 2] = [
 
 /// The level the moves files in `shared/tests/data/ewn/` were played on.
 const LEVEL4: &str = include_str!("../../levels/ewn/level4.txt");
+
+/// The spec's sample Klotski input.
+const KLOTSKI: &str = include_str!("../../levels/klotski/mahynotch_test_2_spec_sample.in");
 
 /// `data` as a binary frame and, decoded lossily as UTF-8, as a text frame.
 fn frames(data: &[u8]) -> [Frame; 2] {
@@ -89,13 +93,46 @@ where
     decoded
 }
 
-/// What the server does with a client's bytes: decode them and, for a new room, set up its game.
+/// What the server does with a client's bytes: decode them, set up a new room's game, and apply
+/// a move to the start of every game.
 pub fn client_msg(data: &[u8]) {
     for message in messages::<ClientMsg>(data) {
-        if let ClientMsg::CreateRoom { setup, .. } = message {
-            start(&setup);
+        match message {
+            ClientMsg::CreateRoom { setup, .. } => start(&setup),
+            ClientMsg::Move { mv, .. } => {
+                for setup in sample_setups() {
+                    let state = setup.start().expect("the sample setups start");
+                    if let Ok(next) = state.apply(mv) {
+                        let _ = next.outcome();
+                        let _ = next.seat_to_move();
+                    }
+                }
+            }
+            _ => {}
         }
     }
+}
+
+/// A start for each game, to apply decoded moves to.
+fn sample_setups() -> Vec<GameSetup> {
+    let level = parse_level(LEVEL4, Rules::default()).expect("level 4 is valid");
+    let puzzle = parse_puzzle(KLOTSKI).expect("the spec's sample is valid");
+    vec![
+        GameSetup::Cave,
+        GameSetup::Bricks {
+            height: 100,
+            drops: 14,
+            bricks: 2,
+        },
+        GameSetup::Ewn(LevelSpec::of(&level)),
+        GameSetup::Klotski(KlotskiBoard::of(&puzzle)),
+        GameSetup::Hexapawn(HexSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: true,
+            mode: PlayMode::Slow,
+            brain: "HER".into(),
+        }),
+    ]
 }
 
 /// A setup from the wire starts its game or is refused, and the game's state round-trips.
@@ -113,9 +150,26 @@ fn start(setup: &GameSetup) {
     }
 }
 
-/// What a client does with the server's bytes.
+/// What a client does with the server's bytes: decode them, ask a room's state who moves and
+/// how it ended, and replay a stored game's moves from its start.
 pub fn server_msg(data: &[u8]) {
-    messages::<ServerMsg>(data);
+    for message in messages::<ServerMsg>(data) {
+        match message {
+            ServerMsg::State(snapshot) => {
+                let _ = snapshot.state.outcome();
+                let _ = snapshot.state.seat_to_move();
+            }
+            ServerMsg::Record(record) => {
+                if let Ok(states) = record.start.replay(&record.moves) {
+                    for state in states {
+                        let _ = state.outcome();
+                        let _ = state.seat_to_move();
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// A level file: if it is read, writing it out reads back the same level, and a game played on
