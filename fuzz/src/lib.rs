@@ -12,7 +12,7 @@ use parlor_shared::ewn::{
     Checked, Level, LevelSpec, MovesFile, Rules, Status, check_moves, parse_level, parse_moves,
 };
 use parlor_shared::game::GameSetup;
-use parlor_shared::hexapawn::{Dims, HexSetup, PlayMode};
+use parlor_shared::hexapawn::{Brain, Dims, HexSetup, PlayMode};
 use parlor_shared::klotski::{KlotskiBoard, Move as KlotskiMove, parse_puzzle, prove_unsolvable};
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use serde::Serialize;
@@ -292,5 +292,24 @@ pub fn klotski_input(data: &[u8]) {
         let after = puzzle.apply(start, mv).expect("a legal move applies");
         assert_ne!(&after, start, "a move left the position unchanged");
         assert_eq!(mv.to_string().parse::<KlotskiMove>(), Ok(mv));
+    }
+}
+
+/// A brain file (what `ImportBrain` hands the server): if it is read, writing it out reads back
+/// the same brain, and the written form is stable.
+pub fn brain_json(data: &[u8]) {
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    match Brain::from_json(text) {
+        Ok(brain) => {
+            let written = brain.to_json();
+            let again = Brain::from_json(&written).expect("a written brain reads back");
+            assert_eq!(again, brain, "a written brain reads back differently");
+            assert_eq!(again.to_json(), written, "writing a brain is not stable");
+        }
+        Err(error) => {
+            let _ = error.to_string();
+        }
     }
 }

@@ -68,3 +68,8 @@ fn ewn_moves_corpus() {
 fn klotski_input_corpus() {
     run("klotski_input", checks::klotski_input);
 }
+
+#[test]
+fn brain_json_corpus() {
+    run("brain_json", checks::brain_json);
+}
