@@ -12,6 +12,7 @@ use parlor_server::Limits;
 use parlor_server::limits::Budget;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::hexapawn::{Dims, MatchSetup, Pace};
 use parlor_shared::klotski::{KlotskiBoard, KlotskiMove};
 use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 use tokio::io::AsyncReadExt;
@@ -398,4 +399,47 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
     assert_eq!(rooms.len(), 200);
     assert_eq!(rooms.last().map(|r| r.room), Some(newest));
     assert!(rooms.iter().all(|r| r.room != fast));
+}
+
+#[tokio::test]
+async fn server_wide_caps_on_ai_rooms_and_auto_matches_say_the_server_is_busy() {
+    let limits = Limits {
+        max_ai_rooms: 1,
+        max_matches: 1,
+        ..Limits::default()
+    };
+    let (server, _dir) = start_server_with("server-caps", limits);
+    let url = server.url();
+    let mut first = Peer::connect(&url, Format::Binary).await;
+    let mut second = Peer::connect(&url, Format::Json).await;
+    let ai_seats = vec![SeatSpec::Human, SeatSpec::ai(100)];
+    first.create_room(ai_seats.clone()).await;
+    second
+        .send(ClientMsg::CreateRoom {
+            setup: GameSetup::Cave,
+            seats: ai_seats,
+        })
+        .await;
+    second.expect_error(ErrorCode::ServerBusy).await;
+    // Rooms without AI seats are not held back by the AI's cap.
+    second.create_room(HUMANS.to_vec()).await;
+
+    let slow_match = |brains: [&str; 2]| {
+        GameSetup::HerMatch(MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: true,
+            rounds: 1_000,
+            pace: Pace::PerPly { ms: 1_000 },
+            brains: brains.map(String::from),
+        })
+    };
+    first.create(slow_match(["A", "B"]), vec![]).await;
+    second
+        .send(ClientMsg::CreateRoom {
+            setup: slow_match(["C", "D"]),
+            seats: vec![],
+        })
+        .await;
+    let reason = second.expect_error(ErrorCode::ServerBusy).await;
+    assert!(reason.contains("auto match"), "{reason}");
 }
