@@ -7,20 +7,22 @@
 
 use std::time::{Duration, Instant};
 
-use parlor_shared::game::{GameKind, GameState};
 use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, BoxView, Brain, CURVE_WINDOW, CurvePoint, MAX_CURVE_POINTS, MatchSetup,
     MatchView, Pace, RoundResult, Side, thin_curve,
 };
-use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
+use parlor_shared::protocol::RoomId;
 use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
 
 use crate::audience::Audience;
 use crate::hall::BrainClaim;
-use crate::outbox::Broadcast;
-use crate::room::{ROOM_INBOX, RoomCommand, RoomHandle};
+use crate::room::{ROOM_INBOX, RoomHandle};
 use crate::store::{BrainRow, MatchProgress, MatchRound, Pending, Store};
+
+mod room;
+
+use room::{MatchRoom, summary_of};
 
 /// The most often watchers hear of a match at full speed.
 pub const THROTTLE: Duration = Duration::from_millis(100);
@@ -360,126 +362,6 @@ impl MatchRun {
             view.white = round.first as u8;
         }
         view
-    }
-}
-
-fn summary_of(
-    room: RoomId,
-    version: u64,
-    spectators: u32,
-    view: Option<&MatchView>,
-) -> RoomSummary {
-    RoomSummary {
-        room,
-        game: GameKind::HerMatch,
-        seats: Vec::new(),
-        spectators,
-        version,
-        moves: view.map_or(0, |view| view.rounds_played.min(u64::from(u32::MAX)) as u32),
-        outcome: view.and_then(MatchView::outcome),
-    }
-}
-
-struct MatchRoom {
-    id: RoomId,
-    /// Goes up with every view sent.
-    version: u64,
-    view: MatchView,
-    audience: Audience,
-    summary: watch::Sender<RoomSummary>,
-}
-
-impl MatchRoom {
-    async fn run(
-        mut self,
-        mut inbox: mpsc::Receiver<RoomCommand>,
-        mut views: watch::Receiver<MatchView>,
-    ) {
-        let mut playing = true;
-        // A match that is over and watched by nobody is done; the hall stops listing it.
-        while playing || self.audience.len() > 0 {
-            tokio::select! {
-                command = inbox.recv() => match command {
-                    Some(command) => self.handle(command),
-                    None => break,
-                },
-                changed = views.changed(), if playing => match changed {
-                    Ok(()) => {
-                        self.view = views.borrow_and_update().clone();
-                        self.version += 1;
-                        self.broadcast();
-                    }
-                    // The match's thread is done and its last view was sent.
-                    Err(_) => playing = false,
-                },
-            }
-        }
-    }
-
-    fn handle(&mut self, command: RoomCommand) {
-        let refuse = |who: &crate::audience::Subscriber| {
-            who.error(
-                ErrorCode::NoSuchSeat,
-                "an auto match has no seats: its HERs play each other; watch it instead",
-            )
-        };
-        match command {
-            RoomCommand::Watch { who, spectator_cap } => {
-                if !self.audience.contains(who.id) && self.audience.len() >= spectator_cap {
-                    return who.error(
-                        ErrorCode::LimitReached,
-                        format!("room {} already has {spectator_cap} spectators", self.id),
-                    );
-                }
-                self.audience.insert(who.clone());
-                // Only the newcomer needs the view now; the others see the count next time.
-                self.publish_summary();
-                let state = Broadcast::new(ServerMsg::State(self.snapshot()));
-                who.send_state(self.id, state);
-            }
-            RoomCommand::Leave { conn } => {
-                if let Some(who) = self.audience.remove(conn) {
-                    who.send(ServerMsg::Left { room: self.id });
-                    self.publish_summary();
-                }
-            }
-            RoomCommand::Join { who, .. }
-            | RoomCommand::Reclaim { who, .. }
-            | RoomCommand::Move { who, .. } => refuse(&who),
-            RoomCommand::AiMoved { .. } => {}
-        }
-    }
-
-    fn snapshot(&self) -> RoomSnapshot {
-        RoomSnapshot {
-            room: self.id,
-            version: self.version,
-            seats: Vec::new(),
-            spectators: self.audience.len() as u32,
-            state: GameState::HerMatch(self.view.clone()),
-            moves: Vec::new(),
-            outcome: self.view.outcome(),
-            record: None,
-        }
-    }
-
-    fn publish_summary(&mut self) {
-        let spectators = self.audience.len() as u32;
-        self.summary.send_replace(summary_of(
-            self.id,
-            self.version,
-            spectators,
-            Some(&self.view),
-        ));
-    }
-
-    /// Publishes the lobby summary and sends the view to every watcher.
-    fn broadcast(&mut self) {
-        self.publish_summary();
-        let state = Broadcast::new(ServerMsg::State(self.snapshot()));
-        for gone in self.audience.send_state(self.id, &state) {
-            self.audience.remove(gone);
-        }
     }
 }
 

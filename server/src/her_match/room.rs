@@ -1,0 +1,131 @@
+//! The room side of an auto match: the task that hands each new view of the match to its
+//! watchers and keeps the lobby's summary, while the match plays on its own thread.
+
+use parlor_shared::game::{GameKind, GameState};
+use parlor_shared::hexapawn::MatchView;
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
+use tokio::sync::{mpsc, watch};
+
+use crate::audience::Audience;
+use crate::outbox::Broadcast;
+use crate::room::RoomCommand;
+
+pub(super) fn summary_of(
+    room: RoomId,
+    version: u64,
+    spectators: u32,
+    view: Option<&MatchView>,
+) -> RoomSummary {
+    RoomSummary {
+        room,
+        game: GameKind::HerMatch,
+        seats: Vec::new(),
+        spectators,
+        version,
+        moves: view.map_or(0, |view| view.rounds_played.min(u64::from(u32::MAX)) as u32),
+        outcome: view.and_then(MatchView::outcome),
+    }
+}
+
+pub(super) struct MatchRoom {
+    pub(super) id: RoomId,
+    /// Goes up with every view sent.
+    pub(super) version: u64,
+    pub(super) view: MatchView,
+    pub(super) audience: Audience,
+    pub(super) summary: watch::Sender<RoomSummary>,
+}
+
+impl MatchRoom {
+    pub(super) async fn run(
+        mut self,
+        mut inbox: mpsc::Receiver<RoomCommand>,
+        mut views: watch::Receiver<MatchView>,
+    ) {
+        let mut playing = true;
+        // A match that is over and watched by nobody is done; the hall stops listing it.
+        while playing || self.audience.len() > 0 {
+            tokio::select! {
+                command = inbox.recv() => match command {
+                    Some(command) => self.handle(command),
+                    None => break,
+                },
+                changed = views.changed(), if playing => match changed {
+                    Ok(()) => {
+                        self.view = views.borrow_and_update().clone();
+                        self.version += 1;
+                        self.broadcast();
+                    }
+                    // The match's thread is done and its last view was sent.
+                    Err(_) => playing = false,
+                },
+            }
+        }
+    }
+
+    fn handle(&mut self, command: RoomCommand) {
+        let refuse = |who: &crate::audience::Subscriber| {
+            who.error(
+                ErrorCode::NoSuchSeat,
+                "an auto match has no seats: its HERs play each other; watch it instead",
+            )
+        };
+        match command {
+            RoomCommand::Watch { who, spectator_cap } => {
+                if !self.audience.contains(who.id) && self.audience.len() >= spectator_cap {
+                    return who.error(
+                        ErrorCode::LimitReached,
+                        format!("room {} already has {spectator_cap} spectators", self.id),
+                    );
+                }
+                self.audience.insert(who.clone());
+                // Only the newcomer needs the view now; the others see the count next time.
+                self.publish_summary();
+                let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+                who.send_state(self.id, state);
+            }
+            RoomCommand::Leave { conn } => {
+                if let Some(who) = self.audience.remove(conn) {
+                    who.send(ServerMsg::Left { room: self.id });
+                    self.publish_summary();
+                }
+            }
+            RoomCommand::Join { who, .. }
+            | RoomCommand::Reclaim { who, .. }
+            | RoomCommand::Move { who, .. } => refuse(&who),
+            RoomCommand::AiMoved { .. } => {}
+        }
+    }
+
+    fn snapshot(&self) -> RoomSnapshot {
+        RoomSnapshot {
+            room: self.id,
+            version: self.version,
+            seats: Vec::new(),
+            spectators: self.audience.len() as u32,
+            state: GameState::HerMatch(self.view.clone()),
+            moves: Vec::new(),
+            outcome: self.view.outcome(),
+            record: None,
+        }
+    }
+
+    fn publish_summary(&mut self) {
+        let spectators = self.audience.len() as u32;
+        self.summary.send_replace(summary_of(
+            self.id,
+            self.version,
+            spectators,
+            Some(&self.view),
+        ));
+    }
+
+    /// Publishes the lobby summary and sends the view to every watcher.
+    fn broadcast(&mut self) {
+        self.publish_summary();
+        let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+        for gone in self.audience.send_state(self.id, &state) {
+            self.audience.remove(gone);
+        }
+    }
+}
