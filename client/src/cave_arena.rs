@@ -38,6 +38,10 @@ pub struct ArenaArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// Also write every game to this file, a line each: its number, A's colour, the outcome
+    /// and the moves from the empty cave (for `cave show --moves` or `cave prove --position`).
+    #[arg(long)]
+    games_out: Option<std::path::PathBuf>,
 }
 
 /// Wins, losses and ties from A's side, and the time each engine spent per move.
@@ -101,6 +105,12 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let spread = args.openings.clamp(1, openings.len() as u32) as usize;
     let pairs = args.games.div_ceil(2) as usize;
     let mut tally = Tally::default();
+    let mut games_out = match &args.games_out {
+        Some(path) => Some(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?,
+        )),
+        None => None,
+    };
     for game in 0..pairs * 2 {
         let opening = openings[(game / 2 % spread) * openings.len() / spread];
         let a_plays = if game % 2 == 0 {
@@ -114,14 +124,18 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             Outcome::Win(_) => tally.b_wins += 1,
             Outcome::Tie => tally.ties += 1,
         }
+        let moves: Vec<String> = moves.iter().map(Square::to_string).collect();
+        let line = format!(
+            "game {:>3}: A as {a_plays:?}: {outcome:?}: {}",
+            game + 1,
+            moves.join(" ")
+        );
         if !args.json {
-            let moves: Vec<String> = moves.iter().map(Square::to_string).collect();
-            writeln!(
-                out,
-                "game {:>3}: A as {a_plays:?}: {outcome:?}: {}",
-                game + 1,
-                moves.join(" ")
-            )?;
+            writeln!(out, "{line}")?;
+        }
+        if let Some(file) = &mut games_out {
+            writeln!(file, "{line}")?;
+            file.flush()?;
         }
     }
     let (score, margin) = tally.score();
@@ -241,6 +255,7 @@ mod tests {
 
     #[test]
     fn a_short_arena_counts_every_game() {
+        let games = std::env::temp_dir().join(format!("cave-arena-{}.txt", std::process::id()));
         let args = ArenaArgs {
             a: EngineLevel::Easy,
             b: EngineLevel::Classic,
@@ -249,9 +264,17 @@ mod tests {
             a_move_ms: 5,
             b_move_ms: 5,
             json: true,
+            games_out: Some(games.clone()),
         };
         let mut out = Vec::new();
         run(&args, &mut out).unwrap();
+        let written = std::fs::read_to_string(&games).unwrap();
+        assert_eq!(written.lines().count(), 4, "a line per game");
+        for line in written.lines() {
+            let moves = line.rsplit(": ").next().unwrap();
+            assert!(parlor_shared::cave::parse_moves(moves).is_ok(), "{line}");
+        }
+        std::fs::remove_file(&games).unwrap();
         let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(
             report["games"], 4,
