@@ -301,7 +301,11 @@ mod tests {
             version: 0,
             mv: GameMove::Cave("a1".parse().unwrap()),
         };
-        for text in [format!("{token:?}"), format!("{request:?}"), format!("{request:#?}")] {
+        for text in [
+            format!("{token:?}"),
+            format!("{request:?}"),
+            format!("{request:#?}"),
+        ] {
             assert!(!text.contains("0123456789abcdef"), "{text}");
         }
     }
