@@ -48,6 +48,20 @@ impl Audience {
         self.members.insert(who.id, who);
     }
 
+    /// Lets `who` follow `room` unless it already has `cap` of its `spectators` (a member
+    /// asking again is always let in); a refusal tells `who` why. True when admitted.
+    pub fn admit(&mut self, room: RoomId, who: &Subscriber, spectators: usize, cap: usize) -> bool {
+        if !self.contains(who.id) && spectators >= cap {
+            who.error(
+                ErrorCode::LimitReached,
+                format!("room {room} already has {cap} spectators"),
+            );
+            return false;
+        }
+        self.insert(who.clone());
+        true
+    }
+
     pub fn remove(&mut self, conn: ConnId) -> Option<Subscriber> {
         self.members.remove(&conn)
     }

@@ -208,15 +208,13 @@ impl Room {
             RoomCommand::Join { seat, who } => self.join(seat, who).await,
             RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
             RoomCommand::Watch { who, spectator_cap } => {
-                if !self.audience.contains(who.id)
-                    && self.spectator_count() as usize >= spectator_cap
+                let spectators = self.spectator_count() as usize;
+                if !self
+                    .audience
+                    .admit(self.id, &who, spectators, spectator_cap)
                 {
-                    return who.error(
-                        ErrorCode::LimitReached,
-                        format!("room {} already has {spectator_cap} spectators", self.id),
-                    );
+                    return;
                 }
-                self.audience.insert(who.clone());
                 // Only the newcomer needs a state now (the others see the new count with the
                 // room's next change), so S spectators cost S states, not S squared. The lobby
                 // summary comes first, so whatever the newcomer asks next sees itself counted.

@@ -72,13 +72,10 @@ impl MatchRoom {
         };
         match command {
             RoomCommand::Watch { who, spectator_cap } => {
-                if !self.audience.contains(who.id) && self.audience.len() >= spectator_cap {
-                    return who.error(
-                        ErrorCode::LimitReached,
-                        format!("room {} already has {spectator_cap} spectators", self.id),
-                    );
+                let watchers = self.audience.len();
+                if !self.audience.admit(self.id, &who, watchers, spectator_cap) {
+                    return;
                 }
-                self.audience.insert(who.clone());
                 // Only the newcomer needs the view now; the others see the count next time.
                 self.publish_summary();
                 let state = Broadcast::new(ServerMsg::State(self.snapshot()));
