@@ -8,9 +8,11 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 /// Small buffers: the 128 KiB default read buffer alone would cost 640 MiB at 5,000 sockets.
+/// Messages are small (a move is a few dozen bytes), and a larger frame is simply read in
+/// several 4 KiB reads.
 pub fn websocket_config() -> WebSocketConfig {
     WebSocketConfig::default()
-        .read_buffer_size(8 * 1024)
+        .read_buffer_size(4 * 1024)
         .write_buffer_size(0)
         .max_write_buffer_size(1024 * 1024)
         .max_message_size(Some(MAX_FRAME_BYTES))
