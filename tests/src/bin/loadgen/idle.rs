@@ -9,7 +9,7 @@ use tokio::sync::{Semaphore, watch};
 
 use crate::cli::IdleArgs;
 use crate::peer::{self, ConnectError, Event};
-use crate::report::IdleReport;
+use crate::report::{Health, IdleReport};
 use crate::server::Target;
 use crate::stats::Stats;
 
@@ -102,12 +102,7 @@ pub async fn run(
         connect_failures: stats.connect_failures.get(),
         open_seconds,
         hold_seconds: args.hold,
-        before,
-        after,
-        closes: stats.closes(),
-        errors: stats.errors(),
-        first_failure: stats.first_failure(),
-        load_average: crate::server::load_average(),
+        health: Health::gather(&stats, before, after),
     };
     stats.stop();
     let _ = stop_tx.send(true);

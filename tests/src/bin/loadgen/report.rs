@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use crate::server::Memory;
-use crate::stats::Latency;
+use crate::stats::{Latency, Stats};
 
 pub struct IdleReport {
     pub requested: u64,
@@ -13,12 +13,7 @@ pub struct IdleReport {
     pub connect_failures: u64,
     pub open_seconds: f64,
     pub hold_seconds: u64,
-    pub before: Option<Memory>,
-    pub after: Option<Memory>,
-    pub closes: BTreeMap<String, u64>,
-    pub errors: BTreeMap<String, u64>,
-    pub first_failure: Option<String>,
-    pub load_average: Option<[f64; 3]>,
+    pub health: Health,
 }
 
 pub struct RoomsReport {
@@ -45,13 +40,61 @@ pub struct RoomsReport {
     pub rooms_recreated: u64,
     pub ai_games: u64,
     pub latency: Latency,
-    pub errors: BTreeMap<String, u64>,
-    pub closes: BTreeMap<String, u64>,
+    pub server_cpu_percent: Option<f64>,
+    pub health: Health,
+}
+
+/// What both scenarios report besides their own figures: the server's memory, the host's
+/// load, and what went wrong.
+pub struct Health {
     pub before: Option<Memory>,
     pub after: Option<Memory>,
-    pub server_cpu_percent: Option<f64>,
+    pub errors: BTreeMap<String, u64>,
+    pub closes: BTreeMap<String, u64>,
     pub first_failure: Option<String>,
     pub load_average: Option<[f64; 3]>,
+}
+
+impl Health {
+    /// The run's failures as `stats` counted them, the memory measured around it, and the
+    /// load now.
+    pub fn gather(stats: &Stats, before: Option<Memory>, after: Option<Memory>) -> Health {
+        Health {
+            before,
+            after,
+            errors: stats.errors(),
+            closes: stats.closes(),
+            first_failure: stats.first_failure(),
+            load_average: crate::server::load_average(),
+        }
+    }
+
+    /// Adds the health fields to a scenario's JSON object.
+    fn extend_json(&self, value: &mut Value) {
+        merge(value, memory_json(self.before, self.after));
+        merge(
+            value,
+            json!({
+                "errors": self.errors,
+                "closed_by_server": self.closes,
+                "first_failure": self.first_failure,
+                "load_average": self.load_average,
+            }),
+        );
+    }
+
+    /// The rows after the memory rows and a scenario's own extra ones.
+    fn closing_rows(&self) -> Vec<(String, String)> {
+        let mut rows = vec![
+            ("host load average".into(), load(self.load_average)),
+            ("errors".into(), counts(&self.errors)),
+            ("closed by the server".into(), counts(&self.closes)),
+        ];
+        if let Some(failure) = &self.first_failure {
+            rows.push(("first failure".into(), failure.clone()));
+        }
+        rows
+    }
 }
 
 fn mib(kib: u64) -> String {
@@ -100,7 +143,7 @@ fn print_rows(title: &str, rows: &[(String, String)]) {
 
 impl IdleReport {
     fn per_connection_kib(&self) -> Option<f64> {
-        let (before, after) = (self.before?, self.after?);
+        let (before, after) = (self.health.before?, self.health.after?);
         (self.held > 0)
             .then(|| after.rss_kib.saturating_sub(before.rss_kib) as f64 / self.held as f64)
     }
@@ -115,12 +158,8 @@ impl IdleReport {
                 "open_seconds": self.open_seconds,
                 "hold_seconds": self.hold_seconds,
                 "per_connection_kib": self.per_connection_kib(),
-                "errors": self.errors,
-                "closed_by_server": self.closes,
-                "first_failure": self.first_failure,
-                "load_average": self.load_average,
             });
-            merge(&mut value, memory_json(self.before, self.after));
+            self.health.extend_json(&mut value);
             println!("{value}");
             return;
         }
@@ -132,16 +171,11 @@ impl IdleReport {
             ("connect failures".into(), self.connect_failures.to_string()),
             ("time to open".into(), format!("{:.1} s", self.open_seconds)),
         ];
-        rows.extend(memory_rows(self.before, self.after));
+        rows.extend(memory_rows(self.health.before, self.health.after));
         if let Some(per) = self.per_connection_kib() {
             rows.push(("server RSS per connection".into(), format!("{per:.1} KiB")));
         }
-        rows.push(("host load average".into(), load(self.load_average)));
-        rows.push(("errors".into(), counts(&self.errors)));
-        rows.push(("closed by the server".into(), counts(&self.closes)));
-        if let Some(failure) = &self.first_failure {
-            rows.push(("first failure".into(), failure.clone()));
-        }
+        rows.extend(self.health.closing_rows());
         print_rows(
             &format!(
                 "idle: {} connections, held {} s",
@@ -187,13 +221,9 @@ impl RoomsReport {
                     "max": latency.max_ms,
                     "mean": latency.mean_ms,
                 },
-                "errors": self.errors,
-                "closed_by_server": self.closes,
                 "server_cpu_percent": self.server_cpu_percent,
-                "first_failure": self.first_failure,
-                "load_average": self.load_average,
             });
-            merge(&mut value, memory_json(self.before, self.after));
+            self.health.extend_json(&mut value);
             println!("{value}");
             return;
         }
@@ -252,19 +282,14 @@ impl RoomsReport {
                 format!("{} / {}", self.rooms_recreated, self.ai_games),
             ),
         ];
-        rows.extend(memory_rows(self.before, self.after));
+        rows.extend(memory_rows(self.health.before, self.health.after));
         if let Some(cpu) = self.server_cpu_percent {
             rows.push((
                 "server CPU (window)".into(),
                 format!("{cpu:.0} % of one core"),
             ));
         }
-        rows.push(("host load average".into(), load(self.load_average)));
-        rows.push(("errors".into(), counts(&self.errors)));
-        rows.push(("closed by the server".into(), counts(&self.closes)));
-        if let Some(failure) = &self.first_failure {
-            rows.push(("first failure".into(), failure.clone()));
-        }
+        rows.extend(self.health.closing_rows());
         print_rows(
             &format!(
                 "rooms: {} rooms x (2 players + {} spectators), {} moves/s per room, {} s",

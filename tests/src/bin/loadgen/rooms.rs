@@ -9,7 +9,7 @@ use tokio::task::JoinHandle;
 
 use crate::cli::RoomsArgs;
 use crate::driver::{RoomDriver, Schedule};
-use crate::report::RoomsReport;
+use crate::report::{Health, RoomsReport};
 use crate::server::Target;
 use crate::stats::{Counter, Stats};
 use crate::watchers::{AiRoom, open_spectator, spawn_spectators};
@@ -206,15 +206,10 @@ pub async fn run(
         rooms_recreated: stats.rooms_recreated.get(),
         ai_games: stats.ai_games.get(),
         latency: stats.latency(),
-        errors: stats.errors(),
-        closes: stats.closes(),
-        before,
-        after,
         server_cpu_percent: cpu_start
             .zip(cpu_end)
             .map(|(start, end)| (end - start) / window_seconds.max(1e-9) * 100.0),
-        first_failure: stats.first_failure(),
-        load_average: crate::server::load_average(),
+        health: Health::gather(&stats, before, after),
     };
     let _ = stop_tx.send(true);
     Ok(report)
