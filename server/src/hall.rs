@@ -53,7 +53,8 @@ fn bad_request(message: impl Into<String>) -> Refusal {
     (ErrorCode::BadRequest, message.into())
 }
 
-fn internal(error: impl std::fmt::Display) -> Refusal {
+/// A store or runtime failure: logged here, and only its kind told to the client.
+pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
     tracing::warn!(%error, "request failed");
     (
         ErrorCode::Internal,

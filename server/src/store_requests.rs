@@ -3,9 +3,8 @@
 
 use parlor_shared::hexapawn::Brain;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, ServerMsg};
-use tracing::warn;
 
-use crate::hall::Hall;
+use crate::hall::{Hall, Refusal, internal};
 use crate::store::Store;
 
 /// Whether the store answers `request` (then [`answer`] takes it).
@@ -25,15 +24,15 @@ pub async fn answer(hall: &Hall, request: ClientMsg) -> ServerMsg {
     let store = hall.store.clone();
     // Brains an auto match is training may not change under it.
     if let ClientMsg::ImportBrain { name, .. } | ClientMsg::ResetBrain { name } = &request
-        && let Err((code, message)) = hall.check_brain_free(name)
+        && let Err(refusal) = hall.check_brain_free(name)
     {
-        return ServerMsg::Error { code, message };
+        return refused(refusal);
     }
     let answered = tokio::task::spawn_blocking(move || answer_blocking(&store, request)).await;
     match answered {
         Ok(Ok(message)) => message,
-        Ok(Err(error)) => internal(&error),
-        Err(error) => internal(&error),
+        Ok(Err(error)) => refused(internal(error)),
+        Err(error) => refused(internal(error)),
     }
 }
 
@@ -68,14 +67,10 @@ fn error(code: ErrorCode, message: String) -> ServerMsg {
     ServerMsg::Error { code, message }
 }
 
-fn no_such_brain(name: &str) -> ServerMsg {
-    error(ErrorCode::NoSuchBrain, format!("no brain named {name:?}"))
+fn refused((code, message): Refusal) -> ServerMsg {
+    error(code, message)
 }
 
-fn internal(failure: &dyn std::fmt::Display) -> ServerMsg {
-    warn!(error = %failure, "request failed");
-    error(
-        ErrorCode::Internal,
-        "the server could not use its game store".into(),
-    )
+fn no_such_brain(name: &str) -> ServerMsg {
+    error(ErrorCode::NoSuchBrain, format!("no brain named {name:?}"))
 }
