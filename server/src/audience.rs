@@ -3,6 +3,9 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::time::Instant;
 
 use parlor_shared::protocol::{ErrorCode, RoomId, ServerMsg};
 
@@ -72,6 +75,14 @@ impl Audience {
 
     pub fn len(&self) -> usize {
         self.members.len()
+    }
+
+    /// When a room whose game ended at `ended` may close: `linger` after the end, once
+    /// nobody follows it (its replay stays in the store). `None` while it must stay open.
+    pub fn closing_time(&self, ended: Option<Instant>, linger: Duration) -> Option<Instant> {
+        ended
+            .filter(|_| self.members.is_empty())
+            .map(|at| at + linger)
     }
 
     /// Gives `room`'s state (encoded at most once per format) to every member; returns the

@@ -3,6 +3,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::hexapawn::{
@@ -31,6 +32,8 @@ pub struct Hall {
     next_conn: AtomicU64,
     /// Brains an auto match is training: no other room, import or reset may touch them.
     brains_in_use: Arc<Mutex<HashSet<String>>>,
+    /// How long a finished room stays open before it may close.
+    linger: Duration,
     pub store: Store,
 }
 
@@ -63,8 +66,10 @@ pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
 }
 
 impl Hall {
-    pub fn new(store: Store) -> Hall {
+    /// A hall whose finished rooms stay open for `linger` (see `Limits::finished_room_linger`).
+    pub fn new(store: Store, linger: Duration) -> Hall {
         Hall {
+            linger,
             rooms: Mutex::new(BTreeMap::new()),
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
@@ -79,9 +84,9 @@ impl Hall {
     /// AI seats thinking again if it is their turn, and each auto match going on with the rounds
     /// still due. Room ids go on after the highest ever given out. Must run inside the tokio
     /// runtime (it spawns the rooms' tasks); reads the store synchronously.
-    pub fn restore(store: Store) -> anyhow::Result<Hall> {
+    pub fn restore(store: Store, linger: Duration) -> anyhow::Result<Hall> {
         let unfinished = store.load_rooms()?;
-        let hall = Hall::new(store);
+        let hall = Hall::new(store, linger);
         hall.next_room
             .store(unfinished.next_room, Ordering::Relaxed);
         let total = unfinished.rooms.len();
@@ -89,7 +94,8 @@ impl Hall {
             let (id, restored) = match stored {
                 StoredRoom::Game(row) => {
                     let id = row.id;
-                    let restored = RoomInit::restore(*row, hall.store.clone()).map(spawn_room);
+                    let restored = RoomInit::restore(*row, hall.store.clone())
+                        .map(|init| spawn_room(init, hall.linger));
                     (id, restored)
                 }
                 StoredRoom::Match(row) => (row.id, hall.resume_match(row)),
@@ -147,6 +153,7 @@ impl Hall {
             store: self.store.clone(),
             claim,
             progress,
+            linger: self.linger,
         })
     }
 
@@ -217,7 +224,7 @@ impl Hall {
                     .done()
                     .await
                     .map_err(internal)?;
-                spawn_room(init)
+                spawn_room(init, self.linger)
             }
         };
         let id = handle.summary.borrow().room;
@@ -274,6 +281,7 @@ impl Hall {
             store,
             claim,
             progress: MatchProgress::default(),
+            linger: self.linger,
         })
         .map_err(internal)
     }

@@ -64,7 +64,10 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
     let listener = TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
-    Ok((listener, Arc::new(Hall::restore(store)?)))
+    Ok((
+        listener,
+        Arc::new(Hall::restore(store, config.limits.finished_room_linger)?),
+    ))
 }
 
 /// Accepts connections forever, one task each, up to the connection cap.

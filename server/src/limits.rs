@@ -24,6 +24,9 @@ pub struct Limits {
     pub max_matches: usize,
     /// Spectators of one room (players do not count).
     pub spectators_per_room: usize,
+    /// How long a finished room stays open after its game is stored, so its creator and
+    /// latecomers can still watch the end; after that it closes once nobody follows it.
+    pub finished_room_linger: Duration,
     /// Any request: per second, and the burst allowed on top.
     pub requests: Budget,
     /// `CreateRoom` requests.
@@ -47,6 +50,7 @@ impl Default for Limits {
             max_ai_rooms: 64,
             max_matches: 8,
             spectators_per_room: 100,
+            finished_room_linger: Duration::from_secs(60),
             requests: Budget {
                 per_second: 50.0,
                 burst: 200.0,

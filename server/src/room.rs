@@ -5,6 +5,7 @@
 mod persist;
 
 use std::collections::VecDeque;
+use std::time::Duration;
 
 use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::protocol::{
@@ -96,6 +97,9 @@ struct Room {
     /// Whether the room's moves still go to the store (false after a write failed: the game
     /// goes on, but would not survive a restart).
     saving: bool,
+    /// When the finished game was stored; the room may close `linger` after it.
+    recorded_at: Option<tokio::time::Instant>,
+    linger: Duration,
 }
 
 /// What a room starts with: a new room (see `RoomInit::new`) or one restored from the store
@@ -114,8 +118,9 @@ pub struct RoomInit {
     pub tokens: Vec<Option<SeatToken>>,
 }
 
-/// Starts a room's task and returns its handle.
-pub fn spawn_room(init: RoomInit) -> RoomHandle {
+/// Starts a room's task and returns its handle. Once its game is stored the room stays open
+/// for `linger`, then closes when nobody follows it.
+pub fn spawn_room(init: RoomInit, linger: Duration) -> RoomHandle {
     let RoomInit {
         id,
         start,
@@ -156,6 +161,8 @@ pub fn spawn_room(init: RoomInit) -> RoomHandle {
         summary: watch::Sender::new(placeholder_summary(id, game)),
         store,
         saving: true,
+        recorded_at: None,
+        linger,
     };
     room.publish_summary();
     let summary = room.summary.subscribe();
@@ -188,19 +195,21 @@ impl Room {
             self.finish(outcome).await;
         }
         self.maybe_start_ai();
-        while !self.is_done() {
-            let Some(command) = inbox.recv().await else {
+        loop {
+            let command = match self.audience.closing_time(self.recorded_at, self.linger) {
+                Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
+                    Ok(command) => command,
+                    // Stored, lingered, and followed by nobody: the hall stops listing it.
+                    Err(_) => break,
+                },
+                None => inbox.recv().await,
+            };
+            let Some(command) = command else {
                 break;
             };
             self.handle(command).await;
         }
         info!(room = self.id, "room closed");
-    }
-
-    /// A stored game that nobody follows any more: the room can go (its replay stays in the
-    /// store), and the hall stops listing it.
-    fn is_done(&self) -> bool {
-        self.record.is_some() && self.audience.len() == 0
     }
 
     async fn handle(&mut self, command: RoomCommand) {

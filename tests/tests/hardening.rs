@@ -341,6 +341,7 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
             per_second: 1000.0,
             burst: 1000.0,
         },
+        finished_room_linger: Duration::from_millis(500),
         ..Limits::default()
     };
     let (server, _dir) = start_server_with("closing-rooms", limits);
@@ -348,14 +349,30 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
     let fast = host
         .create_room(vec![SeatSpec::ai(10), SeatSpec::ai(10)])
         .await;
+    // Nobody watches while the AIs play it out; the room stays listed once it is over.
+    loop {
+        host.send(ClientMsg::ListRooms).await;
+        let rooms = host
+            .recv_until(|m| match m {
+                ServerMsg::Rooms(rooms) => Some(rooms),
+                _ => None,
+            })
+            .await;
+        let listed = rooms.iter().find(|r| r.room == fast);
+        if listed.expect("the room is listed").outcome.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // Within the linger its creator can still watch the end.
     host.send(ClientMsg::Watch { room: fast }).await;
     let end = host.state_where(fast, |s| s.record.is_some()).await;
     host.send(ClientMsg::Leave { room: fast }).await;
     host.recv_until(|m| matches!(m, ServerMsg::Left { .. }).then_some(()))
         .await;
-    // The room closes once its last follower has gone; its stored game stays.
+    // After the linger the room closes once its last follower has gone; its stored game stays.
     let mut gone = false;
-    for _ in 0..50 {
+    for _ in 0..250 {
         host.send(ClientMsg::Watch { room: fast }).await;
         let answer = host
             .recv_until(|m| match m {

@@ -43,11 +43,13 @@ pub struct MatchInit {
     pub claim: BrainClaim,
     /// The rounds already played (none for a new match; a restart resumes a stored one).
     pub progress: MatchProgress,
+    /// How long the room stays open after the match ends before it may close.
+    pub linger: Duration,
 }
 
 /// Starts the match's thread and its room's task; returns the room's handle.
 pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
-    let id = init.id;
+    let (id, init_linger) = (init.id, init.linger);
     let run = MatchRun::new(&init);
     let first_view = if init.progress.rounds_played == 0 {
         MatchView::new(init.setup.clone())
@@ -69,6 +71,7 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         summary: watch::Sender::new(summary_of(id, 0, 0, Some(&first_view))),
         view: first_view,
         audience: Audience::default(),
+        linger: init_linger,
     };
     let summary = room.summary.subscribe();
     tokio::spawn(room.run(inbox_rx, views_rx));

@@ -1,10 +1,13 @@
 //! The room side of an auto match: the task that hands each new view of the match to its
 //! watchers and keeps the lobby's summary, while the match plays on its own thread.
 
+use std::time::Duration;
+
 use parlor_shared::game::{GameKind, GameState};
 use parlor_shared::hexapawn::MatchView;
 use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
 use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
 
 use crate::audience::Audience;
 use crate::outbox::Broadcast;
@@ -34,6 +37,8 @@ pub(super) struct MatchRoom {
     pub(super) view: MatchView,
     pub(super) audience: Audience,
     pub(super) summary: watch::Sender<RoomSummary>,
+    /// How long the room stays open after the match ends before it may close.
+    pub(super) linger: Duration,
 }
 
 impl MatchRoom {
@@ -42,22 +47,25 @@ impl MatchRoom {
         mut inbox: mpsc::Receiver<RoomCommand>,
         mut views: watch::Receiver<MatchView>,
     ) {
-        let mut playing = true;
-        // A match that is over and watched by nobody is done; the hall stops listing it.
-        while playing || self.audience.len() > 0 {
+        let mut ended = None;
+        loop {
+            let closing = self.audience.closing_time(ended, self.linger);
             tokio::select! {
+                // Over, lingered, and watched by nobody: the hall stops listing it.
+                () = tokio::time::sleep_until(closing.unwrap_or_else(Instant::now)),
+                    if closing.is_some() => break,
                 command = inbox.recv() => match command {
                     Some(command) => self.handle(command),
                     None => break,
                 },
-                changed = views.changed(), if playing => match changed {
+                changed = views.changed(), if ended.is_none() => match changed {
                     Ok(()) => {
                         self.view = views.borrow_and_update().clone();
                         self.version += 1;
                         self.broadcast();
                     }
                     // The match's thread is done and its last view was sent.
-                    Err(_) => playing = false,
+                    Err(_) => ended = Some(Instant::now()),
                 },
             }
         }

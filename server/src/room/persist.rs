@@ -185,7 +185,10 @@ impl Room {
             .done()
             .await
         {
-            Ok(id) => self.record = Some(id),
+            Ok(id) => {
+                self.record = Some(id);
+                self.recorded_at = Some(tokio::time::Instant::now());
+            }
             Err(error) => warn!(
                 room = self.id,
                 error = format!("{error:#}"),
@@ -277,7 +280,8 @@ mod tests {
         for row in rows() {
             store.insert_room(&row).done().await.unwrap();
         }
-        let hall = Hall::restore(store.clone()).unwrap();
+        let hall =
+            Hall::restore(store.clone(), crate::Limits::default().finished_room_linger).unwrap();
         assert!(
             hall.room(2).is_none(),
             "an illegal stored move skips the room"
