@@ -4,6 +4,8 @@
 
 use std::io::Write;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
@@ -42,6 +44,18 @@ pub struct ArenaArgs {
     /// and the moves from the empty cave (for `cave show --moves` or `cave prove --position`).
     #[arg(long)]
     games_out: Option<std::path::PathBuf>,
+    /// Games played at once, each on a thread of its own. Engines think on one core each and
+    /// by the clock: give no more jobs than there are idle cores.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    jobs: u32,
+}
+
+/// One finished game: its outcome, every move, and each engine's time per move.
+struct Game {
+    outcome: Outcome,
+    moves: Vec<Square>,
+    a_times: Vec<Duration>,
+    b_times: Vec<Duration>,
 }
 
 /// Wins, losses and ties from A's side, and the time each engine spent per move.
@@ -111,33 +125,68 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         )),
         None => None,
     };
-    for game in 0..pairs * 2 {
-        let opening = openings[(game / 2 % spread) * openings.len() / spread];
-        let a_plays = if game % 2 == 0 {
-            Player::Black
-        } else {
-            Player::White
-        };
-        let (outcome, moves) = play_one(args, opening, a_plays, &mut tally)?;
-        match outcome {
-            Outcome::Win(player) if player == a_plays => tally.a_wins += 1,
-            Outcome::Win(_) => tally.b_wins += 1,
-            Outcome::Tie => tally.ties += 1,
+    let total = pairs * 2;
+    let next_game = AtomicUsize::new(0);
+    let (finished, results) = mpsc::channel();
+    let outcome = std::thread::scope(|scope| -> anyhow::Result<()> {
+        for _ in 0..args.jobs {
+            let finished = finished.clone();
+            let next_game = &next_game;
+            let openings = &openings;
+            scope.spawn(move || {
+                loop {
+                    let game = next_game.fetch_add(1, Ordering::Relaxed);
+                    if game >= total {
+                        break;
+                    }
+                    let opening = openings[(game / 2 % spread) * openings.len() / spread];
+                    let a_plays = if game % 2 == 0 {
+                        Player::Black
+                    } else {
+                        Player::White
+                    };
+                    let result = play_one(args, opening, a_plays);
+                    if finished.send((game, a_plays, result)).is_err() {
+                        break;
+                    }
+                }
+            });
         }
-        let moves: Vec<String> = moves.iter().map(Square::to_string).collect();
-        let line = format!(
-            "game {:>3}: A as {a_plays:?}: {outcome:?}: {}",
-            game + 1,
-            moves.join(" ")
-        );
-        if !args.json {
-            writeln!(out, "{line}")?;
+        drop(finished);
+        for (game, a_plays, result) in results {
+            let played = match result {
+                Ok(played) => played,
+                Err(error) => {
+                    // The other jobs stop after their current game.
+                    next_game.store(total, Ordering::Relaxed);
+                    return Err(error);
+                }
+            };
+            match played.outcome {
+                Outcome::Win(player) if player == a_plays => tally.a_wins += 1,
+                Outcome::Win(_) => tally.b_wins += 1,
+                Outcome::Tie => tally.ties += 1,
+            }
+            tally.a_times.extend(played.a_times);
+            tally.b_times.extend(played.b_times);
+            let moves: Vec<String> = played.moves.iter().map(Square::to_string).collect();
+            let line = format!(
+                "game {:>3}: A as {a_plays:?}: {:?}: {}",
+                game + 1,
+                played.outcome,
+                moves.join(" ")
+            );
+            if !args.json {
+                writeln!(out, "{line}")?;
+            }
+            if let Some(file) = &mut games_out {
+                writeln!(file, "{line}")?;
+                file.flush()?;
+            }
         }
-        if let Some(file) = &mut games_out {
-            writeln!(file, "{line}")?;
-            file.flush()?;
-        }
-    }
+        Ok(())
+    });
+    outcome?;
     let (score, margin) = tally.score();
     let (a_mean, a_max) = summarise(&tally.a_times);
     let (b_mean, b_max) = summarise(&tally.b_times);
@@ -179,18 +228,14 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One game from `opening`: its outcome and every move.
-fn play_one(
-    args: &ArenaArgs,
-    opening: [Square; 2],
-    a_plays: Player,
-    tally: &mut Tally,
-) -> anyhow::Result<(Outcome, Vec<Square>)> {
+/// One game from `opening`.
+fn play_one(args: &ArenaArgs, opening: [Square; 2], a_plays: Player) -> anyhow::Result<Game> {
     let (mut a, mut b) = (args.a.engine(), args.b.engine());
     let (a_budget, b_budget) = (clamp_budget(args.a_move_ms), clamp_budget(args.b_move_ms));
     let mut position =
         Position::from_moves(&opening).map_err(|(_, e)| anyhow::anyhow!("opening: {e}"))?;
     let mut moves = opening.to_vec();
+    let (mut a_times, mut b_times) = (Vec::new(), Vec::new());
     while position.outcome().is_none() {
         let a_to_move = position.to_move() == a_plays;
         let (engine, budget) = if a_to_move {
@@ -204,9 +249,9 @@ fn play_one(
             .context("an engine found no move")?;
         let spent = started.elapsed();
         if a_to_move {
-            &mut tally.a_times
+            &mut a_times
         } else {
-            &mut tally.b_times
+            &mut b_times
         }
         .push(spent);
         position = position
@@ -217,7 +262,12 @@ fn play_one(
     let outcome = position
         .outcome()
         .expect("the loop ends when the game does");
-    Ok((outcome, moves))
+    Ok(Game {
+        outcome,
+        moves,
+        a_times,
+        b_times,
+    })
 }
 
 #[cfg(test)]
@@ -265,6 +315,7 @@ mod tests {
             b_move_ms: 5,
             json: true,
             games_out: Some(games.clone()),
+            jobs: 2,
         };
         let mut out = Vec::new();
         run(&args, &mut out).unwrap();

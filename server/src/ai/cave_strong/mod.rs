@@ -1,8 +1,10 @@
 //! The strong Magnetic Cave engine: iterative deepening with principal-variation search, a
 //! transposition table keyed by Zobrist hashes under the board's mirror symmetries, move
 //! ordering (win now, forced blocks, table move, threat-making moves, killers, history),
-//! mate-distance scores, and forced-block extensions that act as a threat search: a four is
-//! only a threat when its missing cell is a legal placement, and a side facing one must block.
+//! mate-distance scores, late move reductions for quiet moves (searched a ply shallower first,
+//! again at full depth when they beat the best so far), and forced-block extensions that act
+//! as a threat search: a four is only a threat when its missing cell is a legal placement, and
+//! a side facing one must block.
 //! The static evaluation (`eval.rs`) adds latent fours and who wins the end-of-game zugzwang
 //! they make. Iterative deepening runs until the time is up: an unfinished iteration's best
 //! move so far is kept.
@@ -32,6 +34,12 @@ const MAX_PLY: usize = 96;
 const CLOCK_EVERY: u64 = 2048;
 /// 2^18 entries, about 6 MB.
 const TABLE_BITS: u32 = 18;
+/// Late move reductions: from this move on, a quiet move is first searched a ply shallower.
+const REDUCE_FROM_MOVE: usize = 3;
+/// Nor are moves reduced with less depth than this left.
+const REDUCE_FROM_DEPTH: i32 = 3;
+/// History scores stay below every bonus of the move ordering (the smallest is 1 << 30).
+const HISTORY_CAP: u32 = (1 << 30) - 1;
 
 /// What the last search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -177,7 +185,11 @@ impl Strong {
             legal,
             their_fours,
         );
-        [vec![first], rest].concat()
+        [
+            vec![first],
+            rest.into_iter().map(|(square, _)| square).collect(),
+        ]
+        .concat()
     }
 
     fn tick(&mut self) -> bool {
@@ -264,20 +276,35 @@ impl Strong {
         // A forced block costs no depth: the threat search follows forcing lines to the end.
         let child_depth = if forced { depth } else { depth - 1 };
         let (alpha_at_start, mut best, mut best_move) = (alpha, -WIN - 1, NO_MOVE);
-        for (index, &square) in moves.iter().enumerate() {
+        for (index, &(square, quiet)) in moves.iter().enumerate() {
             let child = position.play_unchecked(square);
             let child_hashes = hashes.with(me, square);
             let score = if index == 0 {
                 -self.pvs(&child, child_hashes, child_depth, ply + 1, -beta, -alpha)?
             } else {
-                let probe = -self.pvs(
+                // A late, quiet move is unlikely to be best: it is first searched a ply
+                // shallower, and again at full depth only if it beats the best so far.
+                let reduction = i32::from(
+                    quiet && !forced && depth >= REDUCE_FROM_DEPTH && index >= REDUCE_FROM_MOVE,
+                );
+                let mut probe = -self.pvs(
                     &child,
                     child_hashes,
-                    child_depth,
+                    child_depth - reduction,
                     ply + 1,
                     -alpha - 1,
                     -alpha,
                 )?;
+                if reduction > 0 && probe > alpha {
+                    probe = -self.pvs(
+                        &child,
+                        child_hashes,
+                        child_depth,
+                        ply + 1,
+                        -alpha - 1,
+                        -alpha,
+                    )?;
+                }
                 if probe > alpha && probe < beta {
                     -self.pvs(&child, child_hashes, child_depth, ply + 1, -beta, -alpha)?
                 } else {
@@ -327,7 +354,10 @@ impl Strong {
             killers[0] = square.index();
         }
         let history = &mut self.history[player.seat() as usize][square.index() as usize];
-        *history = history.saturating_add((depth * depth) as u32);
+        // Capped below the ordering's bonuses, so history alone never outranks them.
+        *history = history
+            .saturating_add((depth * depth) as u32)
+            .min(HISTORY_CAP);
     }
 
     /// Candidate moves, most promising first.
@@ -342,7 +372,7 @@ impl Strong {
         theirs: u64,
         legal: u64,
         their_fours: u64,
-    ) -> Vec<Square> {
+    ) -> Vec<(Square, bool)> {
         let killers = self.killers[ply as usize % MAX_PLY];
         let history = &self.history[me.seat() as usize];
         let mut scored: Vec<(i64, Square)> = squares_of(candidates)
@@ -374,7 +404,11 @@ impl Strong {
             })
             .collect();
         scored.sort_by_key(|&(score, square)| (std::cmp::Reverse(score), square));
-        scored.into_iter().map(|(_, square)| square).collect()
+        // A move ranked by its history alone is quiet: no table move, threat, killer or block.
+        scored
+            .into_iter()
+            .map(|(score, square)| (square, (0..=i64::from(HISTORY_CAP)).contains(&score)))
+            .collect()
     }
 }
 

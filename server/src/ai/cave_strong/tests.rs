@@ -141,7 +141,7 @@ fn every_answer_is_legal_and_within_budget() {
 
 /// A whole game between the strong engine and the plain search at fixed depths.
 fn duel(strong_side: Player) -> Outcome {
-    let mut strong = Strong::new(Some(6));
+    let mut strong = Strong::new(Some(7));
     let mut plain = AlphaBeta::with_max_depth(2);
     let mut p = Position::new();
     while p.outcome().is_none() {
@@ -159,4 +159,22 @@ fn duel(strong_side: Player) -> Outcome {
 fn beats_the_shallow_plain_search_from_both_sides() {
     assert_eq!(duel(Player::Black), Outcome::Win(Player::Black));
     assert_eq!(duel(Player::White), Outcome::Win(Player::White));
+}
+
+#[test]
+fn only_moves_ranked_by_history_alone_are_quiet_and_reduced() {
+    let engine = Strong::default();
+    // Black has a1..c1: d1 makes an open four, the other moves are quiet.
+    let p = position("a1 h8 b1 h7 c1 h5");
+    let me = p.to_move();
+    let (mine, theirs) = (p.bricks(me), p.bricks(me.other()));
+    let legal = p.legal_moves();
+    let moves = engine.ordered(legal, None, 0, me, mine, theirs, legal, 0);
+    let d1: Square = "d1".parse().unwrap();
+    assert_eq!(
+        moves[0],
+        (d1, false),
+        "the four comes first and is not quiet"
+    );
+    assert!(moves[1..].iter().all(|&(_, quiet)| quiet), "{moves:?}");
 }
