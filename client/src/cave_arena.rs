@@ -140,7 +140,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                         break;
                     }
                     let opening = openings[(game / 2 % spread) * openings.len() / spread];
-                    let a_plays = if game % 2 == 0 {
+                    let a_plays = if game.is_multiple_of(2) {
                         Player::Black
                     } else {
                         Player::White

@@ -6,8 +6,9 @@
 //! as a threat search: a four is only a threat when its missing cell is a legal placement, and
 //! a side facing one must block.
 //! The static evaluation (`eval.rs`) adds latent fours and who wins the end-of-game zugzwang
-//! they make. Iterative deepening runs until the time is up: an unfinished iteration's best
-//! move so far is kept.
+//! they make. Iterative deepening runs until the time is up (an unfinished iteration's best
+//! move so far is kept) or the result is proven. In a proven tie the engine picks the tying
+//! move that leaves the opponent the most replies that lose, and not at a glance.
 
 mod eval;
 mod proofs;
@@ -40,6 +41,9 @@ const REDUCE_FROM_MOVE: usize = 3;
 const REDUCE_FROM_DEPTH: i32 = 3;
 /// History scores stay below every bonus of the move ordering (the smallest is 1 << 30).
 const HISTORY_CAP: u32 = (1 << 30) - 1;
+/// In a proven tie, only replies that lose this many plies or more after they are played count
+/// as traps for the opponent.
+const DEEP_TRAP_PLIES: Score = 5;
 
 /// What the last search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -74,6 +78,14 @@ impl Default for Strong {
 fn horizontal_neighbours(square: Square) -> u64 {
     let bit = square.bit();
     ((bit << 1) & !COL_A) | ((bit >> 1) & !COL_H)
+}
+
+/// Whether a search of `position` to `depth` that scored `score` proved a tie: a score of 0 from
+/// a search this deep is exact, as no line ran out of depth before the board was full (a ply
+/// costs at most two of depth, with a reduction).
+fn proves_tie(score: Score, depth: i32, position: &Position) -> bool {
+    let empty_cells = 64 - position.brick_count() as i32;
+    score == 0 && depth >= 2 * empty_cells + 2
 }
 
 impl Strong {
@@ -142,11 +154,15 @@ impl Strong {
             }
             // A proven result will not change with depth. Otherwise deepen until the time is up:
             // an unfinished iteration still counts.
-            if score.abs() >= WIN_THRESHOLD {
+            if score.abs() >= WIN_THRESHOLD || proves_tie(score, depth, position) {
                 break;
             }
         }
-        if schedule != Schedule::SEARCH_ONLY && best.1.abs() < WIN_THRESHOLD {
+        if proves_tie(best.1, best.2, position) && self.max_depth.is_none() {
+            self.deadline = end;
+            self.out_of_time = false;
+            best.0 = self.swindle(position, hashes, best.2, best.0);
+        } else if schedule != Schedule::SEARCH_ONLY && best.1.abs() < WIN_THRESHOLD {
             let proof_deadline = started + budget.mul_f32(schedule.forced_win);
             if let Some(square) = self.proofs.forced_win(position, proof_deadline) {
                 best.0 = square;
@@ -190,6 +206,55 @@ impl Strong {
             rest.into_iter().map(|(square, _)| square).collect(),
         ]
         .concat()
+    }
+
+    /// In a position proven a tie, the tying move that leaves the opponent the largest share
+    /// of replies that lose. A perfect opponent ties whatever is played; a fallible one is
+    /// likeliest to go wrong where most of its moves lose. `depth` is the proving search's
+    /// depth; when the time runs out the best move so far stands (`tying` if none was done).
+    fn swindle(
+        &mut self,
+        position: &Position,
+        hashes: Hashes,
+        depth: i32,
+        tying: Square,
+    ) -> Square {
+        let me = position.to_move();
+        // (losing replies, all replies, move)
+        let mut best = (0u32, 1u32, tying);
+        for square in position.legal_squares() {
+            let child = position.play_unchecked(square);
+            if child.outcome().is_some() {
+                continue;
+            }
+            let child_hashes = hashes.with(me, square);
+            let Some(value) = self.pvs(&child, child_hashes, depth, 1, -1, 1) else {
+                break;
+            };
+            if value > 0 {
+                continue; // the opponent wins after this one
+            }
+            let (mut losing, mut replies) = (0, 0);
+            for reply in child.legal_squares() {
+                let after = child.play_unchecked(reply);
+                replies += 1;
+                if after.outcome().is_some() {
+                    continue;
+                }
+                let after_hashes = child_hashes.with(me.other(), reply);
+                // A reply that loses within a few plies is seen at a glance and catches nobody.
+                let deep_enough = WIN - 2 - DEEP_TRAP_PLIES;
+                match self.pvs(&after, after_hashes, depth, 2, 0, deep_enough + 1) {
+                    Some(score) if score > 0 && score <= deep_enough => losing += 1,
+                    Some(_) => {}
+                    None => return best.2,
+                }
+            }
+            if u64::from(losing) * u64::from(best.1) > u64::from(best.0) * u64::from(replies) {
+                best = (losing, replies, square);
+            }
+        }
+        best.2
     }
 
     fn tick(&mut self) -> bool {

@@ -5,7 +5,7 @@ use parlor_shared::cave::{Outcome, Player, Position, Square, squares_of};
 use super::*;
 use crate::ai::AlphaBeta;
 use crate::ai::cave_prover::test_position as position;
-use crate::ai::cave_prover::wins_within;
+use crate::ai::cave_prover::{Xorshift, game_value, wins_within};
 
 fn best(moves: &str) -> (String, Score) {
     let mut engine = Strong::default();
@@ -177,4 +177,57 @@ fn only_moves_ranked_by_history_alone_are_quiet_and_reduced() {
         "the four comes first and is not quiet"
     );
     assert!(moves[1..].iter().all(|&(_, quiet)| quiet), "{moves:?}");
+}
+
+/// Of `position`'s moves that keep a tie (by the exhaustive prover), each with its share of
+/// the opponent's replies that then lose, and not within two moves, as (losing, replies, move).
+fn tying_moves(position: &Position) -> Vec<(u32, u32, Square)> {
+    position
+        .legal_squares()
+        .filter_map(|square| {
+            let child = position.play_unchecked(square);
+            if child.outcome().is_some() || game_value(&child) != 0 {
+                return None;
+            }
+            let replies: Vec<Square> = child.legal_squares().collect();
+            let losing = replies
+                .iter()
+                .filter(|&&reply| {
+                    let after = child.play_unchecked(reply);
+                    after.outcome().is_none() && game_value(&after) == 1 && !wins_within(&after, 2)
+                })
+                .count();
+            Some((losing as u32, replies.len() as u32, square))
+        })
+        .collect()
+}
+
+#[test]
+fn in_a_proven_tie_plays_the_tying_move_with_the_most_deep_traps() {
+    let mut random = Xorshift::new(7);
+    let mut checked = 0;
+    while checked < 3 {
+        let mut p = Position::new();
+        while p.brick_count() < 52 && p.outcome().is_none() {
+            p = p.play_unchecked(random.legal_move(&p).unwrap());
+        }
+        if p.outcome().is_some() || game_value(&p) != 0 {
+            continue;
+        }
+        let tying = tying_moves(&p);
+        let share = |&(losing, replies, _): &(u32, u32, Square)| losing as f64 / replies as f64;
+        let best_share = tying.iter().map(share).fold(0.0, f64::max);
+        if tying.iter().all(|t| share(t) == best_share) {
+            continue; // every tying move is as good: nothing to choose
+        }
+        let square = Strong::default()
+            .search(&p, Duration::from_millis(300))
+            .unwrap();
+        let chosen = tying
+            .iter()
+            .find(|t| t.2 == square)
+            .unwrap_or_else(|| panic!("{square} does not keep the tie in\n{p}"));
+        assert_eq!(share(chosen), best_share, "{square} in\n{p}: {tying:?}");
+        checked += 1;
+    }
 }
