@@ -285,13 +285,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     let mut lobby = Peer::connect(&url, Format::Json).await;
 
     // Every room is listed at its last version, with its players away.
-    lobby.send(ClientMsg::ListRooms).await;
-    let rooms = lobby
-        .recv_until(|m| match m {
-            ServerMsg::Rooms(rooms) => Some(rooms),
-            _ => None,
-        })
-        .await;
+    let rooms = lobby.list_rooms().await;
     for game in &played {
         let summary = rooms
             .iter()
@@ -389,13 +383,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         })
         .await;
     assert!(records.iter().any(|summary| summary.id == record));
-    lobby.send(ClientMsg::GetRecord { id: record }).await;
-    let stored = lobby
-        .recv_until(|m| match m {
-            ServerMsg::Record(stored) => Some(stored),
-            _ => None,
-        })
-        .await;
+    let stored = lobby.record(record).await;
     assert_eq!(stored.moves, end.moves);
     assert_eq!(Some(stored.summary.outcome), end.outcome);
 

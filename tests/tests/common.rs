@@ -11,7 +11,8 @@ use parlor_server::{BackgroundServer, Limits, ServerConfig};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::protocol::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg,
+    ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RoomId, RoomSnapshot,
+    RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -153,6 +154,26 @@ impl Peer {
                 assert_eq!(got, code, "{message}");
                 Some(message)
             }
+            _ => None,
+        })
+        .await
+    }
+
+    /// The lobby's list of open rooms.
+    pub async fn list_rooms(&mut self) -> Vec<RoomSummary> {
+        self.send(ClientMsg::ListRooms).await;
+        self.recv_until(|m| match m {
+            ServerMsg::Rooms(rooms) => Some(rooms),
+            _ => None,
+        })
+        .await
+    }
+
+    /// A stored game's record.
+    pub async fn record(&mut self, id: RecordId) -> GameRecord {
+        self.send(ClientMsg::GetRecord { id }).await;
+        self.recv_until(|m| match m {
+            ServerMsg::Record(record) => Some(record),
             _ => None,
         })
         .await

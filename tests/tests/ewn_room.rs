@@ -7,7 +7,7 @@ use common::{Peer, start_server};
 use parlor_shared::codec::Format;
 use parlor_shared::ewn::{EwnMove, Level, LevelSpec, Rules, parse_level, solve};
 use parlor_shared::game::{GameMove, GameSetup, Outcome};
-use parlor_shared::protocol::{AiKind, ClientMsg, ErrorCode, SeatSpec, SeatState, ServerMsg};
+use parlor_shared::protocol::{AiKind, ClientMsg, ErrorCode, SeatSpec, SeatState};
 
 fn level(n: u32) -> Level {
     let path = format!("{}/../levels/ewn/level{n}.txt", env!("CARGO_MANIFEST_DIR"));
@@ -47,17 +47,7 @@ async fn a_person_solves_a_level_and_the_stored_game_replays_to_the_win() {
     }
     let end = person.recorded(room, last.unwrap()).await;
     assert_eq!(end.outcome, Some(Outcome::Won { seat: 0 }));
-    person
-        .send(ClientMsg::GetRecord {
-            id: end.record.unwrap(),
-        })
-        .await;
-    let record = person
-        .recv_until(|m| match m {
-            ServerMsg::Record(r) => Some(r),
-            _ => None,
-        })
-        .await;
+    let record = person.record(end.record.unwrap()).await;
     assert_eq!(
         record.start.replay(&record.moves).unwrap().last(),
         Some(&end.state)

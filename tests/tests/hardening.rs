@@ -114,13 +114,7 @@ async fn caps_on_rooms_ai_rooms_and_spectators_refuse_and_change_nothing() {
     let seen = first.state_where(room, |s| s.version == 1).await;
     assert_eq!(seen.spectators, 1);
 
-    owner.send(ClientMsg::ListRooms).await;
-    let rooms = owner
-        .recv_until(|m| match m {
-            ServerMsg::Rooms(rooms) => Some(rooms),
-            _ => None,
-        })
-        .await;
+    let rooms = owner.list_rooms().await;
     assert_eq!(rooms.len(), 2, "refused rooms were not made");
 }
 
@@ -354,13 +348,7 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
         .await;
     // Nobody watches while the AIs play it out; the room stays listed once it is over.
     loop {
-        host.send(ClientMsg::ListRooms).await;
-        let rooms = host
-            .recv_until(|m| match m {
-                ServerMsg::Rooms(rooms) => Some(rooms),
-                _ => None,
-            })
-            .await;
+        let rooms = host.list_rooms().await;
         let listed = rooms.iter().find(|r| r.room == fast);
         if listed.expect("the room is listed").outcome.is_some() {
             break;
@@ -392,16 +380,7 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     assert!(gone, "the finished, unfollowed room still answers");
-    host.send(ClientMsg::GetRecord {
-        id: end.record.unwrap(),
-    })
-    .await;
-    let record = host
-        .recv_until(|m| match m {
-            ServerMsg::Record(r) => Some(r),
-            _ => None,
-        })
-        .await;
+    let record = host.record(end.record.unwrap()).await;
     assert_eq!(record.moves, end.moves);
 
     // However many rooms are open, the lobby's list is the newest 200 and fits a JSON frame.
@@ -409,13 +388,7 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
     for _ in 0..210 {
         newest = host.create_room(HUMANS.to_vec()).await;
     }
-    host.send(ClientMsg::ListRooms).await;
-    let rooms = host
-        .recv_until(|m| match m {
-            ServerMsg::Rooms(rooms) => Some(rooms),
-            _ => None,
-        })
-        .await;
+    let rooms = host.list_rooms().await;
     assert_eq!(rooms.len(), 200);
     assert_eq!(rooms.last().map(|r| r.room), Some(newest));
     assert!(rooms.iter().all(|r| r.room != fast));

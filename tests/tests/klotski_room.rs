@@ -11,7 +11,7 @@ use parlor_shared::klotski::{
     Dir, GiveUpReason, KlotskiBoard, KlotskiMove, KlotskiStatus, Move, SolveOptions, Verdict,
     parse_puzzle, solve,
 };
-use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec};
 
 fn board(text: &str) -> KlotskiBoard {
     KlotskiBoard::of(&parse_puzzle(text).unwrap())
@@ -88,17 +88,7 @@ async fn the_solver_seat_plays_a_shortest_solution_that_replays_from_the_store()
     let end = watcher.state_where(room, |s| s.record.is_some()).await;
     assert_eq!(klotski_status(&end.state), KlotskiStatus::Solved);
     assert_eq!(end.moves.len(), shortest.len());
-    watcher
-        .send(ClientMsg::GetRecord {
-            id: end.record.unwrap(),
-        })
-        .await;
-    let record = watcher
-        .recv_until(|m| match m {
-            ServerMsg::Record(record) => Some(record),
-            _ => None,
-        })
-        .await;
+    let record = watcher.record(end.record.unwrap()).await;
     let states = record.start.replay(&record.moves).unwrap();
     assert_eq!(states.last(), Some(&end.state));
 }
@@ -159,12 +149,6 @@ async fn boards_that_are_not_puzzles_are_refused_before_anything_is_made() {
         let message = person.expect_error(ErrorCode::BadRequest).await;
         assert!(message.contains(reason), "{message}");
     }
-    person.send(ClientMsg::ListRooms).await;
-    let rooms = person
-        .recv_until(|m| match m {
-            ServerMsg::Rooms(rooms) => Some(rooms),
-            _ => None,
-        })
-        .await;
+    let rooms = person.list_rooms().await;
     assert!(rooms.is_empty());
 }

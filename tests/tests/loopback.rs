@@ -78,13 +78,7 @@ async fn two_players_and_a_spectator_see_the_same_game_and_the_stored_replay_mat
         (summary.game, summary.moves, summary.outcome),
         (GameKind::Cave, 9, Outcome::Won { seat: 0 })
     );
-    white.send(ClientMsg::GetRecord { id }).await;
-    let record = white
-        .recv_until(|m| match m {
-            ServerMsg::Record(r) => Some(r),
-            _ => None,
-        })
-        .await;
+    let record = white.record(id).await;
     assert_eq!(record.moves, end.moves);
     let replayed = record
         .start
@@ -228,13 +222,7 @@ async fn a_late_spectator_gets_the_whole_game_at_once() {
     assert_eq!(position.brick_count(), 4);
     assert_eq!(state.spectators, 1);
     // The lobby lists the room with its progress.
-    late.send(ClientMsg::ListRooms).await;
-    let rooms = late
-        .recv_until(|m| match m {
-            ServerMsg::Rooms(r) => Some(r),
-            _ => None,
-        })
-        .await;
+    let rooms = late.list_rooms().await;
     let listed = rooms.iter().find(|r| r.room == room).unwrap();
     assert_eq!((listed.moves, listed.spectators), (4, 1));
 }
