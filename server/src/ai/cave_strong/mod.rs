@@ -220,6 +220,8 @@ impl Strong {
         tying: Square,
     ) -> Square {
         let me = position.to_move();
+        // A reply that loses within a few plies is seen at a glance and catches nobody.
+        let deep_enough = WIN - 2 - DEEP_TRAP_PLIES;
         // (losing replies, all replies, move)
         let mut best = (0u32, 1u32, tying);
         for square in position.legal_squares() {
@@ -242,8 +244,6 @@ impl Strong {
                     continue;
                 }
                 let after_hashes = child_hashes.with(me.other(), reply);
-                // A reply that loses within a few plies is seen at a glance and catches nobody.
-                let deep_enough = WIN - 2 - DEEP_TRAP_PLIES;
                 match self.pvs(&after, after_hashes, depth, 2, 0, deep_enough + 1) {
                     Some(score) if score > 0 && score <= deep_enough => losing += 1,
                     Some(_) => {}
