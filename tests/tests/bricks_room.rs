@@ -168,13 +168,9 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
             "outside 0..=20",
         ),
     ] {
-        person
-            .send(ClientMsg::CreateRoom {
-                setup: setup.clone(),
-                seats,
-            })
+        let reason = person
+            .create_refused(setup.clone(), seats, ErrorCode::BadRequest)
             .await;
-        let reason = person.expect_error(ErrorCode::BadRequest).await;
         assert!(reason.contains(why), "{reason}");
     }
     let zero = GameSetup::Bricks {
@@ -183,12 +179,8 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
         bricks: 2,
     };
     person
-        .send(ClientMsg::CreateRoom {
-            setup: zero,
-            seats: vec![SeatSpec::Human; 2],
-        })
+        .create_refused(zero, vec![SeatSpec::Human; 2], ErrorCode::BadRequest)
         .await;
-    person.expect_error(ErrorCode::BadRequest).await;
     let cave_ai = vec![
         SeatSpec::Human,
         SeatSpec::Ai {
@@ -197,12 +189,8 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
         },
     ];
     person
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Cave,
-            seats: cave_ai,
-        })
+        .create_refused(GameSetup::Cave, cave_ai, ErrorCode::BadRequest)
         .await;
-    person.expect_error(ErrorCode::BadRequest).await;
 
     let room = person.create(setup.clone(), vec![SeatSpec::Human; 2]).await;
     let agent = person.join(room, 0).await;

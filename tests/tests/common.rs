@@ -179,6 +179,17 @@ impl Peer {
         .await
     }
 
+    /// Asks for a room that must be refused with `code`; the refusal's message.
+    pub async fn create_refused(
+        &mut self,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+        code: ErrorCode,
+    ) -> String {
+        self.send(ClientMsg::CreateRoom { setup, seats }).await;
+        self.expect_error(code).await
+    }
+
     /// Creates a Magnetic Cave room.
     pub async fn create_room(&mut self, seats: Vec<SeatSpec>) -> RoomId {
         self.create(GameSetup::Cave, seats).await

@@ -109,29 +109,25 @@ async fn unmovable_pieces_bad_levels_and_unfit_ais_are_refused() {
     person.expect_error(ErrorCode::IllegalMove).await;
     spec.target = 9;
     person
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Ewn(spec),
-            seats: vec![SeatSpec::Human],
-        })
+        .create_refused(
+            GameSetup::Ewn(spec),
+            vec![SeatSpec::Human],
+            ErrorCode::BadRequest,
+        )
         .await;
-    person.expect_error(ErrorCode::BadRequest).await;
     spec.target = 2;
     let wrong_ai = vec![SeatSpec::Ai {
         move_ms: 5,
         kind: AiKind::Adversary,
     }];
     person
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Ewn(spec),
-            seats: wrong_ai,
-        })
+        .create_refused(GameSetup::Ewn(spec), wrong_ai, ErrorCode::BadRequest)
         .await;
-    person.expect_error(ErrorCode::BadRequest).await;
     person
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Ewn(spec),
-            seats: vec![SeatSpec::Human; 2],
-        })
+        .create_refused(
+            GameSetup::Ewn(spec),
+            vec![SeatSpec::Human; 2],
+            ErrorCode::BadRequest,
+        )
         .await;
-    person.expect_error(ErrorCode::BadRequest).await;
 }

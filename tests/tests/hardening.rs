@@ -86,20 +86,12 @@ async fn caps_on_rooms_ai_rooms_and_spectators_refuse_and_change_nothing() {
     let ai_seats = vec![SeatSpec::Human, SeatSpec::ai(100)];
     owner.create_room(ai_seats.clone()).await;
     owner
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Cave,
-            seats: ai_seats,
-        })
+        .create_refused(GameSetup::Cave, ai_seats, ErrorCode::LimitReached)
         .await;
-    owner.expect_error(ErrorCode::LimitReached).await;
     let room = owner.create_room(HUMANS.to_vec()).await;
-    owner
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Cave,
-            seats: HUMANS.to_vec(),
-        })
+    let reason = owner
+        .create_refused(GameSetup::Cave, HUMANS.to_vec(), ErrorCode::LimitReached)
         .await;
-    let reason = owner.expect_error(ErrorCode::LimitReached).await;
     assert!(reason.contains("2 unfinished rooms"), "{reason}");
 
     let mut first = Peer::connect(&url, Format::Json).await;
@@ -304,13 +296,13 @@ async fn boards_too_big_for_the_rules_are_refused_before_anything_is_made() {
         grid: vec![1, 0],
         blocks: vec![],
     };
-    client
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Klotski(huge),
-            seats: vec![SeatSpec::ai(100)],
-        })
+    let reason = client
+        .create_refused(
+            GameSetup::Klotski(huge),
+            vec![SeatSpec::ai(100)],
+            ErrorCode::BadRequest,
+        )
         .await;
-    let reason = client.expect_error(ErrorCode::BadRequest).await;
     assert!(reason.contains("64"), "{reason}");
     // A frame over 64 KiB never reaches the decoder: the socket refuses it and hangs up.
     let mut other = Peer::connect(&server.url(), Format::Binary).await;
@@ -408,12 +400,8 @@ async fn server_wide_caps_on_ai_rooms_and_auto_matches_say_the_server_is_busy() 
     let ai_seats = vec![SeatSpec::Human, SeatSpec::ai(100)];
     first.create_room(ai_seats.clone()).await;
     second
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Cave,
-            seats: ai_seats,
-        })
+        .create_refused(GameSetup::Cave, ai_seats, ErrorCode::ServerBusy)
         .await;
-    second.expect_error(ErrorCode::ServerBusy).await;
     // Rooms without AI seats are not held back by the AI's cap.
     second.create_room(HUMANS.to_vec()).await;
 
@@ -427,12 +415,8 @@ async fn server_wide_caps_on_ai_rooms_and_auto_matches_say_the_server_is_busy() 
         })
     };
     first.create(slow_match(["A", "B"]), vec![]).await;
-    second
-        .send(ClientMsg::CreateRoom {
-            setup: slow_match(["C", "D"]),
-            seats: vec![],
-        })
+    let reason = second
+        .create_refused(slow_match(["C", "D"]), vec![], ErrorCode::ServerBusy)
         .await;
-    let reason = second.expect_error(ErrorCode::ServerBusy).await;
     assert!(reason.contains("auto match"), "{reason}");
 }

@@ -183,12 +183,12 @@ async fn an_auto_match_is_watched_live_and_a_late_spectator_gets_the_current_sta
         .await;
     creator.expect_error(ErrorCode::BrainBusy).await;
     creator
-        .send(ClientMsg::CreateRoom {
-            setup: against_her(PlayMode::Fast, "B"),
-            seats: her_seats(),
-        })
+        .create_refused(
+            against_her(PlayMode::Fast, "B"),
+            her_seats(),
+            ErrorCode::BrainBusy,
+        )
         .await;
-    creator.expect_error(ErrorCode::BrainBusy).await;
 
     let mut late = Peer::connect(&server.url(), Format::Binary).await;
     late.send(ClientMsg::Watch { room }).await;

@@ -140,13 +140,13 @@ async fn boards_that_are_not_puzzles_are_refused_before_anything_is_made() {
         (repeated, "repeated"),
         (block_on_blank, "cover a blank"),
     ] {
-        person
-            .send(ClientMsg::CreateRoom {
-                setup: GameSetup::Klotski(bad),
-                seats: vec![SeatSpec::Human],
-            })
+        let message = person
+            .create_refused(
+                GameSetup::Klotski(bad),
+                vec![SeatSpec::Human],
+                ErrorCode::BadRequest,
+            )
             .await;
-        let message = person.expect_error(ErrorCode::BadRequest).await;
         assert!(message.contains(reason), "{message}");
     }
     let rooms = person.list_rooms().await;

@@ -326,12 +326,13 @@ async fn garbage_frames_get_an_error_and_the_connection_stays_usable() {
     let mut json = Peer::connect(&server.url(), Format::Json).await;
     json.send_raw(Message::Text("{\"Move\":".into())).await;
     json.expect_error(ErrorCode::BadFrame).await;
-    json.send(ClientMsg::CreateRoom {
-        setup: GameSetup::Cave,
-        seats: vec![SeatSpec::Human],
-    })
-    .await;
-    let reason = json.expect_error(ErrorCode::BadRequest).await;
+    let reason = json
+        .create_refused(
+            GameSetup::Cave,
+            vec![SeatSpec::Human],
+            ErrorCode::BadRequest,
+        )
+        .await;
     assert!(reason.contains("2 seats"), "{reason}");
 }
 
