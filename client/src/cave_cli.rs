@@ -15,6 +15,7 @@ use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 use crate::console::read_trimmed_line;
 
 mod prove;
+mod tune;
 
 #[derive(Subcommand, Debug)]
 pub enum CaveCommand {
@@ -66,6 +67,9 @@ pub enum CaveCommand {
     /// every position --plies below it, one per mirror image: win, loss, tie, tie-or-better,
     /// tie-or-worse or unknown for the side to move, with nodes and time.
     Prove(prove::ProveArgs),
+    /// Fit the strong engine's evaluation weights to the results of games (from
+    /// `arena --games-out`) and print them.
+    Tune(tune::TuneArgs),
     /// Open a window showing a game given as moves, stepping through it like a replay.
     Show {
         /// The moves from the empty cave, e.g. "a1 h1 b1" (spaces or commas between).
@@ -180,6 +184,7 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
         }
         CaveCommand::Arena(args) => crate::cave_arena::run(&args, &mut std::io::stdout()),
         CaveCommand::Prove(args) => prove::run(&args, &mut std::io::stdout()),
+        CaveCommand::Tune(args) => tune::run(&args, &mut std::io::stdout()),
         CaveCommand::Show { moves, screenshot } => {
             let moves = parse_game(&moves)?;
             crate::gui::show_cave_game(moves, screenshot)

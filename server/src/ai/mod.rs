@@ -9,6 +9,7 @@ pub mod cave_dfpn;
 pub mod cave_lines;
 pub mod cave_prover;
 pub mod cave_strong;
+pub mod cave_tune;
 mod ewn;
 mod klotski;
 pub mod pool;

@@ -12,15 +12,43 @@
 //! to move must release one of its own fours or enter the other side's locked cells and lose;
 //! the one who runs out of releases first loses, like Connect Four's odd and even threats.
 
-use parlor_shared::cave::{COL_A, COL_H};
+use parlor_shared::cave::{COL_A, COL_H, Player};
 
 use super::Score;
-use crate::ai::cave_lines::{five_completions, window_score};
+use crate::ai::cave_lines::{five_completions, windows};
 
-/// Worth of a cell that would complete a five but is not yet a legal placement.
-pub const LATENT_FOUR: Score = 40;
-/// Worth of winning the end-of-game zugzwang as the latent fours stand now.
-pub const ZUGZWANG: Score = 1000;
+/// How many numbers [`features`] gives.
+pub const FEATURES: usize = 16;
+
+/// What the evaluation weighs, each counted from Black's side (White's counts are separate
+/// features, so the two colours can be weighed differently: the end-of-game parity favours
+/// Black). Names of the entries of [`features`], for the tuner's report.
+pub const FEATURE_NAMES: [&str; FEATURES] = [
+    "black windows of 1",
+    "black windows of 2",
+    "black windows of 3",
+    "black fours",
+    "white windows of 1",
+    "white windows of 2",
+    "white windows of 3",
+    "white fours",
+    "black latent fours",
+    "white latent fours",
+    "zugzwang for black",
+    "black to move",
+    "black upright threes",
+    "white upright threes",
+    "black latent threes",
+    "white latent threes",
+];
+
+/// What each feature is worth, from Black's side.
+pub type Weights = [Score; FEATURES];
+
+/// The weights the strong engine plays with.
+pub const WEIGHTS: Weights = [
+    42, 106, 80, 501, 185, -238, 458, -224, 641, -1306, 497, 526, 447, -979, 0, 0,
+];
 
 /// Cells next to the given cells in their rows.
 fn beside(cells: u64) -> u64 {
@@ -67,17 +95,66 @@ pub fn zugzwang(free: u32, my_fours: u32, their_fours: u32) -> Score {
     }
 }
 
-/// The static value for the side to move.
-pub fn evaluate(mine: u64, theirs: u64, legal: u64) -> Score {
-    let empty = !(mine | theirs);
-    let my_fours = five_completions(mine, theirs) & !legal;
-    let their_fours = five_completions(theirs, mine) & !legal;
-    let locked = locked_cells(my_fours, empty) | locked_cells(their_fours, empty);
+/// The features of a position with `black` and `white` bricks, `legal` cells to play on and
+/// `to_move` to play.
+pub fn features(black: u64, white: u64, legal: u64, to_move: Player) -> [Score; FEATURES] {
+    let mut counts = [0; FEATURES];
+    let empty = !(black | white);
+    for &window in windows() {
+        let (b, w) = ((black & window).count_ones(), (white & window).count_ones());
+        // A horizontal four is never latent: its missing cell is beside one of its bricks
+        // (or a wall). Fours that lock cells grow from the other threes, most surely from
+        // those neither side can touch yet.
+        let upright = window >> window.trailing_zeros() != 0b11111;
+        let untouchable = window & empty & legal == 0;
+        match (b, w) {
+            (0, 0) => {}
+            (b, 0) => {
+                counts[b.min(4) as usize - 1] += 1;
+                counts[12] += Score::from(b == 3 && upright);
+                counts[14] += Score::from(b == 3 && upright && untouchable);
+            }
+            (0, w) => {
+                counts[3 + w.min(4) as usize] += 1;
+                counts[13] += Score::from(w == 3 && upright);
+                counts[15] += Score::from(w == 3 && upright && untouchable);
+            }
+            _ => {}
+        }
+    }
+    let black_fours = five_completions(black, white) & !legal;
+    let white_fours = five_completions(white, black) & !legal;
+    let locked = locked_cells(black_fours, empty) | locked_cells(white_fours, empty);
     let free = (empty & !locked).count_ones();
-    let (m, t) = (my_fours.count_ones(), their_fours.count_ones());
-    window_score(mine, theirs)
-        + LATENT_FOUR * (m as Score - t as Score)
-        + ZUGZWANG * zugzwang(free, m, t)
+    let (b, w) = (black_fours.count_ones(), white_fours.count_ones());
+    let black_to_move = to_move == Player::Black;
+    counts[8] = b as Score;
+    counts[9] = w as Score;
+    counts[10] = if black_to_move {
+        zugzwang(free, b, w)
+    } else {
+        -zugzwang(free, w, b)
+    };
+    counts[11] = Score::from(black_to_move);
+    counts
+}
+
+/// The value of `features` under `weights`, from Black's side.
+pub fn weigh(weights: &Weights, features: &[Score; FEATURES]) -> Score {
+    weights.iter().zip(features).map(|(w, f)| w * f).sum()
+}
+
+/// The static value for `me`, the side to move.
+pub fn evaluate(me: Player, mine: u64, theirs: u64, legal: u64) -> Score {
+    let (black, white) = match me {
+        Player::Black => (mine, theirs),
+        Player::White => (theirs, mine),
+    };
+    let value = weigh(&WEIGHTS, &features(black, white, legal, me));
+    match me {
+        Player::Black => value,
+        Player::White => -value,
+    }
 }
 
 #[cfg(test)]
@@ -124,6 +201,66 @@ mod tests {
     }
 
     #[test]
+    fn colour_blind_weights_give_the_window_heuristic_with_latent_fours_and_zugzwang() {
+        // The same weights for both colours must give back the side-to-move formula the
+        // features were split from: a check of every feature's index and sign.
+        let colour_blind = [
+            1, 8, 64, 512, -1, -8, -64, -512, 40, -40, 1000, 0, 0, 0, 0, 0,
+        ];
+        let mut rng = crate::ai::cave_prover::Xorshift::new(5);
+        for game in 0..40 {
+            let mut position = parlor_shared::cave::Position::new();
+            for _ in 0..(20 + game) {
+                let Some(square) = rng.legal_move(&position) else {
+                    break;
+                };
+                let next = position.play_unchecked(square);
+                if next.outcome().is_some() {
+                    break;
+                }
+                position = next;
+            }
+            let me = position.to_move();
+            let (mine, theirs) = (position.bricks(me), position.bricks(me.other()));
+            let legal = position.anchored_empty_cells();
+            let empty = !(mine | theirs);
+            let my_fours = five_completions(mine, theirs) & !legal;
+            let their_fours = five_completions(theirs, mine) & !legal;
+            let locked = locked_cells(my_fours, empty) | locked_cells(their_fours, empty);
+            let (m, t) = (my_fours.count_ones(), their_fours.count_ones());
+            let expected = crate::ai::cave_lines::window_score(mine, theirs)
+                + 40 * (m as Score - t as Score)
+                + 1000 * zugzwang((empty & !locked).count_ones(), m, t);
+            let (black, white) = (
+                position.bricks(Player::Black),
+                position.bricks(Player::White),
+            );
+            let value = weigh(&colour_blind, &features(black, white, legal, me));
+            let for_me = if me == Player::Black { value } else { -value };
+            assert_eq!(for_me, expected, "{:?}", position.picture_rows());
+        }
+    }
+
+    #[test]
+    fn upright_threes_are_counted_apart_from_horizontal_ones() {
+        let bits = |cells: &str| {
+            parlor_shared::cave::parse_moves(cells)
+                .unwrap()
+                .iter()
+                .fold(0, |b, s| b | s.bit())
+        };
+        let horizontal = features(bits("a1 b1 c1"), 0, 0, Player::White);
+        assert_eq!(horizontal[12], 0);
+        assert_eq!(horizontal[2], 1, "only a1-e1 holds all three");
+        // White's b1 b2 b3 with nothing beside them: b4 and b5 are not playable yet.
+        let upright = features(0, bits("b1 b2 b3"), bits("a4 a5"), Player::Black);
+        assert_eq!((upright[13], upright[6]), (1, 1), "only b1-b5");
+        assert_eq!(upright[15], 1, "nobody can play b4 or b5 yet");
+        let touchable = features(0, bits("b1 b2 b3"), bits("b4"), Player::Black);
+        assert_eq!((touchable[13], touchable[15]), (1, 0), "b4 is playable");
+    }
+
+    #[test]
     fn white_sees_the_zugzwang_of_blacks_latent_four() {
         // Black's b1..b4 wants b5, which is not placeable while a5 and c5 are empty: whoever
         // fills a5 or c5 opens it. With one latent four, Black wins the end-of-game parity.
@@ -138,6 +275,6 @@ mod tests {
         );
         let free = (!(mine | theirs) & !locked_cells(fours, !(mine | theirs))).count_ones();
         assert_eq!(zugzwang(free, 0, 1), -1);
-        assert!(evaluate(mine, theirs, legal) < -ZUGZWANG / 2);
+        assert!(evaluate(me, mine, theirs, legal) < -WEIGHTS[10] / 2);
     }
 }

@@ -10,7 +10,7 @@
 //! move so far is kept) or the result is proven. In a proven tie the engine picks the tying
 //! move that leaves the opponent the most replies that lose, and not at a glance.
 
-mod eval;
+pub mod eval;
 mod proofs;
 mod table;
 mod zobrist;
@@ -307,7 +307,7 @@ impl Strong {
         }
         let forced = must_block != 0;
         if depth <= 0 && !forced {
-            return Some(evaluate(mine, theirs, legal));
+            return Some(evaluate(me, mine, theirs, legal));
         }
         let (key, symmetry) = hashes.canonical();
         let entry = self.table.probe(key, ply);

@@ -1,0 +1,294 @@
+//! Fits the strong engine's evaluation weights to the results of played games (Texel's
+//! method): every quiet position of a game is a sample whose target is the game's result for
+//! Black (1, 1/2 or 0), and the weights are moved to make `sigmoid(value / scale)` predict it.
+//!
+//! The scale is fitted first, to the starting weights, so the fitted weights stay in the
+//! engine's units (a four is worth about 500). A constant term soaks up Black's advantage in
+//! the fit and is reported, not played: the engine values positions, not colours.
+
+use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
+
+use super::cave_lines::five_completions;
+use super::cave_strong::eval::{FEATURES, Weights, features};
+
+/// One position: its features and its value for Black (1, 1/2 or 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    features: [f64; FEATURES],
+    result: f64,
+}
+
+/// The positions of a finished game worth learning from: those where the side to move
+/// neither completes a five nor must block one (the evaluation is only asked about those).
+pub fn samples_of_game(moves: &[Square]) -> Result<Vec<Sample>, String> {
+    let mut position = Position::new();
+    let mut positions = Vec::with_capacity(moves.len());
+    for (ply, &square) in moves.iter().enumerate() {
+        positions.push(position);
+        position = position
+            .play(square)
+            .map_err(|e| format!("move {} ({square}): {e}", ply + 1))?;
+    }
+    let result = match position.outcome() {
+        Some(Outcome::Win(Player::Black)) => 1.0,
+        Some(Outcome::Win(Player::White)) => 0.0,
+        Some(Outcome::Tie) => 0.5,
+        None => return Err("the game is not over".into()),
+    };
+    Ok(positions
+        .iter()
+        .filter_map(|position| sample_of_position(position, result))
+        .collect())
+}
+
+/// `position` as a sample whose target is `result` for Black, unless it is not quiet.
+pub fn sample_of_position(position: &Position, result: f64) -> Option<Sample> {
+    if !is_quiet(position) {
+        return None;
+    }
+    let (black, white) = (
+        position.bricks(Player::Black),
+        position.bricks(Player::White),
+    );
+    let legal = position.anchored_empty_cells();
+    let counts = features(black, white, legal, position.to_move());
+    Some(Sample {
+        features: counts.map(f64::from),
+        result,
+    })
+}
+
+/// A line as `client cave prove` prints it ("a1 h8 ...: win, best ..."): the position and its
+/// value for Black, or `None` when the value is not exact (unknown, tie-or-better, ...).
+pub fn proven_position(line: &str) -> Result<Option<(Position, f64)>, String> {
+    let (moves, value) = line.split_once(": ").ok_or("no \": \" after the moves")?;
+    let for_mover = match value.split(',').next().unwrap_or("").trim() {
+        "win" => 1.0,
+        "loss" => 0.0,
+        "tie" => 0.5,
+        _ => return Ok(None),
+    };
+    let moves = parse_moves(moves).map_err(|e| e.to_string())?;
+    let position =
+        Position::from_moves(&moves).map_err(|(ply, e)| format!("move {}: {e}", ply + 1))?;
+    let for_black = if position.to_move() == Player::Black {
+        for_mover
+    } else {
+        1.0 - for_mover
+    };
+    Ok(Some((position, for_black)))
+}
+
+/// How well `weights` predict `samples`: the mean squared error under the best scale.
+pub fn prediction_error(weights: &Weights, samples: &[Sample]) -> f64 {
+    let params = Params::of(weights);
+    error(&params, best_scale(&params, samples), samples)
+}
+
+fn is_quiet(position: &Position) -> bool {
+    let legal = position.anchored_empty_cells();
+    let (black, white) = (
+        position.bricks(Player::Black),
+        position.bricks(Player::White),
+    );
+    (five_completions(black, white) | five_completions(white, black)) & legal == 0
+}
+
+/// Fitted weights and how well they predict.
+#[derive(Clone, Debug)]
+pub struct Fit {
+    pub weights: Weights,
+    /// Black's advantage the fit found, in evaluation units (not part of the weights).
+    pub black_advantage: f64,
+    pub scale: f64,
+    /// Mean squared error of the prediction on the training and held-out samples, with the
+    /// starting weights and with the fitted ones.
+    pub train_error: (f64, f64),
+    pub held_out_error: (f64, f64),
+}
+
+/// Real-valued weights: the engine's, then the constant.
+#[derive(Clone, Copy, Debug)]
+struct Params([f64; FEATURES + 1]);
+
+impl Params {
+    fn of(weights: &Weights) -> Params {
+        let mut p = [0.0; FEATURES + 1];
+        for (p, &w) in p.iter_mut().zip(weights) {
+            *p = f64::from(w);
+        }
+        Params(p)
+    }
+
+    fn value(&self, sample: &Sample) -> f64 {
+        let p = &self.0;
+        p.iter()
+            .zip(&sample.features)
+            .map(|(p, f)| p * f)
+            .sum::<f64>()
+            + p[FEATURES]
+    }
+
+    fn weights(&self) -> Weights {
+        std::array::from_fn(|i| self.0[i].round() as i32)
+    }
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+fn error(params: &Params, scale: f64, samples: &[Sample]) -> f64 {
+    let total: f64 = samples
+        .iter()
+        .map(|s| (sigmoid(params.value(s) / scale) - s.result).powi(2))
+        .sum();
+    total / samples.len().max(1) as f64
+}
+
+/// The scale under which `params` predict `samples` best (golden-section search).
+fn best_scale(params: &Params, samples: &[Sample]) -> f64 {
+    let (mut low, mut high) = (10.0f64, 20_000.0f64);
+    let ratio = (5f64.sqrt() - 1.0) / 2.0;
+    for _ in 0..60 {
+        let a = high - ratio * (high - low);
+        let b = low + ratio * (high - low);
+        if error(params, a, samples) < error(params, b, samples) {
+            high = b;
+        } else {
+            low = a;
+        }
+    }
+    (low + high) / 2.0
+}
+
+/// Fits weights to `train` from `start` with `epochs` full-batch steps of Adam; `held_out`
+/// only measures.
+pub fn fit(train: &[Sample], held_out: &[Sample], start: &Weights, epochs: usize) -> Fit {
+    const RATE: f64 = 2.0;
+    const BETA1: f64 = 0.9;
+    const BETA2: f64 = 0.999;
+    let mut params = Params::of(start);
+    let scale = best_scale(&params, train);
+    let before = (
+        error(&params, scale, train),
+        error(&params, scale, held_out),
+    );
+    let n = params.0.len();
+    let (mut m, mut v) = (vec![0.0; n], vec![0.0; n]);
+    for epoch in 1..=epochs {
+        let mut gradient = vec![0.0; n];
+        for sample in train {
+            let p = sigmoid(params.value(sample) / scale);
+            let slope = 2.0 * (p - sample.result) * p * (1.0 - p) / scale;
+            for (g, f) in gradient.iter_mut().zip(&sample.features) {
+                *g += slope * f;
+            }
+            gradient[FEATURES] += slope;
+        }
+        for i in 0..n {
+            let g = gradient[i] / train.len().max(1) as f64;
+            m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
+            v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
+            let m_hat = m[i] / (1.0 - BETA1.powi(epoch as i32));
+            let v_hat = v[i] / (1.0 - BETA2.powi(epoch as i32));
+            params.0[i] -= RATE * m_hat / (v_hat.sqrt() + 1e-12);
+        }
+    }
+    let mut rounded = Params::of(&params.weights());
+    rounded.0[FEATURES] = params.0[FEATURES];
+    Fit {
+        weights: params.weights(),
+        black_advantage: params.0[FEATURES],
+        scale,
+        train_error: (before.0, error(&rounded, scale, train)),
+        held_out_error: (before.1, error(&rounded, scale, held_out)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ai::cave_strong::eval::WEIGHTS;
+
+    fn game(moves: &str) -> Vec<Square> {
+        parse_moves(moves).unwrap()
+    }
+
+    #[test]
+    fn a_game_gives_its_quiet_positions_with_its_result() {
+        // Black fills row 1 from the left wall; White answers in row 8, and Black's a1..e1 wins.
+        let moves = game("a1 a8 b1 b8 c1 c8 d1 d8 e1");
+        let samples = samples_of_game(&moves).unwrap();
+        // From d1 on, e1 completes Black's five and is legal: the positions before d1 are
+        // quiet, the two after it are not.
+        assert!(samples.iter().all(|s| s.result == 1.0));
+        assert_eq!(
+            samples.len(),
+            7,
+            "positions 0..=6 are quiet; 7 and 8 face e1"
+        );
+        assert_eq!(
+            samples[0].features[11], 1.0,
+            "Black is to move at the start"
+        );
+        assert!(
+            samples_of_game(&game("a1 a8")).is_err(),
+            "an unfinished game"
+        );
+        assert!(samples_of_game(&game("a1 a1")).is_err(), "an illegal move");
+    }
+
+    #[test]
+    fn the_played_weights_predict_the_proven_positions_better_than_colour_blind_ones() {
+        let text = include_str!("../../../levels/cave/eval_positions.txt");
+        let samples: Vec<Sample> = text
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .filter_map(|line| proven_position(line).unwrap())
+            .filter_map(|(position, for_black)| sample_of_position(&position, for_black))
+            .collect();
+        assert!(samples.len() > 2000);
+        let colour_blind = [
+            1, 8, 64, 512, -1, -8, -64, -512, 40, -40, 1000, 0, 0, 0, 0, 0,
+        ];
+        let (played, blind) = (
+            prediction_error(&WEIGHTS, &samples),
+            prediction_error(&colour_blind, &samples),
+        );
+        assert!(played < 0.8 * blind, "{played} against {blind}");
+    }
+
+    #[test]
+    fn proven_lines_give_the_value_for_black() {
+        let (position, for_black) = proven_position("a1 h8 a2: loss, 12 nodes")
+            .unwrap()
+            .unwrap();
+        assert_eq!(position.brick_count(), 3);
+        assert_eq!(for_black, 1.0, "White to move loses");
+        assert_eq!(proven_position("a1: unknown, 4 nodes"), Ok(None));
+        assert!(proven_position("a1 a1: win").is_err());
+        assert!(proven_position("a1 h8").is_err());
+    }
+
+    #[test]
+    fn fitting_lowers_the_error_and_finds_a_weight_the_results_follow() {
+        // Random playouts, which Black wins more often the more windows it holds.
+        let mut samples = Vec::new();
+        let mut rng = super::super::cave_prover::Xorshift::new(7);
+        while samples.len() < 3000 {
+            let mut position = Position::new();
+            let mut moves = Vec::new();
+            while position.outcome().is_none() {
+                let square = rng.legal_move(&position).unwrap();
+                moves.push(square);
+                position = position.play_unchecked(square);
+            }
+            samples.extend(samples_of_game(&moves).unwrap());
+        }
+        let (train, held_out) = samples.split_at(2400);
+        let fitted = fit(train, held_out, &WEIGHTS, 300);
+        assert!(fitted.train_error.1 < fitted.train_error.0);
+        assert!(fitted.scale > 10.0 && fitted.scale < 20_000.0);
+    }
+}
