@@ -76,6 +76,12 @@ impl Peer {
         self.socket.send(frame).await.expect("send");
     }
 
+    /// Sends unless the server has already closed the connection (a flood's later frames).
+    pub async fn try_send(&mut self, message: ClientMsg) -> bool {
+        let frame = wire::encode(&message, self.format).unwrap();
+        self.socket.send(frame).await.is_ok()
+    }
+
     pub async fn send_raw(&mut self, message: Message) {
         self.socket.send(message).await.expect("send");
     }

@@ -34,8 +34,11 @@ async fn a_client_over_its_request_budget_is_closed_with_1008_and_others_play_on
     let (server, _dir) = start_server_with("abuse-rate", limits);
     let mut flooder = Peer::connect(&server.url(), Format::Json).await;
     let mut bystander = Peer::connect(&server.url(), Format::Binary).await;
+    // The server may close the connection before the last of these frames is sent.
     for _ in 0..60 {
-        flooder.send(ClientMsg::ListGames).await;
+        if !flooder.try_send(ClientMsg::ListGames).await {
+            break;
+        }
     }
     assert_eq!(flooder.expect_close().await, Some(CloseCode::Policy));
     bystander.send(ClientMsg::ListGames).await;
