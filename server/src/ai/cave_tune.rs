@@ -1,12 +1,16 @@
-//! Fits the strong engine's evaluation weights to the results of played games (Texel's
-//! method): every quiet position of a game is a sample whose target is the game's result for
-//! Black (1, 1/2 or 0), and the weights are moved to make `sigmoid(value / scale)` predict it.
+//! Fits the strong engine's evaluation weights to positions of known value (Texel's method):
+//! every quiet position is a sample whose target is its value for Black (1, 1/2 or 0), and the
+//! weights are moved to make `sigmoid(value / scale)` predict it.
+//!
+//! The values are proven ones, not the results of the games the positions came from: a game's
+//! result says as much about who played it as about its positions. Fitted to game results,
+//! the error on held-out games grew while the error on the training games fell.
 //!
 //! The scale is fitted first, to the starting weights, so the fitted weights stay in the
 //! engine's units (a four is worth about 500). A constant term soaks up Black's advantage in
 //! the fit and is reported, not played: the engine values positions, not colours.
 
-use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
+use parlor_shared::cave::{Player, Position, parse_moves};
 
 use super::cave_lines::five_completions;
 use super::cave_strong::eval::{FEATURES, Weights, features};
@@ -16,29 +20,6 @@ use super::cave_strong::eval::{FEATURES, Weights, features};
 pub struct Sample {
     features: [f64; FEATURES],
     result: f64,
-}
-
-/// The positions of a finished game worth learning from: those where the side to move
-/// neither completes a five nor must block one (the evaluation is only asked about those).
-pub fn samples_of_game(moves: &[Square]) -> Result<Vec<Sample>, String> {
-    let mut position = Position::new();
-    let mut positions = Vec::with_capacity(moves.len());
-    for (ply, &square) in moves.iter().enumerate() {
-        positions.push(position);
-        position = position
-            .play(square)
-            .map_err(|e| format!("move {} ({square}): {e}", ply + 1))?;
-    }
-    let result = match position.outcome() {
-        Some(Outcome::Win(Player::Black)) => 1.0,
-        Some(Outcome::Win(Player::White)) => 0.0,
-        Some(Outcome::Tie) => 0.5,
-        None => return Err("the game is not over".into()),
-    };
-    Ok(positions
-        .iter()
-        .filter_map(|position| sample_of_position(position, result))
-        .collect())
 }
 
 /// `position` as a sample whose target is `result` for Black, unless it is not quiet.
@@ -92,6 +73,26 @@ fn is_quiet(position: &Position) -> bool {
         position.bricks(Player::White),
     );
     (five_completions(black, white) | five_completions(white, black)) & legal == 0
+}
+
+/// The fit's steps by default, and every how many positions one is held out: the played
+/// weights come from a fit with these.
+pub const EPOCHS: usize = 2000;
+pub const HOLD_OUT_EVERY: usize = 4;
+
+/// The samples of `proven` positions with their values for Black, every `hold_out_every`-th
+/// position held out: (training, held out).
+pub fn split(proven: &[(Position, f64)], hold_out_every: usize) -> (Vec<Sample>, Vec<Sample>) {
+    let (mut train, mut held_out) = (Vec::new(), Vec::new());
+    for (index, (position, for_black)) in proven.iter().enumerate() {
+        let samples = if (index + 1).is_multiple_of(hold_out_every) {
+            &mut held_out
+        } else {
+            &mut train
+        };
+        samples.extend(sample_of_position(position, *for_black));
+    }
+    (train, held_out)
 }
 
 /// Fitted weights and how well they predict.
@@ -209,53 +210,36 @@ pub fn fit(train: &[Sample], held_out: &[Sample], start: &Weights, epochs: usize
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::cave_strong::eval::WEIGHTS;
+    use crate::ai::cave_strong::eval::{COLOUR_BLIND, WEIGHTS};
 
-    fn game(moves: &str) -> Vec<Square> {
-        parse_moves(moves).unwrap()
+    #[test]
+    fn only_quiet_positions_are_samples() {
+        let position = |moves: &str| Position::from_moves(&parse_moves(moves).unwrap()).unwrap();
+        let sample = sample_of_position(&position("a1 a8 b1 b8 c1"), 1.0).unwrap();
+        assert_eq!(sample.features[11], 0.0, "White is to move");
+        assert_eq!(sample.features[2], 1.0, "Black's a1-e1 holds three");
+        // e1 completes Black's a1..d1 and is playable: not quiet.
+        assert_eq!(
+            sample_of_position(&position("a1 a8 b1 b8 c1 c8 d1"), 1.0),
+            None
+        );
     }
 
     #[test]
-    fn a_game_gives_its_quiet_positions_with_its_result() {
-        // Black fills row 1 from the left wall; White answers in row 8, and Black's a1..e1 wins.
-        let moves = game("a1 a8 b1 b8 c1 c8 d1 d8 e1");
-        let samples = samples_of_game(&moves).unwrap();
-        // From d1 on, e1 completes Black's five and is legal: the positions before d1 are
-        // quiet, the two after it are not.
-        assert!(samples.iter().all(|s| s.result == 1.0));
-        assert_eq!(
-            samples.len(),
-            7,
-            "positions 0..=6 are quiet; 7 and 8 face e1"
-        );
-        assert_eq!(
-            samples[0].features[11], 1.0,
-            "Black is to move at the start"
-        );
-        assert!(
-            samples_of_game(&game("a1 a8")).is_err(),
-            "an unfinished game"
-        );
-        assert!(samples_of_game(&game("a1 a1")).is_err(), "an illegal move");
-    }
-
-    #[test]
-    fn the_played_weights_predict_the_proven_positions_better_than_colour_blind_ones() {
-        let text = include_str!("../../../levels/cave/eval_positions.txt");
-        let samples: Vec<Sample> = text
+    fn the_played_weights_are_what_the_tuner_fits_to_the_committed_positions() {
+        let proven: Vec<(Position, f64)> = include_str!("../../../levels/cave/eval_positions.txt")
             .lines()
             .filter(|line| !line.starts_with('#'))
             .filter_map(|line| proven_position(line).unwrap())
-            .filter_map(|(position, for_black)| sample_of_position(&position, for_black))
             .collect();
-        assert!(samples.len() > 2000);
-        let colour_blind = [
-            1, 8, 64, 512, -1, -8, -64, -512, 40, -40, 1000, 0, 0, 0, 0, 0,
-        ];
-        let (played, blind) = (
-            prediction_error(&WEIGHTS, &samples),
-            prediction_error(&colour_blind, &samples),
+        let (train, held_out) = split(&proven, HOLD_OUT_EVERY);
+        assert!(train.len() > 2000);
+        let fitted = fit(&train, &held_out, &COLOUR_BLIND, EPOCHS);
+        assert_eq!(
+            fitted.weights, WEIGHTS,
+            "run `client cave tune --proven levels/cave/eval_positions.txt` and paste its weights"
         );
+        let (blind, played) = fitted.held_out_error;
         assert!(played < 0.8 * blind, "{played} against {blind}");
     }
 
@@ -272,22 +256,30 @@ mod tests {
     }
 
     #[test]
-    fn fitting_lowers_the_error_and_finds_a_weight_the_results_follow() {
-        // Random playouts, which Black wins more often the more windows it holds.
+    fn fitting_lowers_the_error() {
+        // Positions of random playouts, labelled with the playout's result.
         let mut samples = Vec::new();
         let mut rng = super::super::cave_prover::Xorshift::new(7);
         while samples.len() < 3000 {
+            let mut positions = vec![Position::new()];
             let mut position = Position::new();
-            let mut moves = Vec::new();
             while position.outcome().is_none() {
-                let square = rng.legal_move(&position).unwrap();
-                moves.push(square);
-                position = position.play_unchecked(square);
+                position = position.play_unchecked(rng.legal_move(&position).unwrap());
+                positions.push(position);
             }
-            samples.extend(samples_of_game(&moves).unwrap());
+            let result = match position.outcome() {
+                Some(parlor_shared::cave::Outcome::Win(Player::Black)) => 1.0,
+                Some(parlor_shared::cave::Outcome::Win(Player::White)) => 0.0,
+                _ => 0.5,
+            };
+            samples.extend(
+                positions
+                    .iter()
+                    .filter_map(|p| sample_of_position(p, result)),
+            );
         }
         let (train, held_out) = samples.split_at(2400);
-        let fitted = fit(train, held_out, &WEIGHTS, 300);
+        let fitted = fit(train, held_out, &COLOUR_BLIND, 300);
         assert!(fitted.train_error.1 < fitted.train_error.0);
         assert!(fitted.scale > 10.0 && fitted.scale < 20_000.0);
     }
