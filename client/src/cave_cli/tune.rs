@@ -58,6 +58,13 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         }
     }
     let (train, held_out) = split(&proven, args.hold_out_every);
+    if train.is_empty() || held_out.is_empty() {
+        anyhow::bail!(
+            "too few quiet positions with exact values: {} to fit to, {} to hold out",
+            train.len(),
+            held_out.len()
+        );
+    }
     eprintln!(
         "fitting to {} of {} positions with exact values ({} held out; the rest are not quiet)",
         train.len(),
@@ -89,4 +96,51 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     }
     writeln!(out, "pub const WEIGHTS: Weights = {:?};", fitted.weights)?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tune(proven: PathBuf) -> anyhow::Result<String> {
+        let args = TuneArgs {
+            proven: vec![proven],
+            epochs: EPOCHS,
+            hold_out_every: HOLD_OUT_EVERY,
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out)?;
+        Ok(String::from_utf8(out).unwrap())
+    }
+
+    fn file(name: &str, text: &str) -> PathBuf {
+        let path = std::env::temp_dir().join(format!("parlor-tune-{}-{name}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn the_committed_positions_give_the_played_weights() {
+        let proven =
+            PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../levels/cave/eval_positions.txt");
+        let text = tune(proven).unwrap();
+        assert!(
+            text.contains(&format!("pub const WEIGHTS: Weights = {WEIGHTS:?};")),
+            "{text}"
+        );
+        assert!(text.contains("upright"), "{text}");
+    }
+
+    #[test]
+    fn bad_lines_are_named_and_too_few_positions_are_refused() {
+        let bad = file("bad", "# a comment\na1 h8: win\na1 zz: tie\n");
+        let error = tune(bad.clone()).unwrap_err().to_string();
+        assert!(error.contains("bad:3: move 2"), "{error}");
+        let few = file("few", "a1 h8: win\na1 h8 b1: unknown\n");
+        let error = tune(few.clone()).unwrap_err().to_string();
+        assert!(error.contains("too few"), "{error}");
+        for path in [bad, few] {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
 }
