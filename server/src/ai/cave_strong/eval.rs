@@ -1,5 +1,6 @@
-//! The static evaluation: the window heuristic, latent fours, and who wins the zugzwang at the
-//! end of the game.
+//! The static evaluation: a weighted sum of features counted colour by colour (windows of
+//! each size, upright threes, latent fours, and who wins the zugzwang at the end of the game),
+//! with weights fitted to proven positions (`crate::ai::cave_tune`).
 //!
 //! Every row fills from the walls inward, so a row's empty cells are one interval and a cell
 //! becomes playable only once a neighbour in its row is filled. A latent four (a cell that

@@ -5,8 +5,9 @@
 //! again at full depth when they beat the best so far), and forced-block extensions that act
 //! as a threat search: a four is only a threat when its missing cell is a legal placement, and
 //! a side facing one must block.
-//! The static evaluation (`eval.rs`) adds latent fours and who wins the end-of-game zugzwang
-//! they make. Iterative deepening runs until the time is up (an unfinished iteration's best
+//! The static evaluation (`eval.rs`) weighs windows, upright threes, latent fours and who wins
+//! the end-of-game zugzwang they make, colour by colour, with weights fitted to proven
+//! positions. Iterative deepening runs until the time is up (an unfinished iteration's best
 //! move so far is kept) or the result is proven. In a proven tie the engine picks the tying
 //! move that leaves the opponent the most replies that lose, and not at a glance.
 
