@@ -67,8 +67,8 @@ pub enum CaveCommand {
     /// every position --plies below it, one per mirror image: win, loss, tie, tie-or-better,
     /// tie-or-worse or unknown for the side to move, with nodes and time.
     Prove(prove::ProveArgs),
-    /// Fit the strong engine's evaluation weights to proven positions (the lines `cave prove`
-    /// prints) and print them.
+    /// Fit the strong engine's evaluation weights to proven positions (in the book's format,
+    /// as `cave prove --write` writes it) and print them.
     Tune(tune::TuneArgs),
     /// Open a window showing a game given as moves, stepping through it like a replay.
     Show {

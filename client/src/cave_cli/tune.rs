@@ -1,6 +1,7 @@
 //! `client cave tune`: fits the strong engine's evaluation weights (Texel's method, see
-//! `parlor_server::ai::cave_tune`) to proven positions, the lines `client cave prove` prints,
-//! and prints the `WEIGHTS` constant to paste into `server/src/ai/cave_strong/eval.rs`.
+//! `parlor_server::ai::cave_tune`) to proven positions in the book's format
+//! (`parlor_server::ai::cave_dfpn::book`), and prints the `WEIGHTS` constant to paste into
+//! `server/src/ai/cave_strong/eval.rs`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -8,17 +9,15 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
+use parlor_server::ai::cave_dfpn::book;
 use parlor_server::ai::cave_strong::eval::{COLOUR_BLIND, FEATURE_NAMES, WEIGHTS};
-use parlor_server::ai::cave_tune::{
-    EPOCHS, HOLD_OUT_EVERY, fit, prediction_error, proven_position, split,
-};
+use parlor_server::ai::cave_tune::{EPOCHS, HOLD_OUT_EVERY, fit, prediction_error, split};
 
 #[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
-    /// Files of proven positions (levels/cave/eval_positions.txt), a line each as
-    /// `cave prove` prints them: the moves from the empty cave, ": ", and the value for the
-    /// side to move. Lines whose value is not win, loss or tie (unknown, tie-or-better, ...)
-    /// are skipped, and so are lines starting with #.
+    /// Files of proven positions in the book's format (`MOVES | VALUE | BEST | NODES`, as
+    /// in levels/cave/eval_positions.txt and levels/cave/proven.txt). Positions whose value
+    /// is not win, loss or tie (unknown, tie-or-better, ...) are skipped.
     #[arg(long, num_args = 1.., required = true)]
     proven: Vec<PathBuf>,
     /// Steps of the fit, each over every training position.
@@ -36,26 +35,12 @@ fn at_least_two(text: &str) -> Result<usize, String> {
     }
 }
 
-/// The non-blank lines of `path`, numbered from 1.
-fn lines_of(path: &PathBuf) -> anyhow::Result<Vec<(usize, String)>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(text
-        .lines()
-        .enumerate()
-        .filter(|(_, line)| !line.trim().is_empty() && !line.starts_with('#'))
-        .map(|(index, line)| (index + 1, line.to_string()))
-        .collect())
-}
-
 pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let mut proven = Vec::new();
     for path in &args.proven {
-        for (number, line) in lines_of(path)? {
-            let position = proven_position(&line)
-                .map_err(|e| anyhow::anyhow!("{}:{number}: {e}", path.display()))?;
-            proven.extend(position);
-        }
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        proven.extend(book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
     }
     let (train, held_out) = split(&proven, args.hold_out_every);
     if train.is_empty() || held_out.is_empty() {
@@ -66,7 +51,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         );
     }
     eprintln!(
-        "fitting to {} of {} positions with exact values ({} held out; the rest are not quiet)",
+        "fitting to {} of {} proven positions ({} held out; the rest are not quiet or not exact)",
         train.len(),
         proven.len(),
         held_out.len()
@@ -133,10 +118,13 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named_and_too_few_positions_are_refused() {
-        let bad = file("bad", "# a comment\na1 h8: win\na1 zz: tie\n");
+        let bad = file(
+            "bad",
+            "# a comment\na1 h8 | win | b1 | 9\na1 a1 | tie | - | 9\n",
+        );
         let error = tune(bad.clone()).unwrap_err().to_string();
-        assert!(error.contains("bad:3: move 2"), "{error}");
-        let few = file("few", "a1 h8: win\na1 h8 b1: unknown\n");
+        assert!(error.contains("bad: line 3: move 2"), "{error}");
+        let few = file("few", "a1 h8 | win | b1 | 9\na1 h8 b1 | unknown | - | 9\n");
         let error = tune(few.clone()).unwrap_err().to_string();
         assert!(error.contains("too few"), "{error}");
         for path in [bad, few] {

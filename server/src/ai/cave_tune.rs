@@ -10,8 +10,10 @@
 //! engine's units (a four is worth about 500). A constant term soaks up Black's advantage in
 //! the fit and is reported, not played: the engine values positions, not colours.
 
-use parlor_shared::cave::{Player, Position, parse_moves};
+use parlor_shared::cave::{Player, Position};
 
+use super::cave_dfpn::Value;
+use super::cave_dfpn::book::Line;
 use super::cave_lines::five_completions;
 use super::cave_strong::eval::{FEATURES, Weights, features};
 
@@ -22,16 +24,18 @@ pub struct Sample {
     result: f64,
 }
 
-/// `position` as a sample whose target is `result` for Black, unless it is not quiet.
+/// `position` as a sample whose target is `result` for Black, unless it is not quiet: the
+/// side to move can complete a five or must block one (the evaluation is only asked about
+/// quiet positions).
 pub fn sample_of_position(position: &Position, result: f64) -> Option<Sample> {
-    if !is_quiet(position) {
-        return None;
-    }
     let (black, white) = (
         position.bricks(Player::Black),
         position.bricks(Player::White),
     );
     let legal = position.anchored_empty_cells();
+    if (five_completions(black, white) | five_completions(white, black)) & legal != 0 {
+        return None;
+    }
     let counts = features(black, white, legal, position.to_move());
     Some(Sample {
         features: counts.map(f64::from),
@@ -39,25 +43,20 @@ pub fn sample_of_position(position: &Position, result: f64) -> Option<Sample> {
     })
 }
 
-/// A line as `client cave prove` prints it ("a1 h8 ...: win, best ..."): the position and its
-/// value for Black, or `None` when the value is not exact (unknown, tie-or-better, ...).
-pub fn proven_position(line: &str) -> Result<Option<(Position, f64)>, String> {
-    let (moves, value) = line.split_once(": ").ok_or("no \": \" after the moves")?;
-    let for_mover = match value.split(',').next().unwrap_or("").trim() {
-        "win" => 1.0,
-        "loss" => 0.0,
-        "tie" => 0.5,
-        _ => return Ok(None),
+/// The value for Black of a proven position, or `None` when it is not exact (tie-or-better,
+/// unknown, ...).
+pub fn value_for_black(line: &Line) -> Option<f64> {
+    let for_mover = match line.value {
+        Value::Win => 1.0,
+        Value::Loss => 0.0,
+        Value::Tie => 0.5,
+        _ => return None,
     };
-    let moves = parse_moves(moves).map_err(|e| e.to_string())?;
-    let position =
-        Position::from_moves(&moves).map_err(|(ply, e)| format!("move {}: {e}", ply + 1))?;
-    let for_black = if position.to_move() == Player::Black {
-        for_mover
+    Some(if line.moves.len().is_multiple_of(2) {
+        for_mover // Black is to move
     } else {
         1.0 - for_mover
-    };
-    Ok(Some((position, for_black)))
+    })
 }
 
 /// How well `weights` predict `samples`: the mean squared error under the best scale.
@@ -66,31 +65,25 @@ pub fn prediction_error(weights: &Weights, samples: &[Sample]) -> f64 {
     error(&params, best_scale(&params, samples), samples)
 }
 
-fn is_quiet(position: &Position) -> bool {
-    let legal = position.anchored_empty_cells();
-    let (black, white) = (
-        position.bricks(Player::Black),
-        position.bricks(Player::White),
-    );
-    (five_completions(black, white) | five_completions(white, black)) & legal == 0
-}
-
 /// The fit's steps by default, and every how many positions one is held out: the played
 /// weights come from a fit with these.
 pub const EPOCHS: usize = 2000;
 pub const HOLD_OUT_EVERY: usize = 4;
 
-/// The samples of `proven` positions with their values for Black, every `hold_out_every`-th
-/// position held out: (training, held out).
-pub fn split(proven: &[(Position, f64)], hold_out_every: usize) -> (Vec<Sample>, Vec<Sample>) {
+/// The samples of the `proven` positions with exact values, every `hold_out_every`-th of
+/// those held out: (training, held out).
+pub fn split(proven: &[Line], hold_out_every: usize) -> (Vec<Sample>, Vec<Sample>) {
     let (mut train, mut held_out) = (Vec::new(), Vec::new());
-    for (index, (position, for_black)) in proven.iter().enumerate() {
+    let exact = proven
+        .iter()
+        .filter_map(|line| Some((line.position(), value_for_black(line)?)));
+    for (index, (position, for_black)) in exact.enumerate() {
         let samples = if (index + 1).is_multiple_of(hold_out_every) {
             &mut held_out
         } else {
             &mut train
         };
-        samples.extend(sample_of_position(position, *for_black));
+        samples.extend(sample_of_position(&position, for_black));
     }
     (train, held_out)
 }
@@ -209,7 +202,10 @@ pub fn fit(train: &[Sample], held_out: &[Sample], start: &Weights, epochs: usize
 
 #[cfg(test)]
 mod tests {
+    use parlor_shared::cave::parse_moves;
+
     use super::*;
+    use crate::ai::cave_dfpn::book;
     use crate::ai::cave_strong::eval::{COLOUR_BLIND, WEIGHTS};
 
     #[test]
@@ -227,11 +223,7 @@ mod tests {
 
     #[test]
     fn the_played_weights_are_what_the_tuner_fits_to_the_committed_positions() {
-        let proven: Vec<(Position, f64)> = include_str!("../../../levels/cave/eval_positions.txt")
-            .lines()
-            .filter(|line| !line.starts_with('#'))
-            .filter_map(|line| proven_position(line).unwrap())
-            .collect();
+        let proven = book::parse(include_str!("../../../levels/cave/eval_positions.txt")).unwrap();
         let (train, held_out) = split(&proven, HOLD_OUT_EVERY);
         assert!(train.len() > 2000);
         let fitted = fit(&train, &held_out, &COLOUR_BLIND, EPOCHS);
@@ -245,14 +237,20 @@ mod tests {
 
     #[test]
     fn proven_lines_give_the_value_for_black() {
-        let (position, for_black) = proven_position("a1 h8 a2: loss, 12 nodes")
-            .unwrap()
-            .unwrap();
-        assert_eq!(position.brick_count(), 3);
-        assert_eq!(for_black, 1.0, "White to move loses");
-        assert_eq!(proven_position("a1: unknown, 4 nodes"), Ok(None));
-        assert!(proven_position("a1 a1: win").is_err());
-        assert!(proven_position("a1 h8").is_err());
+        let value = |text: &str| value_for_black(&book::parse(text).unwrap()[0]);
+        assert_eq!(
+            value("a1 h8 a2 | loss | - | 12"),
+            Some(1.0),
+            "White to move loses"
+        );
+        assert_eq!(
+            value("a1 h8 | loss | - | 12"),
+            Some(0.0),
+            "Black to move loses"
+        );
+        assert_eq!(value("a1 | tie | h8 | 12"), Some(0.5));
+        assert_eq!(value("a1 | unknown | - | 4"), None);
+        assert_eq!(value("a1 | tie-or-better | - | 4"), None);
     }
 
     #[test]
