@@ -1,6 +1,8 @@
 //! `client cave arena`: matches between Magnetic Cave engines. Every opening (two first
 //! bricks) is played twice, once with each engine moving first, so colour and opening luck
-//! cancel out; the score comes with a 95% confidence interval.
+//! cancel out; the score comes with a 95% confidence interval. Games may also start from given
+//! positions (`--starts`), such as the games of an earlier arena cut at some brick, to see
+//! where a result is decided.
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -11,7 +13,7 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use parlor_server::ai::clamp_budget;
-use parlor_shared::cave::{Outcome, Player, Position, Square};
+use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
 use parlor_shared::protocol::MAX_AI_MOVE_MS;
 use serde_json::json;
 
@@ -25,12 +27,14 @@ pub struct ArenaArgs {
     /// The second engine.
     #[arg(long, value_enum)]
     b: EngineLevel,
-    /// Games in all (rounded up to an even number: each opening from both sides).
-    #[arg(long, default_value_t = 20)]
-    games: u32,
-    /// How many different openings to spread the games over.
-    #[arg(long, default_value_t = 16)]
-    openings: u32,
+    /// Games in all, rounded up to an even number: each opening from both sides [default: 20,
+    /// or two per start].
+    #[arg(long)]
+    games: Option<u32>,
+    /// How many different openings (or starts) to spread the games over [default: 16 openings,
+    /// or every start].
+    #[arg(long)]
+    openings: Option<u32>,
     /// Thinking time per move for A, in milliseconds.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_AI_MOVE_MS)))]
     a_move_ms: u32,
@@ -48,6 +52,15 @@ pub struct ArenaArgs {
     /// by the clock: give no more jobs than there are idle cores.
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
     jobs: u32,
+    /// Start the games from these positions instead of the two-brick openings: a file with a
+    /// move list per line, as `cave prove --position` takes them, or lines of a `--games-out`
+    /// file (the moves after the last `: `). Empty lines and lines starting with # are skipped.
+    /// Each start is played twice, with A on each side.
+    #[arg(long)]
+    starts: Option<std::path::PathBuf>,
+    /// Keep only the first N moves of each start: replays earlier games from brick N.
+    #[arg(long, requires = "starts")]
+    start_bricks: Option<usize>,
 }
 
 /// One finished game: its outcome, every move, and each engine's time per move.
@@ -87,6 +100,29 @@ impl Tally {
     }
 }
 
+/// The starts in the file at `path` (see `ArenaArgs::starts`), each cut to `bricks` moves.
+fn load_starts(path: &std::path::Path, bricks: Option<usize>) -> anyhow::Result<Vec<Vec<Square>>> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut starts = Vec::new();
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let at = || format!("{} line {}", path.display(), index + 1);
+        let moves_text = line.rsplit(": ").next().unwrap_or(line);
+        let mut moves = parse_moves(moves_text).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        moves.truncate(bricks.unwrap_or(usize::MAX));
+        let position = Position::from_moves(&moves)
+            .map_err(|(ply, e)| anyhow::anyhow!("{}: move {}: {e}", at(), ply + 1))?;
+        anyhow::ensure!(position.outcome().is_none(), "{}: the game is over", at());
+        starts.push(moves);
+    }
+    anyhow::ensure!(!starts.is_empty(), "{} holds no start", path.display());
+    Ok(starts)
+}
+
 /// Every opening of two bricks, in a fixed order.
 fn all_openings() -> Vec<[Square; 2]> {
     let start = Position::new();
@@ -115,9 +151,23 @@ fn summarise(times: &[Duration]) -> (f64, f64) {
 }
 
 pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let openings = all_openings();
-    let spread = args.openings.clamp(1, openings.len() as u32) as usize;
-    let pairs = args.games.div_ceil(2) as usize;
+    let (openings, spread) = match &args.starts {
+        Some(path) => {
+            let starts = load_starts(path, args.start_bricks)?;
+            let spread = args.openings.unwrap_or(starts.len() as u32);
+            (starts, spread)
+        }
+        None => {
+            let openings = all_openings().iter().map(|pair| pair.to_vec()).collect();
+            (openings, args.openings.unwrap_or(16))
+        }
+    };
+    let spread = spread.clamp(1, openings.len() as u32) as usize;
+    let pairs = match args.games {
+        Some(games) => games.div_ceil(2) as usize,
+        None if args.starts.is_some() => openings.len(),
+        None => 10,
+    };
     let mut tally = Tally::default();
     let mut games_out = match &args.games_out {
         Some(path) => Some(std::io::BufWriter::new(
@@ -139,7 +189,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                     if game >= total {
                         break;
                     }
-                    let opening = openings[(game / 2 % spread) * openings.len() / spread];
+                    let opening = &openings[(game / 2 % spread) * openings.len() / spread];
                     let a_plays = if game.is_multiple_of(2) {
                         Player::Black
                     } else {
@@ -229,11 +279,11 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 }
 
 /// One game from `opening`.
-fn play_one(args: &ArenaArgs, opening: [Square; 2], a_plays: Player) -> anyhow::Result<Game> {
+fn play_one(args: &ArenaArgs, opening: &[Square], a_plays: Player) -> anyhow::Result<Game> {
     let (mut a, mut b) = (args.a.engine(), args.b.engine());
     let (a_budget, b_budget) = (clamp_budget(args.a_move_ms), clamp_budget(args.b_move_ms));
     let mut position =
-        Position::from_moves(&opening).map_err(|(_, e)| anyhow::anyhow!("opening: {e}"))?;
+        Position::from_moves(opening).map_err(|(_, e)| anyhow::anyhow!("opening: {e}"))?;
     let mut moves = opening.to_vec();
     let (mut a_times, mut b_times) = (Vec::new(), Vec::new());
     while position.outcome().is_none() {
@@ -309,13 +359,15 @@ mod tests {
         let args = ArenaArgs {
             a: EngineLevel::Easy,
             b: EngineLevel::Classic,
-            games: 3,
-            openings: 2,
+            games: Some(3),
+            openings: Some(2),
             a_move_ms: 5,
             b_move_ms: 5,
             json: true,
             games_out: Some(games.clone()),
             jobs: 2,
+            starts: None,
+            start_bricks: None,
         };
         let mut out = Vec::new();
         run(&args, &mut out).unwrap();
@@ -335,5 +387,71 @@ mod tests {
             + report["b_wins"].as_u64().unwrap()
             + report["ties"].as_u64().unwrap();
         assert_eq!(total, 4);
+    }
+
+    fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+        let path = std::env::temp_dir().join(format!("cave-{name}-{}.txt", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        path
+    }
+
+    #[test]
+    fn starts_are_read_from_move_lists_and_games_out_lines_and_cut() {
+        let path = temp_file(
+            "starts",
+            "# a comment\n\na1 h8 b1\ngame   4: A as White: Tie: h1 a1 h2 a2 h3 a3\n",
+        );
+        let starts = load_starts(&path, None).unwrap();
+        let text = |moves: &[Square]| moves.iter().map(Square::to_string).collect::<Vec<_>>();
+        assert_eq!(text(&starts[0]), ["a1", "h8", "b1"]);
+        assert_eq!(text(&starts[1]), ["h1", "a1", "h2", "a2", "h3", "a3"]);
+        let cut = load_starts(&path, Some(2)).unwrap();
+        assert_eq!(text(&cut[1]), ["h1", "a1"]);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_bad_start_is_named_by_its_line() {
+        let cases = [
+            ("a1 h8\nz9\n", "line 2"),
+            ("a1 a1\n", "line 1: move 2"),
+            ("a1 h8 b1 h7 c1 h6 d1 h5 e1\n", "line 1: the game is over"),
+            ("# nothing\n", "holds no start"),
+        ];
+        for (text, expected) in cases {
+            let path = temp_file("bad-starts", text);
+            let error = load_starts(&path, None).unwrap_err().to_string();
+            assert!(error.contains(expected), "{error} for {text:?}");
+            std::fs::remove_file(&path).unwrap();
+        }
+    }
+
+    #[test]
+    fn games_from_starts_continue_their_moves() {
+        let starts = temp_file("arena-starts", "a1 h8 b1 h7 c1 h6 d1\n");
+        let games = temp_file("arena-starts-games", "");
+        let args = ArenaArgs {
+            a: EngineLevel::Easy,
+            b: EngineLevel::Classic,
+            games: None,
+            openings: None,
+            a_move_ms: 5,
+            b_move_ms: 5,
+            json: true,
+            games_out: Some(games.clone()),
+            jobs: 1,
+            starts: Some(starts.clone()),
+            start_bricks: None,
+        };
+        run(&args, &mut Vec::new()).unwrap();
+        let written = std::fs::read_to_string(&games).unwrap();
+        assert_eq!(written.lines().count(), 2);
+        for line in written.lines() {
+            let moves = line.rsplit(": ").next().unwrap();
+            // White must block e1 at once: every game goes on from the start.
+            assert!(moves.starts_with("a1 h8 b1 h7 c1 h6 d1 e1"), "{line}");
+        }
+        std::fs::remove_file(&starts).unwrap();
+        std::fs::remove_file(&games).unwrap();
     }
 }
