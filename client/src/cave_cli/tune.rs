@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::Args;
 use parlor_server::ai::cave_dfpn::book;
-use parlor_server::ai::cave_strong::eval::{COLOUR_BLIND, FEATURE_NAMES, WEIGHTS};
+use parlor_server::ai::cave_strong::eval::{COLOUR_BLIND, FEATURE_NAMES, FEATURES, WEIGHTS};
 use parlor_server::ai::cave_tune::{EPOCHS, HOLD_OUT_EVERY, fit, prediction_error, split};
 
 #[derive(Args, Debug, Clone)]
@@ -33,6 +33,30 @@ fn at_least_two(text: &str) -> Result<usize, String> {
         Ok(every) if every >= 2 => Ok(every),
         _ => Err("a whole number, 2 or more".into()),
     }
+}
+
+/// Fewer training positions than this per weight, and the fit learns the positions rather
+/// than the game.
+const POSITIONS_PER_WEIGHT: usize = 10;
+
+/// What to tell the user before they paste a fit from `training` positions whose held-out
+/// errors were `held_out_error` (colour-blind, fitted).
+fn warnings(training: usize, held_out_error: (f64, f64)) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if training < POSITIONS_PER_WEIGHT * FEATURES {
+        warnings.push(format!(
+            "only {training} positions to fit {FEATURES} weights to: expect weights that do \
+             not carry over to other positions"
+        ));
+    }
+    let (blind, fitted) = held_out_error;
+    if fitted >= blind {
+        warnings.push(format!(
+            "the fitted weights predict the held-out positions no better than the colour-blind \
+             ones ({fitted:.5} against {blind:.5}): they are not worth playing"
+        ));
+    }
+    warnings
 }
 
 pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -80,6 +104,9 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         writeln!(out, "{name:<22} {weight:>8}")?;
     }
     writeln!(out, "pub const WEIGHTS: Weights = {:?};", fitted.weights)?;
+    for warning in warnings(train.len(), fitted.held_out_error) {
+        eprintln!("warning: {warning}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 
@@ -114,6 +141,20 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("upright"), "{text}");
+    }
+
+    #[test]
+    fn small_or_unhelpful_fits_are_warned_about() {
+        assert!(
+            warnings(2291, (0.104, 0.069)).is_empty(),
+            "the committed fit"
+        );
+        let small = warnings(100, (0.104, 0.069));
+        assert_eq!(small.len(), 1);
+        assert!(small[0].contains("only 100 positions"), "{small:?}");
+        let worse = warnings(2291, (0.104, 0.110));
+        assert_eq!(worse.len(), 1);
+        assert!(worse[0].contains("no better"), "{worse:?}");
     }
 
     #[test]
