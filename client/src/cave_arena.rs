@@ -13,11 +13,11 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use parlor_server::ai::clamp_budget;
-use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
+use parlor_shared::cave::{Outcome, Player, Position, Square};
 use parlor_shared::protocol::MAX_AI_MOVE_MS;
 use serde_json::json;
 
-use crate::cave_cli::EngineLevel;
+use crate::cave_cli::{EngineLevel, parse_game};
 
 #[derive(Args, Debug, Clone)]
 pub struct ArenaArgs {
@@ -111,16 +111,21 @@ fn load_starts(path: &std::path::Path, bricks: Option<usize>) -> anyhow::Result<
             continue;
         }
         let at = || format!("{} line {}", path.display(), index + 1);
-        let moves_text = line.rsplit(": ").next().unwrap_or(line);
-        let mut moves = parse_moves(moves_text).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
+        let mut moves =
+            parse_game(moves_of_game_line(line)).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
         moves.truncate(bricks.unwrap_or(usize::MAX));
-        let position = Position::from_moves(&moves)
-            .map_err(|(ply, e)| anyhow::anyhow!("{}: move {}: {e}", at(), ply + 1))?;
+        let position = Position::from_moves(&moves).expect("a beginning of a legal game");
         anyhow::ensure!(position.outcome().is_none(), "{}: the game is over", at());
         starts.push(moves);
     }
     anyhow::ensure!(!starts.is_empty(), "{} holds no start", path.display());
     Ok(starts)
+}
+
+/// The moves of a line `--games-out` writes (they follow its last `: `); a bare move list as
+/// it is.
+fn moves_of_game_line(line: &str) -> &str {
+    line.rsplit(": ").next().unwrap_or(line)
 }
 
 /// Every opening of two bricks, in a fixed order.
@@ -374,7 +379,7 @@ mod tests {
         let written = std::fs::read_to_string(&games).unwrap();
         assert_eq!(written.lines().count(), 4, "a line per game");
         for line in written.lines() {
-            let moves = line.rsplit(": ").next().unwrap();
+            let moves = moves_of_game_line(line);
             assert!(parlor_shared::cave::parse_moves(moves).is_ok(), "{line}");
         }
         std::fs::remove_file(&games).unwrap();
@@ -447,7 +452,7 @@ mod tests {
         let written = std::fs::read_to_string(&games).unwrap();
         assert_eq!(written.lines().count(), 2);
         for line in written.lines() {
-            let moves = line.rsplit(": ").next().unwrap();
+            let moves = moves_of_game_line(line);
             // White must block e1 at once: every game goes on from the start.
             assert!(moves.starts_with("a1 h8 b1 h7 c1 h6 d1 e1"), "{line}");
         }

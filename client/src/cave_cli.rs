@@ -193,7 +193,7 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
 }
 
 /// Parses a move list and checks it is a legal game from the empty cave.
-fn parse_game(text: &str) -> anyhow::Result<Vec<Square>> {
+pub(crate) fn parse_game(text: &str) -> anyhow::Result<Vec<Square>> {
     let squares = parse_moves(text)?;
     Position::from_moves(&squares)
         .map_err(|(ply, error)| anyhow::anyhow!("move {} ({}): {error}", ply + 1, squares[ply]))?;
