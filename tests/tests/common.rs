@@ -72,8 +72,7 @@ impl Peer {
     }
 
     pub async fn send(&mut self, message: ClientMsg) {
-        let frame = wire::encode(&message, self.format).unwrap();
-        self.socket.send(frame).await.expect("send");
+        assert!(self.try_send(message).await, "send");
     }
 
     /// Sends unless the server has already closed the connection (a flood's later frames).
