@@ -37,6 +37,11 @@ pub fn game_seat_name(game: GameKind, seat: u8) -> String {
     }
 }
 
+/// Whether `game` is a one-player puzzle, which is solved or not rather than won.
+fn is_puzzle(game: GameKind) -> bool {
+    matches!(game, GameKind::Ewn | GameKind::Klotski)
+}
+
 /// [`outcome`] for any game. Short enough for the side panel: the board says why.
 pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
     let Outcome::Won { seat } = result else {
@@ -46,7 +51,7 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
             GameKind::Ewn | GameKind::Klotski => "Not solved".into(),
         };
     };
-    if game == GameKind::Klotski {
+    if is_puzzle(game) {
         return "Solved".into();
     }
     let winner = game_seat_name(game, seat);
@@ -60,7 +65,7 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
 /// [`result`] for any game.
 pub fn game_result(game: GameKind, outcome: Outcome) -> String {
     match outcome {
-        Outcome::Won { .. } if game == GameKind::Klotski => "Solved".into(),
+        Outcome::Won { .. } if is_puzzle(game) => "Solved".into(),
         Outcome::Won { seat } => format!("{} won", game_seat_name(game, seat)),
         Outcome::Tie | Outcome::Unsolved => result(outcome),
     }
@@ -237,12 +242,15 @@ mod tests {
     }
 
     #[test]
-    fn a_klotski_puzzle_is_solved_or_not_rather_than_won() {
-        let klotski = GameKind::Klotski;
+    fn the_puzzles_are_solved_or_not_rather_than_won() {
         let won = Outcome::Won { seat: 0 };
-        assert_eq!(game_outcome(klotski, won, Some(0)), "Solved");
-        assert_eq!(game_result(klotski, won), "Solved");
-        assert_eq!(game_outcome(klotski, Outcome::Unsolved, None), "Not solved");
+        for puzzle in [GameKind::Klotski, GameKind::Ewn] {
+            assert_eq!(game_outcome(puzzle, won, Some(0)), "Solved");
+            assert_eq!(game_outcome(puzzle, won, None), "Solved");
+            assert_eq!(game_result(puzzle, won), "Solved");
+            assert_eq!(game_outcome(puzzle, Outcome::Unsolved, None), "Not solved");
+            assert_eq!(game_result(puzzle, Outcome::Unsolved), "Not solved");
+        }
     }
 
     #[test]
