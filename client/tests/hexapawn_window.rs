@@ -9,8 +9,8 @@ mod common;
 use common::{Screenshot, close_to, open_room};
 use macroquad::color::Color;
 use parlor_client::gui::hexapawn::{
-    BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LIGHT_SQUARE, WHITE_PAWN,
-    chart_rects, match_layout, play_layout, replay_layout,
+    BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LAST_MOVE, LIGHT_SQUARE,
+    WHITE_PAWN, chart_rects, match_layout, play_layout, replay_layout,
 };
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use parlor_shared::hexapawn::{
@@ -179,4 +179,35 @@ fn an_auto_match_draws_its_learning_curve() {
             assert!(lit > 50, "{chart} chart: {lit} pixels of HER {her}'s line");
         }
     }
+}
+
+#[test]
+fn an_auto_match_frames_the_last_move_on_its_board() {
+    // One round of fresh HERs: nobody resigns in front of a full box, so the round ends with
+    // a move, framed on the two squares it joins.
+    let Some(shot) = open_room("match-last", "her-match 3x3 1") else {
+        return;
+    };
+    let view = MatchView::new(MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 1,
+        pace: Pace::FullSpeed,
+        brains: ["HER A".into(), "HER B".into()],
+    });
+    let board = match_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, &view).board;
+    let framed: Vec<Square> = (0..3)
+        .flat_map(|row| (0..3).map(move |col| Square::new(col, row)))
+        .filter(|&square| {
+            let rect = board.square_rect(square);
+            let mut lit = 0;
+            for y in rect.y as u32..(rect.y + rect.h) as u32 {
+                for x in rect.x as u32..(rect.x + rect.w) as u32 {
+                    lit += usize::from(close_to(shot.pixel(x as f32, y as f32), LAST_MOVE));
+                }
+            }
+            lit > 40
+        })
+        .collect();
+    assert_eq!(framed.len(), 2, "framed squares: {framed:?}");
 }

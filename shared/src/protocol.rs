@@ -10,7 +10,7 @@ use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
 use crate::hexapawn::Dims;
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;
 
 pub type RoomId = u64;
 pub type RecordId = u64;

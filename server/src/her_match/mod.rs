@@ -112,22 +112,25 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     while stored && run.progress.rounds_played < setup.rounds {
         // Only a paced match shows its plies; at full speed a view is made only to publish.
         let between_rounds = paced.then(|| run.view(&setup));
-        let round = run.game.play_round_watched(|position, mover, brain| {
-            if let (Pace::PerPly { ms }, Some(between_rounds)) = (setup.pace, &between_rounds) {
-                let white = if position.to_move() == Side::White {
-                    mover
-                } else {
-                    1 - mover
-                };
-                views.send_replace(MatchView {
-                    position: *position,
-                    white: ((white + offset) % 2) as u8,
-                    matchbox: BoxView::of(brain, position),
-                    ..between_rounds.clone()
-                });
-                std::thread::sleep(Duration::from_millis(u64::from(ms)));
-            }
-        });
+        let round = run
+            .game
+            .play_round_watched(|position, last_move, mover, brain| {
+                if let (Pace::PerPly { ms }, Some(between_rounds)) = (setup.pace, &between_rounds) {
+                    let white = if position.to_move() == Side::White {
+                        mover
+                    } else {
+                        1 - mover
+                    };
+                    views.send_replace(MatchView {
+                        position: *position,
+                        last_move,
+                        white: ((white + offset) % 2) as u8,
+                        matchbox: BoxView::of(brain, position),
+                        ..between_rounds.clone()
+                    });
+                    std::thread::sleep(Duration::from_millis(u64::from(ms)));
+                }
+            });
         unsaved.rounds += 1;
         unsaved.points.extend(run.record(round));
         if paced || published.elapsed() >= THROTTLE {
@@ -362,6 +365,7 @@ impl MatchRun {
         let mut view = self.view(setup);
         if let Some(round) = view.last_round {
             view.position = round.end;
+            view.last_move = round.last_move;
             view.white = round.first as u8;
         }
         view
@@ -372,6 +376,16 @@ impl MatchRun {
 mod tests {
     use super::*;
     use parlor_shared::hexapawn::Dims;
+
+    fn full_speed_match(rounds: u64) -> MatchSetup {
+        MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds,
+            pace: Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        }
+    }
 
     /// Plays `rounds` rounds, checking that the match's HER `round % 2` moves first in each.
     fn play(run: &mut MatchRun, rounds: u64) {
@@ -385,13 +399,7 @@ mod tests {
 
     #[test]
     fn a_resumed_match_goes_on_alternating_and_counting_from_its_round() {
-        let setup = MatchSetup {
-            dims: Dims::HEXAPAWN,
-            mirrors: false,
-            rounds: 40,
-            pace: Pace::FullSpeed,
-            brains: ["A".into(), "B".into()],
-        };
+        let setup = full_speed_match(40);
         let empty = || Brain::new(setup.dims, setup.mirrors);
         let mut run = MatchRun::resume(&setup, [empty(), empty()], 9, MatchProgress::default());
         play(&mut run, 17);
@@ -409,5 +417,35 @@ mod tests {
         assert_eq!(rounds, [10, 20, 30, 40]);
         let losses: u32 = progress.curve.iter().flat_map(|point| point.losses).sum();
         assert_eq!(losses, 40);
+    }
+
+    #[test]
+    fn the_view_between_rounds_marks_the_move_that_ended_the_last_round() {
+        let setup = full_speed_match(20);
+        let empty = || Brain::new(setup.dims, setup.mirrors);
+        let mut run = MatchRun::resume(&setup, [empty(), empty()], 5, MatchProgress::default());
+        for _ in 0..20 {
+            let round = run.game.play_round();
+            run.record(round);
+            let view = run.last_view(&setup);
+            assert_eq!(view.position, round.end);
+            assert_eq!(view.last_move, round.last_move);
+            match view.last_move {
+                Some(last) => {
+                    assert_eq!(view.position.pawn_at(last.to), Some(last_mover(&round)))
+                }
+                None => assert!(round.resigned && round.plies == 0, "{round:?}"),
+            }
+        }
+    }
+
+    /// The colour of the HER that made a round's last move.
+    fn last_mover(round: &RoundResult) -> Side {
+        // White moves on odd plies; a resignation adds no ply.
+        if round.plies % 2 == 1 {
+            Side::White
+        } else {
+            Side::Black
+        }
     }
 }

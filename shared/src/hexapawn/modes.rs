@@ -7,7 +7,7 @@ use std::collections::HashSet;
 
 use serde::{Deserialize, Serialize};
 
-use super::board::{Position, Status};
+use super::board::{Move, Position, Status};
 use super::her::{Brain, Her, HerChoice, HerResult, Pick};
 use super::solver::Exploiter;
 use super::{Dims, HexapawnError, Side};
@@ -62,6 +62,10 @@ pub struct RoundResult {
     pub resigned: bool,
     /// The board at the end.
     pub end: Position,
+    /// The move that led to `end` (none if the first mover resigned at once). Rounds stored
+    /// before it was kept read as none.
+    #[serde(default)]
+    pub last_move: Option<Move>,
 }
 
 /// An auto match in progress: two HERs, starting from the same empty brain, play rounds.
@@ -130,23 +134,27 @@ impl AutoMatch {
 
     /// Plays the next round: HER 0 moves first in even rounds, HER 1 in odd ones.
     pub fn play_round(&mut self) -> RoundResult {
-        self.play_round_watched(|_, _, _| {})
+        self.play_round_watched(|_, _, _, _| {})
     }
 
-    /// Plays the next round, showing `watch` every position before HER `mover` draws for it,
-    /// with that HER's brain.
+    /// Plays the next round, showing `watch` every position, with the move that led to it,
+    /// before HER `mover` draws for it with its brain.
     pub fn play_round_watched(
         &mut self,
-        mut watch: impl FnMut(&Position, usize, &Brain),
+        mut watch: impl FnMut(&Position, Option<Move>, usize, &Brain),
     ) -> RoundResult {
         let first = (self.rounds_played % 2) as usize;
         let mut position = Position::start(self.config.dims);
+        let mut last_move = None;
         let mut mover = first;
         let mut plies = 0;
         let (winner, resigned) = loop {
-            watch(&position, mover, self.hers[mover].brain());
+            watch(&position, last_move, mover, self.hers[mover].brain());
             match self.hers[mover].choose_random(&position) {
-                HerChoice::Play(mv) => position = position.play_unchecked(mv),
+                HerChoice::Play(mv) => {
+                    position = position.play_unchecked(mv);
+                    last_move = Some(mv);
+                }
                 HerChoice::Resign => break (1 - mover, true),
             }
             plies += 1;
@@ -173,6 +181,7 @@ impl AutoMatch {
             plies,
             resigned,
             end: position,
+            last_move,
         };
         self.last_round = Some(result);
         result

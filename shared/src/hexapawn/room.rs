@@ -269,6 +269,8 @@ pub struct MatchView {
     pub stats: [HerStats; 2],
     /// The board being played (or the last one, between rounds and at full speed).
     pub position: Position,
+    /// The move that led to `position`, marked on the board.
+    pub last_move: Option<Move>,
     /// Which HER plays White in the round on the board.
     pub white: u8,
     /// The box of the HER to move, while a round is on the board.
@@ -287,6 +289,7 @@ impl MatchView {
     pub fn new(setup: MatchSetup) -> MatchView {
         MatchView {
             position: Position::start(setup.dims),
+            last_move: None,
             setup,
             rounds_played: 0,
             stats: [HerStats::default(); 2],

@@ -69,7 +69,11 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
         layout.board.top - 12.0,
         TEXT,
     );
-    draw_board(layout.board, &view.position, &HexMarks::default());
+    let marks = HexMarks {
+        last: view.last_move,
+        ..HexMarks::default()
+    };
+    draw_board(layout.board, &view.position, &marks);
     match &view.matchbox {
         Some(matchbox) => {
             let mover = her_to_move(view);

@@ -66,3 +66,39 @@ fn learned_hers_win_when_moving_second() {
         assert!(stats.share_moving_first().unwrap() < 0.5);
     }
 }
+
+#[test]
+fn a_watched_round_shows_each_position_with_the_move_that_led_to_it() {
+    let mut auto = AutoMatch::new(config(50, 3, false));
+    for _ in 0..50 {
+        let mut shown: Vec<(Position, Option<crate::hexapawn::Move>)> = Vec::new();
+        let round = auto.play_round_watched(|position, last, _, _| shown.push((*position, last)));
+        assert_eq!(shown[0], (Position::start(Dims::HEXAPAWN), None));
+        for pair in shown.windows(2) {
+            let ((before, _), (after, last)) = (pair[0], pair[1]);
+            let last = last.expect("every position after the start has a move");
+            assert_eq!(before.play(last).unwrap(), after);
+        }
+        let (last_shown, move_to_it) = *shown.last().unwrap();
+        if round.resigned {
+            // The resigning HER was shown the end and moved nothing.
+            assert_eq!((round.end, round.last_move), (last_shown, move_to_it));
+        } else {
+            let last = round
+                .last_move
+                .expect("a round won on the board has a last move");
+            assert_eq!(last_shown.play(last).unwrap(), round.end);
+        }
+    }
+}
+
+#[test]
+fn a_round_stored_before_the_last_move_was_kept_still_reads() {
+    let mut auto = AutoMatch::new(config(1, 4, false));
+    let round = auto.play_round();
+    let mut json: serde_json::Value = serde_json::to_value(round).unwrap();
+    json.as_object_mut().unwrap().remove("last_move");
+    let read: crate::hexapawn::RoundResult = serde_json::from_value(json).unwrap();
+    assert_eq!(read.last_move, None);
+    assert_eq!(read.end, round.end);
+}
