@@ -98,7 +98,7 @@ impl Hall {
                         .map(|init| spawn_room(init, hall.linger));
                     (id, restored)
                 }
-                StoredRoom::Match(row) => (row.id, hall.resume_match(row)),
+                StoredRoom::Match(row) => (row.id, hall.resume_match(*row)),
             };
             match restored {
                 Ok(handle) => {

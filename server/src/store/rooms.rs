@@ -107,7 +107,7 @@ pub struct MatchRow {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StoredRoom {
     Game(Box<RoomRow>),
-    Match(MatchRow),
+    Match(Box<MatchRow>),
 }
 
 /// What a restarting server finds: the rooms in progress and the next room id to give out.
@@ -359,12 +359,12 @@ impl RawRoom {
         let game: GameKind = serde_json::from_str(&self.game).context("game")?;
         if game == GameKind::HerMatch {
             let setup = serde_json::from_str(&self.start).context("match setup")?;
-            return Ok(StoredRoom::Match(MatchRow {
+            return Ok(StoredRoom::Match(Box::new(MatchRow {
                 id,
                 setup,
                 seed,
                 progress: read_progress(connection, self.id)?,
-            }));
+            })));
         }
         let her = self
             .her

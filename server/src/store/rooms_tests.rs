@@ -122,7 +122,10 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
         seed: 42,
         progress: MatchProgress::default(),
     };
-    assert_eq!(fresh.rooms, vec![StoredRoom::Match(expected.clone())]);
+    assert_eq!(
+        fresh.rooms,
+        vec![StoredRoom::Match(Box::new(expected.clone()))]
+    );
     let mut progress = MatchProgress {
         rounds_played: 10,
         window_losses: [0, 0],
@@ -157,10 +160,10 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
     progress.curve = vec![point];
     assert_eq!(
         resumed.rooms,
-        vec![StoredRoom::Match(MatchRow {
+        vec![StoredRoom::Match(Box::new(MatchRow {
             progress,
             ..expected
-        })]
+        }))]
     );
     assert_eq!(store.load_brain("A").unwrap().unwrap().1, 2);
     block_on(async { store.forget_room(9).done().await.unwrap() });
