@@ -35,6 +35,11 @@ pub struct ArenaArgs {
     /// or every start].
     #[arg(long)]
     openings: Option<u32>,
+    /// Shift the openings (or starts) taken by this many places in their fixed list. While
+    /// the offsets differ by less than the spacing of the openings taken (the list's length
+    /// over --openings), runs share no opening: independent samples.
+    #[arg(long, default_value_t = 0)]
+    opening_offset: usize,
     /// Thinking time per move for A, in milliseconds.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_AI_MOVE_MS)))]
     a_move_ms: u32,
@@ -143,6 +148,12 @@ fn all_openings() -> Vec<[Square; 2]> {
         .collect()
 }
 
+/// Which of `count` openings the `pair`-th pair of games plays: `spread` of them, evenly
+/// spaced through the list from `offset` on.
+fn opening_index(pair: usize, spread: usize, count: usize, offset: usize) -> usize {
+    ((pair % spread) * count / spread + offset) % count
+}
+
 fn summarise(times: &[Duration]) -> (f64, f64) {
     let total: Duration = times.iter().sum();
     let mean = total.as_secs_f64() / times.len().max(1) as f64;
@@ -194,7 +205,8 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                     if game >= total {
                         break;
                     }
-                    let opening = &openings[(game / 2 % spread) * openings.len() / spread];
+                    let opening = &openings
+                        [opening_index(game / 2, spread, openings.len(), args.opening_offset)];
                     let a_plays = if game.is_multiple_of(2) {
                         Player::Black
                     } else {
@@ -342,6 +354,31 @@ mod tests {
     }
 
     #[test]
+    fn offsets_below_the_spacing_take_disjoint_sets_of_openings() {
+        let count = all_openings().len();
+        let taken = |offset| -> std::collections::BTreeSet<usize> {
+            (0..100)
+                .map(|pair| opening_index(pair, 100, count, offset))
+                .collect()
+        };
+        let sets = [taken(0), taken(1)];
+        assert!(
+            sets.iter().all(|set| set.len() == 100),
+            "100 distinct openings each"
+        );
+        assert!(sets[0].is_disjoint(&sets[1]));
+        assert!(
+            taken(count - 1).iter().all(|&index| index < count),
+            "wraps around"
+        );
+        assert_eq!(
+            opening_index(7, 4, 16, 0),
+            opening_index(3, 4, 16, 0),
+            "pairs cycle"
+        );
+    }
+
+    #[test]
     fn the_score_interval_is_exact_for_one_sided_results() {
         let tally = Tally {
             a_wins: 10,
@@ -373,6 +410,7 @@ mod tests {
             jobs: 2,
             starts: None,
             start_bricks: None,
+            opening_offset: 0,
         };
         let mut out = Vec::new();
         run(&args, &mut out).unwrap();
@@ -447,6 +485,7 @@ mod tests {
             jobs: 1,
             starts: Some(starts.clone()),
             start_bricks: None,
+            opening_offset: 0,
         };
         run(&args, &mut Vec::new()).unwrap();
         let written = std::fs::read_to_string(&games).unwrap();
