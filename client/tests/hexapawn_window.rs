@@ -8,9 +8,10 @@ mod common;
 
 use common::{Screenshot, close_to, open_room};
 use macroquad::color::Color;
+use macroquad::math::Rect;
 use parlor_client::gui::hexapawn::{
     BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LAST_MOVE, LIGHT_SQUARE,
-    WHITE_PAWN, chart_rects, match_layout, play_layout, replay_layout,
+    MatchLayout, WHITE_PAWN, chart_rects, match_layout, play_layout, replay_layout,
 };
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use parlor_shared::hexapawn::{
@@ -52,6 +53,29 @@ fn pawns(shot: &Screenshot, layout: HexLayout, rows: &[u8], colour: Color) -> us
             close_to(shot.pixel(point.x, point.y), colour)
         })
         .count()
+}
+
+/// How many pixels of `rect` show `colour`.
+fn lit_pixels(shot: &Screenshot, rect: Rect, colour: Color) -> usize {
+    let mut lit = 0;
+    for y in rect.y as u32..(rect.y + rect.h) as u32 {
+        for x in rect.x as u32..(rect.x + rect.w) as u32 {
+            lit += usize::from(close_to(shot.pixel(x as f32, y as f32), colour));
+        }
+    }
+    lit
+}
+
+/// Where the window puts the parts of a 3x3 auto match of `rounds` rounds.
+fn hexapawn_match_layout(rounds: u64) -> MatchLayout {
+    let view = MatchView::new(MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds,
+        pace: Pace::FullSpeed,
+        brains: ["HER A".into(), "HER B".into()],
+    });
+    match_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, &view)
 }
 
 fn empty_colour(square: &str) -> Color {
@@ -155,14 +179,7 @@ fn an_auto_match_draws_its_learning_curve() {
     let Some(shot) = open_room("match", "her-match 3x3 300") else {
         return;
     };
-    let view = MatchView::new(MatchSetup {
-        dims: Dims::HEXAPAWN,
-        mirrors: false,
-        rounds: 300,
-        pace: Pace::FullSpeed,
-        brains: ["HER A".into(), "HER B".into()],
-    });
-    let layout = match_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, &view);
+    let layout = hexapawn_match_layout(300);
     // The board of the last round: six pawns at most, none of them off the board.
     let pawns =
         [WHITE_PAWN, BLACK_PAWN].map(|colour| pawns(&shot, layout.board, &[0, 1, 2], colour));
@@ -170,12 +187,7 @@ fn an_auto_match_draws_its_learning_curve() {
     assert!((1..=6).contains(&pawns), "{pawns} pawns");
     for (chart, plot) in ["losses", "beads"].iter().zip(chart_rects(layout.curve)) {
         for (her, colour) in HER_COLORS.iter().enumerate() {
-            let mut lit = 0;
-            for y in plot.y as u32..(plot.y + plot.h) as u32 {
-                for x in plot.x as u32..(plot.x + plot.w) as u32 {
-                    lit += usize::from(close_to(shot.pixel(x as f32, y as f32), *colour));
-                }
-            }
+            let lit = lit_pixels(&shot, plot, *colour);
             assert!(lit > 50, "{chart} chart: {lit} pixels of HER {her}'s line");
         }
     }
@@ -188,26 +200,10 @@ fn an_auto_match_frames_the_last_move_on_its_board() {
     let Some(shot) = open_room("match-last", "her-match 3x3 1") else {
         return;
     };
-    let view = MatchView::new(MatchSetup {
-        dims: Dims::HEXAPAWN,
-        mirrors: false,
-        rounds: 1,
-        pace: Pace::FullSpeed,
-        brains: ["HER A".into(), "HER B".into()],
-    });
-    let board = match_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, &view).board;
+    let board = hexapawn_match_layout(1).board;
     let framed: Vec<Square> = (0..3)
         .flat_map(|row| (0..3).map(move |col| Square::new(col, row)))
-        .filter(|&square| {
-            let rect = board.square_rect(square);
-            let mut lit = 0;
-            for y in rect.y as u32..(rect.y + rect.h) as u32 {
-                for x in rect.x as u32..(rect.x + rect.w) as u32 {
-                    lit += usize::from(close_to(shot.pixel(x as f32, y as f32), LAST_MOVE));
-                }
-            }
-            lit > 40
-        })
+        .filter(|&square| lit_pixels(&shot, board.square_rect(square), LAST_MOVE) > 40)
         .collect();
     assert_eq!(framed.len(), 2, "framed squares: {framed:?}");
 }
