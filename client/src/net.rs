@@ -2,15 +2,15 @@
 //! the WebSocket lives on a background thread with a current-thread runtime; the UI sends
 //! requests through a channel and drains events with `try_recv` once per frame.
 //!
-//! The thread remembers what its connection follows: the seat tokens it received (`Seated`)
-//! and the rooms it watches (the `Watch` requests it forwarded; `Leave` forgets a room). When
-//! an established connection drops (a server restart, a network fault), it reconnects with
-//! backoff, greets the server again and sends `Reclaim` for every seat and `Watch` for every
-//! watched room, so the UI simply receives `Seated` and fresh `State`s again. Requests the UI
-//! sends meanwhile wait in a bounded queue and go out after the resume. A server that closes
-//! with code 1008 (a budget overdrawn) or refuses the handshake is not retried.
+//! The thread remembers what its connection follows (`follows.rs`): the seats it holds, the
+//! rooms it watches and the joins not yet answered. When an established connection drops (a
+//! server restart, a network fault), it reconnects with backoff, greets the server again and
+//! sends `Reclaim` for every seat, `Watch` for every watched room and every unanswered
+//! `JoinSeat` again, so the UI simply receives `Seated` and fresh `State`s again. Requests the
+//! UI sends meanwhile wait in a bounded queue and go out after the resume. A server that
+//! closes with code 1008 (a budget overdrawn) or refuses the handshake is not retried.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 use std::future::Future;
 use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
@@ -18,15 +18,17 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
-use parlor_shared::protocol::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, SeatToken, ServerMsg,
-};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use self::follows::Follows;
+
+mod follows;
 
 /// Requests the UI may send while the connection is down; more are dropped with a
 /// [`NetEvent::NotSent`].
@@ -122,7 +124,7 @@ impl Connection {
                             requests: request_rx,
                             events: event_tx.clone(),
                             queue: VecDeque::new(),
-                            follows: BTreeMap::new(),
+                            follows: Follows::default(),
                         };
                         runtime.block_on(link.run(backoff))
                     }
@@ -165,15 +167,6 @@ enum End {
     Refused(String),
 }
 
-/// What the connection follows, to take it up again after a reconnect.
-#[derive(Default)]
-struct Follow {
-    /// Seat number and token of every seat held in the room.
-    seats: Vec<(u8, SeatToken)>,
-    /// Whether the room was watched (`Watch` forwarded).
-    watching: bool,
-}
-
 /// The network thread's state, kept across reconnects.
 struct Link {
     url: String,
@@ -181,7 +174,7 @@ struct Link {
     events: std_mpsc::Sender<NetEvent>,
     /// Requests that arrived while no connection was up, oldest first.
     queue: VecDeque<ClientMsg>,
-    follows: BTreeMap<RoomId, Follow>,
+    follows: Follows,
 }
 
 impl Link {
@@ -317,17 +310,7 @@ impl Link {
     /// Takes up what the connection followed, sends the queued requests, then forwards both
     /// ways until the connection ends.
     async fn serve(&mut self, socket: &mut Socket) -> End {
-        let mut resume = Vec::new();
-        for (&room, follow) in &self.follows {
-            for (_, token) in &follow.seats {
-                let token = token.clone();
-                resume.push(ClientMsg::Reclaim { room, token });
-            }
-            if follow.seats.is_empty() && follow.watching {
-                resume.push(ClientMsg::Watch { room });
-            }
-        }
-        for request in resume {
+        for request in self.follows.resume() {
             if let Err(end) = send(socket, &request).await {
                 return self.after_send_error(socket, end).await;
             }
@@ -365,13 +348,9 @@ impl Link {
         }
     }
 
-    /// Passes a message on to the UI, noting the seat a `Seated` gives.
+    /// Passes a message on to the UI, noting what it changes in what the connection follows.
     fn deliver(&mut self, message: ServerMsg) -> Result<(), End> {
-        if let ServerMsg::Seated { room, seat, token } = &message {
-            let seats = &mut self.follows.entry(*room).or_default().seats;
-            seats.retain(|(held, _)| held != seat);
-            seats.push((*seat, token.clone()));
-        }
+        self.follows.received(&message);
         self.events
             .send(NetEvent::Message(Box::new(message)))
             .map_err(|_| End::Closed)
@@ -401,13 +380,9 @@ impl Link {
         }
     }
 
-    /// Sends one of the UI's requests, noting the rooms it watches or leaves.
+    /// Sends one of the UI's requests, noting what it changes in what the connection follows.
     async fn forward(&mut self, socket: &mut Socket, request: ClientMsg) -> Result<(), End> {
-        match &request {
-            ClientMsg::Watch { room } => self.follows.entry(*room).or_default().watching = true,
-            ClientMsg::Leave { room } => drop(self.follows.remove(room)),
-            _ => {}
-        }
+        self.follows.sent(&request);
         send(socket, &request).await
     }
 }
@@ -464,6 +439,7 @@ fn describe(request: &ClientMsg) -> String {
 mod tests {
     use super::*;
     use parlor_shared::game::GameMove;
+    use parlor_shared::protocol::SeatToken;
 
     #[test]
     fn backoff_doubles_from_half_a_second_up_to_five() {

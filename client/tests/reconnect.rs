@@ -174,7 +174,11 @@ fn state_at(connection: &Connection, room: RoomId, version: u64) -> RoomSnapshot
 }
 
 fn join(connection: &Connection, room: RoomId, seat: u8) -> SeatToken {
-    connection.send(ClientMsg::JoinSeat { room, seat });
+    connection.send(ClientMsg::JoinSeat {
+        room,
+        seat,
+        token: Some(SeatToken::random()),
+    });
     message(connection, |m| match m {
         ServerMsg::Seated { token, .. } => Some(token.clone()),
         ServerMsg::Error { message, .. } => panic!("{message}"),
@@ -359,6 +363,8 @@ enum Script {
     WelcomeSeatThenDrop { reads: usize },
     /// `Welcome`, then records `reads` requests and closes.
     WelcomeThenRead { reads: usize },
+    /// `Welcome`, then records `reads` requests, answers with `then` and closes.
+    WelcomeReadThen { reads: usize, then: Vec<ServerMsg> },
     /// `Error{ServerBusy}` and close code 1013.
     Full,
     /// `Error{Handshake}` and close code 1008, as for a protocol mismatch.
@@ -386,6 +392,7 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                 let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
                 let hello = read_request(&mut socket).await;
                 assert!(matches!(hello, ClientMsg::Hello { .. }));
+                let mut then = Vec::new();
                 let (answers, reads, close) = match script {
                     Script::WelcomeSeatThenDrop { reads } => {
                         let seated = ServerMsg::Seated {
@@ -396,6 +403,13 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                         (vec![welcome(), seated], reads, None)
                     }
                     Script::WelcomeThenRead { reads } => (vec![welcome()], reads, None),
+                    Script::WelcomeReadThen {
+                        reads,
+                        then: answers,
+                    } => {
+                        then = answers;
+                        (vec![welcome()], reads, None)
+                    }
                     Script::Full => {
                         let busy = error(ErrorCode::ServerBusy, "the server is full");
                         (vec![busy], 0, Some((CloseCode::Again, "server full")))
@@ -415,6 +429,10 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                     heard.push(read_request(&mut socket).await);
                 }
                 let _ = heard_tx.send(heard);
+                for answer in then {
+                    let frame = wire::encode(&answer, Format::Binary).unwrap();
+                    socket.send(frame).await.unwrap();
+                }
                 let frame = close.map(|(code, reason)| CloseFrame {
                     code,
                     reason: reason.into(),
@@ -557,5 +575,71 @@ fn requests_wait_while_reconnecting_up_to_the_limit_and_the_thread_gives_up_in_t
     assert!(
         attempts.windows(2).all(|w| w[1] == w[0] + 1),
         "{attempts:?}"
+    );
+}
+
+#[test]
+fn a_join_whose_answer_was_lost_is_sent_again_and_an_answered_one_is_not() {
+    let token = SeatToken(TOKEN.into());
+    let join = |room, token: &SeatToken| ClientMsg::JoinSeat {
+        room,
+        seat: 1,
+        token: Some(token.clone()),
+    };
+    let other = SeatToken::random();
+    let seated = ServerMsg::Seated {
+        room: 3,
+        seat: 1,
+        token: token.clone(),
+    };
+    let (url, heard) = fake_server(vec![
+        // Reads the join and drops the connection before answering it.
+        Script::WelcomeThenRead { reads: 1 },
+        // Hears the same join again, and seats us.
+        Script::WelcomeReadThen {
+            reads: 1,
+            then: vec![seated],
+        },
+        // Hears the seat reclaimed and another join, which it refuses.
+        Script::WelcomeReadThen {
+            reads: 2,
+            then: vec![error(ErrorCode::SeatTaken, "seat 1 is taken")],
+        },
+        // Hears the seat reclaimed, and nothing of the refused join.
+        Script::WelcomeThenRead { reads: 2 },
+    ]);
+    let connection = Connection::open_with(&url, Some(quick()));
+    connected(&connection);
+    connection.send(join(3, &token));
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap(), vec![join(3, &token)]);
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap(), vec![join(3, &token)]);
+    message(&connection, |m| {
+        matches!(m, ServerMsg::Seated { room: 3, .. }).then_some(())
+    });
+    connection.send(join(5, &other));
+    let reclaim = ClientMsg::Reclaim {
+        room: 3,
+        token: token.clone(),
+    };
+    assert_eq!(
+        heard.recv_timeout(PATIENCE).unwrap(),
+        vec![reclaim.clone(), join(5, &other)]
+    );
+    message(&connection, |m| {
+        matches!(
+            m,
+            ServerMsg::Error {
+                code: ErrorCode::SeatTaken,
+                ..
+            }
+        )
+        .then_some(())
+    });
+    // Sent once the fourth connection is up, after what the resume sends.
+    attempts_before_connected(&connection);
+    connection.send(ClientMsg::ListGames);
+    assert_eq!(
+        heard.recv_timeout(PATIENCE).unwrap(),
+        vec![reclaim, ClientMsg::ListGames]
     );
 }

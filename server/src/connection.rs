@@ -333,7 +333,9 @@ impl Connection {
                 let answer = store_requests::answer(&self.hall, request).await;
                 return self.send(&answer).await;
             }
-            ClientMsg::JoinSeat { room, seat } => (room, RoomCommand::Join { seat, who }),
+            ClientMsg::JoinSeat { room, seat, token } => {
+                (room, RoomCommand::Join { seat, token, who })
+            }
             ClientMsg::Reclaim { room, token } => (room, RoomCommand::Reclaim { token, who }),
             ClientMsg::Watch { room } => (
                 room,

@@ -15,7 +15,6 @@ mod outbox;
 pub mod room;
 pub mod store;
 mod store_requests;
-mod token;
 pub mod wire;
 
 use std::net::SocketAddr;

@@ -3,6 +3,7 @@
 //! token decides who may make it.
 
 mod persist;
+mod seats;
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -21,7 +22,6 @@ pub use crate::audience::{ConnId, Subscriber};
 use crate::her_seat::HerSeat;
 use crate::outbox::Broadcast;
 use crate::store::Store;
-use crate::token::new_seat_token;
 
 /// Commands a room's inbox holds before senders wait.
 pub const ROOM_INBOX: usize = 64;
@@ -29,6 +29,7 @@ pub const ROOM_INBOX: usize = 64;
 pub enum RoomCommand {
     Join {
         seat: u8,
+        token: Option<SeatToken>,
         who: Subscriber,
     },
     Reclaim {
@@ -214,7 +215,7 @@ impl Room {
 
     async fn handle(&mut self, command: RoomCommand) {
         match command {
-            RoomCommand::Join { seat, who } => self.join(seat, who).await,
+            RoomCommand::Join { seat, token, who } => self.join(seat, token, who).await,
             RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
             RoomCommand::Watch { who, spectator_cap } => {
                 let spectators = self.spectator_count() as usize;
@@ -247,80 +248,6 @@ impl Room {
             },
             RoomCommand::AiMoved { version, plan } => self.ai_moved(version, plan).await,
         }
-    }
-
-    async fn join(&mut self, seat: u8, who: Subscriber) {
-        let Some(place) = self.seats.get_mut(seat as usize) else {
-            return who.error(
-                ErrorCode::NoSuchSeat,
-                format!("this room has seats 0..{}", self.seats.len()),
-            );
-        };
-        if place.spec != SeatSpec::Human {
-            return who.error(
-                ErrorCode::SeatTaken,
-                format!("seat {seat} is played by the AI"),
-            );
-        }
-        if place.token.is_some() {
-            return who.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
-        }
-        let token = new_seat_token();
-        place.token = Some(token.clone());
-        place.holder = Some(who.id);
-        info!(room = self.id, seat, conn = who.id, "seat taken");
-        // Stored before the holder hears the token, so it still holds after a restart.
-        self.save_tokens().await;
-        self.audience.insert(who.clone());
-        who.send(ServerMsg::Seated {
-            room: self.id,
-            seat,
-            token,
-        });
-        self.broadcast();
-    }
-
-    fn reclaim(&mut self, token: &SeatToken, who: Subscriber) {
-        let Some(seat) = self.seat_of(token) else {
-            return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
-        };
-        self.seats[seat as usize].holder = Some(who.id);
-        info!(room = self.id, seat, conn = who.id, "seat reclaimed");
-        self.audience.insert(who.clone());
-        who.send(ServerMsg::Seated {
-            room: self.id,
-            seat,
-            token: token.clone(),
-        });
-        self.broadcast();
-    }
-
-    fn leave(&mut self, conn: ConnId) {
-        let Some(who) = self.audience.remove(conn) else {
-            return;
-        };
-        let mut held_a_seat = false;
-        for seat in &mut self.seats {
-            if seat.holder == Some(conn) {
-                // The seat stays taken: its token can reclaim it.
-                seat.holder = None;
-                held_a_seat = true;
-            }
-        }
-        who.send(ServerMsg::Left { room: self.id });
-        if held_a_seat {
-            // Everyone sees the seat's owner gone.
-            self.broadcast();
-        } else {
-            self.publish_summary();
-        }
-    }
-
-    fn seat_of(&self, token: &SeatToken) -> Option<u8> {
-        self.seats
-            .iter()
-            .position(|seat| seat.token.as_ref() == Some(token))
-            .map(|i| i as u8)
     }
 
     /// Validates and applies a move by `seat`; on success (once the move is stored) every

@@ -320,6 +320,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         .send(ClientMsg::JoinSeat {
             room: cave_pvp,
             seat: 1,
+            token: Some(SeatToken::random()),
         })
         .await;
     stranger.expect_error(ErrorCode::SeatTaken).await;

@@ -26,6 +26,28 @@ pub const MAX_AI_MOVE_MS: u32 = 3000;
 #[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct SeatToken(pub String);
 
+impl SeatToken {
+    /// Hex digits in a token.
+    pub const LENGTH: usize = 32;
+
+    /// A fresh token: 128 bits from the operating system's generator, as 32 hex digits.
+    pub fn random() -> SeatToken {
+        let mut bytes = [0u8; Self::LENGTH / 2];
+        // The OS generator failing is not something a game can recover from.
+        getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
+        SeatToken(bytes.iter().map(|b| format!("{b:02x}")).collect())
+    }
+
+    /// Whether the token has the form [`SeatToken::random`] gives: 32 lowercase hex digits.
+    pub fn is_well_formed(&self) -> bool {
+        self.0.len() == Self::LENGTH
+            && self
+                .0
+                .bytes()
+                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    }
+}
+
 impl std::fmt::Debug for SeatToken {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("SeatToken(<secret>)")
@@ -96,9 +118,14 @@ pub enum ClientMsg {
         seats: Vec<SeatSpec>,
     },
     /// Take an open human seat. Answered with `Seated` (holding the token), then `State`.
+    /// With a `token` of the client's own (a fresh [`SeatToken::random`]) the seat is held by
+    /// it, and the same request again (its answer lost in a disconnect) is answered the same
+    /// way; without one, the server makes the token. (`default`: JSON may leave it out.)
     JoinSeat {
         room: RoomId,
         seat: u8,
+        #[serde(default)]
+        token: Option<SeatToken>,
     },
     /// Take a seat back after a disconnect by presenting its token.
     Reclaim {
@@ -291,6 +318,33 @@ pub enum ErrorCode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_protocol_document_names_the_current_version() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/PROTOCOL.md");
+        let text = std::fs::read_to_string(path).unwrap();
+        let title = format!("# Parlor wire protocol, version {PROTOCOL_VERSION}\n");
+        assert!(text.starts_with(&title), "{path} must start with {title:?}");
+        let hello = format!(r#""protocol":{PROTOCOL_VERSION},"#);
+        assert!(text.contains(&hello), "{path}: its Hello example");
+    }
+
+    #[test]
+    fn tokens_are_32_hex_digits_and_differ() {
+        let (a, b) = (SeatToken::random(), SeatToken::random());
+        assert!(a.is_well_formed() && b.is_well_formed());
+        assert_ne!(a, b);
+        for bad in [
+            "",
+            "0123",
+            "0123456789ABCDEF0123456789ABCDEF",
+            "0123456789abcdef0123456789abcdeg",
+        ] {
+            assert!(!SeatToken(bad.into()).is_well_formed(), "{bad:?}");
+        }
+        let long = SeatToken(format!("{}0", a.0));
+        assert!(!long.is_well_formed());
+    }
 
     #[test]
     fn a_token_never_shows_in_debug_output() {

@@ -211,7 +211,12 @@ impl Peer {
     }
 
     pub async fn join(&mut self, room: RoomId, seat: u8) -> SeatToken {
-        self.send(ClientMsg::JoinSeat { room, seat }).await;
+        self.send(ClientMsg::JoinSeat {
+            room,
+            seat,
+            token: Some(SeatToken::random()),
+        })
+        .await;
         self.recv_until(|m| match m {
             ServerMsg::Seated {
                 room: r,

@@ -11,7 +11,9 @@ use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Pace,
     PlayMode, Position,
 };
-use parlor_shared::protocol::{AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{
+    AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, SeatToken, ServerMsg,
+};
 
 fn against_her(mode: PlayMode, brain: &str) -> GameSetup {
     GameSetup::Hexapawn(HexSetup {
@@ -154,7 +156,13 @@ async fn fast_mode_her_answers_by_itself() {
     assert_eq!(game.plies.len(), 2);
     assert_eq!(game.seat_to_move(), Some(0));
     // HER's seat is not the person's to play in fast mode.
-    person.send(ClientMsg::JoinSeat { room, seat: 1 }).await;
+    person
+        .send(ClientMsg::JoinSeat {
+            room,
+            seat: 1,
+            token: Some(SeatToken::random()),
+        })
+        .await;
     person.expect_error(ErrorCode::SeatTaken).await;
 }
 

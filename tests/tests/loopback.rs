@@ -132,9 +132,21 @@ async fn tokens_bind_seats_spectators_cannot_move_and_stale_versions_are_refused
     white.play(room, &white_token, 1, "d4").await;
     let reason = white.expect_error(ErrorCode::IllegalMove).await;
     assert!(reason.contains("d4"), "{reason}");
-    watcher.send(ClientMsg::JoinSeat { room, seat: 0 }).await;
+    watcher
+        .send(ClientMsg::JoinSeat {
+            room,
+            seat: 0,
+            token: Some(SeatToken::random()),
+        })
+        .await;
     watcher.expect_error(ErrorCode::SeatTaken).await;
-    watcher.send(ClientMsg::JoinSeat { room, seat: 5 }).await;
+    watcher
+        .send(ClientMsg::JoinSeat {
+            room,
+            seat: 5,
+            token: Some(SeatToken::random()),
+        })
+        .await;
     watcher.expect_error(ErrorCode::NoSuchSeat).await;
     white.play(room + 1000, &white_token, 1, "h1").await;
     white.expect_error(ErrorCode::NoSuchRoom).await;
@@ -166,7 +178,13 @@ async fn a_player_who_disconnects_takes_the_seat_back_with_the_token() {
 
     // Someone else cannot take the seat; the token holder can.
     let mut stranger = Peer::connect(&url, Format::Json).await;
-    stranger.send(ClientMsg::JoinSeat { room, seat: 0 }).await;
+    stranger
+        .send(ClientMsg::JoinSeat {
+            room,
+            seat: 0,
+            token: Some(SeatToken::random()),
+        })
+        .await;
     stranger.expect_error(ErrorCode::SeatTaken).await;
     let mut back = Peer::connect(&url, Format::Json).await;
     back.send(ClientMsg::Reclaim {
@@ -350,4 +368,62 @@ async fn the_handshake_refuses_other_protocol_versions_and_requests_before_hello
     let mut rude = Peer::raw(&server.url(), Format::Binary).await;
     rude.send(ClientMsg::ListRooms).await;
     rude.expect_error(ErrorCode::Handshake).await;
+}
+
+#[tokio::test]
+async fn a_join_sent_again_after_its_answer_was_lost_gets_the_same_seat() {
+    let (server, _dir) = start_server("join-again");
+    let url = server.url();
+    let mut first = Peer::connect(&url, Format::Binary).await;
+    let room = first.create_room(HUMANS.to_vec()).await;
+    let token = SeatToken::random();
+    let join = |seat| ClientMsg::JoinSeat {
+        room,
+        seat,
+        token: Some(token.clone()),
+    };
+    first.send(join(0)).await;
+    // The connection drops before the answer is read: the seat is taken all the same.
+    drop(first);
+    let mut again = Peer::connect(&url, Format::Json).await;
+    again.send(join(0)).await;
+    let seated = again
+        .recv_until(|m| match m {
+            ServerMsg::Seated { seat, token, .. } => Some((seat, token)),
+            ServerMsg::Error { message, .. } => panic!("join refused: {message}"),
+            _ => None,
+        })
+        .await;
+    assert_eq!(seated, (0, token.clone()));
+    let state = again.state_where(room, |_| true).await;
+    assert_eq!(state.seats[0], SeatState::Taken { connected: true });
+    // The token moves for the seat, and holds no other seat of the room.
+    again.play(room, &token, 0, "a1").await;
+    again.state_where(room, |s| s.version == 1).await;
+    again.send(join(1)).await;
+    let reason = again.expect_error(ErrorCode::BadRequest).await;
+    assert!(reason.contains("already holds seat 0"), "{reason}");
+    // Someone else's token does not take the seat; a token not made by SeatToken::random is
+    // refused before anything is looked at.
+    let mut stranger = Peer::connect(&url, Format::Json).await;
+    stranger
+        .send(ClientMsg::JoinSeat {
+            room,
+            seat: 0,
+            token: Some(SeatToken::random()),
+        })
+        .await;
+    stranger.expect_error(ErrorCode::SeatTaken).await;
+    for bad in ["", "not a token", "0123456789ABCDEF0123456789ABCDEF"] {
+        let token = SeatToken(bad.into());
+        stranger
+            .send(ClientMsg::JoinSeat {
+                room,
+                seat: 1,
+                token: Some(token),
+            })
+            .await;
+        stranger.expect_error(ErrorCode::BadRequest).await;
+    }
+    stranger.join(room, 1).await;
 }

@@ -9,7 +9,7 @@ use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg};
 
 use super::bricks::{BricksSetupView, SetupAction};
 use super::cave_board::TOP_BAR_HEIGHT;
@@ -375,6 +375,7 @@ impl App {
                 ClientMsg::JoinSeat {
                     room,
                     seat: seat as u8,
+                    token: Some(SeatToken::random()),
                 },
             ),
             None => self.open_room(room, ClientMsg::Watch { room }),
@@ -397,7 +398,8 @@ impl App {
             LobbyAction::Create { setup, seats } => self.create_room(setup, seats),
             LobbyAction::SetUpBricks => self.screen = Screen::BricksSetup,
             LobbyAction::Join { room, seat } => {
-                self.open_room(room, ClientMsg::JoinSeat { room, seat })
+                let token = Some(SeatToken::random());
+                self.open_room(room, ClientMsg::JoinSeat { room, seat, token })
             }
             LobbyAction::Watch(room) => self.open_room(room, ClientMsg::Watch { room }),
             LobbyAction::Rejoin(room) => {

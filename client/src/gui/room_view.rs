@@ -276,6 +276,7 @@ impl RoomView {
                     action = Some(RoomAction::Send(ClientMsg::JoinSeat {
                         room: snapshot.room,
                         seat,
+                        token: Some(SeatToken::random()),
                     }));
                 }
             }

@@ -265,7 +265,15 @@ async fn join(
     room: RoomId,
     seat: u8,
 ) -> anyhow::Result<SeatToken> {
-    peer::send(socket, &ClientMsg::JoinSeat { room, seat }).await?;
+    peer::send(
+        socket,
+        &ClientMsg::JoinSeat {
+            room,
+            seat,
+            token: Some(SeatToken::random()),
+        },
+    )
+    .await?;
     peer::expect(socket, stats, "JoinSeat", |message| match message {
         ServerMsg::Seated {
             room: r,

@@ -1,0 +1,101 @@
+//! Taking, taking back and leaving a room's seats. A seat is held by its token, from the
+//! joiner's `JoinSeat` on; whoever presents the token holds the seat (`Reclaim`), so a token
+//! is the whole authority and is never logged. A seat left stays taken for its token.
+
+use parlor_shared::protocol::{ErrorCode, SeatSpec, SeatToken, ServerMsg};
+use tracing::info;
+
+use super::{ConnId, Room, Subscriber};
+
+impl Room {
+    pub(super) async fn join(&mut self, seat: u8, token: Option<SeatToken>, who: Subscriber) {
+        let token = token.unwrap_or_else(SeatToken::random);
+        if !token.is_well_formed() {
+            return who.error(
+                ErrorCode::BadRequest,
+                "a seat token is 32 lowercase hex digits (SeatToken::random)",
+            );
+        }
+        match self.seat_of(&token) {
+            // The same join again, its answer lost in a disconnect: answered the same way.
+            Some(held) if held == seat => return self.reclaim(&token, who),
+            Some(held) => {
+                return who.error(
+                    ErrorCode::BadRequest,
+                    format!("that token already holds seat {held}"),
+                );
+            }
+            None => {}
+        }
+        let Some(place) = self.seats.get_mut(seat as usize) else {
+            return who.error(
+                ErrorCode::NoSuchSeat,
+                format!("this room has seats 0..{}", self.seats.len()),
+            );
+        };
+        if place.spec != SeatSpec::Human {
+            return who.error(
+                ErrorCode::SeatTaken,
+                format!("seat {seat} is played by the AI"),
+            );
+        }
+        if place.token.is_some() {
+            return who.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
+        }
+        place.token = Some(token.clone());
+        place.holder = Some(who.id);
+        info!(room = self.id, seat, conn = who.id, "seat taken");
+        // Stored before the holder hears the token, so it still holds after a restart.
+        self.save_tokens().await;
+        self.audience.insert(who.clone());
+        who.send(ServerMsg::Seated {
+            room: self.id,
+            seat,
+            token,
+        });
+        self.broadcast();
+    }
+
+    pub(super) fn reclaim(&mut self, token: &SeatToken, who: Subscriber) {
+        let Some(seat) = self.seat_of(token) else {
+            return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
+        };
+        self.seats[seat as usize].holder = Some(who.id);
+        info!(room = self.id, seat, conn = who.id, "seat reclaimed");
+        self.audience.insert(who.clone());
+        who.send(ServerMsg::Seated {
+            room: self.id,
+            seat,
+            token: token.clone(),
+        });
+        self.broadcast();
+    }
+
+    pub(super) fn leave(&mut self, conn: ConnId) {
+        let Some(who) = self.audience.remove(conn) else {
+            return;
+        };
+        let mut held_a_seat = false;
+        for seat in &mut self.seats {
+            if seat.holder == Some(conn) {
+                // The seat stays taken: its token can reclaim it.
+                seat.holder = None;
+                held_a_seat = true;
+            }
+        }
+        who.send(ServerMsg::Left { room: self.id });
+        if held_a_seat {
+            // Everyone sees the seat's owner gone.
+            self.broadcast();
+        } else {
+            self.publish_summary();
+        }
+    }
+
+    pub(super) fn seat_of(&self, token: &SeatToken) -> Option<u8> {
+        self.seats
+            .iter()
+            .position(|seat| seat.token.as_ref() == Some(token))
+            .map(|i| i as u8)
+    }
+}
