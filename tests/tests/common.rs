@@ -210,13 +210,24 @@ impl Peer {
         .await
     }
 
-    pub async fn join(&mut self, room: RoomId, seat: u8) -> SeatToken {
+    /// Sends a `JoinSeat` with a fresh token of ours.
+    pub async fn ask_to_join(&mut self, room: RoomId, seat: u8) {
         self.send(ClientMsg::JoinSeat {
             room,
             seat,
             token: Some(SeatToken::random()),
         })
         .await;
+    }
+
+    /// Asks to join, expecting a refusal with `code`; its message.
+    pub async fn join_refused(&mut self, room: RoomId, seat: u8, code: ErrorCode) -> String {
+        self.ask_to_join(room, seat).await;
+        self.expect_error(code).await
+    }
+
+    pub async fn join(&mut self, room: RoomId, seat: u8) -> SeatToken {
+        self.ask_to_join(room, seat).await;
         self.recv_until(|m| match m {
             ServerMsg::Seated {
                 room: r,

@@ -11,9 +11,7 @@ use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Pace,
     PlayMode, Position,
 };
-use parlor_shared::protocol::{
-    AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, SeatToken, ServerMsg,
-};
+use parlor_shared::protocol::{AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
 fn against_her(mode: PlayMode, brain: &str) -> GameSetup {
     GameSetup::Hexapawn(HexSetup {
@@ -156,14 +154,7 @@ async fn fast_mode_her_answers_by_itself() {
     assert_eq!(game.plies.len(), 2);
     assert_eq!(game.seat_to_move(), Some(0));
     // HER's seat is not the person's to play in fast mode.
-    person
-        .send(ClientMsg::JoinSeat {
-            room,
-            seat: 1,
-            token: Some(SeatToken::random()),
-        })
-        .await;
-    person.expect_error(ErrorCode::SeatTaken).await;
+    person.join_refused(room, 1, ErrorCode::SeatTaken).await;
 }
 
 #[tokio::test]

@@ -132,22 +132,8 @@ async fn tokens_bind_seats_spectators_cannot_move_and_stale_versions_are_refused
     white.play(room, &white_token, 1, "d4").await;
     let reason = white.expect_error(ErrorCode::IllegalMove).await;
     assert!(reason.contains("d4"), "{reason}");
-    watcher
-        .send(ClientMsg::JoinSeat {
-            room,
-            seat: 0,
-            token: Some(SeatToken::random()),
-        })
-        .await;
-    watcher.expect_error(ErrorCode::SeatTaken).await;
-    watcher
-        .send(ClientMsg::JoinSeat {
-            room,
-            seat: 5,
-            token: Some(SeatToken::random()),
-        })
-        .await;
-    watcher.expect_error(ErrorCode::NoSuchSeat).await;
+    watcher.join_refused(room, 0, ErrorCode::SeatTaken).await;
+    watcher.join_refused(room, 5, ErrorCode::NoSuchSeat).await;
     white.play(room + 1000, &white_token, 1, "h1").await;
     white.expect_error(ErrorCode::NoSuchRoom).await;
     // Nothing of that changed the room.
@@ -178,14 +164,7 @@ async fn a_player_who_disconnects_takes_the_seat_back_with_the_token() {
 
     // Someone else cannot take the seat; the token holder can.
     let mut stranger = Peer::connect(&url, Format::Json).await;
-    stranger
-        .send(ClientMsg::JoinSeat {
-            room,
-            seat: 0,
-            token: Some(SeatToken::random()),
-        })
-        .await;
-    stranger.expect_error(ErrorCode::SeatTaken).await;
+    stranger.join_refused(room, 0, ErrorCode::SeatTaken).await;
     let mut back = Peer::connect(&url, Format::Json).await;
     back.send(ClientMsg::Reclaim {
         room,
@@ -406,14 +385,7 @@ async fn a_join_sent_again_after_its_answer_was_lost_gets_the_same_seat() {
     // Someone else's token does not take the seat; a token not made by SeatToken::random is
     // refused before anything is looked at.
     let mut stranger = Peer::connect(&url, Format::Json).await;
-    stranger
-        .send(ClientMsg::JoinSeat {
-            room,
-            seat: 0,
-            token: Some(SeatToken::random()),
-        })
-        .await;
-    stranger.expect_error(ErrorCode::SeatTaken).await;
+    stranger.join_refused(room, 0, ErrorCode::SeatTaken).await;
     for bad in ["", "not a token", "0123456789ABCDEF0123456789ABCDEF"] {
         let token = SeatToken(bad.into());
         stranger
