@@ -174,11 +174,7 @@ fn state_at(connection: &Connection, room: RoomId, version: u64) -> RoomSnapshot
 }
 
 fn join(connection: &Connection, room: RoomId, seat: u8) -> SeatToken {
-    connection.send(ClientMsg::JoinSeat {
-        room,
-        seat,
-        token: Some(SeatToken::random()),
-    });
+    connection.send(ClientMsg::join_seat(room, seat));
     message(connection, |m| match m {
         ServerMsg::Seated { token, .. } => Some(token.clone()),
         ServerMsg::Error { message, .. } => panic!("{message}"),

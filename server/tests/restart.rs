@@ -316,13 +316,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
 
     // Seats stay taken: nobody joins them, and a token of another room or seat is refused.
     let mut stranger = Peer::connect(&url, Format::Json).await;
-    stranger
-        .send(ClientMsg::JoinSeat {
-            room: cave_pvp,
-            seat: 1,
-            token: Some(SeatToken::random()),
-        })
-        .await;
+    stranger.send(ClientMsg::join_seat(cave_pvp, 1)).await;
     stranger.expect_error(ErrorCode::SeatTaken).await;
     stranger
         .send(ClientMsg::Reclaim {

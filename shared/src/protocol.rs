@@ -171,6 +171,18 @@ pub enum ClientMsg {
     },
 }
 
+impl ClientMsg {
+    /// `JoinSeat` with a fresh token of ours, so the request may be sent again if its answer
+    /// is lost.
+    pub fn join_seat(room: RoomId, seat: u8) -> ClientMsg {
+        ClientMsg::JoinSeat {
+            room,
+            seat,
+            token: Some(SeatToken::random()),
+        }
+    }
+}
+
 /// Server to client.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerMsg {

@@ -212,12 +212,7 @@ impl Peer {
 
     /// Sends a `JoinSeat` with a fresh token of ours.
     pub async fn ask_to_join(&mut self, room: RoomId, seat: u8) {
-        self.send(ClientMsg::JoinSeat {
-            room,
-            seat,
-            token: Some(SeatToken::random()),
-        })
-        .await;
+        self.send(ClientMsg::join_seat(room, seat)).await;
     }
 
     /// Asks to join, expecting a refusal with `code`; its message.

@@ -9,7 +9,7 @@ use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerMsg};
 
 use super::bricks::{BricksSetupView, SetupAction};
 use super::cave_board::TOP_BAR_HEIGHT;
@@ -370,14 +370,7 @@ impl App {
             return;
         };
         match seats.iter().position(|spec| *spec == SeatSpec::Human) {
-            Some(seat) => self.open_room(
-                room,
-                ClientMsg::JoinSeat {
-                    room,
-                    seat: seat as u8,
-                    token: Some(SeatToken::random()),
-                },
-            ),
+            Some(seat) => self.open_room(room, ClientMsg::join_seat(room, seat as u8)),
             None => self.open_room(room, ClientMsg::Watch { room }),
         }
     }
@@ -398,8 +391,7 @@ impl App {
             LobbyAction::Create { setup, seats } => self.create_room(setup, seats),
             LobbyAction::SetUpBricks => self.screen = Screen::BricksSetup,
             LobbyAction::Join { room, seat } => {
-                let token = Some(SeatToken::random());
-                self.open_room(room, ClientMsg::JoinSeat { room, seat, token })
+                self.open_room(room, ClientMsg::join_seat(room, seat))
             }
             LobbyAction::Watch(room) => self.open_room(room, ClientMsg::Watch { room }),
             LobbyAction::Rejoin(room) => {

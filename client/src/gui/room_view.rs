@@ -273,11 +273,7 @@ impl RoomView {
                     24.0,
                 );
                 if button(input, rect, "Sit here") {
-                    action = Some(RoomAction::Send(ClientMsg::JoinSeat {
-                        room: snapshot.room,
-                        seat,
-                        token: Some(SeatToken::random()),
-                    }));
+                    action = Some(RoomAction::Send(ClientMsg::join_seat(snapshot.room, seat)));
                 }
             }
             y += LINE_HEIGHT + 4.0;

@@ -265,15 +265,7 @@ async fn join(
     room: RoomId,
     seat: u8,
 ) -> anyhow::Result<SeatToken> {
-    peer::send(
-        socket,
-        &ClientMsg::JoinSeat {
-            room,
-            seat,
-            token: Some(SeatToken::random()),
-        },
-    )
-    .await?;
+    peer::send(socket, &ClientMsg::join_seat(room, seat)).await?;
     peer::expect(socket, stats, "JoinSeat", |message| match message {
         ServerMsg::Seated {
             room: r,
