@@ -340,6 +340,7 @@ fn play_one(args: &ArenaArgs, opening: &[Square], a_plays: Player) -> anyhow::Re
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cave_cli::temp_file;
 
     #[test]
     fn openings_are_distinct_legal_pairs() {
@@ -430,12 +431,6 @@ mod tests {
             + report["b_wins"].as_u64().unwrap()
             + report["ties"].as_u64().unwrap();
         assert_eq!(total, 4);
-    }
-
-    fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-        let path = std::env::temp_dir().join(format!("cave-{name}-{}.txt", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        path
     }
 
     #[test]

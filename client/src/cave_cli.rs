@@ -421,5 +421,14 @@ pub fn bench(
     Ok(ExitCode::SUCCESS)
 }
 
+/// A file of `text` in the temporary directory, named for this process and `name`: for the
+/// tests of the cave commands that read files.
+#[cfg(test)]
+pub(crate) fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
+    let path = std::env::temp_dir().join(format!("parlor-cave-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
 #[cfg(test)]
 mod tests;

@@ -388,47 +388,38 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                 let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
                 let hello = read_request(&mut socket).await;
                 assert!(matches!(hello, ClientMsg::Hello { .. }));
-                let mut then = Vec::new();
-                let (answers, reads, close) = match script {
+                // What it says before reading, how many requests it reads, what it says
+                // after, and how it closes.
+                let (before, reads, after, close) = match script {
                     Script::WelcomeSeatThenDrop { reads } => {
                         let seated = ServerMsg::Seated {
                             room: 3,
                             seat: 1,
                             token: SeatToken(TOKEN.into()),
                         };
-                        (vec![welcome(), seated], reads, None)
+                        (vec![welcome(), seated], reads, Vec::new(), None)
                     }
-                    Script::WelcomeThenRead { reads } => (vec![welcome()], reads, None),
-                    Script::WelcomeReadThen {
-                        reads,
-                        then: answers,
-                    } => {
-                        then = answers;
-                        (vec![welcome()], reads, None)
-                    }
+                    Script::WelcomeThenRead { reads } => (vec![welcome()], reads, Vec::new(), None),
+                    Script::WelcomeReadThen { reads, then } => (vec![welcome()], reads, then, None),
                     Script::Full => {
                         let busy = error(ErrorCode::ServerBusy, "the server is full");
-                        (vec![busy], 0, Some((CloseCode::Again, "server full")))
+                        let close = Some((CloseCode::Again, "server full"));
+                        (vec![busy], 0, Vec::new(), close)
                     }
                     Script::Refuse => {
                         let message = "this server speaks protocol 99";
                         let refusal = error(ErrorCode::Handshake, message);
-                        (vec![refusal], 0, Some((CloseCode::Policy, message)))
+                        let close = Some((CloseCode::Policy, message));
+                        (vec![refusal], 0, Vec::new(), close)
                     }
                 };
-                for answer in answers {
-                    let frame = wire::encode(&answer, Format::Binary).unwrap();
-                    socket.send(frame).await.unwrap();
-                }
+                send_all(&mut socket, before).await;
                 let mut heard = Vec::new();
                 for _ in 0..reads {
                     heard.push(read_request(&mut socket).await);
                 }
                 let _ = heard_tx.send(heard);
-                for answer in then {
-                    let frame = wire::encode(&answer, Format::Binary).unwrap();
-                    socket.send(frame).await.unwrap();
-                }
+                send_all(&mut socket, after).await;
                 let frame = close.map(|(code, reason)| CloseFrame {
                     code,
                     reason: reason.into(),
@@ -441,6 +432,13 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
         });
     });
     (format!("ws://{addr}"), heard)
+}
+
+async fn send_all(socket: &mut WebSocketStream<TcpStream>, messages: Vec<ServerMsg>) {
+    for message in messages {
+        let frame = wire::encode(&message, Format::Binary).unwrap();
+        socket.send(frame).await.unwrap();
+    }
 }
 
 async fn read_request(socket: &mut WebSocketStream<TcpStream>) -> ClientMsg {

@@ -113,6 +113,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cave_cli::temp_file;
 
     fn tune(proven: PathBuf) -> anyhow::Result<String> {
         let args = TuneArgs {
@@ -123,12 +124,6 @@ mod tests {
         let mut out = Vec::new();
         run(&args, &mut out)?;
         Ok(String::from_utf8(out).unwrap())
-    }
-
-    fn file(name: &str, text: &str) -> PathBuf {
-        let path = std::env::temp_dir().join(format!("parlor-tune-{}-{name}", std::process::id()));
-        std::fs::write(&path, text).unwrap();
-        path
     }
 
     #[test]
@@ -159,13 +154,16 @@ mod tests {
 
     #[test]
     fn bad_lines_are_named_and_too_few_positions_are_refused() {
-        let bad = file(
-            "bad",
+        let bad = temp_file(
+            "tune-bad",
             "# a comment\na1 h8 | win | b1 | 9\na1 a1 | tie | - | 9\n",
         );
         let error = tune(bad.clone()).unwrap_err().to_string();
         assert!(error.contains("bad: line 3: move 2"), "{error}");
-        let few = file("few", "a1 h8 | win | b1 | 9\na1 h8 b1 | unknown | - | 9\n");
+        let few = temp_file(
+            "tune-few",
+            "a1 h8 | win | b1 | 9\na1 h8 b1 | unknown | - | 9\n",
+        );
         let error = tune(few.clone()).unwrap_err().to_string();
         assert!(error.contains("too few"), "{error}");
         for path in [bad, few] {
