@@ -55,6 +55,8 @@ pub enum RoomCommand {
     AiMoved {
         version: u64,
         plan: Vec<GameMove>,
+        /// The seat's planner, handed back after its search (lost if the search panicked).
+        planner: Option<(u8, ai::Planner)>,
     },
 }
 
@@ -70,6 +72,8 @@ struct Seat {
     token: Option<SeatToken>,
     /// The connection currently holding the seat, if any.
     holder: Option<ConnId>,
+    /// An AI seat's planner between its searches (built at its first search; away during one).
+    planner: Option<ai::Planner>,
 }
 
 struct Room {
@@ -142,6 +146,7 @@ pub fn spawn_room(init: RoomInit, linger: Duration) -> RoomHandle {
             spec,
             token,
             holder: None,
+            planner: None,
         })
         .collect();
     let mut room = Room {
@@ -246,7 +251,11 @@ impl Room {
                     }
                 }
             },
-            RoomCommand::AiMoved { version, plan } => self.ai_moved(version, plan).await,
+            RoomCommand::AiMoved {
+                version,
+                plan,
+                planner,
+            } => self.ai_moved(version, plan, planner).await,
         }
     }
 
@@ -327,23 +336,50 @@ impl Room {
         let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
         let paced = ai::uses_whole_budget(self.game);
         let planned = std::mem::take(&mut self.ai_plan);
+        let planner = planned.is_empty().then(|| {
+            self.seats[seat as usize]
+                .planner
+                .take()
+                .unwrap_or_else(|| ai::Planner::new(kind))
+        });
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();
-            let plan = if planned.is_empty() {
-                let search = ai::pool::run(move || ai::plan(&state, kind, seed, budget));
-                search.await.unwrap_or_default()
-            } else {
-                planned.into()
+            let (plan, planner) = match planner {
+                Some(mut planner) => {
+                    let search = ai::pool::run(move || {
+                        let plan = planner.plan(&state, seed, budget);
+                        (plan, planner)
+                    });
+                    match search.await {
+                        Some((plan, planner)) => (plan, Some((seat, planner))),
+                        None => (Vec::new(), None),
+                    }
+                }
+                None => (planned.into(), None),
             };
             if paced {
                 tokio::time::sleep_until(started + budget).await;
             }
             // The room may be gone; then nobody needs the answer.
-            let _ = inbox.send(RoomCommand::AiMoved { version, plan }).await;
+            let _ = inbox
+                .send(RoomCommand::AiMoved {
+                    version,
+                    plan,
+                    planner,
+                })
+                .await;
         });
     }
 
-    async fn ai_moved(&mut self, version: u64, plan: Vec<GameMove>) {
+    async fn ai_moved(
+        &mut self,
+        version: u64,
+        plan: Vec<GameMove>,
+        planner: Option<(u8, ai::Planner)>,
+    ) {
+        if let Some((seat, planner)) = planner {
+            self.seats[seat as usize].planner.get_or_insert(planner);
+        }
         if self.ai_thinking == Some(version) {
             self.ai_thinking = None;
         }

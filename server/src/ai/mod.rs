@@ -101,25 +101,44 @@ pub fn name(game: GameKind, seat: u8, kind: AiKind) -> &'static str {
     }
 }
 
-/// The plan of an AI seat of kind `kind` in whichever game `state` belongs to: its move, then
-/// any moves it means to make next (a puzzle solver plans its whole solution). Empty when it
-/// has no move. Blocking: call it from a blocking thread. `seed` feeds the AIs that play at
-/// random, so a room's games can be reproduced.
-pub fn plan(state: &GameState, kind: AiKind, seed: u64, budget: Duration) -> Vec<GameMove> {
-    let one = |mv: Option<GameMove>| mv.into_iter().collect();
-    match state {
-        GameState::Cave(position) => one(cave_engine(kind)
-            .choose_move(position, budget)
-            .map(GameMove::Cave)),
-        GameState::Bricks(game) => one(bricks::choose_move(game, kind, seed).map(GameMove::Bricks)),
-        GameState::Ewn(game) => one(ewn::choose_move(game, kind, seed).map(GameMove::Ewn)),
-        GameState::Klotski(game) => klotski::plan(game)
-            .into_iter()
-            .map(GameMove::Klotski)
-            .collect(),
-        // HER's seat draws its bead in the room, which holds HER's brain.
-        GameState::Hexapawn(_) => vec![GameMove::Hexapawn(HexMove::HerPicks)],
-        GameState::HerMatch(_) => Vec::new(),
+/// An AI seat's player. It keeps what it learns between its moves: the Magnetic Cave engine
+/// with its transposition table, killers, history and df-pn proofs, as the engines of `client
+/// cave arena` do, so the server plays the engine the arena measures.
+pub struct Planner {
+    kind: AiKind,
+    cave: Option<Box<dyn CaveEngine>>,
+}
+
+impl Planner {
+    pub fn new(kind: AiKind) -> Planner {
+        Planner { kind, cave: None }
+    }
+
+    /// The plan for whichever game `state` belongs to: the move, then any moves the seat means
+    /// to make next (a puzzle solver plans its whole solution). Empty when it has no move.
+    /// Blocking: call it from a blocking thread. `seed` feeds the AIs that play at random, so
+    /// a room's games can be reproduced.
+    pub fn plan(&mut self, state: &GameState, seed: u64, budget: Duration) -> Vec<GameMove> {
+        let kind = self.kind;
+        let one = |mv: Option<GameMove>| mv.into_iter().collect();
+        match state {
+            GameState::Cave(position) => one(self
+                .cave
+                .get_or_insert_with(|| cave_engine(kind))
+                .choose_move(position, budget)
+                .map(GameMove::Cave)),
+            GameState::Bricks(game) => {
+                one(bricks::choose_move(game, kind, seed).map(GameMove::Bricks))
+            }
+            GameState::Ewn(game) => one(ewn::choose_move(game, kind, seed).map(GameMove::Ewn)),
+            GameState::Klotski(game) => klotski::plan(game)
+                .into_iter()
+                .map(GameMove::Klotski)
+                .collect(),
+            // HER's seat draws its bead in the room, which holds HER's brain.
+            GameState::Hexapawn(_) => vec![GameMove::Hexapawn(HexMove::HerPicks)],
+            GameState::HerMatch(_) => Vec::new(),
+        }
     }
 }
 
@@ -136,4 +155,70 @@ pub fn uses_whole_budget(game: GameKind) -> bool {
 /// A move budget clamped to the course rule (never over 3 s, never zero).
 pub fn clamp_budget(move_ms: u32) -> Duration {
     Duration::from_millis(u64::from(move_ms.clamp(1, MAX_AI_MOVE_MS)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Plays the first legal move and counts its searches.
+    struct CountingEngine {
+        searches: u64,
+    }
+
+    impl CaveEngine for CountingEngine {
+        fn name(&self) -> String {
+            "counting".into()
+        }
+
+        fn choose_move(&mut self, position: &Position, _budget: Duration) -> Option<Square> {
+            self.searches += 1;
+            position.legal_squares().next()
+        }
+
+        fn last_search(&self) -> SearchSummary {
+            SearchSummary {
+                depth: 0,
+                nodes: self.searches,
+            }
+        }
+    }
+
+    #[test]
+    fn a_cave_seat_keeps_its_engine_from_move_to_move() {
+        let mut planner = Planner {
+            kind: AiKind::Strong,
+            cave: Some(Box::new(CountingEngine { searches: 0 })),
+        };
+        let mut position = Position::new();
+        for _ in 0..3 {
+            let plan = planner.plan(&GameState::Cave(position), 0, Duration::from_millis(1));
+            let [GameMove::Cave(square)] = plan[..] else {
+                panic!("one cave move, not {plan:?}");
+            };
+            position = position.play(square).unwrap();
+        }
+        let engine = planner.cave.as_ref().unwrap();
+        assert_eq!(
+            engine.last_search().nodes,
+            3,
+            "one engine made all three moves"
+        );
+    }
+
+    #[test]
+    fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
+        let mut planner = Planner::new(AiKind::Classic);
+        assert!(planner.cave.is_none());
+        let plan = planner.plan(
+            &GameState::Cave(Position::new()),
+            0,
+            Duration::from_millis(50),
+        );
+        assert_eq!(plan.len(), 1);
+        assert_eq!(
+            planner.cave.as_ref().unwrap().name(),
+            cave_engine(AiKind::Classic).name()
+        );
+    }
 }
