@@ -1,22 +1,30 @@
 //! HER's rooms in the window under Xvfb: the client with its embedded server opens a room by
 //! itself (the hidden `--open-room`), plays the given moves by clicking pawns, targets and
-//! HER's arrows, and saves a screenshot once the room shows them; the tests read the pixels: pawns on their squares, HER's matchbox arrows in
-//! slow mode, HER's own reply in fast mode, and an auto match's learning curve.
-//! Without `xvfb-run` they are skipped with a note, except in CI.
+//! HER's arrows, and saves a screenshot once the room shows them. The tests read the pixels:
+//! pawns on their squares, HER's matchbox arrows in slow mode, HER's own reply in fast mode,
+//! an auto match's learning curve, and a room that stays on the screen while the client
+//! reconnects to a server that was killed. Without `xvfb-run` they are skipped with a note,
+//! except in CI.
 
 mod common;
 
-use common::{Screenshot, close_to, open_room};
+use std::time::{Duration, Instant};
+
+use common::server::{free_addr, start_server};
+use common::{Screenshot, close_to, have_xvfb, open_room, spawn_under_xvfb, temp};
 use macroquad::color::Color;
 use macroquad::math::Rect;
+use parlor_client::gui::cave_board::TOP_BAR_HEIGHT;
 use parlor_client::gui::hexapawn::{
     BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LAST_MOVE, LIGHT_SQUARE,
     MatchLayout, WHITE_PAWN, chart_rects, match_layout, play_layout, replay_layout,
 };
-use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
+use parlor_client::gui::{ERROR_TEXT, GOOD_TEXT, WINDOW_HEIGHT, WINDOW_WIDTH};
+use parlor_client::net::{Connection, NetEvent};
 use parlor_shared::hexapawn::{
     Brain, Dims, HexGame, HexSetup, MatchSetup, MatchView, Pace, PlayMode, Square,
 };
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
 
 /// The board and the matchbox's place for a game of `dims` in `mode`.
 fn layouts(dims: Dims, mode: PlayMode) -> (HexLayout, Option<HexLayout>) {
@@ -53,17 +61,6 @@ fn pawns(shot: &Screenshot, layout: HexLayout, rows: &[u8], colour: Color) -> us
             close_to(shot.pixel(point.x, point.y), colour)
         })
         .count()
-}
-
-/// How many pixels of `rect` show `colour`.
-fn lit_pixels(shot: &Screenshot, rect: Rect, colour: Color) -> usize {
-    let mut lit = 0;
-    for y in rect.y as u32..(rect.y + rect.h) as u32 {
-        for x in rect.x as u32..(rect.x + rect.w) as u32 {
-            lit += usize::from(close_to(shot.pixel(x as f32, y as f32), colour));
-        }
-    }
-    lit
 }
 
 /// Where the window puts the parts of a 3x3 auto match of `rounds` rounds.
@@ -187,7 +184,7 @@ fn an_auto_match_draws_its_learning_curve() {
     assert!((1..=6).contains(&pawns), "{pawns} pawns");
     for (chart, plot) in ["losses", "beads"].iter().zip(chart_rects(layout.curve)) {
         for (her, colour) in HER_COLORS.iter().enumerate() {
-            let lit = lit_pixels(&shot, plot, *colour);
+            let lit = shot.lit_pixels(plot, *colour);
             assert!(lit > 50, "{chart} chart: {lit} pixels of HER {her}'s line");
         }
     }
@@ -203,7 +200,91 @@ fn an_auto_match_frames_the_last_move_on_its_board() {
     let board = hexapawn_match_layout(1).board;
     let framed: Vec<Square> = (0..3)
         .flat_map(|row| (0..3).map(move |col| Square::new(col, row)))
-        .filter(|&square| lit_pixels(&shot, board.square_rect(square), LAST_MOVE) > 40)
+        .filter(|&square| shot.lit_pixels(board.square_rect(square), LAST_MOVE) > 40)
         .collect();
     assert_eq!(framed.len(), 2, "framed squares: {framed:?}");
+}
+
+/// Whether the server at `url` came to have a room with at least `moves` moves within a minute.
+/// It is asked five times a second, after each answer (the server cuts off a client asking
+/// more than 50 times a second).
+fn room_with_moves_came(url: &str, moves: u32) -> bool {
+    let lobby = Connection::open_once(url);
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let (mut connected, mut asked) = (false, false);
+    while Instant::now() < deadline {
+        match lobby.recv_timeout(Duration::from_millis(200)) {
+            Some(NetEvent::Connected(_)) => connected = true,
+            Some(NetEvent::Message(message)) => {
+                if let ServerMsg::Rooms(rooms) = &*message {
+                    if rooms.iter().any(|room| room.moves >= moves) {
+                        return true;
+                    }
+                    asked = false;
+                }
+            }
+            Some(NetEvent::Disconnected(reason)) => panic!("the lobby connection closed: {reason}"),
+            Some(_) | None => {}
+        }
+        if connected && !asked {
+            std::thread::sleep(Duration::from_millis(200));
+            lobby.send(ClientMsg::ListRooms);
+            asked = true;
+        }
+    }
+    false
+}
+
+#[test]
+fn a_room_stays_on_the_screen_while_the_client_reconnects() {
+    if !have_xvfb() {
+        return;
+    }
+    let data = temp("reconnecting-data");
+    let png = temp("reconnecting.png");
+    let _ = std::fs::remove_file(&png);
+    let addr = free_addr();
+    let url = format!("ws://{addr}");
+    let server = start_server(addr, &data);
+    let client = spawn_under_xvfb(&[
+        "--server".as_ref(),
+        url.as_ref(),
+        "--open-room".as_ref(),
+        "hexapawn slow b1-b2 reconnecting".as_ref(),
+        "--screenshot".as_ref(),
+        png.as_os_str(),
+    ]);
+    let came = room_with_moves_came(&url, 1);
+    server.kill_9();
+    let output = client.wait_with_output().unwrap();
+    assert!(
+        came,
+        "the client's room never had its move: {:?} {} {}",
+        output.status,
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&data);
+    assert!(
+        output.status.success(),
+        "client failed: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let shot = Screenshot::read(&png);
+    let _ = std::fs::remove_file(&png);
+    // The room as it was when the server went away: the board after b1-b2.
+    let (board, _) = layouts(Dims::HEXAPAWN, PlayMode::Slow);
+    check(&shot, board, "a1 c1 b2", WHITE_PAWN);
+    check(&shot, board, "a3 b3 c3", BLACK_PAWN);
+    // The top bar says so in the colour of trouble, not of a good link.
+    let link_line = Rect::new(0.0, 0.0, WINDOW_WIDTH as f32, TOP_BAR_HEIGHT / 2.0);
+    assert!(
+        shot.lit_pixels(link_line, ERROR_TEXT) > 30,
+        "no reconnecting line"
+    );
+    assert_eq!(
+        shot.lit_pixels(link_line, GOOD_TEXT),
+        0,
+        "still says connected"
+    );
 }

@@ -8,7 +8,8 @@
 mod common;
 
 use common::klotski::{LEVEL, goal_grid, level, level_puzzle, wrong_cells};
-use common::{Screenshot, close_to, have_xvfb, open_room, run_open_room};
+use common::{Screenshot, have_xvfb, open_room, run_open_room};
+use macroquad::math::Rect;
 use parlor_client::gui::cave_board::{TOP_BAR_HEIGHT, side_panel_x};
 use parlor_client::gui::klotski::room_layout;
 use parlor_client::gui::{ERROR_TEXT, WINDOW_HEIGHT, WINDOW_WIDTH};
@@ -33,11 +34,14 @@ fn wrong_board_cells(shot: &Screenshot, puzzle: &Puzzle, grid: &[u16]) -> Vec<us
 
 /// How many pixels of the side panel, under the top bar, are in the colour of a refusal.
 fn refusal_pixels(shot: &Screenshot) -> usize {
-    let left = side_panel_x(WINDOW_WIDTH as f32) as u32;
-    (TOP_BAR_HEIGHT as u32..shot.height)
-        .flat_map(|y| (left..shot.width).map(move |x| (x, y)))
-        .filter(|&(x, y)| close_to(shot.pixel(x as f32, y as f32), ERROR_TEXT))
-        .count()
+    let left = side_panel_x(WINDOW_WIDTH as f32);
+    let panel = Rect::new(
+        left,
+        TOP_BAR_HEIGHT,
+        WINDOW_WIDTH as f32 - left,
+        WINDOW_HEIGHT as f32,
+    );
+    shot.lit_pixels(panel, ERROR_TEXT)
 }
 
 #[test]

@@ -141,7 +141,9 @@ impl App {
     pub fn script_done(&mut self) -> bool {
         match (&mut self.script, &self.screen) {
             (Some(script), Screen::Room(view)) => {
+                let reconnecting = matches!(self.link, Link::Reconnecting { .. });
                 script.done(self.snapshots.get(&view.room), get_time())
+                    && (reconnecting || !script.waits_for_reconnecting())
             }
             (Some(script), Screen::Replay(_)) => script.ends_in_replay(),
             _ => false,

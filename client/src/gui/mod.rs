@@ -40,9 +40,9 @@ use parlor_shared::klotski::{KlotskiBoard, KlotskiMove, Move, Puzzle};
 
 use self::app::{App, Startup};
 use self::replay_view::{ReplayAction, ReplayView};
-/// The colour of a refusal's reason, sampled by the window tests.
-pub use self::widgets::ERROR_TEXT;
 use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};
+/// The colour of a refusal's reason, sampled by the window tests.
+pub use self::widgets::{ERROR_TEXT, GOOD_TEXT};
 
 /// The window has this fixed size, so the board's place (see [`cave_board::board_layout`]) is
 /// known to tests that click cells or sample their colours.

@@ -5,8 +5,9 @@
 //!
 //! The text is words separated by spaces: the game first, then its own words (Hexapawn's in
 //! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`), and anywhere
-//! `replay`, which opens the stored game once it is over. A text that does not parse is an
-//! error before the window opens.
+//! `replay`, which opens the stored game once it is over, and `reconnecting`, which waits until
+//! the link to the server is lost and the client is trying again (the room must stay on the
+//! screen meanwhile). A text that does not parse is an error before the window opens.
 
 use std::fmt::Debug;
 
@@ -49,6 +50,8 @@ pub struct RoomScript {
     /// Open the stored game once it is over (`replay`), and whether it was asked for.
     replay: bool,
     replay_asked: bool,
+    /// Done only while the client is reconnecting (`reconnecting`).
+    reconnecting: bool,
     /// The room and version seen done first, and when.
     done_since: Option<((RoomId, u64), f64)>,
 }
@@ -56,9 +59,12 @@ pub struct RoomScript {
 impl RoomScript {
     pub fn parse(text: &str) -> Result<RoomScript, String> {
         let mut words: Vec<&str> = text.split_whitespace().collect();
-        let count = words.len();
-        words.retain(|&word| word != "replay");
-        let replay = words.len() < count;
+        let mut take = |flag: &str| {
+            let count = words.len();
+            words.retain(|&word| word != flag);
+            words.len() < count
+        };
+        let (replay, reconnecting) = (take("replay"), take("reconnecting"));
         let games = "hexapawn, her-match or klotski";
         let Some((&kind, words)) = words.split_first() else {
             return Err(format!("a game first: {games}"));
@@ -73,6 +79,7 @@ impl RoomScript {
             created: false,
             replay,
             replay_asked: false,
+            reconnecting,
             done_since: None,
         })
     }
@@ -100,6 +107,11 @@ impl RoomScript {
             .filter(|_| self.replay && !self.replay_asked)?;
         self.replay_asked = true;
         Some(record)
+    }
+
+    /// Whether the room is only done while the client is reconnecting.
+    pub fn waits_for_reconnecting(&self) -> bool {
+        self.reconnecting
     }
 
     /// Whether the replay was asked for: then the replay is what the screen should show.
@@ -146,5 +158,12 @@ mod tests {
                 .contains("a game first")
         );
         assert!(RoomScript::parse("replay").is_err());
+        let script = RoomScript::parse("hexapawn reconnecting b1-b2").unwrap();
+        assert!(script.waits_for_reconnecting() && !script.ends_in_replay());
+        assert!(
+            !RoomScript::parse("hexapawn")
+                .unwrap()
+                .waits_for_reconnecting()
+        );
     }
 }

@@ -6,11 +6,13 @@
 #![allow(dead_code)] // each window test binary uses its own part of this module
 
 pub mod klotski;
+pub mod server;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 
 use macroquad::color::Color;
+use macroquad::math::Rect;
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
 
 pub const CLIENT: &str = env!("CARGO_BIN_EXE_client");
@@ -38,13 +40,28 @@ pub fn run_under_xvfb(args: &[&std::ffi::OsStr]) -> Output {
 
 /// [`run_under_xvfb`] with `stdin` as the client's standard input (e.g. an opened file).
 pub fn run_under_xvfb_reading(args: &[&std::ffi::OsStr], stdin: impl Into<Stdio>) -> Output {
-    let screen = format!("-screen 0 {WINDOW_WIDTH}x{WINDOW_HEIGHT}x24");
-    Command::new("xvfb-run")
-        .args(["-a", "-s", &screen, CLIENT])
-        .args(args)
+    under_xvfb(args)
         .stdin(stdin)
         .output()
         .expect("xvfb-run runs")
+}
+
+/// Starts the client under Xvfb with `args` and goes on; `wait_with_output` gives its output.
+pub fn spawn_under_xvfb(args: &[&std::ffi::OsStr]) -> Child {
+    under_xvfb(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xvfb-run starts")
+}
+
+/// The command running the client on an Xvfb screen the size of its window.
+fn under_xvfb(args: &[&std::ffi::OsStr]) -> Command {
+    let screen = format!("-screen 0 {WINDOW_WIDTH}x{WINDOW_HEIGHT}x24");
+    let mut command = Command::new("xvfb-run");
+    command.args(["-a", "-s", &screen, CLIENT]).args(args);
+    command
 }
 
 /// A file `name` of this test process in the temporary directory.
@@ -115,6 +132,18 @@ impl Screenshot {
     pub fn pixel(&self, x: f32, y: f32) -> [u8; 3] {
         let at = ((y as u32 * self.width + x as u32) * 4) as usize;
         [self.rgba[at], self.rgba[at + 1], self.rgba[at + 2]]
+    }
+
+    /// How many pixels of `rect` (clipped to the screenshot) show `colour`.
+    pub fn lit_pixels(&self, rect: Rect, colour: Color) -> usize {
+        let (right, bottom) = (
+            ((rect.x + rect.w) as u32).min(self.width),
+            ((rect.y + rect.h) as u32).min(self.height),
+        );
+        (rect.y as u32..bottom)
+            .flat_map(|y| (rect.x as u32..right).map(move |x| (x, y)))
+            .filter(|&(x, y)| close_to(self.pixel(x as f32, y as f32), colour))
+            .count()
     }
 }
 

@@ -1,0 +1,108 @@
+//! The real `server` binary as a process of a test: started on a free port with its own data
+//! directory, and killed without warning.
+//!
+//! The `server` binary is not among the client package's `CARGO_BIN_EXE_*`: it is the one in the
+//! target directory of the test, brought up to date first with `cargo build -p parlor-server
+//! --bin server` (a no-op under `cargo test --workspace`, which builds it before any test runs,
+//! for the server's own tests). `PARLOR_SERVER_BIN` names another binary.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
+
+/// The `server` binary of this build. Cargo is asked once to bring it up to date (a no-op
+/// taking a fraction of a second when `cargo test --workspace` has just built it), so a stale
+/// binary from an older build never answers; if that build fails, an existing binary is used.
+pub fn server_binary() -> PathBuf {
+    static BINARY: OnceLock<PathBuf> = OnceLock::new();
+    BINARY
+        .get_or_init(|| {
+            if let Some(path) = std::env::var_os("PARLOR_SERVER_BIN") {
+                return path.into();
+            }
+            let exe = std::env::current_exe().unwrap();
+            // target/<profile>/deps/reconnect-<hash>
+            let profile_dir = exe.parent().unwrap().parent().unwrap();
+            let binary = profile_dir.join(format!("server{}", std::env::consts::EXE_SUFFIX));
+            let built = build_server(profile_dir);
+            assert!(
+                binary.exists(),
+                "no server binary at {} ({built})",
+                binary.display()
+            );
+            binary
+        })
+        .clone()
+}
+
+/// `cargo build -p parlor-server --bin server` into the target directory of this test;
+/// returns what happened, for the message of a failure.
+fn build_server(profile_dir: &Path) -> String {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = Command::new(cargo);
+    command.args(["build", "-p", "parlor-server", "--bin", "server"]);
+    match profile_dir.file_name().and_then(|name| name.to_str()) {
+        Some("debug") | None => {}
+        Some("release") => drop(command.arg("--release")),
+        Some(profile) => drop(command.args(["--profile", profile])),
+    }
+    if let Some(target_dir) = profile_dir.parent() {
+        command.arg("--target-dir").arg(target_dir);
+    }
+    match command.current_dir(env!("CARGO_MANIFEST_DIR")).status() {
+        Ok(status) if status.success() => "built".into(),
+        Ok(status) => format!("cargo build failed: {status}"),
+        Err(error) => format!("cannot run cargo: {error}"),
+    }
+}
+
+/// A running `server` process, killed when dropped.
+pub struct Running(Child);
+
+impl Running {
+    /// SIGKILL: no chance to finish a write or say goodbye to its clients.
+    pub fn kill_9(mut self) {
+        self.0.kill().unwrap();
+        self.0.wait().unwrap();
+    }
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts the binary on `addr` with its data in `data` and waits until it listens.
+pub fn start_server(addr: SocketAddr, data: &Path) -> Running {
+    let mut child = Command::new(server_binary())
+        .arg("--addr")
+        .arg(addr.to_string())
+        .arg("--data")
+        .arg(data)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("server starts");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    loop {
+        let line = lines
+            .next()
+            .expect("the server logs before exiting")
+            .unwrap();
+        if line.contains("addr=") {
+            break;
+        }
+    }
+    // Keep draining the log so the server never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    Running(child)
+}
+
+pub fn free_addr() -> SocketAddr {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap()
+}
