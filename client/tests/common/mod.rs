@@ -95,18 +95,24 @@ pub fn open_room(name: &str, room: &str) -> Option<Screenshot> {
         return None;
     }
     let (output, png) = run_open_room(name, room);
+    Some(screenshot_taken(&output, &png))
+}
+
+/// The screenshot at `png` of a client that exited with `output`, which must be a success;
+/// the file is removed.
+pub fn screenshot_taken(output: &Output, png: &Path) -> Screenshot {
     assert!(
         output.status.success(),
         "client failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let shot = Screenshot::read(&png);
-    let _ = std::fs::remove_file(&png);
+    let shot = Screenshot::read(png);
+    let _ = std::fs::remove_file(png);
     assert_eq!(
         (shot.width, shot.height),
         (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32)
     );
-    Some(shot)
+    shot
 }
 
 pub struct Screenshot {
