@@ -14,6 +14,7 @@ mod ewn;
 mod klotski;
 pub mod pool;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 use parlor_shared::cave::{Position, Square};
@@ -101,17 +102,89 @@ pub fn name(game: GameKind, seat: u8, kind: AiKind) -> &'static str {
     }
 }
 
-/// An AI seat's player. It keeps what it learns between its moves: the Magnetic Cave engine
-/// with its transposition table, killers, history and df-pn proofs, as the engines of `client
-/// cave arena` do, so the server plays the engine the arena measures.
+/// How many Magnetic Cave engines stay alive between their moves, server-wide. A strong engine
+/// holds up to 12 MB of tables (4 MB of transposition table, 8 MB of df-pn table, filled as
+/// they are used), so this bounds them to about 200 MB however many AI rooms run; past it a
+/// seat builds its engine afresh for each move.
+pub const MAX_KEPT_CAVE_ENGINES: usize = 16;
+
+static CAVE_ENGINES: EngineQuota = EngineQuota::new(MAX_KEPT_CAVE_ENGINES);
+
+/// A count of kept engines against a maximum.
+pub struct EngineQuota {
+    kept: AtomicUsize,
+    max: usize,
+}
+
+impl EngineQuota {
+    pub const fn new(max: usize) -> EngineQuota {
+        EngineQuota {
+            kept: AtomicUsize::new(0),
+            max,
+        }
+    }
+
+    /// A place for one more engine, unless all are taken; it is given back when dropped.
+    fn take(&'static self) -> Option<QuotaSlot> {
+        self.kept
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |kept| {
+                (kept < self.max).then_some(kept + 1)
+            })
+            .ok()
+            .map(|_| QuotaSlot(self))
+    }
+}
+
+struct QuotaSlot(&'static EngineQuota);
+
+impl Drop for QuotaSlot {
+    fn drop(&mut self) {
+        self.0.kept.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// An engine kept between moves, with its place in the quota.
+struct KeptEngine {
+    engine: Box<dyn CaveEngine>,
+    _slot: QuotaSlot,
+}
+
+/// An AI seat's player. It keeps what it learns between its moves, as the engines of `client
+/// cave arena` do, so the server plays the engine the arena measures: the Magnetic Cave engine
+/// with its transposition table, killers, history and df-pn proofs, while the quota of kept
+/// engines allows.
 pub struct Planner {
     kind: AiKind,
-    cave: Option<Box<dyn CaveEngine>>,
+    cave: Option<KeptEngine>,
+    quota: &'static EngineQuota,
 }
 
 impl Planner {
     pub fn new(kind: AiKind) -> Planner {
-        Planner { kind, cave: None }
+        Planner::with_quota(kind, &CAVE_ENGINES)
+    }
+
+    fn with_quota(kind: AiKind, quota: &'static EngineQuota) -> Planner {
+        Planner {
+            kind,
+            cave: None,
+            quota,
+        }
+    }
+
+    /// The seat's Magnetic Cave move: from its kept engine, or from a new one, kept for the
+    /// next move if the quota allows.
+    fn cave_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
+        if let Some(kept) = &mut self.cave {
+            return kept.engine.choose_move(position, budget);
+        }
+        let mut engine = cave_engine(self.kind);
+        let square = engine.choose_move(position, budget);
+        self.cave = self.quota.take().map(|slot| KeptEngine {
+            engine,
+            _slot: slot,
+        });
+        square
     }
 
     /// The plan for whichever game `state` belongs to: the move, then any moves the seat means
@@ -122,11 +195,7 @@ impl Planner {
         let kind = self.kind;
         let one = |mv: Option<GameMove>| mv.into_iter().collect();
         match state {
-            GameState::Cave(position) => one(self
-                .cave
-                .get_or_insert_with(|| cave_engine(kind))
-                .choose_move(position, budget)
-                .map(GameMove::Cave)),
+            GameState::Cave(position) => one(self.cave_move(position, budget).map(GameMove::Cave)),
             GameState::Bricks(game) => {
                 one(bricks::choose_move(game, kind, seed).map(GameMove::Bricks))
             }
@@ -184,31 +253,64 @@ mod tests {
         }
     }
 
-    #[test]
-    fn a_cave_seat_keeps_its_engine_from_move_to_move() {
-        let mut planner = Planner {
-            kind: AiKind::Strong,
-            cave: Some(Box::new(CountingEngine { searches: 0 })),
-        };
+    /// A seat's planner playing with a counting engine, kept under `quota`.
+    fn counting_planner(quota: &'static EngineQuota) -> Planner {
+        let mut planner = Planner::with_quota(AiKind::Strong, quota);
+        planner.cave = quota.take().map(|slot| KeptEngine {
+            engine: Box::new(CountingEngine { searches: 0 }),
+            _slot: slot,
+        });
+        planner
+    }
+
+    fn play_cave_moves(planner: &mut Planner, count: usize) {
         let mut position = Position::new();
-        for _ in 0..3 {
+        for _ in 0..count {
             let plan = planner.plan(&GameState::Cave(position), 0, Duration::from_millis(1));
             let [GameMove::Cave(square)] = plan[..] else {
                 panic!("one cave move, not {plan:?}");
             };
             position = position.play(square).unwrap();
         }
-        let engine = planner.cave.as_ref().unwrap();
+    }
+
+    #[test]
+    fn a_cave_seat_keeps_its_engine_from_move_to_move() {
+        static QUOTA: EngineQuota = EngineQuota::new(1);
+        let mut planner = counting_planner(&QUOTA);
+        play_cave_moves(&mut planner, 3);
+        let kept = planner.cave.as_ref().expect("kept");
         assert_eq!(
-            engine.last_search().nodes,
+            kept.engine.last_search().nodes,
             3,
             "one engine made all three moves"
         );
     }
 
     #[test]
+    fn past_the_quota_a_seat_builds_its_engine_for_each_move_until_a_place_frees() {
+        static QUOTA: EngineQuota = EngineQuota::new(1);
+        let holder = counting_planner(&QUOTA);
+        assert!(holder.cave.is_some());
+        let mut second = Planner::with_quota(AiKind::Easy, &QUOTA);
+        play_cave_moves(&mut second, 1);
+        assert!(second.cave.is_none(), "the quota is full: not kept");
+        drop(holder);
+        play_cave_moves(&mut second, 1);
+        assert!(second.cave.is_some(), "the place given back is taken");
+        assert_eq!(QUOTA.kept.load(Ordering::SeqCst), 1);
+        drop(second);
+        assert_eq!(
+            QUOTA.kept.load(Ordering::SeqCst),
+            0,
+            "every place given back"
+        );
+    }
+
+    #[test]
     fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
-        let mut planner = Planner::new(AiKind::Classic);
+        static QUOTA: EngineQuota = EngineQuota::new(1);
+        let mut planner = Planner::with_quota(AiKind::Classic, &QUOTA);
         assert!(planner.cave.is_none());
         let plan = planner.plan(
             &GameState::Cave(Position::new()),
@@ -216,9 +318,7 @@ mod tests {
             Duration::from_millis(50),
         );
         assert_eq!(plan.len(), 1);
-        assert_eq!(
-            planner.cave.as_ref().unwrap().name(),
-            cave_engine(AiKind::Classic).name()
-        );
+        let kept = planner.cave.as_ref().expect("kept");
+        assert_eq!(kept.engine.name(), cave_engine(AiKind::Classic).name());
     }
 }
