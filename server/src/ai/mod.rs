@@ -111,13 +111,13 @@ pub const MAX_KEPT_CAVE_ENGINES: usize = 16;
 static CAVE_ENGINES: EngineQuota = EngineQuota::new(MAX_KEPT_CAVE_ENGINES);
 
 /// A count of kept engines against a maximum.
-pub struct EngineQuota {
+struct EngineQuota {
     kept: AtomicUsize,
     max: usize,
 }
 
 impl EngineQuota {
-    pub const fn new(max: usize) -> EngineQuota {
+    const fn new(max: usize) -> EngineQuota {
         EngineQuota {
             kept: AtomicUsize::new(0),
             max,
