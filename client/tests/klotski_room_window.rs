@@ -39,7 +39,7 @@ fn refusal_pixels(shot: &Screenshot) -> usize {
         left,
         TOP_BAR_HEIGHT,
         WINDOW_WIDTH as f32 - left,
-        WINDOW_HEIGHT as f32,
+        WINDOW_HEIGHT as f32 - TOP_BAR_HEIGHT,
     );
     shot.lit_pixels(panel, ERROR_TEXT)
 }

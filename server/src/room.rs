@@ -306,8 +306,8 @@ impl Room {
         self.broadcast();
         match self.state.outcome() {
             Some(outcome) => {
-                // A finished game needs no engine: its tables (about 14 MB a Magnetic Cave
-                // seat) go now, not when the room closes.
+                // A finished game needs no engine: its tables (up to 12 MB a strong Magnetic
+                // Cave seat, see `ai::MAX_KEPT_CAVE_ENGINES`) go now, not when the room closes.
                 self.seats.iter_mut().for_each(|seat| seat.planner = None);
                 self.finish(outcome).await;
                 self.broadcast();
