@@ -110,6 +110,12 @@ pub const MAX_KEPT_CAVE_ENGINES: usize = 16;
 
 static CAVE_ENGINES: EngineQuota = EngineQuota::new(MAX_KEPT_CAVE_ENGINES);
 
+/// How many Magnetic Cave engines AI seats keep now, server-wide (at most
+/// [`MAX_KEPT_CAVE_ENGINES`]).
+pub fn kept_cave_engines() -> usize {
+    CAVE_ENGINES.kept.load(Ordering::SeqCst)
+}
+
 /// A count of kept engines against a maximum.
 struct EngineQuota {
     kept: AtomicUsize,
