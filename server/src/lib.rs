@@ -13,6 +13,7 @@ pub mod her_seat;
 pub mod limits;
 mod outbox;
 pub mod room;
+pub mod seat_key;
 pub mod store;
 mod store_requests;
 pub mod wire;

@@ -21,6 +21,7 @@ use crate::audience::Audience;
 pub use crate::audience::{ConnId, Subscriber};
 use crate::her_seat::HerSeat;
 use crate::outbox::Broadcast;
+use crate::seat_key::SeatKey;
 use crate::store::Store;
 
 /// Commands a room's inbox holds before senders wait.
@@ -69,7 +70,8 @@ pub struct RoomHandle {
 
 struct Seat {
     spec: SeatSpec,
-    token: Option<SeatToken>,
+    /// The key of the token that took the seat, once someone has.
+    key: Option<SeatKey>,
     /// The connection currently holding the seat, if any.
     holder: Option<ConnId>,
     /// An AI seat's planner between its searches (built at its first search; away during one).
@@ -108,7 +110,7 @@ struct Room {
 }
 
 /// What a room starts with: a new room (see `RoomInit::new`) or one restored from the store
-/// (`RoomInit::restore`), with the moves played so far and the seats' tokens.
+/// (`RoomInit::restore`), with the moves played so far and the keys of the seats' tokens.
 pub struct RoomInit {
     pub id: RoomId,
     pub start: GameState,
@@ -120,7 +122,7 @@ pub struct RoomInit {
     pub state: GameState,
     pub moves: Vec<GameMove>,
     /// One per seat.
-    pub tokens: Vec<Option<SeatToken>>,
+    pub keys: Vec<Option<SeatKey>>,
 }
 
 /// Starts a room's task and returns its handle. Once its game is stored the room stays open
@@ -135,16 +137,16 @@ pub fn spawn_room(init: RoomInit, linger: Duration) -> RoomHandle {
         her,
         state,
         moves,
-        tokens,
+        keys,
     } = init;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let game = start.kind();
     let seats: Vec<Seat> = seats
         .into_iter()
-        .zip(tokens.into_iter().chain(std::iter::repeat(None)))
-        .map(|(spec, token)| Seat {
+        .zip(keys.into_iter().chain(std::iter::repeat(None)))
+        .map(|(spec, key)| Seat {
             spec,
-            token,
+            key,
             holder: None,
             planner: None,
         })
@@ -221,7 +223,7 @@ impl Room {
     async fn handle(&mut self, command: RoomCommand) {
         match command {
             RoomCommand::Join { seat, token, who } => self.join(seat, token, who).await,
-            RoomCommand::Reclaim { token, who } => self.reclaim(&token, who),
+            RoomCommand::Reclaim { token, who } => self.reclaim(token, who),
             RoomCommand::Watch { who, spectator_cap } => {
                 let spectators = self.spectator_count() as usize;
                 if !self
@@ -407,7 +409,7 @@ impl Room {
         self.seats
             .iter()
             .zip(0u8..)
-            .map(|(seat, index)| match (seat.spec, &seat.token) {
+            .map(|(seat, index)| match (seat.spec, &seat.key) {
                 (SeatSpec::Ai { move_ms, kind }, _) => SeatState::Ai {
                     move_ms,
                     name: ai::name(self.game, index, kind).into(),

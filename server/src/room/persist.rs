@@ -1,20 +1,21 @@
 //! A room's writes to the store, and a room rebuilt from them after a restart.
 //!
 //! Every write goes through the store's writer and the room awaits its commit before anyone
-//! hears of the change: a seat's token before its holder gets it, a move before the new state is
-//! broadcast, a finished game (its record, HER's lesson, and the room's rows dropped, in one
-//! transaction) before the state naming the record. So whatever a client has seen survives
+//! hears of the change: a seat's key before its holder gets the token, a move before the new
+//! state is broadcast, a finished game (its record, HER's lesson, and the room's rows dropped,
+//! in one transaction) before the state naming the record. So whatever a client has seen survives
 //! `kill -9`. On restart the stored moves are replayed through the rules; a room whose moves
 //! end the game (killed between its last move and its record) stores its record then.
 
 use anyhow::{Context, bail, ensure};
 use parlor_shared::game::{GameMove, GameState, Outcome};
 use parlor_shared::hexapawn::HexMove;
-use parlor_shared::protocol::{RoomId, SeatSpec, SeatToken};
+use parlor_shared::protocol::{RoomId, SeatSpec};
 use tracing::{info, warn};
 
 use super::{Room, RoomInit, seat_label};
 use crate::her_seat::HerSeat;
+use crate::seat_key::SeatKey;
 use crate::store::{HerStart, NewRecord, RoomRow, Store};
 
 impl RoomInit {
@@ -27,7 +28,7 @@ impl RoomInit {
         store: Store,
         her: Option<HerSeat>,
     ) -> RoomInit {
-        let tokens = vec![None; seats.len()];
+        let keys = vec![None; seats.len()];
         RoomInit {
             id,
             state: start.clone(),
@@ -37,7 +38,7 @@ impl RoomInit {
             store,
             her,
             moves: Vec::new(),
-            tokens,
+            keys,
         }
     }
 
@@ -47,7 +48,7 @@ impl RoomInit {
             id: self.id,
             start: self.start.clone(),
             seats: self.seats.clone(),
-            tokens: self.tokens.clone(),
+            keys: self.keys.clone(),
             seed: self.seed,
             her: self.her.as_ref().map(|her| HerStart {
                 mode: her.mode(),
@@ -65,23 +66,23 @@ impl RoomInit {
             id,
             start,
             seats,
-            tokens,
+            keys,
             seed,
             her,
             moves,
         } = row;
         let game = start.kind();
         ensure!(
-            seats.len() == game.seats() as usize && tokens.len() == seats.len(),
-            "{} seats and {} tokens for a game of {} seats",
+            seats.len() == game.seats() as usize && keys.len() == seats.len(),
+            "{} seats and {} seat keys for a game of {} seats",
             seats.len(),
-            tokens.len(),
+            keys.len(),
             game.seats()
         );
-        for (seat, (spec, token)) in seats.iter().zip(&tokens).enumerate() {
+        for (seat, (spec, key)) in seats.iter().zip(&keys).enumerate() {
             ensure!(
-                token.is_none() || *spec == SeatSpec::Human,
-                "seat {seat} is an AI's but has a token"
+                key.is_none() || *spec == SeatSpec::Human,
+                "seat {seat} is an AI's but has a token's key"
             );
         }
         // HER's random draws go on from a source of their own after a restart (the draws before
@@ -126,20 +127,19 @@ impl RoomInit {
             her,
             state,
             moves,
-            tokens,
+            keys,
         })
     }
 }
 
 impl Room {
-    /// Stores the seats' tokens (after one was given out).
-    pub(super) async fn save_tokens(&mut self) {
+    /// Stores the keys of the seats' tokens (after one was given out).
+    pub(super) async fn save_keys(&mut self) {
         if !self.saving {
             return;
         }
-        let tokens: Vec<Option<SeatToken>> =
-            self.seats.iter().map(|seat| seat.token.clone()).collect();
-        let saved = self.store.set_tokens(self.id, &tokens).done().await;
+        let keys: Vec<Option<SeatKey>> = self.seats.iter().map(|seat| seat.key.clone()).collect();
+        let saved = self.store.set_keys(self.id, &keys).done().await;
         self.check_saved(saved);
     }
 
@@ -226,13 +226,13 @@ mod tests {
     }
 
     fn rows() -> Vec<RoomRow> {
-        let token = Some(SeatToken("0123".into()));
+        let key = Some(SeatKey::of(&parlor_shared::protocol::SeatToken::random()));
         let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap());
         let solved = RoomRow {
             id: 1,
             start: GameSetup::Klotski(board).start().unwrap(),
             seats: vec![SeatSpec::Human],
-            tokens: vec![token.clone()],
+            keys: vec![key.clone()],
             seed: 1,
             her: None,
             moves: vec![GameMove::Klotski(KlotskiMove::Slide(Move {
@@ -245,7 +245,7 @@ mod tests {
             id: 2,
             start: cave,
             seats: vec![SeatSpec::Human; 2],
-            tokens: vec![None; 2],
+            keys: vec![None; 2],
             seed: 2,
             her: None,
             moves: vec![GameMove::Cave("a1".parse().unwrap()); 2],
@@ -262,7 +262,7 @@ mod tests {
             id: 3,
             start: her.start(HexGame::new(setup, &brain)),
             seats: vec![SeatSpec::Human, SeatSpec::ai(100)],
-            tokens: vec![token, None],
+            keys: vec![key, None],
             seed: 3,
             her: Some(HerStart {
                 mode: PlayMode::Slow,

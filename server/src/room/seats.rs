@@ -1,11 +1,13 @@
 //! Taking, taking back and leaving a room's seats. A seat is held by its token, from the
 //! joiner's `JoinSeat` on; whoever presents the token holds the seat (`Reclaim`), so a token
-//! is the whole authority and is never logged. A seat left stays taken for its token.
+//! is the whole authority: it is never logged, and the room keeps only its key (`SeatKey`).
+//! A seat left stays taken for its token.
 
 use parlor_shared::protocol::{ErrorCode, SeatSpec, SeatToken, ServerMsg};
 use tracing::info;
 
 use super::{ConnId, Room, Subscriber};
+use crate::seat_key::SeatKey;
 
 impl Room {
     pub(super) async fn join(&mut self, seat: u8, token: Option<SeatToken>, who: Subscriber) {
@@ -18,7 +20,10 @@ impl Room {
         }
         match self.seat_of(&token) {
             // The same join again, its answer lost in a disconnect: answered the same way.
-            Some(held) if held == seat => return self.reclaim(&token, who),
+            Some(held) if held == seat => {
+                info!(room = self.id, seat, conn = who.id, "seat joined again");
+                return self.hand_over(held, token, who);
+            }
             Some(held) => {
                 return who.error(
                     ErrorCode::BadRequest,
@@ -39,34 +44,32 @@ impl Room {
                 format!("seat {seat} is played by the AI"),
             );
         }
-        if place.token.is_some() {
+        if place.key.is_some() {
             return who.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
         }
-        place.token = Some(token.clone());
-        place.holder = Some(who.id);
+        place.key = Some(SeatKey::of(&token));
         info!(room = self.id, seat, conn = who.id, "seat taken");
         // Stored before the holder hears the token, so it still holds after a restart.
-        self.save_tokens().await;
+        self.save_keys().await;
+        self.hand_over(seat, token, who);
+    }
+
+    pub(super) fn reclaim(&mut self, token: SeatToken, who: Subscriber) {
+        let Some(seat) = self.seat_of(&token) else {
+            return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
+        };
+        info!(room = self.id, seat, conn = who.id, "seat reclaimed");
+        self.hand_over(seat, token, who);
+    }
+
+    /// `who` holds `seat`, taken with `token`, from now on, and hears so.
+    fn hand_over(&mut self, seat: u8, token: SeatToken, who: Subscriber) {
+        self.seats[seat as usize].holder = Some(who.id);
         self.audience.insert(who.clone());
         who.send(ServerMsg::Seated {
             room: self.id,
             seat,
             token,
-        });
-        self.broadcast();
-    }
-
-    pub(super) fn reclaim(&mut self, token: &SeatToken, who: Subscriber) {
-        let Some(seat) = self.seat_of(token) else {
-            return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
-        };
-        self.seats[seat as usize].holder = Some(who.id);
-        info!(room = self.id, seat, conn = who.id, "seat reclaimed");
-        self.audience.insert(who.clone());
-        who.send(ServerMsg::Seated {
-            room: self.id,
-            seat,
-            token: token.clone(),
         });
         self.broadcast();
     }
@@ -93,9 +96,10 @@ impl Room {
     }
 
     pub(super) fn seat_of(&self, token: &SeatToken) -> Option<u8> {
+        let key = SeatKey::of(token);
         self.seats
             .iter()
-            .position(|seat| seat.token.as_ref() == Some(token))
+            .position(|seat| seat.key.as_ref() == Some(&key))
             .map(|i| i as u8)
     }
 }

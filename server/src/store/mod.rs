@@ -18,6 +18,7 @@ use anyhow::Context;
 use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
 use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
+use tracing::info;
 
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
@@ -82,6 +83,13 @@ impl Store {
              );",
         )?;
         connection.execute_batch(rooms::SCHEMA)?;
+        let hidden = rooms::hide_stored_tokens(&connection)?;
+        if hidden > 0 {
+            info!(
+                rooms = hidden,
+                "seat tokens in the store replaced by their keys"
+            );
+        }
         let connection = Arc::new(Mutex::new(connection));
         let writer = writer::spawn(Arc::clone(&connection))?;
         Ok(Store { connection, writer })

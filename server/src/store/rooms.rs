@@ -1,5 +1,5 @@
 //! Rooms in progress, so that a restart (even after `kill -9`) finds every room at its last
-//! move: one row per room (its start, settled seats, seat tokens, seed, and for a game against
+//! move: one row per room (its start, settled seats, seat keys, seed, and for a game against
 //! HER the brain as it was when the game began), its moves appended one row per ply, and for an
 //! auto match its progress (one row, rewritten each round with the brains) and learning curve
 //! (a row per closed window). A room's rows go when its game is stored as a finished record, in
@@ -19,6 +19,7 @@ use super::brains::{self, BrainRow, Games};
 use super::writer::{Pending, submit};
 use super::{NewRecord, Store, insert_record, unix_now};
 use crate::her_seat::HerGameRecord;
+use crate::seat_key::SeatKey;
 
 pub(super) const SCHEMA: &str = "
     CREATE TABLE IF NOT EXISTS rooms (
@@ -26,6 +27,7 @@ pub(super) const SCHEMA: &str = "
         game        TEXT    NOT NULL,
         start       TEXT    NOT NULL,
         seats       TEXT    NOT NULL,
+        -- The keys of the seats' tokens (crate::seat_key), never the tokens.
         tokens      TEXT    NOT NULL,
         seed        INTEGER NOT NULL,
         her         TEXT,
@@ -74,8 +76,8 @@ pub struct RoomRow {
     pub start: GameState,
     /// The settled seats (an oracle's secret strength included).
     pub seats: Vec<SeatSpec>,
-    /// Each seat's token, once someone has joined it.
-    pub tokens: Vec<Option<SeatToken>>,
+    /// The key of each seat's token, once someone has joined it.
+    pub keys: Vec<Option<SeatKey>>,
     pub seed: u64,
     pub her: Option<HerStart>,
     pub moves: Vec<GameMove>,
@@ -175,7 +177,7 @@ impl Store {
                 json(&room.start.kind())?,
                 json(&room.start)?,
                 json(&room.seats)?,
-                json(&room.tokens)?,
+                json(&room.keys)?,
                 her,
                 moves,
             ))
@@ -236,9 +238,9 @@ impl Store {
         })
     }
 
-    /// Replaces the room's seat tokens (after a seat is joined).
-    pub fn set_tokens(&self, room: RoomId, tokens: &[Option<SeatToken>]) -> Pending<()> {
-        let tokens = json(tokens);
+    /// Replaces the keys of the room's seat tokens (after a seat is joined).
+    pub fn set_keys(&self, room: RoomId, keys: &[Option<SeatKey>]) -> Pending<()> {
+        let tokens = json(keys);
         submit(&self.writer, move |connection| {
             connection.execute(
                 "UPDATE rooms SET tokens = ?2 WHERE id = ?1",
@@ -394,12 +396,53 @@ impl RawRoom {
             id,
             start: serde_json::from_str(&self.start).context("start")?,
             seats: serde_json::from_str(&self.seats).context("seats")?,
-            tokens: serde_json::from_str(&self.tokens).context("tokens")?,
+            keys: serde_json::from_str(&self.tokens).context("seat keys")?,
             seed,
             her,
             moves,
         })))
     }
+}
+
+/// Replaces the tokens a store from before seat keys holds with their keys, so that nobody
+/// who reads the file can take a seat; answers how many rooms it rewrote. Runs once, when the
+/// store opens. A column that does not read as a list of strings is left for `load_rooms` to
+/// refuse.
+pub(super) fn hide_stored_tokens(connection: &Connection) -> anyhow::Result<usize> {
+    let rows = connection
+        .prepare("SELECT id, tokens FROM rooms")?
+        .query_map([], |row| {
+            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+        })?
+        .collect::<rusqlite::Result<Vec<_>>>()?;
+    let mut rewritten = 0;
+    for (id, column) in rows {
+        let Ok(entries) = serde_json::from_str::<Vec<Option<String>>>(&column) else {
+            continue;
+        };
+        if !entries
+            .iter()
+            .flatten()
+            .any(|entry| entry.len() == SeatToken::LENGTH)
+        {
+            continue;
+        }
+        let keys: Vec<Option<String>> = entries
+            .into_iter()
+            .map(|entry| {
+                entry.map(|text| match text.len() {
+                    SeatToken::LENGTH => SeatKey::of(&SeatToken(text)).to_hex(),
+                    _ => text,
+                })
+            })
+            .collect();
+        connection.execute(
+            "UPDATE rooms SET tokens = ?2 WHERE id = ?1",
+            params![id, json(&keys)?],
+        )?;
+        rewritten += 1;
+    }
+    Ok(rewritten)
 }
 
 fn read_progress(connection: &Connection, room: i64) -> anyhow::Result<MatchProgress> {

@@ -10,6 +10,10 @@ fn block_on<T>(future: impl std::future::Future<Output = T>) -> T {
         .block_on(future)
 }
 
+fn key_of(token: &str) -> SeatKey {
+    SeatKey::of(&SeatToken(token.into()))
+}
+
 fn cave(square: &str) -> GameMove {
     GameMove::Cave(square.parse().unwrap())
 }
@@ -25,7 +29,7 @@ fn cave_room(id: RoomId) -> RoomRow {
                 kind: AiKind::Easy,
             },
         ],
-        tokens: vec![Some(SeatToken("00ff".into())), None],
+        keys: vec![Some(key_of("00ff")), None],
         seed: u64::MAX - 7,
         her: None,
         moves: Vec::new(),
@@ -64,7 +68,7 @@ fn game_rows(unfinished: &Unfinished) -> Vec<&RoomRow> {
 }
 
 #[test]
-fn rooms_come_back_with_their_moves_tokens_and_seeds_and_finished_ones_do_not() {
+fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not() {
     let store = Store::in_memory().unwrap();
     let empty = store.load_rooms().unwrap();
     assert!(empty.rooms.is_empty());
@@ -81,11 +85,8 @@ fn rooms_come_back_with_their_moves_tokens_and_seeds_and_finished_ones_do_not() 
         }
         // A ply written twice is refused and changes nothing.
         assert!(store.append_move(3, 1, cave("c1")).done().await.is_err());
-        let tokens = [
-            Some(SeatToken("00ff".into())),
-            Some(SeatToken("abcd".into())),
-        ];
-        store.set_tokens(3, &tokens).done().await.unwrap();
+        let keys = [Some(key_of("00ff")), Some(key_of("abcd"))];
+        store.set_keys(3, &keys).done().await.unwrap();
         let id = store
             .finish_room(5, record(vec![cave("a1")]), None)
             .done()
@@ -98,7 +99,7 @@ fn rooms_come_back_with_their_moves_tokens_and_seeds_and_finished_ones_do_not() 
     assert_eq!(rows.len(), 1, "the finished room is not loaded");
     let mut expected = cave_room(3);
     expected.moves = vec![cave("a1"), cave("h8"), cave("b1")];
-    expected.tokens[1] = Some(SeatToken("abcd".into()));
+    expected.keys[1] = Some(key_of("abcd"));
     assert_eq!(rows[0], &expected);
     // Room 5 is gone but its id is never given out again.
     assert_eq!(unfinished.next_room, 6);
@@ -286,4 +287,38 @@ fn a_job_that_panics_is_undone_and_the_writer_goes_on() {
     });
     let unfinished = store.load_rooms().unwrap();
     assert_eq!(game_rows(&unfinished)[0].moves, vec![cave("a1")]);
+}
+
+#[test]
+fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_opens() {
+    let dir = std::env::temp_dir().join(format!("parlor-plain-tokens-{}", std::process::id()));
+    let token = SeatToken::random();
+    {
+        let store = Store::open(&dir).unwrap();
+        block_on(store.insert_room(&cave_room(4)).done()).unwrap();
+        // What the rooms table held before: the token itself.
+        let plain = format!("[null, \"{}\"]", token.0);
+        let set = "UPDATE rooms SET tokens = ?1 WHERE id = 4";
+        store.lock().execute(set, [&plain]).unwrap();
+    }
+    let store = Store::open(&dir).unwrap();
+    let column: String = store
+        .lock()
+        .query_row("SELECT tokens FROM rooms WHERE id = 4", [], |row| {
+            row.get(0)
+        })
+        .unwrap();
+    assert!(
+        !column.contains(&token.0),
+        "the token is still stored: {column}"
+    );
+    let unfinished = store.load_rooms().unwrap();
+    let rows = game_rows(&unfinished);
+    assert_eq!(rows[0].keys, vec![None, Some(SeatKey::of(&token))]);
+    assert_eq!(
+        hide_stored_tokens(&store.lock()).unwrap(),
+        0,
+        "keys are not hashed again"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
