@@ -473,8 +473,11 @@ mod tests {
             b: EngineLevel::Classic,
             games: None,
             openings: None,
-            a_move_ms: 5,
-            b_move_ms: 5,
+            // Both finish their fixed-depth searches in a few milliseconds; the room to spare
+            // keeps a loaded machine from cutting classic's search before it sees the five
+            // (at 5 ms it once answered d1 with g8 during CI).
+            a_move_ms: 500,
+            b_move_ms: 500,
             json: true,
             games_out: Some(games.clone()),
             jobs: 1,
