@@ -22,8 +22,8 @@ struct Args {
     /// Data directory of the embedded server (ignored with --server).
     #[arg(long, default_value = "parlor-data")]
     data: PathBuf,
-    /// Opens a room by itself, e.g. "hexapawn slow b1-b2", "her-match 300" or
-    /// "klotski levels/klotski/lunaqu4kez_extra_04.in 9L 5R".
+    /// Opens a room by itself, e.g. "hexapawn slow b1-b2", "her-match 300", "cave classic a1 b1"
+    /// or "klotski levels/klotski/lunaqu4kez_extra_04.in 9L 5R".
     #[arg(long, hide = true)]
     open_room: Option<String>,
     /// With --open-room: saves the window as PNG once the room is there, then quits.

@@ -6,14 +6,14 @@ use std::process::Command;
 
 mod common;
 
-use common::{CLIENT, Screenshot, close_to, have_xvfb, run_under_xvfb};
+use common::{CLIENT, Screenshot, close_to, have_xvfb, open_room, run_under_xvfb};
 use macroquad::color::Color;
 use parlor_client::bricks_cli::parse_moves;
 use parlor_client::gui::bricks::{
     BROKEN_FLOOR, OPEN_FLOOR, PENDING_BRICK, SAFE_FLOOR, TowerLayout, board_area, tower_layout,
 };
 use parlor_client::gui::cave_board::{
-    BLACK_BRICK, EMPTY_CELL, WHITE_BRICK, board_layout, cell_center,
+    BLACK_BRICK, EMPTY_CELL, LEGAL_CELL, WHITE_BRICK, board_layout, cell_center,
 };
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
 use parlor_shared::bricks::{BricksGame, Setup};
@@ -204,5 +204,41 @@ fn a_bad_bricks_game_is_refused_before_any_window_opens() {
         assert!(!output.status.success());
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(expected), "{stderr}");
+    }
+}
+
+#[test]
+fn a_cave_room_shows_the_persons_clicked_bricks_and_the_ais_answers() {
+    // The person (Black) clicks a1, then b1; classic answers each. Classic's fixed-depth
+    // search is deterministic, so its answers are known: the screen must show exactly these
+    // four bricks, every other cell empty (or lit as legal: it is the person's turn again).
+    let Some(shot) = open_room("cave-room", "cave classic a1 b1") else {
+        return;
+    };
+    let mut classic = parlor_server::ai::cave_engine(parlor_shared::protocol::AiKind::Classic);
+    let mut position = parlor_shared::cave::Position::new();
+    let mut white = Vec::new();
+    for black in ["a1", "b1"] {
+        position = position.play(black.parse().unwrap()).unwrap();
+        let answer = classic
+            .choose_move(&position, std::time::Duration::from_secs(3))
+            .unwrap();
+        position = position.play(answer).unwrap();
+        white.push(answer.to_string());
+    }
+    for square in Square::all() {
+        let name = square.to_string();
+        let expected = if ["a1", "b1"].contains(&name.as_str()) {
+            vec![BLACK_BRICK]
+        } else if white.contains(&name) {
+            vec![WHITE_BRICK]
+        } else {
+            vec![EMPTY_CELL, LEGAL_CELL]
+        };
+        let seen = cave_cell(&shot, &name);
+        assert!(
+            expected.iter().any(|&colour| close_to(seen, colour)),
+            "{name}: {seen:?} (classic answered {white:?})"
+        );
     }
 }

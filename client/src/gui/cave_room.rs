@@ -77,5 +77,6 @@ fn click_refusal(
     position.check(square).err().map(|error| error.to_string())
 }
 
+pub(super) mod scripted;
 #[cfg(test)]
 pub(super) mod tests;

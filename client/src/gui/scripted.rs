@@ -4,7 +4,8 @@
 //! where a person would, and says when the screen is worth a screenshot.
 //!
 //! The text is words separated by spaces: the game first, then its own words (Hexapawn's in
-//! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`), and anywhere
+//! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`, Magnetic Cave's in
+//! `cave_room::scripted::CaveScript`), and anywhere
 //! `replay`, which opens the stored game once it is over, and `reconnecting`, which waits until
 //! the link to the server is lost and the client is trying again (the room must stay on the
 //! screen meanwhile). A text that does not parse is an error before the window opens.
@@ -15,6 +16,7 @@ use macroquad::math::Vec2;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{RecordId, RoomId, RoomSnapshot, SeatSpec};
 
+use super::cave_room::scripted::CaveScript;
 use super::hexapawn::HexScript;
 use super::klotski::KlotskiScript;
 use super::room_view::HeldSeat;
@@ -65,13 +67,14 @@ impl RoomScript {
             words.len() < count
         };
         let (replay, reconnecting) = (take("replay"), take("reconnecting"));
-        let games = "hexapawn, her-match or klotski";
+        let games = "cave, hexapawn, her-match or klotski";
         let Some((&kind, words)) = words.split_first() else {
             return Err(format!("a game first: {games}"));
         };
         let game: Box<dyn ScriptedGame> = match kind {
             "hexapawn" | "her-match" => Box::new(HexScript::parse(kind, words, replay)?),
             "klotski" => Box::new(KlotskiScript::parse(words)?),
+            "cave" => Box::new(CaveScript::parse(words)?),
             _ => return Err(format!("{kind:?} is not {games}")),
         };
         Ok(RoomScript {
