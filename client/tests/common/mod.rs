@@ -6,6 +6,7 @@
 #![allow(dead_code)] // each window test binary uses its own part of this module
 
 pub mod klotski;
+pub mod net;
 pub mod server;
 
 use std::path::{Path, PathBuf};

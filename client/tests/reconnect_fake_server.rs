@@ -1,0 +1,290 @@
+//! The client against a scripted fake server: which closes it retries (a full server) and
+//! which it does not (a refused handshake), what it sends again on a resume (seats reclaimed,
+//! rooms watched, a join whose answer was lost), and how long requests wait while it
+//! reconnects.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_client::net::{Backoff, Connection, NetEvent, QUEUE_LIMIT};
+use parlor_server::wire::{self, Incoming};
+use parlor_shared::codec::Format;
+use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, SeatToken, ServerMsg};
+use tokio::net::TcpStream;
+use tokio_tungstenite::WebSocketStream;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use common::net::{PATIENCE, attempts_before_connected, connected, message, reconnecting, until};
+
+/// What a scripted fake server does with one connection, after reading its `Hello`.
+enum Script {
+    /// `Welcome`, then `Seated` for room 3 (seat 1), then closes after reading `reads` requests.
+    WelcomeSeatThenDrop { reads: usize },
+    /// `Welcome`, then records `reads` requests and closes.
+    WelcomeThenRead { reads: usize },
+    /// `Welcome`, then records `reads` requests, answers with `then` and closes.
+    WelcomeReadThen { reads: usize, then: Vec<ServerMsg> },
+    /// `Error{ServerBusy}` and close code 1013.
+    Full,
+    /// `Error{Handshake}` and close code 1008, as for a protocol mismatch.
+    Refuse,
+}
+
+const TOKEN: &str = "00112233445566778899aabbccddeeff";
+
+/// A fake server that plays `scripts` to its successive connections and then stops listening;
+/// returns its address and a receiver of the requests each connection sent after `Hello`.
+fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<ClientMsg>>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    listener.set_nonblocking(true).unwrap();
+    let (heard_tx, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            for script in scripts {
+                let (stream, _) = listener.accept().await.unwrap();
+                let mut socket = tokio_tungstenite::accept_async(stream).await.unwrap();
+                let hello = read_request(&mut socket).await;
+                assert!(matches!(hello, ClientMsg::Hello { .. }));
+                // What it says before reading, how many requests it reads, what it says
+                // after, and how it closes.
+                let (before, reads, after, close) = match script {
+                    Script::WelcomeSeatThenDrop { reads } => {
+                        let seated = ServerMsg::Seated {
+                            room: 3,
+                            seat: 1,
+                            token: SeatToken(TOKEN.into()),
+                        };
+                        (vec![welcome(), seated], reads, Vec::new(), None)
+                    }
+                    Script::WelcomeThenRead { reads } => (vec![welcome()], reads, Vec::new(), None),
+                    Script::WelcomeReadThen { reads, then } => (vec![welcome()], reads, then, None),
+                    Script::Full => {
+                        let busy = error(ErrorCode::ServerBusy, "the server is full");
+                        let close = Some((CloseCode::Again, "server full"));
+                        (vec![busy], 0, Vec::new(), close)
+                    }
+                    Script::Refuse => {
+                        let message = "this server speaks protocol 99";
+                        let refusal = error(ErrorCode::Handshake, message);
+                        let close = Some((CloseCode::Policy, message));
+                        (vec![refusal], 0, Vec::new(), close)
+                    }
+                };
+                send_all(&mut socket, before).await;
+                let mut heard = Vec::new();
+                for _ in 0..reads {
+                    heard.push(read_request(&mut socket).await);
+                }
+                let _ = heard_tx.send(heard);
+                send_all(&mut socket, after).await;
+                let frame = close.map(|(code, reason)| CloseFrame {
+                    code,
+                    reason: reason.into(),
+                });
+                let _ = socket.close(frame).await;
+                // Let the client read the close before the socket goes.
+                let _ = tokio::time::timeout(Duration::from_millis(200), socket.next()).await;
+            }
+            // Stop listening: further attempts are refused.
+        });
+    });
+    (format!("ws://{addr}"), heard)
+}
+
+async fn send_all(socket: &mut WebSocketStream<TcpStream>, messages: Vec<ServerMsg>) {
+    for message in messages {
+        let frame = wire::encode(&message, Format::Binary).unwrap();
+        socket.send(frame).await.unwrap();
+    }
+}
+
+async fn read_request(socket: &mut WebSocketStream<TcpStream>) -> ClientMsg {
+    loop {
+        let frame = socket.next().await.unwrap().unwrap();
+        if let Incoming::Message(message, _) = wire::decode::<ClientMsg>(frame) {
+            return message;
+        }
+    }
+}
+
+fn welcome() -> ServerMsg {
+    ServerMsg::Welcome {
+        protocol: PROTOCOL_VERSION,
+        server: "fake".into(),
+    }
+}
+
+fn error(code: ErrorCode, message: &str) -> ServerMsg {
+    ServerMsg::Error {
+        code,
+        message: message.into(),
+    }
+}
+
+fn quick() -> Backoff {
+    Backoff {
+        first: Duration::from_millis(50),
+        max: Duration::from_millis(200),
+        give_up_after: Duration::from_secs(3),
+    }
+}
+
+#[test]
+fn a_full_server_is_retried_and_a_refused_handshake_is_not() {
+    let (url, heard) = fake_server(vec![
+        Script::WelcomeSeatThenDrop { reads: 2 },
+        Script::Full,
+        Script::WelcomeThenRead { reads: 2 },
+        Script::Refuse,
+    ]);
+    let connection = Connection::open_with(&url, Some(quick()));
+    connected(&connection);
+    message(&connection, |m| {
+        matches!(m, ServerMsg::Seated { .. }).then_some(())
+    });
+    connection.send(ClientMsg::Watch { room: 7 });
+    connection.send(ClientMsg::Watch { room: 8 });
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap().len(), 2);
+    // The fake drops the connection: attempt 1 meets a full server (1013), attempt 2 resumes.
+    let attempts = attempts_before_connected(&connection);
+    assert_eq!(attempts.len(), 2, "{attempts:?}");
+    assert_eq!(attempts[0].0, 1);
+    assert_eq!(attempts[1].0, 2);
+    assert!(attempts[1].1.contains("server full"), "{attempts:?}");
+    assert!(heard.recv_timeout(PATIENCE).unwrap().is_empty()); // the full server's
+    // The resume reclaims the seat with its token and watches the watched rooms again (by
+    // room: Reclaim 3, Watch 7, Watch 8; the fake reads the first two, then drops us).
+    let resent = heard.recv_timeout(PATIENCE).unwrap();
+    let reclaim = ClientMsg::Reclaim {
+        room: 3,
+        token: SeatToken(TOKEN.into()),
+    };
+    assert_eq!(resent, vec![reclaim, ClientMsg::Watch { room: 7 }]);
+    // A refused handshake ends everything, with the server's reason.
+    let (reason, passed) = until(&connection, |event| match event {
+        NetEvent::Disconnected(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.contains("protocol 99"), "{reason}");
+    assert_eq!(
+        passed
+            .iter()
+            .filter(|e| matches!(e, NetEvent::Reconnecting { .. }))
+            .count(),
+        1,
+        "{passed:?}"
+    );
+    assert!(connection.recv_timeout(Duration::from_secs(1)).is_none());
+}
+
+#[test]
+fn requests_wait_while_reconnecting_up_to_the_limit_and_the_thread_gives_up_in_time() {
+    let (url, heard) = fake_server(vec![Script::WelcomeThenRead { reads: 1 }]);
+    let connection = Connection::open_with(&url, Some(quick()));
+    connected(&connection);
+    connection.send(ClientMsg::Leave { room: 1 });
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap().len(), 1);
+    assert_eq!(reconnecting(&connection), 1);
+    for _ in 0..QUEUE_LIMIT + 3 {
+        connection.send(ClientMsg::ListGames);
+    }
+    let started = Instant::now();
+    let (reason, passed) = until(&connection, |event| match event {
+        NetEvent::Disconnected(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.contains("gave up reconnecting"), "{reason}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    let not_sent = passed
+        .iter()
+        .filter(|e| matches!(e, NetEvent::NotSent(what) if what.contains("ListGames")))
+        .count();
+    assert_eq!(not_sent, 3, "{passed:?}");
+    let attempts: Vec<u32> = passed
+        .iter()
+        .filter_map(|e| match e {
+            NetEvent::Reconnecting { attempt, .. } => Some(*attempt),
+            _ => None,
+        })
+        .collect();
+    assert!(attempts.len() >= 3, "{attempts:?}");
+    assert!(
+        attempts.windows(2).all(|w| w[1] == w[0] + 1),
+        "{attempts:?}"
+    );
+}
+
+#[test]
+fn a_join_whose_answer_was_lost_is_sent_again_and_an_answered_one_is_not() {
+    let token = SeatToken(TOKEN.into());
+    let join = |room, token: &SeatToken| ClientMsg::JoinSeat {
+        room,
+        seat: 1,
+        token: Some(token.clone()),
+    };
+    let other = SeatToken::random();
+    let seated = ServerMsg::Seated {
+        room: 3,
+        seat: 1,
+        token: token.clone(),
+    };
+    let (url, heard) = fake_server(vec![
+        // Reads the join and drops the connection before answering it.
+        Script::WelcomeThenRead { reads: 1 },
+        // Hears the same join again, and seats us.
+        Script::WelcomeReadThen {
+            reads: 1,
+            then: vec![seated],
+        },
+        // Hears the seat reclaimed and another join, which it refuses.
+        Script::WelcomeReadThen {
+            reads: 2,
+            then: vec![error(ErrorCode::SeatTaken, "seat 1 is taken")],
+        },
+        // Hears the seat reclaimed, and nothing of the refused join.
+        Script::WelcomeThenRead { reads: 2 },
+    ]);
+    let connection = Connection::open_with(&url, Some(quick()));
+    connected(&connection);
+    connection.send(join(3, &token));
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap(), vec![join(3, &token)]);
+    assert_eq!(heard.recv_timeout(PATIENCE).unwrap(), vec![join(3, &token)]);
+    message(&connection, |m| {
+        matches!(m, ServerMsg::Seated { room: 3, .. }).then_some(())
+    });
+    connection.send(join(5, &other));
+    let reclaim = ClientMsg::Reclaim {
+        room: 3,
+        token: token.clone(),
+    };
+    assert_eq!(
+        heard.recv_timeout(PATIENCE).unwrap(),
+        vec![reclaim.clone(), join(5, &other)]
+    );
+    message(&connection, |m| {
+        matches!(
+            m,
+            ServerMsg::Error {
+                code: ErrorCode::SeatTaken,
+                ..
+            }
+        )
+        .then_some(())
+    });
+    // Sent once the fourth connection is up, after what the resume sends.
+    attempts_before_connected(&connection);
+    connection.send(ClientMsg::ListGames);
+    assert_eq!(
+        heard.recv_timeout(PATIENCE).unwrap(),
+        vec![reclaim, ClientMsg::ListGames]
+    );
+}
