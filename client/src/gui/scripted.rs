@@ -153,8 +153,13 @@ mod tests {
         assert!(!script.ends_in_replay());
         assert_eq!(
             RoomScript::parse("chess").unwrap_err(),
-            "\"chess\" is not hexapawn, her-match or klotski"
+            "\"chess\" is not cave, hexapawn, her-match or klotski"
         );
+        let mut cave = RoomScript::parse("cave classic a1").unwrap();
+        assert!(matches!(
+            cave.room_to_create(),
+            Some((GameSetup::Cave, seats)) if seats.len() == 2
+        ));
         assert!(
             RoomScript::parse("  ")
                 .unwrap_err()
