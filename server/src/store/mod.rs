@@ -20,6 +20,10 @@ use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::info;
 
+/// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
+/// their keys: an older store is migrated once, when it opens.
+const SEAT_KEYS_VERSION: i64 = 1;
+
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
 
@@ -83,12 +87,16 @@ impl Store {
              );",
         )?;
         connection.execute_batch(rooms::SCHEMA)?;
-        let hidden = rooms::hide_stored_tokens(&connection)?;
-        if hidden > 0 {
-            info!(
-                rooms = hidden,
-                "seat tokens in the store replaced by their keys"
-            );
+        let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        if version < SEAT_KEYS_VERSION {
+            let hidden = rooms::hide_stored_tokens(&connection)?;
+            if hidden > 0 {
+                info!(
+                    rooms = hidden,
+                    "seat tokens in the store replaced by their keys"
+                );
+            }
+            connection.pragma_update(None, "user_version", SEAT_KEYS_VERSION)?;
         }
         let connection = Arc::new(Mutex::new(connection));
         let writer = writer::spawn(Arc::clone(&connection))?;

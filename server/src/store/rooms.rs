@@ -405,9 +405,9 @@ impl RawRoom {
 }
 
 /// Replaces the tokens a store from before seat keys holds with their keys, so that nobody
-/// who reads the file can take a seat; answers how many rooms it rewrote. Runs once, when the
-/// store opens. A column that does not read as a list of strings is left for `load_rooms` to
-/// refuse.
+/// who reads the file can take a seat; answers how many rooms it rewrote. The store runs it
+/// when it opens a file older than `SEAT_KEYS_VERSION`. A column that does not read as a list
+/// of strings is left for `load_rooms` to refuse.
 pub(super) fn hide_stored_tokens(connection: &Connection) -> anyhow::Result<usize> {
     let rows = connection
         .prepare("SELECT id, tokens FROM rooms")?

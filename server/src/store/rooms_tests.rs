@@ -300,6 +300,8 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         let plain = format!("[null, \"{}\"]", token.0);
         let set = "UPDATE rooms SET tokens = ?1 WHERE id = 4";
         store.lock().execute(set, [&plain]).unwrap();
+        // And the layout version from before seat keys.
+        store.lock().pragma_update(None, "user_version", 0).unwrap();
     }
     let store = Store::open(&dir).unwrap();
     let column: String = store
@@ -311,6 +313,15 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
     assert!(
         !column.contains(&token.0),
         "the token is still stored: {column}"
+    );
+    let version: i64 = store
+        .lock()
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .unwrap();
+    assert_eq!(
+        version,
+        crate::store::SEAT_KEYS_VERSION,
+        "migrated once, not at every open"
     );
     let unfinished = store.load_rooms().unwrap();
     let rows = game_rows(&unfinished);
