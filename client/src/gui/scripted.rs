@@ -5,10 +5,10 @@
 //!
 //! The text is words separated by spaces: the game first, then its own words (Hexapawn's in
 //! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`, Magnetic Cave's in
-//! `cave_room::scripted::CaveScript`), and anywhere
-//! `replay`, which opens the stored game once it is over, and `reconnecting`, which waits until
-//! the link to the server is lost and the client is trying again (the room must stay on the
-//! screen meanwhile). A text that does not parse is an error before the window opens.
+//! `cave_room::scripted::CaveScript`), and anywhere `replay`, which opens the stored game once
+//! it is over, and `reconnecting`, which waits until the link to the server is lost and the
+//! client is trying again (the room must stay on the screen meanwhile). A text that does not
+//! parse is an error before the window opens.
 
 use std::fmt::Debug;
 
