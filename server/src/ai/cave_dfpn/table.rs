@@ -22,8 +22,14 @@ struct Entry {
     generation: u32,
 }
 
+/// A bucket on two whole cache lines (a pair the CPU fetches together), so that looking a
+/// position up costs one trip to memory.
+#[derive(Clone, Copy, Debug, Default)]
+#[repr(C, align(128))]
+struct Bucket([Entry; BUCKET]);
+
 pub struct Table {
-    entries: Vec<Entry>,
+    buckets: Vec<Bucket>,
     /// The current search; 0 marks slots never written.
     generation: u32,
     /// Entries given up for another position since the last `clear`.
@@ -42,7 +48,7 @@ impl Table {
     /// A table of `1 << bits` entries (at least one bucket).
     pub fn new(bits: u32) -> Table {
         Table {
-            entries: vec![Entry::default(); (1usize << bits).max(BUCKET)],
+            buckets: vec![Bucket::default(); ((1usize << bits) / BUCKET).max(1)],
             generation: 1,
             replaced: 0,
         }
@@ -53,30 +59,29 @@ impl Table {
     pub fn clear(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         if self.generation == 0 {
-            self.entries.fill(Entry::default());
+            self.buckets.fill(Bucket::default());
             self.generation = 1;
         }
         self.replaced = 0;
     }
 
-    fn bucket(&self, key: (u64, u64)) -> std::ops::Range<usize> {
-        let buckets = self.entries.len() / BUCKET;
-        let start = (mix(key) % buckets as u64) as usize * BUCKET;
-        start..start + BUCKET
+    fn bucket(&self, key: (u64, u64)) -> usize {
+        (mix(key) % self.buckets.len() as u64) as usize
     }
 
     /// The (phi, delta) stored for `key`.
     pub fn get(&self, key: (u64, u64)) -> Option<(u32, u32)> {
-        self.entries[self.bucket(key)]
+        self.buckets[self.bucket(key)]
+            .0
             .iter()
             .find(|e| e.generation == self.generation && e.key == key)
             .map(|e| (e.phi, e.delta))
     }
 
     pub fn put(&mut self, key: (u64, u64), phi: u32, delta: u32, work: u64) {
-        let range = self.bucket(key);
+        let index = self.bucket(key);
         let generation = self.generation;
-        let bucket = &mut self.entries[range];
+        let bucket = &mut self.buckets[index].0;
         let current = |e: &Entry| e.generation == generation;
         let slot = match bucket.iter().position(|e| current(e) && e.key == key) {
             Some(same) => same,
