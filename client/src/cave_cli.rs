@@ -44,7 +44,7 @@ pub enum CaveCommand {
     /// max), the depth reached and nodes per second.
     Bench {
         /// Games to play; each starts from a different opening pair of wall cells.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         games: u32,
         #[command(flatten)]
         ai: EngineArgs,
