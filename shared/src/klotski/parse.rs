@@ -124,13 +124,7 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle, ParseError> {
         {
             (rows, cols)
         }
-        _ => {
-            let (rows, cols) = (
-                rows.min(u64::from(u32::MAX)) as u32,
-                cols.min(u64::from(u32::MAX)) as u32,
-            );
-            return Err(layout_error(size_line, LayoutError::Size { rows, cols }));
-        }
+        _ => return Err(layout_error(size_line, LayoutError::Size { rows, cols })),
     };
     let mut grid = Vec::with_capacity(rows as usize * cols as usize);
     let mut row_lines = Vec::with_capacity(rows as usize);

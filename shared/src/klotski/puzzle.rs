@@ -82,7 +82,7 @@ pub enum LayoutError {
     #[error(
         "a board of {rows} x {cols} is refused: rows and columns must be at least 1 and the board at most {MAX_CELLS} cells"
     )]
-    Size { rows: u32, cols: u32 },
+    Size { rows: u64, cols: u64 },
     #[error(
         "number {number} is out of range: with {count} numbers on the board they must be 1..={count}"
     )]
@@ -168,7 +168,10 @@ impl Puzzle {
             || cells > MAX_CELLS
             || grid.len() != cells
         {
-            return Err(LayoutError::Size { rows, cols });
+            return Err(LayoutError::Size {
+                rows: rows.into(),
+                cols: cols.into(),
+            });
         }
         let geometry = Geometry::new(rows as u8, cols as u8);
         let count = grid.iter().filter(|&&number| number != 0).count();

@@ -68,7 +68,14 @@ fn the_first_lines_errors_name_line_1() {
     // Refused from the size alone, before anything that size is allocated.
     let huge = layout("100000 100000000000\n1\n");
     assert_eq!(huge.0, 1);
-    assert!(matches!(huge.1, LayoutError::Size { rows: 100000, .. }));
+    assert_eq!(
+        huge.1,
+        LayoutError::Size {
+            rows: 100000,
+            cols: 100000000000
+        },
+        "the refusal names the size as it was typed"
+    );
 }
 
 #[test]
