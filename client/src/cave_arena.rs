@@ -106,7 +106,10 @@ impl Tally {
 }
 
 /// The starts in the file at `path` (see `ArenaArgs::starts`), each cut to `bricks` moves.
-fn load_starts(path: &std::path::Path, bricks: Option<usize>) -> anyhow::Result<Vec<Vec<Square>>> {
+pub(crate) fn load_starts(
+    path: &std::path::Path,
+    bricks: Option<usize>,
+) -> anyhow::Result<Vec<Vec<Square>>> {
     let text =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
     let mut starts = Vec::new();

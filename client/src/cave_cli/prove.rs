@@ -26,6 +26,11 @@ pub struct ProveArgs {
     /// The start, as moves from the empty cave ("a1 h8 ..."); the empty cave if omitted.
     #[arg(long, default_value = "")]
     position: String,
+    /// Starts from a file instead of --position: a move list per line (`#` comments, or lines
+    /// of `cave arena --games-out`), each proved with the positions --plies below it. With
+    /// `--plies 0` and levels/cave/dfpn_bench.txt this is df-pn's speed benchmark.
+    #[arg(long, conflicts_with = "position")]
+    positions: Option<PathBuf>,
     /// Transposition table size: 2^BITS entries of 32 bytes. Node counts written to a book
     /// are only reproducible with the default.
     #[arg(long, default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(4..=26))]
@@ -69,8 +74,14 @@ fn positions_below(start: &[Square], plies: u32) -> Vec<Vec<Square>> {
 }
 
 pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let start = super::parse_game(&args.position)?;
-    let todo = positions_below(&start, args.plies);
+    let starts = match &args.positions {
+        Some(path) => crate::cave_arena::load_starts(path, None)?,
+        None => vec![super::parse_game(&args.position)?],
+    };
+    let todo: Vec<Vec<Square>> = starts
+        .iter()
+        .flat_map(|start| positions_below(start, args.plies))
+        .collect();
     let mut solver = Dfpn::new(args.table_bits);
     solver.progress_every = 1 << 20;
     let mut results = Vec::new();
@@ -201,6 +212,7 @@ mod tests {
             nodes: 10_000,
             plies: 0,
             position: "a5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8".into(),
+            positions: None,
             table_bits: 12,
             json: true,
             write: Some(path.clone()),
@@ -214,5 +226,40 @@ mod tests {
         assert_eq!(stored[0].value, Value::Win);
         assert_eq!(game_text(&stored[0].moves), args.position);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn the_benchmark_file_holds_its_four_unfinished_positions() {
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/cave/dfpn_bench.txt");
+        let starts = crate::cave_arena::load_starts(&path, None).unwrap();
+        let bricks: Vec<usize> = starts.iter().map(Vec::len).collect();
+        assert_eq!(bricks, [38, 30, 40, 27]);
+    }
+
+    #[test]
+    fn every_start_of_a_positions_file_is_proved_in_order() {
+        let path = std::env::temp_dir().join(format!("cave-prove-starts-{}", std::process::id()));
+        // The tactics puzzle (a win in two moves) and a won game's line before its last move.
+        let file = "# two starts\na5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8\n\n\
+                    game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5\n";
+        std::fs::write(&path, file).unwrap();
+        let args = ProveArgs {
+            nodes: 10_000,
+            plies: 0,
+            position: String::new(),
+            positions: Some(path.clone()),
+            table_bits: 12,
+            json: false,
+            write: None,
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(lines[0].starts_with("a5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8: win, best"));
+        assert!(lines[1].starts_with("a1 h8 b1 h7 c1 h6 d1 h5: win, best e1"));
+        std::fs::remove_file(&path).unwrap();
     }
 }
