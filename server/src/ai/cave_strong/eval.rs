@@ -262,14 +262,16 @@ mod tests {
         }
     }
 
+    /// The bitboard of the cells named in `cells` ("a1 b1").
+    fn bits(cells: &str) -> u64 {
+        parlor_shared::cave::parse_moves(cells)
+            .unwrap()
+            .iter()
+            .fold(0, |b, s| b | s.bit())
+    }
+
     #[test]
     fn upright_threes_are_counted_apart_from_horizontal_ones() {
-        let bits = |cells: &str| {
-            parlor_shared::cave::parse_moves(cells)
-                .unwrap()
-                .iter()
-                .fold(0, |b, s| b | s.bit())
-        };
         let horizontal = features(bits("a1 b1 c1"), 0, 0, Player::White);
         assert_eq!(horizontal[12], 0);
         assert_eq!(horizontal[2], 1, "only a1-e1 holds all three");
@@ -279,12 +281,6 @@ mod tests {
 
     #[test]
     fn centre_pairs_are_upright_or_diagonal_across_rows_4_and_5_only() {
-        let bits = |cells: &str| {
-            parlor_shared::cave::parse_moves(cells)
-                .unwrap()
-                .iter()
-                .fold(0, |b, s| b | s.bit())
-        };
         assert_eq!(centre_pairs(bits("d4 d5")), 1, "upright");
         assert_eq!(centre_pairs(bits("a4 b5")), 1, "rising");
         assert_eq!(centre_pairs(bits("b4 a5")), 1, "falling");
