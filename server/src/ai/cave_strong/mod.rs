@@ -7,9 +7,10 @@
 //! a side facing one must block.
 //! The static evaluation (`eval.rs`) weighs windows, upright threes, latent fours and who wins
 //! the end-of-game zugzwang they make, colour by colour, with weights fitted to proven
-//! positions, and same-colour pairs across the two middle rows, weighed by hand. Iterative deepening runs until the time is up (an unfinished iteration's best
-//! move so far is kept) or the result is proven. In a proven tie the engine picks the tying
-//! move that leaves the opponent the most replies that lose, and not at a glance.
+//! positions, and same-colour pairs across the two middle rows, weighed by hand. Iterative
+//! deepening runs until the time is up (an unfinished iteration's best move so far is kept)
+//! or the result is proven. In a proven tie the engine picks the tying move that leaves the
+//! opponent the most replies that lose, and not at a glance.
 
 pub mod eval;
 mod proofs;
