@@ -15,9 +15,11 @@ use clap::Args;
 use parlor_server::ai::clamp_budget;
 use parlor_shared::cave::{Outcome, Player, Position, Square};
 use parlor_shared::protocol::MAX_AI_MOVE_MS;
-use serde_json::json;
 
+use self::tally::Tally;
 use crate::cave_cli::{EngineLevel, parse_game};
+
+mod tally;
 
 #[derive(Args, Debug, Clone)]
 pub struct ArenaArgs {
@@ -76,35 +78,6 @@ struct Game {
     b_times: Vec<Duration>,
 }
 
-/// Wins, losses and ties from A's side, and the time each engine spent per move.
-#[derive(Debug, Default)]
-struct Tally {
-    a_wins: u32,
-    b_wins: u32,
-    ties: u32,
-    a_times: Vec<Duration>,
-    b_times: Vec<Duration>,
-}
-
-impl Tally {
-    fn games(&self) -> u32 {
-        self.a_wins + self.b_wins + self.ties
-    }
-
-    /// A's mean score (win 1, tie 1/2) and the half-width of its 95% confidence interval.
-    fn score(&self) -> (f64, f64) {
-        let n = f64::from(self.games().max(1));
-        let scores = [(1.0, self.a_wins), (0.5, self.ties), (0.0, self.b_wins)];
-        let mean = scores.iter().map(|&(s, k)| s * f64::from(k)).sum::<f64>() / n;
-        let variance = scores
-            .iter()
-            .map(|&(s, k)| (s - mean).powi(2) * f64::from(k))
-            .sum::<f64>()
-            / n;
-        (mean, 1.96 * (variance / n).sqrt())
-    }
-}
-
 /// The starts in the file at `path` (see `ArenaArgs::starts`), each cut to `bricks` moves.
 pub(crate) fn load_starts(
     path: &std::path::Path,
@@ -155,18 +128,6 @@ fn all_openings() -> Vec<[Square; 2]> {
 /// spaced through the list from `offset` on.
 fn opening_index(pair: usize, spread: usize, count: usize, offset: usize) -> usize {
     ((pair % spread) * count / spread + offset) % count
-}
-
-fn summarise(times: &[Duration]) -> (f64, f64) {
-    let total: Duration = times.iter().sum();
-    let mean = total.as_secs_f64() / times.len().max(1) as f64;
-    let max = times
-        .iter()
-        .max()
-        .copied()
-        .unwrap_or_default()
-        .as_secs_f64();
-    (mean, max)
 }
 
 pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -232,13 +193,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                     return Err(error);
                 }
             };
-            match played.outcome {
-                Outcome::Win(player) if player == a_plays => tally.a_wins += 1,
-                Outcome::Win(_) => tally.b_wins += 1,
-                Outcome::Tie => tally.ties += 1,
-            }
-            tally.a_times.extend(played.a_times);
-            tally.b_times.extend(played.b_times);
+            tally.add(a_plays, played.outcome, played.a_times, played.b_times);
             let moves: Vec<String> = played.moves.iter().map(Square::to_string).collect();
             let line = format!(
                 "game {:>3}: A as {a_plays:?}: {:?}: {}",
@@ -257,44 +212,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         Ok(())
     });
     outcome?;
-    let (score, margin) = tally.score();
-    let (a_mean, a_max) = summarise(&tally.a_times);
-    let (b_mean, b_max) = summarise(&tally.b_times);
-    if args.json {
-        let report = json!({
-            "a": format!("{:?}", args.a), "b": format!("{:?}", args.b),
-            "a_move_ms": args.a_move_ms, "b_move_ms": args.b_move_ms,
-            "games": tally.games(), "a_wins": tally.a_wins, "b_wins": tally.b_wins, "ties": tally.ties,
-            "a_score": score, "a_score_95": [score - margin, score + margin],
-            "a_seconds_per_move": { "mean": a_mean, "max": a_max },
-            "b_seconds_per_move": { "mean": b_mean, "max": b_max },
-        });
-        writeln!(out, "{report:#}")?;
-    } else {
-        writeln!(
-            out,
-            "A = {:?} at {} ms, B = {:?} at {} ms, {} games",
-            args.a,
-            args.a_move_ms,
-            args.b,
-            args.b_move_ms,
-            tally.games()
-        )?;
-        writeln!(
-            out,
-            "A wins {}, B wins {}, ties {}",
-            tally.a_wins, tally.b_wins, tally.ties
-        )?;
-        writeln!(
-            out,
-            "A's score {:.1}% (95% CI {:.1}% to {:.1}%)",
-            100.0 * score,
-            100.0 * (score - margin).max(0.0),
-            100.0 * (score + margin).min(1.0)
-        )?;
-        writeln!(out, "A per move: mean {a_mean:.3} s, max {a_max:.3} s")?;
-        writeln!(out, "B per move: mean {b_mean:.3} s, max {b_max:.3} s")?;
-    }
+    tally.write_report(args, out)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -383,23 +301,6 @@ mod tests {
     }
 
     #[test]
-    fn the_score_interval_is_exact_for_one_sided_results() {
-        let tally = Tally {
-            a_wins: 10,
-            ..Tally::default()
-        };
-        assert_eq!(tally.score(), (1.0, 0.0));
-        let even = Tally {
-            a_wins: 5,
-            b_wins: 5,
-            ..Tally::default()
-        };
-        let (mean, margin) = even.score();
-        assert_eq!(mean, 0.5);
-        assert!((margin - 1.96 * (0.25f64 / 10.0).sqrt()).abs() < 1e-12);
-    }
-
-    #[test]
     fn a_short_arena_counts_every_game() {
         let games = std::env::temp_dir().join(format!("cave-arena-{}.txt", std::process::id()));
         let args = ArenaArgs {
@@ -434,6 +335,17 @@ mod tests {
             + report["b_wins"].as_u64().unwrap()
             + report["ties"].as_u64().unwrap();
         assert_eq!(total, 4);
+        for colour in ["a_as_black", "a_as_white"] {
+            let record = &report[colour];
+            let games: u64 = ["wins", "losses", "ties"]
+                .iter()
+                .map(|key| record[key].as_u64().unwrap())
+                .sum();
+            assert_eq!(
+                games, 2,
+                "each opening once with A as each colour: {record}"
+            );
+        }
     }
 
     #[test]
