@@ -153,6 +153,19 @@ fn bench_prints_its_table() {
     ] {
         assert!(text.contains(label), "{text}");
     }
+    // "nodes per second N (in search time: P% of all time)": the strong engine's late moves
+    // give df-pn part of their time, so the search has some of the time but not more than all.
+    let rate_line = text
+        .lines()
+        .find(|line| line.starts_with("nodes per second"))
+        .unwrap();
+    let numbers: Vec<f64> = rate_line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|word| !word.is_empty())
+        .map(|word| word.parse().unwrap())
+        .collect();
+    assert!(numbers[0] > 0.0, "{rate_line}");
+    assert!(0.0 < numbers[1] && numbers[1] <= 100.0, "{rate_line}");
 }
 
 #[derive(clap::Parser, Debug)]

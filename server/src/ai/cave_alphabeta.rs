@@ -180,6 +180,7 @@ impl super::CaveEngine for AlphaBeta {
         super::SearchSummary {
             depth: self.last.depth,
             nodes: self.last.nodes,
+            search_time: None,
         }
     }
 }

@@ -103,6 +103,7 @@ impl super::CaveEngine for Classic {
         super::SearchSummary {
             depth: SEED_DEPTH,
             nodes: self.nodes,
+            search_time: None,
         }
     }
 }

@@ -33,7 +33,7 @@ pub trait CaveEngine: Send {
     /// is over.
     fn choose_move(&mut self, position: &Position, budget: Duration) -> Option<Square>;
 
-    /// Depth and nodes of the last `choose_move`, for reports and benches.
+    /// Depth, nodes and search time of the last `choose_move`, for reports and benches.
     fn last_search(&self) -> SearchSummary;
 }
 
@@ -43,6 +43,9 @@ pub struct SearchSummary {
     /// The deepest fully searched depth, in plies.
     pub depth: u32,
     pub nodes: u64,
+    /// The time the nodes were searched in, when the move spent time on more than that (the
+    /// strong engine's df-pn checks); `None` when the search was the whole move.
+    pub search_time: Option<Duration>,
 }
 
 /// The Magnetic Cave engine of an AI kind: `Standard` is the strongest.
@@ -255,6 +258,7 @@ mod tests {
             SearchSummary {
                 depth: 0,
                 nodes: self.searches,
+                search_time: None,
             }
         }
     }

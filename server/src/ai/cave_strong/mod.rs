@@ -54,6 +54,8 @@ pub struct SearchReport {
     pub nodes: u64,
     pub score: Score,
     pub elapsed: Duration,
+    /// The part of `elapsed` spent in the alpha-beta search (the rest went to df-pn).
+    pub search_time: Duration,
 }
 
 pub struct Strong {
@@ -160,11 +162,14 @@ impl Strong {
                 break;
             }
         }
-        if proves_tie(best.1, best.2, position) && self.max_depth.is_none() {
+        let proven_tie = proves_tie(best.1, best.2, position) && self.max_depth.is_none();
+        if proven_tie {
             self.deadline = end;
             self.out_of_time = false;
             best.0 = self.swindle(position, hashes, best.2, best.0);
-        } else if schedule != Schedule::SEARCH_ONLY && best.1.abs() < WIN_THRESHOLD {
+        }
+        let searched = started.elapsed();
+        if !proven_tie && schedule != Schedule::SEARCH_ONLY && best.1.abs() < WIN_THRESHOLD {
             let proof_deadline = started + budget.mul_f32(schedule.forced_win);
             if let Some(square) = self.proofs.forced_win(position, proof_deadline) {
                 best.0 = square;
@@ -180,6 +185,7 @@ impl Strong {
             nodes: self.nodes,
             score: best.1,
             elapsed: started.elapsed(),
+            search_time: searched,
         };
         Some(best.0)
     }
@@ -492,6 +498,7 @@ impl super::CaveEngine for Strong {
         super::SearchSummary {
             depth: self.last.depth.max(0) as u32,
             nodes: self.last.nodes,
+            search_time: Some(self.last.search_time),
         }
     }
 }
