@@ -239,11 +239,12 @@ mod tests {
 
     #[test]
     fn every_start_of_a_positions_file_is_proved_in_order() {
-        let path = std::env::temp_dir().join(format!("cave-prove-starts-{}", std::process::id()));
         // The tactics puzzle (a win in two moves) and a won game's line before its last move.
-        let file = "# two starts\na5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8\n\n\
-                    game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5\n";
-        std::fs::write(&path, file).unwrap();
+        let path = crate::cave_cli::temp_file(
+            "prove-starts",
+            "# two starts\na5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8\n\n\
+             game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5\n",
+        );
         let args = ProveArgs {
             nodes: 10_000,
             plies: 0,
