@@ -56,8 +56,10 @@ pub enum CaveCommand {
         /// Moves to the forced five (1 = at once); 3 already takes a while to prove.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
         wins_in: u32,
-        #[arg(long, default_value_t = 5)]
-        count: usize,
+        /// Puzzles to find.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+        count: u32,
+        /// Seed of the random play the puzzles come from: the same seed finds the same puzzles.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -177,7 +179,7 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
             seed,
         } => {
             let mut out = std::io::stdout();
-            for game in parlor_server::ai::cave_prover::find_tactics(wins_in, count, 10, seed) {
+            for game in parlor_server::ai::cave_prover::find_tactics(wins_in, count as usize, 10, seed) {
                 let moves: Vec<String> = game.iter().map(Square::to_string).collect();
                 writeln!(out, "win-in {wins_in}: {}", moves.join(" "))?;
             }

@@ -25,7 +25,8 @@ pub enum HexapawnCommand {
     /// HER plays a copy of itself for N rounds, who moves first alternating; prints each HER's
     /// wins, the share of them that came when it moved first, and the learning curve.
     Auto {
-        #[arg(long)]
+        /// Rounds to play (one game each).
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
         rounds: u64,
         /// Seed for the HERs' draws; taken from the clock and printed if omitted.
         #[arg(long)]

@@ -175,13 +175,14 @@ struct Cli {
 }
 
 #[test]
-fn counts_of_games_and_openings_start_at_one() {
+fn counts_of_games_openings_and_puzzles_start_at_one() {
     use clap::Parser;
     // `bench --games 0` used to panic on its empty table; `--openings 0` was taken as 1.
     let refused = [
         "cave bench --games 0",
         "cave arena --a strong --b classic --games 0",
         "cave arena --a strong --b classic --openings 0",
+        "cave tactics --count 0",
     ];
     for line in refused {
         let error = Cli::try_parse_from(line.split(' '))
@@ -190,6 +191,7 @@ fn counts_of_games_and_openings_start_at_one() {
         assert!(error.contains("0 is not in 1.."), "{line}: {error}");
     }
     assert!(Cli::try_parse_from("cave bench --games 1".split(' ')).is_ok());
+    assert!(Cli::try_parse_from("cave tactics --count 1".split(' ')).is_ok());
     let arena = "cave arena --a strong --b classic --games 2 --openings 1";
     assert!(Cli::try_parse_from(arena.split(' ')).is_ok());
 }

@@ -165,3 +165,19 @@ fn her_resigns_at_an_empty_box_and_pays_with_its_previous_move() {
     );
     assert_has(&text, "Score: you 2, HER 0.");
 }
+
+#[test]
+fn auto_mode_needs_at_least_one_round() {
+    use clap::Parser;
+    #[derive(clap::Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        command: HexapawnCommand,
+    }
+    // `--rounds 0` used to print an empty report.
+    let error = Cli::try_parse_from(["hexapawn", "auto", "--rounds", "0"])
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("0 is not in 1.."), "{error}");
+    assert!(Cli::try_parse_from(["hexapawn", "auto", "--rounds", "1"]).is_ok());
+}
