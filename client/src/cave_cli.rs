@@ -179,7 +179,9 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
             seed,
         } => {
             let mut out = std::io::stdout();
-            for game in parlor_server::ai::cave_prover::find_tactics(wins_in, count as usize, 10, seed) {
+            let puzzles =
+                parlor_server::ai::cave_prover::find_tactics(wins_in, count as usize, 10, seed);
+            for game in puzzles {
                 let moves: Vec<String> = game.iter().map(Square::to_string).collect();
                 writeln!(out, "win-in {wins_in}: {}", moves.join(" "))?;
             }
