@@ -302,7 +302,8 @@ mod tests {
 
     #[test]
     fn a_short_arena_counts_every_game() {
-        let games = std::env::temp_dir().join(format!("cave-arena-{}.txt", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let games = dir.path().join("games.txt");
         let args = ArenaArgs {
             a: EngineLevel::Easy,
             b: EngineLevel::Classic,
@@ -325,7 +326,6 @@ mod tests {
             let moves = moves_of_game_line(line);
             assert!(parlor_shared::cave::parse_moves(moves).is_ok(), "{line}");
         }
-        std::fs::remove_file(&games).unwrap();
         let report: serde_json::Value = serde_json::from_slice(&out).unwrap();
         assert_eq!(
             report["games"], 4,
@@ -360,7 +360,6 @@ mod tests {
         assert_eq!(text(&starts[1]), ["h1", "a1", "h2", "a2", "h3", "a3"]);
         let cut = load_starts(&path, Some(2)).unwrap();
         assert_eq!(text(&cut[1]), ["h1", "a1"]);
-        std::fs::remove_file(&path).unwrap();
     }
 
     #[test]
@@ -375,7 +374,6 @@ mod tests {
             let path = temp_file("bad-starts", text);
             let error = load_starts(&path, None).unwrap_err().to_string();
             assert!(error.contains(expected), "{error} for {text:?}");
-            std::fs::remove_file(&path).unwrap();
         }
     }
 
@@ -394,9 +392,9 @@ mod tests {
             a_move_ms: 500,
             b_move_ms: 500,
             json: true,
-            games_out: Some(games.clone()),
+            games_out: Some(games.to_path_buf()),
             jobs: 1,
-            starts: Some(starts.clone()),
+            starts: Some(starts.to_path_buf()),
             start_bricks: None,
             opening_offset: 0,
         };
@@ -408,7 +406,5 @@ mod tests {
             // White must block e1 at once: every game goes on from the start.
             assert!(moves.starts_with("a1 h8 b1 h7 c1 h6 d1 e1"), "{line}");
         }
-        std::fs::remove_file(&starts).unwrap();
-        std::fs::remove_file(&games).unwrap();
     }
 }

@@ -434,13 +434,17 @@ pub fn bench(
     Ok(ExitCode::SUCCESS)
 }
 
-/// A file of `text` in the temporary directory, named for this process and `name`: for the
-/// tests of the cave commands that read files.
+/// A file of `text` in the temporary directory whose name ends in `-name`, removed when
+/// dropped: for the tests of the cave commands that read files.
 #[cfg(test)]
-pub(crate) fn temp_file(name: &str, text: &str) -> std::path::PathBuf {
-    let path = std::env::temp_dir().join(format!("parlor-cave-{}-{name}", std::process::id()));
-    std::fs::write(&path, text).unwrap();
-    path
+pub(crate) fn temp_file(name: &str, text: &str) -> tempfile::TempPath {
+    let file = tempfile::Builder::new()
+        .prefix("parlor-cave-")
+        .suffix(&format!("-{name}"))
+        .tempfile()
+        .unwrap();
+    std::fs::write(file.path(), text).unwrap();
+    file.into_temp_path()
 }
 
 #[cfg(test)]

@@ -7,14 +7,10 @@ use std::process::{Command, Output};
 
 mod common;
 
-use common::{CLIENT, Screenshot, close_to, have_xvfb, run_under_xvfb};
+use common::{CLIENT, Screenshot, close_to, have_xvfb, run_under_xvfb, scratch};
 
 use parlor_client::gui::ewn::{REMOVED_SQUARE, TARGET_PIECE, ewn_layout, square_rect};
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
-
-fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("parlor-ewn-{}-{name}", std::process::id()))
-}
 
 fn level1() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/ewn/level1.txt")
@@ -39,7 +35,8 @@ fn the_viewer_shows_the_target_red_on_its_square_and_the_removed_square_dark() {
     }
     // Level 1 solved by the solver: the viewer opens at the start, where the target (piece 2)
     // stands on square 32 and square 22 is removed.
-    let moves = temp("moves.txt");
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
     let solved = Command::new(CLIENT)
         .args(["ewn", "solve"])
         .arg(level1())
@@ -48,7 +45,7 @@ fn the_viewer_shows_the_target_red_on_its_square_and_the_removed_square_dark() {
         .output()
         .unwrap();
     assert!(solved.status.success());
-    let png = temp("view.png");
+    let png = dir.path().join("view.png");
     let output = run_viewer(&moves, &png);
     assert!(
         output.status.success(),
@@ -80,8 +77,6 @@ fn the_viewer_shows_the_target_red_on_its_square_and_the_removed_square_dark() {
         close_to(removed_px, REMOVED_SQUARE),
         "square 22: {removed_px:?}"
     );
-    let _ = std::fs::remove_file(&png);
-    let _ = std::fs::remove_file(&moves);
 }
 
 #[test]
@@ -89,13 +84,12 @@ fn a_file_failing_the_check_opens_no_window_and_exits_1() {
     if !have_xvfb() {
         return;
     }
-    let bad = temp("bad.txt");
+    let dir = scratch();
+    let bad = dir.path().join("bad.txt");
     std::fs::write(&bad, "Someone\n1 2 3\n").unwrap();
-    let png = temp("bad.png");
-    let _ = std::fs::remove_file(&png);
+    let png = dir.path().join("bad.png");
     let output = run_viewer(&bad, &png);
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stdout).contains("line 2"));
     assert!(!png.exists(), "no screenshot: the window never opened");
-    let _ = std::fs::remove_file(&bad);
 }

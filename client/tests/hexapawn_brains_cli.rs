@@ -2,7 +2,7 @@
 //! a file comes back the same, survives into the next command (a new process), resets to
 //! empty, and bad files or names are refused with the reason and exit code 1.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
 const CLIENT: &str = env!("CARGO_BIN_EXE_client");
@@ -23,17 +23,15 @@ fn text(output: &Output) -> (String, String) {
     )
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("parlor-brains-cli-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh directory for one test's files, removed when dropped.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 #[test]
 fn a_brain_is_imported_exported_listed_and_reset_across_processes() {
-    let dir = scratch("round-trip");
-    let data = dir.join("data");
+    let dir = scratch();
+    let data = dir.path().join("data");
     let auto = Command::new(CLIENT)
         .args([
             "hexapawn", "auto", "--rounds", "40", "--seed", "3", "--json",
@@ -42,7 +40,7 @@ fn a_brain_is_imported_exported_listed_and_reset_across_processes() {
         .unwrap();
     let report: serde_json::Value = serde_json::from_slice(&auto.stdout).unwrap();
     let brain = &report["hers"][1]["brain"];
-    let file = dir.join("brain.json");
+    let file = dir.path().join("brain.json");
     std::fs::write(&file, brain.to_string()).unwrap();
 
     let imported = brains(&data, &["import", "Taught", file.to_str().unwrap()]);
@@ -68,14 +66,13 @@ fn a_brain_is_imported_exported_listed_and_reset_across_processes() {
         .unwrap()
         .to_string();
     assert_eq!(row_after.split_whitespace().nth(4), Some("0"), "{out}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn bad_files_and_unknown_names_are_refused_with_the_reason() {
-    let dir = scratch("refused");
-    let data = dir.join("data");
-    let bad = dir.join("bad.json");
+    let dir = scratch();
+    let data = dir.path().join("data");
+    let bad = dir.path().join("bad.json");
     std::fs::write(&bad, r#"{"format":"something else"}"#).unwrap();
     for (args, reason) in [
         (
@@ -92,5 +89,4 @@ fn bad_files_and_unknown_names_are_refused_with_the_reason() {
         assert!(stderr.contains(reason), "{args:?}: {stderr}");
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use common::server::{free_addr, start_server};
 use common::{
-    Screenshot, close_to, have_xvfb, open_room, screenshot_taken, spawn_under_xvfb, temp,
+    Screenshot, close_to, have_xvfb, open_room, scratch, screenshot_taken, spawn_under_xvfb,
 };
 use macroquad::color::Color;
 use macroquad::math::Rect;
@@ -88,7 +88,7 @@ fn empty_colour(square: &str) -> Color {
 
 #[test]
 fn slow_mode_shows_the_board_and_her_matchbox_with_an_arrow_per_bead() {
-    let Some(shot) = open_room("slow", "hexapawn slow b1-b2") else {
+    let Some(shot) = open_room("hexapawn slow b1-b2") else {
         return;
     };
     let (board, matchbox) = layouts(Dims::HEXAPAWN, PlayMode::Slow);
@@ -111,7 +111,7 @@ fn slow_mode_shows_the_board_and_her_matchbox_with_an_arrow_per_bead() {
 
 #[test]
 fn let_her_pick_makes_her_draw_a_bead_and_move() {
-    let Some(shot) = open_room("pick", "hexapawn slow b1-b2 pick") else {
+    let Some(shot) = open_room("hexapawn slow b1-b2 pick") else {
         return;
     };
     let (board, _) = layouts(Dims::HEXAPAWN, PlayMode::Slow);
@@ -131,7 +131,7 @@ fn let_her_pick_makes_her_draw_a_bead_and_move() {
 fn a_whole_game_against_her_is_stored_and_replayed_to_its_end() {
     // The person forces HER's answers too (slow mode), wins, and opens the stored game.
     let moves = "b1-b2 a3xb2 c1xb2 c3xb2 a1xb2";
-    let Some(shot) = open_room("replay", &format!("hexapawn slow {moves} replay")) else {
+    let Some(shot) = open_room(&format!("hexapawn slow {moves} replay")) else {
         return;
     };
     let (board, _) = replay_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32, Dims::HEXAPAWN);
@@ -145,7 +145,7 @@ fn a_whole_game_against_her_is_stored_and_replayed_to_its_end() {
 #[test]
 fn play_again_opens_a_new_room_at_the_start() {
     let moves = "b1-b2 a3xb2 c1xb2 c3xb2 a1xb2";
-    let Some(shot) = open_room("again", &format!("hexapawn slow {moves} again")) else {
+    let Some(shot) = open_room(&format!("hexapawn slow {moves} again")) else {
         return;
     };
     let (board, _) = layouts(Dims::HEXAPAWN, PlayMode::Slow);
@@ -159,7 +159,7 @@ fn play_again_opens_a_new_room_at_the_start() {
 #[test]
 fn fast_mode_her_answers_by_itself_on_a_4x4_board() {
     // Two moves by clicks, each answered by HER on its own.
-    let Some(shot) = open_room("fast", "hexapawn fast 4x4 b1-b2 a1-a2") else {
+    let Some(shot) = open_room("hexapawn fast 4x4 b1-b2 a1-a2") else {
         return;
     };
     let (board, matchbox) = layouts(Dims::OCTAPAWN, PlayMode::Fast);
@@ -175,7 +175,7 @@ fn fast_mode_her_answers_by_itself_on_a_4x4_board() {
 
 #[test]
 fn an_auto_match_draws_its_learning_curve() {
-    let Some(shot) = open_room("match", "her-match 3x3 300") else {
+    let Some(shot) = open_room("her-match 3x3 300") else {
         return;
     };
     let layout = hexapawn_match_layout(300);
@@ -196,7 +196,7 @@ fn an_auto_match_draws_its_learning_curve() {
 fn an_auto_match_frames_the_last_move_on_its_board() {
     // One round of fresh HERs: nobody resigns in front of a full box, so the round ends with
     // a move, framed on the two squares it joins.
-    let Some(shot) = open_room("match-last", "her-match 3x3 1") else {
+    let Some(shot) = open_room("her-match 3x3 1") else {
         return;
     };
     let board = hexapawn_match_layout(1).board;
@@ -242,9 +242,9 @@ fn a_room_stays_on_the_screen_while_the_client_reconnects() {
     if !have_xvfb() {
         return;
     }
-    let data = temp("reconnecting-data");
-    let png = temp("reconnecting.png");
-    let _ = std::fs::remove_file(&png);
+    let dir = scratch();
+    let data = dir.path().join("data");
+    let png = dir.path().join("reconnecting.png");
     let addr = free_addr();
     let url = format!("ws://{addr}");
     let server = start_server(addr, &data);
@@ -259,7 +259,6 @@ fn a_room_stays_on_the_screen_while_the_client_reconnects() {
     let came = room_with_moves_came(&url, 1);
     server.kill_9();
     let output = client.wait_with_output().unwrap();
-    let _ = std::fs::remove_dir_all(&data);
     assert!(
         came,
         "the client's room never had its move: {}",

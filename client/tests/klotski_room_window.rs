@@ -8,7 +8,7 @@
 mod common;
 
 use common::klotski::{LEVEL, goal_grid, level, level_puzzle, wrong_cells};
-use common::{Screenshot, have_xvfb, open_room, run_open_room};
+use common::{Screenshot, have_xvfb, open_room, run_open_room, scratch};
 use macroquad::math::Rect;
 use parlor_client::gui::cave_board::{TOP_BAR_HEIGHT, side_panel_x};
 use parlor_client::gui::klotski::room_layout;
@@ -47,7 +47,7 @@ fn refusal_pixels(shot: &Screenshot) -> usize {
 #[test]
 fn slides_clicked_by_hand_leave_the_board_the_rules_give() {
     // 5 may go left or right (the click leans left); 1 and then 2 only down.
-    let Some(shot) = open_room("hand", &room_on_level("5L 1D 2D")) else {
+    let Some(shot) = open_room(&room_on_level("5L 1D 2D")) else {
         return;
     };
     let puzzle = level_puzzle();
@@ -63,13 +63,13 @@ fn the_solver_plays_to_the_goal_and_its_stored_game_replays_to_it() {
     let puzzle = level_puzzle();
     let goal = goal_grid(&puzzle);
     assert_ne!(goal, puzzle.grid(puzzle.start()));
-    let Some(shot) = open_room("solver", &room_on_level("solver 100ms")) else {
+    let Some(shot) = open_room(&room_on_level("solver 100ms")) else {
         return;
     };
     let wrong = wrong_board_cells(&shot, &puzzle, &goal);
     assert!(wrong.is_empty(), "room: cells {wrong:?} are not the goal's");
     // The replay opens at the last slide, on the same place as the room's board.
-    let Some(shot) = open_room("solver-replay", &room_on_level("solver 50ms replay")) else {
+    let Some(shot) = open_room(&room_on_level("solver 50ms replay")) else {
         return;
     };
     let wrong = wrong_board_cells(&shot, &puzzle, &goal);
@@ -82,7 +82,7 @@ fn the_solver_plays_to_the_goal_and_its_stored_game_replays_to_it() {
 #[test]
 fn a_click_on_a_piece_that_cannot_slide_is_refused_and_moves_nothing() {
     // After 9 L, piece 2 has the 6/10 block left, the 2x2 block right and 1 under it.
-    let Some(shot) = open_room("refused", &room_on_level("9L 2R")) else {
+    let Some(shot) = open_room(&room_on_level("9L 2R")) else {
         return;
     };
     let puzzle = level_puzzle();
@@ -97,10 +97,10 @@ fn a_board_file_that_does_not_parse_opens_no_window() {
     if !have_xvfb() {
         return;
     }
-    let bad = common::temp("bad.in");
+    let dir = scratch();
+    let bad = dir.path().join("bad.in");
     std::fs::write(&bad, "2 2\n1 2\n2 0\n0\n").unwrap();
-    let (output, png) = run_open_room("bad", &format!("klotski {} 1R", bad.display()));
-    let _ = std::fs::remove_file(&bad);
+    let (output, png) = run_open_room(dir.path(), &format!("klotski {} 1R", bad.display()));
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -111,7 +111,8 @@ fn a_board_file_that_does_not_parse_opens_no_window() {
         "{stderr}"
     );
     assert!(!png.exists(), "no screenshot: the window never opened");
-    let (output, _) = run_open_room("word", &room_on_level("9Q"));
+    let other = scratch();
+    let (output, _) = run_open_room(other.path(), &room_on_level("9Q"));
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("\"9Q\" is not solver"), "{stderr}");

@@ -6,7 +6,7 @@
 //! tests are skipped with a note, except in CI.
 
 use std::fs::File;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Output;
 
 mod common;
@@ -14,7 +14,7 @@ mod common;
 use common::klotski::{
     LEVEL, expected_colors, goal_grid, level, level_puzzle, shown_colors, wrong_cells,
 };
-use common::{Screenshot, have_xvfb, run_under_xvfb_reading, temp};
+use common::{Screenshot, have_xvfb, run_under_xvfb_reading, scratch};
 
 use macroquad::math::Rect;
 use parlor_client::gui::klotski::{BLANK, room_layout, viewer_layout};
@@ -33,25 +33,23 @@ fn run_gui(input: &Path, step: &str, png: &Path) -> Output {
     run_under_xvfb_reading(&args, File::open(input).expect("input file"))
 }
 
-/// Writes `text` to a file named after `name` and runs `run` with it and a screenshot path
-/// (removed beforehand); returns the output and that path.
+/// Writes `text` to a file in a scratch directory and runs `run` with it and a screenshot path
+/// there; returns the output and the screenshot, if the client took one.
 fn run_on_text(
-    name: &str,
     text: &str,
     run: impl FnOnce(&Path, &Path) -> Output,
-) -> (Output, PathBuf) {
-    let file = temp(&format!("{name}.txt"));
+) -> (Output, Option<Screenshot>) {
+    let dir = scratch();
+    let file = dir.path().join("input.txt");
     std::fs::write(&file, text).unwrap();
-    let png = temp(&format!("{name}.png"));
-    let _ = std::fs::remove_file(&png);
+    let png = dir.path().join("screenshot.png");
     let output = run(&file, &png);
-    let _ = std::fs::remove_file(&file);
-    (output, png)
+    (output, png.exists().then(|| Screenshot::read(&png)))
 }
 
-/// Runs the window on `input` (written to a file named after `name`) at `step`.
-fn run_gui_on_text(name: &str, input: &str, step: &str) -> (Output, PathBuf) {
-    run_on_text(name, input, |file, png| run_gui(file, step, png))
+/// Runs the window on `input` at `step`.
+fn run_gui_on_text(input: &str, step: &str) -> (Output, Option<Screenshot>) {
+    run_on_text(input, |file, png| run_gui(file, step, png))
 }
 
 /// The viewer's board area on the screenshot.
@@ -61,7 +59,8 @@ fn viewer_board(shot: &Screenshot) -> Rect {
 
 /// Runs the window at `step` and checks every cell against `grid`; returns standard error.
 fn check_cells(puzzle: &Puzzle, step: &str, grid: &[u16]) -> String {
-    let png = temp(&format!("step-{step}.png"));
+    let dir = scratch();
+    let png = dir.path().join("screenshot.png");
     let output = run_gui(&level(LEVEL), step, &png);
     let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
     assert!(output.status.success(), "client failed: {stderr}");
@@ -81,7 +80,6 @@ fn check_cells(puzzle: &Puzzle, step: &str, grid: &[u16]) -> String {
         wrong.is_empty(),
         "step {step}: cells {wrong:?} show the wrong colour"
     );
-    let _ = std::fs::remove_file(&png);
     stderr
 }
 
@@ -111,7 +109,7 @@ fn bad_input_is_a_line_numbered_error_with_exit_1_and_no_window() {
     if !have_xvfb() {
         return;
     }
-    let (output, png) = run_gui_on_text("bad", "2 2\n1 2\n2 0\n0\n", "0");
+    let (output, shot) = run_gui_on_text("2 2\n1 2\n2 0\n0\n", "0");
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
@@ -119,7 +117,7 @@ fn bad_input_is_a_line_numbered_error_with_exit_1_and_no_window() {
         "{stderr}"
     );
     assert!(output.stdout.is_empty());
-    assert!(!png.exists(), "no screenshot: the window never opened");
+    assert!(shot.is_none(), "no screenshot: the window never opened");
 }
 
 #[test]
@@ -128,22 +126,21 @@ fn an_unsolvable_puzzle_shows_its_start_and_says_why_on_standard_error() {
         return;
     }
     let input = "2 2\n2 1\n0 3\n0\n";
-    let (output, png) = run_gui_on_text("no", input, "end");
+    let (output, shot) = run_gui_on_text(input, "end");
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "client failed: {stderr}");
     assert!(stderr.contains("No solution: one blank"), "{stderr}");
     let puzzle = parse_puzzle(input).unwrap();
-    let shot = Screenshot::read(&png);
+    let shot = shot.expect("a screenshot");
     let expected = expected_colors(&puzzle, &puzzle.grid(puzzle.start()));
     assert_eq!(expected[2], BLANK);
     let shown = shown_colors(&shot, &puzzle, &expected, viewer_board(&shot));
     assert!(shown.iter().all(|&ok| ok));
-    let _ = std::fs::remove_file(&png);
 }
 
 /// Runs `client klotski show` on the level with a moves file of `moves` at `step`.
-fn run_show(name: &str, moves: &str, step: &str) -> (Output, PathBuf) {
-    run_on_text(name, moves, |file, png| {
+fn run_show(moves: &str, step: &str) -> (Output, Option<Screenshot>) {
+    run_on_text(moves, |file, png| {
         let args = [
             "klotski".as_ref(),
             "show".as_ref(),
@@ -175,7 +172,7 @@ fn the_replay_view_shows_the_board_after_the_chosen_slide_and_the_goal_beside_it
     let goal = goal_grid(&puzzle);
     let layout = room_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32);
     for step in [5, 17] {
-        let (output, png) = run_show(&format!("replay-{step}"), &answer, &step.to_string());
+        let (output, shot) = run_show(&answer, &step.to_string());
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(output.status.success(), "client failed: {stderr}");
         let grid = puzzle.grid(&puzzle.replay(&moves[..step]).unwrap());
@@ -185,12 +182,11 @@ fn the_replay_view_shows_the_board_after_the_chosen_slide_and_the_goal_beside_it
                 expected_colors(&puzzle, &goal)
             );
         }
-        let shot = Screenshot::read(&png);
+        let shot = shot.expect("a screenshot");
         let wrong = wrong_cells(&shot, &puzzle, &grid, layout.board);
         assert!(wrong.is_empty(), "step {step}: board cells {wrong:?}");
         let wrong = wrong_cells(&shot, &puzzle, &goal, layout.goal);
         assert!(wrong.is_empty(), "step {step}: goal cells {wrong:?}");
-        let _ = std::fs::remove_file(&png);
     }
 }
 
@@ -200,12 +196,12 @@ fn a_slide_that_cannot_be_made_opens_no_replay_window() {
         return;
     }
     // 9 stands at the right edge: 9 R leaves the board.
-    let (output, png) = run_show("illegal", "9 L\n9 R\n9 R\n", "end");
+    let (output, shot) = run_show("9 L\n9 R\n9 R\n", "end");
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
         stderr.contains("move 3 (9 R) cannot be replayed"),
         "{stderr}"
     );
-    assert!(!png.exists(), "no screenshot: the window never opened");
+    assert!(shot.is_none(), "no screenshot: the window never opened");
 }

@@ -83,11 +83,10 @@ fn resumed(connection: &Connection, last: &RoomSnapshot, seat: Option<(u8, &Seat
 
 #[test]
 fn seats_and_watches_come_back_by_themselves_after_kill_9_and_a_restart() {
-    let dir = std::env::temp_dir().join(format!("parlor-client-reconnect-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = common::scratch();
     let addr = free_addr();
     let url = format!("ws://{addr}");
-    let server = start_server(addr, &dir);
+    let server = start_server(addr, dir.path());
 
     let alice = Connection::open(&url);
     let bob = Connection::open(&url);
@@ -121,7 +120,7 @@ fn seats_and_watches_come_back_by_themselves_after_kill_9_and_a_restart() {
     for connection in [&alice, &bob, &spectator] {
         reconnecting(connection);
     }
-    let server = start_server(addr, &dir);
+    let server = start_server(addr, dir.path());
     // No request from the test: each connection takes up what it followed.
     resumed(&alice, &last, Some((0, &alice_token)));
     resumed(&bob, &last, Some((1, &bob_token)));
@@ -150,13 +149,11 @@ fn seats_and_watches_come_back_by_themselves_after_kill_9_and_a_restart() {
         version: 2,
         mv: cave("b1"),
     });
-    let server = start_server(addr, &dir);
+    let _restarted = start_server(addr, dir.path());
     for connection in [&alice, &bob, &spectator] {
         let state = state_at(connection, room, 3);
         assert_eq!(state.moves, vec![cave("a1"), cave("h8"), cave("b1")]);
     }
-    drop(server);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]

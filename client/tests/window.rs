@@ -6,7 +6,7 @@ use std::process::Command;
 
 mod common;
 
-use common::{CLIENT, Screenshot, close_to, have_xvfb, open_room, run_under_xvfb};
+use common::{CLIENT, Screenshot, close_to, have_xvfb, open_room, run_under_xvfb, scratch};
 use macroquad::color::Color;
 use parlor_client::bricks_cli::parse_moves;
 use parlor_client::gui::bricks::{
@@ -20,13 +20,12 @@ use parlor_shared::bricks::{BricksGame, Setup};
 use parlor_shared::cave::Square;
 
 /// Runs the client under Xvfb with `args` plus `--screenshot PATH` and decodes the PNG.
-fn screenshot(name: &str, args: &[&str]) -> Option<Screenshot> {
+fn screenshot(args: &[&str]) -> Option<Screenshot> {
     if !have_xvfb() {
         return None;
     }
-    let path =
-        std::env::temp_dir().join(format!("parlor-window-{name}-{}.png", std::process::id()));
-    let _ = std::fs::remove_file(&path);
+    let dir = scratch();
+    let path = dir.path().join("screenshot.png");
     let mut all: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
     all.extend([std::ffi::OsStr::new("--screenshot"), path.as_os_str()]);
     let output = run_under_xvfb(&all);
@@ -49,7 +48,7 @@ fn cave_cell(shot: &Screenshot, name: &str) -> [u8; 3] {
 fn the_cave_board_shows_placed_bricks_in_their_cells() {
     // Black a1 b1 c1, White h1 g1: the pixels at those cells' centres must be brick colours,
     // and the untouched cells the empty colour, in the chess orientation (row 1 at the bottom).
-    let Some(shot) = screenshot("bricks", &["cave", "show", "--moves", "a1 h1 b1 g1 c1"]) else {
+    let Some(shot) = screenshot(&["cave", "show", "--moves", "a1 h1 b1 g1 c1"]) else {
         return;
     };
     assert_eq!(
@@ -81,7 +80,7 @@ fn the_cave_board_shows_placed_bricks_in_their_cells() {
 
 #[test]
 fn an_empty_cave_shows_only_empty_cells() {
-    let Some(empty) = screenshot("empty", &["cave", "show"]) else {
+    let Some(empty) = screenshot(&["cave", "show"]) else {
         return;
     };
     for square in Square::all() {
@@ -125,13 +124,13 @@ impl Tower {
 
 /// Runs `client bricks show` and checks the colour at the centre of each floor of the
 /// detailed column (the close-up when there is one).
-fn check_floors(name: &str, setup: [&str; 3], moves: &str, floors: &[(u64, Color)]) {
+fn check_floors(setup: [&str; 3], moves: &str, floors: &[(u64, Color)]) {
     let [height, drops, bricks] = setup;
     let args = [
         "bricks", "show", "--height", height, "--drops", drops, "--bricks", bricks, "--moves",
         moves,
     ];
-    let Some(shot) = screenshot(name, &args) else {
+    let Some(shot) = screenshot(&args) else {
         return;
     };
     let tower = Tower::after(
@@ -159,7 +158,6 @@ fn the_bricks_tower_shades_safe_floors_green_and_broken_floors_red() {
     floors.extend([21, 35, 49].map(|floor| (floor, OPEN_FLOOR)));
     floors.extend([50, 75, 100].map(|floor| (floor, BROKEN_FLOOR)));
     check_floors(
-        "bricks-ranges",
         ["100", "14", "2"],
         "drop 50, broken, drop 20, safe",
         &floors,
@@ -169,7 +167,6 @@ fn the_bricks_tower_shades_safe_floors_green_and_broken_floors_red() {
 #[test]
 fn a_drop_waiting_for_its_answer_shows_a_brick_on_its_floor() {
     check_floors(
-        "bricks-pending",
         ["100", "14", "2"],
         "drop 50, broken, drop 20, safe, drop 35",
         &[(35, PENDING_BRICK), (30, OPEN_FLOOR), (40, OPEN_FLOOR)],
@@ -183,7 +180,6 @@ fn a_tall_tower_shows_the_open_floors_in_a_close_up() {
     let close_up = tower.layout.close_up.expect("a close-up");
     assert_eq!((close_up.low, close_up.high), (1000, 1040));
     check_floors(
-        "bricks-close-up",
         ["1000000", "30", "3"],
         "drop 1040, broken, drop 1000, safe",
         &[(1000, SAFE_FLOOR), (1020, OPEN_FLOOR), (1040, BROKEN_FLOOR)],
@@ -212,7 +208,7 @@ fn a_cave_room_shows_the_persons_clicked_bricks_and_the_ais_answers() {
     // The person (Black) clicks a1, then b1; classic answers each. Classic's fixed-depth
     // search is deterministic, so its answers are known: the screen must show exactly these
     // four bricks, every other cell empty (or lit as legal: it is the person's turn again).
-    let Some(shot) = open_room("cave-room", "cave classic a1 b1") else {
+    let Some(shot) = open_room("cave classic a1 b1") else {
         return;
     };
     let mut classic = parlor_server::ai::cave_engine(parlor_shared::protocol::AiKind::Classic);

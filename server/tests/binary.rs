@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{SERVER, ask, start};
+use common::{SERVER, ask, data_dir, start};
 use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::hexapawn::{Brain, Dims, MAX_MATCH_ROUNDS, MatchSetup, Pace};
 use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
@@ -36,9 +36,8 @@ fn an_address_in_use_is_a_clear_error_not_a_panic() {
 
 #[tokio::test]
 async fn finished_games_survive_a_restart() {
-    let dir = std::env::temp_dir().join(format!("parlor-binary-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data = dir.to_str().unwrap();
+    let dir = data_dir();
+    let data = dir.path().to_str().unwrap();
     let server = start(&["--data", data]);
     let create = ClientMsg::CreateRoom {
         setup: GameSetup::Cave,
@@ -76,8 +75,6 @@ async fn finished_games_survive_a_restart() {
     };
     assert_eq!(record.moves, end.moves);
     assert_eq!(Some(record.summary.outcome), end.outcome);
-    drop(again);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The brains of an auto match killed in the middle of training (SIGKILL, no shutdown) are
@@ -85,9 +82,8 @@ async fn finished_games_survive_a_restart() {
 /// before the kill, and the match, resumed, goes on training them.
 #[tokio::test]
 async fn her_brains_survive_a_kill_in_the_middle_of_training() {
-    let dir = std::env::temp_dir().join(format!("parlor-brains-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let data = dir.to_str().unwrap();
+    let dir = data_dir();
+    let data = dir.path().to_str().unwrap();
     let setup = MatchSetup {
         dims: Dims::HEXAPAWN,
         mirrors: false,
@@ -180,6 +176,4 @@ async fn her_brains_survive_a_kill_in_the_middle_of_training() {
         unreachable!()
     };
     assert!(after[0].games >= target, "{after:?}");
-    drop(again);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -85,8 +85,8 @@ struct Played {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
-    let dir = data_dir("restart");
-    let data = dir.to_str().unwrap();
+    let dir = data_dir();
+    let data = dir.path().to_str().unwrap();
     let server = start(&["--data", data]);
     let url = server.url.clone();
 
@@ -432,6 +432,4 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         let brain = brains.iter().find(|brain| brain.name == name).unwrap();
         assert!(brain.games >= view.rounds_played, "{brain:?}");
     }
-    drop(server);
-    std::fs::remove_dir_all(&dir).unwrap();
 }

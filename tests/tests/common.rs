@@ -5,6 +5,8 @@
 
 use std::time::Duration;
 
+use tempfile::TempDir;
+
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_server::{BackgroundServer, Limits, ServerConfig};
@@ -21,16 +23,22 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 const PATIENCE: Duration = Duration::from_secs(10);
 
-/// Starts a server with its database in a fresh temporary directory.
-pub fn start_server(name: &str) -> (BackgroundServer, std::path::PathBuf) {
+/// Starts a server with its database in a fresh temporary directory, named after the test and
+/// removed when the returned directory is dropped at the test's end.
+pub fn start_server(name: &str) -> (BackgroundServer, TempDir) {
     start_server_with(name, Limits::default())
 }
 
 /// Starts a server with the given limits.
-pub fn start_server_with(name: &str, limits: Limits) -> (BackgroundServer, std::path::PathBuf) {
-    let dir = std::env::temp_dir().join(format!("parlor-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let mut config = ServerConfig::new("127.0.0.1:0".parse().unwrap(), Some(dir.clone()));
+pub fn start_server_with(name: &str, limits: Limits) -> (BackgroundServer, TempDir) {
+    let dir = tempfile::Builder::new()
+        .prefix(&format!("parlor-test-{name}-"))
+        .tempdir()
+        .expect("a temporary directory");
+    let mut config = ServerConfig::new(
+        "127.0.0.1:0".parse().unwrap(),
+        Some(dir.path().to_path_buf()),
+    );
     config.limits = limits;
     (
         parlor_server::start_in_background(config).expect("server starts"),

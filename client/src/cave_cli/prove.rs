@@ -202,9 +202,8 @@ mod tests {
 
     #[test]
     fn a_won_puzzle_is_written_to_the_book_and_replaces_its_mirror_image() {
-        let dir = std::env::temp_dir().join(format!("cave-prove-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("proven.txt");
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("proven.txt");
         // The left-right mirror image of the tactics puzzle proved below, with a weaker value.
         let mirror = "h5 h8 h2 a4 b4 h6 g8 a6 h7 a5 f8";
         std::fs::write(&path, format!("{mirror} | tie-or-better | - | 1\n")).unwrap();
@@ -225,7 +224,6 @@ mod tests {
         assert_eq!(stored.len(), 1, "the mirror image's line was replaced");
         assert_eq!(stored[0].value, Value::Win);
         assert_eq!(game_text(&stored[0].moves), args.position);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -249,7 +247,7 @@ mod tests {
             nodes: 10_000,
             plies: 0,
             position: String::new(),
-            positions: Some(path.clone()),
+            positions: Some(path.to_path_buf()),
             table_bits: 12,
             json: false,
             write: None,
@@ -261,6 +259,5 @@ mod tests {
         assert_eq!(lines.len(), 2, "{text}");
         assert!(lines[0].starts_with("a5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8: win, best"));
         assert!(lines[1].starts_with("a1 h8 b1 h7 c1 h6 d1 h5: win, best e1"));
-        std::fs::remove_file(&path).unwrap();
     }
 }

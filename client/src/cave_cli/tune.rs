@@ -158,16 +158,13 @@ mod tests {
             "tune-bad",
             "# a comment\na1 h8 | win | b1 | 9\na1 a1 | tie | - | 9\n",
         );
-        let error = tune(bad.clone()).unwrap_err().to_string();
+        let error = tune(bad.to_path_buf()).unwrap_err().to_string();
         assert!(error.contains("bad: line 3: move 2"), "{error}");
         let few = temp_file(
             "tune-few",
             "a1 h8 | win | b1 | 9\na1 h8 b1 | unknown | - | 9\n",
         );
-        let error = tune(few.clone()).unwrap_err().to_string();
+        let error = tune(few.to_path_buf()).unwrap_err().to_string();
         assert!(error.contains("too few"), "{error}");
-        for path in [bad, few] {
-            std::fs::remove_file(path).unwrap();
-        }
     }
 }

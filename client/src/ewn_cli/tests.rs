@@ -18,11 +18,9 @@ fn levels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/ewn")
 }
 
-/// A fresh folder for one test's files.
-fn scratch(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("parlor-ewn-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test's files, removed when dropped.
+fn scratch() -> tempfile::TempDir {
+    tempfile::tempdir().unwrap()
 }
 
 fn options(level: Option<&str>, player: Option<PlayerKind>, out: &Path) -> PlayOptions {
@@ -51,7 +49,8 @@ fn text(write: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<ExitCode>) -> (String
 
 #[test]
 fn the_ai_solves_level1_and_writes_the_seeds_format() {
-    let moves = scratch("ai").join("moves.txt");
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
     let (shown, code) = run_play(
         "",
         options(Some("level1.txt"), Some(PlayerKind::Ai), &moves),
@@ -71,7 +70,8 @@ fn the_ai_solves_level1_and_writes_the_seeds_format() {
 
 #[test]
 fn a_human_is_asked_everything_and_bad_answers_are_refused() {
-    let moves = scratch("human").join("moves.txt");
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
     let typed = "4\n1\n\nAda\n99\n1\nx\n3 45\n2 31\n3 34\n3 23\n6 23\n2 21\n10\n0\n2 0\n";
     let (shown, code) = run_play(typed, options(None, None, &moves));
     assert_eq!(code, ExitCode::SUCCESS);
@@ -104,7 +104,8 @@ fn a_human_is_asked_everything_and_bad_answers_are_refused() {
 
 #[test]
 fn end_of_input_abandons_the_game_without_a_panic() {
-    let moves = scratch("eof").join("moves.txt");
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
     for typed in ["", "1\n", "1\nAda\n", "1\nAda\n1\n3 34\n"] {
         let (shown, code) = run_play(typed, options(None, None, &moves));
         assert_eq!(code, ExitCode::FAILURE, "{typed:?}");
@@ -118,8 +119,8 @@ fn end_of_input_abandons_the_game_without_a_panic() {
 
 #[test]
 fn the_random_player_plays_to_an_end_that_the_viewer_accepts() {
-    let dir = scratch("random");
-    let moves = dir.join("moves.txt");
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
     let (shown, code) = run_play(
         "",
         options(Some("level4.txt"), Some(PlayerKind::Random), &moves),
@@ -163,7 +164,8 @@ fn the_viewer_names_the_first_error_and_fails() {
 
 #[test]
 fn solve_prints_each_move_and_writes_a_file_the_viewer_accepts() {
-    let moves = scratch("solve").join("moves.txt");
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
     let level = levels_dir().join("level1.txt");
     let (shown, code) = text(|out| solve_level(out, &level, Some(&moves), Rules::default()));
     assert_eq!(code, ExitCode::SUCCESS);
@@ -189,11 +191,11 @@ fn solve_prints_each_move_and_writes_a_file_the_viewer_accepts() {
 
 #[test]
 fn bench_lists_the_levels_in_natural_order() {
-    let dir = scratch("bench");
+    let dir = scratch();
     for name in ["level10.txt", "level2.txt", "notes.md"] {
-        std::fs::copy(levels_dir().join("level1.txt"), dir.join(name)).unwrap();
+        std::fs::copy(levels_dir().join("level1.txt"), dir.path().join(name)).unwrap();
     }
-    let (shown, code) = text(|out| bench(out, &dir, Rules::default()));
+    let (shown, code) = text(|out| bench(out, dir.path(), Rules::default()));
     assert_eq!(code, ExitCode::SUCCESS);
     let rows: Vec<&str> = shown.lines().collect();
     assert_eq!(rows.len(), 4, "{shown}");

@@ -116,11 +116,11 @@ fn auto_json_carries_the_statistics_and_both_brains() {
 
 #[test]
 fn auto_plot_writes_a_png() {
-    let path = std::env::temp_dir().join(format!("hexapawn-curve-{}.png", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("curve.png");
     let text = auto_output(300, false, Some(path.clone()));
     assert_has(&text, "Learning curve drawn to");
     let bytes = std::fs::read(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
     assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
 }
 

@@ -66,18 +66,20 @@ fn under_xvfb(args: &[&std::ffi::OsStr]) -> Command {
     command
 }
 
-/// A file `name` of this test process in the temporary directory.
-pub fn temp(name: &str) -> PathBuf {
-    std::env::temp_dir().join(format!("parlor-window-{}-{name}", std::process::id()))
+/// A fresh directory for one test's files (inputs, data, screenshots). It is removed when
+/// dropped, also when the test fails, so no run leaves files behind.
+pub fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("parlor-window-")
+        .tempdir()
+        .expect("a temporary directory")
 }
 
-/// Runs the client with its embedded server on a fresh data directory with the hidden
-/// `--open-room room` and `--screenshot`; returns its output and the screenshot's path (named
-/// after `name`, removed beforehand).
-pub fn run_open_room(name: &str, room: &str) -> (Output, PathBuf) {
-    let data = temp(&format!("{name}-data"));
-    let png = temp(&format!("{name}.png"));
-    let _ = std::fs::remove_file(&png);
+/// Runs the client with its embedded server on a fresh data directory in `dir` with the hidden
+/// `--open-room room` and `--screenshot`; returns its output and the screenshot's path in `dir`.
+pub fn run_open_room(dir: &Path, room: &str) -> (Output, PathBuf) {
+    let data = dir.join("data");
+    let png = dir.join("screenshot.png");
     let args = [
         "--data".as_ref(),
         data.as_os_str(),
@@ -86,22 +88,21 @@ pub fn run_open_room(name: &str, room: &str) -> (Output, PathBuf) {
         "--screenshot".as_ref(),
         png.as_os_str(),
     ];
-    let output = run_under_xvfb(&args);
-    let _ = std::fs::remove_dir_all(&data);
-    (output, png)
+    (run_under_xvfb(&args), png)
 }
 
-/// [`run_open_room`], which must succeed, and its screenshot; `None` without `xvfb-run`.
-pub fn open_room(name: &str, room: &str) -> Option<Screenshot> {
+/// [`run_open_room`] in a scratch directory, which must succeed, and its screenshot; `None`
+/// without `xvfb-run`.
+pub fn open_room(room: &str) -> Option<Screenshot> {
     if !have_xvfb() {
         return None;
     }
-    let (output, png) = run_open_room(name, room);
+    let dir = scratch();
+    let (output, png) = run_open_room(dir.path(), room);
     Some(screenshot_taken(&output, &png))
 }
 
-/// The screenshot at `png` of a client that exited with `output`, which must be a success;
-/// the file is removed.
+/// The screenshot at `png` of a client that exited with `output`, which must be a success.
 pub fn screenshot_taken(output: &Output, png: &Path) -> Screenshot {
     assert!(
         output.status.success(),
@@ -109,7 +110,6 @@ pub fn screenshot_taken(output: &Output, png: &Path) -> Screenshot {
         String::from_utf8_lossy(&output.stderr)
     );
     let shot = Screenshot::read(png);
-    let _ = std::fs::remove_file(png);
     assert_eq!(
         (shot.width, shot.height),
         (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32)

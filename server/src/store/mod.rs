@@ -223,7 +223,7 @@ mod tests {
 
     #[test]
     fn a_saved_game_comes_back_whole_and_survives_reopening() {
-        let dir = std::env::temp_dir().join(format!("parlor-store-{}", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
         let moves: Vec<GameMove> = ["a1", "h8", "b1"]
             .iter()
             .map(|m| GameMove::Cave(m.parse().unwrap()))
@@ -235,8 +235,8 @@ mod tests {
             start: GameSetup::Cave.start().unwrap(),
             moves: moves.clone(),
         };
-        let id = Store::open(&dir).unwrap().save(&record).unwrap();
-        let store = Store::open(&dir).unwrap();
+        let id = Store::open(dir.path()).unwrap().save(&record).unwrap();
+        let store = Store::open(dir.path()).unwrap();
         let got = store.get(id).unwrap().unwrap();
         assert_eq!(got.moves, moves);
         assert_eq!(got.start, GameSetup::Cave.start().unwrap());
@@ -244,6 +244,5 @@ mod tests {
         assert_eq!(got.summary.moves, 3);
         assert_eq!(store.list().unwrap()[0].id, id);
         assert!(store.get(id + 1000).unwrap().is_none());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -225,9 +225,8 @@ fn a_failing_job_undoes_only_itself_in_a_shared_transaction() {
 /// Many rooms writing moves at once: every move lands, in order, and the writer's rate.
 #[test]
 fn the_writer_keeps_each_rooms_moves_in_order_under_load() {
-    let dir = std::env::temp_dir().join(format!("parlor-writer-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    let store = Store::open(&dir).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
     let rooms = 200u64;
     let plies = 20u64;
     let squares: Vec<GameMove> = (0..plies)
@@ -267,8 +266,6 @@ fn the_writer_keeps_each_rooms_moves_in_order_under_load() {
     for row in game_rows(&unfinished) {
         assert_eq!(row.moves, squares);
     }
-    drop(store);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -291,10 +288,10 @@ fn a_job_that_panics_is_undone_and_the_writer_goes_on() {
 
 #[test]
 fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_opens() {
-    let dir = std::env::temp_dir().join(format!("parlor-plain-tokens-{}", std::process::id()));
+    let dir = tempfile::tempdir().unwrap();
     let token = SeatToken::random();
     {
-        let store = Store::open(&dir).unwrap();
+        let store = Store::open(dir.path()).unwrap();
         block_on(store.insert_room(&cave_room(4)).done()).unwrap();
         // What the rooms table held before: the token itself.
         let plain = format!("[null, \"{}\"]", token.0);
@@ -303,7 +300,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         // And the layout version from before seat keys.
         store.lock().pragma_update(None, "user_version", 0).unwrap();
     }
-    let store = Store::open(&dir).unwrap();
+    let store = Store::open(dir.path()).unwrap();
     let column: String = store
         .lock()
         .query_row("SELECT tokens FROM rooms WHERE id = 4", [], |row| {
@@ -331,5 +328,4 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         0,
         "keys are not hashed again"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

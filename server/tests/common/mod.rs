@@ -61,11 +61,10 @@ pub fn start(args: &[&str]) -> Running {
     }
 }
 
-/// A fresh data directory for one test.
-pub fn data_dir(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("parlor-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A fresh data directory for one test, removed when dropped: keep it until the server that
+/// uses it has stopped.
+pub fn data_dir() -> tempfile::TempDir {
+    tempfile::tempdir().expect("a temporary directory")
 }
 
 /// Connects, sends `requests` and returns the first answer `until` accepts.

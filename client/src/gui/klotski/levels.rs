@@ -76,14 +76,11 @@ mod tests {
 
     #[test]
     fn a_file_that_does_not_parse_keeps_the_parsers_reason() {
-        let dir =
-            std::env::temp_dir().join(format!("parlor-klotski-levels-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("bad.in"), "2 2\n1 2\n2 0\n0\n").unwrap();
-        std::fs::write(dir.join("good.in"), "2 2\n1 2\n3 0\n0\n").unwrap();
-        std::fs::write(dir.join("notes.txt"), "not a board").unwrap();
-        let boards = load_boards(&dir);
-        std::fs::remove_dir_all(&dir).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("bad.in"), "2 2\n1 2\n2 0\n0\n").unwrap();
+        std::fs::write(dir.path().join("good.in"), "2 2\n1 2\n3 0\n0\n").unwrap();
+        std::fs::write(dir.path().join("notes.txt"), "not a board").unwrap();
+        let boards = load_boards(dir.path());
         assert_eq!(boards.len(), 2);
         assert_eq!(boards[0].name, "bad.in");
         let reason = boards[0].puzzle.as_ref().unwrap_err();

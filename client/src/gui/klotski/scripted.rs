@@ -232,10 +232,10 @@ mod tests {
 
     #[test]
     fn a_bad_file_or_word_is_an_error_that_says_which() {
-        let bad = std::env::temp_dir().join(format!("parlor-script-{}.in", std::process::id()));
+        let dir = tempfile::tempdir().unwrap();
+        let bad = dir.path().join("bad.in");
         std::fs::write(&bad, "2 2\n1 2\n2 0\n0\n").unwrap();
         let error = parse(bad.to_str().unwrap()).unwrap_err();
-        std::fs::remove_file(&bad).unwrap();
         assert!(
             error.contains(".in: line 3: number 2 is repeated"),
             "{error}"
