@@ -4,6 +4,7 @@
 //! positions (`--starts`), such as the games of an earlier arena cut at some brick, to see
 //! where a result is decided.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -51,8 +52,8 @@ pub struct ArenaArgs {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
-    /// Also write every game to this file, a line each: its number, A's colour, the outcome
-    /// and the moves from the empty cave (for `cave show --moves` or `cave prove --position`).
+    /// Also write every game to this file, a line each in game order: its number, A's colour,
+    /// the outcome and the moves from the empty cave (for `cave show --moves` or `cave prove --position`).
     #[arg(long)]
     games_out: Option<std::path::PathBuf>,
     /// Games played at once, each on a thread of its own. Engines think on one core each and
@@ -156,6 +157,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         None => None,
     };
     let total = pairs * 2;
+    let mut in_order = InGameOrder::default();
     let next_game = AtomicUsize::new(0);
     let (finished, results) = mpsc::channel();
     let outcome = std::thread::scope(|scope| -> anyhow::Result<()> {
@@ -201,12 +203,14 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                 played.outcome,
                 moves.join(" ")
             );
-            if !args.json {
-                writeln!(out, "{line}")?;
-            }
-            if let Some(file) = &mut games_out {
-                writeln!(file, "{line}")?;
-                file.flush()?;
+            for line in in_order.finished(game, line) {
+                if !args.json {
+                    writeln!(out, "{line}")?;
+                }
+                if let Some(file) = &mut games_out {
+                    writeln!(file, "{line}")?;
+                    file.flush()?;
+                }
             }
         }
         Ok(())
@@ -214,6 +218,28 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     outcome?;
     tally.write_report(args, out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The lines of finished games, handed on in game order. With several jobs, games finish out
+/// of order; a reader of the output or of `--games-out` expects game k on line k.
+#[derive(Default)]
+struct InGameOrder {
+    next: usize,
+    waiting: BTreeMap<usize, String>,
+}
+
+impl InGameOrder {
+    /// Takes the line of game `game` (counted from 0) and returns the lines now due, in order:
+    /// none while an earlier game is still being played.
+    fn finished(&mut self, game: usize, line: String) -> Vec<String> {
+        self.waiting.insert(game, line);
+        let mut due = Vec::new();
+        while let Some(line) = self.waiting.remove(&self.next) {
+            due.push(line);
+            self.next += 1;
+        }
+        due
+    }
 }
 
 /// One game from `opening`.
@@ -301,6 +327,18 @@ mod tests {
     }
 
     #[test]
+    fn lines_of_games_finished_out_of_order_come_out_in_game_order() {
+        let mut in_order = InGameOrder::default();
+        let mut finish = |game: usize| in_order.finished(game, format!("game {}", game + 1));
+        assert!(finish(1).is_empty(), "game 1 is still being played");
+        assert!(finish(2).is_empty());
+        assert_eq!(finish(0), ["game 1", "game 2", "game 3"]);
+        assert!(finish(4).is_empty());
+        assert_eq!(finish(3), ["game 4", "game 5"]);
+        assert_eq!(finish(5), ["game 6"]);
+    }
+
+    #[test]
     fn a_short_arena_counts_every_game() {
         let dir = tempfile::tempdir().unwrap();
         let games = dir.path().join("games.txt");
@@ -322,7 +360,8 @@ mod tests {
         run(&args, &mut out).unwrap();
         let written = std::fs::read_to_string(&games).unwrap();
         assert_eq!(written.lines().count(), 4, "a line per game");
-        for line in written.lines() {
+        for (number, line) in (1..).zip(written.lines()) {
+            assert!(line.starts_with(&format!("game {number:>3}: ")), "{line}");
             let moves = moves_of_game_line(line);
             assert!(parlor_shared::cave::parse_moves(moves).is_ok(), "{line}");
         }
