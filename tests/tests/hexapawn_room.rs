@@ -8,8 +8,8 @@ use common::{Peer, start_server};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
 use parlor_shared::hexapawn::{
-    AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Pace,
-    PlayMode, Position,
+    AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Move,
+    Pace, PlayMode, Position, Square,
 };
 use parlor_shared::protocol::{AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
@@ -90,6 +90,14 @@ async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_
         .await;
     let message = person.expect_error(ErrorCode::IllegalMove).await;
     assert!(message.contains("your move"), "{message}");
+    // Squares off every board: refused and named by number; the room goes on (naming them
+    // once overflowed and ended the room's task).
+    let nowhere = Move::new(Square::new(255, 255), Square::new(255, 0));
+    person
+        .send_move(room, &token, 0, GameMove::Hexapawn(HexMove::Play(nowhere)))
+        .await;
+    let message = person.expect_error(ErrorCode::IllegalMove).await;
+    assert!(message.contains("(column 255, row 255)"), "{message}");
     person.send_move(room, &token, 0, play("b1-b2")).await;
     let her_turn = person.state_where(room, |s| s.version == 1).await;
     let matchbox = hex(&her_turn.state)

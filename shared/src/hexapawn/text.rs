@@ -14,11 +14,17 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::board::{Move, Position, Square};
-use super::{Dims, HexapawnError, Side};
+use super::{COLS, Dims, HexapawnError, ROWS, Side};
 
 impl fmt::Display for Square {
+    /// A square off every board (a client may send any numbers) is written as its numbers: it
+    /// has no name, and its refusal must still say what was sent.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col) as char, self.row + 1)
+        if self.col < *COLS.end() && self.row < *ROWS.end() {
+            write!(f, "{}{}", (b'a' + self.col) as char, self.row + 1)
+        } else {
+            write!(f, "(column {}, row {})", self.col, self.row)
+        }
     }
 }
 

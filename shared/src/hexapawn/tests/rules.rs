@@ -65,6 +65,14 @@ fn illegal_moves_are_refused_with_a_reason() {
         "a pawn moves diagonally only to capture an enemy pawn"
     );
     assert_eq!(reason("a1-d4"), "that square is off the board");
+    // Squares off every board, as a client may send them, are refused and named by number.
+    let nowhere = Move::new(Square::new(255, 255), Square::new(255, 0));
+    assert_eq!(
+        start.play(nowhere).unwrap_err().to_string(),
+        "illegal move (column 255, row 255)-(column 255, row 0): that square is off the board"
+    );
+    assert_eq!(Square::new(7, 7).to_string(), "h8");
+    assert_eq!(Square::new(8, 0).to_string(), "(column 8, row 0)");
     let blocked = play_all(start, "b1-b2 a3-a2 c1-c2");
     assert_eq!(blocked.to_text(), ".BB/BWW/W.. b");
     assert!(matches!(
