@@ -41,6 +41,9 @@ pub struct Limits {
     pub write_timeout: Duration,
 }
 
+/// How often a server started from the command line pings each connection.
+pub const PING_EVERY: Duration = Duration::from_secs(20);
+
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
@@ -61,7 +64,7 @@ impl Default for Limits {
             },
             handshake_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
-            ping_every: Duration::from_secs(20),
+            ping_every: PING_EVERY,
             write_timeout: Duration::from_secs(30),
         }
     }

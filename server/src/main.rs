@@ -6,8 +6,13 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Parser;
+use clap::builder::RangedU64ValueParser;
+use parlor_server::limits::PING_EVERY;
 use parlor_server::{Limits, ServerConfig};
 use tracing_subscriber::EnvFilter;
+
+/// The shortest idle timeout: one ping interval and a second for the pong.
+const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;
 
 /// Parlor game server: a lobby of rooms for five games, AI seats, and stored games to replay.
 ///
@@ -27,7 +32,8 @@ struct Args {
     #[arg(long, conflicts_with = "data")]
     memory: bool,
     /// Connections held at once; more are told the server is busy (close code 1013).
-    #[arg(long, default_value_t = Limits::default().max_connections)]
+    #[arg(long, default_value_t = Limits::default().max_connections,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     max_connections: usize,
     /// Unfinished rooms one connection may keep.
     #[arg(long, default_value_t = Limits::default().rooms_per_connection)]
@@ -38,8 +44,11 @@ struct Args {
     /// Spectators one room may have.
     #[arg(long, default_value_t = Limits::default().spectators_per_room)]
     spectators_per_room: usize,
-    /// Seconds of silence (not even a pong) after which a connection is closed.
-    #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs())]
+    /// Seconds of silence (not even a pong) after which a connection is closed. The server
+    /// pings every 20 seconds, so a shorter wait would close quiet but healthy clients; at
+    /// most a day.
+    #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs(),
+          value_parser = clap::value_parser!(u64).range(MIN_IDLE_TIMEOUT_SECS..=86_400))]
     idle_timeout_secs: u64,
 }
 

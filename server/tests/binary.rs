@@ -21,6 +21,28 @@ fn help_explains_the_options() {
 }
 
 #[test]
+fn limits_out_of_range_are_refused_before_the_server_starts() {
+    // The largest idle timeout used to be taken, and every connection then panicked when
+    // adding it to the clock.
+    for (flag, value, range) in [
+        ("--idle-timeout-secs", "18446744073709551615", "21..=86400"),
+        ("--idle-timeout-secs", "5", "21..=86400"),
+        ("--max-connections", "0", "1.."),
+    ] {
+        let output = Command::new(SERVER)
+            .args(["--memory", "--addr", "127.0.0.1:0", flag, value])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{flag} {value}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(
+            stderr.contains(flag) && stderr.contains(range),
+            "{flag} {value}: {stderr}"
+        );
+    }
+}
+
+#[test]
 fn an_address_in_use_is_a_clear_error_not_a_panic() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();
