@@ -8,6 +8,12 @@ use serde::de::DeserializeOwned;
 /// Largest frame either side accepts or produces.
 pub const MAX_FRAME_BYTES: usize = 64 * 1024;
 
+/// The memory a binary frame may decode into. bincode counts a collection's claimed memory
+/// (its length times its elements' size in memory), which is several times its bytes on the
+/// wire (a one-byte varint becomes a `u64`): a legitimate full frame must fit, and a length
+/// prefix claiming gigabytes must not be believed.
+const MAX_DECODED_BYTES: usize = 16 * MAX_FRAME_BYTES;
+
 /// How a peer speaks; the server answers each client in its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
@@ -55,7 +61,7 @@ pub enum CodecError {
 }
 
 fn bincode_config() -> impl bincode::config::Config {
-    bincode::config::standard().with_limit::<MAX_FRAME_BYTES>()
+    bincode::config::standard().with_limit::<MAX_DECODED_BYTES>()
 }
 
 pub fn encode<T: Serialize>(message: &T, format: Format) -> Result<Frame, CodecError> {
@@ -97,7 +103,9 @@ mod tests {
     use crate::game::{GameMove, GameSetup, GameState};
     use crate::hexapawn::{Dims, HexMove, HexSetup, MatchSetup, Pace, PlayMode};
     use crate::klotski::{KlotskiBoard, KlotskiMove, Shape};
-    use crate::protocol::{AiKind, ClientMsg, PROTOCOL_VERSION, SeatSpec, SeatToken, ServerMsg};
+    use crate::protocol::{
+        AiKind, BrainSummary, ClientMsg, PROTOCOL_VERSION, SeatSpec, SeatToken, ServerMsg,
+    };
 
     fn samples() -> Vec<ClientMsg> {
         vec![
@@ -230,6 +238,28 @@ mod tests {
             decode::<ClientMsg>(&huge),
             Err(CodecError::TooLarge(_))
         ));
+    }
+
+    #[test]
+    fn a_frame_under_the_limit_decodes_however_many_small_items_it_lists() {
+        // 1,600 brains' summaries: 62 KB on the wire, more than 64 KiB in memory.
+        let summary = |i: u32| BrainSummary {
+            name: format!("brain {i:>20}"),
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            boxes: 0,
+            beads: 0,
+            games: 0,
+            updated_at: 1_700_000_000,
+        };
+        let brains = ServerMsg::Brains((0..1600).map(summary).collect());
+        let frame = encode(&brains, Format::Binary).unwrap();
+        assert!(
+            (60_000..MAX_FRAME_BYTES).contains(&frame.len()),
+            "{}",
+            frame.len()
+        );
+        assert_eq!(decode::<ServerMsg>(&frame).unwrap(), brains);
     }
 
     #[test]
