@@ -291,7 +291,7 @@ impl Connection {
     }
 
     async fn send(&mut self, message: &ServerMsg) -> anyhow::Result<()> {
-        let frame = wire::encode(message, self.format)?;
+        let frame = wire::encode_answer(message, self.format)?;
         self.write(frame).await
     }
 

@@ -2,6 +2,7 @@
 //! server, the client and the tests so every peer speaks with the same limits.
 
 use parlor_shared::codec::{self, CodecError, Format, Frame, MAX_FRAME_BYTES};
+use parlor_shared::protocol::{ErrorCode, ServerMsg};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use tokio_tungstenite::tungstenite::Message;
@@ -48,4 +49,44 @@ pub fn encode<T: Serialize>(message: &T, format: Format) -> Result<Message, Code
         Frame::Binary(bytes) => Message::Binary(bytes.into()),
         Frame::Text(text) => Message::Text(text.into()),
     })
+}
+
+/// The server's answer as a frame; an answer that cannot become one (larger than a frame)
+/// becomes an `Error` saying so (`LimitReached`), so the client learns why and the connection
+/// lives on.
+pub fn encode_answer(answer: &ServerMsg, format: Format) -> Result<Message, CodecError> {
+    encode(answer, format).or_else(|error| {
+        let refusal = ServerMsg::Error {
+            code: ErrorCode::LimitReached,
+            message: format!("the answer cannot be sent: {error}"),
+        };
+        encode(&refusal, format)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_over_the_frame_limit_becomes_a_refusal_that_says_so() {
+        let huge = ServerMsg::Brain {
+            name: "big".into(),
+            json: "x".repeat(MAX_FRAME_BYTES),
+        };
+        for format in [Format::Json, Format::Binary] {
+            let frame = encode_answer(&huge, format).unwrap();
+            let Incoming::Message(ServerMsg::Error { code, message }, _) = decode(frame) else {
+                panic!("{format:?}: not an error");
+            };
+            assert_eq!(code, ErrorCode::LimitReached);
+            assert!(message.contains("over the 65536-byte limit"), "{message}");
+        }
+        let small = ServerMsg::Brains(Vec::new());
+        let frame = encode_answer(&small, Format::Json).unwrap();
+        assert!(matches!(
+            decode(frame),
+            Incoming::Message(ServerMsg::Brains(_), _)
+        ));
+    }
 }

@@ -31,7 +31,8 @@ pub struct BrainsArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum BrainsCommand {
-    /// Every brain: its board, mirror setting, boxes, beads and games played.
+    /// The brains (the 150 changed last, by name): board, mirror setting, boxes, beads and
+    /// games played. Any brain can be exported or reset by name, listed or not.
     List,
     /// Print a brain as JSON (position -> move -> beads; see BrainFile in the docs).
     Export {

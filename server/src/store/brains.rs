@@ -10,6 +10,10 @@ use rusqlite::{Connection, OptionalExtension, params};
 use super::{Store, unix_now};
 use crate::her_seat::HerGameRecord;
 
+/// The most brains [`Store::list_brains`] gives: its answer must fit in one frame, and this
+/// many summaries with the longest names and the largest counts do (see the tests).
+pub const MAX_LISTED_BRAINS: u32 = 150;
+
 /// A brain to save after a finished game.
 pub struct BrainUse<'a> {
     pub name: &'a str,
@@ -68,14 +72,16 @@ impl Store {
         Ok(self.load_brain(name)?.map(|(brain, _)| brain.to_json()))
     }
 
-    /// Every stored brain, by name.
+    /// The [`MAX_LISTED_BRAINS`] brains changed last, by name. Every stored brain can be
+    /// played, exported and reset by its name, listed or not.
     pub fn list_brains(&self) -> anyhow::Result<Vec<BrainSummary>> {
         let connection = self.lock();
         let mut statement = connection.prepare(
-            "SELECT name, size, mirrors, boxes, beads, games, updated_at FROM brains
+            "SELECT name, size, mirrors, boxes, beads, games, updated_at FROM
+                 (SELECT * FROM brains ORDER BY updated_at DESC, name LIMIT ?1)
              ORDER BY name",
         )?;
-        let rows = statement.query_map([], |row| {
+        let rows = statement.query_map([MAX_LISTED_BRAINS], |row| {
             Ok((
                 row.get::<_, String>(0)?,
                 row.get::<_, String>(1)?,
@@ -219,7 +225,12 @@ pub(super) fn write_brain_row(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::hexapawn::{AutoConfig, AutoMatch, Dims, HerResult, Move, Position, Side};
+    use parlor_shared::codec::{self, Format, MAX_FRAME_BYTES};
+    use parlor_shared::hexapawn::{
+        AutoConfig, AutoMatch, Dims, HerResult, MAX_BRAIN_NAME, Move, Position, Side,
+        check_brain_name,
+    };
+    use parlor_shared::protocol::ServerMsg;
 
     fn trained_pair() -> [Brain; 2] {
         let config = AutoConfig {
@@ -265,6 +276,63 @@ mod tests {
         assert_eq!((empty.boxes(), empty.beads(), games), (0, 0, 0));
         assert!(empty.mirrors());
         assert!(!store.reset_brain("nobody").unwrap());
+    }
+
+    #[test]
+    fn the_list_holds_the_brains_changed_last_by_name() {
+        let store = Store::in_memory().unwrap();
+        let empty = Brain::new(Dims::HEXAPAWN, false);
+        let count = MAX_LISTED_BRAINS + 2;
+        for i in 0..count {
+            store.put_brain(&format!("brain {i:03}"), &empty).unwrap();
+        }
+        // Two brains left alone since long ago.
+        store
+            .lock()
+            .execute(
+                "UPDATE brains SET updated_at = 0 WHERE name IN ('brain 001', 'brain 100')",
+                [],
+            )
+            .unwrap();
+        let names: Vec<String> = store
+            .list_brains()
+            .unwrap()
+            .into_iter()
+            .map(|summary| summary.name)
+            .collect();
+        let expected: Vec<String> = (0..count)
+            .filter(|i| ![1, 100].contains(i))
+            .map(|i| format!("brain {i:03}"))
+            .collect();
+        assert_eq!(names, expected);
+        assert!(
+            store.load_brain("brain 001").unwrap().is_some(),
+            "kept, not listed"
+        );
+    }
+
+    #[test]
+    fn a_full_list_of_the_largest_summaries_fits_in_a_frame() {
+        let longest_name: String = "\u{1D11E}".repeat(MAX_BRAIN_NAME);
+        assert!(check_brain_name(&longest_name).is_ok());
+        let summary = BrainSummary {
+            name: longest_name,
+            dims: Dims::new(8, 8).unwrap(),
+            mirrors: false,
+            boxes: u32::MAX,
+            beads: u64::MAX,
+            games: u64::MAX,
+            updated_at: u64::MAX,
+        };
+        let answer = ServerMsg::Brains(vec![summary; MAX_LISTED_BRAINS as usize]);
+        for format in [Format::Json, Format::Binary] {
+            let frame = codec::encode(&answer, format).unwrap();
+            assert!(
+                frame.len() <= MAX_FRAME_BYTES,
+                "{format:?}: {}",
+                frame.len()
+            );
+        }
     }
 
     #[test]
