@@ -13,7 +13,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Subcommand;
 use parlor_shared::hexapawn::{
-    AutoConfig, AutoMatch, AutoReport, CurvePoint, Dims, Position, Side, Solver,
+    AutoConfig, AutoMatch, AutoReport, CurvePoint, Dims, MAX_MATCH_ROUNDS, Position, Side, Solver,
     games_until_unbeatable,
 };
 use serde_json::json;
@@ -25,8 +25,8 @@ pub enum HexapawnCommand {
     /// HER plays a copy of itself for N rounds, who moves first alternating; prints each HER's
     /// wins, the share of them that came when it moved first, and the learning curve.
     Auto {
-        /// Rounds to play (one game each).
-        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        /// Rounds to play (one game each), at most a million, as for the server's matches.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_MATCH_ROUNDS))]
         rounds: u64,
         /// Seed for the HERs' draws; taken from the clock and printed if omitted.
         #[arg(long)]

@@ -167,17 +167,22 @@ fn her_resigns_at_an_empty_box_and_pays_with_its_previous_move() {
 }
 
 #[test]
-fn auto_mode_needs_at_least_one_round() {
+fn auto_mode_plays_one_to_a_million_rounds() {
     use clap::Parser;
     #[derive(clap::Parser, Debug)]
     struct Cli {
         #[command(subcommand)]
         command: HexapawnCommand,
     }
-    // `--rounds 0` used to print an empty report.
-    let error = Cli::try_parse_from(["hexapawn", "auto", "--rounds", "0"])
-        .unwrap_err()
-        .to_string();
-    assert!(error.contains("0 is not in 1.."), "{error}");
-    assert!(Cli::try_parse_from(["hexapawn", "auto", "--rounds", "1"]).is_ok());
+    // `--rounds 0` used to print an empty report; the largest number kept growing the learning
+    // curve until the memory ran out.
+    for rounds in ["0", "1000001", "18446744073709551615"] {
+        let error = Cli::try_parse_from(["hexapawn", "auto", "--rounds", rounds])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("is not in 1..=1000000"), "{error}");
+    }
+    for rounds in ["1", "1000000"] {
+        assert!(Cli::try_parse_from(["hexapawn", "auto", "--rounds", rounds]).is_ok());
+    }
 }
