@@ -116,6 +116,18 @@ async fn unmovable_pieces_bad_levels_and_unfit_ais_are_refused() {
         )
         .await;
     spec.target = 2;
+    // No moves allowed: once a room whose puzzle was lost before it began.
+    let no_moves = LevelSpec {
+        max_moves: 0,
+        ..spec
+    };
+    person
+        .create_refused(
+            GameSetup::Ewn(no_moves),
+            vec![SeatSpec::Human],
+            ErrorCode::BadRequest,
+        )
+        .await;
     let wrong_ai = vec![SeatSpec::Ai {
         move_ms: 5,
         kind: AiKind::Adversary,

@@ -39,7 +39,7 @@ pub enum LevelError {
     Die(i64),
     #[error("the removed square must be 1..99, not {0}")]
     Blocked(u8),
-    #[error("at most {DICE_LEN} moves can be allowed (one per die), not {0}")]
+    #[error("1 to {DICE_LEN} moves can be allowed (one per die), not {0}")]
     MaxMoves(usize),
 }
 
@@ -181,7 +181,7 @@ impl Level {
         if rules.blocked == 0 || rules.blocked >= SQUARES {
             return Err(LevelError::Blocked(rules.blocked));
         }
-        if rules.max_moves > DICE_LEN {
+        if !(1..=DICE_LEN).contains(&rules.max_moves) {
             return Err(LevelError::MaxMoves(rules.max_moves));
         }
         if !(1..=PIECES).contains(&target) {

@@ -156,6 +156,28 @@ fn the_removed_square_is_a_setting() {
 }
 
 #[test]
+fn one_to_thirty_moves_may_be_allowed() {
+    let with_moves = |max_moves| {
+        parse_level(
+            LEVEL1,
+            Rules {
+                max_moves,
+                ..Rules::default()
+            },
+        )
+    };
+    // 0 once made a room whose puzzle was lost before its first move.
+    for refused in [0, DICE_LEN + 1] {
+        assert_eq!(
+            line_problem(with_moves(refused)).1,
+            LevelError::MaxMoves(refused).into()
+        );
+    }
+    assert!(with_moves(1).is_ok());
+    assert!(with_moves(DICE_LEN).is_ok());
+}
+
+#[test]
 fn a_move_onto_a_piece_captures_it_and_the_target_on_0_wins() {
     let level = level1();
     let state = level.start_state();
