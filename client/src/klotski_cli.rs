@@ -104,8 +104,9 @@ pub enum KlotskiCommand {
         #[arg(long)]
         unsolvable: bool,
         /// Scrambling walk length on boards with blocks or several blanks (default: 100 steps
-        /// a cell); one-blank boards of 1x1 tiles are drawn uniformly instead.
-        #[arg(long)]
+        /// a cell; at most a million, about half a second on 8x8); one-blank boards of 1x1
+        /// tiles are drawn uniformly instead.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_WALK))]
         walk: Option<u32>,
     },
     /// Compare the searches on a fixed suite: every course input, boards of up to 12 cells,
@@ -244,6 +245,10 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
         KlotskiCommand::Bench(args) => bench::run(&args, stdout),
     }
 }
+
+/// The longest scrambling walk `generate` takes: far more than scrambles any board, and a
+/// typo's four billion steps would take the better part of an hour.
+const MAX_WALK: i64 = 1_000_000;
 
 /// What `terminal` and `gui` solve with: the automatic choice of search.
 fn auto(budget_ms: u64) -> SolveOptions {

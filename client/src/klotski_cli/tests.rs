@@ -72,6 +72,29 @@ fn block_shapes_are_read_from_the_command_line() {
 }
 
 #[test]
+fn a_scrambling_walk_takes_one_to_a_million_steps() {
+    use clap::Parser;
+    #[derive(clap::Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        command: KlotskiCommand,
+    }
+    let generate = |walk: &str| {
+        let line = format!("klotski generate --rows 3 --cols 3 --blanks 2 --walk {walk}");
+        Cli::try_parse_from(line.split(' '))
+    };
+    // 0 printed the solved board as a puzzle; 4294967295 ran for most of an hour.
+    for refused in ["0", "1000001", "4294967295"] {
+        let error = generate(refused).unwrap_err().to_string();
+        assert!(
+            error.contains("is not in 1..=1000000"),
+            "{refused}: {error}"
+        );
+    }
+    assert!(generate("1000000").is_ok());
+}
+
+#[test]
 fn the_bench_suite_has_every_course_input_and_small_boards() {
     let instances = bench::suite(2).unwrap();
     let count = |suite| {
