@@ -128,7 +128,8 @@ fn all_openings() -> Vec<[Square; 2]> {
 /// Which of `count` openings the `pair`-th pair of games plays: `spread` of them, evenly
 /// spaced through the list from `offset` on.
 fn opening_index(pair: usize, spread: usize, count: usize, offset: usize) -> usize {
-    ((pair % spread) * count / spread + offset) % count
+    // Both terms are below `count`: no offset overflows.
+    ((pair % spread) * count / spread + offset % count) % count
 }
 
 pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -323,6 +324,12 @@ mod tests {
             opening_index(7, 4, 16, 0),
             opening_index(3, 4, 16, 0),
             "pairs cycle"
+        );
+        // Offsets count around the list, however large.
+        assert_eq!(opening_index(1, 4, 16, 16 + 3), opening_index(1, 4, 16, 3));
+        assert_eq!(
+            opening_index(1, 4, 16, usize::MAX),
+            (4 + usize::MAX % 16) % 16
         );
     }
 
