@@ -53,7 +53,8 @@ pub struct ArenaArgs {
     #[arg(long)]
     json: bool,
     /// Also write every game to this file, a line each in game order: its number, A's colour,
-    /// the outcome and the moves from the empty cave (for `cave show --moves` or `cave prove --position`).
+    /// the outcome and the moves from the empty cave (for `cave show --moves` or `cave prove
+    /// --position`).
     #[arg(long)]
     games_out: Option<std::path::PathBuf>,
     /// Games played at once, each on a thread of its own. Engines think on one core each and
