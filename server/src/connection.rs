@@ -369,17 +369,18 @@ impl Connection {
     }
 
     async fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> anyhow::Result<()> {
-        if let Err((code, message)) = self.check_room_caps(&setup, &seats) {
-            self.error(code, message).await?;
-            return Ok(());
-        }
-        match self.hall.create_room(setup, seats).await {
+        let created = match self.check_room_caps(&setup, &seats) {
+            Ok(()) => self.hall.create_room(setup, seats).await,
+            Err(refusal) => Err(refusal),
+        };
+        let answer = match created {
             Ok(room) => {
                 self.created.push(room);
-                self.send(&ServerMsg::RoomCreated { room }).await
+                ServerMsg::RoomCreated { room }
             }
-            Err((code, message)) => self.error(code, message).await.map(drop),
-        }
+            Err((code, message)) => ServerMsg::RoomRefused { code, message },
+        };
+        self.send(&answer).await
     }
 
     /// Refuses a room that would take this connection or the server over a cap.

@@ -170,13 +170,16 @@ async fn her_brains_survive_a_kill_in_the_middle_of_training() {
         seats: vec![],
     };
     let refused = ask(&again.url, vec![create], |m| {
-        matches!(m, ServerMsg::Error { .. } | ServerMsg::RoomCreated { .. })
+        matches!(
+            m,
+            ServerMsg::RoomRefused { .. } | ServerMsg::RoomCreated { .. }
+        )
     })
     .await;
     assert!(
         matches!(
             refused,
-            ServerMsg::Error {
+            ServerMsg::RoomRefused {
                 code: ErrorCode::BrainBusy,
                 ..
             }

@@ -10,7 +10,7 @@ use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
 use crate::hexapawn::Dims;
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 5;
+pub const PROTOCOL_VERSION: u32 = 6;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -112,7 +112,8 @@ pub enum ClientMsg {
     },
     ListGames,
     ListRooms,
-    /// One `SeatSpec` per seat of the game. Answered with `RoomCreated`.
+    /// One `SeatSpec` per seat of the game. Answered with `RoomCreated`, or `RoomRefused`
+    /// saying why not.
     CreateRoom {
         setup: GameSetup,
         seats: Vec<SeatSpec>,
@@ -194,6 +195,12 @@ pub enum ServerMsg {
     Rooms(Vec<RoomSummary>),
     RoomCreated {
         room: RoomId,
+    },
+    /// The answer to a `CreateRoom` that made no room. It is not an `Error`, so a client
+    /// waiting for its room cannot take another request's refusal for this one.
+    RoomRefused {
+        code: ErrorCode,
+        message: String,
     },
     Seated {
         room: RoomId,

@@ -77,7 +77,9 @@ async fn main() -> anyhow::Result<()> {
                     return Ok(());
                 }
             }
-            ServerMsg::Error { message, .. } => anyhow::bail!("refused: {message}"),
+            ServerMsg::Error { message, .. } | ServerMsg::RoomRefused { message, .. } => {
+                anyhow::bail!("refused: {message}")
+            }
             _ => {}
         }
     }

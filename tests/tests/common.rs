@@ -200,7 +200,18 @@ impl Peer {
         code: ErrorCode,
     ) -> String {
         self.send(ClientMsg::CreateRoom { setup, seats }).await;
-        self.expect_error(code).await
+        self.recv_until(|m| match m {
+            ServerMsg::RoomRefused { code: got, message } => {
+                assert_eq!(got, code, "{message}");
+                Some(message)
+            }
+            ServerMsg::RoomCreated { room } => panic!("room {room} created, not refused"),
+            ServerMsg::Error { code, message } => {
+                panic!("an error, not a refusal: {code:?} {message}")
+            }
+            _ => None,
+        })
+        .await
     }
 
     /// Creates a Magnetic Cave room.
@@ -212,7 +223,7 @@ impl Peer {
         self.send(ClientMsg::CreateRoom { setup, seats }).await;
         self.recv_until(|m| match m {
             ServerMsg::RoomCreated { room } => Some(room),
-            ServerMsg::Error { message, .. } => panic!("create refused: {message}"),
+            ServerMsg::RoomRefused { message, .. } => panic!("create refused: {message}"),
             _ => None,
         })
         .await

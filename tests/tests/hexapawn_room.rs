@@ -282,17 +282,14 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
     assert_eq!(listed[0].beads, trained.beads());
     assert_eq!(person.export("taught").await, trained);
     // A game against HER with the wrong size for a stored brain is refused, with the reason.
-    person
-        .send(ClientMsg::CreateRoom {
-            setup: GameSetup::Hexapawn(HexSetup {
-                dims: Dims::OCTAPAWN,
-                mirrors: false,
-                mode: PlayMode::Fast,
-                brain: "taught".into(),
-            }),
-            seats: her_seats(),
-        })
+    let octapawn = GameSetup::Hexapawn(HexSetup {
+        dims: Dims::OCTAPAWN,
+        mirrors: false,
+        mode: PlayMode::Fast,
+        brain: "taught".into(),
+    });
+    let message = person
+        .create_refused(octapawn, her_seats(), ErrorCode::BadRequest)
         .await;
-    let message = person.expect_error(ErrorCode::BadRequest).await;
     assert!(message.contains("is for 3x3 boards"), "{message}");
 }

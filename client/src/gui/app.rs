@@ -84,8 +84,9 @@ pub struct App {
     snapshots: HashMap<RoomId, RoomSnapshot>,
     /// Seats this client holds on the current server; kept after leaving, for `Reclaim`.
     held: HashMap<RoomId, Vec<HeldSeat>>,
-    /// The seats of each room asked for but not yet created, oldest first: `RoomCreated` does
-    /// not repeat them, and they decide whether the creator joins or watches.
+    /// The seats of each room asked for but not yet answered, oldest first: `RoomCreated` does
+    /// not repeat them, and they decide whether the creator joins or watches. The server
+    /// answers creations in order, each with `RoomCreated` or `RoomRefused`.
     pending_rooms: VecDeque<Vec<SeatSpec>>,
     notice: Option<Notice>,
     last_rooms_request: f64,
@@ -326,6 +327,11 @@ impl App {
             ServerMsg::Brains(brains) => self.lobby.set_brains(brains),
             ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),
             ServerMsg::RoomCreated { room } => self.room_created(room),
+            ServerMsg::RoomRefused { code, message } => {
+                // The oldest creation asked for made no room: the next one is answered next.
+                self.pending_rooms.pop_front();
+                self.say(format!("No room: {message} ({code:?})"), true);
+            }
             ServerMsg::Seated { room, seat, token } => {
                 let seats = self.held.entry(room).or_default();
                 seats.retain(|held| held.seat != seat);

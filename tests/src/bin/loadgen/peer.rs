@@ -140,7 +140,9 @@ pub async fn expect<T>(
                     if let Some(found) = pick(&message) {
                         return Ok(found);
                     }
-                    if let ServerMsg::Error { code, message } = *message {
+                    if let ServerMsg::Error { code, message }
+                    | ServerMsg::RoomRefused { code, message } = *message
+                    {
                         stats.error(code);
                         bail!("{what} refused: {code:?}: {message}");
                     }
