@@ -31,12 +31,64 @@ pub enum Turn {
     Over(Status),
 }
 
-/// The whole game: the start, the seed's state, and a drop waiting for its answer.
+/// The whole game: the start, the seed's state, and a drop waiting for its answer. One read
+/// from a peer is checked like one played here (`BricksGameWire`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "BricksGameWire", into = "BricksGameWire")]
 pub struct BricksGame {
     setup: Setup,
     state: State,
     pending_drop: Option<u64>,
+}
+
+/// A game as it travels: the same fields, checked on the way in, since a peer may send any
+/// numbers and the screens divide and index by them (a height of 0 once crashed the window).
+#[derive(Clone, Copy, Serialize, Deserialize)]
+struct BricksGameWire {
+    setup: Setup,
+    state: State,
+    pending_drop: Option<u64>,
+}
+
+impl From<BricksGame> for BricksGameWire {
+    fn from(game: BricksGame) -> BricksGameWire {
+        BricksGameWire {
+            setup: game.setup,
+            state: game.state,
+            pending_drop: game.pending_drop,
+        }
+    }
+}
+
+impl TryFrom<BricksGameWire> for BricksGame {
+    type Error = String;
+
+    fn try_from(wire: BricksGameWire) -> Result<BricksGame, String> {
+        let Setup {
+            height,
+            drops,
+            bricks,
+        } = wire.setup;
+        let setup = Setup::new(height, drops, bricks).map_err(|error| error.to_string())?;
+        let state = wire.state;
+        let fits = state.min_safe() <= state.max_safe()
+            && state.max_safe() <= height
+            && state.drops_left() <= drops
+            && state.bricks_left() <= bricks;
+        if !fits {
+            return Err(format!("the state {state} does not fit the setup"));
+        }
+        if let Some(drop) = wire.pending_drop
+            && !state.drop_range().is_ok_and(|range| range.contains(&drop))
+        {
+            return Err(format!("a drop from {drop} cannot be waiting in {state}"));
+        }
+        Ok(BricksGame {
+            setup,
+            state,
+            pending_drop: wire.pending_drop,
+        })
+    }
 }
 
 impl BricksGame {
@@ -147,6 +199,45 @@ mod tests {
             safe.play(BricksMove::Drop(4)),
             Err(BricksMoveError::Rules(BricksError::DropOutOfRange { .. }))
         ));
+    }
+
+    #[test]
+    fn a_game_read_from_a_peer_is_checked_like_one_played() {
+        let waiting = game(10, 4, 2).play(BricksMove::Drop(4)).unwrap();
+        let json = serde_json::to_string(&waiting).unwrap();
+        assert_eq!(
+            json,
+            r#"{"setup":{"height":10,"drops":4,"bricks":2},"state":{"min_safe":0,"max_safe":10,"drops_left":4,"bricks_left":2},"pending_drop":4}"#
+        );
+        assert_eq!(serde_json::from_str::<BricksGame>(&json).unwrap(), waiting);
+        for (bad, why) in [
+            (json.replace(r#""height":10"#, r#""height":0"#), "height"),
+            (
+                json.replace(r#""max_safe":10"#, r#""max_safe":11"#),
+                "does not fit",
+            ),
+            (
+                json.replace(r#""min_safe":0"#, r#""min_safe":12"#),
+                "does not fit",
+            ),
+            (
+                json.replace(r#""drops_left":4"#, r#""drops_left":5"#),
+                "does not fit",
+            ),
+            (
+                json.replace(r#""bricks_left":2"#, r#""bricks_left":3"#),
+                "does not fit",
+            ),
+            (
+                json.replace(r#""pending_drop":4"#, r#""pending_drop":0"#),
+                "cannot be waiting",
+            ),
+        ] {
+            let error = serde_json::from_str::<BricksGame>(&bad)
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains(why), "{bad}: {error}");
+        }
     }
 
     #[test]
