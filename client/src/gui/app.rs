@@ -2,7 +2,7 @@
 //! shown. Network events are applied first each frame, then the screen draws itself and
 //! reports what the user did, and the app turns that into requests and screen changes.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle;
@@ -84,10 +84,10 @@ pub struct App {
     snapshots: HashMap<RoomId, RoomSnapshot>,
     /// Seats this client holds on the current server; kept after leaving, for `Reclaim`.
     held: HashMap<RoomId, Vec<HeldSeat>>,
-    /// The seats of each room asked for but not yet answered, oldest first: `RoomCreated` does
-    /// not repeat them, and they decide whether the creator joins or watches. The server
-    /// answers creations in order, each with `RoomCreated` or `RoomRefused`.
-    pending_rooms: VecDeque<Vec<SeatSpec>>,
+    /// The seats of the room asked for and not yet answered (`RoomCreated` or `RoomRefused`):
+    /// `RoomCreated` does not repeat them, and they decide whether the creator joins or
+    /// watches. One at a time, so a double click makes one room, not two.
+    pending_room: Option<Vec<SeatSpec>>,
     notice: Option<Notice>,
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
@@ -104,7 +104,7 @@ impl App {
             screen: Screen::Lobby,
             snapshots: HashMap::new(),
             held: HashMap::new(),
-            pending_rooms: VecDeque::new(),
+            pending_room: None,
             notice: None,
             last_rooms_request: 0.0,
             script: None,
@@ -213,7 +213,7 @@ impl App {
         self.lobby.clear_lists();
         self.lobby.address.text = url.clone();
         self.snapshots.clear();
-        self.pending_rooms.clear();
+        self.pending_room = None;
         // Dropping the old connection closes it; its late events are dropped with it.
         self.connection = Some(Connection::open(&url));
         self.link = Link::Connecting { url };
@@ -301,7 +301,7 @@ impl App {
                     reason,
                 };
                 // A room asked for on the lost connection will not be announced.
-                self.pending_rooms.clear();
+                self.pending_room = None;
             }
             NetEvent::NotSent(what) => self.say(what, true),
             NetEvent::Disconnected(reason) => {
@@ -309,7 +309,7 @@ impl App {
                 self.link = Link::Disconnected { url, reason };
                 self.connection = None;
                 self.snapshots.clear();
-                self.pending_rooms.clear();
+                self.pending_room = None;
                 // A replay needs no server and may stay; a room cannot.
                 if matches!(self.screen, Screen::Room(_)) {
                     self.screen = Screen::Lobby;
@@ -328,8 +328,7 @@ impl App {
             ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),
             ServerMsg::RoomCreated { room } => self.room_created(room),
             ServerMsg::RoomRefused { code, message } => {
-                // The oldest creation asked for made no room: the next one is answered next.
-                self.pending_rooms.pop_front();
+                self.pending_room = None;
                 self.say(format!("No room: {message} ({code:?})"), true);
             }
             ServerMsg::Seated { room, seat, token } => {
@@ -373,7 +372,7 @@ impl App {
 
     /// Our room exists: take its first human seat, or watch when the AI plays both.
     fn room_created(&mut self, room: RoomId) {
-        let Some(seats) = self.pending_rooms.pop_front() else {
+        let Some(seats) = self.pending_room.take() else {
             self.say(format!("Room #{room} created"), false);
             return;
         };
@@ -427,7 +426,11 @@ impl App {
 
     /// Asks for a room; its creator joins or watches it once it exists (`room_created`).
     fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) {
-        self.pending_rooms.push_back(seats.clone());
+        if self.pending_room.is_some() {
+            self.say("A room is on its way; wait for it", false);
+            return;
+        }
+        self.pending_room = Some(seats.clone());
         self.send(ClientMsg::CreateRoom { setup, seats });
     }
 
