@@ -9,7 +9,7 @@ use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec};
 
 use super::bricks::{BricksSetupView, SetupAction};
 use super::cave_board::TOP_BAR_HEIGHT;
@@ -22,6 +22,8 @@ use super::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, heading, label, text_width, truncate,
 };
 use crate::net::{Connection, NetEvent};
+
+mod from_server;
 
 /// The room list is asked for this often while the lobby is shown, in seconds.
 const ROOMS_REFRESH_SECONDS: f64 = 2.0;
@@ -88,6 +90,9 @@ pub struct App {
     /// `RoomCreated` does not repeat them, and they decide whether the creator joins or
     /// watches. One at a time, so a double click makes one room, not two.
     pending_room: Option<Vec<SeatSpec>>,
+    /// The stored game asked for to replay; opening a room meanwhile drops the wish, so a late
+    /// answer does not take the screen from the room.
+    wanted_record: Option<RecordId>,
     notice: Option<Notice>,
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
@@ -105,6 +110,7 @@ impl App {
             snapshots: HashMap::new(),
             held: HashMap::new(),
             pending_room: None,
+            wanted_record: None,
             notice: None,
             last_rooms_request: 0.0,
             script: None,
@@ -261,125 +267,15 @@ impl App {
             return self.say("Not connected to a server", true);
         }
         self.send(request);
+        self.wanted_record = None;
         self.screen = Screen::Room(RoomView::new(room));
     }
 
-    fn handle_event(&mut self, event: NetEvent) {
-        match event {
-            NetEvent::Connected(server) => {
-                let url = self.server_url().unwrap_or_default().to_string();
-                let resumed = matches!(self.link, Link::Reconnecting { .. });
-                self.link = Link::Connected { url, server };
-                if resumed {
-                    // The network thread has reclaimed our seats and watches again: the room
-                    // on screen stays and gets its fresh state; the lobby refreshes its lists.
-                    self.say("Reconnected", false);
-                    self.send(ClientMsg::ListGames);
-                    match &mut self.screen {
-                        Screen::Lobby => self.enter_lobby(),
-                        // A move sent just before the drop may be lost with it: stop waiting
-                        // for it (one made twice is refused as stale, so nothing lands twice).
-                        Screen::Room(view) => view.on_error(),
-                        _ => {}
-                    }
-                    return;
-                }
-                self.send(ClientMsg::ListGames);
-                self.enter_lobby();
-                if let Some((setup, seats)) =
-                    self.script.as_mut().and_then(RoomScript::room_to_create)
-                {
-                    self.create_room(setup, seats);
-                }
-            }
-            NetEvent::Message(message) => self.handle_message(*message),
-            NetEvent::Reconnecting { attempt, reason } => {
-                let url = self.server_url().unwrap_or_default().to_string();
-                self.link = Link::Reconnecting {
-                    url,
-                    attempt,
-                    reason,
-                };
-                // A room asked for on the lost connection will not be announced.
-                self.pending_room = None;
-            }
-            NetEvent::NotSent(what) => self.say(what, true),
-            NetEvent::Disconnected(reason) => {
-                let url = self.server_url().unwrap_or_default().to_string();
-                self.link = Link::Disconnected { url, reason };
-                self.connection = None;
-                self.snapshots.clear();
-                self.pending_room = None;
-                // A replay needs no server and may stay; a room cannot.
-                if matches!(self.screen, Screen::Room(_)) {
-                    self.screen = Screen::Lobby;
-                }
-            }
-        }
-    }
-
-    fn handle_message(&mut self, message: ServerMsg) {
-        match message {
-            ServerMsg::Welcome { .. } => {}
-            ServerMsg::Games(games) => self.lobby.games = games,
-            ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
-            ServerMsg::Records(records) => self.lobby.records = records,
-            ServerMsg::Brains(brains) => self.lobby.set_brains(brains),
-            ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),
-            ServerMsg::RoomCreated { room } => self.room_created(room),
-            ServerMsg::RoomRefused { code, message } => {
-                self.pending_room = None;
-                self.say(format!("No room: {message} ({code:?})"), true);
-            }
-            ServerMsg::Seated { room, seat, token } => {
-                let seats = self.held.entry(room).or_default();
-                seats.retain(|held| held.seat != seat);
-                seats.push(HeldSeat { seat, token });
-            }
-            ServerMsg::State(snapshot) => {
-                match &mut self.screen {
-                    Screen::Room(view) if view.room == snapshot.room => view.on_state(&snapshot),
-                    _ => {}
-                }
-                self.snapshots.insert(snapshot.room, snapshot);
-            }
-            ServerMsg::Left { room } => {
-                self.snapshots.remove(&room);
-            }
-            ServerMsg::Record(record) => {
-                let title = format!("Stored game #{}", record.summary.id);
-                match ReplayView::new(title, record.summary.seats, record.start, record.moves) {
-                    Ok(view) => self.screen = Screen::Replay(view),
-                    Err(reason) => self.say(
-                        format!("Cannot replay game #{}: {reason}", record.summary.id),
-                        true,
-                    ),
-                }
-            }
-            ServerMsg::Error { code, message } => {
-                self.say(format!("Server: {message} ({code:?})"), true);
-                if let Screen::Room(view) = &mut self.screen {
-                    if self.snapshots.contains_key(&view.room) {
-                        view.on_error();
-                    } else {
-                        // Joining or watching failed: there is no room to show.
-                        self.enter_lobby();
-                    }
-                }
-            }
-        }
-    }
-
-    /// Our room exists: take its first human seat, or watch when the AI plays both.
-    fn room_created(&mut self, room: RoomId) {
-        let Some(seats) = self.pending_room.take() else {
-            self.say(format!("Room #{room} created"), false);
-            return;
-        };
-        match seats.iter().position(|spec| *spec == SeatSpec::Human) {
-            Some(seat) => self.open_room(room, ClientMsg::join_seat(room, seat as u8)),
-            None => self.open_room(room, ClientMsg::Watch { room }),
-        }
+    /// Asks for a stored game to replay once it comes.
+    fn load_record(&mut self, id: RecordId) {
+        self.wanted_record = Some(id);
+        self.send(ClientMsg::GetRecord { id });
+        self.say(format!("Loading stored game #{id}..."), false);
     }
 
     fn on_lobby_action(&mut self, action: LobbyAction) {
@@ -418,8 +314,7 @@ impl App {
             }
             LobbyAction::ListBrains => self.send(ClientMsg::ListBrains),
             LobbyAction::Replay(id) => {
-                self.send(ClientMsg::GetRecord { id });
-                self.say(format!("Loading stored game #{id}..."), false);
+                self.load_record(id);
             }
         }
     }
@@ -447,9 +342,8 @@ impl App {
             }
             RoomAction::Replay(id) => {
                 self.send(ClientMsg::Leave { room });
-                self.send(ClientMsg::GetRecord { id });
                 self.enter_lobby();
-                self.say(format!("Loading stored game #{id}..."), false);
+                self.load_record(id);
             }
         }
     }

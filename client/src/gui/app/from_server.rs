@@ -1,0 +1,133 @@
+//! What the server and the network thread tell the app: connection events and server
+//! messages, applied at the start of each frame.
+
+use parlor_shared::protocol::{ClientMsg, RoomId, SeatSpec, ServerMsg};
+
+use super::{App, Link, Screen};
+use crate::gui::replay_view::ReplayView;
+use crate::gui::room_view::HeldSeat;
+use crate::gui::scripted::RoomScript;
+use crate::net::NetEvent;
+
+impl App {
+    pub(super) fn handle_event(&mut self, event: NetEvent) {
+        match event {
+            NetEvent::Connected(server) => {
+                let url = self.server_url().unwrap_or_default().to_string();
+                let resumed = matches!(self.link, Link::Reconnecting { .. });
+                self.link = Link::Connected { url, server };
+                if resumed {
+                    // The network thread has reclaimed our seats and watches again: the room
+                    // on screen stays and gets its fresh state; the lobby refreshes its lists.
+                    self.say("Reconnected", false);
+                    self.send(ClientMsg::ListGames);
+                    match &mut self.screen {
+                        Screen::Lobby => self.enter_lobby(),
+                        // A move sent just before the drop may be lost with it: stop waiting
+                        // for it (one made twice is refused as stale, so nothing lands twice).
+                        Screen::Room(view) => view.on_error(),
+                        _ => {}
+                    }
+                    return;
+                }
+                self.send(ClientMsg::ListGames);
+                self.enter_lobby();
+                if let Some((setup, seats)) =
+                    self.script.as_mut().and_then(RoomScript::room_to_create)
+                {
+                    self.create_room(setup, seats);
+                }
+            }
+            NetEvent::Message(message) => self.handle_message(*message),
+            NetEvent::Reconnecting { attempt, reason } => {
+                let url = self.server_url().unwrap_or_default().to_string();
+                self.link = Link::Reconnecting {
+                    url,
+                    attempt,
+                    reason,
+                };
+                // A room asked for on the lost connection will not be announced.
+                self.pending_room = None;
+            }
+            NetEvent::NotSent(what) => self.say(what, true),
+            NetEvent::Disconnected(reason) => {
+                let url = self.server_url().unwrap_or_default().to_string();
+                self.link = Link::Disconnected { url, reason };
+                self.connection = None;
+                self.snapshots.clear();
+                self.pending_room = None;
+                // A replay needs no server and may stay; a room cannot.
+                if matches!(self.screen, Screen::Room(_)) {
+                    self.screen = Screen::Lobby;
+                }
+            }
+        }
+    }
+
+    fn handle_message(&mut self, message: ServerMsg) {
+        match message {
+            ServerMsg::Welcome { .. } => {}
+            ServerMsg::Games(games) => self.lobby.games = games,
+            ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
+            ServerMsg::Records(records) => self.lobby.records = records,
+            ServerMsg::Brains(brains) => self.lobby.set_brains(brains),
+            ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),
+            ServerMsg::RoomCreated { room } => self.room_created(room),
+            ServerMsg::RoomRefused { code, message } => {
+                self.pending_room = None;
+                self.say(format!("No room: {message} ({code:?})"), true);
+            }
+            ServerMsg::Seated { room, seat, token } => {
+                let seats = self.held.entry(room).or_default();
+                seats.retain(|held| held.seat != seat);
+                seats.push(HeldSeat { seat, token });
+            }
+            ServerMsg::State(snapshot) => {
+                match &mut self.screen {
+                    Screen::Room(view) if view.room == snapshot.room => view.on_state(&snapshot),
+                    _ => {}
+                }
+                self.snapshots.insert(snapshot.room, snapshot);
+            }
+            ServerMsg::Left { room } => {
+                self.snapshots.remove(&room);
+            }
+            ServerMsg::Record(record) if self.wanted_record == Some(record.summary.id) => {
+                self.wanted_record = None;
+                let title = format!("Stored game #{}", record.summary.id);
+                match ReplayView::new(title, record.summary.seats, record.start, record.moves) {
+                    Ok(view) => self.screen = Screen::Replay(view),
+                    Err(reason) => self.say(
+                        format!("Cannot replay game #{}: {reason}", record.summary.id),
+                        true,
+                    ),
+                }
+            }
+            // A replay asked for before a room was opened: the room keeps the screen.
+            ServerMsg::Record(_) => {}
+            ServerMsg::Error { code, message } => {
+                self.say(format!("Server: {message} ({code:?})"), true);
+                if let Screen::Room(view) = &mut self.screen {
+                    if self.snapshots.contains_key(&view.room) {
+                        view.on_error();
+                    } else {
+                        // Joining or watching failed: there is no room to show.
+                        self.enter_lobby();
+                    }
+                }
+            }
+        }
+    }
+
+    /// Our room exists: take its first human seat, or watch when the AI plays both.
+    fn room_created(&mut self, room: RoomId) {
+        let Some(seats) = self.pending_room.take() else {
+            self.say(format!("Room #{room} created"), false);
+            return;
+        };
+        match seats.iter().position(|spec| *spec == SeatSpec::Human) {
+            Some(seat) => self.open_room(room, ClientMsg::join_seat(room, seat as u8)),
+            None => self.open_room(room, ClientMsg::Watch { room }),
+        }
+    }
+}
