@@ -51,11 +51,30 @@ pub struct CurvePoint {
     pub beads: [u64; 2],
 }
 
+/// Reads the number of one of the two HERs, 0 or 1, and refuses any other: screens index
+/// two-element arrays with it, and a peer may send anything.
+pub(super) fn her_index<'de, D, T>(deserializer: D) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de> + From<u8> + PartialOrd + std::fmt::Display,
+{
+    let index = T::deserialize(deserializer)?;
+    if index < T::from(2) {
+        Ok(index)
+    } else {
+        Err(serde::de::Error::custom(format!(
+            "HERs are numbered 0 and 1, not {index}"
+        )))
+    }
+}
+
 /// How one round ended; HERs are 0 and 1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RoundResult {
     /// The HER that moved first (played White).
+    #[serde(deserialize_with = "her_index")]
     pub first: usize,
+    #[serde(deserialize_with = "her_index")]
     pub winner: usize,
     pub plies: u32,
     /// The loser resigned in front of an empty box.

@@ -272,6 +272,7 @@ pub struct MatchView {
     /// The move that led to `position`, marked on the board.
     pub last_move: Option<Move>,
     /// Which HER plays White in the round on the board.
+    #[serde(deserialize_with = "super::modes::her_index")]
     pub white: u8,
     /// The box of the HER to move, while a round is on the board.
     pub matchbox: Option<BoxView>,
@@ -339,6 +340,7 @@ pub fn thin_curve(curve: &[CurvePoint], window: u64, max: usize) -> (Vec<CurvePo
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::{self, Format};
 
     fn point(round: u64, losses: [u32; 2], beads: [u64; 2]) -> CurvePoint {
         CurvePoint {
@@ -382,6 +384,45 @@ mod tests {
         assert_eq!(game.seat_to_move(), None);
         assert!(game.result_text().unwrap().starts_with("You win"));
         assert!(game.play("b3-b2".parse().unwrap()).is_err());
+    }
+
+    #[test]
+    fn a_match_view_names_only_her_0_and_her_1() {
+        let setup = MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 10,
+            pace: Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        };
+        let mut view = MatchView::new(setup);
+        view.white = 1;
+        view.last_round = Some(RoundResult {
+            first: 1,
+            winner: 0,
+            plies: 3,
+            resigned: false,
+            end: view.position,
+            last_move: None,
+        });
+        for format in [Format::Json, Format::Binary] {
+            let frame = codec::encode(&view, format).unwrap();
+            assert_eq!(codec::decode::<MatchView>(&frame).unwrap(), view);
+        }
+        // Screens index two-element arrays with these; a peer may send anything.
+        let json = serde_json::to_string(&view).unwrap();
+        for bad in [
+            json.replace(r#""white":1"#, r#""white":2"#),
+            json.replace(r#""first":1"#, r#""first":7"#),
+            json.replace(r#""winner":0"#, r#""winner":2"#),
+        ] {
+            assert_ne!(bad, json);
+            let error = serde_json::from_str::<MatchView>(&bad).unwrap_err();
+            assert!(
+                error.to_string().contains("HERs are numbered 0 and 1"),
+                "{error}"
+            );
+        }
     }
 
     #[test]
