@@ -52,9 +52,10 @@ impl HexLayout {
         self.cell * f32::from(self.dims.rows())
     }
 
-    /// The screen rectangle of `square`.
+    /// The screen rectangle of `square`; off the board for a square beyond it (as a peer may
+    /// send), never a panic.
     pub fn square_rect(&self, square: Square) -> Rect {
-        let rows_from_top = f32::from(self.dims.rows() - 1 - square.row);
+        let rows_from_top = f32::from(self.dims.rows()) - 1.0 - f32::from(square.row);
         Rect::new(
             self.left + f32::from(square.col) * self.cell,
             self.top + rows_from_top * self.cell,
@@ -199,6 +200,9 @@ mod tests {
         assert_eq!(layout.square_at(corner), None);
         let below = vec2(layout.left, layout.top + layout.height());
         assert_eq!(layout.square_at(below), None);
+        // A square of a bigger board (in a move or a box a peer sent) lies off this one.
+        let far = layout.square_center(Square::new(7, 7));
+        assert_eq!(layout.square_at(far), None);
     }
 
     #[test]
