@@ -42,7 +42,8 @@ pub struct BricksGame {
 }
 
 /// A game as it travels: the same fields, checked on the way in, since a peer may send any
-/// numbers and the screens divide and index by them (a height of 0 once crashed the window).
+/// numbers and the screens divide and index by them (a height of 0 would make the window's
+/// tower panic).
 #[derive(Clone, Copy, Serialize, Deserialize)]
 struct BricksGameWire {
     setup: Setup,
