@@ -12,9 +12,10 @@ use parlor_client::{bricks_cli, cave_cli, ewn_cli, gui};
 ///
 /// With no subcommand it opens the window. Without `--server` it starts a server inside this
 /// process (games stored in `--data`), so one command gives a playable game; with
-/// `--server ws://HOST:PORT` it joins a server started elsewhere with `server`.
+/// `--server ws://HOST:PORT` it joins a server started elsewhere with `server`. These options
+/// are the window's; a subcommand takes its own (e.g. `client hexapawn brains --server URL`).
 #[derive(Parser, Debug)]
-#[command(version)]
+#[command(version, args_conflicts_with_subcommands = true)]
 struct Args {
     /// Server to connect to, e.g. ws://192.168.1.20:7878. Default: an embedded server.
     #[arg(long)]

@@ -90,3 +90,18 @@ fn bad_files_and_unknown_names_are_refused_with_the_reason() {
         assert!(!stderr.contains("panicked"), "{stderr}");
     }
 }
+
+#[test]
+fn the_windows_options_before_a_subcommand_are_refused_not_ignored() {
+    // `client --server URL hexapawn brains reset X` once reset the local brain X instead.
+    for window_option in [["--server", "ws://127.0.0.1:9"], ["--data", "elsewhere"]] {
+        let output = Command::new(CLIENT)
+            .args(window_option)
+            .args(["hexapawn", "brains", "reset", "X"])
+            .output()
+            .expect("client runs");
+        assert_eq!(output.status.code(), Some(2), "{window_option:?}");
+        let (_, stderr) = text(&output);
+        assert!(stderr.contains("cannot be used with"), "{stderr}");
+    }
+}
