@@ -52,14 +52,7 @@ async fn the_winning_agent_finds_the_strength_a_person_answers_truthfully() {
             Answer::Broken
         };
         let mv = GameMove::Bricks(BricksMove::Answer(answer));
-        person
-            .send(ClientMsg::Move {
-                room,
-                token: token.clone(),
-                version: state.version,
-                mv,
-            })
-            .await;
+        person.send_move(room, &token, state.version, mv).await;
         state = person
             .state_where(room, not_the_agents(state.version))
             .await;
@@ -110,14 +103,7 @@ async fn the_adversary_beats_a_person_when_the_start_cannot_be_won() {
         };
         // The person climbs one height at a time, the only safe way with one brick.
         let mv = GameMove::Bricks(BricksMove::Drop(game.state().min_safe() + 1));
-        person
-            .send(ClientMsg::Move {
-                room,
-                token: token.clone(),
-                version: state.version,
-                mv,
-            })
-            .await;
+        person.send_move(room, &token, state.version, mv).await;
         state = person
             .state_where(room, |s| {
                 s.version == state.version + 2 || s.outcome.is_some()
