@@ -1,7 +1,7 @@
 //! What the server and the network thread tell the app: connection events and server
 //! messages, applied at the start of each frame.
 
-use parlor_shared::protocol::{ClientMsg, RoomId, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomId, SeatSpec, ServerMsg};
 
 use super::{App, Link, Screen};
 use crate::gui::replay_view::ReplayView;
@@ -110,7 +110,7 @@ impl App {
                 if let Screen::Room(view) = &mut self.screen {
                     if self.snapshots.contains_key(&view.room) {
                         view.on_error();
-                    } else {
+                    } else if refuses_opening_a_room(code) {
                         // Joining or watching failed: there is no room to show.
                         self.enter_lobby();
                     }
@@ -130,4 +130,18 @@ impl App {
             None => self.open_room(room, ClientMsg::Watch { room }),
         }
     }
+}
+
+/// Codes that answer a `JoinSeat`, `Watch` or `Reclaim` the server refused. Any other `Error`
+/// (a late refusal of a move made in an earlier room, say) leaves a room being opened alone.
+fn refuses_opening_a_room(code: ErrorCode) -> bool {
+    matches!(
+        code,
+        ErrorCode::NoSuchRoom
+            | ErrorCode::NoSuchSeat
+            | ErrorCode::SeatTaken
+            | ErrorCode::BadToken
+            | ErrorCode::BadRequest
+            | ErrorCode::LimitReached
+    )
 }
