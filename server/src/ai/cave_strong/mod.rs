@@ -14,6 +14,7 @@
 
 pub mod eval;
 mod proofs;
+mod swindle;
 mod table;
 mod zobrist;
 
@@ -43,9 +44,6 @@ const REDUCE_FROM_MOVE: usize = 3;
 const REDUCE_FROM_DEPTH: i32 = 3;
 /// History scores stay below every bonus of the move ordering (the smallest is 1 << 30).
 const HISTORY_CAP: u32 = (1 << 30) - 1;
-/// In a proven tie, only replies that lose this many plies or more after they are played count
-/// as traps for the opponent.
-const DEEP_TRAP_PLIES: Score = 5;
 
 /// What the last search did.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -214,55 +212,6 @@ impl Strong {
             rest.into_iter().map(|(square, _)| square).collect(),
         ]
         .concat()
-    }
-
-    /// In a position proven a tie, the tying move that leaves the opponent the largest share
-    /// of replies that lose. A perfect opponent ties whatever is played; a fallible one is
-    /// likeliest to go wrong where most of its moves lose. `depth` is the proving search's
-    /// depth; when the time runs out the best move so far stands (`tying` if none was done).
-    fn swindle(
-        &mut self,
-        position: &Position,
-        hashes: Hashes,
-        depth: i32,
-        tying: Square,
-    ) -> Square {
-        let me = position.to_move();
-        // A reply that loses within a few plies is seen at a glance and catches nobody.
-        let deep_enough = WIN - 2 - DEEP_TRAP_PLIES;
-        // (losing replies, all replies, move)
-        let mut best = (0u32, 1u32, tying);
-        for square in position.legal_squares() {
-            let child = position.play_unchecked(square);
-            if child.outcome().is_some() {
-                continue;
-            }
-            let child_hashes = hashes.with(me, square);
-            let Some(value) = self.pvs(&child, child_hashes, depth, 1, -1, 1) else {
-                break;
-            };
-            if value > 0 {
-                continue; // the opponent wins after this one
-            }
-            let (mut losing, mut replies) = (0, 0);
-            for reply in child.legal_squares() {
-                let after = child.play_unchecked(reply);
-                replies += 1;
-                if after.outcome().is_some() {
-                    continue;
-                }
-                let after_hashes = child_hashes.with(me.other(), reply);
-                match self.pvs(&after, after_hashes, depth, 2, 0, deep_enough + 1) {
-                    Some(score) if score > 0 && score <= deep_enough => losing += 1,
-                    Some(_) => {}
-                    None => return best.2,
-                }
-            }
-            if u64::from(losing) * u64::from(best.1) > u64::from(best.0) * u64::from(replies) {
-                best = (losing, replies, square);
-            }
-        }
-        best.2
     }
 
     fn tick(&mut self) -> bool {
