@@ -19,6 +19,7 @@ use parlor_shared::protocol::MAX_AI_MOVE_MS;
 
 use self::tally::Tally;
 use crate::cave_cli::{EngineLevel, parse_game};
+use crate::text_file::read_text_file;
 
 mod tally;
 
@@ -85,8 +86,7 @@ pub(crate) fn load_starts(
     path: &std::path::Path,
     bricks: Option<usize>,
 ) -> anyhow::Result<Vec<Vec<Square>>> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = read_text_file(path).with_context(|| format!("reading {}", path.display()))?;
     let mut starts = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -17,6 +17,8 @@ use parlor_shared::ewn::{
     Status, check_moves, generate, parse_level, parse_moves, solve,
 };
 
+use crate::text_file::read_text_file;
+
 pub use play::{PlayOptions, PlayerKind, play};
 
 #[derive(Subcommand, Debug)]
@@ -182,7 +184,7 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
 }
 
 fn read_text(path: &Path) -> anyhow::Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    read_text_file(path).with_context(|| format!("reading {}", path.display()))
 }
 
 fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {

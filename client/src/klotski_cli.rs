@@ -23,6 +23,7 @@ use parlor_shared::klotski::{
 
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 use crate::gui::show_klotski_game;
+use crate::text_file::read_text_file;
 
 pub use bench::BenchArgs;
 
@@ -196,8 +197,8 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             screenshot,
         } => {
             let puzzle = parse_puzzle(&read_input()?).context("the puzzle on standard input")?;
-            let text = std::fs::read_to_string(&moves)
-                .with_context(|| format!("reading {}", moves.display()))?;
+            let text =
+                read_text_file(&moves).with_context(|| format!("reading {}", moves.display()))?;
             let slides =
                 show::parse_moves_file(&text).with_context(|| format!("{}", moves.display()))?;
             show_klotski_game(&puzzle, slides, step, screenshot)

@@ -12,3 +12,4 @@ pub mod gui;
 pub mod hexapawn_cli;
 pub mod klotski_cli;
 pub mod net;
+pub mod text_file;

@@ -15,6 +15,8 @@ use parlor_server::ai::cave_dfpn::{DEFAULT_TABLE_BITS, Dfpn, Solution, Value, ca
 use parlor_shared::cave::{Position, Square};
 use serde_json::json;
 
+use crate::text_file::read_text_file;
+
 #[derive(Args, Debug, Clone)]
 pub struct ProveArgs {
     /// Node budget of each of the two searches per position.
@@ -159,7 +161,7 @@ fn summary(proved: &Proved) -> String {
 /// Merges the proved results into the book at `path` (created if missing): a new line
 /// replaces an old one for the same position up to mirror images. Returns the lines added.
 fn write_book(path: &PathBuf, results: &[Proved]) -> anyhow::Result<usize> {
-    let old = match std::fs::read_to_string(path) {
+    let old = match read_text_file(path) {
         Ok(text) => book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
         Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),

@@ -13,6 +13,8 @@ use parlor_server::ai::cave_dfpn::book;
 use parlor_server::ai::cave_strong::eval::{COLOUR_BLIND, FEATURE_NAMES, FEATURES, WEIGHTS};
 use parlor_server::ai::cave_tune::{EPOCHS, HOLD_OUT_EVERY, fit, prediction_error, split};
 
+use crate::text_file::read_text_file;
+
 #[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
     /// Files of proven positions in the book's format (`MOVES | VALUE | BEST | NODES`, as
@@ -62,8 +64,7 @@ fn warnings(training: usize, held_out_error: (f64, f64)) -> Vec<String> {
 pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let mut proven = Vec::new();
     for path in &args.proven {
-        let text =
-            std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = read_text_file(path).with_context(|| format!("reading {}", path.display()))?;
         proven.extend(book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
     }
     let (train, held_out) = split(&proven, args.hold_out_every);

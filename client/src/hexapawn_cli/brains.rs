@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 use parlor_shared::protocol::{BrainSummary, ClientMsg, ServerMsg};
 
 use crate::net::{Connection, NetEvent};
+use crate::text_file::read_text_file;
 
 /// How long to wait for the server's answer.
 const PATIENCE: Duration = Duration::from_secs(20);
@@ -53,7 +54,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         BrainsCommand::Export { name, .. } => ClientMsg::ExportBrain { name: name.clone() },
         BrainsCommand::Import { name, file } => ClientMsg::ImportBrain {
             name: name.clone(),
-            json: std::fs::read_to_string(file)
+            json: read_text_file(file)
                 .with_context(|| format!("cannot read {}", file.display()))?,
         },
         BrainsCommand::Reset { name } => ClientMsg::ResetBrain { name: name.clone() },

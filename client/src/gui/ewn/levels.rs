@@ -5,6 +5,8 @@ use std::path::Path;
 
 use parlor_shared::ewn::{LevelSpec, Rules, parse_level};
 
+use crate::text_file::read_text_file;
+
 /// Where the lobby looks for levels, relative to the current directory.
 pub const LEVELS_DIR: &str = "levels/ewn";
 const BUILT_IN_LEVEL1: &str = include_str!("../../../../levels/ewn/level1.txt");
@@ -27,7 +29,7 @@ pub fn load_levels(dir: &Path) -> Vec<LevelChoice> {
         .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
         .filter_map(|path| {
             let stem = path.file_stem()?.to_string_lossy().to_string();
-            let text = std::fs::read_to_string(&path).ok()?;
+            let text = read_text_file(&path).ok()?;
             let level = parse_level(&text, Rules::default()).ok()?;
             let choice = LevelChoice {
                 name: short_name(&stem),

@@ -6,6 +6,8 @@ use std::path::Path;
 
 use parlor_shared::klotski::{GenerateOptions, Puzzle, Shape, generate, parse_puzzle};
 
+use crate::text_file::read_text_file;
+
 /// Where the lobby looks for boards, relative to the current directory.
 pub const LEVELS_DIR: &str = "levels/klotski";
 
@@ -28,7 +30,7 @@ pub fn load_boards(dir: &Path) -> Vec<BoardFile> {
             let name = path
                 .file_name()
                 .map_or_else(String::new, |n| n.to_string_lossy().into());
-            let puzzle = std::fs::read_to_string(&path)
+            let puzzle = read_text_file(&path)
                 .map_err(|error| format!("cannot be read: {error}"))
                 .and_then(|text| parse_puzzle(&text).map_err(|error| error.to_string()));
             BoardFile { name, puzzle }

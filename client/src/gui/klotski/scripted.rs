@@ -22,6 +22,7 @@ use crate::gui::game_view::acting_seat;
 use crate::gui::room_view::HeldSeat;
 use crate::gui::scripted::ScriptedGame;
 use crate::gui::widgets::Input;
+use crate::text_file::read_text_file;
 
 /// How far from a piece's centre a slide's click is, towards its direction, in cells: inside
 /// the piece, and clearly nearer that side than any other.
@@ -56,7 +57,7 @@ impl KlotskiScript {
                 "klotski needs a board file, e.g. levels/klotski/lunaqu4kez_extra_04.in".into(),
             );
         };
-        let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = read_text_file(path).map_err(|e| format!("cannot read {path}: {e}"))?;
         let puzzle = parse_puzzle(&text).map_err(|e| format!("{path}: {e}"))?;
         let (mut solver, mut pace, mut slides) = (false, None, Vec::new());
         for &word in words {

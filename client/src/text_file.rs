@@ -1,0 +1,47 @@
+//! Reading the text files a person names, on the command line or in the window's folders.
+
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The largest text file read. Every level, moves file, position list and brain is far smaller;
+/// a bigger one (or one that never ends, like /dev/zero) is refused instead of filling the
+/// memory.
+pub const MAX_TEXT_FILE_BYTES: u64 = 64 << 20;
+
+/// `std::fs::read_to_string` that refuses a file over [`MAX_TEXT_FILE_BYTES`] with an
+/// `InvalidData` error, which callers put in context like any other read error.
+pub fn read_text_file(path: impl AsRef<Path>) -> io::Result<String> {
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_TEXT_FILE_BYTES + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_TEXT_FILE_BYTES {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "over {} MiB, larger than any file this reads",
+                MAX_TEXT_FILE_BYTES >> 20
+            ),
+        ));
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_is_read_whole_and_an_endless_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let level = dir.path().join("level.txt");
+        std::fs::write(&level, "2 2\n1 2\n3 0\n0\n").unwrap();
+        assert_eq!(read_text_file(&level).unwrap(), "2 2\n1 2\n3 0\n0\n");
+        // /dev/zero never ends: the read stops one byte past the limit.
+        let endless = read_text_file("/dev/zero").unwrap_err();
+        assert_eq!(endless.kind(), io::ErrorKind::InvalidData);
+        assert!(endless.to_string().contains("over 64 MiB"), "{endless}");
+        let missing = read_text_file(dir.path().join("missing.txt")).unwrap_err();
+        assert_eq!(missing.kind(), io::ErrorKind::NotFound);
+    }
+}
