@@ -9,7 +9,7 @@ mod bench;
 mod chart;
 mod show;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -23,7 +23,7 @@ use parlor_shared::klotski::{
 
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 use crate::gui::show_klotski_game;
-use crate::text_file::read_text_file;
+use crate::text_file::{read_at_most, read_text_file};
 
 pub use bench::BenchArgs;
 
@@ -290,14 +290,11 @@ fn clock_seed() -> u64 {
 
 /// Standard input as text, refusing anything longer than a puzzle could sensibly be.
 fn read_input() -> anyhow::Result<String> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .take(MAX_INPUT_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .context("reading standard input")?;
-    if bytes.len() as u64 > MAX_INPUT_BYTES {
+    let Some(bytes) =
+        read_at_most(std::io::stdin(), MAX_INPUT_BYTES).context("reading standard input")?
+    else {
         bail!("the input is longer than {MAX_INPUT_BYTES} bytes");
-    }
+    };
     String::from_utf8(bytes).context("the input is not UTF-8 text")
 }
 

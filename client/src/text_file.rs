@@ -1,4 +1,5 @@
-//! Reading the text files a person names, on the command line or in the window's folders.
+//! Reading what a person hands over whole: the text files they name, on the command line or in
+//! the window's folders, and standard input; always with a size limit.
 
 use std::io::{self, Read};
 use std::path::Path;
@@ -11,20 +12,23 @@ pub const MAX_TEXT_FILE_BYTES: u64 = 64 << 20;
 /// `std::fs::read_to_string` that refuses a file over [`MAX_TEXT_FILE_BYTES`] with an
 /// `InvalidData` error, which callers put in context like any other read error.
 pub fn read_text_file(path: impl AsRef<Path>) -> io::Result<String> {
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(MAX_TEXT_FILE_BYTES + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_TEXT_FILE_BYTES {
-        return Err(io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!(
+    let invalid = |message: String| io::Error::new(io::ErrorKind::InvalidData, message);
+    let bytes =
+        read_at_most(std::fs::File::open(path)?, MAX_TEXT_FILE_BYTES)?.ok_or_else(|| {
+            invalid(format!(
                 "over {} MiB, larger than any file this reads",
                 MAX_TEXT_FILE_BYTES >> 20
-            ),
-        ));
-    }
-    Ok(text)
+            ))
+        })?;
+    String::from_utf8(bytes).map_err(|_| invalid("stream did not contain valid UTF-8".into()))
+}
+
+/// All of `input`, or `None` when it runs past `limit` bytes: reading stops one byte beyond,
+/// so input that never ends costs no more than the limit.
+pub fn read_at_most(input: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    input.take(limit + 1).read_to_end(&mut bytes)?;
+    Ok((bytes.len() as u64 <= limit).then_some(bytes))
 }
 
 #[cfg(test)]
