@@ -27,6 +27,7 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use self::follows::Follows;
+pub(crate) use self::follows::refuses_a_join;
 
 mod follows;
 

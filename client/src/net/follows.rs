@@ -31,7 +31,7 @@ pub struct Follows {
 }
 
 /// Errors that answer a `JoinSeat` the server refused.
-fn refuses_a_join(code: ErrorCode) -> bool {
+pub(crate) fn refuses_a_join(code: ErrorCode) -> bool {
     matches!(
         code,
         ErrorCode::NoSuchRoom

@@ -7,7 +7,7 @@ use super::{App, Link, Screen};
 use crate::gui::replay_view::ReplayView;
 use crate::gui::room_view::HeldSeat;
 use crate::gui::scripted::RoomScript;
-use crate::net::NetEvent;
+use crate::net::{NetEvent, refuses_a_join};
 
 impl App {
     pub(super) fn handle_event(&mut self, event: NetEvent) {
@@ -132,16 +132,9 @@ impl App {
     }
 }
 
-/// Codes that answer a `JoinSeat`, `Watch` or `Reclaim` the server refused. Any other `Error`
-/// (a late refusal of a move made in an earlier room, say) leaves a room being opened alone.
+/// Codes that answer a `JoinSeat`, `Watch` or `Reclaim` the server refused: a join's refusals
+/// (which cover a watch's) or a reclaim's `BadToken`. Any other `Error` (a late refusal of a
+/// move made in an earlier room, say) leaves a room being opened alone.
 fn refuses_opening_a_room(code: ErrorCode) -> bool {
-    matches!(
-        code,
-        ErrorCode::NoSuchRoom
-            | ErrorCode::NoSuchSeat
-            | ErrorCode::SeatTaken
-            | ErrorCode::BadToken
-            | ErrorCode::BadRequest
-            | ErrorCode::LimitReached
-    )
+    refuses_a_join(code) || code == ErrorCode::BadToken
 }
