@@ -11,7 +11,7 @@ use parlor_shared::codec::{CodecError, Format, Frame, decode, encode};
 use parlor_shared::ewn::{
     Checked, Level, LevelSpec, MovesFile, Rules, Status, check_moves, parse_level, parse_moves,
 };
-use parlor_shared::game::GameSetup;
+use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::{Brain, Dims, HexSetup, PlayMode};
 use parlor_shared::klotski::{KlotskiBoard, Move as KlotskiMove, parse_puzzle, prove_unsolvable};
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
@@ -100,12 +100,8 @@ pub fn client_msg(data: &[u8]) {
         match message {
             ClientMsg::CreateRoom { setup, .. } => start(&setup),
             ClientMsg::Move { mv, .. } => {
-                for setup in sample_setups() {
-                    let state = setup.start().expect("the sample setups start");
-                    if let Ok(next) = state.apply(mv) {
-                        let _ = next.outcome();
-                        let _ = next.seat_to_move();
-                    }
+                for state in sample_starts() {
+                    take_or_refuse(&state, mv);
                 }
             }
             _ => {}
@@ -113,7 +109,38 @@ pub fn client_msg(data: &[u8]) {
     }
 }
 
-/// A start for each game, to apply decoded moves to.
+/// The state after `mv`, if the rules take it; a refusal must say why in words. Writing the
+/// move or the refusal out must not panic either (a Hexapawn square sent as column 255 once
+/// overflowed while its refusal was written, and ended the room's task).
+pub fn take_or_refuse(state: &GameState, mv: GameMove) -> Option<GameState> {
+    let written = mv.to_string();
+    assert!(!written.is_empty(), "{mv:?} writes as nothing");
+    match state.apply(mv) {
+        Ok(next) => {
+            let _ = next.outcome();
+            let _ = next.seat_to_move();
+            Some(next)
+        }
+        Err(refusal) => {
+            assert!(
+                !refusal.to_string().is_empty(),
+                "{written} refused without words"
+            );
+            None
+        }
+    }
+}
+
+/// The start of each sample game.
+pub fn sample_starts() -> Vec<GameState> {
+    sample_setups()
+        .iter()
+        .map(|setup| setup.start().expect("the sample setups start"))
+        .collect()
+}
+
+/// A start for each game, to apply decoded moves to; Hexapawn on its smallest and largest
+/// boards.
 fn sample_setups() -> Vec<GameSetup> {
     let level = parse_level(LEVEL4, Rules::default()).expect("level 4 is valid");
     let puzzle = parse_puzzle(KLOTSKI).expect("the spec's sample is valid");
@@ -129,6 +156,12 @@ fn sample_setups() -> Vec<GameSetup> {
         GameSetup::Hexapawn(HexSetup {
             dims: Dims::HEXAPAWN,
             mirrors: true,
+            mode: PlayMode::Slow,
+            brain: "HER".into(),
+        }),
+        GameSetup::Hexapawn(HexSetup {
+            dims: Dims::new(8, 8).expect("8x8 is the largest board"),
+            mirrors: false,
             mode: PlayMode::Slow,
             brain: "HER".into(),
         }),

@@ -1,48 +1,20 @@
-//! Any move a peer can send, in any game: the rules take it or refuse it, and neither the move
-//! nor the refusal panics when written out (a Hexapawn square sent as column 255 once
-//! overflowed while its refusal was written, and ended the room's task).
+//! Any move a peer can send, in any game: the rules take it or refuse it in words, through the
+//! same check the `client_msg` fuzz target makes on decoded moves (`checks::take_or_refuse`,
+//! from the sample starts of every game), here on moves built to reach far into the games.
+
+/// The fuzz targets' checks, shared as `shared/tests/fuzz_corpus.rs` shares them; only the
+/// move check and the sample starts are used here.
+#[allow(dead_code)]
+#[path = "../../fuzz/src/lib.rs"]
+mod checks;
 
 use parlor_shared::bricks::{Answer, BricksMove};
 use parlor_shared::cave::Square;
-use parlor_shared::ewn::{EwnMove, LevelSpec, Rules, parse_level};
-use parlor_shared::game::{GameMove, GameSetup, GameState};
-use parlor_shared::hexapawn::{self, Dims, HexMove, HexSetup, PlayMode};
-use parlor_shared::klotski::{self, Dir, GiveUpReason, KlotskiBoard, KlotskiMove, parse_puzzle};
+use parlor_shared::ewn::EwnMove;
+use parlor_shared::game::GameMove;
+use parlor_shared::hexapawn::{self, HexMove};
+use parlor_shared::klotski::{self, Dir, GiveUpReason, KlotskiMove};
 use proptest::prelude::*;
-
-/// A start of every game, Hexapawn on its smallest and largest boards.
-fn starts() -> Vec<GameState> {
-    let ewn = parse_level(
-        include_str!("../../levels/ewn/level1.txt"),
-        Rules::default(),
-    )
-    .unwrap();
-    let klotski = parse_puzzle(include_str!(
-        "../../levels/klotski/mahynotch_test_2_spec_sample.in"
-    ))
-    .unwrap();
-    let hexapawn = |dims| {
-        GameSetup::Hexapawn(HexSetup {
-            dims,
-            mirrors: false,
-            mode: PlayMode::Slow,
-            brain: "HER".into(),
-        })
-    };
-    let setups = [
-        GameSetup::Cave,
-        GameSetup::Bricks {
-            height: 100,
-            drops: 14,
-            bricks: 2,
-        },
-        GameSetup::Ewn(LevelSpec::of(&ewn)),
-        GameSetup::Klotski(KlotskiBoard::of(&klotski)),
-        hexapawn(Dims::HEXAPAWN),
-        hexapawn(Dims::new(8, 8).unwrap()),
-    ];
-    setups.iter().map(|setup| setup.start().unwrap()).collect()
-}
 
 /// Moves of every game, mostly near the boards (so some are taken and games go on) and some
 /// with any numbers at all.
@@ -83,17 +55,10 @@ fn any_move() -> impl Strategy<Value = GameMove> {
 proptest! {
     #[test]
     fn any_move_is_taken_or_refused_in_words(moves in prop::collection::vec(any_move(), 1..60)) {
-        for start in starts() {
-            let mut state = start;
+        for mut state in checks::sample_starts() {
             for &mv in &moves {
-                let written = mv.to_string();
-                prop_assert!(!written.is_empty());
-                match state.apply(mv) {
-                    Ok(next) => state = next,
-                    Err(refusal) => {
-                        let why = refusal.to_string();
-                        prop_assert!(!why.is_empty(), "{written} refused without words");
-                    }
+                if let Some(next) = checks::take_or_refuse(&state, mv) {
+                    state = next;
                 }
             }
         }
