@@ -1,5 +1,5 @@
 //! `client hexapawn brains` against the embedded server's data directory: a brain imported from
-//! a file comes back the same, survives into the next command (a new process), resets to
+//! a file (larger than a frame, so in parts) comes back the same, survives into the next command (a new process), resets to
 //! empty, and bad files or names are refused with the reason and exit code 1.
 
 use std::path::Path;
@@ -34,7 +34,7 @@ fn a_brain_is_imported_exported_listed_and_reset_across_processes() {
     let data = dir.path().join("data");
     let auto = Command::new(CLIENT)
         .args([
-            "hexapawn", "auto", "--rounds", "40", "--seed", "3", "--json",
+            "hexapawn", "auto", "--size", "4x4", "--rounds", "2000", "--seed", "3", "--json",
         ])
         .output()
         .unwrap();
@@ -42,6 +42,9 @@ fn a_brain_is_imported_exported_listed_and_reset_across_processes() {
     let brain = &report["hers"][1]["brain"];
     let file = dir.path().join("brain.json");
     std::fs::write(&file, brain.to_string()).unwrap();
+    // More than a frame holds: the file travels in parts both ways.
+    let frame = parlor_shared::codec::MAX_FRAME_BYTES as u64;
+    assert!(std::fs::metadata(&file).unwrap().len() > 2 * frame);
 
     let imported = brains(&data, &["import", "Taught", file.to_str().unwrap()]);
     assert!(imported.status.success(), "{:?}", text(&imported));

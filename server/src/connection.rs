@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
+use parlor_shared::brain_parts::Part;
 use parlor_shared::codec::Format;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{
@@ -22,6 +23,7 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tracing::{debug, info, warn};
 
+use crate::brain_import::{self, PendingImport, Step};
 use crate::hall::{Hall, Refusal};
 use crate::limits::{Bucket, Limits};
 use crate::outbox::{Outbox, Outgoing};
@@ -118,6 +120,8 @@ struct Connection {
     requests: Bucket,
     creations: Bucket,
     last_heard: Instant,
+    /// A brain file this client is sending in parts.
+    import: Option<PendingImport>,
 }
 
 impl Connection {
@@ -137,6 +141,7 @@ impl Connection {
             creations: Bucket::full(limits.room_creations),
             limits,
             last_heard: Instant::now(),
+            import: None,
         }
     }
 
@@ -221,6 +226,13 @@ impl Connection {
                     None
                 }
                 _ = ping.tick() => {
+                    if brain_import::drop_if_stalled(&mut self.import, Instant::now()) {
+                        let late = format!(
+                            "the brain file was not all sent within {} s; it was dropped",
+                            brain_import::IMPORT_TIME.as_secs()
+                        );
+                        self.error(ErrorCode::BadRequest, late).await?;
+                    }
                     self.write(Message::Ping(Vec::new().into())).await?;
                     None
                 }
@@ -252,7 +264,11 @@ impl Connection {
     }
 
     async fn request(&mut self, request: ClientMsg) -> Verdict {
-        if let Some(abuse) = self.charge_request() {
+        // The parts after the first of a brain file under way are one request: the file's
+        // size and time are bounded by `brain_import` instead.
+        let continues_import = self.import.is_some()
+            && matches!(request, ClientMsg::ImportBrain { part, .. } if part > 0);
+        if !continues_import && let Some(abuse) = self.charge_request() {
             return Ok(Some(abuse));
         }
         if let ClientMsg::CreateRoom { .. } = request
@@ -318,6 +334,9 @@ impl Connection {
     }
 
     async fn handle(&mut self, request: ClientMsg) -> anyhow::Result<()> {
+        if let Some(part) = Part::of_import(&request) {
+            return self.import_part(part).await;
+        }
         let who = self.me.clone();
         let command = match request {
             ClientMsg::Hello { .. } => {
@@ -330,8 +349,10 @@ impl Connection {
             }
             ClientMsg::CreateRoom { setup, seats } => return self.create_room(setup, seats).await,
             request if store_requests::is_store_request(&request) => {
-                let answer = store_requests::answer(&self.hall, request).await;
-                return self.send(&answer).await;
+                for answer in store_requests::answer(&self.hall, request).await {
+                    self.send(&answer).await?;
+                }
+                return Ok(());
             }
             ClientMsg::JoinSeat { room, seat, token } => {
                 (room, RoomCommand::Join { seat, token, who })
@@ -366,6 +387,17 @@ impl Connection {
         };
         let (room, command) = command;
         self.forward_to_room(room, command).await
+    }
+
+    async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
+        match brain_import::take_part(&mut self.import, &self.hall.import_places, part) {
+            Ok(Step::Taken | Step::PassedOver) => Ok(()),
+            Ok(Step::Whole { name, json }) => {
+                let answer = store_requests::import(&self.hall, name, json).await;
+                self.send(&answer).await
+            }
+            Err((code, message)) => self.error(code, message).await.map(drop),
+        }
     }
 
     async fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> anyhow::Result<()> {

@@ -6,6 +6,7 @@
 
 pub mod ai;
 mod audience;
+mod brain_import;
 mod connection;
 pub mod hall;
 mod her_match;

@@ -72,6 +72,8 @@ mod tests {
     fn an_answer_over_the_frame_limit_becomes_a_refusal_that_says_so() {
         let huge = ServerMsg::Brain {
             name: "big".into(),
+            part: 0,
+            parts: 1,
             json: "x".repeat(MAX_FRAME_BYTES),
         };
         for format in [Format::Json, Format::Binary] {

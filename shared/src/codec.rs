@@ -156,6 +156,8 @@ mod tests {
             },
             ClientMsg::ImportBrain {
                 name: "HER".into(),
+                part: 0,
+                parts: 1,
                 json: "{}".into(),
             },
         ]

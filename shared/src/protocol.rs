@@ -10,7 +10,7 @@ use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
 use crate::hexapawn::Dims;
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -156,14 +156,20 @@ pub enum ClientMsg {
     },
     /// HER's brains kept by the server. Answered with `Brains`.
     ListBrains,
-    /// One brain as JSON (see `parlor_shared::hexapawn::BrainFile`). Answered with `Brain`.
+    /// One brain as JSON (see `parlor_shared::hexapawn::BrainFile`). Answered with its
+    /// parts, `Brain` messages numbered from 0, which joined in order make the file (see
+    /// `parlor_shared::brain_parts`).
     ExportBrain {
         name: String,
     },
-    /// Stores `json` as the brain `name`, replacing any brain of that name. Answered with
-    /// `Brains`.
+    /// Part `part` of `parts` (numbered from 0) of a brain file to store as the brain `name`,
+    /// replacing any brain of that name. Parts are sent in order, each cut as
+    /// `brain_parts::split` cuts them; part 0 begins a file. Answered once, after the last
+    /// part, with `Brains`; a refused part is answered with an `Error` and drops the file.
     ImportBrain {
         name: String,
+        part: u32,
+        parts: u32,
         json: String,
     },
     /// Forgets everything the brain `name` learnt. Answered with `Brains`.
@@ -216,8 +222,11 @@ pub enum ServerMsg {
     Records(Vec<RecordSummary>),
     Record(GameRecord),
     Brains(Vec<BrainSummary>),
+    /// Part `part` of `parts` of the brain file `name`: the answer to `ExportBrain`.
     Brain {
         name: String,
+        part: u32,
+        parts: u32,
         json: String,
     },
     Error {

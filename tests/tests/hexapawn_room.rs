@@ -5,6 +5,7 @@
 mod common;
 
 use common::{Peer, start_server};
+use parlor_shared::brain_parts::{self, Assembly, Part};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
 use parlor_shared::hexapawn::{
@@ -54,6 +55,10 @@ fn view(state: &GameState) -> &MatchView {
 trait BrainRequests {
     async fn brains(&mut self) -> Vec<BrainSummary>;
     async fn export(&mut self, name: &str) -> Brain;
+    /// The brain file, joined from its parts.
+    async fn export_file(&mut self, name: &str) -> String;
+    /// Sends a brain file in its parts.
+    async fn import(&mut self, name: &str, json: &str);
 }
 
 impl BrainRequests for Peer {
@@ -67,13 +72,36 @@ impl BrainRequests for Peer {
     }
 
     async fn export(&mut self, name: &str) -> Brain {
+        Brain::from_json(&self.export_file(name).await).unwrap()
+    }
+
+    async fn export_file(&mut self, name: &str) -> String {
         self.send(ClientMsg::ExportBrain { name: name.into() })
             .await;
-        self.recv_until(|m| match m {
-            ServerMsg::Brain { json, .. } => Some(Brain::from_json(&json).unwrap()),
-            _ => None,
-        })
-        .await
+        let mut file = None;
+        loop {
+            let joined = self
+                .recv_until(|m| {
+                    let part = Part::of_export(&m)?;
+                    Some(Assembly::take(&mut file, part).expect("parts in order"))
+                })
+                .await;
+            if let Some((_, json)) = joined {
+                return json;
+            }
+        }
+    }
+
+    async fn import(&mut self, name: &str, json: &str) {
+        for (part, parts, text) in brain_parts::numbered(json) {
+            self.send(ClientMsg::ImportBrain {
+                name: name.into(),
+                part,
+                parts,
+                json: text.into(),
+            })
+            .await;
+        }
     }
 }
 
@@ -248,21 +276,11 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
         .await;
     person.expect_error(ErrorCode::NoSuchBrain).await;
     for (json, reason) in [("{", "not a Hexapawn brain"), ("{}", "missing field")] {
-        person
-            .send(ClientMsg::ImportBrain {
-                name: "X".into(),
-                json: json.into(),
-            })
-            .await;
+        person.import("X", json).await;
         let message = person.expect_error(ErrorCode::BadRequest).await;
         assert!(message.contains(reason), "{message}");
     }
-    person
-        .send(ClientMsg::ImportBrain {
-            name: String::new(),
-            json: "{}".into(),
-        })
-        .await;
+    person.import("", "{}").await;
     person.expect_error(ErrorCode::BadRequest).await;
 
     let config = AutoConfig {
@@ -272,12 +290,7 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
         seed: 9,
     };
     let trained = AutoMatch::new(config).run().brains[1].clone();
-    person
-        .send(ClientMsg::ImportBrain {
-            name: "taught".into(),
-            json: trained.to_json(),
-        })
-        .await;
+    person.import("taught", &trained.to_json()).await;
     let listed = person.brains().await;
     assert_eq!(listed[0].beads, trained.beads());
     assert_eq!(person.export("taught").await, trained);
@@ -292,4 +305,62 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
         .create_refused(octapawn, her_seats(), ErrorCode::BadRequest)
         .await;
     assert!(message.contains("is for 3x3 boards"), "{message}");
+}
+
+/// An Octapawn brain after 2,000 rounds is about 160 KB as a file: more than a frame holds.
+#[tokio::test]
+async fn a_brain_larger_than_a_frame_travels_in_parts_both_ways_in_both_formats() {
+    let (server, _dir) = start_server("her-brain-parts");
+    let config = AutoConfig {
+        dims: Dims::OCTAPAWN,
+        mirrors: false,
+        rounds: 2000,
+        seed: 3,
+    };
+    let trained = AutoMatch::new(config).run().brains[0].clone();
+    let file = trained.to_json();
+    assert!(brain_parts::split(&file).len() >= 3, "{} bytes", file.len());
+    for format in [Format::Json, Format::Binary] {
+        let mut person = Peer::connect(&server.url(), format).await;
+        person.import("big", &file).await;
+        let listed = person.brains().await;
+        assert_eq!(
+            (listed[0].name.as_str(), listed[0].beads),
+            ("big", trained.beads())
+        );
+        assert_eq!(person.export_file("big").await, file, "{format:?}");
+    }
+}
+
+#[tokio::test]
+async fn a_part_out_of_place_is_refused_and_the_rest_of_its_file_passed_over() {
+    let (server, _dir) = start_server("her-brain-part-refused");
+    let mut person = Peer::connect(&server.url(), Format::Json).await;
+    let trained = AutoMatch::new(AutoConfig {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 50,
+        seed: 4,
+    })
+    .run()
+    .brains[0]
+        .clone();
+    let part = |part, text: &str| ClientMsg::ImportBrain {
+        name: "X".into(),
+        part,
+        parts: 3,
+        json: text.into(),
+    };
+    person.send(part(0, "{")).await;
+    person.send(part(2, "}")).await;
+    let message = person.expect_error(ErrorCode::BadRequest).await;
+    assert!(message.contains("part 1 of 3"), "{message}");
+    // The refused file's other parts are passed over without a word; the next file is stored.
+    person.send(part(1, "x")).await;
+    person.import("after", &trained.to_json()).await;
+    let ServerMsg::Brains(listed) = person.recv().await else {
+        panic!("the import's answer should come next")
+    };
+    let names: Vec<&str> = listed.iter().map(|b| b.name.as_str()).collect();
+    assert_eq!(names, ["after"], "nothing of X was stored");
 }

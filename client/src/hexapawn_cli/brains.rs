@@ -5,16 +5,17 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
+use parlor_shared::brain_parts::{self, Assembly, Part};
 use parlor_shared::protocol::{BrainSummary, ClientMsg, ServerMsg};
 
 use crate::net::{Connection, NetEvent};
 use crate::text_file::read_text_file;
 
-/// How long to wait for the server's answer.
+/// How long to wait for the server's next message.
 const PATIENCE: Duration = Duration::from_secs(20);
 
 #[derive(Args, Debug)]
@@ -49,15 +50,15 @@ pub enum BrainsCommand {
 }
 
 pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
-    let request = match &args.command {
-        BrainsCommand::List => ClientMsg::ListBrains,
-        BrainsCommand::Export { name, .. } => ClientMsg::ExportBrain { name: name.clone() },
-        BrainsCommand::Import { name, file } => ClientMsg::ImportBrain {
-            name: name.clone(),
-            json: read_text_file(file)
-                .with_context(|| format!("cannot read {}", file.display()))?,
-        },
-        BrainsCommand::Reset { name } => ClientMsg::ResetBrain { name: name.clone() },
+    let requests = match &args.command {
+        BrainsCommand::List => vec![ClientMsg::ListBrains],
+        BrainsCommand::Export { name, .. } => vec![ClientMsg::ExportBrain { name: name.clone() }],
+        BrainsCommand::Import { name, file } => {
+            let json =
+                read_text_file(file).with_context(|| format!("cannot read {}", file.display()))?;
+            import_parts(name, &json)
+        }
+        BrainsCommand::Reset { name } => vec![ClientMsg::ResetBrain { name: name.clone() }],
     };
     let url = match args.server {
         Some(url) => url,
@@ -69,8 +70,8 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             parlor_server::start_in_background(config)?.url()
         }
     };
-    match ask(&url, request)? {
-        ServerMsg::Brains(brains) => {
+    match exchange(&url, requests)? {
+        Answer::Brains(brains) => {
             match &args.command {
                 BrainsCommand::Import { name, .. } => writeln!(out, "Stored brain {name:?}.")?,
                 BrainsCommand::Reset { name } => writeln!(out, "Brain {name:?} is empty again.")?,
@@ -78,7 +79,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             }
             write_list(out, &brains)?;
         }
-        ServerMsg::Brain { json, .. } => match &args.command {
+        Answer::File(json) => match &args.command {
             BrainsCommand::Export {
                 out: Some(path), ..
             } => {
@@ -87,38 +88,63 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             }
             _ => writeln!(out, "{json}")?,
         },
-        ServerMsg::Error { message, .. } => {
+        Answer::Refused(message) => {
             eprintln!("client: the server refused: {message}");
             return Ok(ExitCode::FAILURE);
         }
-        other => bail!("unexpected answer from the server: {other:?}"),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// Sends one request and waits for its answer (or an error).
-fn ask(url: &str, request: ClientMsg) -> anyhow::Result<ServerMsg> {
-    // One request, one answer: a dropped connection is an error here, not resumed.
+/// A brain file as the `ImportBrain` parts that carry it.
+fn import_parts(name: &str, json: &str) -> Vec<ClientMsg> {
+    brain_parts::numbered(json)
+        .map(|(part, parts, text)| ClientMsg::ImportBrain {
+            name: name.to_owned(),
+            part,
+            parts,
+            json: text.to_owned(),
+        })
+        .collect()
+}
+
+/// What the server answered.
+enum Answer {
+    Brains(Vec<BrainSummary>),
+    /// A brain file, joined from its parts.
+    File(String),
+    Refused(String),
+}
+
+/// Sends `requests` and waits for their answer: a list, a whole brain file, or an error.
+fn exchange(url: &str, requests: Vec<ClientMsg>) -> anyhow::Result<Answer> {
+    // One exchange: a dropped connection is an error here, not resumed.
     let connection = Connection::open_once(url);
-    let deadline = Instant::now() + PATIENCE;
-    let mut sent = false;
+    let mut requests = Some(requests);
+    let mut file = None;
     loop {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match connection.recv_timeout(left) {
+        // Patience runs from the last thing heard: a large file takes many frames.
+        match connection.recv_timeout(PATIENCE) {
             None => bail!("no answer from {url} within {} s", PATIENCE.as_secs()),
-            Some(NetEvent::Connected(_)) if !sent => {
-                connection.send(request.clone());
-                sent = true;
+            Some(NetEvent::Connected(_)) => {
+                for request in requests.take().into_iter().flatten() {
+                    connection.send(request);
+                }
             }
-            Some(NetEvent::Connected(_)) => {}
             Some(NetEvent::Disconnected(reason)) => bail!("{reason}"),
-            Some(NetEvent::Message(message))
-                if matches!(
-                    *message,
-                    ServerMsg::Brains(_) | ServerMsg::Brain { .. } | ServerMsg::Error { .. }
-                ) =>
-            {
-                return Ok(*message);
+            Some(NetEvent::Message(message)) => {
+                if let Some(part) = Part::of_export(&message) {
+                    match Assembly::take(&mut file, part) {
+                        Ok(Some((_, json))) => return Ok(Answer::File(json)),
+                        Ok(None) => {}
+                        Err(refusal) => bail!("the server sent a broken brain file: {refusal}"),
+                    }
+                }
+                match *message {
+                    ServerMsg::Brains(brains) => return Ok(Answer::Brains(brains)),
+                    ServerMsg::Error { message, .. } => return Ok(Answer::Refused(message)),
+                    _ => {}
+                }
             }
             Some(_) => {}
         }
