@@ -23,13 +23,15 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tracing::{debug, info, warn};
 
-use crate::brain_import::{self, PendingImport, Step};
+use crate::brain_transfer::{self, PendingImport};
 use crate::hall::{Hall, Refusal};
 use crate::limits::{Bucket, Limits};
 use crate::outbox::{Outbox, Outgoing};
 use crate::room::{RoomCommand, Subscriber};
 use crate::store_requests;
 use crate::wire::{self, Incoming};
+
+mod brain_files;
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
 
@@ -211,7 +213,7 @@ impl Connection {
                             }
                             Incoming::Garbled(error, format) => {
                                 self.format = format;
-                                match self.charge_request() {
+                                match self.charge_request(1.0) {
                                     Some(abuse) => Some(abuse),
                                     None => self.error(ErrorCode::BadFrame, error.to_string()).await?,
                                 }
@@ -226,10 +228,12 @@ impl Connection {
                     None
                 }
                 _ = ping.tick() => {
-                    if brain_import::drop_if_stalled(&mut self.import, Instant::now()) {
+                    if brain_transfer::drop_if_stalled(&mut self.import, Instant::now()) {
                         let late = format!(
-                            "the brain file was not all sent within {} s; it was dropped",
-                            brain_import::IMPORT_TIME.as_secs()
+                            "the brain file stalled (no part for {} s, or not all sent within \
+                             {} s); it was dropped",
+                            brain_transfer::PART_GAP.as_secs(),
+                            brain_transfer::FILE_TIME.as_secs()
                         );
                         self.error(ErrorCode::BadRequest, late).await?;
                     }
@@ -253,9 +257,9 @@ impl Connection {
         }
     }
 
-    /// Spends one request from the budget; `Some(why)` when it is overdrawn.
-    fn charge_request(&mut self) -> Option<String> {
-        (!self.requests.spend()).then(|| {
+    /// Spends `cost` requests from the budget; `Some(why)` when it is overdrawn.
+    fn charge_request(&mut self, cost: f64) -> Option<String> {
+        (!self.requests.spend_some(cost)).then(|| {
             format!(
                 "more than {} requests a second",
                 self.limits.requests.per_second
@@ -264,11 +268,12 @@ impl Connection {
     }
 
     async fn request(&mut self, request: ClientMsg) -> Verdict {
-        // The parts after the first of a brain file under way are one request: the file's
-        // size and time are bounded by `brain_import` instead.
-        let continues_import = self.import.is_some()
-            && matches!(request, ClientMsg::ImportBrain { part, .. } if part > 0);
-        if !continues_import && let Some(abuse) = self.charge_request() {
+        let cost = if brain_transfer::continues(&self.import, Part::of_import(&request)) {
+            brain_transfer::PART_COST
+        } else {
+            1.0
+        };
+        if let Some(abuse) = self.charge_request(cost) {
             return Ok(Some(abuse));
         }
         if let ClientMsg::CreateRoom { .. } = request
@@ -348,11 +353,10 @@ impl Connection {
                 return self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await;
             }
             ClientMsg::CreateRoom { setup, seats } => return self.create_room(setup, seats).await,
+            ClientMsg::ExportBrain { name } => return self.export(name).await,
             request if store_requests::is_store_request(&request) => {
-                for answer in store_requests::answer(&self.hall, request).await {
-                    self.send(&answer).await?;
-                }
-                return Ok(());
+                let answer = store_requests::answer(&self.hall, request).await;
+                return self.send(&answer).await;
             }
             ClientMsg::JoinSeat { room, seat, token } => {
                 (room, RoomCommand::Join { seat, token, who })
@@ -387,17 +391,6 @@ impl Connection {
         };
         let (room, command) = command;
         self.forward_to_room(room, command).await
-    }
-
-    async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
-        match brain_import::take_part(&mut self.import, &self.hall.import_places, part) {
-            Ok(Step::Taken | Step::PassedOver) => Ok(()),
-            Ok(Step::Whole { name, json }) => {
-                let answer = store_requests::import(&self.hall, name, json).await;
-                self.send(&answer).await
-            }
-            Err((code, message)) => self.error(code, message).await.map(drop),
-        }
     }
 
     async fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> anyhow::Result<()> {

@@ -35,8 +35,8 @@ pub struct Hall {
     /// How long a finished room stays open before it may close.
     linger: Duration,
     pub store: Store,
-    /// Places for brain files being sent in parts (`crate::brain_import`).
-    pub import_places: Arc<tokio::sync::Semaphore>,
+    /// Places for brain files travelling in parts (`crate::brain_transfer`).
+    pub file_places: Arc<tokio::sync::Semaphore>,
 }
 
 /// Holds brains for an auto match; dropping it lets them go.
@@ -77,7 +77,7 @@ impl Hall {
             next_conn: AtomicU64::new(1),
             brains_in_use: Arc::default(),
             store,
-            import_places: crate::brain_import::places(),
+            file_places: crate::brain_transfer::places(),
         }
     }
 

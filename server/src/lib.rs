@@ -6,7 +6,7 @@
 
 pub mod ai;
 mod audience;
-mod brain_import;
+mod brain_transfer;
 mod connection;
 pub mod hall;
 mod her_match;

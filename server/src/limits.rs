@@ -96,15 +96,20 @@ impl Bucket {
 
     /// Spends one token; false when the budget is overdrawn.
     pub fn spend(&mut self) -> bool {
-        self.spend_at(Instant::now())
+        self.spend_at(Instant::now(), 1.0)
     }
 
-    fn spend_at(&mut self, now: Instant) -> bool {
+    /// Spends `cost` tokens (a fraction for small requests); false when overdrawn.
+    pub fn spend_some(&mut self, cost: f64) -> bool {
+        self.spend_at(Instant::now(), cost)
+    }
+
+    fn spend_at(&mut self, now: Instant, cost: f64) -> bool {
         let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
         self.tokens = (self.tokens + elapsed * self.budget.per_second).min(self.budget.burst);
         self.refilled = now;
-        if self.tokens >= 1.0 {
-            self.tokens -= 1.0;
+        if self.tokens >= cost {
+            self.tokens -= cost;
             true
         } else {
             false
@@ -124,14 +129,23 @@ mod tests {
         };
         let mut bucket = Bucket::full(budget);
         let start = bucket.refilled;
-        assert!((0..5).all(|_| bucket.spend_at(start)));
-        assert!(!bucket.spend_at(start), "the burst is spent");
+        assert!((0..5).all(|_| bucket.spend_at(start, 1.0)));
+        assert!(!bucket.spend_at(start, 1.0), "the burst is spent");
         // 100 ms at 10 per second buys exactly one more.
         let later = start + Duration::from_millis(100);
-        assert!(bucket.spend_at(later));
-        assert!(!bucket.spend_at(later));
+        assert!(bucket.spend_at(later, 1.0));
+        assert!(!bucket.spend_at(later, 1.0));
         // A long pause refills to the burst, not beyond it.
         let much_later = later + Duration::from_secs(60);
-        assert_eq!((0..10).filter(|_| bucket.spend_at(much_later)).count(), 5);
+        assert_eq!(
+            (0..10).filter(|_| bucket.spend_at(much_later, 1.0)).count(),
+            5
+        );
+        // A sixteenth of a request costs that much: a full bucket of 5 takes 80.
+        let refilled = much_later + Duration::from_secs(60);
+        let parts = (0..100)
+            .filter(|_| bucket.spend_at(refilled, 1.0 / 16.0))
+            .count();
+        assert_eq!(parts, 80);
     }
 }

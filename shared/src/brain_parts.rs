@@ -143,7 +143,13 @@ impl Assembly {
                 name: part.name.to_owned(),
                 parts: part.parts,
                 next: 0,
-                text: String::new(),
+                // The parts but the last are about as long as the first: room for them all at
+                // once, so the text does not grow to twice the file by doubling.
+                text: String::with_capacity(
+                    (part.parts as usize)
+                        .saturating_mul(part.text.len())
+                        .min(MAX_FILE_BYTES),
+                ),
             },
             Some(assembly)
                 if assembly.name == part.name

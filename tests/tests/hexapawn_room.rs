@@ -364,3 +364,17 @@ async fn a_part_out_of_place_is_refused_and_the_rest_of_its_file_passed_over() {
     let names: Vec<&str> = listed.iter().map(|b| b.name.as_str()).collect();
     assert_eq!(names, ["after"], "nothing of X was stored");
 }
+
+/// 300 parts overdraw a budget of 200 requests if each costs one: the parts after the first
+/// cost a sixteenth.
+#[tokio::test]
+async fn a_file_of_hundreds_of_parts_is_not_taken_for_abuse() {
+    let (server, _dir) = start_server("her-brain-many-parts");
+    let mut person = Peer::connect(&server.url(), Format::Binary).await;
+    let junk = "x".repeat(300 * brain_parts::PART_BYTES);
+    assert_eq!(brain_parts::split(&junk).len(), 300);
+    person.import("junk", &junk).await;
+    let message = person.expect_error(ErrorCode::BadRequest).await;
+    assert!(message.contains("not a Hexapawn brain"), "{message}");
+    assert!(person.brains().await.is_empty(), "still connected");
+}

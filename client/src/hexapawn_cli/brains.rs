@@ -50,12 +50,16 @@ pub enum BrainsCommand {
 }
 
 pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    // The server answers an import once it has it all: patience for the time it takes to
+    // send, at 64 KiB a second at least.
+    let mut patience = PATIENCE;
     let requests = match &args.command {
         BrainsCommand::List => vec![ClientMsg::ListBrains],
         BrainsCommand::Export { name, .. } => vec![ClientMsg::ExportBrain { name: name.clone() }],
         BrainsCommand::Import { name, file } => {
             let json =
                 read_text_file(file).with_context(|| format!("cannot read {}", file.display()))?;
+            patience += Duration::from_secs(json.len() as u64 / 65_536);
             import_parts(name, &json)
         }
         BrainsCommand::Reset { name } => vec![ClientMsg::ResetBrain { name: name.clone() }],
@@ -70,7 +74,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             parlor_server::start_in_background(config)?.url()
         }
     };
-    match exchange(&url, requests)? {
+    match exchange(&url, requests, patience)? {
         Answer::Brains(brains) => {
             match &args.command {
                 BrainsCommand::Import { name, .. } => writeln!(out, "Stored brain {name:?}.")?,
@@ -116,16 +120,17 @@ enum Answer {
     Refused(String),
 }
 
-/// Sends `requests` and waits for their answer: a list, a whole brain file, or an error.
-fn exchange(url: &str, requests: Vec<ClientMsg>) -> anyhow::Result<Answer> {
+/// Sends `requests` and waits for their answer, at most `patience` after the last thing
+/// heard: a list, a whole brain file, or an error.
+fn exchange(url: &str, requests: Vec<ClientMsg>, patience: Duration) -> anyhow::Result<Answer> {
     // One exchange: a dropped connection is an error here, not resumed.
     let connection = Connection::open_once(url);
     let mut requests = Some(requests);
     let mut file = None;
     loop {
         // Patience runs from the last thing heard: a large file takes many frames.
-        match connection.recv_timeout(PATIENCE) {
-            None => bail!("no answer from {url} within {} s", PATIENCE.as_secs()),
+        match connection.recv_timeout(patience) {
+            None => bail!("no answer from {url} within {} s", patience.as_secs()),
             Some(NetEvent::Connected(_)) => {
                 for request in requests.take().into_iter().flatten() {
                     connection.send(request);

@@ -1,0 +1,185 @@
+//! Brain files travel in parts (`parlor_shared::brain_parts`). An export is sent part by part
+//! from one copy of the file; an import arrives one `ImportBrain` frame a part and is joined
+//! here, one file per connection.
+//!
+//! A file holds up to 64 MiB, so few may travel at once server-wide ([`MAX_FILES_TRAVELLING`]
+//! places, shared by exports and imports, each held until the file's answer is sent). An
+//! import that stalls ([`PART_GAP`] without a part, or [`FILE_TIME`] in all) is dropped,
+//! freeing its place. The parts after the first cost a connection [`PART_COST`] of a request
+//! each: a 64 MiB file fits a full budget, and no part is free.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use parlor_shared::brain_parts::{Assembly, Part};
+use parlor_shared::protocol::ErrorCode;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::time::Instant;
+
+use crate::hall::Refusal;
+
+/// Brain files travelling at once, server-wide: exports being sent and imports being joined.
+pub const MAX_FILES_TRAVELLING: usize = 4;
+/// How long a file may take from its first part to its answer.
+pub const FILE_TIME: Duration = Duration::from_secs(600);
+/// The longest wait for an import's next part.
+pub const PART_GAP: Duration = Duration::from_secs(30);
+/// What a part after the first costs of the connection's request budget.
+pub const PART_COST: f64 = 1.0 / 16.0;
+
+/// The places for files travelling, shared by every connection.
+pub fn places() -> Arc<Semaphore> {
+    Arc::new(Semaphore::new(MAX_FILES_TRAVELLING))
+}
+
+/// Takes a place for a file, or says that none is free.
+pub fn take_place(places: &Arc<Semaphore>) -> Result<OwnedSemaphorePermit, Refusal> {
+    Arc::clone(places).try_acquire_owned().map_err(|_| {
+        (
+            ErrorCode::LimitReached,
+            format!(
+                "{MAX_FILES_TRAVELLING} brain files are travelling to or from the server \
+                 already; try again in a minute"
+            ),
+        )
+    })
+}
+
+/// One connection's import: being joined, or refused.
+pub enum PendingImport {
+    Joining {
+        assembly: Option<Assembly>,
+        begun: Instant,
+        last_part: Instant,
+        place: OwnedSemaphorePermit,
+    },
+    /// A file refused part way: its refusal was answered, so the later parts the client sent
+    /// without waiting are passed over in silence, up to the file's last part.
+    Refused { name: String, parts: u32 },
+}
+
+/// What a part did.
+#[derive(Debug)]
+pub enum Step {
+    /// Taken; more parts are due.
+    Taken,
+    /// A later part of a refused file, passed over.
+    PassedOver,
+    /// The last part: the whole file for the brain `name`, and its place, to keep until the
+    /// file is stored.
+    Whole {
+        name: String,
+        json: String,
+        place: OwnedSemaphorePermit,
+    },
+}
+
+/// Takes one part into the connection's import (`pending`). Part 0 begins a file: its name
+/// must pass `check`, and it needs a free place. A refused part drops the file under way.
+pub fn take_part(
+    pending: &mut Option<PendingImport>,
+    places: &Arc<Semaphore>,
+    part: Part,
+    check: impl FnOnce(&str) -> Result<(), Refusal>,
+) -> Result<Step, Refusal> {
+    let under_way = pending.take();
+    if part.part == 0 {
+        // This connection's unfinished file, if any, gives its place to the new one.
+        drop(under_way);
+        let place = check(part.name).and_then(|()| take_place(places));
+        let place = place.inspect_err(|_| *pending = refused_file(part.name, part.parts))?;
+        let now = Instant::now();
+        return join(pending, None, now, place, part);
+    }
+    match under_way {
+        Some(PendingImport::Refused { name, parts })
+            if name == part.name && parts == part.parts && part.part < parts =>
+        {
+            if part.part + 1 < parts {
+                *pending = Some(PendingImport::Refused { name, parts });
+            }
+            Ok(Step::PassedOver)
+        }
+        Some(PendingImport::Joining {
+            assembly,
+            begun,
+            place,
+            ..
+        }) => join(pending, assembly, begun, place, part),
+        _ => {
+            let refusal = Assembly::take(&mut None, part).err();
+            Err((
+                ErrorCode::BadRequest,
+                refusal.unwrap_or_else(|| "a part came out of place".into()),
+            ))
+        }
+    }
+}
+
+fn join(
+    pending: &mut Option<PendingImport>,
+    mut assembly: Option<Assembly>,
+    begun: Instant,
+    place: OwnedSemaphorePermit,
+    part: Part,
+) -> Result<Step, Refusal> {
+    // The file under way, to pass over if this part is refused.
+    let file = assembly
+        .as_ref()
+        .map_or((part.name.to_owned(), part.parts), Assembly::file);
+    match Assembly::take(&mut assembly, part) {
+        Ok(None) => {
+            *pending = Some(PendingImport::Joining {
+                assembly,
+                begun,
+                last_part: Instant::now(),
+                place,
+            });
+            Ok(Step::Taken)
+        }
+        Ok(Some((name, json))) => Ok(Step::Whole { name, json, place }),
+        Err(refusal) => {
+            *pending = refused_file(&file.0, file.1);
+            Err((ErrorCode::BadRequest, refusal))
+        }
+    }
+}
+
+/// The record of a refused file whose later parts are passed over; none for a part count no
+/// file may have.
+fn refused_file(name: &str, parts: u32) -> Option<PendingImport> {
+    (1..=parlor_shared::brain_parts::MAX_PARTS)
+        .contains(&parts)
+        .then(|| PendingImport::Refused {
+            name: name.to_owned(),
+            parts,
+        })
+}
+
+/// Whether `request` continues this connection's import (and costs [`PART_COST`]).
+pub fn continues(pending: &Option<PendingImport>, part: Option<Part>) -> bool {
+    pending.is_some() && part.is_some_and(|part| part.part > 0)
+}
+
+/// Drops the file being joined if by `now` it has stalled (see the module's comment; its later
+/// parts will be passed over); true if it did.
+pub fn drop_if_stalled(pending: &mut Option<PendingImport>, now: Instant) -> bool {
+    let Some(PendingImport::Joining {
+        assembly: Some(assembly),
+        begun,
+        last_part,
+        ..
+    }) = pending
+    else {
+        return false;
+    };
+    if now.duration_since(*begun) <= FILE_TIME && now.duration_since(*last_part) <= PART_GAP {
+        return false;
+    }
+    let (name, parts) = assembly.file();
+    *pending = refused_file(&name, parts);
+    true
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,134 @@
+use super::*;
+
+fn part(name: &'static str, part: u32, parts: u32) -> Part<'static> {
+    Part {
+        name,
+        part,
+        parts,
+        text: "x",
+    }
+}
+
+fn any_name(_: &str) -> Result<(), Refusal> {
+    Ok(())
+}
+
+/// Takes `part` of the file "HER" with every name allowed.
+fn take(
+    pending: &mut Option<PendingImport>,
+    places: &Arc<Semaphore>,
+    n: u32,
+    of: u32,
+) -> Result<Step, Refusal> {
+    take_part(pending, places, part("HER", n, of), any_name)
+}
+
+fn refusal_code(step: Result<Step, Refusal>) -> ErrorCode {
+    step.expect_err("refused").0
+}
+
+#[test]
+fn files_being_joined_hold_a_place_each_until_stored_refused_or_replaced() {
+    let places = places();
+    let mut connections: Vec<Option<PendingImport>> =
+        (0..=MAX_FILES_TRAVELLING).map(|_| None).collect();
+    for pending in &mut connections[..MAX_FILES_TRAVELLING] {
+        assert!(matches!(take(pending, &places, 0, 2), Ok(Step::Taken)));
+    }
+    let last = MAX_FILES_TRAVELLING;
+    let no_place = take(&mut connections[last], &places, 0, 2);
+    assert_eq!(refusal_code(no_place), ErrorCode::LimitReached);
+    // A connection beginning again keeps its one place.
+    assert!(take(&mut connections[0], &places, 0, 2).is_ok());
+    assert_eq!(places.available_permits(), 0);
+    // Whole: the place goes with the file, held until it is stored.
+    let Ok(Step::Whole { json, place, .. }) = take(&mut connections[0], &places, 1, 2) else {
+        panic!("the last part gives the file");
+    };
+    assert_eq!(json, "xx");
+    assert_eq!(places.available_permits(), 0);
+    drop(place);
+    assert_eq!(places.available_permits(), 1);
+    // Refused: the file is dropped and its place freed.
+    let out_of_place = take(&mut connections[1], &places, 2, 3);
+    assert_eq!(refusal_code(out_of_place), ErrorCode::BadRequest);
+    assert_eq!(places.available_permits(), 2);
+}
+
+#[test]
+fn a_refused_files_later_parts_are_passed_over_until_its_last() {
+    let places = Arc::new(Semaphore::new(0));
+    let mut pending = None;
+    let refused = take(&mut pending, &places, 0, 3);
+    assert_eq!(refusal_code(refused), ErrorCode::LimitReached);
+    for later in 1..3 {
+        let step = take(&mut pending, &places, later, 3);
+        assert!(matches!(step, Ok(Step::PassedOver)), "part {later}");
+    }
+    assert!(pending.is_none(), "the last part ends the refused file");
+    let stray = take(&mut pending, &places, 1, 3);
+    assert_eq!(refusal_code(stray), ErrorCode::BadRequest);
+}
+
+#[test]
+fn a_stray_part_drops_the_file_under_way_whose_later_parts_are_passed_over() {
+    let places = places();
+    let mut pending = None;
+    take(&mut pending, &places, 0, 3).unwrap();
+    let stray = take_part(&mut pending, &places, part("OTHER", 1, 2), any_name);
+    assert_eq!(refusal_code(stray), ErrorCode::BadRequest);
+    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+    assert!(matches!(
+        take(&mut pending, &places, 1, 3),
+        Ok(Step::PassedOver)
+    ));
+}
+
+#[test]
+fn a_name_refused_at_part_0_takes_no_place_and_its_file_is_passed_over() {
+    let places = places();
+    let mut pending = None;
+    let busy = |name: &str| Err((ErrorCode::BrainBusy, format!("{name} is training")));
+    let refused = take_part(&mut pending, &places, part("HER", 0, 2), busy);
+    assert_eq!(refusal_code(refused), ErrorCode::BrainBusy);
+    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+    assert!(matches!(
+        take(&mut pending, &places, 1, 2),
+        Ok(Step::PassedOver)
+    ));
+}
+
+#[test]
+fn an_impossible_part_count_leaves_nothing_to_pass_over() {
+    let places = places();
+    let mut pending = None;
+    let refused = take(&mut pending, &places, 0, u32::MAX);
+    assert_eq!(refusal_code(refused), ErrorCode::BadRequest);
+    assert!(pending.is_none());
+    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+}
+
+#[test]
+fn a_stalled_file_is_dropped_and_frees_its_place() {
+    let places = places();
+    for (wait, stalled) in [
+        (PART_GAP - Duration::from_secs(1), false),
+        (PART_GAP + Duration::from_secs(1), true),
+        (FILE_TIME + Duration::from_secs(1), true),
+    ] {
+        let mut pending = None;
+        take(&mut pending, &places, 0, 3).unwrap();
+        assert_eq!(
+            drop_if_stalled(&mut pending, Instant::now() + wait),
+            stalled,
+            "{wait:?}"
+        );
+        if stalled {
+            assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+            assert!(matches!(
+                take(&mut pending, &places, 1, 3),
+                Ok(Step::PassedOver)
+            ));
+        }
+    }
+}

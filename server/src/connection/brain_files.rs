@@ -1,0 +1,60 @@
+//! A connection's brain files: an import's parts joined (`crate::brain_transfer`) and stored
+//! when whole, and an export sent part by part from one copy of the file.
+
+use std::sync::Arc;
+
+use anyhow::Context;
+use parlor_shared::brain_parts::{self, Part};
+use parlor_shared::protocol::ServerMsg;
+use tokio::time::Instant;
+
+use super::Connection;
+use crate::brain_transfer::{self, Step};
+use crate::store_requests;
+
+impl Connection {
+    pub(super) async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
+        let hall = Arc::clone(&self.hall);
+        let check = |name: &str| hall.check_brain_free(name);
+        match brain_transfer::take_part(&mut self.import, &hall.file_places, part, check) {
+            Ok(Step::Taken | Step::PassedOver) => Ok(()),
+            Ok(Step::Whole { name, json, place }) => {
+                let answer = store_requests::import(&hall, name, json).await;
+                drop(place);
+                self.send(&answer).await
+            }
+            Err((code, message)) => self.error(code, message).await.map(drop),
+        }
+    }
+
+    /// Sends the brain `name` as its file's parts, one copy of the file held meanwhile.
+    pub(super) async fn export(&mut self, name: String) -> anyhow::Result<()> {
+        let place = match brain_transfer::take_place(&self.hall.file_places) {
+            Ok(place) => place,
+            Err((code, message)) => return self.error(code, message).await.map(drop),
+        };
+        let json = match store_requests::brain_file(&self.hall, name.clone()).await {
+            Ok(json) => json,
+            Err(refusal) => return self.send(&refusal).await,
+        };
+        let send_all = async {
+            for (part, parts, text) in brain_parts::numbered(&json) {
+                let message = ServerMsg::Brain {
+                    name: name.clone(),
+                    part,
+                    parts,
+                    json: text.to_owned(),
+                };
+                self.send(&message).await?;
+            }
+            anyhow::Ok(())
+        };
+        tokio::time::timeout(brain_transfer::FILE_TIME, send_all)
+            .await
+            .context("the client took too long to read a brain file")??;
+        drop(place);
+        // Reading a long file is no sign of a client gone quiet.
+        self.last_heard = Instant::now();
+        Ok(())
+    }
+}
