@@ -19,7 +19,6 @@ use parlor_shared::protocol::{
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tracing::{debug, info, warn};
 
@@ -32,6 +31,9 @@ use crate::store_requests;
 use crate::wire::{self, Incoming};
 
 mod brain_files;
+mod closing;
+
+pub use closing::refuse_busy;
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
 
@@ -70,39 +72,6 @@ pub async fn serve_connection(
     }
     connection.leave_all().await;
     info!(%peer, conn = connection.me.id, "disconnected");
-}
-
-/// Turns away a connection over the server's cap: an error it can show, then close code 1013
-/// (try again later).
-pub async fn refuse_busy(stream: TcpStream, limits: Arc<Limits>) {
-    let Ok(mut socket) = accept(stream, &limits).await else {
-        return;
-    };
-    let busy = ServerMsg::Error {
-        code: ErrorCode::ServerBusy,
-        message: format!(
-            "the server is full ({} connections); try again later",
-            limits.max_connections
-        ),
-    };
-    if let Ok(frame) = wire::encode(&busy, Format::Json) {
-        let _ = socket.send(frame).await;
-    }
-    let _ = socket
-        .close(Some(close_frame(CloseCode::Again, "server full")))
-        .await;
-}
-
-fn close_frame(code: CloseCode, reason: &str) -> CloseFrame {
-    // A close reason must fit a control frame (123 bytes).
-    let mut end = reason.len().min(123);
-    while !reason.is_char_boundary(end) {
-        end -= 1;
-    }
-    CloseFrame {
-        code,
-        reason: reason[..end].into(),
-    }
 }
 
 /// What the loop does after a request: go on, or close the connection as abusive.
@@ -328,14 +297,6 @@ impl Connection {
         })
         .await?;
         Ok(None)
-    }
-
-    async fn close(&mut self, code: CloseCode, reason: &str) {
-        let _ = tokio::time::timeout(
-            self.limits.write_timeout,
-            self.socket.close(Some(close_frame(code, reason))),
-        )
-        .await;
     }
 
     async fn handle(&mut self, request: ClientMsg) -> anyhow::Result<()> {

@@ -1,0 +1,67 @@
+//! Ending a connection: the close frame with its code and reason, read to the client's answer,
+//! and the turning away of a connection over the server's cap.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use parlor_shared::codec::Format;
+use parlor_shared::protocol::{ErrorCode, ServerMsg};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::protocol::CloseFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use super::{Connection, accept};
+use crate::limits::Limits;
+use crate::wire;
+
+/// Turns away a connection over the server's cap: an error it can show, then close code 1013
+/// (try again later).
+pub async fn refuse_busy(stream: TcpStream, limits: Arc<Limits>) {
+    let Ok(mut socket) = accept(stream, &limits).await else {
+        return;
+    };
+    let busy = ServerMsg::Error {
+        code: ErrorCode::ServerBusy,
+        message: format!(
+            "the server is full ({} connections); try again later",
+            limits.max_connections
+        ),
+    };
+    if let Ok(frame) = wire::encode(&busy, Format::Json) {
+        let _ = socket.send(frame).await;
+    }
+    let _ = socket
+        .close(Some(close_frame(CloseCode::Again, "server full")))
+        .await;
+}
+
+fn close_frame(code: CloseCode, reason: &str) -> CloseFrame {
+    // A close reason must fit a control frame (123 bytes).
+    let mut end = reason.len().min(123);
+    while !reason.is_char_boundary(end) {
+        end -= 1;
+    }
+    CloseFrame {
+        code,
+        reason: reason[..end].into(),
+    }
+}
+
+/// How long a closing connection waits for the client's answering close.
+const CLOSE_DRAIN: Duration = Duration::from_secs(2);
+
+impl Connection {
+    pub(super) async fn close(&mut self, code: CloseCode, reason: &str) {
+        let _ = tokio::time::timeout(
+            self.limits.write_timeout,
+            self.socket.close(Some(close_frame(code, reason))),
+        )
+        .await;
+        // Read on until the client answers the close (or for CLOSE_DRAIN at most): a socket
+        // dropped with frames unread is reset, and the client may then lose the close frame
+        // and its reason, which an abusive client's flood makes likely.
+        let drain = async { while let Some(Ok(_)) = self.socket.next().await {} };
+        let _ = tokio::time::timeout(CLOSE_DRAIN, drain).await;
+    }
+}
