@@ -231,6 +231,22 @@ fn generate_is_repeatable_and_keeps_to_the_range() {
 }
 
 #[test]
+fn a_range_that_no_level_can_meet_is_refused_with_the_reason() {
+    for (at_least, at_most) in [(0, 0), (5, 4), (1, 31)] {
+        let request = GenerateRequest {
+            moves_at_least: at_least,
+            moves_at_most: at_most,
+            seed: 3,
+            tries: 10,
+            rules: Rules::default(),
+        };
+        let refused = generate_level(&mut Vec::new(), &mut Vec::new(), request, None);
+        let error = refused.expect_err("refused").to_string();
+        assert!(error.contains("the wanted range"), "{at_least}..={at_most}: {error}");
+    }
+}
+
+#[test]
 fn the_board_marks_the_target_and_the_removed_square() {
     let rules = Rules {
         blocked: 33,

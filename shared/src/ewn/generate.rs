@@ -21,7 +21,8 @@ pub struct Generated {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GenerateError {
     #[error(
-        "the wanted range {at_least}..={at_most} moves is empty or beyond the move limit {limit}"
+        "the wanted range {at_least}..={at_most} moves is empty, needs no move or goes beyond \
+         the move limit {limit}"
     )]
     Range {
         at_least: usize,
@@ -69,7 +70,8 @@ pub fn generate(
     rules: Rules,
     max_tries: u32,
 ) -> Result<Generated, GenerateError> {
-    if at_least > at_most || at_most > rules.max_moves {
+    // Every level needs a move: a level's start is never its end.
+    if at_most == 0 || at_least > at_most || at_most > rules.max_moves {
         return Err(GenerateError::Range {
             at_least,
             at_most,
