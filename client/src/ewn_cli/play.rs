@@ -265,13 +265,17 @@ pub fn play(
         )?;
         writeln!(out, "{}", board_picture(&level, &state.pieces))?;
     }
-    let record = MovesFile::record(&name, &level, positions);
-    write_text(&options.out, &record.to_string())?;
+    let record = MovesFile::record(&name, &level, positions).to_string();
     match level.status(&state) {
         Status::Won => writeln!(out, "Puzzle solved in {} moves!", state.turn)?,
         // Only an AI without a solution stops while the game could go on.
         Status::Playing => writeln!(out, "Puzzle not solved.")?,
         Status::Lost(reason) => writeln!(out, "Puzzle not solved: {}.", Status::Lost(reason))?,
+    }
+    if let Err(error) = write_text(&options.out, &record) {
+        // A person's game is not lost with the file: it goes to the screen instead.
+        write!(out, "The moves, which could not be written:\n{record}")?;
+        return Err(error);
     }
     writeln!(out, "Moves written to {}.", options.out.display())?;
     Ok(ExitCode::SUCCESS)

@@ -231,6 +231,20 @@ fn generate_is_repeatable_and_keeps_to_the_range() {
 }
 
 #[test]
+fn moves_that_cannot_be_written_are_shown_instead_of_lost() {
+    let dir = scratch();
+    let nowhere = dir.path().join("no-such-folder").join("moves.txt");
+    let mut shown = Vec::new();
+    let options = options(Some("level1.txt"), Some(PlayerKind::Ai), &nowhere);
+    let refused = play(&mut Cursor::new(""), &mut shown, options);
+    let error = format!("{:#}", refused.expect_err("the file cannot be written"));
+    assert!(error.contains("no-such-folder"), "{error}");
+    let shown = String::from_utf8(shown).unwrap();
+    let (_, record) = shown.split_once("could not be written:\n").expect(&shown);
+    assert_eq!(record, format!("AI Player\n{LEVEL1_SOLVED}"));
+}
+
+#[test]
 fn a_range_that_no_level_can_meet_is_refused_with_the_reason() {
     for (at_least, at_most) in [(0, 0), (5, 4), (1, 31)] {
         let request = GenerateRequest {
