@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -84,6 +84,8 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         .iter()
         .flat_map(|start| positions_below(start, args.plies))
         .collect();
+    // A book that cannot be read or written is found before hours of proving, not after.
+    let book = args.write.as_deref().map(read_book).transpose()?;
     let mut solver = Dfpn::new(args.table_bits);
     solver.progress_every = 1 << 20;
     let mut results = Vec::new();
@@ -125,8 +127,8 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .collect();
         writeln!(out, "{:#}", serde_json::Value::from(report))?;
     }
-    if let Some(path) = &args.write {
-        let added = write_book(path, &results)?;
+    if let (Some(path), Some(old)) = (&args.write, book) {
+        let added = write_book(path, old, &results)?;
         eprintln!("{added} proved position(s) written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -158,14 +160,25 @@ fn summary(proved: &Proved) -> String {
     )
 }
 
-/// Merges the proved results into the book at `path` (created if missing): a new line
-/// replaces an old one for the same position up to mirror images. Returns the lines added.
-fn write_book(path: &PathBuf, results: &[Proved]) -> anyhow::Result<usize> {
-    let old = match read_text_file(path) {
-        Ok(text) => book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
+/// The lines of the book at `path` (none if it does not exist yet, when its folder must);
+/// refused when it is not a book.
+fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
+    match read_text_file(path) {
+        Ok(text) => book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
+            if folder.is_some_and(|folder| !folder.is_dir()) {
+                anyhow::bail!("cannot write {}: its folder does not exist", path.display());
+            }
+            Ok(Vec::new())
+        }
+        Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// Merges the proved results into the book at `path` that held `old`: a new line replaces an
+/// old one for the same position up to mirror images. Returns the lines added.
+fn write_book(path: &Path, old: Vec<Line>, results: &[Proved]) -> anyhow::Result<usize> {
     let new: Vec<Line> = results
         .iter()
         .filter(|r| r.solution.value != Value::Unknown)
@@ -226,6 +239,28 @@ mod tests {
         assert_eq!(stored.len(), 1, "the mirror image's line was replaced");
         assert_eq!(stored[0].value, Value::Win);
         assert_eq!(game_text(&stored[0].moves), args.position);
+    }
+
+    #[test]
+    fn a_book_that_cannot_be_read_or_written_is_refused_before_any_proving() {
+        let dir = tempfile::tempdir().unwrap();
+        let not_a_book =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/cave/dfpn_bench.txt");
+        let nowhere = dir.path().join("no-such-folder").join("proven.txt");
+        for (book, reason) in [(not_a_book, "dfpn_bench.txt: line"), (nowhere, "folder")] {
+            let args = ProveArgs {
+                // Hours of work if it were done first.
+                nodes: u64::MAX,
+                plies: 3,
+                position: String::new(),
+                positions: None,
+                table_bits: 12,
+                json: false,
+                write: Some(book),
+            };
+            let refused = run(&args, &mut Vec::new()).expect_err("refused");
+            assert!(format!("{refused:#}").contains(reason), "{refused:#}");
+        }
     }
 
     #[test]

@@ -256,7 +256,10 @@ fn a_range_that_no_level_can_meet_is_refused_with_the_reason() {
         };
         let refused = generate_level(&mut Vec::new(), &mut Vec::new(), request, None);
         let error = refused.expect_err("refused").to_string();
-        assert!(error.contains("the wanted range"), "{at_least}..={at_most}: {error}");
+        assert!(
+            error.contains("the wanted range"),
+            "{at_least}..={at_most}: {error}"
+        );
     }
 }
 
