@@ -130,6 +130,9 @@ pub fn auto(
     json: bool,
     plot_path: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &plot_path {
+        crate::png_file::check_png_path(path, "plot")?;
+    }
     let report = AutoMatch::new(config).run();
     if json {
         writeln!(

@@ -12,4 +12,5 @@ pub mod gui;
 pub mod hexapawn_cli;
 pub mod klotski_cli;
 pub mod net;
+pub mod png_file;
 pub mod text_file;

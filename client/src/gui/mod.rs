@@ -75,12 +75,13 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     let script = script
         .transpose()
         .map_err(|e| anyhow::anyhow!("--open-room: {e}"))?;
+    // The display first: a screenshot path is emptied when checked.
+    check_display()?;
     let screenshot = options
         .screenshot
         .as_deref()
         .map(writable_png_path)
         .transpose()?;
-    check_display()?;
     let startup = match options.server {
         Some(typed) => match describe::server_url(&typed) {
             Some(url) => Startup::Connect(url),
@@ -211,8 +212,8 @@ fn show_view(
     title: &str,
     screenshot: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
-    let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
     check_display()?;
+    let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
     run_window(&format!("Parlor - {title}"), screenshot, move || {
         let closing = view.update(&Input::gather(), "Quit") == Some(ReplayAction::Close);
         draw_title_bar("Replay of a local game; Escape or Quit closes the window");
@@ -277,14 +278,7 @@ fn writable_png_path(path: &Path) -> anyhow::Result<String> {
     let text = path
         .to_str()
         .with_context(|| format!("the screenshot path {} is not UTF-8", path.display()))?;
-    if !path
-        .extension()
-        .is_some_and(|ext| ext.eq_ignore_ascii_case("png"))
-    {
-        bail!("the screenshot path {} must end in .png", path.display());
-    }
-    std::fs::File::create(path)
-        .with_context(|| format!("cannot write the screenshot {}", path.display()))?;
+    crate::png_file::check_png_path(path, "screenshot")?;
     Ok(text.to_string())
 }
 

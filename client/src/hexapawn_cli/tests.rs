@@ -125,6 +125,29 @@ fn auto_plot_writes_a_png() {
 }
 
 #[test]
+fn a_plot_that_cannot_be_written_is_refused_before_the_match() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = AutoConfig {
+        dims: Dims::HEXAPAWN,
+        mirrors: true,
+        rounds: 300,
+        seed: 11,
+    };
+    for (path, reason) in [
+        (
+            dir.path().join("no-such-folder/curve.png"),
+            "cannot write the plot",
+        ),
+        (dir.path().join("curve.svg"), "must end in .png"),
+    ] {
+        let mut out = Vec::new();
+        let refused = auto(&mut out, config, false, Some(path)).expect_err("refused");
+        assert!(format!("{refused:#}").contains(reason), "{refused:#}");
+        assert!(out.is_empty(), "the match was not played");
+    }
+}
+
+#[test]
 fn solve_gives_the_winner() {
     let text = |dims| {
         let mut out = Vec::new();

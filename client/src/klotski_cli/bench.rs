@@ -199,6 +199,9 @@ pub fn suite(fifteen: u64) -> anyhow::Result<Vec<Instance>> {
 }
 
 pub fn run(args: &BenchArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    if let Some(path) = &args.chart {
+        crate::png_file::check_png_path(path, "chart")?;
+    }
     let instances = suite(args.fifteen)?;
     let methods: Vec<Method> = if args.methods.is_empty() {
         Method::SEARCHES.into_iter().chain([Method::Auto]).collect()

@@ -128,3 +128,29 @@ fn the_windows_summary_says_whether_the_solution_is_proved_shortest_or_why_there
     let undecided = summary(&report, &auto(250));
     assert!(undecided.contains("found in 250 ms"), "{undecided}");
 }
+
+#[test]
+fn a_chart_that_cannot_be_written_is_refused_before_the_bench() {
+    use clap::Parser;
+    #[derive(clap::Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        command: KlotskiCommand,
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let chart = dir.path().join("no-such-folder").join("chart.png");
+    let line = format!("klotski bench --chart {}", chart.display());
+    let Cli {
+        command: KlotskiCommand::Bench(args),
+    } = Cli::try_parse_from(line.split(' ')).unwrap()
+    else {
+        panic!("not a bench");
+    };
+    let mut out = Vec::new();
+    let refused = bench::run(&args, &mut out).expect_err("refused");
+    assert!(
+        format!("{refused:#}").contains("cannot write the chart"),
+        "{refused:#}"
+    );
+    assert!(out.is_empty(), "no puzzle was run");
+}
