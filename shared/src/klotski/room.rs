@@ -187,7 +187,8 @@ impl KlotskiGame {
             KlotskiMove::GiveUp(reason) => next.status = KlotskiStatus::GaveUp(reason),
             KlotskiMove::Slide(slide) => {
                 let position = self.puzzle.apply(self.position(), slide)?;
-                next.steps += 1;
+                // Saturating: a game read from a peer may claim any count.
+                next.steps = self.steps.saturating_add(1);
                 next.status = if self.puzzle.is_goal(&position) {
                     KlotskiStatus::Solved
                 } else if next.steps >= MAX_STEPS {
@@ -258,6 +259,26 @@ mod tests {
             repeated.puzzle(),
             Err(LayoutError::Repeated { .. })
         ));
+    }
+
+    #[test]
+    fn a_game_read_with_any_step_count_gives_up_at_its_next_slide() {
+        let board = KlotskiBoard {
+            rows: 2,
+            cols: 3,
+            grid: vec![1, 2, 3, 0, 4, 5],
+            blocks: vec![],
+        };
+        let game = KlotskiGame::new(board.puzzle().unwrap());
+        let mut wire = serde_json::to_value(&game).unwrap();
+        wire["steps"] = u32::MAX.into();
+        let read: KlotskiGame = serde_json::from_value(wire).unwrap();
+        let next = read.play(slide(4, Dir::Left)).unwrap();
+        assert_eq!(
+            next.status(),
+            KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
+        );
+        assert_eq!(next.steps(), u32::MAX);
     }
 
     #[test]

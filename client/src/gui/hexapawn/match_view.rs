@@ -119,7 +119,7 @@ fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]
     } else {
         format!(
             "Round {} of {} on {}",
-            (view.rounds_played + 1).min(view.setup.rounds),
+            view.rounds_played.saturating_add(1).min(view.setup.rounds),
             view.setup.rounds,
             view.setup.dims
         )
