@@ -59,6 +59,9 @@ pub enum RoomCommand {
         /// The seat's planner, handed back after its search (lost if the search panicked).
         planner: Option<(u8, ai::Planner)>,
     },
+    /// A bug in the room, to test what its followers are told.
+    #[cfg(test)]
+    Panic,
 }
 
 /// What the hall keeps of a running room.
@@ -193,6 +196,16 @@ fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
     }
 }
 
+impl Drop for Room {
+    fn drop(&mut self) {
+        // The room's task panicked (a bug): its followers are told it is gone, instead of
+        // waiting on it. The hall stops listing it once its inbox closes.
+        if std::thread::panicking() {
+            self.audience.farewell(self.id);
+        }
+    }
+}
+
 impl Room {
     async fn run(mut self, mut inbox: mpsc::Receiver<RoomCommand>) {
         info!(room = self.id, game = ?self.game, "room open");
@@ -258,6 +271,8 @@ impl Room {
                 plan,
                 planner,
             } => self.ai_moved(version, plan, planner).await,
+            #[cfg(test)]
+            RoomCommand::Panic => panic!("a bug in room {}", self.id),
         }
     }
 
@@ -477,3 +492,6 @@ fn seat_label(game: GameKind, seat: u8, spec: SeatSpec) -> String {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

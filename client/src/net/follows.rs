@@ -47,10 +47,7 @@ impl Follows {
     pub fn sent(&mut self, request: &ClientMsg) {
         match request {
             ClientMsg::Watch { room } => self.rooms.entry(*room).or_default().watching = true,
-            ClientMsg::Leave { room } => {
-                self.rooms.remove(room);
-                self.joins.retain(|join| join.room != *room);
-            }
+            ClientMsg::Leave { room } => self.forget(*room),
             // A join without a token of ours cannot be repeated safely: it is not noted.
             ClientMsg::JoinSeat {
                 room,
@@ -79,8 +76,15 @@ impl Follows {
             ServerMsg::Error { code, .. } if refuses_a_join(*code) => {
                 self.joins.pop_front();
             }
+            // A room the server closed on us (a `Leave` of ours was forgotten when sent).
+            ServerMsg::Left { room } => self.forget(*room),
             _ => {}
         }
+    }
+
+    fn forget(&mut self, room: RoomId) {
+        self.rooms.remove(&room);
+        self.joins.retain(|join| join.room != room);
     }
 
     /// The requests that take everything up again on a new connection: `Reclaim` for every
@@ -146,6 +150,18 @@ mod tests {
         follows.sent(&ClientMsg::Leave { room: 2 });
         follows.sent(&ClientMsg::Leave { room: 1 });
         assert_eq!(follows.resume(), [reclaim]);
+    }
+
+    #[test]
+    fn a_room_the_server_closed_is_not_taken_up_again() {
+        let token = SeatToken::random();
+        let mut follows = Follows::default();
+        follows.sent(&ClientMsg::Watch { room: 1 });
+        follows.sent(&join(2, &token));
+        follows.received(&seated(2, &token));
+        follows.received(&ServerMsg::Left { room: 1 });
+        follows.received(&ServerMsg::Left { room: 2 });
+        assert_eq!(follows.resume(), []);
     }
 
     #[test]

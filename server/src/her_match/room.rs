@@ -41,6 +41,15 @@ pub(super) struct MatchRoom {
     pub(super) linger: Duration,
 }
 
+impl Drop for MatchRoom {
+    fn drop(&mut self) {
+        // As a game room does: a panic tells the watchers the match's room is gone.
+        if std::thread::panicking() {
+            self.audience.farewell(self.id);
+        }
+    }
+}
+
 impl MatchRoom {
     pub(super) async fn run(
         mut self,
@@ -99,6 +108,8 @@ impl MatchRoom {
             | RoomCommand::Reclaim { who, .. }
             | RoomCommand::Move { who, .. } => refuse(&who),
             RoomCommand::AiMoved { .. } => {}
+            #[cfg(test)]
+            RoomCommand::Panic => panic!("a bug in auto match {}", self.id),
         }
     }
 
