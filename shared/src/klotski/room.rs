@@ -261,15 +261,20 @@ mod tests {
         ));
     }
 
-    #[test]
-    fn a_game_read_with_any_step_count_gives_up_at_its_next_slide() {
+    /// 1 2 3 / _ 4 5: piece 4 slides left and right for ever.
+    fn a_game_that_can_go_on_for_ever() -> KlotskiGame {
         let board = KlotskiBoard {
             rows: 2,
             cols: 3,
             grid: vec![1, 2, 3, 0, 4, 5],
             blocks: vec![],
         };
-        let game = KlotskiGame::new(board.puzzle().unwrap());
+        KlotskiGame::new(board.puzzle().unwrap())
+    }
+
+    #[test]
+    fn a_game_read_with_any_step_count_gives_up_at_its_next_slide() {
+        let game = a_game_that_can_go_on_for_ever();
         let mut wire = serde_json::to_value(&game).unwrap();
         wire["steps"] = u32::MAX.into();
         let read: KlotskiGame = serde_json::from_value(wire).unwrap();
@@ -287,13 +292,7 @@ mod tests {
         use crate::game::{GameMove, GameState};
         use crate::protocol::{RoomSnapshot, ServerMsg};
 
-        let board = KlotskiBoard {
-            rows: 2,
-            cols: 3,
-            grid: vec![1, 2, 3, 0, 4, 5],
-            blocks: vec![],
-        };
-        let mut game = KlotskiGame::new(board.puzzle().unwrap());
+        let mut game = a_game_that_can_go_on_for_ever();
         let mut moves = Vec::new();
         while game.status() == KlotskiStatus::Playing {
             let dir = if moves.len() % 2 == 0 {
