@@ -13,6 +13,7 @@ use crate::brain_transfer::{self, Step};
 use crate::store_requests;
 
 impl Connection {
+    /// Takes one part of the brain file this client is sending; the last one stores the file.
     pub(super) async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
         let hall = Arc::clone(&self.hall);
         let check = |name: &str| hall.check_brain_free(name);
