@@ -35,7 +35,7 @@ use parlor_server::ServerConfig;
 use parlor_shared::bricks::{BricksMove, Setup};
 use parlor_shared::cave::Square;
 use parlor_shared::ewn::{EwnMove, LevelSpec};
-use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::klotski::{KlotskiBoard, KlotskiMove, Move, Puzzle};
 
 use self::app::{App, Startup};
@@ -186,9 +186,14 @@ pub fn show_klotski_game(
         .into_iter()
         .map(|mv| GameMove::Klotski(KlotskiMove::Slide(mv)));
     let setup = GameSetup::Klotski(KlotskiBoard::of(puzzle));
+    // Not a room's game: a solution longer than a room's step limit is shown whole.
+    let start = match setup.start()? {
+        GameState::Klotski(game) => GameState::Klotski(game.without_step_limit()),
+        other => other,
+    };
     let title = "Numeric Klotski moves";
-    let mut view = ReplayView::new(title, Vec::new(), setup.start()?, moves.collect())
-        .map_err(anyhow::Error::msg)?;
+    let mut view =
+        ReplayView::new(title, Vec::new(), start, moves.collect()).map_err(anyhow::Error::msg)?;
     view.first();
     (0..step).for_each(|_| view.next());
     show_view(view, title, screenshot)

@@ -77,6 +77,8 @@ pub enum GiveUpReason {
     OutOfTime,
     /// [`MAX_STEPS`] steps were taken.
     StepLimit,
+    /// The solver's solution takes more steps than the game has left before [`MAX_STEPS`].
+    SolutionTooLong,
 }
 
 impl std::fmt::Display for GiveUpReason {
@@ -86,6 +88,9 @@ impl std::fmt::Display for GiveUpReason {
             GiveUpReason::NoSolution => "the solver proved there is no solution",
             GiveUpReason::OutOfTime => "the solver ran out of time",
             GiveUpReason::StepLimit => "the step limit was reached",
+            GiveUpReason::SolutionTooLong => {
+                "the solver's solution takes more steps than a room allows"
+            }
         })
     }
 }
@@ -114,6 +119,10 @@ pub struct KlotskiGame {
     puzzle: Puzzle,
     steps: u32,
     status: KlotskiStatus,
+    /// The steps after which the game is given up: [`MAX_STEPS`] in a room (whose state, all
+    /// moves included, must fit a frame), none for a local replay. Not sent: a game read from
+    /// a peer is a room's.
+    step_limit: u32,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -141,6 +150,7 @@ impl TryFrom<KlotskiGameWire> for KlotskiGame {
             puzzle: wire.board.puzzle()?,
             steps: wire.steps,
             status: wire.status,
+            step_limit: MAX_STEPS,
         })
     }
 }
@@ -157,6 +167,16 @@ impl KlotskiGame {
             puzzle,
             steps: 0,
             status,
+            step_limit: MAX_STEPS,
+        }
+    }
+
+    /// The same game with no step limit, for replaying a long solution locally (a solver's
+    /// answer on a big board can take more than [`MAX_STEPS`] slides).
+    pub fn without_step_limit(self) -> KlotskiGame {
+        KlotskiGame {
+            step_limit: u32::MAX,
+            ..self
         }
     }
 
@@ -191,7 +211,7 @@ impl KlotskiGame {
                 next.steps = self.steps.saturating_add(1);
                 next.status = if self.puzzle.is_goal(&position) {
                     KlotskiStatus::Solved
-                } else if next.steps >= MAX_STEPS {
+                } else if next.steps >= self.step_limit {
                     KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
                 } else {
                     KlotskiStatus::Playing
@@ -284,6 +304,17 @@ mod tests {
             KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
         );
         assert_eq!(next.steps(), u32::MAX);
+    }
+
+    #[test]
+    fn a_game_without_the_step_limit_goes_past_it() {
+        let mut game = a_game_that_can_go_on_for_ever().without_step_limit();
+        for step in 0..MAX_STEPS + 10 {
+            let dir = if step % 2 == 0 { Dir::Left } else { Dir::Right };
+            game = game.play(slide(4, dir)).unwrap();
+        }
+        assert_eq!(game.status(), KlotskiStatus::Playing);
+        assert_eq!(game.steps(), MAX_STEPS + 10);
     }
 
     #[test]
