@@ -205,3 +205,31 @@ fn a_slide_that_cannot_be_made_opens_no_replay_window() {
     );
     assert!(shot.is_none(), "no screenshot: the window never opened");
 }
+
+#[test]
+fn a_solution_longer_than_a_rooms_step_limit_is_replayed_whole() {
+    if !have_xvfb() {
+        return;
+    }
+    let puzzle = level_puzzle();
+    let solution = std::process::Command::new(common::CLIENT)
+        .args(["klotski", "terminal"])
+        .stdin(File::open(level(LEVEL)).unwrap())
+        .output()
+        .unwrap();
+    let answer = String::from_utf8(solution.stdout).unwrap();
+    // 9 steps left and back 510 times, then the solution: 1,037 slides, past a room's 1,000.
+    let detour = "9 L\n9 R\n".repeat(510);
+    let slides = format!(
+        "{detour}{}",
+        answer.lines().skip(2).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(slides.lines().count(), 1037);
+    let (output, shot) = run_show(&slides, "end");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "client failed: {stderr}");
+    let layout = room_layout(WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32);
+    let shot = shot.expect("a screenshot");
+    let wrong = wrong_cells(&shot, &puzzle, &goal_grid(&puzzle), layout.board);
+    assert!(wrong.is_empty(), "board cells {wrong:?} are not the goal's");
+}
