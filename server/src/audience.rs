@@ -47,15 +47,14 @@ pub struct Audience {
 }
 
 impl Audience {
-    /// Tells every member that `room` failed and is gone: an error saying so, then `Left`.
-    /// For a room whose task panicked, so nobody is left waiting on a room that is no more.
+    /// Tells every member that `room` failed and is gone (`RoomClosed`). For a room whose
+    /// task panicked, so nobody is left waiting on a room that is no more.
     pub fn farewell(&self, room: RoomId) {
         for member in self.members.values() {
-            member.error(
-                ErrorCode::Internal,
-                format!("room {room} failed on the server and was closed"),
-            );
-            member.send(ServerMsg::Left { room });
+            member.send(ServerMsg::RoomClosed {
+                room,
+                message: format!("room {room} failed on the server and was closed"),
+            });
         }
     }
 

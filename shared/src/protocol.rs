@@ -219,6 +219,12 @@ pub enum ServerMsg {
     Left {
         room: RoomId,
     },
+    /// The room failed on the server (a bug) and is gone; `message` says so. It answers no
+    /// request: it comes to whoever followed the room.
+    RoomClosed {
+        room: RoomId,
+        message: String,
+    },
     Records(Vec<RecordSummary>),
     Record(GameRecord),
     Brains(Vec<BrainSummary>),

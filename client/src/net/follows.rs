@@ -76,8 +76,8 @@ impl Follows {
             ServerMsg::Error { code, .. } if refuses_a_join(*code) => {
                 self.joins.pop_front();
             }
-            // A room the server closed on us (a `Leave` of ours was forgotten when sent).
-            ServerMsg::Left { room } => self.forget(*room),
+            // A room that failed on the server: there is nothing to take up again.
+            ServerMsg::RoomClosed { room, .. } => self.forget(*room),
             _ => {}
         }
     }
@@ -159,8 +159,12 @@ mod tests {
         follows.sent(&ClientMsg::Watch { room: 1 });
         follows.sent(&join(2, &token));
         follows.received(&seated(2, &token));
-        follows.received(&ServerMsg::Left { room: 1 });
-        follows.received(&ServerMsg::Left { room: 2 });
+        let closed = |room| ServerMsg::RoomClosed {
+            room,
+            message: String::new(),
+        };
+        follows.received(&closed(1));
+        follows.received(&closed(2));
         assert_eq!(follows.resume(), []);
     }
 

@@ -91,11 +91,13 @@ impl App {
             }
             ServerMsg::Left { room } => {
                 self.snapshots.remove(&room);
-                // Closed by the server (a room that failed), not left by us: the lobby, where
-                // the notice of the error that came first stays on screen.
+            }
+            ServerMsg::RoomClosed { room, message } => {
+                self.snapshots.remove(&room);
                 if matches!(&self.screen, Screen::Room(view) if view.room == room) {
                     self.enter_lobby();
                 }
+                self.say(message, true);
             }
             ServerMsg::Record(record) if self.wanted_record == Some(record.summary.id) => {
                 self.wanted_record = None;
