@@ -162,7 +162,8 @@ pub fn continues(pending: &Option<PendingImport>, part: Option<Part>) -> bool {
 }
 
 /// Drops the file being joined if by `now` it has stalled (see the module's comment; its later
-/// parts will be passed over); true if it did.
+/// parts will be passed over); true if it did. The connection asks at each ping, every 20 s,
+/// so a stall is noticed up to 20 s late.
 pub fn drop_if_stalled(pending: &mut Option<PendingImport>, now: Instant) -> bool {
     let Some(PendingImport::Joining {
         assembly: Some(assembly),

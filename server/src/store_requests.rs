@@ -1,6 +1,6 @@
 //! Requests answered from the store alone (stored games and HER's brains): each runs its store
 //! call on a blocking thread and answers with one message, an `Error` when refused. Brain files
-//! travel in parts (`crate::brain_import`): [`brain_file`] gives the whole file that the
+//! travel in parts (`crate::brain_transfer`): [`brain_file`] gives the whole file that the
 //! connection sends as parts, and a file that arrived whole comes to [`import`].
 
 use parlor_shared::brain_parts;

@@ -84,8 +84,10 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         .iter()
         .flat_map(|start| positions_below(start, args.plies))
         .collect();
-    // A book that cannot be read or written is found before hours of proving, not after.
-    let book = args.write.as_deref().map(read_book).transpose()?;
+    // A book that is not one, or whose folder is missing, is found before hours of proving.
+    if let Some(path) = &args.write {
+        read_book(path)?;
+    }
     let mut solver = Dfpn::new(args.table_bits);
     solver.progress_every = 1 << 20;
     let mut results = Vec::new();
@@ -127,8 +129,8 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             .collect();
         writeln!(out, "{:#}", serde_json::Value::from(report))?;
     }
-    if let (Some(path), Some(old)) = (&args.write, book) {
-        let added = write_book(path, old, &results)?;
+    if let Some(path) = &args.write {
+        let added = write_book(path, &results)?;
         eprintln!("{added} proved position(s) written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
@@ -176,9 +178,11 @@ fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
     }
 }
 
-/// Merges the proved results into the book at `path` that held `old`: a new line replaces an
-/// old one for the same position up to mirror images. Returns the lines added.
-fn write_book(path: &Path, old: Vec<Line>, results: &[Proved]) -> anyhow::Result<usize> {
+/// Merges the proved results into the book at `path`, read again now (another run may have
+/// written it meanwhile): a new line replaces an old one for the same position up to mirror
+/// images. Returns the lines added.
+fn write_book(path: &Path, results: &[Proved]) -> anyhow::Result<usize> {
+    let old = read_book(path)?;
     let new: Vec<Line> = results
         .iter()
         .filter(|r| r.solution.value != Value::Unknown)

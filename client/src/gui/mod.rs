@@ -75,7 +75,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     let script = script
         .transpose()
         .map_err(|e| anyhow::anyhow!("--open-room: {e}"))?;
-    // The display first: a screenshot path is emptied when checked.
+    // The display first: a screenshot file is created when its path is checked.
     check_display()?;
     let screenshot = options
         .screenshot

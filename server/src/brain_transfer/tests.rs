@@ -109,6 +109,20 @@ fn an_impossible_part_count_leaves_nothing_to_pass_over() {
 }
 
 #[test]
+fn a_file_still_coming_is_dropped_after_the_file_time() {
+    let places = places();
+    let mut pending = None;
+    take(&mut pending, &places, 0, 3).unwrap();
+    let late = Instant::now() + FILE_TIME + Duration::from_secs(1);
+    // Parts keep coming: the last one a second before `late`.
+    if let Some(PendingImport::Joining { last_part, .. }) = &mut pending {
+        *last_part = late - Duration::from_secs(1);
+    }
+    assert!(drop_if_stalled(&mut pending, late));
+    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+}
+
+#[test]
 fn a_stalled_file_is_dropped_and_frees_its_place() {
     let places = places();
     for (wait, stalled) in [

@@ -21,8 +21,9 @@ impl Connection {
             Ok(Step::Taken | Step::PassedOver) => Ok(()),
             Ok(Step::Whole { name, json, place }) => {
                 let answer = store_requests::import(&hall, name, json).await;
+                let sent = self.send(&answer).await;
                 drop(place);
-                self.send(&answer).await
+                sent
             }
             Err((code, message)) => self.error(code, message).await.map(drop),
         }
