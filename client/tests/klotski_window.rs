@@ -155,18 +155,23 @@ fn run_show(moves: &str, step: &str) -> (Output, Option<Screenshot>) {
     })
 }
 
+/// `client klotski terminal`'s answer for the level.
+fn terminal_answer() -> String {
+    let solution = std::process::Command::new(common::CLIENT)
+        .args(["klotski", "terminal"])
+        .stdin(File::open(level(LEVEL)).unwrap())
+        .output()
+        .unwrap();
+    String::from_utf8(solution.stdout).unwrap()
+}
+
 #[test]
 fn the_replay_view_shows_the_board_after_the_chosen_slide_and_the_goal_beside_it() {
     if !have_xvfb() {
         return;
     }
     let puzzle = level_puzzle();
-    let solution = std::process::Command::new(common::CLIENT)
-        .args(["klotski", "terminal"])
-        .stdin(File::open(level(LEVEL)).unwrap())
-        .output()
-        .unwrap();
-    let answer = String::from_utf8(solution.stdout).unwrap();
+    let answer = terminal_answer();
     let moves: Vec<Move> = answer.lines().skip(2).map(|l| l.parse().unwrap()).collect();
     assert_eq!(moves.len(), 17, "{answer}");
     let goal = goal_grid(&puzzle);
@@ -212,12 +217,7 @@ fn a_solution_longer_than_a_rooms_step_limit_is_replayed_whole() {
         return;
     }
     let puzzle = level_puzzle();
-    let solution = std::process::Command::new(common::CLIENT)
-        .args(["klotski", "terminal"])
-        .stdin(File::open(level(LEVEL)).unwrap())
-        .output()
-        .unwrap();
-    let answer = String::from_utf8(solution.stdout).unwrap();
+    let answer = terminal_answer();
     // 9 steps left and back 510 times, then the solution: 1,037 slides, past a room's 1,000.
     let detour = "9 L\n9 R\n".repeat(510);
     let slides = format!(
