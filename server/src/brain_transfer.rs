@@ -2,24 +2,24 @@
 //! from one copy of the file; an import arrives one `ImportBrain` frame a part and is joined
 //! here, one file per connection.
 //!
-//! A file holds up to 64 MiB, so few may travel at once server-wide ([`MAX_FILES_TRAVELLING`]
-//! places, shared by exports and imports, each held until the file's answer is sent). An
+//! A file holds up to 64 MiB, so few may travel at once ([`places`]: 4 server-wide, 2 from one
+//! address, shared by exports and imports, each held until the file's answer is sent). An
 //! import that stalls ([`PART_GAP`] without a part, or [`FILE_TIME`] in all) is dropped,
 //! freeing its place. The parts after the first cost a connection [`PART_COST`] of a request
 //! each: a 64 MiB file fits a full budget, and no part is free.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use parlor_shared::brain_parts::{Assembly, Part};
 use parlor_shared::protocol::ErrorCode;
-use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::time::Instant;
 
 use crate::hall::Refusal;
 
-/// Brain files travelling at once, server-wide: exports being sent and imports being joined.
-pub const MAX_FILES_TRAVELLING: usize = 4;
+mod places;
+
+pub use places::{Place, Places, take_place};
+
 /// How long a file may take from its first part to its answer.
 pub const FILE_TIME: Duration = Duration::from_secs(600);
 /// The longest wait for an import's next part.
@@ -27,31 +27,13 @@ pub const PART_GAP: Duration = Duration::from_secs(30);
 /// What a part after the first costs of the connection's request budget.
 pub const PART_COST: f64 = 1.0 / 16.0;
 
-/// The places for files travelling, shared by every connection.
-pub fn places() -> Arc<Semaphore> {
-    Arc::new(Semaphore::new(MAX_FILES_TRAVELLING))
-}
-
-/// Takes a place for a file, or says that none is free.
-pub fn take_place(places: &Arc<Semaphore>) -> Result<OwnedSemaphorePermit, Refusal> {
-    Arc::clone(places).try_acquire_owned().map_err(|_| {
-        (
-            ErrorCode::LimitReached,
-            format!(
-                "{MAX_FILES_TRAVELLING} brain files are travelling to or from the server \
-                 already; try again in a minute"
-            ),
-        )
-    })
-}
-
 /// One connection's import: being joined, or refused.
 pub enum PendingImport {
     Joining {
         assembly: Option<Assembly>,
         begun: Instant,
         last_part: Instant,
-        place: OwnedSemaphorePermit,
+        place: Place,
     },
     /// A file refused part way: its refusal was answered, so the later parts the client sent
     /// without waiting are passed over in silence, up to the file's last part.
@@ -70,24 +52,23 @@ pub enum Step {
     Whole {
         name: String,
         json: String,
-        place: OwnedSemaphorePermit,
+        place: Place,
     },
 }
 
-/// Takes one part into the connection's import (`pending`). Part 0 begins a file: its name
-/// must pass `check`, and it needs a free place. A refused part drops the file under way.
+/// Takes one part into the connection's import (`pending`). Part 0 begins a file: `begin`
+/// checks its name and takes its place. A refused part drops the file under way.
 pub fn take_part(
     pending: &mut Option<PendingImport>,
-    places: &Arc<Semaphore>,
     part: Part,
-    check: impl FnOnce(&str) -> Result<(), Refusal>,
+    begin: impl FnOnce(&str) -> Result<Place, Refusal>,
 ) -> Result<Step, Refusal> {
     let under_way = pending.take();
     if part.part == 0 {
         // This connection's unfinished file, if any, gives its place to the new one.
         drop(under_way);
-        let place = check(part.name).and_then(|()| take_place(places));
-        let place = place.inspect_err(|_| *pending = refused_file(part.name, part.parts))?;
+        let place =
+            begin(part.name).inspect_err(|_| *pending = refused_file(part.name, part.parts))?;
         let now = Instant::now();
         return join(pending, None, now, place, part);
     }
@@ -120,7 +101,7 @@ fn join(
     pending: &mut Option<PendingImport>,
     mut assembly: Option<Assembly>,
     begun: Instant,
-    place: OwnedSemaphorePermit,
+    place: Place,
     part: Part,
 ) -> Result<Step, Refusal> {
     // The file under way, to pass over if this part is refused.

@@ -57,7 +57,7 @@ pub async fn serve_connection(
         Ok(socket) => socket,
         Err(error) => return debug!(%peer, %error, "not a WebSocket handshake"),
     };
-    let mut connection = Connection::new(socket, hall, limits);
+    let mut connection = Connection::new(socket, peer, hall, limits);
     match connection.handshake().await {
         Ok(client) => info!(%peer, conn = connection.me.id, client, "connected"),
         Err(reason) => return debug!(%peer, reason, "handshake failed"),
@@ -88,6 +88,8 @@ struct Connection {
     rooms: HashSet<RoomId>,
     /// Rooms this connection created, for its caps.
     created: Vec<RoomId>,
+    /// The client's address, for its share of the brain-file places.
+    peer: SocketAddr,
     requests: Bucket,
     creations: Bucket,
     last_heard: Instant,
@@ -96,7 +98,7 @@ struct Connection {
 }
 
 impl Connection {
-    fn new(socket: Socket, hall: Arc<Hall>, limits: Arc<Limits>) -> Connection {
+    fn new(socket: Socket, peer: SocketAddr, hall: Arc<Hall>, limits: Arc<Limits>) -> Connection {
         let me = Subscriber {
             id: hall.new_conn_id(),
             outbox: Arc::new(Outbox::default()),
@@ -108,6 +110,7 @@ impl Connection {
             format: Format::Binary,
             rooms: HashSet::new(),
             created: Vec::new(),
+            peer,
             requests: Bucket::full(limits.requests),
             creations: Bucket::full(limits.room_creations),
             limits,

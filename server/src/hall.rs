@@ -36,7 +36,7 @@ pub struct Hall {
     linger: Duration,
     pub store: Store,
     /// Places for brain files travelling in parts (`crate::brain_transfer`).
-    pub file_places: Arc<tokio::sync::Semaphore>,
+    pub file_places: Arc<crate::brain_transfer::Places>,
 }
 
 /// Holds brains for an auto match; dropping it lets them go.
@@ -77,7 +77,7 @@ impl Hall {
             next_conn: AtomicU64::new(1),
             brains_in_use: Arc::default(),
             store,
-            file_places: crate::brain_transfer::places(),
+            file_places: Arc::default(),
         }
     }
 

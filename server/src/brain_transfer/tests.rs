@@ -1,3 +1,6 @@
+use std::net::IpAddr;
+use std::sync::Arc;
+
 use super::*;
 
 fn part(name: &'static str, part: u32, parts: u32) -> Part<'static> {
@@ -9,18 +12,38 @@ fn part(name: &'static str, part: u32, parts: u32) -> Part<'static> {
     }
 }
 
-fn any_name(_: &str) -> Result<(), Refusal> {
-    Ok(())
+fn places() -> Arc<Places> {
+    Arc::default()
 }
 
-/// Takes `part` of the file "HER" with every name allowed.
-fn take(
+fn free(places: &Places) -> usize {
+    places::MAX_FILES_TRAVELLING - places.taken()
+}
+
+/// Begins a file from the address 10.0.0.`last`, every name allowed.
+fn begin_at(places: &Arc<Places>, last: u8) -> impl FnOnce(&str) -> Result<Place, Refusal> {
+    move |_| take_place(places, IpAddr::from([10, 0, 0, last]))
+}
+
+/// Takes `part` of the file "HER" from the address 10.0.0.`last`.
+fn take_at(
     pending: &mut Option<PendingImport>,
-    places: &Arc<Semaphore>,
+    places: &Arc<Places>,
+    last: u8,
     n: u32,
     of: u32,
 ) -> Result<Step, Refusal> {
-    take_part(pending, places, part("HER", n, of), any_name)
+    take_part(pending, part("HER", n, of), begin_at(places, last))
+}
+
+/// Takes `part` of the file "HER" from 10.0.0.1.
+fn take(
+    pending: &mut Option<PendingImport>,
+    places: &Arc<Places>,
+    n: u32,
+    of: u32,
+) -> Result<Step, Refusal> {
+    take_at(pending, places, 1, n, of)
 }
 
 fn refusal_code(step: Result<Step, Refusal>) -> ErrorCode {
@@ -30,36 +53,39 @@ fn refusal_code(step: Result<Step, Refusal>) -> ErrorCode {
 #[test]
 fn files_being_joined_hold_a_place_each_until_stored_refused_or_replaced() {
     let places = places();
-    let mut connections: Vec<Option<PendingImport>> =
-        (0..=MAX_FILES_TRAVELLING).map(|_| None).collect();
-    for pending in &mut connections[..MAX_FILES_TRAVELLING] {
-        assert!(matches!(take(pending, &places, 0, 2), Ok(Step::Taken)));
+    let total = places::MAX_FILES_TRAVELLING;
+    let mut connections: Vec<Option<PendingImport>> = (0..=total).map(|_| None).collect();
+    // Each connection from an address of its own: one address holds only its share.
+    for (index, pending) in connections[..total].iter_mut().enumerate() {
+        let begun = take_at(pending, &places, index as u8, 0, 2);
+        assert!(matches!(begun, Ok(Step::Taken)));
     }
-    let last = MAX_FILES_TRAVELLING;
-    let no_place = take(&mut connections[last], &places, 0, 2);
+    let last = total;
+    let no_place = take_at(&mut connections[last], &places, 99, 0, 2);
     assert_eq!(refusal_code(no_place), ErrorCode::LimitReached);
     // A connection beginning again keeps its one place.
-    assert!(take(&mut connections[0], &places, 0, 2).is_ok());
-    assert_eq!(places.available_permits(), 0);
+    assert!(take_at(&mut connections[0], &places, 0, 0, 2).is_ok());
+    assert_eq!(free(&places), 0);
     // Whole: the place goes with the file, held until it is stored.
-    let Ok(Step::Whole { json, place, .. }) = take(&mut connections[0], &places, 1, 2) else {
+    let Ok(Step::Whole { json, place, .. }) = take_at(&mut connections[0], &places, 0, 1, 2) else {
         panic!("the last part gives the file");
     };
     assert_eq!(json, "xx");
-    assert_eq!(places.available_permits(), 0);
+    assert_eq!(free(&places), 0);
     drop(place);
-    assert_eq!(places.available_permits(), 1);
+    assert_eq!(free(&places), 1);
     // Refused: the file is dropped and its place freed.
-    let out_of_place = take(&mut connections[1], &places, 2, 3);
+    let out_of_place = take_at(&mut connections[1], &places, 1, 2, 3);
     assert_eq!(refusal_code(out_of_place), ErrorCode::BadRequest);
-    assert_eq!(places.available_permits(), 2);
+    assert_eq!(free(&places), 2);
 }
 
 #[test]
 fn a_refused_files_later_parts_are_passed_over_until_its_last() {
-    let places = Arc::new(Semaphore::new(0));
+    let places = places();
     let mut pending = None;
-    let refused = take(&mut pending, &places, 0, 3);
+    let full = |_: &str| Err((ErrorCode::LimitReached, "no place".to_string()));
+    let refused = take_part(&mut pending, part("HER", 0, 3), full);
     assert_eq!(refusal_code(refused), ErrorCode::LimitReached);
     for later in 1..3 {
         let step = take(&mut pending, &places, later, 3);
@@ -75,9 +101,9 @@ fn a_stray_part_drops_the_file_under_way_whose_later_parts_are_passed_over() {
     let places = places();
     let mut pending = None;
     take(&mut pending, &places, 0, 3).unwrap();
-    let stray = take_part(&mut pending, &places, part("OTHER", 1, 2), any_name);
+    let stray = take_part(&mut pending, part("OTHER", 1, 2), begin_at(&places, 1));
     assert_eq!(refusal_code(stray), ErrorCode::BadRequest);
-    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+    assert_eq!(free(&places), places::MAX_FILES_TRAVELLING);
     assert!(matches!(
         take(&mut pending, &places, 1, 3),
         Ok(Step::PassedOver)
@@ -89,9 +115,9 @@ fn a_name_refused_at_part_0_takes_no_place_and_its_file_is_passed_over() {
     let places = places();
     let mut pending = None;
     let busy = |name: &str| Err((ErrorCode::BrainBusy, format!("{name} is training")));
-    let refused = take_part(&mut pending, &places, part("HER", 0, 2), busy);
+    let refused = take_part(&mut pending, part("HER", 0, 2), busy);
     assert_eq!(refusal_code(refused), ErrorCode::BrainBusy);
-    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+    assert_eq!(free(&places), places::MAX_FILES_TRAVELLING);
     assert!(matches!(
         take(&mut pending, &places, 1, 2),
         Ok(Step::PassedOver)
@@ -105,7 +131,7 @@ fn an_impossible_part_count_leaves_nothing_to_pass_over() {
     let refused = take(&mut pending, &places, 0, u32::MAX);
     assert_eq!(refusal_code(refused), ErrorCode::BadRequest);
     assert!(pending.is_none());
-    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+    assert_eq!(free(&places), places::MAX_FILES_TRAVELLING);
 }
 
 #[test]
@@ -119,7 +145,7 @@ fn a_file_still_coming_is_dropped_after_the_file_time() {
         *last_part = late - Duration::from_secs(1);
     }
     assert!(drop_if_stalled(&mut pending, late));
-    assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+    assert_eq!(free(&places), places::MAX_FILES_TRAVELLING);
 }
 
 #[test]
@@ -138,7 +164,7 @@ fn a_stalled_file_is_dropped_and_frees_its_place() {
             "{wait:?}"
         );
         if stalled {
-            assert_eq!(places.available_permits(), MAX_FILES_TRAVELLING);
+            assert_eq!(free(&places), places::MAX_FILES_TRAVELLING);
             assert!(matches!(
                 take(&mut pending, &places, 1, 3),
                 Ok(Step::PassedOver)

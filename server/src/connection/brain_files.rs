@@ -15,9 +15,12 @@ use crate::store_requests;
 impl Connection {
     /// Takes one part of the brain file this client is sending; the last one stores the file.
     pub(super) async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
-        let hall = Arc::clone(&self.hall);
-        let check = |name: &str| hall.check_brain_free(name);
-        match brain_transfer::take_part(&mut self.import, &hall.file_places, part, check) {
+        let (hall, address) = (Arc::clone(&self.hall), self.peer.ip());
+        let begin = |name: &str| {
+            hall.check_brain_free(name)?;
+            brain_transfer::take_place(&hall.file_places, address)
+        };
+        match brain_transfer::take_part(&mut self.import, part, begin) {
             Ok(Step::Taken | Step::PassedOver) => Ok(()),
             Ok(Step::Whole { name, json, place }) => {
                 let answer = store_requests::import(&hall, name, json).await;
@@ -31,7 +34,7 @@ impl Connection {
 
     /// Sends the brain `name` as its file's parts, one copy of the file held meanwhile.
     pub(super) async fn export(&mut self, name: String) -> anyhow::Result<()> {
-        let place = match brain_transfer::take_place(&self.hall.file_places) {
+        let place = match brain_transfer::take_place(&self.hall.file_places, self.peer.ip()) {
             Ok(place) => place,
             Err((code, message)) => return self.error(code, message).await.map(drop),
         };
