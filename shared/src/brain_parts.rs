@@ -42,12 +42,32 @@ pub fn split(text: &str) -> Vec<&str> {
 
 /// `text`'s parts as [`split`] cuts them, each with its number and the count:
 /// `(part, parts, text)`, as the messages that carry them name them.
-pub fn numbered(text: &str) -> impl Iterator<Item = (u32, u32, &str)> {
+fn numbered(text: &str) -> impl Iterator<Item = (u32, u32, &str)> {
     let parts = split(text);
     let count = parts.len() as u32;
     (0..count)
         .zip(parts)
         .map(move |(part, text)| (part, count, text))
+}
+
+/// The `ImportBrain` requests that send the brain file `json` to be stored as `name`.
+pub fn import_requests<'a>(name: &'a str, json: &'a str) -> impl Iterator<Item = ClientMsg> + 'a {
+    numbered(json).map(move |(part, parts, text)| ClientMsg::ImportBrain {
+        name: name.to_owned(),
+        part,
+        parts,
+        json: text.to_owned(),
+    })
+}
+
+/// The `Brain` answers that carry the brain file `json` of the brain `name`.
+pub fn export_answers<'a>(name: &'a str, json: &'a str) -> impl Iterator<Item = ServerMsg> + 'a {
+    numbered(json).map(move |(part, parts, text)| ServerMsg::Brain {
+        name: name.to_owned(),
+        part,
+        parts,
+        json: text.to_owned(),
+    })
 }
 
 /// One part as it arrives: part `part` of `parts` of the file `name`.

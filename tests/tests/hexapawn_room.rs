@@ -93,14 +93,8 @@ impl BrainRequests for Peer {
     }
 
     async fn import(&mut self, name: &str, json: &str) {
-        for (part, parts, text) in brain_parts::numbered(json) {
-            self.send(ClientMsg::ImportBrain {
-                name: name.into(),
-                part,
-                parts,
-                json: text.into(),
-            })
-            .await;
+        for request in brain_parts::import_requests(name, json) {
+            self.send(request).await;
         }
     }
 }

@@ -60,7 +60,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             let json =
                 read_text_file(file).with_context(|| format!("cannot read {}", file.display()))?;
             patience += Duration::from_secs(json.len() as u64 / 65_536);
-            import_parts(name, &json)
+            brain_parts::import_requests(name, &json).collect()
         }
         BrainsCommand::Reset { name } => vec![ClientMsg::ResetBrain { name: name.clone() }],
     };
@@ -98,18 +98,6 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A brain file as the `ImportBrain` parts that carry it.
-fn import_parts(name: &str, json: &str) -> Vec<ClientMsg> {
-    brain_parts::numbered(json)
-        .map(|(part, parts, text)| ClientMsg::ImportBrain {
-            name: name.to_owned(),
-            part,
-            parts,
-            json: text.to_owned(),
-        })
-        .collect()
 }
 
 /// What the server answered.

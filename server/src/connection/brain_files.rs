@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use anyhow::Context;
 use parlor_shared::brain_parts::{self, Part};
-use parlor_shared::protocol::ServerMsg;
 use tokio::time::Instant;
 
 use super::Connection;
@@ -43,14 +42,8 @@ impl Connection {
             Err(refusal) => return self.send(&refusal).await,
         };
         let send_all = async {
-            for (part, parts, text) in brain_parts::numbered(&json) {
-                let message = ServerMsg::Brain {
-                    name: name.clone(),
-                    part,
-                    parts,
-                    json: text.to_owned(),
-                };
-                self.send(&message).await?;
+            for answer in brain_parts::export_answers(&name, &json) {
+                self.send(&answer).await?;
             }
             anyhow::Ok(())
         };

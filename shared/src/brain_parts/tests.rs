@@ -2,7 +2,7 @@ use proptest::prelude::*;
 
 use super::*;
 use crate::codec::{Format, encode};
-use crate::protocol::ServerMsg;
+use crate::protocol::{ClientMsg, ServerMsg};
 
 fn escaped(text: &str) -> usize {
     text.chars().map(escaped_len).sum()
@@ -37,20 +37,33 @@ fn the_parts_of_a_file_join_back_into_it_and_each_fits_a_frame_in_both_formats()
     let parts = split(&text);
     assert!(parts.len() > 10);
     assert_eq!(parts.concat(), text);
-    for (index, &text) in parts.iter().enumerate() {
+    for &text in &parts {
         assert!(escaped(text) <= PART_BYTES);
-        let message = ServerMsg::Brain {
-            name: "𝄞".repeat(crate::hexapawn::MAX_BRAIN_NAME),
-            part: index as u32,
-            parts: parts.len() as u32,
-            json: text.to_owned(),
-        };
-        for format in [Format::Json, Format::Binary] {
+    }
+    // The messages that carry them, with the longest name, fit a frame both ways.
+    let name = "𝄞".repeat(crate::hexapawn::MAX_BRAIN_NAME);
+    let answers: Vec<ServerMsg> = export_answers(&name, &text).collect();
+    let requests: Vec<ClientMsg> = import_requests(&name, &text).collect();
+    assert_eq!((answers.len(), requests.len()), (parts.len(), parts.len()));
+    for format in [Format::Json, Format::Binary] {
+        for (index, answer) in answers.iter().enumerate() {
             assert!(
-                encode(&message, format).is_ok(),
-                "part {index} in {format:?}"
+                encode(answer, format).is_ok(),
+                "answer {index} in {format:?}"
             );
         }
+        for (index, request) in requests.iter().enumerate() {
+            assert!(
+                encode(request, format).is_ok(),
+                "request {index} in {format:?}"
+            );
+        }
+    }
+    // And they join back into the file at the other end.
+    let exported: Vec<Part> = answers.iter().filter_map(Part::of_export).collect();
+    let imported: Vec<Part> = requests.iter().filter_map(Part::of_import).collect();
+    for parts in [exported, imported] {
+        assert_eq!(receive(&parts), Ok(Some((name.clone(), text.clone()))));
     }
 }
 
