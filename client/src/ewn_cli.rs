@@ -17,6 +17,7 @@ use parlor_shared::ewn::{
     Status, check_moves, generate, parse_level, parse_moves, solve,
 };
 
+use crate::level_files::{files_with_extension, natural_key};
 use crate::text_file::read_text_file;
 
 pub use play::{PlayOptions, PlayerKind, play};
@@ -309,25 +310,9 @@ pub fn solve_level(
 
 /// Level files of a folder in natural order (level2 before level10).
 fn level_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .with_context(|| format!("reading {}", dir.display()))?
-        .map(|entry| entry.map(|entry| entry.path()))
-        .collect::<Result<_, _>>()?;
-    files.retain(|path| path.extension().is_some_and(|ext| ext == "txt"));
-    let natural = |path: &PathBuf| {
-        let stem = path
-            .file_stem()
-            .unwrap_or_default()
-            .to_string_lossy()
-            .to_string();
-        let digits = stem.trim_start_matches(|c: char| !c.is_ascii_digit());
-        (
-            stem.len() - digits.len(),
-            digits.parse::<u64>().unwrap_or(u64::MAX),
-            stem,
-        )
-    };
-    files.sort_by_key(natural);
+    let mut files =
+        files_with_extension(dir, "txt").with_context(|| format!("reading {}", dir.display()))?;
+    files.sort_by_key(|path| natural_key(&path.file_stem().unwrap_or_default().to_string_lossy()));
     Ok(files)
 }
 

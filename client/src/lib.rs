@@ -11,6 +11,7 @@ pub mod ewn_cli;
 pub mod gui;
 pub mod hexapawn_cli;
 pub mod klotski_cli;
+pub mod level_files;
 pub mod net;
 pub mod png_file;
 pub mod text_file;

@@ -5,6 +5,7 @@ use std::path::Path;
 
 use parlor_shared::ewn::{LevelSpec, Rules, parse_level};
 
+use crate::level_files::{files_with_extension, natural_key};
 use crate::text_file::read_text_file;
 
 /// Where the lobby looks for levels, relative to the current directory.
@@ -21,12 +22,9 @@ pub struct LevelChoice {
 
 /// The levels of `dir` that parse; files that do not are skipped. With none, level 1 built in.
 pub fn load_levels(dir: &Path) -> Vec<LevelChoice> {
-    let mut found: Vec<(String, LevelChoice)> = std::fs::read_dir(dir)
+    let mut found: Vec<(String, LevelChoice)> = files_with_extension(dir, "txt")
+        .unwrap_or_default()
         .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "txt"))
         .filter_map(|path| {
             let stem = path.file_stem()?.to_string_lossy().to_string();
             let text = read_text_file(&path).ok()?;
@@ -63,15 +61,6 @@ fn short_name(stem: &str) -> String {
         }
         _ => stem.chars().take(8).collect(),
     }
-}
-
-fn natural_key(stem: &str) -> (usize, u64, String) {
-    let digits = stem.trim_start_matches(|c: char| !c.is_ascii_digit());
-    (
-        stem.len() - digits.len(),
-        digits.parse::<u64>().unwrap_or(u64::MAX),
-        stem.to_string(),
-    )
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::path::Path;
 
 use parlor_shared::klotski::{GenerateOptions, Puzzle, Shape, generate, parse_puzzle};
 
+use crate::level_files::files_with_extension;
 use crate::text_file::read_text_file;
 
 /// Where the lobby looks for boards, relative to the current directory.
@@ -20,12 +21,9 @@ pub struct BoardFile {
 
 /// The `.in` files of `dir` by name; none when it cannot be read.
 pub fn load_boards(dir: &Path) -> Vec<BoardFile> {
-    let mut boards: Vec<BoardFile> = std::fs::read_dir(dir)
+    let mut boards: Vec<BoardFile> = files_with_extension(dir, "in")
+        .unwrap_or_default()
         .into_iter()
-        .flatten()
-        .flatten()
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "in"))
         .map(|path| {
             let name = path
                 .file_name()
