@@ -143,9 +143,10 @@ fn nothing_may_follow_the_end_of_the_game() {
             LineProblem::AfterEnd(Status::Lost(LossReason::TargetCaptured))
         )
     );
+    // The file plays level 4, whose own limit is 15 moves (SPEC §1): move 16 is refused.
     assert_eq!(
-        refusal(check_alone("bad-more-than-30-moves.txt")),
-        (35, LineProblem::TooManyMoves(30))
+        refusal(check_alone("bad-past-level4s-limit.txt")),
+        (20, LineProblem::TooManyMoves(15))
     );
 }
 

@@ -1,7 +1,7 @@
 //! Golden games: for each level in `levels/ewn/`, `tests/golden/ewn/<level>.moves.txt` is a
 //! solution. The checker must accept it as a win, the solver (which tries every shorter length
 //! first, and is checked against breadth-first search in the unit tests) must find one of the
-//! same length, and `levels/ewn/README.md` must state that length.
+//! same length, and `levels/ewn/README.md` must state that length and the level's move limit.
 
 use std::path::{Path, PathBuf};
 
@@ -75,5 +75,8 @@ fn every_level_has_a_golden_game_and_the_readme_states_its_optimum() {
         assert_eq!(optimum, golden_length(name).to_string(), "{name}");
         let level = level(name, Rules::default());
         assert_eq!(target, level.target().to_string(), "{name}");
+        // "-": no limit of its own, so the 30 dice's.
+        let limit = row[4].replace('-', "30");
+        assert_eq!(limit, level.rules().max_moves.to_string(), "{name}");
     }
 }

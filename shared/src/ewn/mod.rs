@@ -8,6 +8,7 @@
 mod board;
 mod capture_bound;
 mod check;
+mod course;
 mod format;
 mod generate;
 mod pieces;

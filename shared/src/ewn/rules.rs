@@ -3,6 +3,7 @@
 use std::fmt;
 
 use super::board::{DEFAULT_BLOCKED, SQUARES, is_king_step, neighbours};
+use super::course::course_move_limit;
 use super::pieces::{PIECES, Pieces};
 
 /// Dice in a level's sequence: one per allowed move.
@@ -13,7 +14,8 @@ pub const DICE_LEN: usize = 30;
 pub struct Rules {
     /// The removed square no piece may enter.
     pub blocked: u8,
-    /// Moves allowed before the puzzle is lost (at most [`DICE_LEN`]).
+    /// Moves allowed before the puzzle is lost (at most [`DICE_LEN`]). A course level keeps its
+    /// own lower limit (see [`Level::new`]).
     pub max_moves: usize,
 }
 
@@ -171,7 +173,8 @@ pub fn movable_pieces(pieces: &Pieces, die: u8) -> PieceList {
 
 impl Level {
     /// A level, checked: the target is a live piece 1..6, no piece on the removed square, dice
-    /// 1..6, and rules the dice can serve.
+    /// 1..6, and rules the dice can serve. One of the course's four levels is played within its
+    /// own move limit when `rules` allow more (SPEC §1).
     pub fn new(
         target: u8,
         start: Pieces,
@@ -199,6 +202,12 @@ impl Level {
         if let Some(&die) = dice.iter().find(|&&die| !(1..=PIECES).contains(&die)) {
             return Err(LevelError::Die(i64::from(die)));
         }
+        // SPEC §1: lost when 30 moves pass or the level's own limit does, whichever is first.
+        let course_limit = course_move_limit(target, start.numbers(), &dice);
+        let rules = Rules {
+            max_moves: rules.max_moves.min(course_limit.unwrap_or(DICE_LEN)),
+            ..rules
+        };
         Ok(Level {
             target,
             start,

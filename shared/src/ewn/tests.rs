@@ -250,34 +250,34 @@ fn the_game_ends_on_a_win_a_captured_target_or_the_move_limit() {
         level.status(&captured),
         Status::Lost(LossReason::TargetCaptured)
     );
+    // Any level but the course's four is lost after 30 moves.
+    let not_the_course = parse_level(&LEVEL1.replace("23 12", "23 11"), Rules::default()).unwrap();
     let out_of_moves = State {
         turn: 30,
+        ..not_the_course.start_state()
+    };
+    assert_eq!(
+        not_the_course.status(&out_of_moves),
+        Status::Lost(LossReason::OutOfMoves(30))
+    );
+    // Level 1 after its own six (SPEC §1), whatever the rules allow.
+    let sixth = State {
+        turn: 6,
         ..level.start_state()
     };
     assert_eq!(
-        level.status(&out_of_moves),
-        Status::Lost(LossReason::OutOfMoves(30))
-    );
-    let short = parse_level(
-        LEVEL1,
-        Rules {
-            max_moves: 6,
-            ..Rules::default()
-        },
-    )
-    .unwrap();
-    let sixth = State {
-        turn: 6,
-        ..short.start_state()
-    };
-    assert_eq!(
-        short.status(&sixth),
+        level.status(&sixth),
         Status::Lost(LossReason::OutOfMoves(6))
     );
     assert!(matches!(
-        short.play(&sixth, Move { piece: 3, to: 42 }),
+        level.play(&sixth, Move { piece: 3, to: 42 }),
         Err(MoveError::GameOver(_))
     ));
+    let fifth = State {
+        turn: 5,
+        ..level.start_state()
+    };
+    assert_eq!(level.status(&fifth), Status::Playing);
 }
 
 #[test]

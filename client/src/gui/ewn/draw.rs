@@ -226,8 +226,8 @@ mod tests {
         let text = include_str!("../../../../levels/ewn/level1.txt");
         let game = EwnGame::new(parse_level(text, Rules::default()).unwrap());
         let (line, _) = status_line(&game);
-        assert_eq!(line, "Move 0 / limit 30 - target piece 2 - die 3: move 3");
+        assert_eq!(line, "Move 0 / limit 6 - target piece 2 - die 3: move 3");
         let moved = game.play(EwnMove { piece: 3, to: 33 }).unwrap();
-        assert!(status_line(&moved).0.starts_with("Move 1 / limit 30"));
+        assert!(status_line(&moved).0.starts_with("Move 1 / limit 6"));
     }
 }

@@ -75,6 +75,12 @@ mod tests {
         let names: Vec<&str> = levels.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(&names[..4], ["1", "2", "3", "4"]);
         assert_eq!(levels[0].spec, built_in()[0].spec);
+        let limits: Vec<u8> = levels.iter().map(|l| l.spec.max_moves).collect();
+        assert_eq!(
+            &limits[..5],
+            [6, 10, 10, 15, 30],
+            "the course's own, then the dice's"
+        );
     }
 
     #[test]
