@@ -119,11 +119,17 @@ pub(super) fn teach_her_game(connection: &Connection, game: &HerGameRecord) -> a
         None => Brain::new(game.dims, game.mirrors),
     };
     let mut her = Her::new(brain, 0);
+    let mut last_replayed = true;
     for (position, mv) in &game.draws {
         // Forced draws touch no random source; a refused one changes nothing.
-        let _ = her.choose(position, Pick::Forced(*mv));
+        last_replayed = her.choose(position, Pick::Forced(*mv)).is_ok();
     }
-    her.finish(game.result);
+    // A loss takes the bead of HER's last move (SPEC §5). When that draw is refused, another
+    // game of this brain, played at the same time, has taken the bead already: no earlier
+    // bead may go in its place.
+    if last_replayed {
+        her.finish(game.result);
+    }
     write_brain(connection, &game.brain, her.brain(), Games::OneMore)
 }
 
@@ -360,5 +366,47 @@ mod tests {
         store.record_her_game(&lost).unwrap();
         let (again, games) = store.load_brain("HER").unwrap().unwrap();
         assert_eq!((again.beads(), games), (brain.beads(), 2));
+    }
+
+    #[test]
+    fn a_loss_whose_last_bead_is_gone_takes_no_earlier_bead() {
+        // Two games of one brain against people at once, both lost with the same last move:
+        // the first recorded takes that bead, and the second may not take its earlier one.
+        let store = Store::in_memory().unwrap();
+        let first = Position::start(Dims::HEXAPAWN)
+            .play("b1-b2".parse().unwrap())
+            .unwrap();
+        let first_move: Move = "a3xb2".parse().unwrap();
+        let last = first
+            .play(first_move)
+            .unwrap()
+            .play("a1xb2".parse().unwrap())
+            .unwrap();
+        let last_move: Move = "c3-c2".parse().unwrap();
+        let lost = |draws| HerGameRecord {
+            brain: "HER".into(),
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            draws,
+            result: HerResult::Lost,
+        };
+        store
+            .record_her_game(&lost(vec![(last, last_move)]))
+            .unwrap();
+        store
+            .record_her_game(&lost(vec![(first, first_move), (last, last_move)]))
+            .unwrap();
+        let (brain, games) = store.load_brain("HER").unwrap().unwrap();
+        assert_eq!(games, 2);
+        let beads = |position: &Position, mv: Move| {
+            let matchbox = brain.matchbox(position).unwrap();
+            matchbox.beads.iter().find(|b| b.mv == mv).unwrap().beads
+        };
+        assert_eq!(beads(&last, last_move), 0);
+        assert_eq!(
+            beads(&first, first_move),
+            1,
+            "the earlier move's bead stays"
+        );
     }
 }
