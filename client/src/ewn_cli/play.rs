@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use parlor_shared::ewn::{Level, Move, MovesFile, Rules, State, Status, solve};
+use parlor_shared::ewn::{
+    Level, Move, MovesFile, Rules, State, Status, chebyshev_to_corner, solve,
+};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -158,6 +160,9 @@ enum Mover {
     Human,
     Random(Box<StdRng>),
     Ai(std::vec::IntoIter<Move>),
+    /// The AI on a level it cannot win: it plays on until the game ends, so the moves file
+    /// runs to the end as SPEC §1 asks.
+    Closest,
 }
 
 impl Mover {
@@ -183,8 +188,21 @@ impl Mover {
                 Ok((!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())]))
             }
             Mover::Ai(moves) => Ok(moves.next()),
+            Mover::Closest => Ok(closest_move(level, state)),
         }
     }
+}
+
+/// The legal move that leaves the target nearest square 0 (the first of equals), never one
+/// that captures it while another move is left.
+fn closest_move(level: &Level, state: &State) -> Option<Move> {
+    level.legal_moves(state).into_iter().min_by_key(|&mv| {
+        level
+            .play(state, mv)
+            .ok()
+            .and_then(|next| next.pieces.square_of(level.target()))
+            .map_or(u8::MAX, chebyshev_to_corner)
+    })
 }
 
 fn abandon(out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -237,8 +255,12 @@ pub fn play(
             }
             None => {
                 let limit = level.rules().max_moves;
-                writeln!(out, "AI Player: no solution within {limit} moves.")?;
-                Mover::Ai(Vec::new().into_iter())
+                writeln!(
+                    out,
+                    "AI Player: no solution within {limit} moves; it plays towards square 0 \
+                     until the game ends."
+                )?;
+                Mover::Closest
             }
         },
     };
@@ -268,7 +290,7 @@ pub fn play(
     let record = MovesFile::record(&name, &level, positions).to_string();
     match level.status(&state) {
         Status::Won => writeln!(out, "Puzzle solved in {} moves!", state.turn)?,
-        // Only an AI without a solution stops while the game could go on.
+        // Only when no move is left, which the rules never allow: some piece can always move.
         Status::Playing => writeln!(out, "Puzzle not solved.")?,
         Status::Lost(reason) => writeln!(out, "Puzzle not solved: {}.", Status::Lost(reason))?,
     }

@@ -118,6 +118,40 @@ fn end_of_input_abandons_the_game_without_a_panic() {
 }
 
 #[test]
+fn the_ai_plays_a_level_it_cannot_win_to_its_end() {
+    // Level 4 needs 15 moves; with 5 allowed the AI has no solution, and plays on until the
+    // game is lost so that the moves file runs to the end (SPEC §1).
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
+    let short = PlayOptions {
+        rules: Rules {
+            max_moves: 5,
+            ..Rules::default()
+        },
+        ..options(Some("level4.txt"), Some(PlayerKind::Ai), &moves)
+    };
+    let (shown, _) = run_play("", short);
+    assert!(
+        shown.contains("AI Player: no solution within 5 moves"),
+        "{shown}"
+    );
+    assert!(shown.contains("Move 5, die "), "{shown}");
+    let written = std::fs::read_to_string(&moves).unwrap();
+    assert_eq!(written.lines().count(), 4 + 5, "{written}");
+    let level = Some(levels_dir().join("level4.txt"));
+    let rules = Rules {
+        max_moves: 5,
+        ..Rules::default()
+    };
+    let (viewed, _) = text(|out| view(out, &moves, level.as_deref(), rules));
+    assert!(
+        viewed.starts_with("File loaded successfully with no errors."),
+        "{viewed}"
+    );
+    assert!(!viewed.contains("unfinished"), "{viewed}");
+}
+
+#[test]
 fn the_random_player_plays_to_an_end_that_the_viewer_accepts() {
     let dir = scratch();
     let moves = dir.path().join("moves.txt");
