@@ -148,6 +148,17 @@ fn nothing_may_follow_the_end_of_the_game() {
         refusal(check_alone("bad-past-level4s-limit.txt")),
         (20, LineProblem::TooManyMoves(15))
     );
+    // On a board with another removed square it is not the course's level 4, and only the
+    // 31st move is refused.
+    let file = read("bad-past-level4s-limit.txt").unwrap();
+    let other_board = Rules {
+        blocked: 50,
+        ..Rules::default()
+    };
+    assert_eq!(
+        refusal(check_moves(&file, &file.level(other_board).unwrap())),
+        (35, LineProblem::TooManyMoves(30))
+    );
 }
 
 #[test]

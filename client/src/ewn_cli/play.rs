@@ -7,9 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use parlor_shared::ewn::{
-    Level, Move, MovesFile, Rules, State, Status, chebyshev_to_corner, solve,
-};
+use parlor_shared::ewn::{Level, Move, MovesFile, Rules, State, Status, solve};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -188,21 +186,9 @@ impl Mover {
                 Ok((!moves.is_empty()).then(|| moves[rng.random_range(0..moves.len())]))
             }
             Mover::Ai(moves) => Ok(moves.next()),
-            Mover::Closest => Ok(closest_move(level, state)),
+            Mover::Closest => Ok(level.closest_move(state)),
         }
     }
-}
-
-/// The legal move that leaves the target nearest square 0 (the first of equals), never one
-/// that captures it while another move is left.
-fn closest_move(level: &Level, state: &State) -> Option<Move> {
-    level.legal_moves(state).into_iter().min_by_key(|&mv| {
-        level
-            .play(state, mv)
-            .ok()
-            .and_then(|next| next.pieces.square_of(level.target()))
-            .map_or(u8::MAX, chebyshev_to_corner)
-    })
 }
 
 fn abandon(out: &mut impl Write) -> anyhow::Result<ExitCode> {

@@ -17,10 +17,12 @@ pub fn name(kind: AiKind) -> &'static str {
 }
 
 /// The solver plays the first move of a fewest-move solution of what is left of the level (or,
-/// when none is left, any legal move); the random player any legal move.
+/// when none is left, the move that brings the target nearest square 0, until the game ends);
+/// the random player any legal move.
 pub fn choose_move(game: &EwnGame, kind: AiKind, seed: u64) -> Option<EwnMove> {
-    let legal = game.level().legal_moves(game.state());
-    let any = legal.first().map(|mv| EwnMove {
+    let level = game.level();
+    let legal = level.legal_moves(game.state());
+    let closest = level.closest_move(game.state()).map(|mv| EwnMove {
         piece: mv.piece,
         to: mv.to,
     })?;
@@ -35,7 +37,7 @@ pub fn choose_move(game: &EwnGame, kind: AiKind, seed: u64) -> Option<EwnMove> {
         .remaining_level()
         .and_then(|rest| solve(&rest))
         .and_then(|solution| solution.moves.first().copied());
-    Some(best.map_or(any, |mv| EwnMove {
+    Some(best.map_or(closest, |mv| EwnMove {
         piece: mv.piece,
         to: mv.to,
     }))

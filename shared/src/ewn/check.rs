@@ -1,6 +1,7 @@
 //! The viewer's checker: a moves.txt is accepted only if it records a legal game of its level,
 //! move by move, and stops where the game ends.
 
+use super::course::course_rules;
 use super::format::{FileError, LineProblem, MovesFile};
 use super::pieces::{PIECES, Pieces};
 use super::rules::{Level, LossReason, Move, Rules, Status};
@@ -16,7 +17,8 @@ pub struct Checked {
 }
 
 impl MovesFile {
-    /// The level the file's own header describes (its dice, target and start), under `rules`.
+    /// The level the file's own header describes (its dice, target and start), under `rules`
+    /// or within a course level's own lower move limit.
     pub fn level(&self, rules: Rules) -> Result<Level, FileError> {
         let at_start = |problem| FileError {
             line: START_LINE,
@@ -26,6 +28,7 @@ impl MovesFile {
             .positions
             .first()
             .ok_or(at_start(LineProblem::Missing("start positions")))?;
+        let rules = course_rules(rules, self.target, &start, &self.dice);
         Level::new(self.target, start, self.dice, rules).map_err(|error| at_start(error.into()))
     }
 }

@@ -1,8 +1,15 @@
 //! The course's four levels and their own move limits (SPEC §1: "level1 6, level2 10, level3
-//! 10, level4 15"). A level is one of them when its target, pieces and dice are theirs,
-//! whatever its file is called: a moves file carries its level without a name.
+//! 10, level4 15"). A level is one of them when it is played on the course's board and its
+//! target, pieces and dice are theirs, whatever its file is called: a moves file carries its
+//! level without a name.
+//!
+//! The limit is applied where a level is read from a file. A level that travels in a room's
+//! state (`LevelSpec`) carries its limit with it, so games stored before the course limits
+//! were kept still replay under the limit they were played by.
 
-use super::rules::DICE_LEN;
+use super::board::DEFAULT_BLOCKED;
+use super::pieces::Pieces;
+use super::rules::{DICE_LEN, Rules};
 
 /// A course level: target, the squares of pieces 1..6, the dice, and its move limit.
 struct CourseLevel {
@@ -52,18 +59,27 @@ const COURSE_LEVELS: [CourseLevel; 4] = [
     },
 ];
 
-/// The move limit of the course level with this target, start and dice; `None` for any other.
-pub fn course_move_limit(target: u8, start: [i8; 6], dice: &[u8; DICE_LEN]) -> Option<usize> {
-    COURSE_LEVELS
+/// `rules` for a level read from a file: lost when their limit passes or the course level's
+/// own does, whichever is first (SPEC §1). A limit over the dice's is left for `Level::new` to
+/// refuse.
+pub fn course_rules(rules: Rules, target: u8, start: &Pieces, dice: &[u8; DICE_LEN]) -> Rules {
+    let numbers = start.numbers();
+    let course = COURSE_LEVELS
         .iter()
-        .find(|level| level.target == target && level.start == start && &level.dice == dice)
-        .map(|level| level.limit)
+        .find(|level| level.target == target && level.start == numbers && &level.dice == dice);
+    match course {
+        Some(level) if rules.blocked == DEFAULT_BLOCKED && rules.max_moves <= DICE_LEN => Rules {
+            max_moves: rules.max_moves.min(level.limit),
+            ..rules
+        },
+        _ => rules,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ewn::{Rules, parse_level};
+    use crate::ewn::{LevelSpec, Rules, parse_level};
 
     #[test]
     fn the_course_levels_are_the_project_files_with_their_limits() {
@@ -105,5 +121,31 @@ mod tests {
             .max_moves
         };
         assert_eq!((with(4), with(6), with(30)), (4, 6, 6));
+        let other_board = Rules {
+            blocked: 33,
+            ..Rules::default()
+        };
+        let elsewhere = parse_level(level1, other_board).unwrap();
+        assert_eq!(
+            elsewhere.rules().max_moves,
+            DICE_LEN,
+            "another course's board"
+        );
+    }
+
+    #[test]
+    fn a_level_in_a_rooms_state_keeps_the_limit_it_carries() {
+        // Rooms and records stored before the course limits were kept say 30 for level 1:
+        // their games must still replay.
+        let level1 = parse_level(
+            include_str!("../../../levels/ewn/level1.txt"),
+            Rules::default(),
+        )
+        .unwrap();
+        let stored = LevelSpec {
+            max_moves: 30,
+            ..LevelSpec::of(&level1)
+        };
+        assert_eq!(stored.level().unwrap().rules().max_moves, 30);
     }
 }

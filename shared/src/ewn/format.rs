@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::course::course_rules;
 use super::pieces::{PIECES, Pieces, PositionError};
 use super::rules::{DICE_LEN, Level, LevelError, MoveError, Rules, Status};
 
@@ -152,7 +153,8 @@ fn at_line<T>(index: usize, parsed: Result<T, LineProblem>) -> Result<T, FileErr
     })
 }
 
-/// Reads a level file: target piece, six start positions, dice; played by `rules`.
+/// Reads a level file: target piece, six start positions, dice; played by `rules`, or within
+/// a course level's own lower move limit.
 pub fn parse_level(text: &str, rules: Rules) -> Result<Level, FileError> {
     let lines = content_lines(text);
     let target = at_line(0, parse_target(required(&lines, 0, "target")?))?;
@@ -163,6 +165,7 @@ pub fn parse_level(text: &str, rules: Rules) -> Result<Level, FileError> {
     }
     // A level error is about the start (target absent, piece on the removed square) unless it is
     // about the rules, which no line holds; line 2 is the closest.
+    let rules = course_rules(rules, target, &start, &dice);
     at_line(
         1,
         Level::new(target, start, dice, rules).map_err(Into::into),

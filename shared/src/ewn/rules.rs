@@ -2,8 +2,7 @@
 
 use std::fmt;
 
-use super::board::{DEFAULT_BLOCKED, SQUARES, is_king_step, neighbours};
-use super::course::course_move_limit;
+use super::board::{DEFAULT_BLOCKED, SQUARES, chebyshev_to_corner, is_king_step, neighbours};
 use super::pieces::{PIECES, Pieces};
 
 /// Dice in a level's sequence: one per allowed move.
@@ -14,8 +13,8 @@ pub const DICE_LEN: usize = 30;
 pub struct Rules {
     /// The removed square no piece may enter.
     pub blocked: u8,
-    /// Moves allowed before the puzzle is lost (at most [`DICE_LEN`]). A course level keeps its
-    /// own lower limit (see [`Level::new`]).
+    /// Moves allowed before the puzzle is lost (at most [`DICE_LEN`]). A course level read from
+    /// a file keeps its own lower limit (see `course_rules`).
     pub max_moves: usize,
 }
 
@@ -173,8 +172,7 @@ pub fn movable_pieces(pieces: &Pieces, die: u8) -> PieceList {
 
 impl Level {
     /// A level, checked: the target is a live piece 1..6, no piece on the removed square, dice
-    /// 1..6, and rules the dice can serve. One of the course's four levels is played within its
-    /// own move limit when `rules` allow more (SPEC §1).
+    /// 1..6, and rules the dice can serve.
     pub fn new(
         target: u8,
         start: Pieces,
@@ -202,12 +200,6 @@ impl Level {
         if let Some(&die) = dice.iter().find(|&&die| !(1..=PIECES).contains(&die)) {
             return Err(LevelError::Die(i64::from(die)));
         }
-        // SPEC §1: lost when 30 moves pass or the level's own limit does, whichever is first.
-        let course_limit = course_move_limit(target, start.numbers(), &dice);
-        let rules = Rules {
-            max_moves: rules.max_moves.min(course_limit.unwrap_or(DICE_LEN)),
-            ..rules
-        };
         Ok(Level {
             target,
             start,
@@ -263,6 +255,18 @@ impl Level {
             (Status::Playing, Some(die)) => movable_pieces(&state.pieces, die),
             _ => PieceList::EMPTY,
         }
+    }
+
+    /// The legal move that leaves the target nearest square 0 (the first of equals), never one
+    /// that captures the target while another is left: how an AI without a solution plays on
+    /// until the game ends.
+    pub fn closest_move(&self, state: &State) -> Option<Move> {
+        self.legal_moves(state).into_iter().min_by_key(|&mv| {
+            self.play(state, mv)
+                .ok()
+                .and_then(|next| next.pieces.square_of(self.target))
+                .map_or(u8::MAX, chebyshev_to_corner)
+        })
     }
 
     /// Every legal move, by piece then square.

@@ -470,3 +470,21 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn the_closest_move_brings_the_target_nearer_and_never_captures_it() {
+    let level = level1();
+    // Die 3: piece 3 on 43 may take the target on 32, which would lose at once.
+    let start = level.start_state();
+    let mv = level.closest_move(&start).unwrap();
+    assert_eq!(mv.piece, 3);
+    assert_ne!(mv.to, 32);
+    // Die 2 (the seventh, past level 1's limit, so on a copy that is not the course's): the
+    // target itself steps to 21, the one square two steps from 0.
+    let copy = parse_level(&LEVEL1.replace("23 12", "23 11"), Rules::default()).unwrap();
+    let seventh = State {
+        turn: 6,
+        ..copy.start_state()
+    };
+    assert_eq!(copy.closest_move(&seventh), Some(Move { piece: 2, to: 21 }));
+}
