@@ -20,25 +20,18 @@ pub fn name(kind: AiKind) -> &'static str {
 /// when none is left, the move that brings the target nearest square 0, until the game ends);
 /// the random player any legal move.
 pub fn choose_move(game: &EwnGame, kind: AiKind, seed: u64) -> Option<EwnMove> {
-    let level = game.level();
-    let legal = level.legal_moves(game.state());
-    let closest = level.closest_move(game.state()).map(|mv| EwnMove {
+    let (level, state) = (game.level(), game.state());
+    let chosen = if kind == AiKind::RandomPlayer {
+        let legal = level.legal_moves(state);
+        (!legal.is_empty()).then(|| legal[StdRng::seed_from_u64(seed).random_range(0..legal.len())])
+    } else {
+        game.remaining_level()
+            .and_then(|rest| solve(&rest))
+            .and_then(|solution| solution.moves.first().copied())
+            .or_else(|| level.closest_move(state))
+    };
+    chosen.map(|mv| EwnMove {
         piece: mv.piece,
         to: mv.to,
-    })?;
-    if kind == AiKind::RandomPlayer {
-        let pick = legal[StdRng::seed_from_u64(seed).random_range(0..legal.len())];
-        return Some(EwnMove {
-            piece: pick.piece,
-            to: pick.to,
-        });
-    }
-    let best = game
-        .remaining_level()
-        .and_then(|rest| solve(&rest))
-        .and_then(|solution| solution.moves.first().copied());
-    Some(best.map_or(closest, |mv| EwnMove {
-        piece: mv.piece,
-        to: mv.to,
-    }))
+    })
 }

@@ -7,71 +7,49 @@
 //! state (`LevelSpec`) carries its limit with it, so games stored before the course limits
 //! were kept still replay under the limit they were played by.
 
+use std::sync::LazyLock;
+
 use super::board::DEFAULT_BLOCKED;
+use super::format::level_lines;
 use super::pieces::Pieces;
 use super::rules::{DICE_LEN, Rules};
 
-/// A course level: target, the squares of pieces 1..6, the dice, and its move limit.
-struct CourseLevel {
-    target: u8,
-    start: [i8; 6],
-    dice: [u8; DICE_LEN],
-    limit: usize,
-}
-
-/// `levels/ewn/level1.txt` to `level4.txt`, as a test checks.
-const COURSE_LEVELS: [CourseLevel; 4] = [
-    CourseLevel {
-        target: 2,
-        start: [21, 32, 43, 34, 23, 12],
-        dice: [
-            3, 3, 5, 4, 1, 3, 2, 3, 1, 6, 6, 6, 1, 4, 3, 3, 6, 4, 2, 5, 6, 2, 4, 3, 2, 6, 3, 2, 6,
-            2,
-        ],
-        limit: 6,
-    },
-    CourseLevel {
-        target: 3,
-        start: [41, 52, 44, 34, 23, 15],
-        dice: [
-            2, 2, 6, 2, 5, 4, 3, 6, 5, 1, 2, 4, 5, 2, 2, 2, 3, 6, 1, 1, 1, 3, 2, 2, 6, 6, 1, 5, 3,
-            2,
-        ],
-        limit: 10,
-    },
-    CourseLevel {
-        target: 3,
-        start: [55, 24, 25, 15, 23, 45],
-        dice: [
-            1, 4, 1, 5, 5, 3, 5, 1, 5, 4, 6, 3, 5, 6, 6, 5, 1, 3, 4, 2, 6, 1, 3, 4, 4, 2, 6, 1, 1,
-            2,
-        ],
-        limit: 10,
-    },
-    CourseLevel {
-        target: 3,
-        start: [76, 44, 74, 46, 77, 73],
-        dice: [
-            5, 4, 4, 6, 4, 4, 1, 2, 4, 1, 1, 1, 6, 5, 2, 1, 5, 2, 4, 1, 2, 1, 6, 4, 2, 2, 2, 1, 1,
-            6,
-        ],
-        limit: 15,
-    },
+/// The course's level files, `levels/ewn/level1.txt` to `level4.txt`, with their limits.
+const COURSE_FILES: [(&str, usize); 4] = [
+    (include_str!("../../../levels/ewn/level1.txt"), 6),
+    (include_str!("../../../levels/ewn/level2.txt"), 10),
+    (include_str!("../../../levels/ewn/level3.txt"), 10),
+    (include_str!("../../../levels/ewn/level4.txt"), 15),
 ];
+
+/// A course level's target, start and dice, and its move limit.
+type CourseLevel = (u8, Pieces, [u8; DICE_LEN], usize);
+
+/// [`COURSE_FILES`] read once; a test reads them all.
+static COURSE_LEVELS: LazyLock<Vec<CourseLevel>> = LazyLock::new(|| {
+    COURSE_FILES
+        .iter()
+        .map(|&(text, limit)| {
+            let (target, start, dice) = level_lines(text).expect("the course's level files read");
+            (target, start, dice, limit)
+        })
+        .collect()
+});
 
 /// `rules` for a level read from a file: lost when their limit passes or the course level's
 /// own does, whichever is first (SPEC §1). A limit over the dice's is left for `Level::new` to
 /// refuse.
 pub fn course_rules(rules: Rules, target: u8, start: &Pieces, dice: &[u8; DICE_LEN]) -> Rules {
-    let numbers = start.numbers();
     let course = COURSE_LEVELS
         .iter()
-        .find(|level| level.target == target && level.start == numbers && &level.dice == dice);
+        .find(|level| (level.0, &level.1, &level.2) == (target, start, dice));
     match course {
-        Some(level) if rules.blocked == DEFAULT_BLOCKED && rules.max_moves <= DICE_LEN => Rules {
-            max_moves: rules.max_moves.min(level.limit),
-            ..rules
-        },
+        Some(&(.., limit)) if rules.blocked == DEFAULT_BLOCKED && rules.max_moves <= DICE_LEN => {
+            Rules {
+                max_moves: rules.max_moves.min(limit),
+                ..rules
+            }
+        }
         _ => rules,
     }
 }
@@ -83,19 +61,9 @@ mod tests {
 
     #[test]
     fn the_course_levels_are_the_project_files_with_their_limits() {
-        let files = [
-            include_str!("../../../levels/ewn/level1.txt"),
-            include_str!("../../../levels/ewn/level2.txt"),
-            include_str!("../../../levels/ewn/level3.txt"),
-            include_str!("../../../levels/ewn/level4.txt"),
-        ];
-        for (file, course) in files.iter().zip(&COURSE_LEVELS) {
-            let level = parse_level(file, Rules::default()).unwrap();
-            assert_eq!(
-                (level.target(), level.start().numbers(), level.dice()),
-                (course.target, course.start, &course.dice)
-            );
-            assert_eq!(level.rules().max_moves, course.limit);
+        for (text, limit) in COURSE_FILES {
+            let level = parse_level(text, Rules::default()).unwrap();
+            assert_eq!(level.rules().max_moves, limit);
         }
         let level5 = parse_level(
             include_str!("../../../levels/ewn/level5.txt"),

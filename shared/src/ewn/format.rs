@@ -153,9 +153,8 @@ fn at_line<T>(index: usize, parsed: Result<T, LineProblem>) -> Result<T, FileErr
     })
 }
 
-/// Reads a level file: target piece, six start positions, dice; played by `rules`, or within
-/// a course level's own lower move limit.
-pub fn parse_level(text: &str, rules: Rules) -> Result<Level, FileError> {
+/// A level file's three lines, each checked on its own: target, start and dice.
+pub(super) fn level_lines(text: &str) -> Result<(u8, Pieces, [u8; DICE_LEN]), FileError> {
     let lines = content_lines(text);
     let target = at_line(0, parse_target(required(&lines, 0, "target")?))?;
     let start = at_line(1, parse_positions(required(&lines, 1, "positions")?))?;
@@ -163,6 +162,13 @@ pub fn parse_level(text: &str, rules: Rules) -> Result<Level, FileError> {
     if let Some(extra) = lines.get(3) {
         return at_line(3, Err(LineProblem::Unexpected(extra.to_string())));
     }
+    Ok((target, start, dice))
+}
+
+/// Reads a level file: target piece, six start positions, dice; played by `rules`, or within
+/// a course level's own lower move limit.
+pub fn parse_level(text: &str, rules: Rules) -> Result<Level, FileError> {
+    let (target, start, dice) = level_lines(text)?;
     // A level error is about the start (target absent, piece on the removed square) unless it is
     // about the rules, which no line holds; line 2 is the closest.
     let rules = course_rules(rules, target, &start, &dice);
