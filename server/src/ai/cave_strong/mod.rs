@@ -14,6 +14,7 @@
 
 pub mod eval;
 mod proofs;
+mod releases;
 mod swindle;
 mod table;
 mod zobrist;
