@@ -118,6 +118,15 @@ pub(crate) fn test_position(moves: &str) -> Position {
     Position::from_moves(&parlor_shared::cave::parse_moves(moves).unwrap()).unwrap()
 }
 
+/// The bitboard of the cells named in `cells` ("a1 b1"); panics on a bad name.
+#[cfg(test)]
+pub(crate) fn test_bits(cells: &str) -> u64 {
+    parlor_shared::cave::parse_moves(cells)
+        .unwrap()
+        .iter()
+        .fold(0, |b, s| b | s.bit())
+}
+
 #[cfg(test)]
 mod tests {
     use super::test_position as position;

@@ -6,15 +6,12 @@
 //! Every row fills from the walls inward, so a row's empty cells are one interval and a cell
 //! becomes playable only once a neighbour in its row is filled. A latent four (a cell that
 //! would complete a five but is not yet playable) can therefore never be blocked directly: the
-//! opponent may not play either neighbour of it (the owner would complete the five), and so
-//! every cell of its row from one neighbour to the other, with any latent four of the same
-//! side between, is locked to the opponent. The owner may release a latent four at any time
-//! by playing a neighbour, which forces the block and leaves the far neighbour free again: a
-//! release changes the parity of the free cells once. When the free cells run out, the side
-//! to move must release one of its own fours or enter the other side's locked cells and lose;
-//! the one who runs out of releases first loses, like Connect Four's odd and even threats. Only
-//! a release that frees an odd number of cells passes the move: two fours in a row free the
-//! cells between them when the first is released. `super::releases` plays this out exactly.
+//! opponent may not play either neighbour of it (the owner would complete the five). The owner
+//! may release it at any time by playing a neighbour, which forces the block. When the other
+//! cells run out, the side to move must release one of its own fours or enter the other
+//! side's cells and lose, like Connect Four's odd and even threats: who wins depends on how
+//! many cells each release frees, on the order the fours stand in their rows and on whose they
+//! are. `super::releases` plays this out.
 
 use parlor_shared::cave::Player;
 
@@ -54,7 +51,7 @@ pub const COLOUR_BLIND: Weights = [1, 8, 64, 512, -1, -8, -64, -512, 40, -40, 10
 
 /// The weights the strong engine plays with: `client cave tune --proven
 /// levels/cave/eval_positions.txt` fits them. Playing the zugzwang out over the releases
-/// (`super::releases`) instead of counting one side's fours lowered the held-out error of that
+/// (`super::releases`) instead of counting each side's releases that pass the move lowered the held-out error of that
 /// fit from 0.06742 to 0.05693, and raised the zugzwang's weight from 930 to 1475.
 pub const WEIGHTS: Weights = [
     9, 125, 9, 163, 155, -225, 469, -164, 662, -812, 1475, 474, 520, -1016,
@@ -141,7 +138,7 @@ pub fn evaluate(me: Player, mine: u64, theirs: u64, legal: u64) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::cave_prover::test_position;
+    use crate::ai::cave_prover::{test_bits as bits, test_position};
 
     #[test]
     fn colour_blind_weights_give_the_window_heuristic_with_latent_fours_and_zugzwang() {
@@ -178,14 +175,6 @@ mod tests {
             let for_me = if me == Player::Black { value } else { -value };
             assert_eq!(for_me, expected, "{:?}", position.picture_rows());
         }
-    }
-
-    /// The bitboard of the cells named in `cells` ("a1 b1").
-    fn bits(cells: &str) -> u64 {
-        parlor_shared::cave::parse_moves(cells)
-            .unwrap()
-            .iter()
-            .fold(0, |b, s| b | s.bit())
     }
 
     #[test]

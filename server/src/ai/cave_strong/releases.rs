@@ -48,7 +48,7 @@ pub fn zugzwang(mine: u64, theirs: u64, empty: u64) -> Score {
             empty_in_row.trailing_zeros(),
             63 - empty_in_row.leading_zeros(),
         );
-        fronts |= u64::from((first - 1).saturating_sub(low)) << (8 * row);
+        fronts |= u64::from(first.saturating_sub(low + 1)) << (8 * row);
         fronts |= u64::from(high.saturating_sub(last + 1)) << (8 * row + 4);
     }
     let start = State {
@@ -65,15 +65,26 @@ pub fn zugzwang(mine: u64, theirs: u64, empty: u64) -> Score {
         {
             return Score::from(value);
         }
-        let value = ReleaseGame {
+        let mut game = ReleaseGame {
             fours: [mine, theirs],
             memo: HashMap::new(),
-        }
-        .value(start);
+        };
+        let value = game.value(start);
+        // Cut short, the value is unknown: called a tie.
+        let value = if game.memo.len() > MAX_STATES {
+            0
+        } else {
+            value
+        };
         cache[slot] = Some((key, value));
         Score::from(value)
     })
 }
+
+/// Past this many states, the release game gives up (and calls it a tie): each costs about
+/// 50 bytes and 100 ns, and the evaluation must stay quick however many fours a position
+/// holds. Real positions rarely need a thousand.
+const MAX_STATES: usize = 1 << 16;
 
 /// The searches ask about the same fours again and again: the answers are kept per thread.
 const CACHE_BITS: u32 = 12;
@@ -142,6 +153,9 @@ impl ReleaseGame {
     fn value(&mut self, state: State) -> i8 {
         if let Some(&value) = self.memo.get(&state) {
             return value;
+        }
+        if self.memo.len() > MAX_STATES {
+            return 0;
         }
         let mut best = None;
         if state.pool_odd {
@@ -235,6 +249,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
+    use crate::ai::cave_prover::test_bits as bits;
 
     /// Each row's empty interval (first column, last column).
     type Rows = Vec<(i32, i32)>;
@@ -332,14 +347,6 @@ mod tests {
         zugzwang(mine, theirs, empty)
     }
 
-    /// The bitboard of the cells named in `cells` ("a1 b1").
-    fn bits(cells: &str) -> u64 {
-        parlor_shared::cave::parse_moves(cells)
-            .unwrap()
-            .iter()
-            .fold(0, |b, s| b | s.bit())
-    }
-
     #[test]
     fn a_lone_four_wins_only_when_the_other_side_must_move_when_the_cells_run_out() {
         assert_eq!(game("", "d3", 4), -1, "I must enter its cells");
@@ -369,6 +376,23 @@ mod tests {
         assert_eq!(game("c6", "e6", 1), 1);
         // Three columns apart, the release frees d6 too, which passes the move back.
         assert_eq!(game("c6", "f6", 0), 0);
+    }
+
+    #[test]
+    fn the_cells_freed_between_fours_are_played_before_the_next_release() {
+        // Their b6, a shared c6, my d6 and g6. Releasing g6 (h6) frees f6 in front of e6: I
+        // play it, and they release b6 (a6), whose block leaves them c6. Had I been free to
+        // release d6 at once (e6) instead, its block would have left me c6.
+        assert_eq!(game("c6 d6 g6", "b6 c6", 0), -1);
+    }
+
+    #[test]
+    fn too_many_states_are_given_up_as_a_tie() {
+        // Six rows, each with my four on d and theirs on f, and long fronts: whoever must
+        // release first loses (-1), which takes more states than the cap to find.
+        let (mine, theirs) = (bits("d2 d3 d4 d5 d6 d7"), bits("f2 f3 f4 f5 f6 f7"));
+        let empty = 0x00FF_FFFF_FFFF_FF00;
+        assert_eq!(zugzwang(mine, theirs, empty), 0);
     }
 
     #[test]
