@@ -81,9 +81,8 @@ pub fn zugzwang(mine: u64, theirs: u64, empty: u64) -> Score {
     })
 }
 
-/// Past this many states, the release game gives up (and calls it a tie): each costs about
-/// 50 bytes and 100 ns, and the evaluation must stay quick however many fours a position
-/// holds. Real positions rarely need a thousand.
+/// Past this many states, the release game gives up (and calls it a tie): the evaluation must
+/// stay quick however many fours a position holds.
 const MAX_STATES: usize = 1 << 16;
 
 /// The searches ask about the same fours again and again: the answers are kept per thread.
