@@ -26,6 +26,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use super::Score;
+use super::zobrist::splitmix;
 
 /// Who wins the release game, for the side to move: +1, -1 or 0 (a tie), given its latent
 /// fours `mine`, the other side's `theirs` (a cell may be in both) and the `empty` cells.
@@ -96,11 +97,8 @@ thread_local! {
 }
 
 fn slot((mine, theirs, fronts, pool_odd): Key) -> usize {
-    let mixed = mine.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-        ^ theirs.wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
-        ^ fronts.wrapping_mul(0x1656_67B1_9E37_79F9)
-        ^ u64::from(pool_odd);
-    (mixed.wrapping_mul(0x27D4_EB2F_1656_67C5) >> (64 - CACHE_BITS)) as usize
+    let hash = splitmix(mine ^ splitmix(theirs ^ splitmix(fronts)) ^ u64::from(pool_odd));
+    (hash >> (64 - CACHE_BITS)) as usize
 }
 
 /// The side to move at the start: index 0 of `ReleaseGame::fours`.

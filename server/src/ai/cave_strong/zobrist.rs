@@ -17,7 +17,7 @@ pub const fn transform(symmetry: usize, index: u8) -> u8 {
 }
 
 /// splitmix64: fixed keys, so hashes (and searches) are the same on every run.
-const fn splitmix(mut x: u64) -> u64 {
+pub(super) const fn splitmix(mut x: u64) -> u64 {
     x = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = x;
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
