@@ -51,8 +51,9 @@ pub const COLOUR_BLIND: Weights = [1, 8, 64, 512, -1, -8, -64, -512, 40, -40, 10
 
 /// The weights the strong engine plays with: `client cave tune --proven
 /// levels/cave/eval_positions.txt` fits them. Playing the zugzwang out over the releases
-/// (`super::releases`) instead of counting each side's releases that pass the move lowered the held-out error of that
-/// fit from 0.06742 to 0.05693, and raised the zugzwang's weight from 930 to 1475.
+/// (`super::releases`) instead of counting each side's releases that pass the move lowered
+/// the held-out error of that fit from 0.06742 to 0.05693, and raised the zugzwang's weight
+/// from 930 to 1475.
 pub const WEIGHTS: Weights = [
     9, 125, 9, 163, 155, -225, 469, -164, 662, -812, 1475, 474, 520, -1016,
 ];
