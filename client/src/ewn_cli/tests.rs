@@ -123,11 +123,12 @@ fn the_ai_plays_a_level_it_cannot_win_to_its_end() {
     // game is lost so that the moves file runs to the end (SPEC §1).
     let dir = scratch();
     let moves = dir.path().join("moves.txt");
+    let rules = Rules {
+        max_moves: 5,
+        ..Rules::default()
+    };
     let short = PlayOptions {
-        rules: Rules {
-            max_moves: 5,
-            ..Rules::default()
-        },
+        rules,
         ..options(Some("level4.txt"), Some(PlayerKind::Ai), &moves)
     };
     let (shown, _) = run_play("", short);
@@ -139,10 +140,6 @@ fn the_ai_plays_a_level_it_cannot_win_to_its_end() {
     let written = std::fs::read_to_string(&moves).unwrap();
     assert_eq!(written.lines().count(), 4 + 5, "{written}");
     let level = Some(levels_dir().join("level4.txt"));
-    let rules = Rules {
-        max_moves: 5,
-        ..Rules::default()
-    };
     let (viewed, _) = text(|out| view(out, &moves, level.as_deref(), rules));
     assert!(
         viewed.starts_with("File loaded successfully with no errors."),
