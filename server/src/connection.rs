@@ -122,8 +122,10 @@ impl Connection {
     /// Waits for `Hello` with our protocol version; answers `Welcome` or an error.
     async fn handshake(&mut self) -> Result<String, String> {
         let timeout = self.limits.handshake_timeout;
+        // One deadline for the whole wait: pings and pongs before Hello do not extend it.
+        let deadline = Instant::now() + timeout;
         let first = loop {
-            match tokio::time::timeout(timeout, self.socket.next()).await {
+            match tokio::time::timeout_at(deadline, self.socket.next()).await {
                 Err(_) => break Err(format!("no Hello within {} s", timeout.as_secs())),
                 Ok(None | Some(Err(_))) => return Err("closed before Hello".into()),
                 Ok(Some(Ok(frame))) => match wire::decode::<ClientMsg>(frame) {

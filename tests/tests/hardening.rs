@@ -154,6 +154,20 @@ async fn silent_peers_are_closed_by_the_handshake_and_idle_timeouts() {
     let reason = mute.expect_error(ErrorCode::Handshake).await;
     assert!(reason.contains("no Hello"), "{reason}");
 
+    // One that pings every 100 ms instead: control frames do not extend the wait for Hello.
+    let mut pinger = Peer::raw(&url, Format::Binary).await;
+    let started = std::time::Instant::now();
+    let reason = loop {
+        pinger.send_raw(Message::Ping(Vec::new().into())).await;
+        let next = tokio::time::timeout(Duration::from_millis(100), pinger.recv()).await;
+        if let Ok(ServerMsg::Error { code, message }) = next {
+            assert_eq!(code, ErrorCode::Handshake);
+            break message;
+        }
+        assert!(started.elapsed() < Duration::from_secs(5), "still open");
+    };
+    assert!(reason.contains("no Hello"), "{reason}");
+
     // A client that reads (and so answers the server's pings) stays well past the idle time.
     let mut live = Peer::connect(&url, Format::Binary).await;
     let stay = tokio::time::sleep(Duration::from_millis(1500));
