@@ -192,7 +192,8 @@ impl Connection {
                                     None => self.error(ErrorCode::BadFrame, error.to_string()).await?,
                                 }
                             }
-                            Incoming::Control => None,
+                            // A ping costs a reply: a flood of them is a flood of requests.
+                            Incoming::Control => self.charge_request(1.0),
                             Incoming::Close => return Ok(None),
                         }
                     }

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{Peer, start_server_with};
-use futures_util::StreamExt;
+use futures_util::{SinkExt, StreamExt};
 use parlor_server::Limits;
 use parlor_server::limits::Budget;
 use parlor_shared::codec::Format;
@@ -43,6 +43,20 @@ async fn a_client_over_its_request_budget_is_closed_with_1008_and_others_play_on
     assert_eq!(flooder.expect_close().await, Some(CloseCode::Policy));
     bystander.send(ClientMsg::ListGames).await;
     assert!(matches!(bystander.recv().await, ServerMsg::Games(_)));
+
+    // Pings are requests too: each costs the server a pong.
+    let mut pinger = Peer::connect(&server.url(), Format::Binary).await;
+    for _ in 0..60 {
+        if pinger
+            .socket
+            .send(Message::Ping(Vec::new().into()))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    assert_eq!(pinger.expect_close().await, Some(CloseCode::Policy));
 }
 
 #[tokio::test]
