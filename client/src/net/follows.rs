@@ -1,7 +1,11 @@
 //! What a connection follows, to take it up again after a reconnect: the seats it holds (from
-//! `Seated`), the rooms it watches (from the `Watch`es it sent; `Leave` forgets a room), and
-//! the `JoinSeat`s it sent whose answer has not come. Pure bookkeeping of the messages that
-//! pass, so the network thread's reconnects are tested without a network.
+//! `Seated`), the rooms it watches (from the `Watch`es it sent, unless refused; `Leave` forgets
+//! a room), and the `JoinSeat`s it sent whose answer has not come. Pure bookkeeping of the
+//! messages that pass, so the network thread's reconnects are tested without a network.
+//!
+//! An `Error` names no request, so a refusal is matched to the oldest unanswered request it
+//! can refuse: a `JoinSeat` is answered by `Seated` or a refusal, a `Watch` by a `State` of its
+//! room or a refusal. A `Watch` answered by a `State` holds: no later error drops it.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -21,6 +25,14 @@ struct Join {
     room: RoomId,
     seat: u8,
     token: SeatToken,
+    /// When it was sent, in the order of [`Follows::sent_count`].
+    sent: u64,
+}
+
+/// A `Watch` sent and not answered yet.
+struct Watch {
+    room: RoomId,
+    sent: u64,
 }
 
 #[derive(Default)]
@@ -28,6 +40,10 @@ pub struct Follows {
     rooms: BTreeMap<RoomId, Room>,
     /// Oldest first.
     joins: VecDeque<Join>,
+    /// Oldest first.
+    watches: VecDeque<Watch>,
+    /// Requests numbered so far, to tell which of a join and a watch was sent first.
+    sent_count: u64,
 }
 
 /// Errors that answer a `JoinSeat` the server refused.
@@ -42,29 +58,51 @@ pub(crate) fn refuses_a_join(code: ErrorCode) -> bool {
     )
 }
 
+/// Errors that answer a `Watch` the server refused: the room is gone, or has all the
+/// spectators it takes.
+fn refuses_a_watch(code: ErrorCode) -> bool {
+    matches!(code, ErrorCode::NoSuchRoom | ErrorCode::LimitReached)
+}
+
 impl Follows {
     /// Notes a request sent to the server.
     pub fn sent(&mut self, request: &ClientMsg) {
         match request {
-            ClientMsg::Watch { room } => self.rooms.entry(*room).or_default().watching = true,
+            ClientMsg::Watch { room } => self.watch(*room),
             ClientMsg::Leave { room } => self.forget(*room),
             // A join without a token of ours cannot be repeated safely: it is not noted.
             ClientMsg::JoinSeat {
                 room,
                 seat,
                 token: Some(token),
-            } => self.joins.push_back(Join {
-                room: *room,
-                seat: *seat,
-                token: token.clone(),
-            }),
+            } => {
+                let sent = self.number();
+                self.joins.push_back(Join {
+                    room: *room,
+                    seat: *seat,
+                    token: token.clone(),
+                    sent,
+                });
+            }
             _ => {}
         }
     }
 
-    /// Notes a message from the server: the seat a `Seated` gives and the join it answers. A
-    /// refusal answers the oldest join: each room answers its joins in order, and in the rare
-    /// mix-up with a refusal of another request a join is only forgotten, not sent again.
+    fn number(&mut self) -> u64 {
+        self.sent_count += 1;
+        self.sent_count
+    }
+
+    fn watch(&mut self, room: RoomId) {
+        self.rooms.entry(room).or_default().watching = true;
+        let sent = self.number();
+        self.watches.push_back(Watch { room, sent });
+    }
+
+    /// Notes a message from the server: the seat a `Seated` gives and the join it answers, the
+    /// watch a `State` answers. A refusal answers the oldest join or watch it can refuse: each
+    /// room answers its requests in order, and in the rare mix-up with a refusal of another
+    /// request a join or watch is only forgotten, never sent again after it was refused.
     pub fn received(&mut self, message: &ServerMsg) {
         match message {
             ServerMsg::Seated { room, seat, token } => {
@@ -73,25 +111,59 @@ impl Follows {
                 seats.push((*seat, token.clone()));
                 self.joins.retain(|join| join.token != *token);
             }
-            ServerMsg::Error { code, .. } if refuses_a_join(*code) => {
-                self.joins.pop_front();
+            ServerMsg::State(state) => {
+                let answered = self.watches.iter().position(|w| w.room == state.room);
+                if let Some(answered) = answered {
+                    self.watches.remove(answered);
+                }
             }
+            ServerMsg::Error { code, .. } => self.refused(*code),
             // A room that failed on the server: there is nothing to take up again.
             ServerMsg::RoomClosed { room, .. } => self.forget(*room),
             _ => {}
         }
     }
 
+    /// Drops the oldest unanswered join or watch that `code` refuses.
+    fn refused(&mut self, code: ErrorCode) {
+        let join = self.joins.front().filter(|_| refuses_a_join(code));
+        let watch = self.watches.front().filter(|_| refuses_a_watch(code));
+        let watch_first = match (join, watch) {
+            (Some(join), Some(watch)) => watch.sent < join.sent,
+            (None, Some(_)) => true,
+            (Some(_), None) => false,
+            (None, None) => return,
+        };
+        if !watch_first {
+            self.joins.pop_front();
+            return;
+        }
+        let Some(Watch { room, .. }) = self.watches.pop_front() else {
+            return;
+        };
+        // The room may have a seat of ours too (joined after the watch): that stays.
+        if let Some(followed) = self.rooms.get_mut(&room) {
+            followed.watching = false;
+            if followed.seats.is_empty() {
+                self.rooms.remove(&room);
+            }
+        }
+    }
+
     fn forget(&mut self, room: RoomId) {
         self.rooms.remove(&room);
         self.joins.retain(|join| join.room != room);
+        self.watches.retain(|watch| watch.room != room);
     }
 
     /// The requests that take everything up again on a new connection: `Reclaim` for every
     /// seat held, `Watch` for every room only watched, and every unanswered `JoinSeat` again
-    /// as it was (the server answers a repeat with the seat it gave).
-    pub fn resume(&self) -> Vec<ClientMsg> {
+    /// as it was (the server answers a repeat with the seat it gave). What they send awaits
+    /// its answer anew: the old connection's answers are lost.
+    pub fn resume(&mut self) -> Vec<ClientMsg> {
+        self.watches.clear();
         let mut requests = Vec::new();
+        let mut watched = Vec::new();
         for (&room, followed) in &self.rooms {
             for (_, token) in &followed.seats {
                 let token = token.clone();
@@ -100,7 +172,17 @@ impl Follows {
             let joining = self.joins.iter().any(|join| join.room == room);
             if followed.seats.is_empty() && followed.watching && !joining {
                 requests.push(ClientMsg::Watch { room });
+                watched.push(room);
             }
+        }
+        // Numbered in the order they go out: watches before joins.
+        for room in watched {
+            let sent = self.number();
+            self.watches.push_back(Watch { room, sent });
+        }
+        for join in &mut self.joins {
+            self.sent_count += 1;
+            join.sent = self.sent_count;
         }
         requests.extend(self.joins.iter().map(|join| ClientMsg::JoinSeat {
             room: join.room,
@@ -114,6 +196,8 @@ impl Follows {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parlor_shared::game::GameSetup;
+    use parlor_shared::protocol::RoomSnapshot;
 
     fn join(room: RoomId, token: &SeatToken) -> ClientMsg {
         ClientMsg::JoinSeat {
@@ -174,14 +258,84 @@ mod tests {
         let mut follows = Follows::default();
         follows.sent(&join(1, &a));
         follows.sent(&join(2, &b));
-        let error = |code| ServerMsg::Error {
-            code,
-            message: String::new(),
-        };
         follows.received(&error(ErrorCode::NotYourTurn));
         assert_eq!(follows.resume(), [join(1, &a), join(2, &b)]);
         follows.received(&error(ErrorCode::SeatTaken));
         assert_eq!(follows.resume(), [join(2, &b)]);
+    }
+
+    fn error(code: ErrorCode) -> ServerMsg {
+        ServerMsg::Error {
+            code,
+            message: String::new(),
+        }
+    }
+
+    fn state(room: RoomId) -> ServerMsg {
+        ServerMsg::State(RoomSnapshot {
+            room,
+            version: 0,
+            seats: Vec::new(),
+            spectators: 1,
+            state: GameSetup::Cave.start().unwrap(),
+            moves: Vec::new(),
+            outcome: None,
+            record: None,
+        })
+    }
+
+    #[test]
+    fn a_refused_watch_is_not_taken_up_again() {
+        for code in [ErrorCode::NoSuchRoom, ErrorCode::LimitReached] {
+            let mut follows = Follows::default();
+            follows.sent(&ClientMsg::Watch { room: 1 });
+            follows.received(&error(code));
+            assert_eq!(follows.resume(), [], "refused with {code:?}");
+        }
+    }
+
+    #[test]
+    fn a_watch_its_state_answered_outlives_later_errors_and_others_do_not_refuse_it() {
+        let mut follows = Follows::default();
+        follows.sent(&ClientMsg::Watch { room: 1 });
+        follows.received(&state(1));
+        follows.sent(&ClientMsg::Watch { room: 2 });
+        // Not a refusal of a watch: room 2 is still awaited.
+        follows.received(&error(ErrorCode::NotYourTurn));
+        // Refuses room 2, the only watch unanswered, not room 1.
+        follows.received(&error(ErrorCode::NoSuchRoom));
+        follows.received(&error(ErrorCode::NoSuchRoom));
+        assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
+    }
+
+    #[test]
+    fn a_refusal_answers_the_older_of_a_join_and_a_watch() {
+        let token = SeatToken::random();
+        let mut follows = Follows::default();
+        follows.sent(&join(2, &token));
+        follows.sent(&ClientMsg::Watch { room: 1 });
+        follows.received(&error(ErrorCode::NoSuchRoom));
+        assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
+        // A seat-only refusal cannot answer a watch.
+        follows.received(&error(ErrorCode::SeatTaken));
+        assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
+
+        let mut follows = Follows::default();
+        follows.sent(&ClientMsg::Watch { room: 1 });
+        follows.sent(&join(2, &token));
+        follows.received(&error(ErrorCode::LimitReached));
+        assert_eq!(follows.resume(), [join(2, &token)]);
+    }
+
+    #[test]
+    fn a_watch_sent_again_on_resuming_awaits_its_answer_again() {
+        let mut follows = Follows::default();
+        follows.sent(&ClientMsg::Watch { room: 1 });
+        follows.received(&state(1));
+        assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
+        // The room went while the connection was down.
+        follows.received(&error(ErrorCode::NoSuchRoom));
+        assert_eq!(follows.resume(), []);
     }
 
     #[test]
