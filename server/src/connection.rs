@@ -325,10 +325,23 @@ impl Connection {
                 let answer = store_requests::answer(&self.hall, request).await;
                 return self.send(&answer).await;
             }
-            ClientMsg::JoinSeat { room, seat, token } => {
-                (room, RoomCommand::Join { seat, token, who })
-            }
-            ClientMsg::Reclaim { room, token } => (room, RoomCommand::Reclaim { token, who }),
+            ClientMsg::JoinSeat { room, seat, token } => (
+                room,
+                RoomCommand::Join {
+                    seat,
+                    token,
+                    who,
+                    spectator_cap: self.limits.spectators_per_room,
+                },
+            ),
+            ClientMsg::Reclaim { room, token } => (
+                room,
+                RoomCommand::Reclaim {
+                    token,
+                    who,
+                    spectator_cap: self.limits.spectators_per_room,
+                },
+            ),
             ClientMsg::Watch { room } => (
                 room,
                 RoomCommand::Watch {

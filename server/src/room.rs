@@ -28,14 +28,18 @@ use crate::store::Store;
 pub const ROOM_INBOX: usize = 64;
 
 pub enum RoomCommand {
+    /// Take a seat. Whoever held it before stays as a spectator while the room has fewer
+    /// than `spectator_cap` of them (each `Join` and `Reclaim` carries the cap for this).
     Join {
         seat: u8,
         token: Option<SeatToken>,
         who: Subscriber,
+        spectator_cap: usize,
     },
     Reclaim {
         token: SeatToken,
         who: Subscriber,
+        spectator_cap: usize,
     },
     /// Follow the room, unless it already has `spectator_cap` spectators.
     Watch {
@@ -235,8 +239,17 @@ impl Room {
 
     async fn handle(&mut self, command: RoomCommand) {
         match command {
-            RoomCommand::Join { seat, token, who } => self.join(seat, token, who).await,
-            RoomCommand::Reclaim { token, who } => self.reclaim(token, who),
+            RoomCommand::Join {
+                seat,
+                token,
+                who,
+                spectator_cap,
+            } => self.join(seat, token, who, spectator_cap).await,
+            RoomCommand::Reclaim {
+                token,
+                who,
+                spectator_cap,
+            } => self.reclaim(token, who, spectator_cap),
             RoomCommand::Watch { who, spectator_cap } => {
                 let spectators = self.spectator_count() as usize;
                 if !self

@@ -123,8 +123,20 @@ async fn caps_on_rooms_ai_rooms_and_spectators_refuse_and_change_nothing() {
     let seen = first.state_where(room, |s| s.version == 1).await;
     assert_eq!(seen.spectators, 1);
 
+    // Passing the seat's token from connection to connection keeps the cap: a replaced
+    // holder would be a second spectator, so it leaves the room instead.
+    let mut third = Peer::connect(&url, Format::Binary).await;
+    assert_eq!(third.reclaim(room, &token).await, 0);
+    let reason = owner.expect_error(ErrorCode::LimitReached).await;
+    assert!(reason.contains("taken over"), "{reason}");
+    let mut fourth = Peer::connect(&url, Format::Binary).await;
+    assert_eq!(fourth.reclaim(room, &token).await, 0);
+    third.expect_error(ErrorCode::LimitReached).await;
+
     let rooms = owner.list_rooms().await;
     assert_eq!(rooms.len(), 2, "refused rooms were not made");
+    let summary = rooms.iter().find(|r| r.room == room).unwrap();
+    assert_eq!(summary.spectators, 1, "only the first watcher");
 }
 
 #[tokio::test]

@@ -1,7 +1,8 @@
 //! Taking, taking back and leaving a room's seats. A seat is held by its token, from the
 //! joiner's `JoinSeat` on; whoever presents the token holds the seat (`Reclaim`), so a token
 //! is the whole authority: it is never logged, and the room keeps only its key (`SeatKey`).
-//! A seat left stays taken for its token.
+//! A seat left stays taken for its token. A connection that loses its seat to the token's
+//! new holder stays as a spectator, within the room's cap of them.
 
 use parlor_shared::protocol::{ErrorCode, SeatSpec, SeatToken, ServerMsg};
 use tracing::info;
@@ -10,7 +11,13 @@ use super::{ConnId, Room, Subscriber};
 use crate::seat_key::SeatKey;
 
 impl Room {
-    pub(super) async fn join(&mut self, seat: u8, token: Option<SeatToken>, who: Subscriber) {
+    pub(super) async fn join(
+        &mut self,
+        seat: u8,
+        token: Option<SeatToken>,
+        who: Subscriber,
+        spectator_cap: usize,
+    ) {
         let token = token.unwrap_or_else(SeatToken::random);
         if !token.is_well_formed() {
             return who.error(
@@ -22,7 +29,7 @@ impl Room {
             // The same join again, its answer lost in a disconnect: answered the same way.
             Some(held) if held == seat => {
                 info!(room = self.id, seat, conn = who.id, "seat joined again");
-                return self.hand_over(held, token, who);
+                return self.hand_over(held, token, who, spectator_cap);
             }
             Some(held) => {
                 return who.error(
@@ -51,21 +58,38 @@ impl Room {
         info!(room = self.id, seat, conn = who.id, "seat taken");
         // Stored before the holder hears the token, so it still holds after a restart.
         self.save_keys().await;
-        self.hand_over(seat, token, who);
+        self.hand_over(seat, token, who, spectator_cap);
     }
 
-    pub(super) fn reclaim(&mut self, token: SeatToken, who: Subscriber) {
+    pub(super) fn reclaim(&mut self, token: SeatToken, who: Subscriber, spectator_cap: usize) {
         let Some(seat) = self.seat_of(&token) else {
             return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
         };
         info!(room = self.id, seat, conn = who.id, "seat reclaimed");
-        self.hand_over(seat, token, who);
+        self.hand_over(seat, token, who, spectator_cap);
     }
 
-    /// `who` holds `seat`, taken with `token`, from now on, and hears so.
-    fn hand_over(&mut self, seat: u8, token: SeatToken, who: Subscriber) {
-        self.seats[seat as usize].holder = Some(who.id);
+    /// `who` holds `seat`, taken with `token`, from now on, and hears so. The seat's previous
+    /// holder becomes a spectator, or leaves the room if it already has `spectator_cap`:
+    /// else passing one token around many connections would grow the audience without end.
+    fn hand_over(&mut self, seat: u8, token: SeatToken, who: Subscriber, spectator_cap: usize) {
+        let previous = self.seats[seat as usize].holder.replace(who.id);
         self.audience.insert(who.clone());
+        if let Some(previous) = previous.filter(|&conn| conn != who.id)
+            && !self.seats.iter().any(|seat| seat.holder == Some(previous))
+            && self.spectator_count() as usize > spectator_cap
+            && let Some(dropped) = self.audience.remove(previous)
+        {
+            dropped.error(
+                ErrorCode::LimitReached,
+                format!(
+                    "seat {seat} was taken over by another connection, and room {} already \
+                     has {spectator_cap} spectators",
+                    self.id
+                ),
+            );
+            dropped.send(ServerMsg::Left { room: self.id });
+        }
         who.send(ServerMsg::Seated {
             room: self.id,
             seat,
