@@ -64,11 +64,13 @@ pub struct ArenaArgs {
     jobs: u32,
     /// Start the games from these positions instead of the two-brick openings: a file with a
     /// move list per line, as `cave prove --position` takes them, or lines of a `--games-out`
-    /// file (the moves after the last `: `). Empty lines and lines starting with # are skipped.
-    /// Each start is played twice, with A on each side.
+    /// file (the moves after the last `: `). Those games are finished, and a finished game is
+    /// refused as a start: give --start-bricks with them. Empty lines and lines starting with
+    /// # are skipped. Each start is played twice, with A on each side.
     #[arg(long)]
     starts: Option<std::path::PathBuf>,
-    /// Keep only the first N moves of each start: replays earlier games from brick N.
+    /// Keep only the first N moves of each start: replays earlier games from brick N. A game
+    /// over by then is refused.
     #[arg(long, requires = "starts")]
     start_bricks: Option<usize>,
 }
@@ -98,7 +100,15 @@ pub(crate) fn load_starts(
             parse_game(moves_of_game_line(line)).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
         moves.truncate(bricks.unwrap_or(usize::MAX));
         let position = Position::from_moves(&moves).expect("a beginning of a legal game");
-        anyhow::ensure!(position.outcome().is_none(), "{}: the game is over", at());
+        if position.outcome().is_some() {
+            match bricks {
+                None => anyhow::bail!(
+                    "{}: the game is over; --start-bricks N starts from its first N bricks",
+                    at()
+                ),
+                Some(n) => anyhow::bail!("{}: the game is over within {n} bricks", at()),
+            }
+        }
         starts.push(moves);
     }
     anyhow::ensure!(!starts.is_empty(), "{} holds no start", path.display());

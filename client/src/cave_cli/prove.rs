@@ -28,11 +28,16 @@ pub struct ProveArgs {
     /// The start, as moves from the empty cave ("a1 h8 ..."); the empty cave if omitted.
     #[arg(long, default_value = "")]
     position: String,
-    /// Starts from a file instead of --position: a move list per line (`#` comments, or lines
-    /// of `cave arena --games-out`), each proved with the positions --plies below it. With
-    /// `--plies 0` and levels/cave/dfpn_bench.txt this is df-pn's speed benchmark.
+    /// Starts from a file instead of --position: a move list per line (`#` comments), each
+    /// proved with the positions --plies below it. Lines of `cave arena --games-out` are
+    /// finished games: give --start-bricks with them. With `--plies 0` and
+    /// levels/cave/dfpn_bench.txt this is df-pn's speed benchmark.
     #[arg(long, conflicts_with = "position")]
     positions: Option<PathBuf>,
+    /// Keep only the first N moves of each line of --positions, as `cave arena --start-bricks`
+    /// does: proves a `--games-out` file's games from brick N. A game over by then is refused.
+    #[arg(long, requires = "positions")]
+    start_bricks: Option<usize>,
     /// Transposition table size: 2^BITS entries of 32 bytes. Node counts written to a book
     /// are only reproducible with the default.
     #[arg(long, default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(4..=26))]
@@ -77,7 +82,7 @@ fn positions_below(start: &[Square], plies: u32) -> Vec<Vec<Square>> {
 
 pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let starts = match &args.positions {
-        Some(path) => crate::cave_arena::load_starts(path, None)?,
+        Some(path) => crate::cave_arena::load_starts(path, args.start_bricks)?,
         None => vec![super::parse_game(&args.position)?],
     };
     let todo: Vec<Vec<Square>> = starts
@@ -207,6 +212,32 @@ fn write_book(path: &Path, results: &[Proved]) -> anyhow::Result<usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::Parser;
+
+    /// A small search of the empty cave alone, nothing written: what each test changes.
+    fn small() -> ProveArgs {
+        ProveArgs {
+            nodes: 10_000,
+            plies: 0,
+            position: String::new(),
+            positions: None,
+            start_bricks: None,
+            table_bits: 12,
+            json: false,
+            write: None,
+        }
+    }
+
+    /// `cave prove` with `words`, as its command line parses them.
+    fn parse(words: &[&str]) -> Result<ProveArgs, clap::Error> {
+        #[derive(Parser)]
+        struct Prove {
+            #[command(flatten)]
+            args: ProveArgs,
+        }
+        let words = ["prove"].iter().chain(words);
+        Prove::try_parse_from(words).map(|prove| prove.args)
+    }
 
     #[test]
     fn first_moves_are_one_per_mirror_image() {
@@ -227,13 +258,10 @@ mod tests {
         let mirror = "h5 h8 h2 a4 b4 h6 g8 a6 h7 a5 f8";
         std::fs::write(&path, format!("{mirror} | tie-or-better | - | 1\n")).unwrap();
         let args = ProveArgs {
-            nodes: 10_000,
-            plies: 0,
             position: "a5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8".into(),
-            positions: None,
-            table_bits: 12,
             json: true,
             write: Some(path.clone()),
+            ..small()
         };
         let mut out = Vec::new();
         run(&args, &mut out).unwrap();
@@ -256,11 +284,8 @@ mod tests {
                 // Hours of work if it were done first.
                 nodes: u64::MAX,
                 plies: 3,
-                position: String::new(),
-                positions: None,
-                table_bits: 12,
-                json: false,
                 write: Some(book),
+                ..small()
             };
             let refused = run(&args, &mut Vec::new()).expect_err("refused");
             assert!(format!("{refused:#}").contains(reason), "{refused:#}");
@@ -285,13 +310,8 @@ mod tests {
              game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5\n",
         );
         let args = ProveArgs {
-            nodes: 10_000,
-            plies: 0,
-            position: String::new(),
             positions: Some(path.to_path_buf()),
-            table_bits: 12,
-            json: false,
-            write: None,
+            ..small()
         };
         let mut out = Vec::new();
         run(&args, &mut out).unwrap();
@@ -300,5 +320,41 @@ mod tests {
         assert_eq!(lines.len(), 2, "{text}");
         assert!(lines[0].starts_with("a5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8: win, best"));
         assert!(lines[1].starts_with("a1 h8 b1 h7 c1 h6 d1 h5: win, best e1"));
+    }
+
+    #[test]
+    fn a_games_out_file_is_proved_from_its_first_start_bricks() {
+        // A whole game as `cave arena --games-out` writes it: Black's five ends it.
+        let path = crate::cave_cli::temp_file(
+            "prove-games-out",
+            "game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5 e1\n",
+        );
+        let file = path.to_str().unwrap();
+        let small = ["--nodes", "10000", "--plies", "0", "--table-bits", "12"];
+        let whole = parse(&[&["--positions", file][..], &small].concat()).unwrap();
+        let refused = run(&whole, &mut Vec::new()).expect_err("a finished game");
+        let refused = format!("{refused:#}");
+        assert!(
+            refused.contains("the game is over; --start-bricks"),
+            "{refused}"
+        );
+
+        let cut = [&["--positions", file, "--start-bricks", "8"][..], &small].concat();
+        let mut out = Vec::new();
+        run(&parse(&cut).unwrap(), &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.starts_with("a1 h8 b1 h7 c1 h6 d1 h5: win, best e1"),
+            "{text}"
+        );
+
+        let cut_too_late = [&["--positions", file, "--start-bricks", "9"][..], &small].concat();
+        let refused = run(&parse(&cut_too_late).unwrap(), &mut Vec::new()).expect_err("over");
+        assert!(
+            format!("{refused:#}").contains("over within 9 bricks"),
+            "{refused:#}"
+        );
+        // Without a file there is nothing to cut.
+        assert!(parse(&["--start-bricks", "8"]).is_err());
     }
 }
