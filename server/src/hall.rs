@@ -1,11 +1,11 @@
 //! The lobby: the registry of rooms and the entry points that are not about one room.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use parlor_shared::game::{GameKind, GameSetup};
+use parlor_shared::game::{GameKind, GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Brain, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT, check_brain_name,
 };
@@ -14,6 +14,7 @@ use parlor_shared::protocol::{
 };
 
 use crate::ai;
+use crate::brain_uses::{BrainClaim, BrainUses};
 use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
@@ -30,28 +31,13 @@ pub struct Hall {
     rooms: Mutex<BTreeMap<RoomId, RoomHandle>>,
     next_room: AtomicU64,
     next_conn: AtomicU64,
-    /// Brains an auto match is training: no other room, import or reset may touch them.
-    brains_in_use: Arc<Mutex<HashSet<String>>>,
+    /// Brains in auto matches and in games against HER (see `crate::brain_uses`).
+    brain_uses: BrainUses,
     /// How long a finished room stays open before it may close.
     linger: Duration,
     pub store: Store,
     /// Places for brain files travelling in parts (`crate::brain_transfer`).
     pub file_places: Arc<crate::brain_transfer::Places>,
-}
-
-/// Holds brains for an auto match; dropping it lets them go.
-pub struct BrainClaim {
-    names: Vec<String>,
-    in_use: Arc<Mutex<HashSet<String>>>,
-}
-
-impl Drop for BrainClaim {
-    fn drop(&mut self) {
-        let mut in_use = lock(&self.in_use);
-        for name in &self.names {
-            in_use.remove(name);
-        }
-    }
 }
 
 fn bad_request(message: impl Into<String>) -> Refusal {
@@ -75,7 +61,7 @@ impl Hall {
             rooms: Mutex::new(BTreeMap::new()),
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
-            brains_in_use: Arc::default(),
+            brain_uses: BrainUses::default(),
             store,
             file_places: Arc::default(),
         }
@@ -93,12 +79,20 @@ impl Hall {
         hall.next_room
             .store(unfinished.next_room, Ordering::Relaxed);
         let total = unfinished.rooms.len();
-        for stored in unfinished.rooms {
+        // Matches first: their claims on brains would be refused beside games in progress.
+        let (matches, games): (Vec<_>, Vec<_>) = (unfinished.rooms.into_iter())
+            .partition(|stored| matches!(stored, StoredRoom::Match(_)));
+        for stored in matches.into_iter().chain(games) {
             let (id, restored) = match stored {
                 StoredRoom::Game(row) => {
                     let id = row.id;
-                    let restored = RoomInit::restore(*row, hall.store.clone())
-                        .map(|init| spawn_room(init, hall.linger));
+                    let restored = RoomInit::restore(*row, hall.store.clone()).map(|mut init| {
+                        if let (Some(her), GameState::Hexapawn(game)) = (&mut init.her, &init.start)
+                        {
+                            her.hold_brain(hall.brain_uses.resume_game(&game.setup.brain));
+                        }
+                        spawn_room(init, hall.linger)
+                    });
                     (id, restored)
                 }
                 StoredRoom::Match(row) => (row.id, hall.resume_match(*row)),
@@ -255,10 +249,14 @@ impl Hall {
                 "a game against HER has a Human seat 0 and HER (AI Standard) in seat 1",
             ));
         }
-        self.check_brain_free(&setup.brain)?;
+        check_brain_name(&setup.brain).map_err(bad_request)?;
+        // Noted before the brain is read, so no match can claim it in between.
+        let in_game = self.brain_uses.enter_game(&setup.brain)?;
         let brain = self.load_brain(&setup.brain).await?;
         let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
-        Ok(HerSeat::new(brain, setup.mode, seed))
+        let mut her = HerSeat::new(brain, setup.mode, seed);
+        her.hold_brain(in_game);
+        Ok(her)
     }
 
     async fn open_match(&self, setup: MatchSetup, seed: u64) -> Result<RoomHandle, Refusal> {
@@ -298,26 +296,15 @@ impl Hall {
         Ok(loaded.map(|(brain, _)| brain))
     }
 
-    /// Claims brains for an auto match, or says which is already in training.
+    /// Claims brains for an auto match, or says which is busy.
     fn claim_brains(&self, names: &[String]) -> Result<BrainClaim, Refusal> {
-        let mut in_use = lock(&self.brains_in_use);
-        if let Some(name) = names.iter().find(|name| in_use.contains(*name)) {
-            return Err(busy(name));
-        }
-        in_use.extend(names.iter().cloned());
-        Ok(BrainClaim {
-            names: names.to_vec(),
-            in_use: Arc::clone(&self.brains_in_use),
-        })
+        self.brain_uses.claim_for_match(names)
     }
 
     /// Refuses to change a brain an auto match is training.
     pub fn check_brain_free(&self, name: &str) -> Result<(), Refusal> {
         check_brain_name(name).map_err(bad_request)?;
-        if lock(&self.brains_in_use).contains(name) {
-            return Err(busy(name));
-        }
-        Ok(())
+        self.brain_uses.check_not_training(name)
     }
 
     /// A room still open (a finished room closes once nobody follows it).
@@ -376,13 +363,6 @@ fn fitting_brain(
         )));
     }
     Ok(brain)
-}
-
-fn busy(name: &str) -> Refusal {
-    (
-        ErrorCode::BrainBusy,
-        format!("brain {name:?} is being trained by an auto match; wait for it to end"),
-    )
 }
 
 /// Locks a mutex that only guards maps and sets: a poisoned lock still holds a valid one.

@@ -6,6 +6,8 @@
 //! still has a bead, or let HER pick one. In fast mode HER's seat moves by itself.
 
 use parlor_shared::game::GameState;
+
+use crate::brain_uses::BrainInGame;
 use parlor_shared::hexapawn::{
     BoxView, Brain, Dims, HER_SEAT, Her, HerChoice, HerResult, HexGame, HexMove, Move, PERSON_SEAT,
     PERSON_SIDE, Pick, PlayMode, Position,
@@ -30,6 +32,8 @@ pub struct HerSeat {
     mode: PlayMode,
     /// HER's draws in this game, in order: position and move.
     draws: Vec<(Position, Move)>,
+    /// Keeps auto matches off the stored brain until this game's lesson is stored.
+    in_game: Option<BrainInGame>,
 }
 
 impl HerSeat {
@@ -38,7 +42,18 @@ impl HerSeat {
             her: Her::new(brain, seed),
             mode,
             draws: Vec::new(),
+            in_game: None,
         }
+    }
+
+    /// Holds the stored brain against auto matches until [`HerSeat::lesson_stored`].
+    pub fn hold_brain(&mut self, in_game: BrainInGame) {
+        self.in_game = Some(in_game);
+    }
+
+    /// The game's lesson is in the store (or could not be stored): matches may have the brain.
+    pub fn lesson_stored(&mut self) {
+        self.in_game = None;
     }
 
     pub fn brain(&self) -> &Brain {

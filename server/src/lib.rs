@@ -7,6 +7,7 @@
 pub mod ai;
 mod audience;
 mod brain_transfer;
+mod brain_uses;
 mod connection;
 pub mod hall;
 mod her_match;

@@ -107,6 +107,18 @@ async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_
         .create(against_her(PlayMode::Slow, "slow"), her_seats())
         .await;
     let token = person.join(room, 0).await;
+    // An auto match on the brain would store its own copy over this game's lesson.
+    let match_on_slow = GameSetup::HerMatch(MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 1,
+        pace: Pace::PerPly { ms: 1 },
+        brains: ["other".into(), "slow".into()],
+    });
+    let reason = person
+        .create_refused(match_on_slow.clone(), vec![], ErrorCode::BrainBusy)
+        .await;
+    assert!(reason.contains("against a person"), "{reason}");
     person
         .send_move(room, &token, 0, GameMove::Hexapawn(HexMove::HerPicks))
         .await;
@@ -168,6 +180,8 @@ async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_
     assert_eq!(beads(&before_her, "a3xb2"), 1);
     let listed = person.brains().await;
     assert_eq!((listed[0].name.as_str(), listed[0].games), ("slow", 1));
+    // The lesson is stored: the brain is free for a match.
+    person.create(match_on_slow, vec![]).await;
 }
 
 #[tokio::test]

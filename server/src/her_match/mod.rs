@@ -16,7 +16,7 @@ use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
 
 use crate::audience::Audience;
-use crate::hall::BrainClaim;
+use crate::brain_uses::BrainClaim;
 use crate::room::{ROOM_INBOX, RoomHandle};
 use crate::store::{BrainRow, MatchProgress, MatchRound, Pending, Store};
 

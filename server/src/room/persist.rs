@@ -179,12 +179,15 @@ impl Room {
             moves: self.moves.clone(),
         };
         let her_game = self.her.as_ref().and_then(|her| her.finished(&self.state));
-        match self
+        let stored = self
             .store
             .finish_room(self.id, record, her_game)
             .done()
-            .await
-        {
+            .await;
+        if let Some(her) = &mut self.her {
+            her.lesson_stored();
+        }
+        match stored {
             Ok(id) => {
                 self.record = Some(id);
                 self.recorded_at = Some(tokio::time::Instant::now());

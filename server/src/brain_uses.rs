@@ -1,0 +1,176 @@
+//! Who is using which stored HER brain, so that nobody's learning is lost.
+//!
+//! An auto match keeps its two brains in memory and stores them whole after each round, so
+//! while it runs nothing else may change them: no import, no reset, no game against a person.
+//! A game against HER, by contrast, teaches the stored brain incrementally when it ends (its
+//! draws replayed into the brain as stored then), so any number of games may share a brain;
+//! but a match must not start on a brain a game is still going to teach, or the match's next
+//! round would store its copy over that lesson.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use parlor_shared::protocol::ErrorCode;
+
+use crate::hall::Refusal;
+
+#[derive(Default)]
+struct Uses {
+    /// Brains an auto match is training.
+    training: HashSet<String>,
+    /// Brains with games against a person still to end, and how many.
+    games: HashMap<String, usize>,
+}
+
+/// The registry, shared by the hall and every guard it gave out.
+#[derive(Clone, Default)]
+pub struct BrainUses(Arc<Mutex<Uses>>);
+
+/// Holds brains for an auto match; dropping it lets them go.
+pub struct BrainClaim {
+    names: Vec<String>,
+    uses: BrainUses,
+}
+
+/// A game against HER that will teach `name` when it ends; dropping it (once the lesson is
+/// stored, or with the room) says so.
+pub struct BrainInGame {
+    name: String,
+    uses: BrainUses,
+}
+
+impl BrainUses {
+    fn lock(&self) -> MutexGuard<'_, Uses> {
+        // A poisoned lock still guards a valid set and map.
+        self.0
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Claims brains for an auto match, or says which is busy and why.
+    pub fn claim_for_match(&self, names: &[String]) -> Result<BrainClaim, Refusal> {
+        let mut uses = self.lock();
+        if let Some(name) = names.iter().find(|name| uses.training.contains(*name)) {
+            return Err(in_training(name));
+        }
+        if let Some(name) = names.iter().find(|name| uses.games.contains_key(*name)) {
+            return Err((
+                ErrorCode::BrainBusy,
+                format!(
+                    "brain {name:?} is playing a game against a person, which teaches it when \
+                     it ends; start the match after that"
+                ),
+            ));
+        }
+        uses.training.extend(names.iter().cloned());
+        Ok(BrainClaim {
+            names: names.to_vec(),
+            uses: self.clone(),
+        })
+    }
+
+    /// Refuses to change a brain an auto match is training (imports, resets, new games).
+    pub fn check_not_training(&self, name: &str) -> Result<(), Refusal> {
+        if self.lock().training.contains(name) {
+            return Err(in_training(name));
+        }
+        Ok(())
+    }
+
+    /// A new game against HER with brain `name`, unless a match is training it.
+    pub fn enter_game(&self, name: &str) -> Result<BrainInGame, Refusal> {
+        let mut uses = self.lock();
+        if uses.training.contains(name) {
+            return Err(in_training(name));
+        }
+        *uses.games.entry(name.to_string()).or_default() += 1;
+        Ok(self.in_game(name))
+    }
+
+    /// A game against HER found in progress at a restart: it was admitted before, so it is
+    /// noted whatever else holds the brain.
+    pub fn resume_game(&self, name: &str) -> BrainInGame {
+        *self.lock().games.entry(name.to_string()).or_default() += 1;
+        self.in_game(name)
+    }
+
+    fn in_game(&self, name: &str) -> BrainInGame {
+        BrainInGame {
+            name: name.to_string(),
+            uses: self.clone(),
+        }
+    }
+}
+
+fn in_training(name: &str) -> Refusal {
+    (
+        ErrorCode::BrainBusy,
+        format!("brain {name:?} is being trained by an auto match; wait for it to end"),
+    )
+}
+
+impl Drop for BrainClaim {
+    fn drop(&mut self) {
+        let mut uses = self.uses.lock();
+        for name in &self.names {
+            uses.training.remove(name);
+        }
+    }
+}
+
+impl Drop for BrainInGame {
+    fn drop(&mut self) {
+        let mut uses = self.uses.lock();
+        if let Some(games) = uses.games.get_mut(&self.name) {
+            *games -= 1;
+            if *games == 0 {
+                uses.games.remove(&self.name);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(list: &[&str]) -> Vec<String> {
+        list.iter().map(|name| name.to_string()).collect()
+    }
+
+    #[test]
+    fn a_match_waits_for_every_game_on_its_brains_and_games_wait_for_the_match() {
+        let uses = BrainUses::default();
+        let first = uses.enter_game("A").unwrap();
+        let second = uses.enter_game("A").unwrap();
+        let refused = uses.claim_for_match(&names(&["B", "A"])).err().unwrap();
+        assert_eq!(refused.0, ErrorCode::BrainBusy);
+        assert!(refused.1.contains("\"A\""), "{}", refused.1);
+        drop(first);
+        assert!(
+            uses.claim_for_match(&names(&["A", "B"])).is_err(),
+            "one game left"
+        );
+        drop(second);
+        let claim = uses.claim_for_match(&names(&["A", "B"])).unwrap();
+        assert!(uses.enter_game("B").is_err());
+        assert!(uses.check_not_training("A").is_err());
+        assert!(uses.check_not_training("C").is_ok());
+        // A refused claim took nothing: C is free once the match ends.
+        assert!(uses.claim_for_match(&names(&["C", "A"])).is_err());
+        drop(claim);
+        assert!(uses.enter_game("A").is_ok());
+        assert!(uses.claim_for_match(&names(&["C"])).is_ok());
+    }
+
+    #[test]
+    fn a_game_resumed_at_a_restart_is_noted_even_beside_a_match() {
+        let uses = BrainUses::default();
+        let claim = uses.claim_for_match(&names(&["A", "B"])).unwrap();
+        let game = uses.resume_game("A");
+        drop(claim);
+        assert!(uses.claim_for_match(&names(&["A"])).is_err());
+        drop(game);
+        assert!(uses.claim_for_match(&names(&["A"])).is_ok());
+    }
+}
