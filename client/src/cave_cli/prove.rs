@@ -3,7 +3,8 @@
 //! progress to stderr, and with `--write` into the book the strong engine plays from.
 
 use std::collections::HashSet;
-use std::io::Write;
+use std::fs::OpenOptions;
+use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -89,9 +90,11 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         .iter()
         .flat_map(|start| positions_below(start, args.plies))
         .collect();
-    // A book that is not one, or whose folder is missing, is found before hours of proving.
+    // A book that is not one, whose folder is missing, or that cannot be written is found
+    // before hours of proving.
     if let Some(path) = &args.write {
         read_book(path)?;
+        check_writable(path)?;
     }
     let mut solver = Dfpn::new(args.table_bits);
     solver.progress_every = 1 << 20;
@@ -172,7 +175,7 @@ fn summary(proved: &Proved) -> String {
 fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
     match read_text_file(path) {
         Ok(text) => book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
             let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
             if folder.is_some_and(|folder| !folder.is_dir()) {
                 anyhow::bail!("cannot write {}: its folder does not exist", path.display());
@@ -180,6 +183,24 @@ fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
             Ok(Vec::new())
         }
         Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
+    }
+}
+
+/// Refuses a book that could not be written, leaving it as it is: an existing one is opened
+/// to append (which writes nothing), a missing one is created and removed again.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let refused = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
+    let append = || OpenOptions::new().append(true).open(path).map(drop);
+    match append() {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            match OpenOptions::new().write(true).create_new(true).open(path) {
+                Ok(_) => std::fs::remove_file(path).map_err(refused),
+                // Another run wrote it just now: open it as it is.
+                Err(e) if e.kind() == ErrorKind::AlreadyExists => append().map_err(refused),
+                Err(e) => Err(refused(e)),
+            }
+        }
+        opened => opened.map_err(refused),
     }
 }
 
@@ -290,6 +311,53 @@ mod tests {
             let refused = run(&args, &mut Vec::new()).expect_err("refused");
             assert!(format!("{refused:#}").contains(reason), "{refused:#}");
         }
+    }
+
+    #[test]
+    fn a_book_that_cannot_be_written_is_refused_before_any_proving_and_left_as_it_was() {
+        let dir = tempfile::tempdir().unwrap();
+        let book_text = "a1 | tie-or-better | - | 1\n";
+        let read_only = dir.path().join("read-only.txt");
+        std::fs::write(&read_only, book_text).unwrap();
+        let mut permissions = std::fs::metadata(&read_only).unwrap().permissions();
+        permissions.set_readonly(true);
+        std::fs::set_permissions(&read_only, permissions).unwrap();
+        // Root writes read-only files: there only a folder nothing can be made in (Linux's
+        // /proc) is tested.
+        let mut books = Vec::new();
+        if cfg!(target_os = "linux") {
+            books.push(PathBuf::from("/proc/parlor-proven.txt"));
+        }
+        if OpenOptions::new().append(true).open(&read_only).is_err() {
+            books.push(read_only.clone());
+        }
+        for book in books {
+            let args = ProveArgs {
+                write: Some(book.clone()),
+                ..small()
+            };
+            let mut out = Vec::new();
+            let refused = run(&args, &mut out).expect_err("refused");
+            let expected = format!("cannot write {}", book.display());
+            assert!(format!("{refused:#}").contains(&expected), "{refused:#}");
+            assert!(out.is_empty(), "nothing is proved first");
+        }
+        assert_eq!(std::fs::read_to_string(&read_only).unwrap(), book_text);
+    }
+
+    #[test]
+    fn checking_that_a_book_can_be_written_changes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("new.txt");
+        check_writable(&missing).unwrap();
+        assert!(!missing.exists(), "no empty book is left behind");
+        let existing = dir.path().join("proven.txt");
+        std::fs::write(&existing, "a1 | win | - | 1\n").unwrap();
+        check_writable(&existing).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&existing).unwrap(),
+            "a1 | win | - | 1\n"
+        );
     }
 
     #[test]
