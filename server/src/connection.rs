@@ -14,7 +14,7 @@ use parlor_shared::brain_parts::Part;
 use parlor_shared::codec::Format;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, RoomSummary, SeatSpec, SeatState, ServerMsg,
+    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, SeatSpec, ServerMsg,
 };
 use tokio::net::TcpStream;
 use tokio::time::Instant;
@@ -27,6 +27,7 @@ use crate::hall::{Hall, Refusal};
 use crate::limits::{Bucket, Limits};
 use crate::outbox::{Outbox, Outgoing};
 use crate::room::{RoomCommand, Subscriber};
+use crate::room_caps::RoomKind;
 use crate::store_requests;
 use crate::wire::{self, Incoming};
 
@@ -374,8 +375,17 @@ impl Connection {
     }
 
     async fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> anyhow::Result<()> {
-        let created = match self.check_room_caps(&setup, &seats) {
-            Ok(()) => self.hall.create_room(setup, seats).await,
+        let kind = RoomKind {
+            ai: seats.iter().any(|seat| matches!(seat, SeatSpec::Ai { .. })),
+            auto_match: matches!(setup, GameSetup::HerMatch(_)),
+        };
+        let created = match self.check_own_rooms(kind) {
+            // Held until the room is registered, so rooms made at the same moment on other
+            // connections count against the server's caps too.
+            Ok(()) => match self.hall.reserve_room(kind, &self.limits) {
+                Ok(_reservation) => self.hall.create_room(setup, seats).await,
+                Err(refusal) => Err(refusal),
+            },
             Err(refusal) => Err(refusal),
         };
         let answer = match created {
@@ -388,58 +398,31 @@ impl Connection {
         self.send(&answer).await
     }
 
-    /// Refuses a room that would take this connection or the server over a cap.
-    fn check_room_caps(&mut self, setup: &GameSetup, seats: &[SeatSpec]) -> Result<(), Refusal> {
+    /// Refuses a room of `kind` that would take this connection over its own caps.
+    fn check_own_rooms(&mut self, kind: RoomKind) -> Result<(), Refusal> {
         let rooms = self.hall.summaries();
-        let unfinished = |room: &&RoomSummary| room.outcome.is_none();
-        let is_match = |room: &RoomSummary| room.game == parlor_shared::game::GameKind::HerMatch;
-        let has_ai = |room: &RoomSummary| {
-            room.seats
-                .iter()
-                .any(|seat| matches!(seat, SeatState::Ai { .. }))
-        };
-        let mine: Vec<&RoomSummary> = rooms
+        let mine: Vec<RoomKind> = rooms
             .iter()
-            .filter(unfinished)
-            .filter(|room| self.created.contains(&room.room))
+            .filter(|room| room.outcome.is_none() && self.created.contains(&room.room))
+            .map(RoomKind::of)
             .collect();
         // Rooms that are over no longer count, so forget them.
         self.created
-            .retain(|id| mine.iter().any(|room| room.room == *id));
+            .retain(|id| (rooms.iter()).any(|room| room.room == *id && room.outcome.is_none()));
         let limits = &self.limits;
         let limit = |what: String| Err((ErrorCode::LimitReached, what));
-        let busy = |what: String| Err((ErrorCode::ServerBusy, what));
         if mine.len() >= limits.rooms_per_connection {
             return limit(format!(
-                "a connection may keep {} unfinished rooms; finish or abandon one first",
+                "a connection may keep {} unfinished rooms; finish one first",
                 limits.rooms_per_connection
             ));
         }
-        let wants_match = matches!(setup, GameSetup::HerMatch(_));
-        let wants_ai = seats.iter().any(|seat| matches!(seat, SeatSpec::Ai { .. }));
-        if wants_ai {
-            if mine.iter().filter(|room| has_ai(room)).count() >= limits.ai_rooms_per_connection {
-                return limit(format!(
-                    "a connection may keep {} unfinished rooms with AI seats",
-                    limits.ai_rooms_per_connection
-                ));
-            }
-            let ai_rooms = rooms.iter().filter(unfinished).filter(|r| has_ai(r));
-            if ai_rooms.count() >= limits.max_ai_rooms {
-                return busy(format!(
-                    "the server's AI is busy with {} rooms; try again later",
-                    limits.max_ai_rooms
-                ));
-            }
-        }
-        if wants_match {
-            let matches = rooms.iter().filter(unfinished).filter(|r| is_match(r));
-            if matches.count() >= limits.max_matches {
-                return busy(format!(
-                    "{} auto matches are running; try again later",
-                    limits.max_matches
-                ));
-            }
+        let my_ai_rooms = mine.iter().filter(|room| room.ai).count();
+        if kind.ai && my_ai_rooms >= limits.ai_rooms_per_connection {
+            return limit(format!(
+                "a connection may keep {} unfinished rooms with AI seats",
+                limits.ai_rooms_per_connection
+            ));
         }
         Ok(())
     }

@@ -17,7 +17,9 @@ use crate::ai;
 use crate::brain_uses::{BrainClaim, BrainUses};
 use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
+use crate::limits::Limits;
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
+use crate::room_caps::{Reservation, RoomCaps, RoomKind};
 use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
 
 /// The most rooms `ListRooms` answers with (about 150 bytes each in JSON: 200 fit one frame).
@@ -31,6 +33,8 @@ pub struct Hall {
     rooms: Mutex<BTreeMap<RoomId, RoomHandle>>,
     next_room: AtomicU64,
     next_conn: AtomicU64,
+    /// Creations under way, for the server-wide caps (see `crate::room_caps`).
+    caps: RoomCaps,
     /// Brains in auto matches and in games against HER (see `crate::brain_uses`).
     brain_uses: BrainUses,
     /// How long a finished room stays open before it may close.
@@ -62,6 +66,7 @@ impl Hall {
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
             brain_uses: BrainUses::default(),
+            caps: RoomCaps::default(),
             store,
             file_places: Arc::default(),
         }
@@ -305,6 +310,12 @@ impl Hall {
     pub fn check_brain_free(&self, name: &str) -> Result<(), Refusal> {
         check_brain_name(name).map_err(bad_request)?;
         self.brain_uses.check_not_training(name)
+    }
+
+    /// A place for a room of `kind` under the server-wide caps, held until the room is
+    /// registered (or refused): see `crate::room_caps`.
+    pub fn reserve_room(&self, kind: RoomKind, limits: &Limits) -> Result<Reservation, Refusal> {
+        self.caps.reserve(kind, limits, || self.summaries())
     }
 
     /// A room still open (a finished room closes once nobody follows it).

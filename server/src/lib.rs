@@ -15,6 +15,7 @@ pub mod her_seat;
 pub mod limits;
 mod outbox;
 pub mod room;
+mod room_caps;
 pub mod seat_key;
 pub mod store;
 mod store_requests;

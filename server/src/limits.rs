@@ -16,6 +16,8 @@ pub struct Limits {
     pub max_connections: usize,
     /// Rooms one connection created that are still being played.
     pub rooms_per_connection: usize,
+    /// Unfinished rooms, server-wide: a client reconnecting starts its own count afresh.
+    pub max_rooms: usize,
     /// Of those, rooms with an AI seat (each search or solve is work for the AI pool).
     pub ai_rooms_per_connection: usize,
     /// Unfinished rooms with AI seats, server-wide: bounds the AI pool's queue.
@@ -49,6 +51,7 @@ impl Default for Limits {
         Limits {
             max_connections: 10_000,
             rooms_per_connection: 16,
+            max_rooms: 2_000,
             ai_rooms_per_connection: 4,
             max_ai_rooms: 64,
             max_matches: 8,

@@ -38,6 +38,9 @@ struct Args {
     /// Unfinished rooms one connection may keep.
     #[arg(long, default_value_t = Limits::default().rooms_per_connection)]
     rooms_per_connection: usize,
+    /// Unfinished rooms, server-wide; more are refused as "server busy".
+    #[arg(long, default_value_t = Limits::default().max_rooms)]
+    max_rooms: usize,
     /// Unfinished rooms with AI seats, server-wide (each search waits its turn in the AI pool).
     #[arg(long, default_value_t = Limits::default().max_ai_rooms)]
     max_ai_rooms: usize,
@@ -65,6 +68,7 @@ async fn main() -> std::process::ExitCode {
     let limits = Limits {
         max_connections: args.max_connections,
         rooms_per_connection: args.rooms_per_connection,
+        max_rooms: args.max_rooms,
         max_ai_rooms: args.max_ai_rooms,
         spectators_per_room: args.spectators_per_room,
         idle_timeout: Duration::from_secs(args.idle_timeout_secs),

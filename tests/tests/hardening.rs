@@ -463,3 +463,64 @@ async fn server_wide_caps_on_ai_rooms_and_auto_matches_say_the_server_is_busy() 
         .await;
     assert!(reason.contains("auto match"), "{reason}");
 }
+
+#[tokio::test]
+async fn the_server_wide_room_cap_holds_across_reconnects_and_simultaneous_creations() {
+    let limits = Limits {
+        max_rooms: 3,
+        max_matches: 1,
+        ..Limits::default()
+    };
+    let (server, _dir) = start_server_with("room-cap", limits);
+    let url = server.url();
+
+    // Eight connections ask for an auto match at the same moment: the cap admits one, though
+    // a match is registered only after its row is stored and its brains read (each creation
+    // counts from its check on: see server/src/room_caps.rs).
+    let mut askers = Vec::new();
+    for index in 0..8 {
+        let asker = Peer::connect(&url, Format::Binary).await;
+        let setup = GameSetup::HerMatch(MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: true,
+            rounds: 1_000,
+            pace: Pace::PerPly { ms: 1_000 },
+            brains: [format!("A{index}"), format!("B{index}")],
+        });
+        askers.push((asker, setup));
+    }
+    for (asker, setup) in &mut askers {
+        let create = ClientMsg::CreateRoom {
+            setup: setup.clone(),
+            seats: vec![],
+        };
+        asker.send(create).await;
+    }
+    let mut created = 0;
+    for (asker, _) in &mut askers {
+        let answer = asker
+            .recv_until(|m| match m {
+                ServerMsg::RoomCreated { .. } => Some(true),
+                ServerMsg::RoomRefused { code, .. } => {
+                    assert_eq!(code, ErrorCode::ServerBusy);
+                    Some(false)
+                }
+                _ => None,
+            })
+            .await;
+        created += usize::from(answer);
+    }
+    assert_eq!(created, 1, "one auto match at a time");
+
+    // Rooms left behind by connections that went away still count.
+    let mut first = Peer::connect(&url, Format::Binary).await;
+    first.create_room(HUMANS.to_vec()).await;
+    first.create_room(HUMANS.to_vec()).await;
+    drop(first);
+    let mut again = Peer::connect(&url, Format::Json).await;
+    let reason = again
+        .create_refused(GameSetup::Cave, HUMANS.to_vec(), ErrorCode::ServerBusy)
+        .await;
+    assert!(reason.contains("3 unfinished rooms"), "{reason}");
+    assert_eq!(again.list_rooms().await.len(), 3);
+}
