@@ -52,6 +52,7 @@ pub enum CaveCommand {
     },
     /// Make tactics puzzles: positions from seeded random play where the side to move forces
     /// five in exactly N moves, proved by an exhaustive search (the suite in levels/cave/).
+    /// Each is printed as soon as it is found; every 5 s stderr says how far the search got.
     Tactics {
         /// Moves to the forced five (1 = at once); 3 already takes a while to prove.
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
@@ -59,7 +60,8 @@ pub enum CaveCommand {
         /// Puzzles to find.
         #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
         count: u32,
-        /// Seed of the random play the puzzles come from: the same seed finds the same puzzles.
+        /// Seed of the random play the puzzles come from: the same seed finds the same puzzles,
+        /// another seed other ones.
         #[arg(long, default_value_t = 1)]
         seed: u64,
     },
@@ -177,16 +179,13 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
             wins_in,
             count,
             seed,
-        } => {
-            let mut out = std::io::stdout();
-            let puzzles =
-                parlor_server::ai::cave_prover::find_tactics(wins_in, count as usize, 10, seed);
-            for game in puzzles {
-                let moves: Vec<String> = game.iter().map(Square::to_string).collect();
-                writeln!(out, "win-in {wins_in}: {}", moves.join(" "))?;
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => tactics(
+            &mut std::io::stdout(),
+            &mut std::io::stderr(),
+            wins_in,
+            count,
+            seed,
+        ),
         CaveCommand::Arena(args) => crate::cave_arena::run(&args, &mut std::io::stdout()),
         CaveCommand::Prove(args) => prove::run(&args, &mut std::io::stdout()),
         CaveCommand::Tune(args) => tune::run(&args, &mut std::io::stdout()),
@@ -195,6 +194,36 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
             crate::gui::show_cave_game(moves, screenshot)
         }
     }
+}
+
+/// `cave tactics`: each puzzle goes out as soon as it is found (a
+/// win in four can take minutes), and every few seconds `progress` hears how far it got.
+fn tactics(
+    out: &mut impl Write,
+    progress: &mut impl Write,
+    wins_in: u32,
+    count: u32,
+    seed: u64,
+) -> anyhow::Result<ExitCode> {
+    let mut search = parlor_server::ai::cave_prover::TacticsSearch::new(wins_in, 10, seed);
+    let (started, mut reported, mut found) = (Instant::now(), Instant::now(), 0);
+    while found < count {
+        if let Some(game) = search.play_game() {
+            found += 1;
+            let moves: Vec<String> = game.iter().map(Square::to_string).collect();
+            writeln!(out, "win-in {wins_in}: {}", moves.join(" "))?;
+            out.flush()?;
+        }
+        if reported.elapsed() >= Duration::from_secs(5) {
+            reported = Instant::now();
+            let (games, seconds) = (search.games, started.elapsed().as_secs());
+            writeln!(
+                progress,
+                "{found} of {count} puzzles found in {games} games, {seconds} s"
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Parses a move list and checks it is a legal game from the empty cave.

@@ -195,3 +195,36 @@ fn counts_of_games_openings_and_puzzles_start_at_one() {
     let arena = "cave arena --a strong --b classic --games 2 --openings 1";
     assert!(Cli::try_parse_from(arena.split(' ')).is_ok());
 }
+
+/// Notes how many lines it holds at each flush.
+#[derive(Default)]
+struct Flushes {
+    text: Vec<u8>,
+    lines_at_flush: Vec<usize>,
+}
+
+impl Write for Flushes {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.text.extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let lines = self.text.iter().filter(|&&byte| byte == b'\n').count();
+        self.lines_at_flush.push(lines);
+        Ok(())
+    }
+}
+
+#[test]
+fn tactics_puzzles_go_out_one_by_one_as_they_are_found() {
+    let mut out = Flushes::default();
+    let code = tactics(&mut out, &mut Vec::new(), 1, 3, 5).unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(out.lines_at_flush, [1, 2, 3]);
+    let text = String::from_utf8(out.text).unwrap();
+    assert!(
+        text.lines().all(|line| line.starts_with("win-in 1: ")),
+        "{text}"
+    );
+}
