@@ -3,7 +3,6 @@
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Duration;
 
 use parlor_shared::game::{GameKind, GameSetup, GameState};
 use parlor_shared::hexapawn::{
@@ -17,7 +16,7 @@ use crate::ai;
 use crate::brain_uses::{BrainClaim, BrainUses};
 use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
-use crate::limits::Limits;
+use crate::limits::{Limits, RoomLifetimes};
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
 use crate::room_caps::{Reservation, RoomCaps, RoomKind};
 use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
@@ -37,8 +36,8 @@ pub struct Hall {
     caps: RoomCaps,
     /// Brains in auto matches and in games against HER (see `crate::brain_uses`).
     brain_uses: BrainUses,
-    /// How long a finished room stays open before it may close.
-    linger: Duration,
+    /// How long rooms nobody needs stay open.
+    lifetimes: RoomLifetimes,
     pub store: Store,
     /// Places for brain files travelling in parts (`crate::brain_transfer`).
     pub file_places: Arc<crate::brain_transfer::Places>,
@@ -58,10 +57,10 @@ pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
 }
 
 impl Hall {
-    /// A hall whose finished rooms stay open for `linger` (see `Limits::finished_room_linger`).
-    pub fn new(store: Store, linger: Duration) -> Hall {
+    /// A hall whose rooms close as `lifetimes` says (see `Limits::room_lifetimes`).
+    pub fn new(store: Store, lifetimes: RoomLifetimes) -> Hall {
         Hall {
-            linger,
+            lifetimes,
             rooms: Mutex::new(BTreeMap::new()),
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
@@ -78,9 +77,9 @@ impl Hall {
     /// AI seats thinking again if it is their turn, and each auto match going on with the rounds
     /// still due. Room ids go on after the highest ever given out. Must run inside the tokio
     /// runtime (it spawns the rooms' tasks); reads the store synchronously.
-    pub fn restore(store: Store, linger: Duration) -> anyhow::Result<Hall> {
+    pub fn restore(store: Store, lifetimes: RoomLifetimes) -> anyhow::Result<Hall> {
         let unfinished = store.load_rooms()?;
-        let hall = Hall::new(store, linger);
+        let hall = Hall::new(store, lifetimes);
         hall.next_room
             .store(unfinished.next_room, Ordering::Relaxed);
         let total = unfinished.rooms.len();
@@ -96,7 +95,7 @@ impl Hall {
                         {
                             her.hold_brain(hall.brain_uses.resume_game(&game.setup.brain));
                         }
-                        spawn_room(init, hall.linger)
+                        spawn_room(init, hall.lifetimes)
                     });
                     (id, restored)
                 }
@@ -155,7 +154,7 @@ impl Hall {
             store: self.store.clone(),
             claim,
             progress,
-            linger: self.linger,
+            linger: self.lifetimes.linger,
         })
     }
 
@@ -226,7 +225,7 @@ impl Hall {
                     .done()
                     .await
                     .map_err(internal)?;
-                spawn_room(init, self.linger)
+                spawn_room(init, self.lifetimes)
             }
         };
         let id = handle.summary.borrow().room;
@@ -287,7 +286,7 @@ impl Hall {
             store,
             claim,
             progress: MatchProgress::default(),
-            linger: self.linger,
+            linger: self.lifetimes.linger,
         })
         .map_err(internal)
     }

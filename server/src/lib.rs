@@ -69,7 +69,7 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     Ok((
         listener,
-        Arc::new(Hall::restore(store, config.limits.finished_room_linger)?),
+        Arc::new(Hall::restore(store, config.limits.room_lifetimes())?),
     ))
 }
 

@@ -29,6 +29,10 @@ pub struct Limits {
     /// How long a finished room stays open after its game is stored, so its creator and
     /// latecomers can still watch the end; after that it closes once nobody follows it.
     pub finished_room_linger: Duration,
+    /// An unfinished room that nobody follows closes (and is forgotten, also by the store)
+    /// when nothing has happened in it for this long: else rooms left behind would fill
+    /// `max_rooms` for good, across restarts too.
+    pub abandoned_room_after: Duration,
     /// Any request: per second, and the burst allowed on top.
     pub requests: Budget,
     /// `CreateRoom` requests.
@@ -57,6 +61,7 @@ impl Default for Limits {
             max_matches: 8,
             spectators_per_room: 100,
             finished_room_linger: Duration::from_secs(60),
+            abandoned_room_after: Duration::from_secs(60 * 60),
             requests: Budget {
                 per_second: 50.0,
                 burst: 200.0,
@@ -69,6 +74,23 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(60),
             ping_every: PING_EVERY,
             write_timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+/// How long rooms stay open once nobody needs them (see [`Limits::finished_room_linger`]
+/// and [`Limits::abandoned_room_after`]).
+#[derive(Clone, Copy, Debug)]
+pub struct RoomLifetimes {
+    pub linger: Duration,
+    pub abandoned_after: Duration,
+}
+
+impl Limits {
+    pub fn room_lifetimes(&self) -> RoomLifetimes {
+        RoomLifetimes {
+            linger: self.finished_room_linger,
+            abandoned_after: self.abandoned_room_after,
         }
     }
 }

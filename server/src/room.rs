@@ -2,11 +2,12 @@
 //! out to each player and spectator as a full snapshot. The rules decide every move; a seat
 //! token decides who may make it.
 
+mod ai_seats;
+mod closing;
 mod persist;
 mod seats;
 
 use std::collections::VecDeque;
-use std::time::Duration;
 
 use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::protocol::{
@@ -14,12 +15,13 @@ use parlor_shared::protocol::{
     ServerMsg,
 };
 use tokio::sync::{mpsc, watch};
-use tracing::{debug, info, warn};
+use tracing::{debug, info};
 
 use crate::ai;
 use crate::audience::Audience;
 pub use crate::audience::{ConnId, Subscriber};
 use crate::her_seat::HerSeat;
+use crate::limits::RoomLifetimes;
 use crate::outbox::Broadcast;
 use crate::seat_key::SeatKey;
 use crate::store::Store;
@@ -111,9 +113,11 @@ struct Room {
     /// Whether the room's moves still go to the store (false after a write failed: the game
     /// goes on, but would not survive a restart).
     saving: bool,
-    /// When the finished game was stored; the room may close `linger` after it.
+    /// When the finished game was stored; the room may close `lifetimes.linger` after it.
     recorded_at: Option<tokio::time::Instant>,
-    linger: Duration,
+    /// When the room last handled a command (a move, an AI's answer, a visit).
+    last_activity: tokio::time::Instant,
+    lifetimes: RoomLifetimes,
 }
 
 /// What a room starts with: a new room (see `RoomInit::new`) or one restored from the store
@@ -133,8 +137,9 @@ pub struct RoomInit {
 }
 
 /// Starts a room's task and returns its handle. Once its game is stored the room stays open
-/// for `linger`, then closes when nobody follows it.
-pub fn spawn_room(init: RoomInit, linger: Duration) -> RoomHandle {
+/// for `lifetimes.linger`, then closes when nobody follows it; an unfinished game nobody
+/// follows closes after `lifetimes.abandoned_after` without a command.
+pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
     let RoomInit {
         id,
         start,
@@ -177,7 +182,8 @@ pub fn spawn_room(init: RoomInit, linger: Duration) -> RoomHandle {
         store,
         saving: true,
         recorded_at: None,
-        linger,
+        last_activity: tokio::time::Instant::now(),
+        lifetimes,
     };
     room.publish_summary();
     let summary = room.summary.subscribe();
@@ -221,11 +227,14 @@ impl Room {
         }
         self.maybe_start_ai();
         loop {
-            let command = match self.audience.closing_time(self.recorded_at, self.linger) {
+            let command = match self.closing_time() {
                 Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
                     Ok(command) => command,
-                    // Stored, lingered, and followed by nobody: the hall stops listing it.
-                    Err(_) => break,
+                    // Followed by nobody, and over or abandoned: the hall stops listing it.
+                    Err(_) => {
+                        self.forget_if_abandoned().await;
+                        break;
+                    }
                 },
                 None => inbox.recv().await,
             };
@@ -233,6 +242,7 @@ impl Room {
                 break;
             };
             self.handle(command).await;
+            self.last_activity = tokio::time::Instant::now();
         }
         info!(room = self.id, "room closed");
     }
@@ -345,92 +355,6 @@ impl Room {
             None => self.maybe_start_ai(),
         }
         Ok(())
-    }
-
-    /// When an AI seat is to move, plays the next move of its plan after its pause, or starts
-    /// a search on a blocking thread.
-    fn maybe_start_ai(&mut self) {
-        let Some(seat) = self.state.seat_to_move() else {
-            return;
-        };
-        let SeatSpec::Ai { move_ms, kind } = self.seats[seat as usize].spec else {
-            return;
-        };
-        if self.ai_thinking == Some(self.version)
-            || self.her.as_ref().is_some_and(|her| !her.moves_by_itself())
-        {
-            return;
-        }
-        let Some(inbox) = self.inbox.upgrade() else {
-            return;
-        };
-        self.ai_thinking = Some(self.version);
-        let (state, version) = (self.state.clone(), self.version);
-        let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
-        let paced = ai::uses_whole_budget(self.game);
-        let planned = std::mem::take(&mut self.ai_plan);
-        let planner = planned.is_empty().then(|| {
-            self.seats[seat as usize]
-                .planner
-                .take()
-                .unwrap_or_else(|| ai::Planner::new(kind))
-        });
-        tokio::spawn(async move {
-            let started = tokio::time::Instant::now();
-            let (plan, planner) = match planner {
-                Some(mut planner) => {
-                    let search = ai::pool::run(move || {
-                        let plan = planner.plan(&state, seed, budget);
-                        (plan, planner)
-                    });
-                    match search.await {
-                        Some((plan, planner)) => (plan, Some((seat, planner))),
-                        None => (Vec::new(), None),
-                    }
-                }
-                None => (planned.into(), None),
-            };
-            if paced {
-                tokio::time::sleep_until(started + budget).await;
-            }
-            // The room may be gone; then nobody needs the answer.
-            let _ = inbox
-                .send(RoomCommand::AiMoved {
-                    version,
-                    plan,
-                    planner,
-                })
-                .await;
-        });
-    }
-
-    async fn ai_moved(
-        &mut self,
-        version: u64,
-        plan: Vec<GameMove>,
-        planner: Option<(u8, ai::Planner)>,
-    ) {
-        if let Some((seat, planner)) = planner
-            && self.state.outcome().is_none()
-        {
-            self.seats[seat as usize].planner.get_or_insert(planner);
-        }
-        if self.ai_thinking == Some(version) {
-            self.ai_thinking = None;
-        }
-        let Some(seat) = self.state.seat_to_move() else {
-            return;
-        };
-        let mut plan = VecDeque::from(plan);
-        let Some(mv) = plan.pop_front() else {
-            return warn!(room = self.id, "AI found no move in an unfinished game");
-        };
-        // Kept before the move, which starts the AI again for the next one.
-        self.ai_plan = plan;
-        if let Err((code, message)) = self.try_move(seat, version, mv).await {
-            self.ai_plan.clear();
-            warn!(room = self.id, ?code, message, "AI move refused");
-        }
     }
 
     fn seat_states(&self) -> Vec<SeatState> {

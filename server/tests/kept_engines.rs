@@ -4,6 +4,7 @@
 
 use std::time::Duration;
 
+use parlor_server::Limits;
 use parlor_server::ai::kept_cave_engines;
 use parlor_server::hall::Hall;
 use parlor_server::store::Store;
@@ -21,7 +22,10 @@ async fn wait_until(seconds: u64, what: &str, mut done: impl FnMut() -> bool) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_ai_room_keeps_two_engines_while_it_plays_and_none_once_its_game_is_over() {
-    let hall = Hall::new(Store::in_memory().unwrap(), Duration::from_secs(60));
+    let hall = Hall::new(
+        Store::in_memory().unwrap(),
+        Limits::default().room_lifetimes(),
+    );
     let seats = vec![
         SeatSpec::Ai {
             move_ms: 5,

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Peer, start_server_with};
+use common::{Peer, cave, start_server_with};
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::Limits;
 use parlor_server::limits::Budget;
@@ -523,4 +523,44 @@ async fn the_server_wide_room_cap_holds_across_reconnects_and_simultaneous_creat
         .await;
     assert!(reason.contains("3 unfinished rooms"), "{reason}");
     assert_eq!(again.list_rooms().await.len(), 3);
+}
+
+#[tokio::test]
+async fn an_unfinished_room_nobody_follows_is_forgotten_after_the_abandon_time() {
+    let limits = Limits {
+        abandoned_room_after: Duration::from_millis(1000),
+        ..Limits::default()
+    };
+    let (server, dir) = start_server_with("abandoned", limits);
+    let url = server.url();
+    let mut host = Peer::connect(&url, Format::Binary).await;
+    let left_alone = host.create_room(HUMANS.to_vec()).await;
+    let watched = host.create_room(HUMANS.to_vec()).await;
+    let played = host.create_room(HUMANS.to_vec()).await;
+    let mut watcher = Peer::connect(&url, Format::Json).await;
+    watcher.watch(watched).await;
+    // A player who went away after a move: its seat waits for its token for a while.
+    let mut player = Peer::connect(&url, Format::Binary).await;
+    let token = player.join(played, 0).await;
+    player.play_and_see(played, &token, 0, cave("a1")).await;
+    drop(player);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let open = |rooms: Vec<parlor_shared::protocol::RoomSummary>| {
+        rooms.iter().map(|room| room.room).collect::<Vec<_>>()
+    };
+    assert_eq!(open(host.list_rooms().await), [left_alone, watched, played]);
+    tokio::time::sleep(Duration::from_millis(1700)).await;
+    assert_eq!(open(host.list_rooms().await), [watched]);
+    // The store forgot them too: a restart brings back only the watched room.
+    let stored = parlor_server::store::Store::open(dir.path())
+        .unwrap()
+        .load_rooms()
+        .unwrap();
+    let ids: Vec<_> = (stored.rooms.iter())
+        .map(|room| match room {
+            parlor_server::store::StoredRoom::Game(row) => row.id,
+            parlor_server::store::StoredRoom::Match(row) => row.id,
+        })
+        .collect();
+    assert_eq!(ids, [watched]);
 }

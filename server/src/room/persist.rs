@@ -283,8 +283,7 @@ mod tests {
         for row in rows() {
             store.insert_room(&row).done().await.unwrap();
         }
-        let hall =
-            Hall::restore(store.clone(), crate::Limits::default().finished_room_linger).unwrap();
+        let hall = Hall::restore(store.clone(), crate::Limits::default().room_lifetimes()).unwrap();
         assert!(
             hall.room(2).is_none(),
             "an illegal stored move skips the room"

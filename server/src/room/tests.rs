@@ -1,4 +1,5 @@
 use std::sync::Arc;
+use std::time::Duration;
 
 use parlor_shared::game::GameSetup;
 
@@ -21,7 +22,7 @@ async fn followers_of_a_room_whose_task_panics_are_told_it_is_gone() {
         moves: Vec::new(),
         keys: vec![None; 2],
     };
-    let room = spawn_room(init, Duration::from_secs(60));
+    let room = spawn_room(init, crate::Limits::default().room_lifetimes());
     let outbox = Arc::new(Outbox::default());
     let who = Subscriber {
         id: 1,
