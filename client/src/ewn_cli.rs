@@ -77,6 +77,8 @@ pub enum EwnCommand {
     },
     /// Solve every level in a folder and print moves and time per level.
     Bench {
+        /// The folder whose .txt files are solved, each a level, in natural order (level2
+        /// before level10); its subfolders are not read.
         #[arg(long, default_value = "levels/ewn")]
         dir: PathBuf,
         #[command(flatten)]

@@ -48,8 +48,11 @@ pub enum HexapawnCommand {
     /// b2xc3. In slow mode HER's matchbox is shown before each of its moves and you force a
     /// move or type `her` to let it draw a bead. HER learns from game to game.
     Play {
+        /// The board, ROWSxCOLS (3 to 8 rows, 1 to 8 columns).
         #[arg(long, default_value_t = Dims::HEXAPAWN)]
         size: Dims,
+        /// How HER moves: slow shows its matchbox first and lets you force its move or type
+        /// `her` for a bead draw; fast just moves.
         #[arg(long, value_enum, default_value_t = Mode::Slow)]
         mode: Mode,
         /// Seed for HER's draws; taken from the clock and printed if omitted.
@@ -64,6 +67,8 @@ pub enum HexapawnCommand {
     Brains(brains::BrainsArgs),
     /// The game's value with perfect play, by exact search.
     Solve {
+        /// The board, ROWSxCOLS (3 to 8 rows, 1 to 8 columns). The solver stores at most
+        /// 4,000,000 positions; on a board that needs more it stops and says it is too large.
         #[arg(long, default_value_t = Dims::HEXAPAWN)]
         size: Dims,
     },

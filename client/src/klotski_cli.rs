@@ -74,6 +74,7 @@ pub enum KlotskiCommand {
     },
     /// The same answer by a chosen search, with its statistics on standard error.
     Solve {
+        /// The search; auto is the one `terminal` and `gui` use.
         #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
         method: MethodArg,
         /// Search time in milliseconds.
@@ -89,10 +90,13 @@ pub enum KlotskiCommand {
     },
     /// Print a random puzzle in the input format: solvable, or unsolvable with --unsolvable.
     Generate {
+        /// Rows of the board: at least 1, and rows times columns at most 64 cells.
         #[arg(long)]
         rows: u32,
+        /// Columns of the board: at least 1, and rows times columns at most 64 cells.
         #[arg(long)]
         cols: u32,
+        /// Empty cells: fewer than the board's cells (0 gives a board that is already solved).
         #[arg(long, default_value_t = 1)]
         blanks: u32,
         /// Blocks to tie, e.g. `2*2,1*2,2*1` (rows*columns).

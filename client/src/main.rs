@@ -93,3 +93,35 @@ fn main() -> ExitCode {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// `command path --option` for every option below `command` that has no help text.
+    fn options_without_help(command: &clap::Command, path: &str, found: &mut Vec<String>) {
+        let path = format!("{path} {}", command.get_name()).trim().to_string();
+        for arg in command.get_arguments() {
+            let builtin = matches!(arg.get_id().as_str(), "help" | "version");
+            if let Some(long) = arg.get_long()
+                && !builtin
+                && !arg.is_hide_set()
+                && arg.get_help().is_none()
+            {
+                found.push(format!("{path} --{long}"));
+            }
+        }
+        for sub in command.get_subcommands() {
+            options_without_help(sub, &path, found);
+        }
+    }
+
+    #[test]
+    fn every_option_says_what_it_does() {
+        let mut found = Vec::new();
+        options_without_help(&Args::command(), "", &mut found);
+        assert_eq!(found, Vec::<String>::new());
+    }
+}

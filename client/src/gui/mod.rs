@@ -62,6 +62,16 @@ pub struct GuiOptions {
     pub screenshot: Option<PathBuf>,
 }
 
+/// A `--server` option as typed, made a WebSocket URL as the lobby's address box makes it (a
+/// bare `host:port` gets `ws://` in front); refused when blank. Shared with the subcommands
+/// that take a server.
+pub(crate) fn server_option(typed: &str) -> anyhow::Result<String> {
+    match describe::server_url(typed) {
+        Some(url) => Ok(url),
+        None => bail!("--server needs an address such as ws://192.168.1.20:7878"),
+    }
+}
+
 /// How long a scripted room may take to get where it was asked, in seconds.
 const SCRIPT_SECONDS: f64 = 60.0;
 
@@ -83,10 +93,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         .map(writable_png_path)
         .transpose()?;
     let startup = match options.server {
-        Some(typed) => match describe::server_url(&typed) {
-            Some(url) => Startup::Connect(url),
-            None => bail!("--server needs an address such as ws://192.168.1.20:7878"),
-        },
+        Some(typed) => Startup::Connect(server_option(&typed)?),
         None => {
             let addr = "127.0.0.1:0".parse().expect("a valid socket address");
             let config = ServerConfig::new(addr, Some(options.data_dir));

@@ -20,8 +20,9 @@ const PATIENCE: Duration = Duration::from_secs(20);
 
 #[derive(Args, Debug)]
 pub struct BrainsArgs {
-    /// The server whose brains to use, e.g. ws://192.168.1.20:7878. Default: the brains in
-    /// --data, through a server started inside this command.
+    /// The server whose brains to use, e.g. ws://192.168.1.20:7878 (a bare HOST:PORT gets
+    /// ws:// in front, as for the window's --server). Default: the brains in --data, through
+    /// a server started inside this command.
     #[arg(long)]
     server: Option<String>,
     /// The data directory of the embedded server (ignored with --server).
@@ -65,7 +66,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         BrainsCommand::Reset { name } => vec![ClientMsg::ResetBrain { name: name.clone() }],
     };
     let url = match args.server {
-        Some(url) => url,
+        Some(typed) => crate::gui::server_option(&typed)?,
         None => {
             let config = parlor_server::ServerConfig::new(
                 ([127, 0, 0, 1], 0).into(),
@@ -169,4 +170,38 @@ fn write_list(out: &mut impl Write, brains: &[BrainSummary]) -> std::io::Result<
         )?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn list_on(server: &str, data: PathBuf) -> anyhow::Result<(ExitCode, String)> {
+        let args = BrainsArgs {
+            server: Some(server.to_string()),
+            data,
+            command: BrainsCommand::List,
+        };
+        let mut out = Vec::new();
+        let code = run(args, &mut out)?;
+        Ok((code, String::from_utf8(out).unwrap()))
+    }
+
+    #[test]
+    fn a_bare_host_and_port_is_a_server_as_in_the_window_and_a_blank_one_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let config =
+            parlor_server::ServerConfig::new(([127, 0, 0, 1], 0).into(), Some(dir.path().into()));
+        let url = parlor_server::start_in_background(config).unwrap().url();
+        let bare = url.strip_prefix("ws://").unwrap();
+        let (code, listing) = list_on(bare, dir.path().join("unused")).unwrap();
+        assert_eq!(code, ExitCode::SUCCESS);
+        assert!(listing.starts_with("No brains yet"), "{listing}");
+
+        let refused = list_on("  ", dir.path().join("unused")).unwrap_err();
+        assert!(
+            refused.to_string().contains("--server needs an address"),
+            "{refused}"
+        );
+    }
 }
