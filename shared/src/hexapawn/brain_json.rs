@@ -26,8 +26,11 @@
 //! - Boxes are sorted by their position text, moves by their move text, so the same brain always
 //!   gives the same file.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::fmt;
 
+use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::board::{Move, Position, Status};
@@ -88,118 +91,293 @@ impl Brain {
         serde_json::to_string_pretty(&self.to_file()).unwrap_or_default()
     }
 
-    /// Reads a brain from JSON, checking every box (see [`Brain::from_file`]).
+    /// Reads a brain from JSON, checking every box (see [`Brain::from_file`]). The boxes are
+    /// checked as they are read, straight into the brain: a file of many small bogus boxes
+    /// (an import may be 64 MiB) is refused at its first, instead of first taking gigabytes
+    /// as a map of strings.
     pub fn from_json(text: &str) -> Result<Brain, HexapawnError> {
-        let file: BrainFile = serde_json::from_str(text)
-            .map_err(|error| bad(format!("not a Hexapawn brain file: {error}")))?;
-        Brain::from_file(&file)
+        let not_a_file = |error| bad(format!("not a Hexapawn brain file: {error}"));
+        // The header first, wherever the boxes stand: they are read against its size.
+        let header: Header = serde_json::from_str(text).map_err(not_a_file)?;
+        let (dims, mirrors) = check_header(&header.format, header.version, &header.size)
+            .map(|dims| (dims, header.mirrors))?;
+        let mut boxes = BoxesRead {
+            brain: Brain::new(dims, mirrors),
+            refusal: None,
+        };
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let read = FileSeed(&mut boxes)
+            .deserialize(&mut reader)
+            .and_then(|()| reader.end());
+        match (read, boxes.refusal) {
+            (_, Some(refusal)) => Err(refusal),
+            (Err(error), None) => Err(not_a_file(error)),
+            (Ok(()), None) => Ok(boxes.brain),
+        }
     }
 
     /// A brain from a file, refused with the reason when the format or version is unknown, the
     /// size is not a board, or a box is not a live position with HER to move, does not list
     /// exactly its legal moves, or holds other than 0 or 1 beads for a move.
     pub fn from_file(file: &BrainFile) -> Result<Brain, HexapawnError> {
-        if file.format != BRAIN_FORMAT {
-            return Err(bad(format!(
-                "the format is {:?}, not {BRAIN_FORMAT:?}",
-                file.format
-            )));
-        }
-        if file.version != BRAIN_FORMAT_VERSION {
-            return Err(bad(format!(
-                "version {} of the brain format is unknown; this program reads version \
-                 {BRAIN_FORMAT_VERSION}",
-                file.version
-            )));
-        }
-        let dims: Dims = file
-            .size
-            .parse()
-            .map_err(|error| bad(format!("size: {error}")))?;
+        let dims = check_header(&file.format, file.version, &file.size)?;
         let mut brain = Brain::new(dims, file.mirrors);
         for (text, beads) in &file.boxes {
-            let in_box = |error: String| bad(format!("box {text:?}: {error}"));
-            let (key, matchbox) = read_box(dims, file.mirrors, text, beads).map_err(in_box)?;
-            brain.beads += u64::from(matchbox.bead_count());
-            if brain.boxes.insert(key, matchbox).is_some() {
-                return Err(in_box(
-                    "listed twice (with mirrors merged, a position and its mirror image are \
-                     one box)"
-                        .to_string(),
-                ));
-            }
+            let read = BoxRead::new(dims, file.mirrors, text).and_then(|mut matchbox| {
+                for (move_text, &count) in beads {
+                    matchbox.bead(move_text, count)?;
+                }
+                matchbox.finish()
+            });
+            brain.add_box(text, read)?;
         }
         Ok(brain)
     }
+
+    /// Adds a box read from the file's `text`, or refuses it (a box listed twice, too).
+    fn add_box(
+        &mut self,
+        text: &str,
+        read: Result<(u128, Matchbox), String>,
+    ) -> Result<(), HexapawnError> {
+        let in_box = |error: String| bad(format!("box {text:?}: {error}"));
+        let (key, matchbox) = read.map_err(in_box)?;
+        let beads = matchbox.bead_count();
+        if self.boxes.insert(key, matchbox).is_some() {
+            return Err(in_box(
+                "listed twice (with mirrors merged, a position and its mirror image are one box)"
+                    .to_string(),
+            ));
+        }
+        self.beads += u64::from(beads);
+        Ok(())
+    }
 }
 
-/// One box of a file: its key in the brain and its contents.
-fn read_box(
+/// The board size of a file whose format, version and size are known, or why not.
+fn check_header(format: &str, version: u32, size: &str) -> Result<Dims, HexapawnError> {
+    if format != BRAIN_FORMAT {
+        return Err(bad(format!(
+            "the format is {format:?}, not {BRAIN_FORMAT:?}"
+        )));
+    }
+    if version != BRAIN_FORMAT_VERSION {
+        return Err(bad(format!(
+            "version {version} of the brain format is unknown; this program reads version \
+             {BRAIN_FORMAT_VERSION}"
+        )));
+    }
+    size.parse().map_err(|error| bad(format!("size: {error}")))
+}
+
+/// One box of a file being read: its position, and the moves listed so far.
+struct BoxRead {
     dims: Dims,
-    mirrors: bool,
-    text: &str,
-    beads: &BTreeMap<String, u32>,
-) -> Result<(u128, Matchbox), String> {
-    let (found, her, opponent) = parse_rows(text, 'H', 'O').map_err(|error| error.to_string())?;
-    if found != dims {
-        return Err(format!("a {found} board in a {dims} brain"));
+    written: Position,
+    mirrored: bool,
+    view: Position,
+    matchbox: Matchbox,
+    listed: u32,
+}
+
+impl BoxRead {
+    /// The box of position `text`, with no move listed yet.
+    fn new(dims: Dims, mirrors: bool, text: &str) -> Result<BoxRead, String> {
+        let (found, her, opponent) =
+            parse_rows(text, 'H', 'O').map_err(|error| error.to_string())?;
+        if found != dims {
+            return Err(format!("a {found} board in a {dims} brain"));
+        }
+        let written = Position::from_bitboards(dims, her, opponent, Side::White)
+            .map_err(|error| error.to_string())?;
+        if let over @ Status::Won { .. } = written.status() {
+            let over = over
+                .to_string()
+                .replace("White", "HER")
+                .replace("Black", "its opponent");
+            return Err(format!("not a position HER moves in: {over}"));
+        }
+        let mirrored = mirrors && written.mirrored().key() < written.key();
+        let view = if mirrored {
+            written.mirrored()
+        } else {
+            written
+        };
+        let mut matchbox = Matchbox::new(&view);
+        matchbox.beads = 0;
+        Ok(BoxRead {
+            dims,
+            written,
+            mirrored,
+            view,
+            matchbox,
+            listed: 0,
+        })
     }
-    let written = Position::from_bitboards(dims, her, opponent, Side::White)
-        .map_err(|error| error.to_string())?;
-    if let over @ Status::Won { .. } = written.status() {
-        let over = over
-            .to_string()
-            .replace("White", "HER")
-            .replace("Black", "its opponent");
-        return Err(format!("not a position HER moves in: {over}"));
-    }
-    let mirrored = mirrors && written.mirrored().key() < written.key();
-    let view = if mirrored {
-        written.mirrored()
-    } else {
-        written
-    };
-    let mut matchbox = Matchbox::new(&view);
-    matchbox.beads = 0;
-    let mut listed = 0u32;
-    for (move_text, &count) in beads {
+
+    /// One move of the box and its beads.
+    fn bead(&mut self, move_text: &str, count: u32) -> Result<(), String> {
         let mv: Move = move_text
             .parse()
             .map_err(|error: HexapawnError| error.to_string())?;
-        written.check(mv).map_err(|error| error.to_string())?;
-        let mv = if mirrored { mv.mirrored(dims) } else { mv };
-        let Some(slot) = matchbox.moves.iter().position(|&m| m == mv) else {
+        self.written.check(mv).map_err(|error| error.to_string())?;
+        let mv = if self.mirrored {
+            mv.mirrored(self.dims)
+        } else {
+            mv
+        };
+        let Some(slot) = self.matchbox.moves.iter().position(|&m| m == mv) else {
             return Err(format!("{move_text} is not one of the box's moves"));
         };
-        if listed >> slot & 1 == 1 {
+        if self.listed >> slot & 1 == 1 {
             return Err(format!("{move_text} is listed twice"));
         }
-        listed |= 1 << slot;
+        self.listed |= 1 << slot;
         match count {
-            0 => {}
-            1 => matchbox.beads |= 1 << slot,
-            _ => {
-                return Err(format!(
-                    "{count} beads for {move_text}; a box holds one bead per move at most"
-                ));
+            0 => Ok(()),
+            1 => {
+                self.matchbox.beads |= 1 << slot;
+                Ok(())
             }
+            _ => Err(format!(
+                "{count} beads for {move_text}; a box holds one bead per move at most"
+            )),
         }
     }
-    if listed != super::her::full_beads(matchbox.moves.len()) {
-        let missing: Vec<String> = matchbox
-            .moves
-            .iter()
-            .enumerate()
-            .filter(|&(slot, _)| listed >> slot & 1 == 0)
-            .map(|(_, &mv)| {
-                let mv = if mirrored { mv.mirrored(dims) } else { mv };
-                mv.to_string()
-            })
-            .collect();
-        return Err(format!(
-            "{} missing; list every legal move, with 0 beads for a confiscated one",
-            missing.join(", ")
-        ));
+
+    /// The box's key in the brain and its contents, once every legal move is listed.
+    fn finish(self) -> Result<(u128, Matchbox), String> {
+        if self.listed != super::her::full_beads(self.matchbox.moves.len()) {
+            let missing: Vec<String> = (self.matchbox.moves.iter().enumerate())
+                .filter(|&(slot, _)| self.listed >> slot & 1 == 0)
+                .map(|(_, &mv)| {
+                    let mv = if self.mirrored {
+                        mv.mirrored(self.dims)
+                    } else {
+                        mv
+                    };
+                    mv.to_string()
+                })
+                .collect();
+            return Err(format!(
+                "{} missing; list every legal move, with 0 beads for a confiscated one",
+                missing.join(", ")
+            ));
+        }
+        Ok((self.view.key(), self.matchbox))
     }
-    Ok((view.key(), matchbox))
+}
+
+/// A brain file's fields but its boxes, which are skipped without being kept.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Header {
+    format: String,
+    version: u32,
+    size: String,
+    mirrors: bool,
+    #[serde(rename = "boxes")]
+    _boxes: IgnoredAny,
+}
+
+/// The brain the boxes go into as they are read, and the first box refused (the reader's own
+/// error then only says where it stopped).
+struct BoxesRead {
+    brain: Brain,
+    refusal: Option<HexapawnError>,
+}
+
+/// Reads a whole file (its header is already checked), handing `boxes` to [`BoxesSeed`].
+struct FileSeed<'a>(&'a mut BoxesRead);
+
+/// Reads the `boxes` object straight into the brain.
+struct BoxesSeed<'a>(&'a mut BoxesRead);
+
+/// Reads one box's moves into a [`BoxRead`].
+struct BoxSeed(BoxRead);
+
+impl<'de> DeserializeSeed<'de> for FileSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FileSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a Hexapawn brain file")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        while let Some(field) = map.next_key::<Cow<'de, str>>()? {
+            if field == "boxes" {
+                map.next_value_seed(BoxesSeed(&mut *self.0))?;
+            } else {
+                map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for BoxesSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BoxesSeed<'_> {
+    type Value = ();
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("boxes: positions and their moves")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        let read = &mut *self.0;
+        while let Some(text) = map.next_key::<Cow<'de, str>>()? {
+            let (dims, mirrors) = (read.brain.dims, read.brain.mirrors);
+            let matchbox = match BoxRead::new(dims, mirrors, &text) {
+                Ok(matchbox) => map.next_value_seed(BoxSeed(matchbox))?,
+                Err(error) => Err(error),
+            };
+            if let Err(refusal) = read.brain.add_box(&text, matchbox) {
+                read.refusal = Some(refusal);
+                return Err(A::Error::custom("a box is refused"));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for BoxSeed {
+    type Value = Result<(u128, Matchbox), String>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for BoxSeed {
+    type Value = Result<(u128, Matchbox), String>;
+
+    fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
+        formatter.write_str("a box: moves and their beads")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Self::Value, A::Error> {
+        while let Some((move_text, count)) = map.next_entry::<Cow<'de, str>, u32>()? {
+            // The first wrong move refuses the box; the rest of it is read past, not kept.
+            if let Err(error) = self.0.bead(&move_text, count) {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                return Ok(Err(error));
+            }
+        }
+        Ok(self.0.finish())
+    }
 }

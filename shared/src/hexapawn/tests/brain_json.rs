@@ -157,6 +157,32 @@ fn malformed_brains_are_refused_with_a_reason() {
     }
 }
 
+#[test]
+fn boxes_are_checked_as_they_are_read_in_the_files_order_wherever_the_header_stands() {
+    // Many bogus boxes: the first is refused before the next is read (a 64 MiB import of
+    // them once took gigabytes as a map of strings before any was checked).
+    let bogus: String = (0..10_000).map(|i| format!("\"k{i}\":{{}},")).collect();
+    let file = format!(
+        r#"{{"boxes":{{"H../.../..O":{{}},{bogus}"z":{{}}}},"format":"parlor-hexapawn-brain","version":1,"size":"3x3","mirrors":false}}"#
+    );
+    let error = Brain::from_json(&file).unwrap_err().to_string();
+    assert!(
+        error.contains("box \"H../.../..O\": not a position HER moves in"),
+        "{error}"
+    );
+    // A wrong move is the box's reason even with more moves after it; a move given twice
+    // in one box (which a map of strings kept only once) is refused.
+    let good = brain_after_one_lost_game().to_json();
+    let wrong_first = good.replace("\"b1-b2\": 1", "\"b1-b3\": 1, \"b1-b2\": 1");
+    let error = Brain::from_json(&wrong_first).unwrap_err().to_string();
+    assert!(error.contains("illegal move b1-b3"), "{error}");
+    let twice = good.replace("\"b1-b2\": 1", "\"b1-b2\": 1, \"b1-b2\": 0");
+    let error = Brain::from_json(&twice).unwrap_err().to_string();
+    assert!(error.contains("b1-b2 is listed twice"), "{error}");
+    // Trailing text after the file is refused as before.
+    assert!(Brain::from_json(&format!("{good} x")).is_err());
+}
+
 proptest! {
     /// Whatever a file's bytes, reading it gives a brain or an error, never a panic.
     #[test]
