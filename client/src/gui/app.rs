@@ -24,6 +24,8 @@ use super::widgets::{
 use crate::net::{Connection, NetEvent};
 
 mod from_server;
+#[cfg(test)]
+mod tests;
 
 /// The room list is asked for this often while the lobby is shown, in seconds.
 const ROOMS_REFRESH_SECONDS: f64 = 2.0;
@@ -72,7 +74,20 @@ enum Screen {
 struct Notice {
     text: String,
     is_error: bool,
-    at: f64,
+    /// When it was first drawn; stamped by the frame, so that the app's state needs no clock
+    /// (its unit tests run without a window).
+    at: Option<f64>,
+}
+
+/// A room asked for (`CreateRoom`) and not yet answered (`RoomCreated` or `RoomRefused`).
+struct PendingRoom {
+    /// `RoomCreated` does not repeat them, and they decide whether the creator joins or
+    /// watches.
+    seats: Vec<SeatSpec>,
+    /// Asked while the link was down: the network thread holds the request and sends it once
+    /// the link is back (see `net.rs`), so it is answered then, however many attempts that
+    /// takes. A request the thread had sent is lost with its connection instead.
+    queued: bool,
 }
 
 pub struct App {
@@ -86,10 +101,9 @@ pub struct App {
     snapshots: HashMap<RoomId, RoomSnapshot>,
     /// Seats this client holds on the current server; kept after leaving, for `Reclaim`.
     held: HashMap<RoomId, Vec<HeldSeat>>,
-    /// The seats of the room asked for and not yet answered (`RoomCreated` or `RoomRefused`):
-    /// `RoomCreated` does not repeat them, and they decide whether the creator joins or
-    /// watches. One at a time, so a double click makes one room, not two.
-    pending_room: Option<Vec<SeatSpec>>,
+    /// The room asked for and not yet answered. One at a time, so a double click makes one
+    /// room, not two.
+    pending_room: Option<PendingRoom>,
     /// The stored game asked for to replay; opening a room meanwhile drops the wish, so a late
     /// answer does not take the screen from the room.
     wanted_record: Option<RecordId>,
@@ -178,6 +192,9 @@ impl App {
             }
         }
         let now = get_time();
+        if let Some(notice) = &mut self.notice {
+            notice.at.get_or_insert(now);
+        }
         let connected = matches!(self.link, Link::Connected { .. });
         if connected
             && matches!(self.screen, Screen::Lobby)
@@ -250,7 +267,7 @@ impl App {
         self.notice = Some(Notice {
             text: text.into(),
             is_error,
-            at: get_time(),
+            at: None,
         });
     }
 
@@ -325,7 +342,10 @@ impl App {
             self.say("A room is on its way; wait for it", false);
             return;
         }
-        self.pending_room = Some(seats.clone());
+        self.pending_room = Some(PendingRoom {
+            seats: seats.clone(),
+            queued: !matches!(self.link, Link::Connected { .. }),
+        });
         self.send(ClientMsg::CreateRoom { setup, seats });
     }
 
@@ -379,7 +399,7 @@ impl App {
         let notice = self
             .notice
             .as_ref()
-            .filter(|notice| now - notice.at < NOTICE_SECONDS);
+            .filter(|notice| notice.at.is_none_or(|at| now - at < NOTICE_SECONDS));
         let (second, color) = match notice {
             Some(notice) => (
                 notice.text.clone(),

@@ -3,7 +3,7 @@
 
 use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomId, SeatSpec, ServerMsg};
 
-use super::{App, Link, Screen};
+use super::{App, Link, PendingRoom, Screen};
 use crate::gui::replay_view::ReplayView;
 use crate::gui::room_view::HeldSeat;
 use crate::gui::scripted::RoomScript;
@@ -16,6 +16,10 @@ impl App {
                 let url = self.server_url().unwrap_or_default().to_string();
                 let resumed = matches!(self.link, Link::Reconnecting { .. });
                 self.link = Link::Connected { url, server };
+                // A room request held for the link goes out now: a drop from here on loses it.
+                if let Some(pending) = &mut self.pending_room {
+                    pending.queued = false;
+                }
                 if resumed {
                     // The network thread has reclaimed our seats and watches again: the room
                     // on screen stays and gets its fresh state; the lobby refreshes its lists.
@@ -46,10 +50,17 @@ impl App {
                     attempt,
                     reason,
                 };
-                // A room asked for on the lost connection will not be announced.
-                self.pending_room = None;
+                // A room asked for on the lost connection will not be announced; one asked for
+                // since the link went down waits in the network thread and will be.
+                self.pending_room.take_if(|pending| !pending.queued);
             }
-            NetEvent::NotSent(what) => self.say(what, true),
+            NetEvent::NotSent(what) => {
+                // The thread names the request it dropped last (`net::describe`).
+                if what.ends_with("CreateRoom") {
+                    self.pending_room = None;
+                }
+                self.say(what, true);
+            }
             NetEvent::Disconnected(reason) => {
                 let url = self.server_url().unwrap_or_default().to_string();
                 self.link = Link::Disconnected { url, reason };
@@ -128,7 +139,7 @@ impl App {
 
     /// Our room exists: take its first human seat, or watch when the AI plays both.
     fn room_created(&mut self, room: RoomId) {
-        let Some(seats) = self.pending_room.take() else {
+        let Some(PendingRoom { seats, .. }) = self.pending_room.take() else {
             self.say(format!("Room #{room} created"), false);
             return;
         };

@@ -1,0 +1,83 @@
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::{SeatSpec, ServerMsg};
+
+use super::*;
+
+/// An app with no server behind it (its requests go nowhere), in room `room` as its link
+/// drops.
+fn app_in_room_reconnecting(room: RoomId) -> App {
+    let mut app = App::new(Startup::Failed(String::new()));
+    app.link = Link::Connected {
+        url: "ws://test".into(),
+        server: "test".into(),
+    };
+    app.screen = Screen::Room(RoomView::new(room));
+    app.handle_event(reconnecting(1));
+    app
+}
+
+fn reconnecting(attempt: u32) -> NetEvent {
+    NetEvent::Reconnecting {
+        attempt,
+        reason: "the server went away".into(),
+    }
+}
+
+fn play_again() -> RoomAction {
+    RoomAction::NewRoom {
+        setup: GameSetup::Cave,
+        seats: vec![SeatSpec::Human, SeatSpec::Human],
+    }
+}
+
+fn room_on_screen(app: &App) -> Option<RoomId> {
+    match &app.screen {
+        Screen::Room(view) => Some(view.room),
+        _ => None,
+    }
+}
+
+#[test]
+fn a_room_asked_for_while_reconnecting_outlives_further_attempts_and_is_joined() {
+    let mut app = app_in_room_reconnecting(4);
+    app.on_room_action(4, play_again());
+    app.handle_event(reconnecting(2));
+    assert!(
+        app.pending_room.is_some(),
+        "the request waits in the network thread"
+    );
+    app.handle_event(NetEvent::Connected("test".into()));
+    app.handle_event(NetEvent::Message(Box::new(ServerMsg::RoomCreated {
+        room: 9,
+    })));
+    assert_eq!(room_on_screen(&app), Some(9));
+    assert!(app.pending_room.is_none());
+}
+
+#[test]
+fn a_room_asked_for_on_a_connection_that_drops_is_forgotten() {
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(NetEvent::Connected("test".into()));
+    app.on_room_action(4, play_again());
+    app.handle_event(reconnecting(1));
+    assert!(
+        app.pending_room.is_none(),
+        "its answer went with the connection"
+    );
+
+    // Queued, then sent once the link was back, then lost with that link.
+    let mut app = app_in_room_reconnecting(4);
+    app.on_room_action(4, play_again());
+    app.handle_event(NetEvent::Connected("test".into()));
+    app.handle_event(reconnecting(1));
+    assert!(app.pending_room.is_none());
+}
+
+#[test]
+fn a_room_request_the_network_thread_could_not_hold_is_forgotten() {
+    let mut app = app_in_room_reconnecting(4);
+    app.on_room_action(4, play_again());
+    let what = "not sent while reconnecting (64 requests already wait): CreateRoom";
+    app.handle_event(NetEvent::NotSent(what.into()));
+    assert!(app.pending_room.is_none(), "a new click may ask again");
+}
