@@ -232,7 +232,7 @@ impl Room {
                     Ok(command) => command,
                     // Followed by nobody, and over or abandoned: the hall stops listing it.
                     Err(_) => {
-                        self.forget_if_abandoned().await;
+                        self.close(&mut inbox).await;
                         break;
                     }
                 },

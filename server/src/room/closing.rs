@@ -4,7 +4,10 @@
 
 use tracing::{info, warn};
 
-use super::Room;
+use parlor_shared::protocol::{RoomId, ServerMsg};
+use tokio::sync::mpsc;
+
+use super::{Room, RoomCommand};
 
 impl Room {
     /// When the room may close, if nobody follows it by then: `linger` after its game was
@@ -18,9 +21,17 @@ impl Room {
         abandoned.then(|| self.last_activity + self.lifetimes.abandoned_after)
     }
 
+    /// Closes the room: from now on no command gets in (its sender hears the room has
+    /// closed), a command that came in as the time ran out is answered so, and an abandoned
+    /// game is forgotten by the store.
+    pub(super) async fn close(&mut self, inbox: &mut mpsc::Receiver<RoomCommand>) {
+        turn_away(self.id, inbox);
+        self.forget_if_abandoned().await;
+    }
+
     /// An unfinished game closing: its rows go from the store, so a restart does not bring it
     /// back (no record is made of a game nobody finished).
-    pub(super) async fn forget_if_abandoned(&mut self) {
+    async fn forget_if_abandoned(&mut self) {
         if self.recorded_at.is_some() {
             return;
         }
@@ -32,5 +43,64 @@ impl Room {
                 "could not forget an abandoned room"
             );
         }
+    }
+}
+
+/// Closes `inbox` and answers each command still in it that `room` has closed, instead of
+/// dropping it unanswered.
+fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
+    inbox.close();
+    while let Ok(command) = inbox.try_recv() {
+        let (RoomCommand::Join { who, .. }
+        | RoomCommand::Reclaim { who, .. }
+        | RoomCommand::Watch { who, .. }
+        | RoomCommand::Move { who, .. }) = command
+        else {
+            continue;
+        };
+        who.send(ServerMsg::RoomClosed {
+            room,
+            message: format!("room {room} has closed"),
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use parlor_shared::protocol::ServerMsg;
+
+    use super::*;
+    use crate::audience::Subscriber;
+    use crate::outbox::{Outbox, Outgoing};
+
+    #[tokio::test]
+    async fn commands_that_came_in_as_a_room_closed_are_answered_and_later_ones_refused() {
+        let (sender, mut inbox) = mpsc::channel(8);
+        let outbox = Arc::new(Outbox::default());
+        let who = Subscriber {
+            id: 1,
+            outbox: Arc::clone(&outbox),
+        };
+        let watch = |who: &Subscriber| RoomCommand::Watch {
+            who: who.clone(),
+            spectator_cap: 10,
+        };
+        sender.send(RoomCommand::Leave { conn: 1 }).await.unwrap();
+        sender.send(watch(&who)).await.unwrap();
+        turn_away(7, &mut inbox);
+        let told = tokio::time::timeout(std::time::Duration::from_secs(5), outbox.next());
+        match told.await.expect("an answer") {
+            Outgoing::Reply(message) => assert!(
+                matches!(*message, ServerMsg::RoomClosed { room: 7, .. }),
+                "{message:?}"
+            ),
+            _ => panic!("a reply"),
+        }
+        assert!(
+            sender.send(watch(&who)).await.is_err(),
+            "the inbox is closed"
+        );
     }
 }
