@@ -311,23 +311,26 @@ impl Store {
             .context("cannot read the room counter")?;
         let mut statement = connection
             .prepare("SELECT id, game, start, seats, tokens, seed, her FROM rooms ORDER BY id")?;
+        // A column of the wrong type fails its row only (the id, the key, always reads).
         let rows = statement
             .query_map([], |row| {
-                Ok(RawRoom {
-                    id: row.get(0)?,
-                    game: row.get(1)?,
-                    start: row.get(2)?,
-                    seats: row.get(3)?,
-                    tokens: row.get(4)?,
-                    seed: row.get(5)?,
-                    her: row.get(6)?,
-                })
+                let raw = || {
+                    anyhow::Ok(RawRoom {
+                        id: row.get(0)?,
+                        game: row.get(1)?,
+                        start: row.get(2)?,
+                        seats: row.get(3)?,
+                        tokens: row.get(4)?,
+                        seed: row.get(5)?,
+                        her: row.get(6)?,
+                    })
+                };
+                Ok((row.get::<_, i64>(0)?, raw()))
             })?
-            .collect::<rusqlite::Result<Vec<RawRoom>>>()?;
+            .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut rooms = Vec::with_capacity(rows.len());
-        for raw in rows {
-            let id = raw.id;
-            match raw.decode(&connection) {
+        for (id, raw) in rows {
+            match raw.and_then(|raw| raw.decode(&connection)) {
                 Ok(room) => rooms.push(room),
                 Err(error) => warn!(
                     room = id,
@@ -409,15 +412,19 @@ impl RawRoom {
 /// when it opens a file older than `SEAT_KEYS_VERSION`. A column that does not read as a list
 /// of strings is left for `load_rooms` to refuse.
 pub(super) fn hide_stored_tokens(connection: &Connection) -> anyhow::Result<usize> {
+    // A column that is not text at all is left too.
     let rows = connection
         .prepare("SELECT id, tokens FROM rooms")?
         .query_map([], |row| {
-            Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
+            let text = row.get_ref(1)?.as_str().ok().map(str::to_owned);
+            Ok((row.get::<_, i64>(0)?, text))
         })?
         .collect::<rusqlite::Result<Vec<_>>>()?;
     let mut rewritten = 0;
     for (id, column) in rows {
-        let Ok(entries) = serde_json::from_str::<Vec<Option<String>>>(&column) else {
+        let Some(Ok(entries)) =
+            column.map(|text| serde_json::from_str::<Vec<Option<String>>>(&text))
+        else {
             continue;
         };
         if !entries
