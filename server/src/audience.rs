@@ -50,10 +50,18 @@ impl Audience {
     /// Tells every member that `room` failed and is gone (`RoomClosed`). For a room whose
     /// task panicked, so nobody is left waiting on a room that is no more.
     pub fn farewell(&self, room: RoomId) {
+        self.close_with(
+            room,
+            &format!("room {room} failed on the server and was closed"),
+        );
+    }
+
+    /// Tells every member that `room` is gone, and why (`RoomClosed`).
+    pub fn close_with(&self, room: RoomId, message: &str) {
         for member in self.members.values() {
             member.send(ServerMsg::RoomClosed {
                 room,
-                message: format!("room {room} failed on the server and was closed"),
+                message: message.to_string(),
             });
         }
     }

@@ -164,6 +164,11 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     }
     // The brains are free again before anyone can see the match over.
     drop(claim);
+    if !stored {
+        // Its rows stay in the store, so a restart goes on from its last stored round: it
+        // is not shown finished. Its room sees the views end unfinished and says so.
+        return;
+    }
     let mut last = run.last_view(&setup);
     last.finished = true;
     views.send_replace(last);

@@ -74,7 +74,17 @@ impl MatchRoom {
                         self.broadcast();
                     }
                     // The match's thread is done and its last view was sent.
-                    Err(_) => ended = Some(Instant::now()),
+                    Err(_) if self.view.finished => ended = Some(Instant::now()),
+                    // It stopped short: its rounds could not be stored.
+                    Err(_) => {
+                        let message = format!(
+                            "auto match {} stopped: its rounds could not be stored; it goes \
+                             on from its last stored round when the server restarts",
+                            self.id
+                        );
+                        self.audience.close_with(self.id, &message);
+                        break;
+                    }
                 },
             }
         }
@@ -143,5 +153,59 @@ impl MatchRoom {
         for gone in self.audience.send_state(self.id, &state) {
             self.audience.remove(gone);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use parlor_shared::game::GameSetup;
+    use parlor_shared::hexapawn::{Dims, MatchSetup, Pace};
+
+    use super::*;
+    use crate::audience::Subscriber;
+    use crate::hall::Hall;
+    use crate::outbox::{Outbox, Outgoing};
+    use crate::store::Store;
+
+    #[tokio::test]
+    async fn watchers_hear_that_a_match_whose_rounds_cannot_be_stored_stopped() {
+        let store = Store::in_memory().unwrap();
+        let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
+        let setup = MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 100,
+            // Slow enough for the watcher to come before the first round is stored.
+            pace: Pace::PerPly { ms: 100 },
+            brains: ["A".into(), "B".into()],
+        };
+        let id = hall
+            .create_room(GameSetup::HerMatch(setup), vec![])
+            .await
+            .unwrap();
+        let outbox = Arc::new(Outbox::default());
+        let who = Subscriber {
+            id: 1,
+            outbox: Arc::clone(&outbox),
+        };
+        let watch = RoomCommand::Watch {
+            who,
+            spectator_cap: 10,
+        };
+        hall.room(id).unwrap().inbox.send(watch).await.unwrap();
+        store.drop_table("match_progress");
+        // Not shown finished (its rounds were never stored): told it stopped.
+        let told = loop {
+            let next = tokio::time::timeout(Duration::from_secs(10), outbox.next());
+            if let Outgoing::Reply(message) = next.await.expect("told in time") {
+                break *message;
+            }
+        };
+        assert!(
+            matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("could not be stored")),
+            "{told:?}"
+        );
     }
 }

@@ -107,6 +107,15 @@ impl Store {
         lock(&self.connection)
     }
 
+    /// Drops `table`, so that the writes needing it fail: for tests of what a failed write
+    /// does.
+    #[cfg(test)]
+    pub(crate) fn drop_table(&self, table: &str) {
+        (self.lock())
+            .execute(&format!("DROP TABLE {table}"), [])
+            .expect("a table to drop");
+    }
+
     pub fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
         insert_record(&self.lock(), record)
     }
