@@ -5,7 +5,8 @@
 //! A game against HER, by contrast, teaches the stored brain incrementally when it ends (its
 //! draws replayed into the brain as stored then), so any number of games may share a brain;
 //! but a match must not start on a brain a game is still going to teach, or the match's next
-//! round would store its copy over that lesson.
+//! round would store its copy over that lesson. An import or a reset holds its brain while it
+//! writes, so that no match starts on the copy it is replacing.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -20,6 +21,8 @@ struct Uses {
     training: HashSet<String>,
     /// Brains with games against a person still to end, and how many.
     games: HashMap<String, usize>,
+    /// Brains an import or a reset is writing.
+    writing: HashSet<String>,
 }
 
 /// The registry, shared by the hall and every guard it gave out.
@@ -29,6 +32,12 @@ pub struct BrainUses(Arc<Mutex<Uses>>);
 /// Holds brains for an auto match; dropping it lets them go.
 pub struct BrainClaim {
     names: Vec<String>,
+    uses: BrainUses,
+}
+
+/// Holds a brain while an import or a reset writes it; dropping it lets it go.
+pub struct BrainWrite {
+    name: String,
     uses: BrainUses,
 }
 
@@ -53,6 +62,9 @@ impl BrainUses {
         if let Some(name) = names.iter().find(|name| uses.training.contains(*name)) {
             return Err(in_training(name));
         }
+        if let Some(name) = names.iter().find(|name| uses.writing.contains(*name)) {
+            return Err(being_written(name));
+        }
         if let Some(name) = names.iter().find(|name| uses.games.contains_key(*name)) {
             return Err((
                 ErrorCode::BrainBusy,
@@ -65,6 +77,21 @@ impl BrainUses {
         uses.training.extend(names.iter().cloned());
         Ok(BrainClaim {
             names: names.to_vec(),
+            uses: self.clone(),
+        })
+    }
+
+    /// Holds `name` for an import or a reset, unless a match trains it or another writes it.
+    pub fn hold_for_write(&self, name: &str) -> Result<BrainWrite, Refusal> {
+        let mut uses = self.lock();
+        if uses.training.contains(name) {
+            return Err(in_training(name));
+        }
+        if !uses.writing.insert(name.to_string()) {
+            return Err(being_written(name));
+        }
+        Ok(BrainWrite {
+            name: name.to_string(),
             uses: self.clone(),
         })
     }
@@ -107,6 +134,19 @@ fn in_training(name: &str) -> Refusal {
         ErrorCode::BrainBusy,
         format!("brain {name:?} is being trained by an auto match; wait for it to end"),
     )
+}
+
+fn being_written(name: &str) -> Refusal {
+    (
+        ErrorCode::BrainBusy,
+        format!("brain {name:?} is being imported or reset; try again in a moment"),
+    )
+}
+
+impl Drop for BrainWrite {
+    fn drop(&mut self) {
+        self.uses.lock().writing.remove(&self.name);
+    }
 }
 
 impl Drop for BrainClaim {
@@ -161,6 +201,24 @@ mod tests {
         drop(claim);
         assert!(uses.enter_game("A").is_ok());
         assert!(uses.claim_for_match(&names(&["C"])).is_ok());
+    }
+
+    #[test]
+    fn an_import_or_reset_and_a_match_keep_off_each_others_brains() {
+        let uses = BrainUses::default();
+        let write = uses.hold_for_write("A").unwrap();
+        let refused = uses.claim_for_match(&names(&["A", "B"])).err().unwrap();
+        assert!(refused.1.contains("imported or reset"), "{}", refused.1);
+        assert!(uses.hold_for_write("A").is_err(), "one writer at a time");
+        assert!(
+            uses.enter_game("A").is_ok(),
+            "a game's lesson is taught as it ends"
+        );
+        drop(write);
+        let claim = uses.claim_for_match(&names(&["A", "B"])).unwrap();
+        assert!(uses.hold_for_write("B").is_err());
+        drop(claim);
+        assert!(uses.hold_for_write("B").is_ok());
     }
 
     #[test]

@@ -13,7 +13,7 @@ use parlor_shared::protocol::{
 };
 
 use crate::ai;
-use crate::brain_uses::{BrainClaim, BrainUses};
+use crate::brain_uses::{BrainClaim, BrainUses, BrainWrite};
 use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
 use crate::limits::{Limits, RoomLifetimes};
@@ -132,6 +132,8 @@ impl Hall {
             seed,
             progress,
         } = row;
+        // Checked again as a new match is: the row may come from another version.
+        setup.check().map_err(anyhow::Error::msg)?;
         let claim = self
             .claim_brains(&setup.brains)
             .map_err(|(_, reason)| anyhow::anyhow!(reason))?;
@@ -303,6 +305,12 @@ impl Hall {
     /// Claims brains for an auto match, or says which is busy.
     fn claim_brains(&self, names: &[String]) -> Result<BrainClaim, Refusal> {
         self.brain_uses.claim_for_match(names)
+    }
+
+    /// Holds brain `name` while an import or a reset writes it (see `crate::brain_uses`).
+    pub fn hold_brain_for_write(&self, name: &str) -> Result<BrainWrite, Refusal> {
+        check_brain_name(name).map_err(bad_request)?;
+        self.brain_uses.hold_for_write(name)
     }
 
     /// Refuses to change a brain an auto match is training.

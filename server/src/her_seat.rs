@@ -51,7 +51,7 @@ impl HerSeat {
         self.in_game = Some(in_game);
     }
 
-    /// The game's lesson is in the store (or could not be stored): matches may have the brain.
+    /// The game's lesson is in the store: matches may have the brain.
     pub fn lesson_stored(&mut self) {
         self.in_game = None;
     }

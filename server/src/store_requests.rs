@@ -22,12 +22,14 @@ pub fn is_store_request(request: &ClientMsg) -> bool {
 }
 
 pub async fn answer(hall: &Hall, request: ClientMsg) -> ServerMsg {
-    // Brains an auto match is training may not change under it.
-    if let ClientMsg::ResetBrain { name } = &request
-        && let Err(refusal) = hall.check_brain_free(name)
-    {
-        return refused(refusal);
-    }
+    // A reset holds its brain while it writes: a match may neither be training it nor start.
+    let _write = match &request {
+        ClientMsg::ResetBrain { name } => match hall.hold_brain_for_write(name) {
+            Ok(write) => Some(write),
+            Err(refusal) => return refused(refusal),
+        },
+        _ => None,
+    };
     run_blocking(hall, move |store| answer_blocking(store, request)).await
 }
 
@@ -58,9 +60,12 @@ pub async fn brain_file(hall: &Hall, name: String) -> Result<String, ServerMsg> 
 /// Stores a brain file that arrived whole as the brain `name`: answered with `Brains`, or a
 /// refusal when the file does not read as a brain or the brain is in use.
 pub async fn import(hall: &Hall, name: String, json: String) -> ServerMsg {
-    if let Err(refusal) = hall.check_brain_free(&name) {
-        return refused(refusal);
-    }
+    // Held until the file is stored: a match starting meanwhile would read the old brain and
+    // store it back over the import with its first round.
+    let _write = match hall.hold_brain_for_write(&name) {
+        Ok(write) => write,
+        Err(refusal) => return refused(refusal),
+    };
     run_blocking(hall, move |store| {
         Ok(match Brain::from_json(&json) {
             Ok(brain) => {

@@ -184,7 +184,11 @@ impl Room {
             .finish_room(self.id, record, her_game)
             .done()
             .await;
-        if let Some(her) = &mut self.her {
+        // A finish that failed is still in the store, to be taught at the next start: until
+        // then no match may take the brain.
+        if stored.is_ok()
+            && let Some(her) = &mut self.her
+        {
             her.lesson_stored();
         }
         match stored {
@@ -317,5 +321,28 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(fresh, 4);
+    }
+
+    #[tokio::test]
+    async fn a_stored_match_that_would_be_refused_now_is_skipped_at_a_restart() {
+        use parlor_shared::hexapawn::{MAX_MATCH_ROUNDS, MatchSetup, Pace};
+        let store = Store::in_memory().unwrap();
+        let mut setup = MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: true,
+            rounds: 10,
+            pace: Pace::FullSpeed,
+            brains: ["A".into(), "A".into()],
+        };
+        store.insert_match(1, &setup, 1).done().await.unwrap();
+        setup.brains[1] = "B".into();
+        setup.rounds = MAX_MATCH_ROUNDS + 1;
+        store.insert_match(2, &setup, 1).done().await.unwrap();
+        setup.rounds = 10;
+        store.insert_match(3, &setup, 1).done().await.unwrap();
+        let hall = Hall::restore(store, crate::Limits::default().room_lifetimes()).unwrap();
+        assert!(hall.room(1).is_none(), "one brain on both sides");
+        assert!(hall.room(2).is_none(), "too many rounds");
+        assert!(hall.room(3).is_some());
     }
 }
