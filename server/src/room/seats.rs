@@ -80,15 +80,16 @@ impl Room {
             && self.spectator_count() as usize > spectator_cap
             && let Some(dropped) = self.audience.remove(previous)
         {
-            dropped.error(
-                ErrorCode::LimitReached,
-                format!(
-                    "seat {seat} was taken over by another connection, and room {} already \
-                     has {spectator_cap} spectators",
+            // The room is gone for it: `RoomClosed` names the room, where an `Error` would
+            // leave the client to guess which of its requests was refused.
+            dropped.send(ServerMsg::RoomClosed {
+                room: self.id,
+                message: format!(
+                    "seat {seat} of room {} was taken over by another connection, and the \
+                     room already has {spectator_cap} spectators",
                     self.id
                 ),
-            );
-            dropped.send(ServerMsg::Left { room: self.id });
+            });
         }
         who.send(ServerMsg::Seated {
             room: self.id,
