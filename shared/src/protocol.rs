@@ -219,8 +219,10 @@ pub enum ServerMsg {
     Left {
         room: RoomId,
     },
-    /// The room failed on the server (a bug) and is gone; `message` says so. It answers no
-    /// request: it comes to whoever followed the room.
+    /// The room is gone for this client, and `message` says why: it failed on the server (a
+    /// bug), it closed as a request reached it, its auto match stopped, or this client's
+    /// seat was taken over with no place left to watch from. It comes to whoever followed
+    /// the room, or answers the request that reached it as it closed.
     RoomClosed {
         room: RoomId,
         message: String,

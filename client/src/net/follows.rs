@@ -4,8 +4,9 @@
 //! messages that pass, so the network thread's reconnects are tested without a network.
 //!
 //! An `Error` names no request, so a refusal is matched to the oldest unanswered request it
-//! can refuse: a `JoinSeat` is answered by `Seated` or a refusal, a `Watch` by a `State` of its
-//! room or a refusal. A `Watch` answered by a `State` holds: no later error drops it.
+//! can refuse: a `JoinSeat` or a `Reclaim` is answered by `Seated` or a refusal, a `Watch` by
+//! a `State` of its room or a refusal. A `Watch` answered by a `State` holds: no later error
+//! drops it. A refused `Reclaim` (its room closed while we were away) forgets the seat.
 
 use std::collections::{BTreeMap, VecDeque};
 
@@ -29,9 +30,10 @@ struct Join {
     sent: u64,
 }
 
-/// A `Watch` sent and not answered yet.
-struct Watch {
+/// A `Watch` or a `Reclaim` sent and not answered yet.
+struct Asked {
     room: RoomId,
+    /// When it was sent, in the order of [`Follows::sent_count`].
     sent: u64,
 }
 
@@ -41,8 +43,10 @@ pub struct Follows {
     /// Oldest first.
     joins: VecDeque<Join>,
     /// Oldest first.
-    watches: VecDeque<Watch>,
-    /// Requests numbered so far, to tell which of a join and a watch was sent first.
+    watches: VecDeque<Asked>,
+    /// Oldest first.
+    reclaims: VecDeque<Asked>,
+    /// Requests numbered so far, to tell which of them was sent first.
     sent_count: u64,
 }
 
@@ -64,11 +68,21 @@ fn refuses_a_watch(code: ErrorCode) -> bool {
     matches!(code, ErrorCode::NoSuchRoom | ErrorCode::LimitReached)
 }
 
+/// Errors that answer a `Reclaim` the server refused: the room is gone, or the token holds
+/// nothing in it.
+fn refuses_a_reclaim(code: ErrorCode) -> bool {
+    matches!(code, ErrorCode::NoSuchRoom | ErrorCode::BadToken)
+}
+
 impl Follows {
     /// Notes a request sent to the server.
     pub fn sent(&mut self, request: &ClientMsg) {
         match request {
             ClientMsg::Watch { room } => self.watch(*room),
+            ClientMsg::Reclaim { room, .. } => {
+                let sent = self.number();
+                self.reclaims.push_back(Asked { room: *room, sent });
+            }
             ClientMsg::Leave { room } => self.forget(*room),
             // A join without a token of ours cannot be repeated safely: it is not noted.
             ClientMsg::JoinSeat {
@@ -96,7 +110,7 @@ impl Follows {
     fn watch(&mut self, room: RoomId) {
         self.rooms.entry(room).or_default().watching = true;
         let sent = self.number();
-        self.watches.push_back(Watch { room, sent });
+        self.watches.push_back(Asked { room, sent });
     }
 
     /// Notes a message from the server: the seat a `Seated` gives and the join it answers, the
@@ -110,6 +124,10 @@ impl Follows {
                 seats.retain(|(held, _)| held != seat);
                 seats.push((*seat, token.clone()));
                 self.joins.retain(|join| join.token != *token);
+                let reclaim = self.reclaims.iter().position(|r| r.room == *room);
+                if let Some(reclaim) = reclaim {
+                    self.reclaims.remove(reclaim);
+                }
             }
             ServerMsg::State(state) => {
                 let answered = self.watches.iter().position(|w| w.room == state.room);
@@ -118,33 +136,45 @@ impl Follows {
                 }
             }
             ServerMsg::Error { code, .. } => self.refused(*code),
-            // A room that failed on the server: there is nothing to take up again.
+            // A room gone for us (failed, closed, or our seat taken over): there is nothing
+            // to take up again.
             ServerMsg::RoomClosed { room, .. } => self.forget(*room),
             _ => {}
         }
     }
 
-    /// Drops the oldest unanswered join or watch that `code` refuses.
+    /// Drops the oldest unanswered join, watch or reclaim that `code` refuses.
     fn refused(&mut self, code: ErrorCode) {
-        let join = self.joins.front().filter(|_| refuses_a_join(code));
-        let watch = self.watches.front().filter(|_| refuses_a_watch(code));
-        let watch_first = match (join, watch) {
-            (Some(join), Some(watch)) => watch.sent < join.sent,
-            (None, Some(_)) => true,
-            (Some(_), None) => false,
-            (None, None) => return,
+        let join = (self.joins.front())
+            .filter(|_| refuses_a_join(code))
+            .map(|join| join.sent);
+        let watch = (self.watches.front())
+            .filter(|_| refuses_a_watch(code))
+            .map(|watch| watch.sent);
+        let reclaim = (self.reclaims.front())
+            .filter(|_| refuses_a_reclaim(code))
+            .map(|reclaim| reclaim.sent);
+        let Some(oldest) = [join, watch, reclaim].into_iter().flatten().min() else {
+            return;
         };
-        if !watch_first {
+        if join == Some(oldest) {
             self.joins.pop_front();
-            return;
+        } else if watch == Some(oldest) {
+            if let Some(Asked { room, .. }) = self.watches.pop_front() {
+                // The room may have a seat of ours too (joined after the watch): that stays.
+                self.stop_following(room, |followed| followed.watching = false);
+            }
+        } else if let Some(Asked { room, .. }) = self.reclaims.pop_front() {
+            // The room closed while we were away (or the token holds nothing there).
+            self.stop_following(room, |followed| followed.seats.clear());
         }
-        let Some(Watch { room, .. }) = self.watches.pop_front() else {
-            return;
-        };
-        // The room may have a seat of ours too (joined after the watch): that stays.
+    }
+
+    /// Changes what is followed in `room`, and forgets the room once nothing is.
+    fn stop_following(&mut self, room: RoomId, change: impl FnOnce(&mut Room)) {
         if let Some(followed) = self.rooms.get_mut(&room) {
-            followed.watching = false;
-            if followed.seats.is_empty() {
+            change(followed);
+            if followed.seats.is_empty() && !followed.watching {
                 self.rooms.remove(&room);
             }
         }
@@ -154,6 +184,7 @@ impl Follows {
         self.rooms.remove(&room);
         self.joins.retain(|join| join.room != room);
         self.watches.retain(|watch| watch.room != room);
+        self.reclaims.retain(|reclaim| reclaim.room != room);
     }
 
     /// The requests that take everything up again on a new connection: `Reclaim` for every
@@ -162,8 +193,8 @@ impl Follows {
     /// its answer anew: the old connection's answers are lost.
     pub fn resume(&mut self) -> Vec<ClientMsg> {
         self.watches.clear();
+        self.reclaims.clear();
         let mut requests = Vec::new();
-        let mut watched = Vec::new();
         for (&room, followed) in &self.rooms {
             for (_, token) in &followed.seats {
                 let token = token.clone();
@@ -172,13 +203,20 @@ impl Follows {
             let joining = self.joins.iter().any(|join| join.room == room);
             if followed.seats.is_empty() && followed.watching && !joining {
                 requests.push(ClientMsg::Watch { room });
-                watched.push(room);
             }
         }
-        // Numbered in the order they go out: watches before joins.
-        for room in watched {
-            let sent = self.number();
-            self.watches.push_back(Watch { room, sent });
+        // Numbered in the order they go out: reclaims and watches, then joins.
+        for request in &requests {
+            let (queue, room) = match request {
+                ClientMsg::Reclaim { room, .. } => (&mut self.reclaims, *room),
+                ClientMsg::Watch { room } => (&mut self.watches, *room),
+                _ => continue,
+            };
+            self.sent_count += 1;
+            queue.push_back(Asked {
+                room,
+                sent: self.sent_count,
+            });
         }
         for join in &mut self.joins {
             self.sent_count += 1;
@@ -306,6 +344,40 @@ mod tests {
         follows.received(&error(ErrorCode::NoSuchRoom));
         follows.received(&error(ErrorCode::NoSuchRoom));
         assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
+    }
+
+    #[test]
+    fn a_seat_in_a_room_closed_while_away_is_forgotten_and_takes_no_watch_with_it() {
+        let token = SeatToken::random();
+        let mut follows = Follows::default();
+        follows.sent(&join(5, &token));
+        follows.received(&seated(5, &token));
+        follows.sent(&ClientMsg::Watch { room: 7 });
+        follows.received(&state(7));
+        // Back after room 5 was closed: its reclaim is refused, before room 7's state.
+        let resumed = follows.resume();
+        assert_eq!(
+            resumed,
+            [
+                ClientMsg::Reclaim {
+                    room: 5,
+                    token: token.clone()
+                },
+                ClientMsg::Watch { room: 7 },
+            ]
+        );
+        follows.received(&error(ErrorCode::NoSuchRoom));
+        follows.received(&state(7));
+        assert_eq!(follows.resume(), [ClientMsg::Watch { room: 7 }]);
+        follows.received(&state(7));
+        // A reclaim answered by its seat holds against later refusals.
+        follows.sent(&ClientMsg::Reclaim {
+            room: 5,
+            token: token.clone(),
+        });
+        follows.received(&seated(5, &token));
+        follows.received(&error(ErrorCode::NoSuchRoom));
+        assert_eq!(follows.resume().len(), 2);
     }
 
     #[test]
