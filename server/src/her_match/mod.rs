@@ -162,13 +162,15 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
             "could not drop the finished match's rows"
         );
     }
-    // The brains are free again before anyone can see the match over.
-    drop(claim);
     if !stored {
         // Its rows stay in the store, so a restart goes on from its last stored round: it
-        // is not shown finished. Its room sees the views end unfinished and says so.
+        // is not shown finished (its room sees the views end unfinished and says so), and
+        // its brains stay claimed until then, as the match will go on training them.
+        std::mem::forget(claim);
         return;
     }
+    // The brains are free again before anyone can see the match over.
+    drop(claim);
     let mut last = run.last_view(&setup);
     last.finished = true;
     views.send_replace(last);

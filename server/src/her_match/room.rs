@@ -75,11 +75,12 @@ impl MatchRoom {
                     }
                     // The match's thread is done and its last view was sent.
                     Err(_) if self.view.finished => ended = Some(Instant::now()),
-                    // It stopped short: its rounds could not be stored.
+                    // It stopped short: its rounds could not be stored (or its thread failed).
                     Err(_) => {
                         let message = format!(
-                            "auto match {} stopped: its rounds could not be stored; it goes \
-                             on from its last stored round when the server restarts",
+                            "auto match {} stopped before its end (its rounds could not be \
+                             stored); it goes on from its last stored round when the server \
+                             restarts",
                             self.id
                         );
                         self.audience.close_with(self.id, &message);
@@ -207,5 +208,7 @@ mod tests {
             matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("could not be stored")),
             "{told:?}"
         );
+        // It goes on after a restart: until then nothing else may change its brains.
+        assert!(hall.check_brain_free("A").is_err());
     }
 }

@@ -345,4 +345,37 @@ mod tests {
         assert!(hall.room(2).is_none(), "too many rounds");
         assert!(hall.room(3).is_some());
     }
+
+    #[tokio::test]
+    async fn a_restart_resumes_matches_before_games_and_holds_the_games_brains() {
+        use parlor_shared::hexapawn::{MatchSetup, Pace};
+        let store = Store::in_memory().unwrap();
+        let against_her = rows().pop().unwrap();
+        store.insert_room(&against_her).done().await.unwrap();
+        // A match on the game's brain, stored after it (as a store from before games held
+        // their brains may have it): resumed all the same, as the game is.
+        let on_her = MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 1_000,
+            pace: Pace::PerPly { ms: 1_000 },
+            brains: ["HER".into(), "B".into()],
+        };
+        store.insert_match(4, &on_her, 1).done().await.unwrap();
+        let hall = Hall::restore(store.clone(), crate::Limits::default().room_lifetimes());
+        let hall = hall.unwrap();
+        assert!(hall.room(3).is_some() && hall.room(4).is_some());
+
+        // Without the match, the resumed game alone keeps new matches off its brain.
+        let store = Store::in_memory().unwrap();
+        store.insert_room(&against_her).done().await.unwrap();
+        let hall = Hall::restore(store, crate::Limits::default().room_lifetimes()).unwrap();
+        let refused = hall.create_room(GameSetup::HerMatch(on_her), vec![]).await;
+        let (code, message) = refused.expect_err("refused");
+        assert_eq!(
+            code,
+            parlor_shared::protocol::ErrorCode::BrainBusy,
+            "{message}"
+        );
+    }
 }
