@@ -78,9 +78,8 @@ impl MatchRoom {
                     // It stopped short: its rounds could not be stored (or its thread failed).
                     Err(_) => {
                         let message = format!(
-                            "auto match {} stopped before its end (its rounds could not be \
-                             stored); it goes on from its last stored round when the server \
-                             restarts",
+                            "auto match {} stopped before its end; it goes on from its last \
+                             stored round when the server restarts",
                             self.id
                         );
                         self.audience.close_with(self.id, &message);
@@ -205,7 +204,7 @@ mod tests {
             }
         };
         assert!(
-            matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("could not be stored")),
+            matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("stopped before its end")),
             "{told:?}"
         );
         // It goes on after a restart: until then nothing else may change its brains.
