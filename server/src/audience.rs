@@ -13,6 +13,42 @@ use crate::outbox::{Broadcast, Delivery, Outbox};
 
 pub type ConnId = u64;
 
+/// A follower for tests: a subscriber whose outbox the test reads.
+#[cfg(test)]
+pub struct TestFollower {
+    pub who: Subscriber,
+}
+
+#[cfg(test)]
+impl TestFollower {
+    pub fn new(id: ConnId) -> TestFollower {
+        TestFollower {
+            who: Subscriber {
+                id,
+                outbox: Arc::default(),
+            },
+        }
+    }
+
+    /// A `Watch` of whatever room it is sent to.
+    pub fn watch(&self) -> crate::room::RoomCommand {
+        crate::room::RoomCommand::Watch {
+            who: self.who.clone(),
+            spectator_cap: 10,
+        }
+    }
+
+    /// The next reply it hears (states are passed over), within 10 s.
+    pub async fn next_reply(&self) -> ServerMsg {
+        loop {
+            let next = tokio::time::timeout(Duration::from_secs(10), self.who.outbox.next());
+            if let crate::outbox::Outgoing::Reply(message) = next.await.expect("a reply in time") {
+                return *message;
+            }
+        }
+    }
+}
+
 /// A connection's outbox, as the rooms see it.
 #[derive(Clone)]
 pub struct Subscriber {

@@ -158,15 +158,12 @@ impl MatchRoom {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use parlor_shared::game::GameSetup;
     use parlor_shared::hexapawn::{Dims, MatchSetup, Pace};
 
     use super::*;
-    use crate::audience::Subscriber;
+    use crate::audience::TestFollower;
     use crate::hall::Hall;
-    use crate::outbox::{Outbox, Outgoing};
     use crate::store::Store;
 
     #[tokio::test]
@@ -185,24 +182,16 @@ mod tests {
             .create_room(GameSetup::HerMatch(setup), vec![])
             .await
             .unwrap();
-        let outbox = Arc::new(Outbox::default());
-        let who = Subscriber {
-            id: 1,
-            outbox: Arc::clone(&outbox),
-        };
-        let watch = RoomCommand::Watch {
-            who,
-            spectator_cap: 10,
-        };
-        hall.room(id).unwrap().inbox.send(watch).await.unwrap();
+        let follower = TestFollower::new(1);
+        hall.room(id)
+            .unwrap()
+            .inbox
+            .send(follower.watch())
+            .await
+            .unwrap();
         store.drop_table("match_progress");
         // Not shown finished (its rounds were never stored): told it stopped.
-        let told = loop {
-            let next = tokio::time::timeout(Duration::from_secs(10), outbox.next());
-            if let Outgoing::Reply(message) = next.await.expect("told in time") {
-                break *message;
-            }
-        };
+        let told = follower.next_reply().await;
         assert!(
             matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("stopped before its end")),
             "{told:?}"

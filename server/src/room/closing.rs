@@ -67,40 +67,22 @@ fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use parlor_shared::protocol::ServerMsg;
-
     use super::*;
-    use crate::audience::Subscriber;
-    use crate::outbox::{Outbox, Outgoing};
+    use crate::audience::TestFollower;
 
     #[tokio::test]
     async fn commands_that_came_in_as_a_room_closed_are_answered_and_later_ones_refused() {
         let (sender, mut inbox) = mpsc::channel(8);
-        let outbox = Arc::new(Outbox::default());
-        let who = Subscriber {
-            id: 1,
-            outbox: Arc::clone(&outbox),
-        };
-        let watch = |who: &Subscriber| RoomCommand::Watch {
-            who: who.clone(),
-            spectator_cap: 10,
-        };
+        let follower = TestFollower::new(1);
         sender.send(RoomCommand::Leave { conn: 1 }).await.unwrap();
-        sender.send(watch(&who)).await.unwrap();
+        sender.send(follower.watch()).await.unwrap();
         turn_away(7, &mut inbox);
-        let told = tokio::time::timeout(std::time::Duration::from_secs(5), outbox.next());
-        match told.await.expect("an answer") {
-            Outgoing::Reply(message) => assert!(
-                matches!(*message, ServerMsg::RoomClosed { room: 7, .. }),
-                "{message:?}"
-            ),
-            _ => panic!("a reply"),
-        }
+        let told = follower.next_reply().await;
         assert!(
-            sender.send(watch(&who)).await.is_err(),
-            "the inbox is closed"
+            matches!(told, ServerMsg::RoomClosed { room: 7, .. }),
+            "{told:?}"
         );
+        let later = sender.send(follower.watch()).await;
+        assert!(later.is_err(), "the inbox is closed");
     }
 }
