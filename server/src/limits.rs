@@ -16,10 +16,10 @@ pub struct Limits {
     pub max_connections: usize,
     /// Rooms one connection created that are still being played.
     pub rooms_per_connection: usize,
-    /// Unfinished rooms, server-wide: a client reconnecting starts its own count afresh.
-    pub max_rooms: usize,
     /// Of those, rooms with an AI seat (each search or solve is work for the AI pool).
     pub ai_rooms_per_connection: usize,
+    /// Unfinished rooms, server-wide: a client reconnecting starts its own count afresh.
+    pub max_rooms: usize,
     /// Unfinished rooms with AI seats, server-wide: bounds the AI pool's queue.
     pub max_ai_rooms: usize,
     /// HER-vs-HER matches running at once, server-wide (each is a thread).
@@ -55,8 +55,8 @@ impl Default for Limits {
         Limits {
             max_connections: 10_000,
             rooms_per_connection: 16,
-            max_rooms: 2_000,
             ai_rooms_per_connection: 4,
+            max_rooms: 2_000,
             max_ai_rooms: 64,
             max_matches: 8,
             spectators_per_room: 100,

@@ -39,7 +39,8 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().rooms_per_connection)]
     rooms_per_connection: usize,
     /// Unfinished rooms, server-wide; more are refused as "server busy".
-    #[arg(long, default_value_t = Limits::default().max_rooms)]
+    #[arg(long, default_value_t = Limits::default().max_rooms,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     max_rooms: usize,
     /// Unfinished rooms with AI seats, server-wide (each search waits its turn in the AI pool).
     #[arg(long, default_value_t = Limits::default().max_ai_rooms)]
