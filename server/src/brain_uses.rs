@@ -50,10 +50,8 @@ pub struct BrainInGame {
 
 impl BrainUses {
     fn lock(&self) -> MutexGuard<'_, Uses> {
-        // A poisoned lock still guards a valid set and map.
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        // A poisoned lock still guards valid sets and a valid map.
+        crate::lock(&self.0)
     }
 
     /// Claims brains for an auto match, or says which is busy and why.

@@ -351,7 +351,8 @@ impl Hall {
     }
 
     fn lock_rooms(&self) -> MutexGuard<'_, BTreeMap<RoomId, RoomHandle>> {
-        lock(&self.rooms)
+        // Only a map of handles: any panic leaves it whole.
+        crate::lock(&self.rooms)
     }
 }
 
@@ -381,11 +382,4 @@ fn fitting_brain(
         )));
     }
     Ok(brain)
-}
-
-/// Locks a mutex that only guards maps and sets: a poisoned lock still holds a valid one.
-fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }

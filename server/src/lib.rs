@@ -23,7 +23,7 @@ pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use anyhow::Context;
 use tokio::net::TcpListener;
@@ -33,6 +33,15 @@ use tracing::{info, warn};
 use crate::hall::Hall;
 pub use crate::limits::Limits;
 use crate::store::Store;
+
+/// Locks `mutex`, also after a thread panicked while holding it: the server's mutexes guard
+/// data a panic cannot leave half-changed (each call site says why), so the server goes on
+/// rather than failing every later request.
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 /// Where to listen, where to keep data, and what one client may cost.
 #[derive(Clone, Debug)]

@@ -90,9 +90,7 @@ pub struct Outbox {
 impl Outbox {
     fn lock(&self) -> MutexGuard<'_, Pending> {
         // Only queues live behind the lock; a panic cannot leave them unusable.
-        self.pending
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        crate::lock(&self.pending)
     }
 
     /// Queues a reply. Past [`MAX_WAITING_REPLIES`] the reply is dropped and the outbox marked

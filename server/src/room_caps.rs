@@ -50,9 +50,7 @@ impl RoomKind {
 impl RoomCaps {
     fn lock(&self) -> MutexGuard<'_, InFlight> {
         // A poisoned lock still guards valid counts.
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        crate::lock(&self.0)
     }
 
     /// Reserves a place for a room of `kind` under `limits`, or says which cap is full.

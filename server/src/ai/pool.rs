@@ -45,9 +45,8 @@ fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
     lower_priority();
     loop {
         let job = {
-            let queue = queue
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
+            // A receiver is whole after any panic.
+            let queue = crate::lock(queue);
             match queue.recv() {
                 Ok(job) => job,
                 Err(_) => return,

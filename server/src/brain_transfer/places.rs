@@ -30,9 +30,7 @@ pub struct Place {
 impl Places {
     fn lock(&self) -> MutexGuard<'_, HashMap<IpAddr, usize>> {
         // A count is whole after any panic: nothing to lose by going on.
-        self.held
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        crate::lock(&self.held)
     }
 
     /// Places taken, server-wide.

@@ -104,7 +104,9 @@ impl Store {
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
-        lock(&self.connection)
+        // A panic while holding the lock cannot leave SQLite half-written: it has its own
+        // transactions.
+        crate::lock(&self.connection)
     }
 
     /// Drops `table`, so that the writes needing it fail: for tests of what a failed write
@@ -174,14 +176,6 @@ fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<
         ],
     )?;
     Ok(connection.last_insert_rowid() as RecordId)
-}
-
-/// Locks the connection. A panic while holding the lock cannot leave SQLite half-written (it
-/// has its own transactions), so a poisoned lock is safe to keep using.
-fn lock(connection: &Mutex<Connection>) -> MutexGuard<'_, Connection> {
-    connection
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Seconds since the Unix epoch.

@@ -111,7 +111,8 @@ fn run(connection: &Mutex<Connection>, queue: &Receiver<Work>) {
                 Err(_) => break,
             }
         }
-        let connection = super::lock(connection);
+        // SQLite's own transactions keep it whole after a panic (see `Store::lock`).
+        let connection = crate::lock(connection);
         // Outside a transaction (if BEGIN failed) each savepoint commits on its own.
         let began = connection.execute_batch("BEGIN").is_ok();
         let replies: Vec<Reply> = batch.into_iter().map(|work| work(&connection)).collect();
