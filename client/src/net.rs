@@ -48,8 +48,8 @@ pub enum NetEvent {
     /// are queued. `Connected` follows when it is back, `Disconnected` when the thread gives up.
     Reconnecting { attempt: u32, reason: String },
     /// A request was not sent: the connection is down and [`QUEUE_LIMIT`] requests already
-    /// wait for it. The string says which request.
-    NotSent(String),
+    /// wait for it. [`not_sent_text`] says so for a person.
+    NotSent(Box<ClientMsg>),
     /// The connection ended for good or could not be made; the string says why.
     Disconnected(String),
 }
@@ -252,12 +252,8 @@ impl Link {
             self.queue.push_back(request);
             return Ok(());
         }
-        let what = format!(
-            "not sent while reconnecting ({QUEUE_LIMIT} requests already wait): {}",
-            describe(&request)
-        );
         self.events
-            .send(NetEvent::NotSent(what))
+            .send(NetEvent::NotSent(Box::new(request)))
             .map_err(|_| End::Closed)
     }
 
@@ -430,6 +426,14 @@ fn read(
 }
 
 /// A request as the user may see it: its kind and room, never a token.
+/// What the window says of a request [`NetEvent::NotSent`] reports.
+pub fn not_sent_text(request: &ClientMsg) -> String {
+    format!(
+        "not sent while reconnecting ({QUEUE_LIMIT} requests already wait): {}",
+        describe(request)
+    )
+}
+
 fn describe(request: &ClientMsg) -> String {
     let text = format!("{request:?}");
     let end = text.find([' ', '{', '(']).unwrap_or(text.len());

@@ -54,12 +54,11 @@ impl App {
                 // since the link went down waits in the network thread and will be.
                 self.pending_room.take_if(|pending| !pending.queued);
             }
-            NetEvent::NotSent(what) => {
-                // The thread names the request it dropped last (`net::describe`).
-                if what.ends_with("CreateRoom") {
+            NetEvent::NotSent(request) => {
+                if matches!(*request, ClientMsg::CreateRoom { .. }) {
                     self.pending_room = None;
                 }
-                self.say(what, true);
+                self.say(crate::net::not_sent_text(&request), true);
             }
             NetEvent::Disconnected(reason) => {
                 let url = self.server_url().unwrap_or_default().to_string();

@@ -77,7 +77,10 @@ fn a_room_asked_for_on_a_connection_that_drops_is_forgotten() {
 fn a_room_request_the_network_thread_could_not_hold_is_forgotten() {
     let mut app = app_in_room_reconnecting(4);
     app.on_room_action(4, play_again());
-    let what = "not sent while reconnecting (64 requests already wait): CreateRoom";
-    app.handle_event(NetEvent::NotSent(what.into()));
+    let RoomAction::NewRoom { setup, seats } = play_again() else {
+        unreachable!("play_again asks for a new room")
+    };
+    let create = ClientMsg::CreateRoom { setup, seats };
+    app.handle_event(NetEvent::NotSent(Box::new(create)));
     assert!(app.pending_room.is_none(), "a new click may ask again");
 }
