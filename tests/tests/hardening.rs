@@ -438,6 +438,17 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
     assert!(rooms.iter().all(|r| r.room != fast));
 }
 
+/// An auto match of `brains` that runs long enough to hold its place for the whole test.
+fn slow_match(brains: [&str; 2]) -> GameSetup {
+    GameSetup::HerMatch(MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: true,
+        rounds: 1_000,
+        pace: Pace::PerPly { ms: 1_000 },
+        brains: brains.map(String::from),
+    })
+}
+
 #[tokio::test]
 async fn server_wide_caps_on_ai_rooms_and_auto_matches_say_the_server_is_busy() {
     let limits = Limits {
@@ -457,15 +468,6 @@ async fn server_wide_caps_on_ai_rooms_and_auto_matches_say_the_server_is_busy() 
     // Rooms without AI seats are not held back by the AI's cap.
     second.create_room(HUMANS.to_vec()).await;
 
-    let slow_match = |brains: [&str; 2]| {
-        GameSetup::HerMatch(MatchSetup {
-            dims: Dims::HEXAPAWN,
-            mirrors: true,
-            rounds: 1_000,
-            pace: Pace::PerPly { ms: 1_000 },
-            brains: brains.map(String::from),
-        })
-    };
     first.create(slow_match(["A", "B"]), vec![]).await;
     let reason = second
         .create_refused(slow_match(["C", "D"]), vec![], ErrorCode::ServerBusy)
@@ -489,13 +491,7 @@ async fn the_server_wide_room_cap_holds_across_reconnects_and_simultaneous_creat
     let mut askers = Vec::new();
     for index in 0..8 {
         let asker = Peer::connect(&url, Format::Binary).await;
-        let setup = GameSetup::HerMatch(MatchSetup {
-            dims: Dims::HEXAPAWN,
-            mirrors: true,
-            rounds: 1_000,
-            pace: Pace::PerPly { ms: 1_000 },
-            brains: [format!("A{index}"), format!("B{index}")],
-        });
+        let setup = slow_match([&format!("A{index}"), &format!("B{index}")]);
         askers.push((asker, setup));
     }
     for (asker, setup) in &mut askers {
