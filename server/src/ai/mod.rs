@@ -230,6 +230,19 @@ pub fn uses_whole_budget(game: GameKind) -> bool {
     )
 }
 
+/// Where an AI seat of `game` thinks: the Klotski solver may fill its whole memory budget, so
+/// its solves queue for the one thread of their own; every game's search has the others.
+pub fn lane(game: GameKind) -> pool::Lane {
+    match game {
+        GameKind::Klotski => pool::Lane::Solve,
+        GameKind::Cave
+        | GameKind::Bricks
+        | GameKind::Ewn
+        | GameKind::Hexapawn
+        | GameKind::HerMatch => pool::Lane::Search,
+    }
+}
+
 /// A move budget clamped to the course rule (never over 3 s, never zero).
 pub fn clamp_budget(move_ms: u32) -> Duration {
     Duration::from_millis(u64::from(move_ms.clamp(1, MAX_AI_MOVE_MS)))

@@ -32,7 +32,7 @@ impl Room {
         self.ai_thinking = Some(self.version);
         let (state, version) = (self.state.clone(), self.version);
         let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
-        let paced = ai::uses_whole_budget(self.game);
+        let (paced, lane) = (ai::uses_whole_budget(self.game), ai::lane(self.game));
         let planned = std::mem::take(&mut self.ai_plan);
         let planner = planned.is_empty().then(|| {
             self.seats[seat as usize]
@@ -44,7 +44,7 @@ impl Room {
             let started = tokio::time::Instant::now();
             let (plan, planner) = match planner {
                 Some(mut planner) => {
-                    let search = ai::pool::run(move || {
+                    let search = ai::pool::run(lane, move || {
                         let plan = planner.plan(&state, seed, budget);
                         (plan, planner)
                     });
