@@ -156,7 +156,7 @@ impl Hall {
             store: self.store.clone(),
             claim,
             progress,
-            linger: self.lifetimes.linger,
+            lifetimes: self.lifetimes,
         })
     }
 
@@ -288,7 +288,7 @@ impl Hall {
             store,
             claim,
             progress: MatchProgress::default(),
-            linger: self.lifetimes.linger,
+            lifetimes: self.lifetimes,
         })
         .map_err(internal)
     }

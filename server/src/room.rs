@@ -7,6 +7,8 @@ mod closing;
 mod persist;
 mod seats;
 
+pub(crate) use closing::turn_away;
+
 use std::collections::VecDeque;
 
 use parlor_shared::game::{GameKind, GameMove, GameState};

@@ -4,6 +4,11 @@
 //! room's task sends each new view to its audience. A spectator arriving late gets the latest
 //! view at once. Both brains are stored after every round with the match's progress, in one
 //! transaction, so a restarted server resumes the match with the rounds still due.
+//!
+//! A match nobody has watched for [`RoomLifetimes::abandoned_after`] stops, as an abandoned
+//! game does (else matches left behind would hold the server's few match places for days): its
+//! room closes, and the thread, with nobody left to see its views, stores the rounds it has
+//! played and forgets the match. Its brains keep everything they learned.
 
 use std::time::{Duration, Instant};
 
@@ -17,6 +22,7 @@ use tracing::{info, warn};
 
 use crate::audience::Audience;
 use crate::brain_uses::BrainClaim;
+use crate::limits::RoomLifetimes;
 use crate::room::{ROOM_INBOX, RoomHandle};
 use crate::store::{BrainRow, MatchProgress, MatchRound, Pending, Store};
 
@@ -43,13 +49,13 @@ pub struct MatchInit {
     pub claim: BrainClaim,
     /// The rounds already played (none for a new match; a restart resumes a stored one).
     pub progress: MatchProgress,
-    /// How long the room stays open after the match ends before it may close.
-    pub linger: Duration,
+    /// How long the room stays open after the match ends, and how long it runs unwatched.
+    pub lifetimes: RoomLifetimes,
 }
 
 /// Starts the match's thread and its room's task; returns the room's handle.
 pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
-    let (id, init_linger) = (init.id, init.linger);
+    let (id, lifetimes) = (init.id, init.lifetimes);
     let run = MatchRun::new(&init);
     let first_view = if init.progress.rounds_played == 0 {
         MatchView::new(init.setup.clone())
@@ -71,7 +77,8 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         summary: watch::Sender::new(summary_of(id, 0, 0, Some(&first_view))),
         view: first_view,
         audience: Audience::default(),
-        linger: init_linger,
+        lifetimes,
+        last_activity: tokio::time::Instant::now(),
     };
     let summary = room.summary.subscribe();
     tokio::spawn(room.run(inbox_rx, views_rx));
@@ -83,7 +90,8 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
 
 /// The match itself, on its own thread. Each round is stored (both brains, the progress, the
 /// curve's new point) in one transaction before the next begins; the match's rows are dropped
-/// once every round is played.
+/// once every round is played, or once its room has closed (abandoned) and so stopped
+/// listening to its views.
 fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView>) {
     let MatchInit {
         id,
@@ -109,7 +117,12 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     let mut in_flight: Option<InFlight> = None;
     let mut unsaved = Unsaved::default();
     let mut stored = true;
+    let mut abandoned = false;
     while stored && run.progress.rounds_played < setup.rounds {
+        if views.is_closed() {
+            abandoned = true;
+            break;
+        }
         // Only a paced match shows its plies; at full speed a view is made only to publish.
         let between_rounds = paced.then(|| run.view(&setup));
         let round = run
@@ -171,14 +184,14 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     }
     // The brains are free again before anyone can see the match over.
     drop(claim);
+    let rounds = run.progress.rounds_played;
+    if abandoned {
+        return info!(room = id, rounds, "auto match abandoned: it stops here");
+    }
     let mut last = run.last_view(&setup);
     last.finished = true;
     views.send_replace(last);
-    info!(
-        room = id,
-        rounds = run.progress.rounds_played,
-        "auto match over"
-    );
+    info!(room = id, rounds, "auto match over");
 }
 
 /// Rounds played but not yet given to the store.

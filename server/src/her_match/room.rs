@@ -1,15 +1,15 @@
 //! The room side of an auto match: the task that hands each new view of the match to its
 //! watchers and keeps the lobby's summary, while the match plays on its own thread.
 
-use std::time::Duration;
-
 use parlor_shared::game::{GameKind, GameState};
 use parlor_shared::hexapawn::MatchView;
 use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
+use tracing::info;
 
 use crate::audience::Audience;
+use crate::limits::RoomLifetimes;
 use crate::outbox::Broadcast;
 use crate::room::RoomCommand;
 
@@ -37,8 +37,11 @@ pub(super) struct MatchRoom {
     pub(super) view: MatchView,
     pub(super) audience: Audience,
     pub(super) summary: watch::Sender<RoomSummary>,
-    /// How long the room stays open after the match ends before it may close.
-    pub(super) linger: Duration,
+    /// How long the room stays open after the match ends before it may close, and how long
+    /// the unfinished match goes on with nobody watching.
+    pub(super) lifetimes: RoomLifetimes,
+    /// When the room last heard a command (or lost its last watcher).
+    pub(super) last_activity: Instant,
 }
 
 impl Drop for MatchRoom {
@@ -58,13 +61,23 @@ impl MatchRoom {
     ) {
         let mut ended = None;
         loop {
-            let closing = self.audience.closing_time(ended, self.linger);
+            let closing = self.closing_time(ended);
             tokio::select! {
-                // Over, lingered, and watched by nobody: the hall stops listing it.
+                // Watched by nobody, and over and lingered, or abandoned: the hall stops
+                // listing it, and an abandoned match's thread sees its views unheard and stops.
                 () = tokio::time::sleep_until(closing.unwrap_or_else(Instant::now)),
-                    if closing.is_some() => break,
+                    if closing.is_some() => {
+                    if ended.is_none() {
+                        info!(room = self.id, "auto match abandoned: nobody watched it");
+                    }
+                    crate::room::turn_away(self.id, &mut inbox);
+                    break;
+                }
                 command = inbox.recv() => match command {
-                    Some(command) => self.handle(command),
+                    Some(command) => {
+                        self.last_activity = Instant::now();
+                        self.handle(command);
+                    }
                     None => break,
                 },
                 changed = views.changed(), if ended.is_none() => match changed {
@@ -88,6 +101,15 @@ impl MatchRoom {
                 },
             }
         }
+    }
+
+    /// When the room may close if still unwatched: `linger` after the match ended, or
+    /// `abandoned_after` after its last command while the match goes on.
+    fn closing_time(&self, ended: Option<Instant>) -> Option<Instant> {
+        if ended.is_some() {
+            return self.audience.closing_time(ended, self.lifetimes.linger);
+        }
+        (self.audience.len() == 0).then(|| self.last_activity + self.lifetimes.abandoned_after)
     }
 
     fn handle(&mut self, command: RoomCommand) {
@@ -152,6 +174,8 @@ impl MatchRoom {
         let state = Broadcast::new(ServerMsg::State(self.snapshot()));
         for gone in self.audience.send_state(self.id, &state) {
             self.audience.remove(gone);
+            // The abandoned time runs from when its last watcher went.
+            self.last_activity = Instant::now();
         }
     }
 }
@@ -198,5 +222,45 @@ mod tests {
         );
         // It goes on after a restart: until then nothing else may change its brains.
         assert!(hall.check_brain_free("A").is_err());
+    }
+
+    #[tokio::test]
+    async fn a_match_nobody_watches_stops_and_is_forgotten_and_its_brains_keep_what_they_learned() {
+        let store = Store::in_memory().unwrap();
+        let lifetimes = RoomLifetimes {
+            abandoned_after: std::time::Duration::from_millis(500),
+            ..crate::Limits::default().room_lifetimes()
+        };
+        let hall = Hall::new(store.clone(), lifetimes);
+        let setup = MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            // Paced, far longer than the test.
+            rounds: 100_000,
+            pace: Pace::PerPly { ms: 20 },
+            brains: ["A".into(), "B".into()],
+        };
+        let id = hall
+            .create_room(GameSetup::HerMatch(setup), vec![])
+            .await
+            .unwrap();
+        let follower = TestFollower::new(1);
+        let inbox = hall.room(id).unwrap().inbox;
+        inbox.send(follower.watch()).await.unwrap();
+        tokio::time::sleep(lifetimes.abandoned_after * 2).await;
+        assert!(hall.room(id).is_some(), "a watched match goes on");
+        inbox.send(RoomCommand::Leave { conn: 1 }).await.unwrap();
+        let stopped = async {
+            while hall.room(id).is_some() || hall.check_brain_free("A").is_err() {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), stopped)
+            .await
+            .expect("the unwatched match stops and frees its brains");
+        let unfinished = store.load_rooms().unwrap();
+        assert!(unfinished.rooms.is_empty(), "a restart would resume it");
+        let (_, games) = store.load_brain("A").unwrap().expect("A was stored");
+        assert!(games > 0, "the rounds it played are kept");
     }
 }

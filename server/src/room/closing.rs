@@ -48,7 +48,7 @@ impl Room {
 
 /// Closes `inbox` and answers each command still in it that `room` has closed, instead of
 /// dropping it unanswered.
-fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
+pub(crate) fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
     inbox.close();
     while let Ok(command) = inbox.try_recv() {
         let (RoomCommand::Join { who, .. }
