@@ -286,7 +286,11 @@ impl Room {
             } => match self.seat_of(&token) {
                 None => who.error(ErrorCode::BadToken, "that token holds no seat in this room"),
                 Some(seat) => {
-                    if let Err((code, message)) = self.try_move(seat, version, mv).await {
+                    let made = match mv.check_made_by_a_person() {
+                        Ok(()) => self.try_move(seat, version, mv).await,
+                        Err(reason) => Err((ErrorCode::IllegalMove, reason)),
+                    };
+                    if let Err((code, message)) = made {
                         who.error(code, message);
                     }
                 }

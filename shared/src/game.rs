@@ -343,6 +343,22 @@ impl GameMove {
             GameMove::Hexapawn(_) => GameKind::Hexapawn,
         }
     }
+
+    /// Whether a person may send this move. The rules take any give-up, but only the solver
+    /// knows why it gives up: a person claiming "no solution exists" or "out of time" would
+    /// put the solver's words into the game's record.
+    pub fn check_made_by_a_person(&self) -> Result<(), String> {
+        match self {
+            GameMove::Klotski(KlotskiMove::GiveUp(reason))
+                if *reason != klotski::GiveUpReason::Player =>
+            {
+                Err(format!(
+                    "only the solver gives up with \"{reason}\"; a person gives up as Player"
+                ))
+            }
+            _ => Ok(()),
+        }
+    }
 }
 
 impl std::fmt::Display for GameMove {

@@ -48,11 +48,18 @@ async fn a_person_slides_by_hand_and_the_server_refuses_what_the_rules_refuse() 
         slide(1, Dir::Down),
         slide(9, Dir::Up),
         GameMove::Cave("a1".parse().unwrap()),
+        // The solver's words are not a person's to claim.
+        GameMove::Klotski(KlotskiMove::GiveUp(GiveUpReason::NoSolution)),
         slide(5, Dir::Left),
     ] {
         person.send_move(room, &token, 0, mv).await;
     }
-    for reason in ["blocked", "no piece has top-left number 9", "Magnetic Cave"] {
+    for reason in [
+        "blocked",
+        "no piece has top-left number 9",
+        "Magnetic Cave",
+        "only the solver gives up",
+    ] {
         let message = person.expect_error(ErrorCode::IllegalMove).await;
         assert!(message.contains(reason), "{message}");
     }
