@@ -161,3 +161,70 @@ impl HerSeat {
         game
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use parlor_shared::hexapawn::HexSetup;
+    use parlor_shared::protocol::ErrorCode;
+
+    fn ply(text: &str) -> HexMove {
+        HexMove::Play(text.parse().unwrap())
+    }
+
+    /// A fresh 3x3 game against an empty brain in `mode`, and its start state.
+    fn game(mode: PlayMode) -> (HerSeat, GameState) {
+        let setup = HexSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            mode,
+            brain: "HER".into(),
+        };
+        let brain = Brain::new(setup.dims, setup.mirrors);
+        let seat = HerSeat::new(brain.clone(), mode, 7);
+        let start = seat.start(HexGame::new(setup, &brain));
+        (seat, start)
+    }
+
+    fn refusal_code(result: Result<(GameState, HexMove), Refusal>) -> ErrorCode {
+        result.expect_err("the move is refused").0
+    }
+
+    #[test]
+    fn only_the_seat_whose_turn_it_is_acts_and_the_person_acts_for_her_only_in_slow_mode() {
+        for mode in [PlayMode::Fast, PlayMode::Slow] {
+            let (mut seat, start) = game(mode);
+            // The person's turn: HER's seat may not move, whatever the mode.
+            assert_eq!(
+                refusal_code(seat.apply(&start, HER_SEAT, ply("b3-b2"))),
+                ErrorCode::NotYourTurn,
+                "{mode:?}"
+            );
+            let (after, _) = seat.apply(&start, PERSON_SEAT, ply("b1-b2")).unwrap();
+            // HER's turn: the person's seat forcing HER's move.
+            let forced = seat.apply(&after, PERSON_SEAT, ply("a3xb2"));
+            match mode {
+                PlayMode::Fast => assert_eq!(
+                    refusal_code(forced),
+                    ErrorCode::NotYourTurn,
+                    "in fast mode HER's seat moves by itself"
+                ),
+                PlayMode::Slow => {
+                    let (_, recorded) = forced.expect("in slow mode the person acts for HER");
+                    assert_eq!(recorded, ply("a3xb2"));
+                }
+            }
+            // Letting HER pick is the person acting for HER too.
+            let picks = seat.apply(&after, PERSON_SEAT, HexMove::HerPicks);
+            assert_eq!(picks.is_ok(), mode == PlayMode::Slow, "{mode:?}");
+            if mode == PlayMode::Fast {
+                assert_eq!(refusal_code(picks), ErrorCode::NotYourTurn);
+            }
+            // HER's own seat moves on HER's turn in either mode.
+            assert!(
+                seat.apply(&after, HER_SEAT, ply("a3xb2")).is_ok(),
+                "{mode:?}"
+            );
+        }
+    }
+}
