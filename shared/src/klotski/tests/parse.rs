@@ -218,3 +218,24 @@ fn moves_read_and_print_in_the_seeds_form() {
         assert!(bad.parse::<Move>().is_err(), "{bad:?}");
     }
 }
+
+#[test]
+fn a_board_from_a_client_of_more_than_64_cells_is_refused_even_with_a_full_grid() {
+    // 9 x 8 = 72 cells, each rows and columns alone allowed, and a grid of exactly 72 numbers
+    // (1..=71 and one blank): only the limit on cells refuses it.
+    let mut grid: Vec<u16> = (1..=71).collect();
+    grid.push(0);
+    assert_eq!(grid.len(), 9 * 8);
+    let board = KlotskiBoard {
+        rows: 9,
+        cols: 8,
+        grid,
+        blocks: vec![],
+    };
+    let refused = board.puzzle().expect_err("a 72-cell board is refused");
+    assert_eq!(refused, LayoutError::Size { rows: 9, cols: 8 });
+    assert!(
+        refused.to_string().contains("at most 64 cells"),
+        "{refused}"
+    );
+}
