@@ -288,8 +288,38 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
         let message = person.expect_error(ErrorCode::BadRequest).await;
         assert!(message.contains(reason), "{message}");
     }
-    person.import("", "{}").await;
-    person.expect_error(ErrorCode::BadRequest).await;
+    // A good brain file under a bad name is refused for its name as its first part arrives,
+    // the rest passed over, and nothing is stored. (Padded with spaces to travel in parts.)
+    let valid = Brain::new(Dims::HEXAPAWN, false).to_json() + &" ".repeat(100_000);
+    assert!(Brain::from_json(&valid).is_ok());
+    for name in ["", "a\nb"] {
+        let mut parts = brain_parts::import_requests(name, &valid);
+        person.send(parts.next().unwrap()).await;
+        let answer = person
+            .recv_until(|m| match m {
+                ServerMsg::Error { code, message } => Some((code, message)),
+                ServerMsg::Brains(brains) => panic!("{name:?} stored: {brains:?}"),
+                _ => None,
+            })
+            .await;
+        assert_eq!(answer.0, ErrorCode::BadRequest, "{}", answer.1);
+        assert!(
+            answer.1.contains("a brain name has"),
+            "{name:?}: {}",
+            answer.1
+        );
+        let rest: Vec<ClientMsg> = parts.collect();
+        assert!(!rest.is_empty(), "the file travels in parts");
+        for part in rest {
+            person.send(part).await;
+        }
+        // The next answer is the list: the passed-over parts are not answered.
+        person.send(ClientMsg::ListBrains).await;
+        match person.recv().await {
+            ServerMsg::Brains(brains) => assert!(brains.is_empty(), "{name:?} stored: {brains:?}"),
+            other => panic!("{name:?}: the parts after a refusal were answered: {other:?}"),
+        }
+    }
 
     let config = AutoConfig {
         dims: Dims::HEXAPAWN,
