@@ -244,16 +244,38 @@ mod tests {
         assert!(outbox.pop().is_none());
     }
 
+    /// Where a frame's bytes are: equal for clones of one encoding, apart for two encodings.
+    fn payload(frame: &Message) -> *const u8 {
+        match frame {
+            Message::Text(text) => text.as_str().as_ptr(),
+            Message::Binary(bytes) => bytes.as_ptr(),
+            other => panic!("not a data frame: {other:?}"),
+        }
+    }
+
     #[test]
     fn a_broadcast_is_encoded_once_per_format() {
         let state = left(3);
         let first = state.frame(Format::Json).unwrap();
+        assert!(state.json.get().is_some(), "the first encoding is kept");
+        assert!(state.binary.get().is_none(), "binary not asked for yet");
         let second = state.frame(Format::Json).unwrap();
         assert_eq!(first, second);
-        assert!(state.binary.get().is_none(), "binary not asked for yet");
-        assert!(matches!(
-            state.frame(Format::Binary).unwrap(),
-            Message::Binary(_)
-        ));
+        assert_eq!(
+            payload(&first),
+            payload(&second),
+            "the second frame shares the first one's bytes"
+        );
+        let binary = state.frame(Format::Binary).unwrap();
+        assert!(matches!(binary, Message::Binary(_)));
+        assert!(state.binary.get().is_some(), "the binary encoding is kept");
+        assert_eq!(
+            payload(&binary),
+            payload(&state.frame(Format::Binary).unwrap())
+        );
+        assert_eq!(
+            payload(&state.frame(Format::Json).unwrap()),
+            payload(&first)
+        );
     }
 }
