@@ -266,18 +266,45 @@ proptest! {
     }
 
     #[test]
-    fn illegal_cells_are_refused_and_change_nothing(choices in random_game(), index in 0u8..64) {
+    fn each_cell_is_played_as_the_rules_allow_or_refused_with_the_rule_it_breaks(
+        choices in random_game(),
+        index in 0u8..64,
+    ) {
         let position = *play_choices(&choices).last().unwrap();
         let square = Square::from_index(index).unwrap();
-        let before = position;
-        match position.play(square) {
-            Ok(next) => {
-                prop_assert!(before.is_legal(square));
-                prop_assert_eq!(next.brick_count(), before.brick_count() + 1);
-                prop_assert_eq!(next.at(square), Some(before.to_move()));
+        // The plain rules, in the order a refusal names them.
+        let expected = if position.outcome().is_some() {
+            Err(MoveError::GameOver)
+        } else if position.at(square).is_some() {
+            Err(MoveError::Occupied(square))
+        } else if !naive_anchored(&position, square) {
+            Err(MoveError::NotAnchored(square))
+        } else {
+            Ok(())
+        };
+        match (position.play(square), expected) {
+            (Ok(next), Ok(())) => {
+                prop_assert_eq!(next.at(square), Some(position.to_move()));
+                prop_assert_eq!(next.to_move(), position.to_move().other());
+                for other in Square::all().filter(|&other| other != square) {
+                    prop_assert_eq!(next.at(other), position.at(other), "{} moved", other);
+                }
             }
-            Err(_) => prop_assert!(!before.is_legal(square)),
+            (Err(refusal), Err(expected)) => {
+                prop_assert_eq!(&refusal, &expected);
+                if refusal != MoveError::GameOver {
+                    let text = refusal.to_string();
+                    prop_assert!(text.contains(&square.to_string()), "{}", text);
+                }
+            }
+            (got, expected) => prop_assert!(
+                false,
+                "{} in\n{}: got {:?}, the rules say {:?}",
+                square,
+                position,
+                got,
+                expected
+            ),
         }
-        prop_assert_eq!(position, before);
     }
 }
