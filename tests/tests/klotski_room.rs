@@ -76,13 +76,9 @@ async fn a_person_slides_by_hand_and_the_server_refuses_what_the_rules_refuse() 
 async fn the_solver_seat_plays_a_shortest_solution_that_replays_from_the_store() {
     let text = course_input("lunaqu4kez_extra_04.in");
     let puzzle = parse_puzzle(&text).unwrap();
-    let Verdict::Solved {
-        moves: shortest,
-        proved_shortest: true,
-    } = solve(&puzzle, &SolveOptions::default()).verdict
-    else {
-        panic!("the course input has a proved shortest solution")
-    };
+    // Its shortest solution, as the brute-force reference confirms it (the course table in
+    // shared/src/klotski/tests/golden.rs), not as the server's solver finds it.
+    const SHORTEST: usize = 17;
     let (server, _dir) = start_server("klotski-solver");
     let mut watcher = Peer::connect(&server.url(), Format::Json).await;
     let room = watcher
@@ -94,7 +90,7 @@ async fn the_solver_seat_plays_a_shortest_solution_that_replays_from_the_store()
     watcher.send(ClientMsg::Watch { room }).await;
     let end = watcher.state_where(room, |s| s.record.is_some()).await;
     assert_eq!(klotski_status(&end.state), KlotskiStatus::Solved);
-    assert_eq!(end.moves.len(), shortest.len());
+    assert_eq!(end.moves.len(), SHORTEST);
     let record = watcher.record(end.record.unwrap()).await;
     let states = record.start.replay(&record.moves).unwrap();
     assert_eq!(states.last(), Some(&end.state));
