@@ -27,11 +27,154 @@ fn scrambled(goal: &Puzzle, choices: &[usize]) -> Puzzle {
     goal.restarted(end)
 }
 
+/// Whether `shapes` can be tied into blocks inside the first `numbers` cells of a `rows x cols`
+/// goal picture, every placement tried (generate tries at random).
+fn blocks_fit(rows: u32, cols: u32, numbers: usize, shapes: &[Shape]) -> bool {
+    fn place(rows: usize, cols: usize, taken: &mut [bool], shapes: &[Shape]) -> bool {
+        let Some((&shape, rest)) = shapes.split_first() else {
+            return true;
+        };
+        let (height, width) = (usize::from(shape.height()), usize::from(shape.width()));
+        for top in 0..taken.len() {
+            let (row, col) = (top / cols, top % cols);
+            if row + height > rows || col + width > cols {
+                continue;
+            }
+            let cells: Vec<usize> = (0..height)
+                .flat_map(|dr| (0..width).map(move |dc| top + dr * cols + dc))
+                .collect();
+            if cells.iter().any(|&cell| cell >= taken.len() || taken[cell]) {
+                continue;
+            }
+            cells.iter().for_each(|&cell| taken[cell] = true);
+            let fits = place(rows, cols, taken, rest);
+            cells.iter().for_each(|&cell| taken[cell] = false);
+            if fits {
+                return true;
+            }
+        }
+        false
+    }
+    place(
+        rows as usize,
+        cols as usize,
+        &mut vec![false; numbers],
+        shapes,
+    )
+}
+
 fn shapes() -> impl Strategy<Value = Vec<Shape>> {
     prop::collection::vec(
         prop::sample::select(vec![Shape::Wide, Shape::Tall, Shape::Square]),
         0..=2,
     )
+}
+
+#[test]
+fn generated_puzzles_are_solvable_or_proved_unsolvable_as_asked() {
+    let kinds = [
+        // A classic board: a shuffle, its parity put right.
+        GenerateOptions {
+            rows: 2,
+            cols: 3,
+            ..GenerateOptions::default()
+        },
+        // Blocks and blanks: a random walk from the goal.
+        GenerateOptions {
+            rows: 3,
+            cols: 3,
+            blanks: 2,
+            blocks: vec![Shape::Square],
+            ..GenerateOptions::default()
+        },
+        GenerateOptions {
+            rows: 2,
+            cols: 4,
+            blocks: vec![Shape::Wide, Shape::Tall],
+            ..GenerateOptions::default()
+        },
+    ];
+    for kind in kinds {
+        for seed in 0..6 {
+            let options = GenerateOptions {
+                seed,
+                ..kind.clone()
+            };
+            let puzzle = generate(&options).unwrap_or_else(|error| panic!("{error}: {options:?}"));
+            assert_eq!(
+                generate(&options).as_ref(),
+                Ok(&puzzle),
+                "one seed, one puzzle"
+            );
+            let mut blocks: Vec<Shape> = puzzle
+                .pieces()
+                .iter()
+                .map(|piece| piece.shape)
+                .filter(|&shape| shape != Shape::Single)
+                .collect();
+            blocks.sort();
+            let mut asked = options.blocks.clone();
+            asked.sort();
+            assert_eq!(
+                (puzzle.rows(), puzzle.cols(), puzzle.blank_count(), blocks),
+                (
+                    options.rows as u8,
+                    options.cols as u8,
+                    options.blanks as usize,
+                    asked
+                ),
+                "{options:?}"
+            );
+            let text = puzzle.to_text();
+            let length = solved_length(&puzzle, Method::Auto);
+            assert!(length.is_some(), "asked for solvable:\n{text}");
+            assert_eq!(length, brute::shortest(&text), "{text}");
+
+            let spoiled = generate(&GenerateOptions {
+                unsolvable: true,
+                ..options.clone()
+            })
+            .unwrap_or_else(|error| panic!("{error}: {options:?}"));
+            let text = spoiled.to_text();
+            assert!(
+                matches!(
+                    solve(&spoiled, &unlimited(Method::Auto)).verdict,
+                    Verdict::Unsolvable(_)
+                ),
+                "asked for unsolvable:\n{text}"
+            );
+            assert_eq!(brute::shortest(&text), None, "{text}");
+        }
+    }
+    // What cannot be made is refused, with the reason.
+    let refused = |options: GenerateOptions| generate(&options).unwrap_err();
+    assert_eq!(
+        refused(GenerateOptions {
+            rows: 9,
+            cols: 8,
+            ..GenerateOptions::default()
+        }),
+        GenerateError::Size { rows: 9, cols: 8 }
+    );
+    assert!(matches!(
+        refused(GenerateOptions {
+            rows: 1,
+            cols: 4,
+            blocks: vec![Shape::Square],
+            ..GenerateOptions::default()
+        }),
+        GenerateError::BlocksDoNotFit { numbers: 3 }
+    ));
+    assert!(matches!(
+        refused(GenerateOptions {
+            rows: 3,
+            cols: 3,
+            blanks: 2,
+            unsolvable: true,
+            ..GenerateOptions::default()
+        }),
+        GenerateError::NoUnsolvable(_)
+    ));
 }
 
 proptest! {
@@ -46,8 +189,22 @@ proptest! {
         unsolvable in any::<bool>(),
     ) {
         let options = GenerateOptions { rows, cols, blanks, blocks, seed, unsolvable, walk: None };
-        // Some draws cannot be made (blocks that do not fit, no way to spoil); nothing to check.
-        let Ok(puzzle) = generate(&options) else { return Ok(()) };
+        // Some draws cannot be made; each refusal must be one the draw explains.
+        let numbers = (rows * cols - blanks) as usize;
+        let puzzle = match generate(&options) {
+            Ok(puzzle) => puzzle,
+            Err(GenerateError::BlocksDoNotFit { .. }) => {
+                prop_assert!(!blocks_fit(rows, cols, numbers, &options.blocks), "they fit: {:?}", options);
+                return Ok(());
+            }
+            Err(GenerateError::NoUnsolvable(_)) => {
+                let singles = numbers - options.blocks.iter().map(|shape| shape.area()).sum::<usize>();
+                let spoilable = (blanks == 1 && singles >= 2) || (!options.blocks.is_empty() && singles >= 1);
+                prop_assert!(unsolvable && !spoilable, "it could be spoiled: {:?}", options);
+                return Ok(());
+            }
+            Err(error) => return Err(TestCaseError::fail(format!("{error}: {options:?}"))),
+        };
         let text = puzzle.to_text();
         let expected = brute::shortest(&text);
         if unsolvable {
