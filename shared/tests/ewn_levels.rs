@@ -80,3 +80,17 @@ fn every_level_has_a_golden_game_and_the_readme_states_its_optimum() {
         assert_eq!(limit, level.rules().max_moves.to_string(), "{name}");
     }
 }
+
+#[test]
+fn a_solve_with_a_deadline_gives_up_when_it_passes_and_else_finds_the_same_optimum() {
+    use std::time::{Duration, Instant};
+
+    use parlor_shared::ewn::{OutOfTime, solve_by};
+
+    // Level 8 takes about 100,000 positions: far more than one look at the clock apart.
+    let hard = level("level8", Rules::default());
+    assert_eq!(solve_by(&hard, Instant::now()), Err(OutOfTime));
+    let in_time = solve_by(&hard, Instant::now() + Duration::from_secs(600)).unwrap();
+    assert_eq!(in_time, solve(&hard));
+    assert_eq!(in_time.unwrap().moves.len(), golden_length("level8"));
+}

@@ -208,7 +208,10 @@ impl Planner {
             GameState::Bricks(game) => {
                 one(bricks::choose_move(game, kind, seed).map(GameMove::Bricks))
             }
-            GameState::Ewn(game) => one(ewn::choose_move(game, kind, seed).map(GameMove::Ewn)),
+            GameState::Ewn(game) => ewn::plan(game, kind, seed)
+                .into_iter()
+                .map(GameMove::Ewn)
+                .collect(),
             GameState::Klotski(game) => klotski::plan(game)
                 .into_iter()
                 .map(GameMove::Klotski)

@@ -28,7 +28,7 @@ pub use rules::{
     DICE_LEN, Level, LevelError, LossReason, Move, MoveError, PieceList, Rules, State, Status,
     movable_pieces,
 };
-pub use solver::{Solution, solve};
+pub use solver::{OutOfTime, Solution, solve, solve_by};
 
 #[cfg(test)]
 mod tests;

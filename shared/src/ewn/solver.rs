@@ -7,6 +7,8 @@
 //! keeps what a round learnt for the next: a position that cannot win within r moves cannot
 //! win within fewer.
 
+use std::time::Instant;
+
 use super::board::{SQUARES, chebyshev_to_corner, neighbours};
 use super::capture_bound::CaptureBound;
 use super::pieces::Pieces;
@@ -31,6 +33,14 @@ const GROWTH_CHECK: u64 = 1 << 12;
 /// At most 2 movable pieces with 8 king steps each.
 const MAX_CHILDREN: usize = 16;
 
+/// Positions expanded between looks at the clock (about a millisecond's work).
+const CLOCK_CHECK: u64 = 1 << 8;
+
+/// A search with a deadline that ran out before it settled the level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("the solver ran out of time")]
+pub struct OutOfTime;
+
 struct Search<'a> {
     level: &'a Level,
     target: u8,
@@ -46,20 +56,33 @@ struct Search<'a> {
     nodes: u64,
     /// Failures written to the table, which sizes it.
     remembered: u64,
+    deadline: Option<Instant>,
+    /// Set once the deadline has passed: every call then unwinds at once, remembering nothing.
+    out_of_time: bool,
 }
 
 /// Finds a fewest-move solution of `level`, or `None` when none exists within the level's move
-/// limit.
+/// limit. It may take long on a hard level (seconds on random 30-move levels); a player that
+/// must answer in time uses [`solve_by`].
 pub fn solve(level: &Level) -> Option<Solution> {
+    search(level, None).unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
+}
+
+/// As [`solve`], but gives up with [`OutOfTime`] once `deadline` has passed.
+pub fn solve_by(level: &Level, deadline: Instant) -> Result<Option<Solution>, OutOfTime> {
+    search(level, Some(deadline))
+}
+
+fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, OutOfTime> {
     let start = level.start_state();
     match level.status(&start) {
         Status::Won => {
-            return Some(Solution {
+            return Ok(Some(Solution {
                 moves: Vec::new(),
                 nodes: 0,
-            });
+            }));
         }
-        Status::Lost(_) => return None,
+        Status::Lost(_) => return Ok(None),
         Status::Playing => {}
     }
     let mut search = Search {
@@ -76,17 +99,23 @@ pub fn solve(level: &Level) -> Option<Solution> {
         path: Vec::new(),
         nodes: 0,
         remembered: 0,
+        deadline,
+        out_of_time: false,
     };
     for allowed in 1..=search.max_moves {
-        if search.wins_within(start.pieces, 0, allowed) {
+        let won = search.wins_within(start.pieces, 0, allowed);
+        if search.out_of_time {
+            return Err(OutOfTime);
+        }
+        if won {
             search.path.reverse();
-            return Some(Solution {
+            return Ok(Some(Solution {
                 moves: search.path,
                 nodes: search.nodes,
-            });
+            }));
         }
     }
-    None
+    Ok(None)
 }
 
 impl Search<'_> {
@@ -128,6 +157,9 @@ impl Search<'_> {
     /// Whether the target can reach square 0 within `allowed` moves from `pieces` at `turn`;
     /// on success the moves are pushed on `path`, last first.
     fn wins_within(&mut self, pieces: Pieces, turn: usize, allowed: u8) -> bool {
+        if self.out_of_time {
+            return false;
+        }
         let target_square = pieces.square_of(self.target).expect("the target is live");
         let distance = chebyshev_to_corner(target_square);
         // The cheap bound first, then the memory, then the costly capture bound.
@@ -152,6 +184,14 @@ impl Search<'_> {
             return false;
         }
         self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_CHECK)
+            && self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            self.out_of_time = true;
+            return false;
+        }
         let (children, len) = self.children(&pieces, turn);
         for &(_, mv) in &children[..len] {
             let next = pieces.with_move(mv.piece, mv.to);
@@ -162,7 +202,10 @@ impl Search<'_> {
                 return true;
             }
         }
-        self.remember_failure(key, allowed);
+        // A round cut short proved nothing here.
+        if !self.out_of_time {
+            self.remember_failure(key, allowed);
+        }
         false
     }
 
