@@ -202,6 +202,30 @@ async fn fast_mode_her_answers_by_itself() {
 }
 
 #[tokio::test]
+async fn a_game_against_her_needs_the_person_in_seat_0_and_her_in_seat_1() {
+    let (server, _dir) = start_server("her-seats");
+    let mut person = Peer::connect(&server.url(), Format::Json).await;
+    let her = her_seats()[1];
+    for seats in [
+        vec![SeatSpec::Human, SeatSpec::Human],
+        vec![her, SeatSpec::Human],
+        vec![her, her],
+    ] {
+        let message = person
+            .create_refused(
+                against_her(PlayMode::Fast, "seats"),
+                seats.clone(),
+                ErrorCode::BadRequest,
+            )
+            .await;
+        assert!(
+            message.contains("a Human seat 0 and HER (AI Standard) in seat 1"),
+            "{seats:?}: {message}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn an_auto_match_is_watched_live_and_a_late_spectator_gets_the_current_state() {
     let (server, _dir) = start_server("her-auto");
     let mut creator = Peer::connect(&server.url(), Format::Json).await;
