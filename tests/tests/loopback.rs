@@ -350,6 +350,26 @@ async fn the_handshake_refuses_other_protocol_versions_and_requests_before_hello
 }
 
 #[tokio::test]
+async fn a_second_hello_is_refused_and_the_connection_goes_on() {
+    let (server, _dir) = start_server("hello-again");
+    let mut peer = Peer::connect(&server.url(), Format::Json).await;
+    peer.send(ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        client: "again".into(),
+    })
+    .await;
+    match peer.recv().await {
+        ServerMsg::Error { code, message } => {
+            assert_eq!(code, ErrorCode::BadRequest, "{message}");
+            assert!(message.contains("already greeted"), "{message}");
+        }
+        other => panic!("a second Hello answered with {other:?}"),
+    }
+    peer.send(ClientMsg::ListGames).await;
+    assert!(matches!(peer.recv().await, ServerMsg::Games(_)));
+}
+
+#[tokio::test]
 async fn a_join_sent_again_after_its_answer_was_lost_gets_the_same_seat() {
     let (server, _dir) = start_server("join-again");
     let url = server.url();
