@@ -12,7 +12,9 @@ use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Move,
     Pace, PlayMode, Position, Square,
 };
-use parlor_shared::protocol::{AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{
+    AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, SeatToken, ServerMsg,
+};
 
 fn against_her(mode: PlayMode, brain: &str) -> GameSetup {
     GameSetup::Hexapawn(HexSetup {
@@ -295,6 +297,32 @@ async fn an_auto_match_is_watched_live_and_a_late_spectator_gets_the_current_sta
         })
         .await;
     assert_eq!((reset[0].beads, reset[0].games), (0, 0));
+}
+
+#[tokio::test]
+async fn an_auto_match_has_no_seat_to_join_or_move_from() {
+    let (server, _dir) = start_server("her-auto-seats");
+    let mut person = Peer::connect(&server.url(), Format::Binary).await;
+    let slow = MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 1_000,
+        pace: Pace::PerPly { ms: 1_000 },
+        brains: ["A".into(), "B".into()],
+    };
+    let room = person.create(GameSetup::HerMatch(slow), vec![]).await;
+    let token = SeatToken::random();
+    for seat in [0, 1] {
+        let message = person.join_refused(room, seat, ErrorCode::NoSuchSeat).await;
+        assert!(message.contains("an auto match has no seats"), "{message}");
+    }
+    for mv in [HexMove::HerPicks, HexMove::Play("b1-b2".parse().unwrap())] {
+        person
+            .send_move(room, &token, 0, GameMove::Hexapawn(mv))
+            .await;
+        let message = person.expect_error(ErrorCode::NoSuchSeat).await;
+        assert!(message.contains("an auto match has no seats"), "{message}");
+    }
 }
 
 #[tokio::test]
