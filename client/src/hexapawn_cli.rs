@@ -13,8 +13,8 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use clap::Subcommand;
 use parlor_shared::hexapawn::{
-    AutoConfig, AutoMatch, AutoReport, CurvePoint, Dims, MAX_MATCH_ROUNDS, Position, Side, Solver,
-    games_until_unbeatable,
+    AutoConfig, AutoMatch, AutoReport, CurvePoint, Dims, MAX_BRAIN_BOXES, MAX_MATCH_ROUNDS,
+    Position, Side, Solver, games_until_unbeatable,
 };
 use serde_json::json;
 
@@ -25,7 +25,9 @@ pub enum HexapawnCommand {
     /// HER plays a copy of itself for N rounds, who moves first alternating; prints each HER's
     /// wins, the share of them that came when it moved first, and the learning curve.
     Auto {
-        /// Rounds to play (one game each), at most a million, as for the server's matches.
+        /// Rounds to play (one game each), at most a million, as for the server's matches. As
+        /// there, a match stops early once a brain holds 200,000 boxes (boards from about 5x5
+        /// up: 8x8 after about 8,500 rounds, 5x5 after about 100,000).
         #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_MATCH_ROUNDS))]
         rounds: u64,
         /// Seed for the HERs' draws; taken from the clock and printed if omitted.
@@ -177,6 +179,7 @@ fn auto_json(report: &AutoReport) -> serde_json::Value {
         "size": report.config.dims.to_string(),
         "mirrors": report.config.mirrors,
         "rounds": report.config.rounds,
+        "rounds_played": report.rounds_played,
         "seed": report.config.seed,
         "curve_window": parlor_shared::hexapawn::CURVE_WINDOW,
         "hers": hers,
@@ -213,6 +216,13 @@ fn write_auto_text(out: &mut impl Write, report: &AutoReport) -> anyhow::Result<
         "Auto mode, {dims}: {rounds} rounds, mirror images {merged}, seed {seed} \
          (replay with --seed {seed})."
     )?;
+    if report.rounds_played < rounds {
+        writeln!(
+            out,
+            "Stopped after {} rounds: a brain holds {MAX_BRAIN_BOXES} boxes, as many as one may.",
+            report.rounds_played
+        )?;
+    }
     for her in 0..2 {
         let stats = report.stats[her];
         let share = stats

@@ -223,15 +223,16 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     ivy.send(ClientMsg::Watch { room: bricks_ai }).await;
     let bricks_ai_seen = ivy.state_where(bricks_ai, |s| s.version >= 2).await;
 
-    // An auto match at full speed, seen past round 200.
+    // An auto match, seen past round 200. It is paced (on 4x4, so that its rounds last some
+    // plies) to be still going on at the kill: at full speed a match ends within seconds.
     let mut henry = Peer::connect(&url, Format::Json).await;
     let auto = henry
         .create(
             GameSetup::HerMatch(MatchSetup {
-                dims: Dims::HEXAPAWN,
+                dims: "4x4".parse().unwrap(),
                 mirrors: false,
                 rounds: MAX_MATCH_ROUNDS,
-                pace: Pace::FullSpeed,
+                pace: Pace::PerPly { ms: 1 },
                 brains: ["left".into(), "right".into()],
             }),
             vec![],

@@ -98,10 +98,31 @@ fn auto_mode_prints_wins_shares_and_the_curve() {
 }
 
 #[test]
+fn auto_mode_says_when_it_stopped_early_because_a_brain_is_full() {
+    let config = AutoConfig {
+        dims: "8x8".parse().unwrap(),
+        mirrors: false,
+        rounds: MAX_MATCH_ROUNDS,
+        seed: 1,
+    };
+    let mut out = Vec::new();
+    auto(&mut out, config, false, None).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let stopped = text
+        .lines()
+        .find_map(|line| line.strip_prefix("Stopped after "))
+        .unwrap_or_else(|| panic!("no early stop in:\n{text}"));
+    let rounds: u64 = stopped.split(' ').next().unwrap().parse().unwrap();
+    assert!((1_000..100_000).contains(&rounds), "{stopped}");
+    assert!(stopped.ends_with("a brain holds 200000 boxes, as many as one may."));
+}
+
+#[test]
 fn auto_json_carries_the_statistics_and_both_brains() {
     let text = auto_output(200, true, None);
     let value: serde_json::Value = serde_json::from_str(&text).unwrap();
     assert_eq!(value["rounds"], 200);
+    assert_eq!(value["rounds_played"], 200);
     assert_eq!(value["curve"].as_array().unwrap().len(), 20);
     let hers = value["hers"].as_array().unwrap();
     let wins: u64 = hers.iter().map(|her| her["wins"].as_u64().unwrap()).sum();

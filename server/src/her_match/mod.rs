@@ -33,9 +33,12 @@ use room::{MatchRoom, summary_of};
 /// The most often watchers hear of a match at full speed.
 pub const THROTTLE: Duration = Duration::from_millis(100);
 
-/// The most rounds a match at full speed plays ahead of the store (they are committed
-/// together).
-const MAX_UNSAVED: u64 = 64;
+/// A write of the brains may take at most about this share of a match's time: the next starts
+/// only once `WRITE_SPACING` times the last one's cost has passed since it began. A write costs
+/// the size of both brains (every box, rewritten), so small brains are written after almost
+/// every round while big ones (up to 2 x 200,000 boxes on 8x8) are written every few seconds,
+/// instead of the match spending nearly all its time rewriting them.
+const WRITE_SPACING: u32 = 10;
 
 /// What an auto match starts with.
 pub struct MatchInit {
@@ -109,22 +112,27 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     let mut published = Instant::now();
     let paced = matches!(setup.pace, Pace::PerPly { .. });
     let offset = run.offset;
-    // The rounds are written in the background: one write is in flight at a time and the rounds
-    // played meanwhile (up to `MAX_UNSAVED`) go into the next, so at full speed the writer
-    // commits many rounds at once. A view is published only once its round has committed, so a
-    // watcher never sees a round a crash could take back. A paced match writes every round and
-    // waits for it.
+    // The rounds are written in the background: one write is in flight at a time, and the
+    // rounds played meanwhile (and until the next write is due, see `WRITE_SPACING`) go into
+    // the next, so at full speed many rounds share a commit. A view is published only once its
+    // round has committed, so a watcher never sees a round a crash could take back. A paced
+    // match waits for each of its writes, so while its brains are small its plies are shown
+    // with the score of the round before.
     let mut in_flight: Option<InFlight> = None;
     let mut unsaved = Unsaved::default();
+    let mut schedule = WriteSchedule::default();
     let mut stored = true;
     let mut abandoned = false;
-    while stored && run.progress.rounds_played < setup.rounds {
+    // A match whose brains are full ends there, as if its rounds were all played.
+    while stored && run.progress.rounds_played < setup.rounds && !run.game.brains_full() {
         if views.is_closed() {
             abandoned = true;
             break;
         }
-        // Only a paced match shows its plies; at full speed a view is made only to publish.
-        let between_rounds = paced.then(|| run.view(&setup));
+        // Only a paced match shows its plies, each with the score as last stored (the rounds
+        // since, not yet written, are not to be seen); at full speed a view is made only to
+        // publish.
+        let between_rounds = paced.then(|| views.borrow().clone());
         let round = run
             .game
             .play_round_watched(|position, last_move, mover, brain| {
@@ -150,17 +158,19 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
             published = Instant::now();
             unsaved.view = Some(run.last_view(&setup));
         }
-        let wait = paced || unsaved.rounds >= MAX_UNSAVED;
-        match settle(id, &mut in_flight, &views, wait) {
+        match settle(id, &mut in_flight, &views, false) {
             None => continue,
             Some(ok) => stored = ok,
         }
-        if stored {
+        schedule.settled();
+        if stored && schedule.due() {
+            schedule.start();
             in_flight = write_rounds(&store, id, &setup, &run, &mut unsaved);
             stored = in_flight.is_some();
-        }
-        if paced {
-            stored = stored && settle(id, &mut in_flight, &views, true) == Some(true);
+            if paced {
+                stored = stored && settle(id, &mut in_flight, &views, true) == Some(true);
+                schedule.settled();
+            }
         }
     }
     stored = settle(id, &mut in_flight, &views, true) == Some(true) && stored;
@@ -188,10 +198,48 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     if abandoned {
         return info!(room = id, rounds, "auto match abandoned: it stops here");
     }
+    if rounds < setup.rounds {
+        info!(
+            room = id,
+            rounds, "auto match stopped early: a brain is full"
+        );
+    }
     let mut last = run.last_view(&setup);
     last.finished = true;
     views.send_replace(last);
     info!(room = id, rounds, "auto match over");
+}
+
+/// When the brains were last written and what it cost, which says when the next write is due.
+#[derive(Default)]
+struct WriteSchedule {
+    /// When the write in flight (or the last) began.
+    started: Option<Instant>,
+    /// How long the last settled write took, from making its rows to its commit.
+    cost: Duration,
+    in_flight: bool,
+}
+
+impl WriteSchedule {
+    fn due(&self) -> bool {
+        !self.in_flight
+            && self
+                .started
+                .is_none_or(|started| started.elapsed() >= self.cost * WRITE_SPACING)
+    }
+
+    fn start(&mut self) {
+        self.started = Some(Instant::now());
+        self.in_flight = true;
+    }
+
+    /// The write in flight, if any, has just committed (or failed).
+    fn settled(&mut self) {
+        if let (true, Some(started)) = (self.in_flight, self.started) {
+            self.cost = started.elapsed();
+            self.in_flight = false;
+        }
+    }
 }
 
 /// Rounds played but not yet given to the store.

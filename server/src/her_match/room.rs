@@ -263,4 +263,35 @@ mod tests {
         let (_, games) = store.load_brain("A").unwrap().expect("A was stored");
         assert!(games > 0, "the rounds it played are kept");
     }
+
+    #[tokio::test]
+    async fn a_match_whose_brain_fills_up_finishes_early_with_its_rounds_stored() {
+        let store = Store::in_memory().unwrap();
+        let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
+        let setup = MatchSetup {
+            dims: "8x8".parse().unwrap(),
+            mirrors: false,
+            rounds: parlor_shared::hexapawn::MAX_MATCH_ROUNDS,
+            pace: Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        };
+        let id = hall
+            .create_room(GameSetup::HerMatch(setup), vec![])
+            .await
+            .unwrap();
+        let mut summary = hall.room(id).unwrap().summary;
+        let finished = summary.wait_for(|summary| summary.outcome.is_some());
+        let rounds = tokio::time::timeout(std::time::Duration::from_secs(60), finished)
+            .await
+            .expect("the match ends")
+            .unwrap()
+            .moves;
+        assert!((1_000..100_000).contains(&rounds), "{rounds}");
+        let stored = ["A", "B"].map(|name| store.load_brain(name).unwrap().unwrap());
+        let boxes = stored.each_ref().map(|(brain, _)| brain.boxes());
+        let full = parlor_shared::hexapawn::MAX_BRAIN_BOXES;
+        assert!(boxes.iter().any(|&boxes| boxes >= full), "{boxes:?}");
+        assert_eq!(stored.map(|(_, games)| games), [u64::from(rounds); 2]);
+        assert!(store.load_rooms().unwrap().rooms.is_empty());
+    }
 }

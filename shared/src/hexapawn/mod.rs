@@ -24,8 +24,8 @@ pub use board::{MAX_MOVES, Move, MoveList, Position, PositionData, Square, Statu
 pub use brain_json::{BRAIN_FORMAT, BRAIN_FORMAT_VERSION, BrainFile};
 pub use her::{BeadView, Brain, Her, HerChoice, HerResult, MatchboxView, Pick};
 pub use modes::{
-    AutoConfig, AutoMatch, AutoReport, CURVE_WINDOW, CurvePoint, HerStats, RoundResult,
-    games_until_unbeatable, is_unbeatable, play_against_exploiter,
+    AutoConfig, AutoMatch, AutoReport, CURVE_WINDOW, CurvePoint, HerStats, MAX_BRAIN_BOXES,
+    RoundResult, games_until_unbeatable, is_unbeatable, play_against_exploiter,
 };
 pub use room::{
     BoxView, HER_SEAT, HexGame, HexMove, HexSetup, MAX_BRAIN_NAME, MAX_CURVE_POINTS,

@@ -87,6 +87,13 @@ pub struct RoundResult {
     pub last_move: Option<Move>,
 }
 
+/// An auto match stops early once either brain holds this many boxes. Big boards never stop
+/// meeting new positions (8x8 opens about 23 boxes a round in each brain), so without a bound a
+/// long match would grow its brains to gigabytes. At this size a brain's file (about 160 bytes
+/// a box on 8x8) stays well within what may be exported and imported, and a brain in memory
+/// takes about 70 MB. Boards up to 4x4 (4,500 boxes) never come near it.
+pub const MAX_BRAIN_BOXES: usize = 200_000;
+
 /// An auto match in progress: two HERs, starting from the same empty brain, play rounds.
 pub struct AutoMatch {
     config: AutoConfig,
@@ -101,6 +108,8 @@ pub struct AutoMatch {
 /// What an auto match ends with.
 pub struct AutoReport {
     pub config: AutoConfig,
+    /// Fewer than `config.rounds` when the brains filled up first ([`MAX_BRAIN_BOXES`]).
+    pub rounds_played: u64,
     pub stats: [HerStats; 2],
     pub curve: Vec<CurvePoint>,
     pub brains: [Brain; 2],
@@ -149,6 +158,13 @@ impl AutoMatch {
 
     pub fn her(&self, index: usize) -> &Her {
         &self.hers[index]
+    }
+
+    /// Whether a brain holds [`MAX_BRAIN_BOXES`] boxes, so the match must stop.
+    pub fn brains_full(&self) -> bool {
+        self.hers
+            .iter()
+            .any(|her| her.brain().boxes() >= MAX_BRAIN_BOXES)
     }
 
     /// Plays the next round: HER 0 moves first in even rounds, HER 1 in odd ones.
@@ -215,9 +231,10 @@ impl AutoMatch {
         self.window_losses = [0; 2];
     }
 
-    /// Plays the rounds still due and hands over the results and both brains.
+    /// Plays the rounds still due (or until the brains are full) and hands over the results
+    /// and both brains.
     pub fn run(mut self) -> AutoReport {
-        while self.rounds_played < self.config.rounds {
+        while self.rounds_played < self.config.rounds && !self.brains_full() {
             self.play_round();
         }
         if !self.rounds_played.is_multiple_of(CURVE_WINDOW) {
@@ -226,6 +243,7 @@ impl AutoMatch {
         let [first, second] = self.hers;
         AutoReport {
             config: self.config,
+            rounds_played: self.rounds_played,
             stats: self.stats,
             curve: self.curve,
             brains: [first.into_brain(), second.into_brain()],

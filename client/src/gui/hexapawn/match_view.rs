@@ -111,7 +111,12 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
 fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]) {
     let max_chars = (width / text_width("m")).floor() as usize;
     let line = |text: &str, y: f32, color| label(&truncate(text, max_chars), x, y, color);
-    let round = if view.finished {
+    let round = if view.finished && view.rounds_played < view.setup.rounds {
+        format!(
+            "Stopped after {} of {} rounds on {}: a brain is full",
+            view.rounds_played, view.setup.rounds, view.setup.dims
+        )
+    } else if view.finished {
         format!(
             "Finished: {} rounds played on {}",
             view.rounds_played, view.setup.dims

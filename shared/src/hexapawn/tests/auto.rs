@@ -1,6 +1,6 @@
 //! Auto mode: HER against a copy of itself.
 
-use crate::hexapawn::{AutoConfig, AutoMatch, CURVE_WINDOW, Dims, Position};
+use crate::hexapawn::{AutoConfig, AutoMatch, CURVE_WINDOW, Dims, MAX_BRAIN_BOXES, Position};
 
 fn config(rounds: u64, seed: u64, mirrors: bool) -> AutoConfig {
     AutoConfig {
@@ -101,4 +101,30 @@ fn a_round_stored_before_the_last_move_was_kept_still_reads() {
     let read: crate::hexapawn::RoundResult = serde_json::from_value(json).unwrap();
     assert_eq!(read.last_move, None);
     assert_eq!(read.end, round.end);
+}
+
+#[test]
+fn a_match_on_a_big_board_stops_once_a_brain_is_full() {
+    let config = AutoConfig {
+        dims: "8x8".parse::<Dims>().unwrap(),
+        mirrors: false,
+        rounds: crate::hexapawn::MAX_MATCH_ROUNDS,
+        seed: 1,
+    };
+    let report = AutoMatch::new(config).run();
+    let boxes = report.brains.each_ref().map(|brain| brain.boxes());
+    // About 23 new boxes a round in each brain: some thousands of rounds, not a million.
+    assert!(
+        (1_000..100_000).contains(&report.rounds_played),
+        "{}",
+        report.rounds_played
+    );
+    let fullest = boxes[0].max(boxes[1]);
+    // It stops at the first round that fills one; a round opens at most 48 boxes a brain.
+    assert!(
+        (MAX_BRAIN_BOXES..MAX_BRAIN_BOXES + 48).contains(&fullest),
+        "{boxes:?}"
+    );
+    let wins: u64 = report.stats.iter().map(|stats| stats.wins).sum();
+    assert_eq!(wins, report.rounds_played);
 }
