@@ -119,6 +119,8 @@ struct Room {
     recorded_at: Option<tokio::time::Instant>,
     /// When the room last handled a command (a move, an AI's answer, a visit).
     last_activity: tokio::time::Instant,
+    /// Set when the game cannot go on (an AI seat failed): the room closes at once.
+    broken: bool,
     lifetimes: RoomLifetimes,
 }
 
@@ -185,6 +187,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         saving: true,
         recorded_at: None,
         last_activity: tokio::time::Instant::now(),
+        broken: false,
         lifetimes,
     };
     room.publish_summary();
@@ -245,6 +248,10 @@ impl Room {
             };
             self.handle(command).await;
             self.last_activity = tokio::time::Instant::now();
+            if self.broken {
+                turn_away(self.id, &mut inbox);
+                break;
+            }
         }
         info!(room = self.id, "room closed");
     }

@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 
 use parlor_shared::game::GameMove;
 use parlor_shared::protocol::SeatSpec;
-use tracing::warn;
+use tracing::{error, warn};
 
 use super::{Room, RoomCommand};
 use crate::ai;
@@ -80,21 +80,111 @@ impl Room {
         {
             self.seats[seat as usize].planner.get_or_insert(planner);
         }
-        if self.ai_thinking == Some(version) {
-            self.ai_thinking = None;
+        if self.ai_thinking != Some(version) {
+            // An answer for a state the room has left: nobody needs it.
+            return;
         }
+        self.ai_thinking = None;
         let Some(seat) = self.state.seat_to_move() else {
             return;
         };
         let mut plan = VecDeque::from(plan);
         let Some(mv) = plan.pop_front() else {
-            return warn!(room = self.id, "AI found no move in an unfinished game");
+            return self.ai_failed(seat, "found no move");
         };
         // Kept before the move, which starts the AI again for the next one.
         self.ai_plan = plan;
         if let Err((code, message)) = self.try_move(seat, version, mv).await {
             self.ai_plan.clear();
             warn!(room = self.id, ?code, message, "AI move refused");
+            self.ai_failed(seat, "made a move the rules refuse");
         }
+    }
+
+    /// An AI seat that cannot move (a bug: its search failed, or it broke the rules) would hold
+    /// the game for ever, so the room closes as a failed room does, telling whoever follows it.
+    /// Its rows stay in the store: a restart tries again.
+    fn ai_failed(&mut self, seat: u8, what: &str) {
+        error!(
+            room = self.id,
+            seat, what, "an AI seat failed; the room closes"
+        );
+        let message = format!(
+            "room {} closed: its AI in seat {seat} {what} (a bug on the server); it is tried \
+             again when the server restarts",
+            self.id
+        );
+        self.audience.close_with(self.id, &message);
+        self.broken = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use parlor_shared::game::GameSetup;
+    use parlor_shared::klotski::{KlotskiBoard, parse_puzzle};
+    use parlor_shared::protocol::{AiKind, ServerMsg};
+
+    use super::*;
+    use crate::audience::TestFollower;
+    use crate::hall::Hall;
+    use crate::store::Store;
+
+    /// A Klotski room whose solver seat answers only after its 3 s pace, watched by a follower;
+    /// its AI's answer for version 0 is then `answer`.
+    async fn ai_answers(answer: Vec<GameMove>) -> (Hall, Store, u64, TestFollower) {
+        let store = Store::in_memory().unwrap();
+        let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
+        let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap());
+        let seat = SeatSpec::Ai {
+            move_ms: 3_000,
+            kind: AiKind::Standard,
+        };
+        let id = hall
+            .create_room(GameSetup::Klotski(board), vec![seat])
+            .await
+            .unwrap();
+        let follower = TestFollower::new(1);
+        let inbox = hall.room(id).unwrap().inbox;
+        inbox.send(follower.watch()).await.unwrap();
+        // An answer for a version the room has left is passed over.
+        let stale = RoomCommand::AiMoved {
+            version: 5,
+            plan: Vec::new(),
+            planner: None,
+        };
+        inbox.send(stale).await.unwrap();
+        let (version, plan, planner) = (0, answer, None);
+        let answer = RoomCommand::AiMoved {
+            version,
+            plan,
+            planner,
+        };
+        inbox.send(answer).await.unwrap();
+        (hall, store, id, follower)
+    }
+
+    async fn assert_closed_for(follower: &TestFollower, hall: &Hall, id: u64, what: &str) {
+        let told = follower.next_reply().await;
+        assert!(
+            matches!(&told, ServerMsg::RoomClosed { room, message } if *room == id && message.contains(what)),
+            "{told:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        assert!(hall.room(id).is_none(), "the room is still open");
+    }
+
+    #[tokio::test]
+    async fn an_ai_seat_that_finds_no_move_closes_the_room_and_a_restart_tries_again() {
+        let (hall, store, id, follower) = ai_answers(Vec::new()).await;
+        assert_closed_for(&follower, &hall, id, "found no move").await;
+        assert_eq!(store.load_rooms().unwrap().rooms.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn an_ai_seat_that_breaks_the_rules_closes_the_room() {
+        let wrong_game = GameMove::Cave("a1".parse().unwrap());
+        let (hall, _store, id, follower) = ai_answers(vec![wrong_game]).await;
+        assert_closed_for(&follower, &hall, id, "made a move the rules refuse").await;
     }
 }
