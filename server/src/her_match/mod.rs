@@ -487,6 +487,63 @@ mod tests {
         assert_eq!(losses, 40);
     }
 
+    /// The beads `after` has lost since `before`, a box made since counting from the one bead
+    /// per move it starts with: only a loss takes beads.
+    fn beads_lost(before: &Brain, after: &Brain) -> u32 {
+        let before = before.to_file().boxes;
+        after
+            .to_file()
+            .boxes
+            .iter()
+            .flat_map(|(position, beads)| {
+                let had = before.get(position);
+                beads
+                    .iter()
+                    .map(move |(mv, &count)| had.map_or(1, |had| had[mv]) - count)
+            })
+            .sum()
+    }
+
+    #[test]
+    fn a_match_resumed_at_an_odd_round_credits_each_win_to_the_her_that_kept_its_beads() {
+        let setup = full_speed_match(40);
+        let empty = || Brain::new(setup.dims, setup.mirrors);
+        let mut run = MatchRun::resume(&setup, [empty(), empty()], 3, MatchProgress::default());
+        play(&mut run, 17);
+        let brains = [run.brain(0).clone(), run.brain(1).clone()];
+        let mut resumed = MatchRun::resume(&setup, brains, 3, run.progress.clone());
+        // The game's HERs are the match's the other way round.
+        assert_eq!(resumed.swap(0), 1);
+        let mut losers_punished = 0;
+        for _ in 17..40 {
+            let before = [resumed.brain(0).clone(), resumed.brain(1).clone()];
+            let stats = resumed.progress.stats;
+            let round = resumed.game.play_round();
+            resumed.record(round);
+            let last = resumed.progress.last_round.unwrap();
+            let (winner, loser) = (last.winner, 1 - last.winner);
+            let lost = [0, 1].map(|her| beads_lost(&before[her], resumed.brain(her)));
+            // The loser gives back the bead of its last move, if it made one (a HER resigning
+            // on its first turn drew none); the winner keeps all its beads.
+            assert_eq!(
+                lost[winner], 0,
+                "the HER credited with {last:?} lost a bead"
+            );
+            assert_eq!(lost[loser], u32::from(last.plies >= 2), "{last:?}");
+            losers_punished += lost[loser];
+            let credited = resumed.progress.stats;
+            assert_eq!(credited[winner].wins, stats[winner].wins + 1, "{last:?}");
+            assert_eq!(credited[loser], stats[loser], "{last:?}");
+            assert_eq!(
+                credited[winner].wins_moving_first,
+                stats[winner].wins_moving_first + u64::from(winner == last.first),
+                "{last:?}"
+            );
+        }
+        // Most rounds tell the HERs apart by their beads.
+        assert!(losers_punished >= 12, "{losers_punished} of 23 rounds");
+    }
+
     #[test]
     fn the_view_between_rounds_marks_the_move_that_ended_the_last_round() {
         let setup = full_speed_match(20);
