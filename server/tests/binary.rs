@@ -5,9 +5,10 @@ mod common;
 
 use std::process::Command;
 
-use common::{SERVER, ask, data_dir, start};
+use common::{Peer, SERVER, ask, data_dir, start};
+use parlor_shared::codec::Format;
 use parlor_shared::game::{GameSetup, GameState};
-use parlor_shared::hexapawn::{Brain, Dims, MAX_MATCH_ROUNDS, MatchSetup, Pace};
+use parlor_shared::hexapawn::{Brain, MAX_MATCH_ROUNDS, MatchSetup, Pace};
 use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
 #[test]
@@ -106,11 +107,13 @@ async fn finished_games_survive_a_restart() {
 async fn her_brains_survive_a_kill_in_the_middle_of_training() {
     let dir = data_dir();
     let data = dir.path().to_str().unwrap();
+    // Paced, on 4x4 so that its rounds last some plies, to be still training at the kill and
+    // after the restart: at full speed a match ends within seconds.
     let setup = MatchSetup {
-        dims: Dims::HEXAPAWN,
+        dims: "4x4".parse().unwrap(),
         mirrors: false,
         rounds: MAX_MATCH_ROUNDS,
-        pace: Pace::FullSpeed,
+        pace: Pace::PerPly { ms: 1 },
         brains: ["left".into(), "right".into()],
     };
     let mut server = start(&["--data", data]);
@@ -126,7 +129,7 @@ async fn her_brains_survive_a_kill_in_the_middle_of_training() {
         unreachable!()
     };
     let ServerMsg::State(running) = ask(&server.url, vec![ClientMsg::Watch { room }], |m| {
-        matches!(m, ServerMsg::State(s) if matches!(&s.state, GameState::HerMatch(v) if v.rounds_played >= 500))
+        matches!(m, ServerMsg::State(s) if matches!(&s.state, GameState::HerMatch(v) if v.rounds_played >= 200))
     })
     .await
     else {
@@ -150,14 +153,10 @@ async fn her_brains_survive_a_kill_in_the_middle_of_training() {
     for (summary, name) in brains.iter().zip(["left", "right"]) {
         assert_eq!(summary.name, name);
         assert!(summary.games >= seen.rounds_played, "{summary:?} {seen:?}");
-        let export = ClientMsg::ExportBrain { name: name.into() };
-        let ServerMsg::Brain { json, .. } = ask(&again.url, vec![export], |m| {
-            matches!(m, ServerMsg::Brain { .. })
-        })
-        .await
-        else {
-            unreachable!()
-        };
+        let json = Peer::connect(&again.url, Format::Json)
+            .await
+            .export_file(name)
+            .await;
         let brain = Brain::from_json(&json).expect("a whole brain");
         assert_eq!(brain.beads(), summary.beads);
     }

@@ -10,6 +10,7 @@ use tempfile::TempDir;
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_server::{BackgroundServer, Limits, ServerConfig};
+use parlor_shared::brain_parts::{Assembly, Part};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::protocol::{
@@ -139,6 +140,24 @@ impl Peer {
     }
 
     /// The next state of `room` that satisfies `accept`.
+    /// The brain file `name`, exported and joined from its parts.
+    pub async fn export_file(&mut self, name: &str) -> String {
+        self.send(ClientMsg::ExportBrain { name: name.into() })
+            .await;
+        let mut file = None;
+        loop {
+            let joined = self
+                .recv_until(|m| {
+                    let part = Part::of_export(&m)?;
+                    Some(Assembly::take(&mut file, part).expect("parts in order"))
+                })
+                .await;
+            if let Some((_, json)) = joined {
+                return json;
+            }
+        }
+    }
+
     pub async fn state_where(
         &mut self,
         room: RoomId,

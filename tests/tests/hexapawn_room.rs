@@ -5,7 +5,7 @@
 mod common;
 
 use common::{Peer, start_server};
-use parlor_shared::brain_parts::{self, Assembly, Part};
+use parlor_shared::brain_parts;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
 use parlor_shared::hexapawn::{
@@ -57,8 +57,6 @@ fn view(state: &GameState) -> &MatchView {
 trait BrainRequests {
     async fn brains(&mut self) -> Vec<BrainSummary>;
     async fn export(&mut self, name: &str) -> Brain;
-    /// The brain file, joined from its parts.
-    async fn export_file(&mut self, name: &str) -> String;
     /// Sends a brain file in its parts.
     async fn import(&mut self, name: &str, json: &str);
 }
@@ -75,23 +73,6 @@ impl BrainRequests for Peer {
 
     async fn export(&mut self, name: &str) -> Brain {
         Brain::from_json(&self.export_file(name).await).unwrap()
-    }
-
-    async fn export_file(&mut self, name: &str) -> String {
-        self.send(ClientMsg::ExportBrain { name: name.into() })
-            .await;
-        let mut file = None;
-        loop {
-            let joined = self
-                .recv_until(|m| {
-                    let part = Part::of_export(&m)?;
-                    Some(Assembly::take(&mut file, part).expect("parts in order"))
-                })
-                .await;
-            if let Some((_, json)) = joined {
-                return json;
-            }
-        }
     }
 
     async fn import(&mut self, name: &str, json: &str) {
