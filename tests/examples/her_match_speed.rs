@@ -1,5 +1,6 @@
 //! Times an auto match (HER against HER) on a running server at full speed: rounds per second
-//! with both brains stored after every round, and how many states a watcher received.
+//! with both brains stored as the match goes (see `WRITE_SPACING` in the server's `her_match`),
+//! and how many states a watcher received.
 //!
 //! cargo run --release -p parlor-tests --example her_match_speed -- \
 //!     --url ws://127.0.0.1:7878 --rounds 20000
