@@ -1,6 +1,6 @@
 use std::io::Cursor;
 
-use parlor_shared::hexapawn::{Brain, BrainFile};
+use parlor_shared::hexapawn::{Brain, BrainFile, HerStats};
 
 use super::*;
 
@@ -70,15 +70,18 @@ fn fast_mode_just_moves_and_input_ending_mid_game_fails() {
     assert!(!text.contains("matchbox for this position"), "{text}");
 }
 
-fn auto_output(rounds: u64, json: bool, plot: Option<PathBuf>) -> String {
-    let config = AutoConfig {
+fn auto_config(rounds: u64) -> AutoConfig {
+    AutoConfig {
         dims: Dims::HEXAPAWN,
         mirrors: true,
         rounds,
         seed: 11,
-    };
+    }
+}
+
+fn auto_output(rounds: u64, json: bool, plot: Option<PathBuf>) -> String {
     let mut out = Vec::new();
-    auto(&mut out, config, json, plot).unwrap();
+    auto(&mut out, auto_config(rounds), json, plot).unwrap();
     String::from_utf8(out).unwrap()
 }
 
@@ -89,9 +92,36 @@ fn auto_mode_prints_wins_shares_and_the_curve() {
         &text,
         "Auto mode, 3x3: 400 rounds, mirror images merged, seed 11",
     );
-    assert_has(&text, "HER 1: ");
-    assert_has(&text, "HER 2: ");
-    assert_has(&text, "of them moving first (");
+    // The same match played again: each HER's line carries its own numbers, and its share is
+    // of its wins that came when it moved first (SPEC §5), not of the rounds.
+    let report = AutoMatch::new(auto_config(400)).run();
+    let [one, two] = report.stats;
+    assert_eq!(one.wins + two.wins, 400);
+    assert_ne!(one, two, "this seed cannot tell HER 1's line from HER 2's");
+    let expected: Vec<String> = (0..2)
+        .map(|her| {
+            let HerStats {
+                wins,
+                wins_moving_first,
+            } = report.stats[her];
+            let share = format!("{:.1}%", 100.0 * wins_moving_first as f64 / wins as f64);
+            let over_rounds = format!("{:.1}%", 100.0 * wins_moving_first as f64 / 400.0);
+            assert_ne!(share, over_rounds, "this seed cannot tell the shares apart");
+            let brain = &report.brains[her];
+            format!(
+                "HER {}: {wins} wins, {wins_moving_first} of them moving first ({share}); \
+                 {} boxes, {} beads left.",
+                her + 1,
+                brain.boxes(),
+                brain.beads()
+            )
+        })
+        .collect();
+    let printed: Vec<&str> = text
+        .lines()
+        .filter(|line| line.starts_with("HER "))
+        .collect();
+    assert_eq!(printed, expected, "in:\n{text}");
     assert_has(&text, "Learning curve");
     assert_has(&text, "321-400");
     assert_has(&text, "11-20");
