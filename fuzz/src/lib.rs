@@ -7,13 +7,18 @@
 
 use std::fmt::Debug;
 
+use parlor_shared::bricks::{BricksMove, Turn};
 use parlor_shared::codec::{CodecError, Format, Frame, decode, encode};
 use parlor_shared::ewn::{
-    Checked, Level, LevelSpec, MovesFile, Rules, Status, check_moves, parse_level, parse_moves,
+    Checked, EwnMove, Level, LevelSpec, MovesFile, Rules, Status, check_moves, parse_level,
+    parse_moves,
 };
 use parlor_shared::game::{GameMove, GameSetup, GameState};
-use parlor_shared::hexapawn::{Brain, Dims, HexSetup, PlayMode};
-use parlor_shared::klotski::{KlotskiBoard, Move as KlotskiMove, parse_puzzle, prove_unsolvable};
+use parlor_shared::hexapawn::{Brain, Dims, HexMove, HexSetup, PERSON_SIDE, PlayMode};
+use parlor_shared::klotski::{
+    KlotskiBoard, KlotskiMove as KlotskiGameMove, KlotskiStatus, Move as KlotskiMove, parse_puzzle,
+    prove_unsolvable,
+};
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -109,14 +114,20 @@ pub fn client_msg(data: &[u8]) {
     }
 }
 
-/// The state after `mv`, if the rules take it; a refusal must say why in words. Writing the
-/// move or the refusal out must not panic either (a Hexapawn square sent as column 255 once
-/// overflowed while its refusal was written, and ended the room's task).
+/// The state after `mv`, if the rules take it; a refusal must say why in words. A move taken
+/// must be one of the state's legal moves as the game lists them apart from taking a move
+/// ([`is_listed_legal`]). Writing the move or the refusal out must not panic either (a
+/// Hexapawn square sent as column 255 once overflowed while its refusal was written, and ended
+/// the room's task).
 pub fn take_or_refuse(state: &GameState, mv: GameMove) -> Option<GameState> {
     let written = mv.to_string();
     assert!(!written.is_empty(), "{mv:?} writes as nothing");
     match state.apply(mv) {
         Ok(next) => {
+            assert!(
+                is_listed_legal(state, mv),
+                "{written} was taken but is not a legal move of {state:?}"
+            );
             let _ = next.outcome();
             let _ = next.seat_to_move();
             Some(next)
@@ -128,6 +139,51 @@ pub fn take_or_refuse(state: &GameState, mv: GameMove) -> Option<GameState> {
             );
             None
         }
+    }
+}
+
+/// Whether `mv` is among `state`'s legal moves as each game lists them, not through the move
+/// check `apply` makes: Cave's legal cells, the moves EWN's level and Klotski's puzzle
+/// generate, Hexapawn's legal moves (and HER resigning on its own turn), and for Bricks a drop
+/// above the last safe height up to the highest the strength may be, or an answer to the drop
+/// waiting for one (SPEC §2). A Klotski game still being played may always be given up.
+fn is_listed_legal(state: &GameState, mv: GameMove) -> bool {
+    match (state, mv) {
+        (GameState::Cave(position), GameMove::Cave(square)) => {
+            position.legal_squares().any(|legal| legal == square)
+        }
+        (GameState::Bricks(game), GameMove::Bricks(mv)) => match (game.turn(), mv) {
+            (Turn::Agent, BricksMove::Drop(height)) => {
+                (game.state().min_safe() + 1..=game.state().max_safe()).contains(&height)
+            }
+            (Turn::Answerer { .. }, BricksMove::Answer(_)) => true,
+            _ => false,
+        },
+        (GameState::Ewn(game), GameMove::Ewn(EwnMove { piece, to })) => game
+            .level()
+            .legal_moves(game.state())
+            .contains(&parlor_shared::ewn::Move { piece, to }),
+        (GameState::Klotski(game), GameMove::Klotski(mv)) => {
+            game.status() == KlotskiStatus::Playing
+                && match mv {
+                    KlotskiGameMove::Slide(slide) => {
+                        game.puzzle().legal_moves(game.position()).contains(&slide)
+                    }
+                    KlotskiGameMove::GiveUp(_) => true,
+                }
+        }
+        (GameState::Hexapawn(game), GameMove::Hexapawn(mv)) => {
+            let position = &game.position;
+            !game.her_resigned
+                && match mv {
+                    HexMove::Play(mv) => position.legal_moves().contains(&mv),
+                    HexMove::HerResigns => {
+                        !position.legal_moves().is_empty() && position.to_move() != PERSON_SIDE
+                    }
+                    HexMove::HerPicks => false,
+                }
+        }
+        _ => false,
     }
 }
 

@@ -1,6 +1,7 @@
-//! Any move a peer can send, in any game: the rules take it or refuse it in words, through the
-//! same check the `client_msg` fuzz target makes on decoded moves (`checks::take_or_refuse`,
-//! from the sample starts of every game), here on moves built to reach far into the games.
+//! Any move a peer can send, in any game: the rules take it or refuse it in words, and take only
+//! moves the game lists as legal, through the same check the `client_msg` fuzz target makes on
+//! decoded moves (`checks::take_or_refuse`, from the sample starts of every game), here on moves
+//! built to reach far into the games.
 
 /// The fuzz targets' checks, shared as `shared/tests/fuzz_corpus.rs` shares them; only the
 /// move check and the sample starts are used here.
@@ -45,6 +46,14 @@ fn any_move() -> impl Strategy<Value = GameMove> {
         }),
         Just(GameMove::Klotski(KlotskiMove::GiveUp(GiveUpReason::Player))),
         (hex_square.clone(), hex_square).prop_map(|(from, to)| {
+            GameMove::Hexapawn(HexMove::Play(hexapawn::Move::new(from, to)))
+        }),
+        // A step to a neighbouring square, as pawns move (forward, diagonally or not) and do
+        // not (sideways, backwards), so that Hexapawn games go on.
+        ((0u8..8, 0u8..8), (-1i8..=1, -1i8..=1)).prop_map(|((col, row), (right, up))| {
+            let from = hexapawn::Square::new(col, row);
+            let to =
+                hexapawn::Square::new(col.wrapping_add_signed(right), row.wrapping_add_signed(up));
             GameMove::Hexapawn(HexMove::Play(hexapawn::Move::new(from, to)))
         }),
         Just(GameMove::Hexapawn(HexMove::HerPicks)),
