@@ -2,8 +2,9 @@
 //! connections watch. The thread publishes the match's view into a `watch` channel (which keeps
 //! only the latest), at every ply when paced, at most every [`THROTTLE`] at full speed; the
 //! room's task sends each new view to its audience. A spectator arriving late gets the latest
-//! view at once. Both brains are stored after every round with the match's progress, in one
-//! transaction, so a restarted server resumes the match with the rounds still due.
+//! view at once. Both brains are stored with the match's progress as it goes, a batch of rounds
+//! to a transaction (see [`WRITE_SPACING`]), so a restarted server resumes the match from its
+//! last stored round with the rounds still due.
 //!
 //! A match nobody has watched for [`RoomLifetimes::abandoned_after`] stops, as an abandoned
 //! game does (else matches left behind would hold the server's few match places for days): its
@@ -91,9 +92,9 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     })
 }
 
-/// The match itself, on its own thread. Each round is stored (both brains, the progress, the
-/// curve's new point) in one transaction before the next begins; the match's rows are dropped
-/// once every round is played, or once its room has closed (abandoned) and so stopped
+/// The match itself, on its own thread. Its rounds are stored (both brains, the progress, the
+/// curve's new points) in batches, one transaction each; the match's rows are dropped once every
+/// round is played, once a brain is full, or once its room has closed (abandoned) and so stopped
 /// listening to its views.
 fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView>) {
     let MatchInit {
