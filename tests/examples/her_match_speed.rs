@@ -70,7 +70,7 @@ async fn main() -> anyhow::Result<()> {
                     let seconds = started.elapsed().as_secs_f64();
                     println!(
                         "{} rounds in {seconds:.2} s: {:.0} rounds/s with both brains stored \
-                         after every round; {states} states watched ({:.1} per second)",
+                         as it went; {states} states watched ({:.1} per second)",
                         view.rounds_played,
                         view.rounds_played as f64 / seconds,
                         states as f64 / seconds
