@@ -74,11 +74,42 @@ pub enum MoveError {
 ///
 /// On the wire it is the two bitboards and the side to move; JSON adds a `board` picture (row 8
 /// first, `X` Black, `O` White, `.` empty) for people reading frames, ignored when read back.
+/// What is read is checked as [`Position::from_bitboards`] checks it, and the side to move it
+/// names must be the one the brick counts give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(try_from = "PositionWire")]
 pub struct Position {
     black: u64,
     white: u64,
     to_move: Player,
+}
+
+/// A position as it arrives, in the same shape: a peer may send any numbers, so bricks that
+/// overlap, counts no game reaches, or a side to move the counts disagree with are refused.
+#[derive(Deserialize)]
+#[serde(rename = "Position")]
+struct PositionWire {
+    black: u64,
+    white: u64,
+    to_move: Player,
+}
+
+impl TryFrom<PositionWire> for Position {
+    type Error = String;
+
+    fn try_from(wire: PositionWire) -> Result<Position, String> {
+        let position = Position::from_bitboards(wire.black, wire.white).ok_or(
+            "no game has these bricks: they overlap, or Black has neither as many as White nor \
+             one more",
+        )?;
+        if position.to_move != wire.to_move {
+            return Err(format!(
+                "{:?} is to move with these bricks, not {:?}",
+                position.to_move, wire.to_move
+            ));
+        }
+        Ok(position)
+    }
 }
 
 impl Default for Position {

@@ -213,6 +213,54 @@ fn json_shows_a_board_picture_and_reads_back_without_it() {
     assert_eq!(serde_json::from_value::<Position>(json).unwrap(), position);
 }
 
+/// A position's fields as they travel, written without [`Position`]'s checks.
+#[derive(Serialize)]
+struct RawPosition {
+    black: u64,
+    white: u64,
+    to_move: Player,
+}
+
+#[test]
+fn positions_decode_as_they_always_have_and_impossible_bricks_are_refused() {
+    use crate::codec::{Format, Frame, decode, encode};
+
+    let position = Position::from_moves(&moves("a1 h8 b1")).unwrap();
+    // The encodings a position has always had (bincode: varints and the variant's index).
+    let binary = Frame::Binary(vec![3, 253, 0, 0, 0, 0, 0, 0, 0, 128, 1]);
+    let json = Frame::Text(r#"{"black":3,"white":9223372036854775808,"to_move":"White"}"#.into());
+    for frame in [&binary, &json] {
+        assert_eq!(decode::<Position>(frame).unwrap(), position, "{frame:?}");
+    }
+    assert_eq!(encode(&position, Format::Binary).unwrap(), binary);
+    let raw = |black, white, to_move| RawPosition {
+        black,
+        white,
+        to_move,
+    };
+    assert_eq!(
+        encode(&raw(3, 1 << 63, Player::White), Format::Binary).unwrap(),
+        binary,
+        "the raw fields are a position's shape"
+    );
+    let refused = [
+        (raw(3, 1, Player::White), "no game has these bricks"),
+        (raw(3, 0, Player::White), "no game has these bricks"),
+        (raw(0, 1, Player::Black), "no game has these bricks"),
+        (raw(3, 1 << 63, Player::Black), "White is to move"),
+    ];
+    for (raw, why) in refused {
+        for format in [Format::Binary, Format::Json] {
+            let frame = encode(&raw, format).unwrap();
+            let error = decode::<Position>(&frame).map_or_else(
+                |error| error.to_string(),
+                |position| panic!("{frame:?} read as {position:?}"),
+            );
+            assert!(error.contains(why), "{frame:?}: {error}");
+        }
+    }
+}
+
 fn random_game() -> impl Strategy<Value = Vec<u8>> {
     prop::collection::vec(any::<u8>(), 0..70)
 }
