@@ -381,9 +381,18 @@ async fn a_join_sent_again_after_its_answer_was_lost_gets_the_same_seat() {
         seat,
         token: Some(token.clone()),
     };
+    let mut watcher = Peer::connect(&url, Format::Binary).await;
+    watcher.watch(room).await;
     first.send(join(0)).await;
-    // The connection drops before the answer is read: the seat is taken all the same.
+    // The connection drops before the answer is read: the seat is taken all the same. The
+    // retry waits until the room shows the seat taken by nobody connected, so it is the same
+    // join again, not a first one.
     drop(first);
+    watcher
+        .state_where(room, |s| {
+            s.seats[0] == SeatState::Taken { connected: false }
+        })
+        .await;
     let mut again = Peer::connect(&url, Format::Json).await;
     again.send(join(0)).await;
     let seated = again
