@@ -13,5 +13,6 @@ pub mod hexapawn_cli;
 pub mod klotski_cli;
 pub mod level_files;
 pub mod net;
+pub mod out_file;
 pub mod png_file;
 pub mod text_file;

@@ -6,7 +6,7 @@ use std::path::Path;
 use anyhow::{Context, bail};
 
 /// Refuses `path` for the `what` (e.g. "chart") unless it ends in `.png` and can be written.
-/// A new file is created empty; an old one is left as it is until the new image replaces it.
+/// Nothing is written yet: the image replaces any old file once it is whole (`out_file`).
 pub fn check_png_path(path: &Path, what: &str) -> anyhow::Result<()> {
     if !path
         .extension()
@@ -14,10 +14,6 @@ pub fn check_png_path(path: &Path, what: &str) -> anyhow::Result<()> {
     {
         bail!("the {what} path {} must end in .png", path.display());
     }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(path)
-        .with_context(|| format!("cannot write the {what} {}", path.display()))?;
-    Ok(())
+    crate::out_file::check_writable(path)
+        .with_context(|| format!("cannot write the {what} {}", path.display()))
 }

@@ -3,7 +3,6 @@
 //! progress to stderr, and with `--write` into the book the strong engine plays from.
 
 use std::collections::HashSet;
-use std::fs::OpenOptions;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -94,7 +93,8 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     // before hours of proving.
     if let Some(path) = &args.write {
         read_book(path)?;
-        check_writable(path)?;
+        crate::out_file::check_writable(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
     }
     let mut solver = Dfpn::new(args.table_bits);
     solver.progress_every = 1 << 20;
@@ -170,37 +170,13 @@ fn summary(proved: &Proved) -> String {
     )
 }
 
-/// The lines of the book at `path` (none if it does not exist yet, when its folder must);
-/// refused when it is not a book.
+/// The lines of the book at `path` (none if it does not exist yet); refused when it is not a
+/// book.
 fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
     match read_text_file(path) {
         Ok(text) => book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display())),
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            let folder = path.parent().filter(|p| !p.as_os_str().is_empty());
-            if folder.is_some_and(|folder| !folder.is_dir()) {
-                anyhow::bail!("cannot write {}: its folder does not exist", path.display());
-            }
-            Ok(Vec::new())
-        }
+        Err(e) if e.kind() == ErrorKind::NotFound => Ok(Vec::new()),
         Err(e) => Err(e).with_context(|| format!("reading {}", path.display())),
-    }
-}
-
-/// Refuses a book that could not be written, leaving it as it is: an existing one is opened
-/// to append (which writes nothing), a missing one is created and removed again.
-fn check_writable(path: &Path) -> anyhow::Result<()> {
-    let refused = |e: std::io::Error| anyhow::anyhow!("cannot write {}: {e}", path.display());
-    let append = || OpenOptions::new().append(true).open(path).map(drop);
-    match append() {
-        Err(e) if e.kind() == ErrorKind::NotFound => {
-            match OpenOptions::new().write(true).create_new(true).open(path) {
-                Ok(_) => std::fs::remove_file(path).map_err(refused),
-                // Another run wrote it just now: open it as it is.
-                Err(e) if e.kind() == ErrorKind::AlreadyExists => append().map_err(refused),
-                Err(e) => Err(refused(e)),
-            }
-        }
-        opened => opened.map_err(refused),
     }
 }
 
@@ -226,7 +202,7 @@ fn write_book(path: &Path, results: &[Proved]) -> anyhow::Result<usize> {
         text.push_str(&line.text());
         text.push('\n');
     }
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    crate::out_file::write(path, text)?;
     Ok(new.len())
 }
 
@@ -328,7 +304,11 @@ mod tests {
         if cfg!(target_os = "linux") {
             books.push(PathBuf::from("/proc/parlor-proven.txt"));
         }
-        if OpenOptions::new().append(true).open(&read_only).is_err() {
+        if std::fs::OpenOptions::new()
+            .append(true)
+            .open(&read_only)
+            .is_err()
+        {
             books.push(read_only.clone());
         }
         for book in books {
@@ -343,21 +323,6 @@ mod tests {
             assert!(out.is_empty(), "nothing is proved first");
         }
         assert_eq!(std::fs::read_to_string(&read_only).unwrap(), book_text);
-    }
-
-    #[test]
-    fn checking_that_a_book_can_be_written_changes_nothing() {
-        let dir = tempfile::tempdir().unwrap();
-        let missing = dir.path().join("new.txt");
-        check_writable(&missing).unwrap();
-        assert!(!missing.exists(), "no empty book is left behind");
-        let existing = dir.path().join("proven.txt");
-        std::fs::write(&existing, "a1 | win | - | 1\n").unwrap();
-        check_writable(&existing).unwrap();
-        assert_eq!(
-            std::fs::read_to_string(&existing).unwrap(),
-            "a1 | win | - | 1\n"
-        );
     }
 
     #[test]

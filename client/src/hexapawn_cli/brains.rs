@@ -88,8 +88,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             BrainsCommand::Export {
                 out: Some(path), ..
             } => {
-                std::fs::write(path, json + "\n")
-                    .with_context(|| format!("cannot write {}", path.display()))?;
+                crate::out_file::write(path, json + "\n")?;
             }
             _ => writeln!(out, "{json}")?,
         },

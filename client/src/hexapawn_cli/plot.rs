@@ -17,7 +17,7 @@ const HER_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40
 /// Draws the curve into `path`; returns a note for the user ("" when all went as asked).
 pub fn draw_learning_curve(path: &Path, report: &AutoReport) -> anyhow::Result<&'static str> {
     let with_text = font_available();
-    draw(path, report, with_text)
+    crate::out_file::replace_with(path, |temp| draw(temp, report, with_text))
         .with_context(|| format!("drawing the learning curve into {}", path.display()))?;
     Ok(if with_text {
         ""

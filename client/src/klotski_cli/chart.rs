@@ -34,8 +34,10 @@ pub fn draw(
     runs: &[Run],
 ) -> anyhow::Result<&'static str> {
     let with_text = font_available();
-    draw_lines(path, instances.len(), methods, runs, with_text)
-        .with_context(|| format!("drawing the bench chart into {}", path.display()))?;
+    crate::out_file::replace_with(path, |temp| {
+        draw_lines(temp, instances.len(), methods, runs, with_text)
+    })
+    .with_context(|| format!("drawing the bench chart into {}", path.display()))?;
     Ok(if with_text {
         ""
     } else {
