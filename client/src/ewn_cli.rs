@@ -192,7 +192,7 @@ fn read_text(path: &Path) -> anyhow::Result<String> {
 }
 
 fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
-    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))
+    crate::out_file::write(path, text)
 }
 
 /// Reads and checks a level file.
@@ -276,6 +276,9 @@ pub fn solve_level(
     rules: Rules,
 ) -> anyhow::Result<ExitCode> {
     let level = read_level(file, rules)?;
+    if let Some(moves_out) = moves_out {
+        crate::out_file::check_not_input(moves_out, file)?;
+    }
     let Some(solution) = solve(&level) else {
         writeln!(out, "No solution within {} moves.", level.rules().max_moves)?;
         return Ok(ExitCode::FAILURE);

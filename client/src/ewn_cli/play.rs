@@ -85,13 +85,20 @@ fn ask_player(
 }
 
 fn ask_name(input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<Option<String>> {
-    ask(input, out, "Your name:", |answer| {
-        if answer.is_empty() {
-            Err("the name may not be empty".into())
-        } else {
-            Ok(answer.to_string())
-        }
-    })
+    ask(input, out, "Your name:", player_name)
+}
+
+/// A name the moves file can carry as its first line: not blank, one line of printable
+/// characters (surrounding spaces dropped).
+fn player_name(text: &str) -> Result<String, String> {
+    let name = text.trim();
+    if name.is_empty() {
+        return Err("the name may not be empty".into());
+    }
+    if name.chars().any(char::is_control) {
+        return Err("the name must be one line of printable characters".into());
+    }
+    Ok(name.to_string())
 }
 
 /// A level by number (`levelN.txt` in `levels_dir`) or by path, asked until one loads.
@@ -209,20 +216,24 @@ pub fn play(
         return abandon(out);
     };
     let name = match (options.name, kind.default_name()) {
-        (Some(name), _) => name,
+        (Some(name), _) => {
+            player_name(&name).map_err(|reason| anyhow::anyhow!("--name: {reason}"))?
+        }
         (None, Some(default)) => default.to_string(),
         (None, None) => match ask_name(input, out)? {
             Some(name) => name,
             None => return abandon(out),
         },
     };
-    let level = match &options.level {
-        Some(path) => read_level(path, options.rules)?,
+    let (level_path, level) = match &options.level {
+        Some(path) => (path.clone(), read_level(path, options.rules)?),
         None => match ask_level(input, out, &options.levels_dir, options.rules)? {
-            Some((_, level)) => level,
+            Some(asked) => asked,
             None => return abandon(out),
         },
     };
+    // Before the game, not after it: the game would be lost with the refusal.
+    crate::out_file::check_not_input(&options.out, &level_path)?;
     let mut mover = match kind {
         PlayerKind::Human => Mover::Human,
         PlayerKind::Random => {

@@ -347,3 +347,48 @@ fn the_command_line_takes_the_removed_square_and_refuses_one_off_the_board() {
         }
     ));
 }
+
+#[test]
+fn a_name_the_moves_file_cannot_carry_is_refused_before_the_game() {
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
+    for name in ["", "   ", "Bob\nEvil"] {
+        let options = PlayOptions {
+            name: Some(name.into()),
+            ..options(Some("level1.txt"), Some(PlayerKind::Ai), &moves)
+        };
+        let refused = play(&mut Cursor::new(""), &mut Vec::new(), options).unwrap_err();
+        assert!(
+            format!("{refused:#}").starts_with("--name: the name"),
+            "{refused:#}"
+        );
+        assert!(!moves.exists());
+    }
+    let options = PlayOptions {
+        name: Some("  Ada Lovelace ".into()),
+        ..options(Some("level1.txt"), Some(PlayerKind::Ai), &moves)
+    };
+    run_play("", options);
+    let written = std::fs::read_to_string(&moves).unwrap();
+    assert!(written.starts_with("Ada Lovelace\n"), "{written}");
+}
+
+#[test]
+fn the_moves_are_never_written_over_the_level_they_play() {
+    let dir = scratch();
+    let level = dir.path().join("level1.txt");
+    std::fs::copy(levels_dir().join("level1.txt"), &level).unwrap();
+    let before = std::fs::read_to_string(&level).unwrap();
+    let options = PlayOptions {
+        level: Some(level.clone()),
+        ..options(None, Some(PlayerKind::Ai), &level)
+    };
+    let refused = play(&mut Cursor::new(""), &mut Vec::new(), options).unwrap_err();
+    assert!(
+        format!("{refused:#}").contains("is the input file"),
+        "{refused:#}"
+    );
+    let refused = solve_level(&mut Vec::new(), &level, Some(&level), Rules::default());
+    assert!(format!("{:#}", refused.unwrap_err()).contains("is the input file"));
+    assert_eq!(std::fs::read_to_string(&level).unwrap(), before);
+}
