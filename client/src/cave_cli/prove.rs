@@ -36,7 +36,9 @@ pub struct ProveArgs {
     positions: Option<PathBuf>,
     /// Keep only the first N moves of each line of --positions, as `cave arena --start-bricks`
     /// does: proves a `--games-out` file's games from brick N. A game over by then is refused.
-    #[arg(long, requires = "positions")]
+    // `requires` alone lets `--position` through: clap waives --positions' requirement when
+    // an argument it conflicts with is given.
+    #[arg(long, requires = "positions", conflicts_with = "position")]
     start_bricks: Option<usize>,
     /// Transposition table size: 2^BITS entries of 32 bytes. Node counts written to a book
     /// are only reproducible with the default.
@@ -387,7 +389,10 @@ mod tests {
             format!("{refused:#}").contains("over within 9 bricks"),
             "{refused:#}"
         );
-        // Without a file there is nothing to cut.
+        // Without a file there is nothing to cut, and a --position is not cut either.
         assert!(parse(&["--start-bricks", "8"]).is_err());
+        let with_position = parse(&["--position", "a1 h1", "--start-bricks", "1"]);
+        let refused = with_position.expect_err("--start-bricks with --position");
+        assert!(refused.to_string().contains("--start-bricks"), "{refused}");
     }
 }
