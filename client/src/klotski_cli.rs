@@ -278,12 +278,27 @@ pub fn summary(report: &Report, options: &SolveOptions) -> String {
             report.stats.lower_bound
         ),
         Verdict::Unsolvable(proof) => format!("No solution: {proof}"),
+        Verdict::Undecided if stopped_at_position_cap(report, options) => format!(
+            "Undecided: no solution and no proof that none exists found within {} stored \
+             positions, the most a search may store",
+            options.max_positions
+        ),
         Verdict::Undecided => format!(
             "Undecided: no solution and no proof that none exists found in {} ms; try a \
              larger --budget-ms",
             options.budget.as_millis()
         ),
     }
+}
+
+/// Whether a search that found no answer stopped at `options.max_positions` rather than at
+/// its time. The solver does not say why it gave up, so this is read from its statistics: it
+/// stored as many positions as allowed and its time was not up. IDA* never stops at the cap
+/// (its table is a cache of fixed size, reported as stored), so it is left out.
+fn stopped_at_position_cap(report: &Report, options: &SolveOptions) -> bool {
+    options.method != Method::Idastar
+        && report.stats.stored >= options.max_positions as u64
+        && report.elapsed < options.budget
 }
 
 fn clock_seed() -> u64 {
@@ -345,12 +360,29 @@ pub fn answer(
             Ok(ExitCode::SUCCESS)
         }
         Verdict::Undecided => {
+            let (limit, hint) = if stopped_at_position_cap(&report, options) {
+                let hint = if stats {
+                    "try a larger --max-positions"
+                } else {
+                    "`klotski solve` takes a larger --max-positions"
+                };
+                (
+                    format!(
+                        "within the cap of {} stored positions",
+                        options.max_positions
+                    ),
+                    hint,
+                )
+            } else {
+                (
+                    format!("in {} ms", options.budget.as_millis()),
+                    "try a larger --budget-ms",
+                )
+            };
             writeln!(
                 notes,
-                "no answer: neither a solution nor a proof that none exists was found in {} ms \
-                 (the shortest solution, if any, needs at least {} steps); try a larger \
-                 --budget-ms",
-                options.budget.as_millis(),
+                "no answer: neither a solution nor a proof that none exists was found {limit} \
+                 (the shortest solution, if any, needs at least {} steps); {hint}",
                 report.stats.lower_bound
             )?;
             Ok(ExitCode::from(UNDECIDED_EXIT))

@@ -54,6 +54,31 @@ fn no_is_printed_alone_and_explained_on_the_side() {
 }
 
 #[test]
+fn a_search_stopped_by_the_position_cap_names_the_cap_not_the_time() {
+    // Breadth-first search may store one position: it stops at once, long before its hour.
+    let options = SolveOptions {
+        method: Method::Bfs,
+        budget: Duration::from_secs(3600),
+        max_positions: 1,
+        ..SolveOptions::default()
+    };
+    let (mut out, mut notes) = (Vec::new(), Vec::new());
+    let code = answer(SAMPLE_3X3, &options, true, &mut out, &mut notes).unwrap();
+    assert_eq!(code, ExitCode::from(UNDECIDED_EXIT));
+    assert!(out.is_empty());
+    let notes = String::from_utf8(notes).unwrap();
+    assert!(
+        notes.contains("within the cap of 1 stored positions")
+            && notes.contains("try a larger --max-positions"),
+        "{notes}"
+    );
+    assert!(!notes.contains("--budget-ms"), "{notes}");
+    let report = solve(&parse_puzzle(SAMPLE_3X3).unwrap(), &options);
+    let line = summary(&report, &options);
+    assert!(line.contains("within 1 stored positions"), "{line}");
+}
+
+#[test]
 fn bad_input_is_an_error_naming_the_line() {
     let (code, out, _) = run_answer("2 2\n1 2\n2 0\n0\n", Method::Auto);
     let error = format!("{:#}", code.unwrap_err());
