@@ -1,8 +1,8 @@
 //! The seed's input format: `n m`, n rows of m numbers (0 = blank), `w`, then w lines `x R*C`.
 //!
-//! Lenient where nothing is ambiguous: LF or CRLF, extra spaces, blank lines anywhere, and a
-//! missing `w` line when the input ends right after the rows (no blocks). Everything else that
-//! is wrong is a [`ParseError`] naming the 1-based line and the reason.
+//! Lenient where nothing is ambiguous: LF or CRLF, extra spaces and blank lines anywhere. The
+//! `w` line is required (0 for no blocks). Everything else that is wrong is a [`ParseError`]
+//! naming the 1-based line and the reason.
 
 use super::grid::Shape;
 use super::puzzle::{LayoutError, Puzzle};
@@ -143,22 +143,23 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle, ParseError> {
     }
     let mut blocks = Vec::new();
     let mut block_lines = Vec::new();
-    if let Some((count_line, words)) = lines.next() {
-        let words = words_exactly(count_line, words, 1, "1 number (how many blocks)")?;
-        let count = number(count_line, words[0])?;
-        // Read line by line, so a huge count costs nothing until its lines are really there.
-        for block in 1..=count {
-            let (line, words) = lines.expect(|| format!("block line {block} of {count}"))?;
-            let words = words_exactly(line, words, 2, "a number and a shape such as 2*1")?;
-            blocks.push((number(line, words[0])?, shape(line, words[1])?));
-            block_lines.push(line);
-        }
-        if let Some((line, words)) = lines.next() {
-            return Err(ParseError {
-                line,
-                problem: Problem::Unexpected(blocks.len(), words.join(" ")),
-            });
-        }
+    // Required, as the seed says: an input cut short after its rows would otherwise be read as
+    // a puzzle without blocks, and solved as a different puzzle.
+    let (count_line, words) = lines.expect(|| "the block count w (0 for no blocks)".to_string())?;
+    let words = words_exactly(count_line, words, 1, "1 number (how many blocks)")?;
+    let count = number(count_line, words[0])?;
+    // Read line by line, so a huge count costs nothing until its lines are really there.
+    for block in 1..=count {
+        let (line, words) = lines.expect(|| format!("block line {block} of {count}"))?;
+        let words = words_exactly(line, words, 2, "a number and a shape such as 2*1")?;
+        blocks.push((number(line, words[0])?, shape(line, words[1])?));
+        block_lines.push(line);
+    }
+    if let Some((line, words)) = lines.next() {
+        return Err(ParseError {
+            line,
+            problem: Problem::Unexpected(blocks.len(), words.join(" ")),
+        });
     }
     Puzzle::new(rows, cols, &grid, &blocks).map_err(|error| {
         let line = match &error {

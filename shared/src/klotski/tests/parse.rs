@@ -45,10 +45,17 @@ fn the_seeds_sample_is_read_with_its_blocks() {
 }
 
 #[test]
-fn crlf_spaces_blank_lines_and_a_missing_block_count_are_accepted() {
+fn crlf_spaces_and_blank_lines_are_accepted() {
     let plain = puzzle("2 2\n1 2\n3 0\n0\n");
     assert_eq!(puzzle("\r\n 2  2 \r\n1 2\r\n\r\n3 0 \r\n0\r\n\r\n"), plain);
-    assert_eq!(puzzle("2 2\n1 2\n3 0"), plain);
+    assert_eq!(puzzle("2 2\n1 2\n3 0\n0"), plain);
+}
+
+#[test]
+fn an_input_cut_short_after_its_rows_is_refused_not_read_without_blocks() {
+    let missing = (4, Problem::Missing("the block count w (0 for no blocks)".into()));
+    assert_eq!(error("2 2\n1 2\n3 0"), missing);
+    assert_eq!(error("2 2\n1 2\n3 0\n\n"), missing);
 }
 
 #[test]
