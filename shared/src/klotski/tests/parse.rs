@@ -53,7 +53,10 @@ fn crlf_spaces_and_blank_lines_are_accepted() {
 
 #[test]
 fn an_input_cut_short_after_its_rows_is_refused_not_read_without_blocks() {
-    let missing = (4, Problem::Missing("the block count w (0 for no blocks)".into()));
+    let missing = (
+        4,
+        Problem::Missing("the block count w (0 for no blocks)".into()),
+    );
     assert_eq!(error("2 2\n1 2\n3 0"), missing);
     assert_eq!(error("2 2\n1 2\n3 0\n\n"), missing);
 }
