@@ -323,7 +323,13 @@ pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
         ("10-round matches", 10),
     ];
     for (label, rounds) in matches {
-        let speed = self_play_speed(rounds, seconds / matches.len() as f64);
+        let share = seconds / matches.len() as f64;
+        let Some(speed) = self_play_speed(rounds, share) else {
+            anyhow::bail!(
+                "no self-play game was played in {share} s (a third of --seconds {seconds}); \
+                 give a larger --seconds"
+            );
+        };
         writeln!(
             out,
             "Self-play, {label} from empty brains: {:.0} games/s, {:.2} plies per game, {:.0} \
@@ -359,8 +365,9 @@ struct SelfPlaySpeed {
     plies_per_game: f64,
 }
 
-/// Plays auto matches of `rounds` rounds, each from empty brains, for about `seconds`.
-fn self_play_speed(rounds: u64, seconds: f64) -> SelfPlaySpeed {
+/// Plays auto matches of `rounds` rounds, each from empty brains, for about `seconds`; `None`
+/// when the time was up before the first match (no figures to give).
+fn self_play_speed(rounds: u64, seconds: f64) -> Option<SelfPlaySpeed> {
     let started = Instant::now();
     let (mut games, mut plies) = (0u64, 0u64);
     let mut seed = 0;
@@ -378,10 +385,10 @@ fn self_play_speed(rounds: u64, seconds: f64) -> SelfPlaySpeed {
         games += rounds;
         seed += 2;
     }
-    SelfPlaySpeed {
+    (games > 0).then(|| SelfPlaySpeed {
         games_per_second: games as f64 / started.elapsed().as_secs_f64(),
         plies_per_game: plies as f64 / games as f64,
-    }
+    })
 }
 
 #[cfg(test)]

@@ -260,3 +260,16 @@ fn auto_mode_plays_one_to_a_million_rounds() {
         assert!(Cli::try_parse_from(["hexapawn", "auto", "--rounds", rounds]).is_ok());
     }
 }
+
+#[test]
+fn a_bench_too_short_for_one_game_is_refused_not_printed_as_nan() {
+    let mut out = Vec::new();
+    let refused = bench(&mut out, 1e-10).expect_err("no game fits in 1e-10 s");
+    let refused = format!("{refused:#}");
+    assert!(
+        refused.contains("no self-play game was played") && refused.contains("larger --seconds"),
+        "{refused}"
+    );
+    let out = String::from_utf8(out).unwrap();
+    assert!(!out.contains("NaN"), "{out}");
+}
