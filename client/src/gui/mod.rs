@@ -86,7 +86,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         .transpose()
         .map_err(|e| anyhow::anyhow!("--open-room: {e}"))?;
     // The display first: a screenshot file is created when its path is checked.
-    check_display()?;
+    check_display(HALL_CONSOLE)?;
     let screenshot = options
         .screenshot
         .as_deref()
@@ -144,7 +144,13 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
 /// and returns instead of waiting for the user.
 pub fn show_cave_game(moves: Vec<Square>, screenshot: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let moves: Vec<GameMove> = moves.into_iter().map(GameMove::Cave).collect();
-    show_game("Magnetic Cave game", GameSetup::Cave, moves, screenshot)
+    show_game(
+        "Magnetic Cave game",
+        GameSetup::Cave,
+        moves,
+        screenshot,
+        CAVE_CONSOLE,
+    )
 }
 
 /// Opens the replay view of a local Dropping Bricks game (`moves` from the start of `setup`),
@@ -156,7 +162,13 @@ pub fn show_bricks_game(
 ) -> anyhow::Result<ExitCode> {
     let moves: Vec<GameMove> = moves.into_iter().map(GameMove::Bricks).collect();
     let setup = bricks::game_setup(setup);
-    show_game("Dropping Bricks game", setup, moves, screenshot)
+    show_game(
+        "Dropping Bricks game",
+        setup,
+        moves,
+        screenshot,
+        BRICKS_CONSOLE,
+    )
 }
 
 /// Opens the replay view of a checked EWN moves.txt (`moves` from the level's start), at the
@@ -177,7 +189,7 @@ pub fn show_ewn_game(
     )
     .map_err(anyhow::Error::msg)?;
     view.first();
-    show_view(view, "EWN moves.txt", screenshot)
+    show_view(view, "EWN moves.txt", screenshot, EWN_CONSOLE)
 }
 
 /// Opens the replay view of slides played on a Numeric Klotski puzzle (the view a finished
@@ -203,28 +215,30 @@ pub fn show_klotski_game(
         ReplayView::new(title, Vec::new(), start, moves.collect()).map_err(anyhow::Error::msg)?;
     view.first();
     (0..step).for_each(|_| view.next());
-    show_view(view, title, screenshot)
+    show_view(view, title, screenshot, KLOTSKI_CONSOLE)
 }
 
 /// The replay view of a local game in a window of its own. An illegal move is refused before
-/// the window opens.
+/// the window opens; without a display the error points to `console` (see [`check_display`]).
 fn show_game(
     title: &str,
     setup: GameSetup,
     moves: Vec<GameMove>,
     screenshot: Option<PathBuf>,
+    console: &str,
 ) -> anyhow::Result<ExitCode> {
     let view =
         ReplayView::new(title, Vec::new(), setup.start()?, moves).map_err(anyhow::Error::msg)?;
-    show_view(view, title, screenshot)
+    show_view(view, title, screenshot, console)
 }
 
 fn show_view(
     mut view: ReplayView,
     title: &str,
     screenshot: Option<PathBuf>,
+    console: &str,
 ) -> anyhow::Result<ExitCode> {
-    check_display()?;
+    check_display(console)?;
     let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
     run_window(&format!("Parlor - {title}"), screenshot, move || {
         let closing = view.update(&Input::gather(), "Quit") == Some(ReplayAction::Close);
@@ -274,12 +288,22 @@ fn window_conf(title: &str) -> Conf {
     }
 }
 
-/// The window library panics without an X display; say so as an error instead.
-fn check_display() -> anyhow::Result<()> {
+/// What each window's game offers in the terminal instead, for the error without a display.
+const HALL_CONSOLE: &str = "the games are played in the terminal with `client cave`, `client \
+     bricks`, `client hexapawn`, `client ewn` and `client klotski` (see `client --help`)";
+const CAVE_CONSOLE: &str = "`client cave console` plays Magnetic Cave in the terminal";
+const BRICKS_CONSOLE: &str = "`client bricks play` plays Dropping Bricks in the terminal";
+const EWN_CONSOLE: &str = "without --gui, `client ewn view` checks the file in the terminal";
+pub(crate) const KLOTSKI_CONSOLE: &str =
+    "`client klotski terminal` prints the answer in the terminal";
+
+/// The window library panics without an X display; say so as an error instead, pointing to
+/// `console`, the game's terminal command.
+fn check_display(console: &str) -> anyhow::Result<()> {
     if cfg!(target_os = "linux")
         && std::env::var_os("DISPLAY").is_none_or(|display| display.is_empty())
     {
-        bail!("no X display (DISPLAY is not set); the console modes are under `client cave`");
+        bail!("no X display (DISPLAY is not set); {console}");
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT,
     button_enabled, button_width, heading, label, text_width,
 };
-use crate::gui::{check_display, draw_title_bar, run_window, writable_png_path};
+use crate::gui::{KLOTSKI_CONSOLE, check_display, draw_title_bar, run_window, writable_png_path};
 
 /// Margin around the board and inside the side panel.
 const MARGIN: f32 = 16.0;
@@ -303,7 +303,7 @@ impl ViewerWindow {
     /// be written and that a display is there.
     pub fn check(screenshot: Option<&Path>) -> anyhow::Result<ViewerWindow> {
         let screenshot = screenshot.map(writable_png_path).transpose()?;
-        check_display()?;
+        check_display(KLOTSKI_CONSOLE)?;
         Ok(ViewerWindow { screenshot })
     }
 

@@ -1,0 +1,74 @@
+//! Every window command without a display: refused with exit code 1, and the error points to
+//! its own game's terminal command rather than to another game's.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+const CLIENT: &str = env!("CARGO_BIN_EXE_client");
+
+fn levels() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels")
+}
+
+/// Runs the client with `args` and no DISPLAY, `stdin` as its input; returns its stderr.
+fn refused_without_display(args: &[&str], stdin: Stdio) -> String {
+    let output = Command::new(CLIENT)
+        .args(args)
+        .env_remove("DISPLAY")
+        .stdin(stdin)
+        .output()
+        .expect("client runs");
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+    assert!(stderr.contains("no X display"), "{args:?}: {stderr}");
+    stderr
+}
+
+fn puzzle() -> Stdio {
+    let path = levels().join("klotski/lunaqu4kez_extra_04.in");
+    std::fs::File::open(path).unwrap().into()
+}
+
+#[test]
+fn each_window_command_without_a_display_points_to_its_own_games_terminal_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let slides = dir.path().join("slides.txt");
+    std::fs::write(&slides, "").unwrap();
+    let ewn_moves = dir.path().join("moves.txt");
+    let level1 = levels().join("ewn/level1.txt");
+    let solved = Command::new(CLIENT)
+        .args(["ewn", "solve"])
+        .arg(&level1)
+        .arg("--out")
+        .arg(&ewn_moves)
+        .output()
+        .unwrap();
+    assert!(solved.status.success(), "{solved:?}");
+    let (slides, ewn_moves) = (slides.to_str().unwrap(), ewn_moves.to_str().unwrap());
+    let bricks = [
+        "bricks", "show", "--height", "10", "--drops", "4", "--bricks", "2",
+    ];
+    let cases: [(&[&str], Stdio, &str); 6] = [
+        (&["klotski", "gui"], puzzle(), "`client klotski terminal`"),
+        (
+            &["klotski", "show", "--moves", slides],
+            puzzle(),
+            "`client klotski terminal`",
+        ),
+        (&bricks, Stdio::null(), "`client bricks play`"),
+        (
+            &["ewn", "view", ewn_moves, "--gui"],
+            Stdio::null(),
+            "`client ewn view`",
+        ),
+        (&["cave", "show"], Stdio::null(), "`client cave console`"),
+        (&[], Stdio::null(), "`client klotski`"),
+    ];
+    for (args, stdin, console) in cases {
+        let stderr = refused_without_display(args, stdin);
+        assert!(stderr.contains(console), "{args:?}: {stderr}");
+        if !args.is_empty() && args[0] != "cave" {
+            assert!(!stderr.contains("client cave"), "{args:?}: {stderr}");
+        }
+    }
+}
