@@ -12,8 +12,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
 use parlor_shared::bricks::{
-    Adversary, Agent, Answer, Answerer, BricksMove, Oracle, RandomAgent, Setup, Solution, State,
-    Status, WinningAgent, game_tree,
+    Adversary, Agent, Answer, Answerer, BricksMove, INDUCTION_MAX_HEIGHT, Oracle, RandomAgent,
+    Setup, Solution, State, Status, WinningAgent, game_tree,
 };
 
 use crate::console::read_trimmed_line;
@@ -51,7 +51,7 @@ pub enum BricksCommand {
     /// Print the game tree by backward induction, the seed's method (heights up to 64).
     Tree {
         #[command(flatten)]
-        setup: SetupArgs,
+        setup: TreeSetupArgs,
     },
     /// Open a window showing a game given as moves, stepping through it like a replay.
     Show {
@@ -83,6 +83,36 @@ pub struct SetupArgs {
 impl SetupArgs {
     fn setup(self) -> anyhow::Result<Setup> {
         Ok(Setup::new(self.height, self.drops, self.bricks)?)
+    }
+}
+
+/// [`SetupArgs`] of `bricks tree`, whose backward induction takes heights up to 64 only.
+#[derive(Args, Debug, Clone, Copy)]
+pub struct TreeSetupArgs {
+    /// The tower's highest height H (1..=64); the strength S is in 0..=H.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=INDUCTION_MAX_HEIGHT))]
+    height: u64,
+    /// Drops allowed, D (0..=10^18).
+    #[arg(long)]
+    drops: u64,
+    /// Bricks, B (0..=64).
+    #[arg(long)]
+    bricks: u32,
+}
+
+impl TreeSetupArgs {
+    fn setup(self) -> anyhow::Result<Setup> {
+        let TreeSetupArgs {
+            height,
+            drops,
+            bricks,
+        } = self;
+        SetupArgs {
+            height,
+            drops,
+            bricks,
+        }
+        .setup()
     }
 }
 

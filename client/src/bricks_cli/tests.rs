@@ -166,3 +166,32 @@ fn show_reads_drops_and_answers_and_names_a_bad_move() {
         assert!(error.starts_with(bad), "{text}: {error}");
     }
 }
+
+#[test]
+fn the_tree_takes_heights_up_to_64_and_its_help_says_so() {
+    use clap::{CommandFactory, Parser};
+    #[derive(Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        command: BricksCommand,
+    }
+    let tree = |height: &str| {
+        let line = format!("bricks tree --height {height} --drops 3 --bricks 2");
+        Cli::try_parse_from(line.split(' '))
+    };
+    for refused in ["0", "65", "1000000000000000000"] {
+        let error = tree(refused).unwrap_err().to_string();
+        assert!(error.contains("is not in 1..=64"), "{refused}: {error}");
+    }
+    assert!(tree("64").is_ok());
+    let help = Cli::command()
+        .find_subcommand_mut("tree")
+        .unwrap()
+        .render_help()
+        .to_string();
+    let height = help
+        .lines()
+        .find(|l| l.trim_start().starts_with("--height <HEIGHT>"))
+        .unwrap();
+    assert!(height.contains("H (1..=64)"), "{height:?}");
+}
