@@ -23,7 +23,7 @@ use parlor_shared::klotski::{
 
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 use crate::gui::show_klotski_game;
-use crate::text_file::{read_at_most, read_text_file};
+use crate::text_file::{read_at_most, read_text_file, text_from_utf8};
 
 pub use bench::BenchArgs;
 
@@ -309,12 +309,16 @@ fn clock_seed() -> u64 {
 
 /// Standard input as text, refusing anything longer than a puzzle could sensibly be.
 fn read_input() -> anyhow::Result<String> {
-    let Some(bytes) =
-        read_at_most(std::io::stdin(), MAX_INPUT_BYTES).context("reading standard input")?
+    read_input_from(std::io::stdin())
+}
+
+/// [`read_input`] from `input`; a leading byte order mark is skipped.
+fn read_input_from(input: impl std::io::Read) -> anyhow::Result<String> {
+    let Some(bytes) = read_at_most(input, MAX_INPUT_BYTES).context("reading standard input")?
     else {
         bail!("the input is longer than {MAX_INPUT_BYTES} bytes");
     };
-    String::from_utf8(bytes).context("the input is not UTF-8 text")
+    text_from_utf8(bytes).context("the input is not UTF-8 text")
 }
 
 /// Solves the puzzle in `input` and writes the seed's answer to `out`, notes (and with

@@ -358,6 +358,19 @@ mod tests {
     }
 
     #[test]
+    fn a_positions_file_with_a_byte_order_mark_reads_as_without() {
+        let path = crate::cave_cli::temp_file("prove-bom", "\u{feff}a1 h8 b1 h7\n");
+        let args = ProveArgs {
+            positions: Some(path.to_path_buf()),
+            ..small()
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.starts_with("a1 h8 b1 h7: "), "{text}");
+    }
+
+    #[test]
     fn a_games_out_file_is_proved_from_its_first_start_bricks() {
         // A whole game as `cave arena --games-out` writes it: Black's five ends it.
         let path = crate::cave_cli::temp_file(

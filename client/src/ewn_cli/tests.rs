@@ -221,6 +221,27 @@ fn solve_prints_each_move_and_writes_a_file_the_viewer_accepts() {
 }
 
 #[test]
+fn a_byte_order_mark_before_a_level_or_a_moves_file_is_skipped() {
+    let dir = scratch();
+    let level1 = levels_dir().join("level1.txt");
+    let (level, moves) = (dir.path().join("level1.txt"), dir.path().join("moves.txt"));
+    let original = std::fs::read_to_string(&level1).unwrap();
+    std::fs::write(&level, format!("\u{feff}{original}")).unwrap();
+    std::fs::write(&moves, format!("\u{feff}AI Player\n{LEVEL1_SOLVED}")).unwrap();
+    let rules = Rules::default();
+    assert_eq!(
+        read_level(&level, rules).unwrap(),
+        read_level(&level1, rules).unwrap()
+    );
+    let (shown, code) = text(|out| view(out, &moves, Some(&level), rules));
+    assert_eq!(code, ExitCode::SUCCESS, "{shown}");
+    assert!(
+        shown.ends_with("\nAI Player: solved in 6 moves.\n"),
+        "{shown:?}"
+    );
+}
+
+#[test]
 fn bench_lists_the_levels_in_natural_order() {
     let dir = scratch();
     for name in ["level10.txt", "level2.txt", "notes.md"] {

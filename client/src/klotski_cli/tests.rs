@@ -179,3 +179,20 @@ fn a_chart_that_cannot_be_written_is_refused_before_the_bench() {
     );
     assert!(out.is_empty(), "no puzzle was run");
 }
+
+#[test]
+fn a_byte_order_mark_before_the_puzzle_or_the_moves_is_skipped() {
+    let input = include_str!("../../../levels/klotski/lunaqu4kez_extra_04.in");
+    let read = read_input_from(format!("\u{feff}{input}").as_bytes()).unwrap();
+    assert_eq!(read, input);
+    let (mut out, mut notes) = (Vec::new(), Vec::new());
+    let code = answer(&read, &auto(3_600_000), false, &mut out, &mut notes).unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert!(String::from_utf8(out).unwrap().starts_with("Yes\n17\n"));
+
+    let dir = tempfile::tempdir().unwrap();
+    let moves = dir.path().join("moves.txt");
+    std::fs::write(&moves, "\u{feff}Yes\n1\n5 U\n").unwrap();
+    let slides = show::parse_moves_file(&read_text_file(&moves).unwrap()).unwrap();
+    assert_eq!(slides.len(), 1);
+}
