@@ -31,7 +31,7 @@ pub fn parse_moves_file(text: &str) -> anyhow::Result<Vec<Move>> {
     let moves = lines
         .map(|(number, line)| {
             line.parse::<Move>()
-                .map_err(|error| anyhow::anyhow!("line {number}: {}", error.0))
+                .map_err(|error| anyhow::anyhow!("line {number}: {error}"))
         })
         .collect::<anyhow::Result<Vec<Move>>>()?;
     if let Some(steps) = count.filter(|&steps| steps != moves.len()) {
@@ -63,10 +63,10 @@ mod tests {
         assert!(error("Yes\n").contains("ends after Yes"));
         assert!(error("Yes\nmany\n").starts_with("line 2: \"many\""));
         assert!(error("Yes\n3\n9 L\n").contains("announces 3 steps but lists 1"));
-        assert!(
-            error("9 L\n9 X\n").starts_with("line 2: "),
-            "{}",
-            error("9 L\n9 X\n")
+        // The line with the reason, not the line alone.
+        assert_eq!(
+            error("9 L\n5 X\n"),
+            "line 2: \"5 X\" is not a move: expected a number and one of L, R, U, D, e.g. \"16 U\""
         );
     }
 }
