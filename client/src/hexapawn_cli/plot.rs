@@ -9,6 +9,7 @@ use parlor_shared::hexapawn::{AutoReport, CURVE_WINDOW};
 use plotters::prelude::*;
 
 use crate::chart_font::font_available;
+use crate::png_file::{ChartError, chart_error};
 
 const WIDTH: u32 = 1000;
 const HEIGHT: u32 = 700;
@@ -17,8 +18,10 @@ const HER_COLOURS: [RGBColor; 2] = [RGBColor(31, 119, 180), RGBColor(214, 39, 40
 /// Draws the curve into `path`; returns a note for the user ("" when all went as asked).
 pub fn draw_learning_curve(path: &Path, report: &AutoReport) -> anyhow::Result<&'static str> {
     let with_text = font_available();
-    crate::out_file::replace_with(path, |temp| draw(temp, report, with_text))
-        .with_context(|| format!("drawing the learning curve into {}", path.display()))?;
+    crate::out_file::replace_with(path, |temp| {
+        draw(temp, report, with_text).map_err(chart_error)
+    })
+    .with_context(|| format!("drawing the learning curve into {}", path.display()))?;
     Ok(if with_text {
         ""
     } else {
@@ -27,7 +30,7 @@ pub fn draw_learning_curve(path: &Path, report: &AutoReport) -> anyhow::Result<&
     })
 }
 
-fn draw(path: &Path, report: &AutoReport, with_text: bool) -> anyhow::Result<()> {
+fn draw(path: &Path, report: &AutoReport, with_text: bool) -> Result<(), ChartError> {
     let root = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
     root.fill(&WHITE)?;
     let (upper, lower) = root.split_vertically(HEIGHT / 2);
@@ -86,4 +89,37 @@ fn draw(path: &Path, report: &AutoReport, with_text: bool) -> anyhow::Result<()>
     }
     root.present()?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use parlor_shared::hexapawn::{AutoConfig, AutoMatch, Dims};
+
+    use super::*;
+
+    #[test]
+    fn a_plot_that_cannot_be_written_says_the_io_error_not_plotters_debug_text() {
+        let config = AutoConfig {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 20,
+            seed: 1,
+        };
+        let report = AutoMatch::new(config).run();
+        // Drawn with text: without it plotters overflows on an empty integer axis in a debug
+        // build, so a machine without a font skips this test.
+        if !font_available() {
+            eprintln!("skipped: no TrueType font for the chart's text");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let nowhere = dir.path().join("no-such-folder").join("curve.png");
+        let error = draw(&nowhere, &report, true).map_err(chart_error);
+        let message = format!("{:#}", error.expect_err("no folder"));
+        assert!(message.contains("No such file or directory"), "{message}");
+        assert!(
+            !message.contains("backend") && !message.contains("Error("),
+            "{message}"
+        );
+    }
 }
