@@ -7,7 +7,6 @@
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
@@ -17,6 +16,7 @@ use parlor_shared::bricks::{
 };
 
 use crate::console::read_trimmed_line;
+use crate::seed::clock_seed;
 
 #[derive(Subcommand, Debug)]
 pub enum BricksCommand {
@@ -209,13 +209,6 @@ pub fn parse_moves(text: &str) -> anyhow::Result<Vec<BricksMove>> {
             })
         })
         .collect()
-}
-
-/// A seed that differs from run to run, for games started without `--seed`.
-fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_nanos() as u64)
 }
 
 /// f(D, B) for people: the closed form saturates at 2^64 - 1.

@@ -18,6 +18,7 @@ use parlor_shared::ewn::{
 };
 
 use crate::level_files::{files_with_extension, natural_key};
+use crate::seed::clock_seed;
 use crate::text_file::read_text_file;
 
 pub use play::{PlayOptions, PlayerKind, play};
@@ -147,7 +148,8 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
                 out: moves_path,
                 rules: rules.rules(),
                 levels_dir,
-                seed,
+                // Drawn here, below 2^53 like every seed drawn (see `seed`), not by `play`.
+                seed: Some(seed.unwrap_or_else(clock_seed)),
             };
             play(&mut std::io::stdin().lock(), out, options)
         }

@@ -9,7 +9,7 @@ mod plot;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use clap::Subcommand;
 use parlor_shared::hexapawn::{
@@ -17,6 +17,8 @@ use parlor_shared::hexapawn::{
     Position, Side, Solver, games_until_unbeatable,
 };
 use serde_json::json;
+
+use crate::seed::clock_seed;
 
 pub use play::{Mode, PlayOptions, play};
 
@@ -121,13 +123,6 @@ pub fn run(command: HexapawnCommand) -> anyhow::Result<ExitCode> {
         HexapawnCommand::Solve { size } => solve(&mut out, size),
         HexapawnCommand::Bench { seconds } => bench(&mut out, seconds),
     }
-}
-
-/// A seed that differs from run to run, for runs started without `--seed`.
-fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_nanos() as u64)
 }
 
 /// `client hexapawn auto`: runs the match, then prints text or JSON and draws the plot.

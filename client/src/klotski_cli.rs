@@ -12,7 +12,7 @@ mod show;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Subcommand, ValueEnum};
@@ -23,6 +23,7 @@ use parlor_shared::klotski::{
 
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 use crate::gui::show_klotski_game;
+use crate::seed::clock_seed;
 use crate::text_file::{read_at_most, read_text_file, text_from_utf8};
 
 pub use bench::BenchArgs;
@@ -299,12 +300,6 @@ fn stopped_at_position_cap(report: &Report, options: &SolveOptions) -> bool {
     options.method != Method::Idastar
         && report.stats.stored >= options.max_positions as u64
         && report.elapsed < options.budget
-}
-
-fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |since| since.as_nanos() as u64)
 }
 
 /// Standard input as text, refusing anything longer than a puzzle could sensibly be.

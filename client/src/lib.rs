@@ -15,4 +15,5 @@ pub mod level_files;
 pub mod net;
 pub mod out_file;
 pub mod png_file;
+pub mod seed;
 pub mod text_file;

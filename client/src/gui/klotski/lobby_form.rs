@@ -4,7 +4,6 @@
 //! slide by slide, then replayed).
 
 use std::path::Path;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use macroquad::math::Rect;
 use parlor_shared::game::GameSetup;
@@ -18,6 +17,7 @@ use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, LINE_HEIGHT, TEXT, button, button_enabled,
     button_width, choice_row, create_room_button, label, text_width, toggle,
 };
+use crate::seed::clock_seed;
 
 /// The solver's pace: one slide this often, so that a person can follow it.
 pub const SOLVER_MOVE_MS: u32 = 300;
@@ -44,12 +44,6 @@ pub fn klotski_seat(solver_ms: Option<u32>) -> SeatSpec {
         },
         None => SeatSpec::Human,
     }
-}
-
-fn clock_seed() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |elapsed| elapsed.as_nanos() as u64)
 }
 
 impl KlotskiLobbyForm {
