@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use clap::{Args, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Subcommand, ValueEnum};
 use parlor_server::ai::{CaveEngine, cave_engine, clamp_budget};
 use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
@@ -30,9 +30,10 @@ pub enum CaveCommand {
     },
     /// Engine for tournaments: reads the opponent's moves from stdin, one per line, and writes
     /// its own moves, one per line. Nothing else goes to stdout.
+    #[command(group(ArgGroup::new("side").required(true).args(["first", "second"])))]
     Engine {
         /// This engine places the first brick (■); it writes its opening move at once.
-        #[arg(long, conflicts_with = "second", required_unless_present = "second")]
+        #[arg(long)]
         first: bool,
         /// This engine places the second brick (□).
         #[arg(long)]

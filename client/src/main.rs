@@ -100,17 +100,21 @@ mod tests {
 
     use super::*;
 
-    /// `command path --option` for every option below `command` that has no help text.
+    /// `command path --option` (or `<ARG>` for a positional argument) for every option below
+    /// `command` that has no help text.
     fn options_without_help(command: &clap::Command, path: &str, found: &mut Vec<String>) {
         let path = format!("{path} {}", command.get_name()).trim().to_string();
         for arg in command.get_arguments() {
             let builtin = matches!(arg.get_id().as_str(), "help" | "version");
-            if let Some(long) = arg.get_long()
-                && !builtin
-                && !arg.is_hide_set()
-                && arg.get_help().is_none()
-            {
-                found.push(format!("{path} --{long}"));
+            if builtin || arg.is_hide_set() || arg.get_help().is_some() {
+                continue;
+            }
+            match arg.get_long() {
+                Some(long) => found.push(format!("{path} --{long}")),
+                None if arg.is_positional() => {
+                    found.push(format!("{path} <{}>", arg.get_id().as_str().to_uppercase()));
+                }
+                None => {}
             }
         }
         for sub in command.get_subcommands() {

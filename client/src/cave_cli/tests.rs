@@ -196,6 +196,20 @@ fn counts_of_games_openings_and_puzzles_start_at_one() {
     assert!(Cli::try_parse_from(arena.split(' ')).is_ok());
 }
 
+#[test]
+fn the_engine_needs_exactly_one_of_first_and_second() {
+    use clap::Parser;
+    let parse = |line: &str| Cli::try_parse_from(line.split(' '));
+    let neither = parse("cave engine").unwrap_err().to_string();
+    assert!(neither.contains("<--first|--second>"), "{neither}");
+    let both = parse("cave engine --first --second")
+        .unwrap_err()
+        .to_string();
+    assert!(both.contains("cannot be used with"), "{both}");
+    assert!(parse("cave engine --first").is_ok());
+    assert!(parse("cave engine --second").is_ok());
+}
+
 /// Notes how many lines it holds at each flush.
 #[derive(Default)]
 struct Flushes {

@@ -39,15 +39,24 @@ pub enum BrainsCommand {
     List,
     /// Print a brain as JSON (position -> move -> beads; see BrainFile in the docs).
     Export {
+        /// The brain's name, as `list` shows it.
         name: String,
         /// Write to this file instead of standard output.
         #[arg(long)]
         out: Option<PathBuf>,
     },
     /// Store a brain from a JSON file under NAME, replacing any brain of that name.
-    Import { name: String, file: PathBuf },
+    Import {
+        /// The name to store it under: 1 to 40 printable characters.
+        name: String,
+        /// The JSON file, as `export` writes it.
+        file: PathBuf,
+    },
     /// Empty a brain: HER forgets all it learnt (same board and mirror setting).
-    Reset { name: String },
+    Reset {
+        /// The brain's name, as `list` shows it.
+        name: String,
+    },
 }
 
 pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
