@@ -47,7 +47,7 @@ pub enum BrainsCommand {
     },
     /// Store a brain from a JSON file under NAME, replacing any brain of that name.
     Import {
-        /// The name to store it under: 1 to 40 printable characters.
+        /// The name to store it under: 1 to 40 printable characters, not all spaces.
         name: String,
         /// The JSON file, as `export` writes it.
         file: PathBuf,

@@ -246,12 +246,18 @@ impl MatchSetup {
     }
 }
 
-/// Why a brain name is refused: names are 1 to [`MAX_BRAIN_NAME`] printable characters.
+/// Why a brain name is refused: names are 1 to [`MAX_BRAIN_NAME`] printable characters, not
+/// all of them spaces (a blank name shows as nothing in a list and cannot be told apart).
 pub fn check_brain_name(name: &str) -> Result<(), String> {
     let length = name.chars().count();
     if length == 0 || length > MAX_BRAIN_NAME || name.chars().any(char::is_control) {
         return Err(format!(
             "a brain name has 1 to {MAX_BRAIN_NAME} printable characters, not {name:?}"
+        ));
+    }
+    if name.trim().is_empty() {
+        return Err(format!(
+            "a brain name needs a character other than spaces, not {name:?}"
         ));
     }
     Ok(())
@@ -443,5 +449,17 @@ mod tests {
         assert!(check_brain_name("").is_err());
         assert!(check_brain_name("a\nb").is_err());
         assert!(check_brain_name(&"x".repeat(41)).is_err());
+    }
+
+    #[test]
+    fn a_brain_name_of_only_spaces_is_refused() {
+        for blank in [" ", "   ", "\u{3000}"] {
+            let refused = check_brain_name(blank).unwrap_err();
+            assert!(
+                refused.contains("other than spaces"),
+                "{blank:?}: {refused}"
+            );
+        }
+        assert_eq!(check_brain_name(" HER 2 "), Ok(()));
     }
 }
