@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use parlor_shared::ewn::{
     BOARD_SIZE, Checked, DEFAULT_BLOCKED, DICE_LEN, FileError, Level, MovesFile, Pieces, Rules,
@@ -324,20 +324,37 @@ fn level_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// `client ewn bench`: every level of a folder solved, with moves and time.
+/// `client ewn bench`: every level of a folder solved, with moves and time. A file that is
+/// not a level says why on its row and the others are still solved; it makes the exit code 1,
+/// as does a folder without levels.
 pub fn bench(out: &mut impl Write, dir: &Path, rules: Rules) -> anyhow::Result<ExitCode> {
+    let files = level_files(dir)?;
+    if files.is_empty() {
+        bail!("no levels (.txt files) in {}", dir.display());
+    }
     writeln!(
         out,
         "{:<16} {:>6} {:>12} {:>10}",
         "level", "moves", "positions", "seconds"
     )?;
     let started = Instant::now();
-    for path in level_files(dir)? {
-        let level = read_level(&path, rules)?;
+    let mut refused = 0;
+    for path in &files {
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let read = read_text_file(path)
+            .map_err(anyhow::Error::from)
+            .and_then(|text| Ok(parse_level(&text, rules)?));
+        let level = match read {
+            Ok(level) => level,
+            Err(error) => {
+                refused += 1;
+                writeln!(out, "{name:<16} error: {error:#}")?;
+                continue;
+            }
+        };
         let timer = Instant::now();
         let solution = solve(&level);
         let seconds = timer.elapsed().as_secs_f64();
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
         let (moves, nodes) = match &solution {
             Some(solution) => (solution.moves.len().to_string(), solution.nodes.to_string()),
             None => (format!(">{}", level.rules().max_moves), "-".to_string()),
@@ -345,6 +362,14 @@ pub fn bench(out: &mut impl Write, dir: &Path, rules: Rules) -> anyhow::Result<E
         writeln!(out, "{name:<16} {moves:>6} {nodes:>12} {seconds:>10.3}")?;
     }
     writeln!(out, "total {:.3} s", started.elapsed().as_secs_f64())?;
+    if refused > 0 {
+        writeln!(
+            out,
+            "{refused} of {} files are not levels (see their rows)",
+            files.len()
+        )?;
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -259,6 +259,44 @@ fn bench_lists_the_levels_in_natural_order() {
 }
 
 #[test]
+fn a_bad_level_is_reported_on_its_row_and_the_bench_goes_on() {
+    let dir = scratch();
+    std::fs::copy(
+        levels_dir().join("level1.txt"),
+        dir.path().join("level1.txt"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("level2.txt"), "junk\n").unwrap();
+    std::fs::copy(
+        levels_dir().join("level1.txt"),
+        dir.path().join("level3.txt"),
+    )
+    .unwrap();
+    let (shown, code) = text(|out| bench(out, dir.path(), Rules::default()));
+    assert_eq!(code, ExitCode::FAILURE, "{shown}");
+    let rows: Vec<&str> = shown.lines().collect();
+    assert_eq!(rows.len(), 6, "{shown}");
+    assert!(rows[1].starts_with("level1.txt") && rows[1].contains("     6 "));
+    assert!(
+        rows[2].starts_with("level2.txt") && rows[2].contains("error: line 1: \"junk\""),
+        "{shown}"
+    );
+    assert!(rows[3].starts_with("level3.txt") && rows[3].contains("     6 "));
+    assert_eq!(rows[5], "1 of 3 files are not levels (see their rows)");
+}
+
+#[test]
+fn a_folder_without_levels_is_an_error() {
+    let dir = scratch();
+    std::fs::write(dir.path().join("notes.md"), "no levels here").unwrap();
+    let mut out = Vec::new();
+    let refused = bench(&mut out, dir.path(), Rules::default()).expect_err("no levels");
+    let expected = format!("no levels (.txt files) in {}", dir.path().display());
+    assert_eq!(refused.to_string(), expected);
+    assert!(out.is_empty());
+}
+
+#[test]
 fn generate_is_repeatable_and_keeps_to_the_range() {
     let request = || GenerateRequest {
         moves_at_least: 8,
