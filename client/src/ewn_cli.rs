@@ -8,13 +8,13 @@ mod show;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use parlor_shared::ewn::{
     BOARD_SIZE, Checked, DEFAULT_BLOCKED, DICE_LEN, FileError, Level, MovesFile, Pieces, Rules,
-    Status, check_moves, generate, parse_level, parse_moves, solve,
+    Status, check_moves, generate_with_progress, parse_level, parse_moves, solve,
 };
 
 use crate::level_files::{files_with_extension, natural_key};
@@ -85,7 +85,8 @@ pub enum EwnCommand {
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// Make a new level whose fewest-move solution is in the range asked for.
+    /// Make a new level whose fewest-move solution is in the range asked for; every second
+    /// stderr says how many candidates were tried.
     Generate {
         /// The fewest moves the level may need.
         #[arg(long)]
@@ -382,19 +383,48 @@ pub struct GenerateRequest {
     pub rules: Rules,
 }
 
-/// `client ewn generate`: the level to `out` (or to a file), what it needs to `log`.
+/// How often `client ewn generate` says on standard error how far it got.
+const GENERATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// `client ewn generate`: the level to `out` (or to a file), what it needs to `log`, and every
+/// second until then, the candidates tried so far.
 pub fn generate_level(
     out: &mut impl Write,
     log: &mut impl Write,
     request: GenerateRequest,
     level_out: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
-    let generated = generate(
+    generate_level_reporting(out, log, request, level_out, GENERATE_PROGRESS_EVERY)
+}
+
+/// [`generate_level`] with progress on `log` at most every `every`.
+fn generate_level_reporting(
+    out: &mut impl Write,
+    log: &mut impl Write,
+    request: GenerateRequest,
+    level_out: Option<&Path>,
+    every: Duration,
+) -> anyhow::Result<ExitCode> {
+    let (started, mut reported) = (Instant::now(), Instant::now());
+    let mut progress = |tries: u32| {
+        if reported.elapsed() >= every {
+            reported = Instant::now();
+            // Only a note: a failed write to the log must not stop the search.
+            let _ = writeln!(
+                log,
+                "{tries} of {} candidates tried, {} s",
+                request.tries,
+                started.elapsed().as_secs()
+            );
+        }
+    };
+    let generated = generate_with_progress(
         request.moves_at_least,
         request.moves_at_most,
         request.seed,
         request.rules,
         request.tries,
+        &mut progress,
     )?;
     let text = generated.level.to_string();
     match level_out {

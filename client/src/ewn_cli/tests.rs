@@ -321,6 +321,35 @@ fn generate_is_repeatable_and_keeps_to_the_range() {
 }
 
 #[test]
+fn generate_says_how_many_candidates_it_has_tried_as_it_goes() {
+    let request = GenerateRequest {
+        moves_at_least: 8,
+        moves_at_most: 10,
+        seed: 3,
+        tries: 500,
+        rules: Rules::default(),
+    };
+    let mut log = Vec::new();
+    let every_time = Duration::ZERO;
+    let code = generate_level_reporting(&mut Vec::new(), &mut log, request, None, every_time);
+    assert_eq!(code.unwrap(), ExitCode::SUCCESS);
+    let log = String::from_utf8(log).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    let (needs, progress) = lines.split_last().unwrap();
+    let kept: usize = needs
+        .strip_suffix(").")
+        .and_then(|line| line.rsplit_once("candidate "))
+        .and_then(|(_, number)| number.parse().ok())
+        .expect(&log);
+    // A line after each refused candidate, then the one kept.
+    assert_eq!(progress.len(), kept - 1, "{log}");
+    assert!(
+        progress[0].starts_with("1 of 500 candidates tried, "),
+        "{log}"
+    );
+}
+
+#[test]
 fn moves_that_cannot_be_written_are_shown_instead_of_lost() {
     let dir = scratch();
     let nowhere = dir.path().join("no-such-folder").join("moves.txt");

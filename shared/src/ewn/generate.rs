@@ -70,6 +70,19 @@ pub fn generate(
     rules: Rules,
     max_tries: u32,
 ) -> Result<Generated, GenerateError> {
+    generate_with_progress(at_least, at_most, seed, rules, max_tries, |_| {})
+}
+
+/// [`generate`], calling `progress` with the candidates tried so far after each one refused:
+/// a wide search can take minutes.
+pub fn generate_with_progress(
+    at_least: usize,
+    at_most: usize,
+    seed: u64,
+    rules: Rules,
+    max_tries: u32,
+    mut progress: impl FnMut(u32),
+) -> Result<Generated, GenerateError> {
     // Every level needs a move: a level's start is never its end.
     if at_most == 0 || at_least > at_most || at_most > rules.max_moves {
         return Err(GenerateError::Range {
@@ -101,6 +114,7 @@ pub fn generate(
                 tries,
             });
         }
+        progress(tries);
     }
     Err(GenerateError::NotFound {
         at_least,

@@ -21,7 +21,7 @@ mod transposition;
 pub use board::{BOARD_SIZE, DEFAULT_BLOCKED, SQUARES, chebyshev_to_corner, neighbours};
 pub use check::{Checked, check_moves};
 pub use format::{FileError, LineProblem, MovesFile, parse_level, parse_moves};
-pub use generate::{GenerateError, Generated, generate};
+pub use generate::{GenerateError, Generated, generate, generate_with_progress};
 pub use pieces::{CAPTURED, PIECES, Pieces, PositionError};
 pub use room::{EwnGame, EwnMove, LevelSpec, SpecError};
 pub use rules::{
