@@ -321,8 +321,8 @@ pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
         let share = seconds / matches.len() as f64;
         let Some(speed) = self_play_speed(rounds, share) else {
             anyhow::bail!(
-                "no self-play game was played in {share} s (a third of --seconds {seconds}); \
-                 give a larger --seconds"
+                "--seconds {seconds} is too short: no self-play game was played in its share \
+                 ({label}); give a larger --seconds"
             );
         };
         writeln!(

@@ -267,7 +267,8 @@ fn a_bench_too_short_for_one_game_is_refused_not_printed_as_nan() {
     let refused = bench(&mut out, 1e-10).expect_err("no game fits in 1e-10 s");
     let refused = format!("{refused:#}");
     assert!(
-        refused.contains("no self-play game was played") && refused.contains("larger --seconds"),
+        refused.starts_with("--seconds 0.0000000001 is too short: no self-play game was played")
+            && refused.ends_with("give a larger --seconds"),
         "{refused}"
     );
     let out = String::from_utf8(out).unwrap();
