@@ -79,7 +79,9 @@ fn draw_lines(
         mesh.x_desc("puzzles answered (each method's, fastest first)")
             .y_desc("time per puzzle, ms");
     } else {
-        mesh.x_labels(0).y_labels(0);
+        // No labels and so no grid lines at them; asking for zero labels instead overflows in
+        // plotters' integer axis.
+        mesh.disable_x_mesh().disable_y_mesh();
     }
     mesh.draw()?;
     for (&method, colour) in methods.iter().zip(COLOURS.iter().cycle()) {
@@ -117,16 +119,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_chart_without_a_font_is_drawn_without_text() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("chart.png");
+        draw_lines(&path, 1, &[Method::Bfs], &[], false).unwrap();
+        assert!(std::fs::metadata(&path).unwrap().len() > 1_000);
+    }
+
+    #[test]
     fn a_chart_that_cannot_be_written_says_the_io_error_not_plotters_debug_text() {
-        // Drawn with text: without it plotters overflows on an empty integer axis in a debug
-        // build, so a machine without a font skips this test.
-        if !font_available() {
-            eprintln!("skipped: no TrueType font for the chart's text");
-            return;
-        }
         let dir = tempfile::tempdir().unwrap();
         let nowhere = dir.path().join("no-such-folder").join("chart.png");
-        let error = draw_lines(&nowhere, 1, &[Method::Bfs], &[], true).map_err(chart_error);
+        let error = draw_lines(&nowhere, 1, &[Method::Bfs], &[], false).map_err(chart_error);
         let message = format!("{:#}", error.expect_err("no folder"));
         assert!(message.contains("No such file or directory"), "{message}");
         assert!(
