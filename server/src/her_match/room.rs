@@ -183,29 +183,41 @@ impl MatchRoom {
 #[cfg(test)]
 mod tests {
     use parlor_shared::game::GameSetup;
-    use parlor_shared::hexapawn::{Dims, MatchSetup, Pace};
+    use parlor_shared::hexapawn::{MatchSetup, Pace};
 
     use super::*;
     use crate::audience::TestFollower;
     use crate::hall::Hall;
     use crate::store::Store;
 
-    #[tokio::test]
-    async fn watchers_hear_that_a_match_whose_rounds_cannot_be_stored_stopped() {
+    /// A hall with an auto match of brains "A" and "B" on `dims` at `pace`, just created.
+    async fn match_room(
+        lifetimes: RoomLifetimes,
+        dims: &str,
+        rounds: u64,
+        pace: Pace,
+    ) -> (Hall, Store, RoomId) {
         let store = Store::in_memory().unwrap();
-        let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
+        let hall = Hall::new(store.clone(), lifetimes);
         let setup = MatchSetup {
-            dims: Dims::HEXAPAWN,
+            dims: dims.parse().unwrap(),
             mirrors: false,
-            rounds: 100,
-            // Slow enough for the watcher to come before the first round is stored.
-            pace: Pace::PerPly { ms: 100 },
+            rounds,
+            pace,
             brains: ["A".into(), "B".into()],
         };
         let id = hall
             .create_room(GameSetup::HerMatch(setup), vec![])
             .await
             .unwrap();
+        (hall, store, id)
+    }
+
+    #[tokio::test]
+    async fn watchers_hear_that_a_match_whose_rounds_cannot_be_stored_stopped() {
+        let lifetimes = crate::Limits::default().room_lifetimes();
+        // Slow enough for the watcher to come before the first round is stored.
+        let (hall, store, id) = match_room(lifetimes, "3x3", 100, Pace::PerPly { ms: 100 }).await;
         let follower = TestFollower::new(1);
         hall.room(id)
             .unwrap()
@@ -226,24 +238,13 @@ mod tests {
 
     #[tokio::test]
     async fn a_match_nobody_watches_stops_and_is_forgotten_and_its_brains_keep_what_they_learned() {
-        let store = Store::in_memory().unwrap();
         let lifetimes = RoomLifetimes {
             abandoned_after: std::time::Duration::from_millis(500),
             ..crate::Limits::default().room_lifetimes()
         };
-        let hall = Hall::new(store.clone(), lifetimes);
-        let setup = MatchSetup {
-            dims: Dims::HEXAPAWN,
-            mirrors: false,
-            // Paced, far longer than the test.
-            rounds: 100_000,
-            pace: Pace::PerPly { ms: 20 },
-            brains: ["A".into(), "B".into()],
-        };
-        let id = hall
-            .create_room(GameSetup::HerMatch(setup), vec![])
-            .await
-            .unwrap();
+        // Paced, far longer than the test.
+        let (hall, store, id) =
+            match_room(lifetimes, "3x3", 100_000, Pace::PerPly { ms: 20 }).await;
         let follower = TestFollower::new(1);
         let inbox = hall.room(id).unwrap().inbox;
         inbox.send(follower.watch()).await.unwrap();
@@ -266,19 +267,9 @@ mod tests {
 
     #[tokio::test]
     async fn a_match_whose_brain_fills_up_finishes_early_with_its_rounds_stored() {
-        let store = Store::in_memory().unwrap();
-        let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
-        let setup = MatchSetup {
-            dims: "8x8".parse().unwrap(),
-            mirrors: false,
-            rounds: parlor_shared::hexapawn::MAX_MATCH_ROUNDS,
-            pace: Pace::FullSpeed,
-            brains: ["A".into(), "B".into()],
-        };
-        let id = hall
-            .create_room(GameSetup::HerMatch(setup), vec![])
-            .await
-            .unwrap();
+        let lifetimes = crate::Limits::default().room_lifetimes();
+        let rounds = parlor_shared::hexapawn::MAX_MATCH_ROUNDS;
+        let (hall, store, id) = match_room(lifetimes, "8x8", rounds, Pace::FullSpeed).await;
         let mut summary = hall.room(id).unwrap().summary;
         let finished = summary.wait_for(|summary| summary.outcome.is_some());
         let rounds = tokio::time::timeout(std::time::Duration::from_secs(60), finished)
