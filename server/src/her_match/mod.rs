@@ -3,7 +3,7 @@
 //! only the latest), at every ply when paced, at most every [`THROTTLE`] at full speed; the
 //! room's task sends each new view to its audience. A spectator arriving late gets the latest
 //! view at once. Both brains are stored with the match's progress as it goes, a batch of rounds
-//! to a transaction (see [`WRITE_SPACING`]), so a restarted server resumes the match from its
+//! to a transaction (`writes.rs`), so a restarted server resumes the match from its
 //! last stored round with the rounds still due.
 //!
 //! A match nobody has watched for [`RoomLifetimes::abandoned_after`] stops, as an abandoned
@@ -25,21 +25,16 @@ use crate::audience::Audience;
 use crate::brain_uses::BrainClaim;
 use crate::limits::RoomLifetimes;
 use crate::room::{ROOM_INBOX, RoomHandle};
-use crate::store::{BrainRow, MatchProgress, MatchRound, Pending, Store};
+use crate::store::{MatchProgress, Store};
 
 mod room;
+mod writes;
 
 use room::{MatchRoom, summary_of};
+use writes::{InFlight, Unsaved, WriteSchedule, settle, write_rounds};
 
 /// The most often watchers hear of a match at full speed.
 pub const THROTTLE: Duration = Duration::from_millis(100);
-
-/// A write of the brains may take at most about this share of a match's time: the next starts
-/// only once `WRITE_SPACING` times the last one's cost has passed since it began. A write costs
-/// the size of both brains (every box, rewritten), so small brains are written after almost
-/// every round while big ones (up to 2 x 200,000 boxes on 8x8) are written every few seconds,
-/// instead of the match spending nearly all its time rewriting them.
-const WRITE_SPACING: u32 = 10;
 
 /// What an auto match starts with.
 pub struct MatchInit {
@@ -209,125 +204,6 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     last.finished = true;
     views.send_replace(last);
     info!(room = id, rounds, "auto match over");
-}
-
-/// When the brains were last written and what it cost, which says when the next write is due.
-#[derive(Default)]
-struct WriteSchedule {
-    /// When the write in flight (or the last) began.
-    started: Option<Instant>,
-    /// How long the last settled write took, from making its rows to its commit.
-    cost: Duration,
-    in_flight: bool,
-}
-
-impl WriteSchedule {
-    fn due(&self) -> bool {
-        !self.in_flight
-            && self
-                .started
-                .is_none_or(|started| started.elapsed() >= self.cost * WRITE_SPACING)
-    }
-
-    fn start(&mut self) {
-        self.started = Some(Instant::now());
-        self.in_flight = true;
-    }
-
-    /// The write in flight, if any, has just committed (or failed).
-    fn settled(&mut self) {
-        if let (true, Some(started)) = (self.in_flight, self.started) {
-            self.cost = started.elapsed();
-            self.in_flight = false;
-        }
-    }
-}
-
-/// Rounds played but not yet given to the store.
-#[derive(Default)]
-struct Unsaved {
-    rounds: u64,
-    points: Vec<CurvePoint>,
-    /// The view to publish once they are stored.
-    view: Option<MatchView>,
-}
-
-/// A write of rounds, and the view to publish once it has committed.
-type InFlight = (Pending<()>, Option<MatchView>);
-
-/// Gives the unsaved rounds to the store (both brains as they are now); `None` if the brains
-/// cannot be written, which stops the match.
-fn write_rounds(
-    store: &Store,
-    room: RoomId,
-    setup: &MatchSetup,
-    run: &MatchRun,
-    unsaved: &mut Unsaved,
-) -> Option<InFlight> {
-    let brain = |her: usize| anyhow::Ok((setup.brains[her].clone(), BrainRow::of(run.brain(her))?));
-    let brains = match brain(0).and_then(|first| Ok([first, brain(1)?])) {
-        Ok(brains) => brains,
-        Err(error) => {
-            let error = format!("{error:#}");
-            warn!(room, error, "could not write the brains; the match stops");
-            return None;
-        }
-    };
-    let Unsaved {
-        rounds,
-        points,
-        view,
-    } = std::mem::take(unsaved);
-    let saved = store.save_match_round(MatchRound {
-        room,
-        brains,
-        rounds,
-        progress: MatchProgress {
-            curve: Vec::new(),
-            ..run.progress.clone()
-        },
-        points,
-    });
-    Some((saved, view))
-}
-
-/// Whether the write in flight (if any) has committed, waiting for it if `wait`: `None` while
-/// it is still being written, `Some(false)` if it failed (which stops the match). A committed
-/// write's view is published.
-fn settle(
-    room: RoomId,
-    in_flight: &mut Option<InFlight>,
-    views: &watch::Sender<MatchView>,
-    wait: bool,
-) -> Option<bool> {
-    let Some((saved, view)) = in_flight.take() else {
-        return Some(true);
-    };
-    let result = if wait {
-        saved.wait()
-    } else {
-        let mut saved = saved;
-        match saved.try_done() {
-            Some(result) => result,
-            None => {
-                *in_flight = Some((saved, view));
-                return None;
-            }
-        }
-    };
-    match result {
-        Ok(()) => {
-            if let Some(view) = view {
-                views.send_replace(view);
-            }
-            Some(true)
-        }
-        Err(error) => {
-            let error = format!("{error:#}");
-            warn!(room, error, "could not store the rounds; the match stops");
-            Some(false)
-        }
-    }
 }
 
 /// The match being played: an [`AutoMatch`] for the rounds still due and the progress of the
