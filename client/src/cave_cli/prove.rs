@@ -336,6 +336,17 @@ mod tests {
         assert_eq!(bricks, [38, 30, 40, 27]);
     }
 
+    /// What proving each start of the positions file at `path` prints, with small budgets.
+    fn prove_file(path: &Path) -> String {
+        let args = ProveArgs {
+            positions: Some(path.to_path_buf()),
+            ..small()
+        };
+        let mut out = Vec::new();
+        run(&args, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
     #[test]
     fn every_start_of_a_positions_file_is_proved_in_order() {
         // The tactics puzzle (a win in two moves) and a won game's line before its last move.
@@ -344,13 +355,7 @@ mod tests {
             "# two starts\na5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8\n\n\
              game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5\n",
         );
-        let args = ProveArgs {
-            positions: Some(path.to_path_buf()),
-            ..small()
-        };
-        let mut out = Vec::new();
-        run(&args, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = prove_file(&path);
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 2, "{text}");
         assert!(lines[0].starts_with("a5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8: win, best"));
@@ -360,13 +365,7 @@ mod tests {
     #[test]
     fn a_positions_file_with_a_byte_order_mark_reads_as_without() {
         let path = crate::cave_cli::temp_file("prove-bom", "\u{feff}a1 h8 b1 h7\n");
-        let args = ProveArgs {
-            positions: Some(path.to_path_buf()),
-            ..small()
-        };
-        let mut out = Vec::new();
-        run(&args, &mut out).unwrap();
-        let text = String::from_utf8(out).unwrap();
+        let text = prove_file(&path);
         assert!(text.starts_with("a1 h8 b1 h7: "), "{text}");
     }
 

@@ -296,15 +296,19 @@ fn a_folder_without_levels_is_an_error() {
     assert!(out.is_empty());
 }
 
-#[test]
-fn generate_is_repeatable_and_keeps_to_the_range() {
-    let request = || GenerateRequest {
+/// A level of 8 to 10 moves from seed 3.
+fn request() -> GenerateRequest {
+    GenerateRequest {
         moves_at_least: 8,
         moves_at_most: 10,
         seed: 3,
         tries: 500,
         rules: Rules::default(),
-    };
+    }
+}
+
+#[test]
+fn generate_is_repeatable_and_keeps_to_the_range() {
     let mut log = Vec::new();
     let (first, code) = text(|out| generate_level(out, &mut log, request(), None));
     assert_eq!(code, ExitCode::SUCCESS);
@@ -322,16 +326,9 @@ fn generate_is_repeatable_and_keeps_to_the_range() {
 
 #[test]
 fn generate_says_how_many_candidates_it_has_tried_as_it_goes() {
-    let request = GenerateRequest {
-        moves_at_least: 8,
-        moves_at_most: 10,
-        seed: 3,
-        tries: 500,
-        rules: Rules::default(),
-    };
     let mut log = Vec::new();
     let every_time = Duration::ZERO;
-    let code = generate_level_reporting(&mut Vec::new(), &mut log, request, None, every_time);
+    let code = generate_level_reporting(&mut Vec::new(), &mut log, request(), None, every_time);
     assert_eq!(code.unwrap(), ExitCode::SUCCESS);
     let log = String::from_utf8(log).unwrap();
     let lines: Vec<&str> = log.lines().collect();

@@ -99,15 +99,20 @@ mod tests {
 
     use super::*;
 
-    #[test]
-    fn a_plot_that_cannot_be_written_says_the_io_error_not_plotters_debug_text() {
+    /// A 3x3 match of `rounds` rounds.
+    fn report(rounds: u64) -> AutoReport {
         let config = AutoConfig {
             dims: Dims::HEXAPAWN,
             mirrors: false,
-            rounds: 20,
+            rounds,
             seed: 1,
         };
-        let report = AutoMatch::new(config).run();
+        AutoMatch::new(config).run()
+    }
+
+    #[test]
+    fn a_plot_that_cannot_be_written_says_the_io_error_not_plotters_debug_text() {
+        let report = report(20);
         let dir = tempfile::tempdir().unwrap();
         let nowhere = dir.path().join("no-such-folder").join("curve.png");
         let error = draw(&nowhere, &report, false).map_err(chart_error);
@@ -121,13 +126,7 @@ mod tests {
 
     #[test]
     fn a_plot_without_a_font_is_drawn_without_text() {
-        let config = AutoConfig {
-            dims: Dims::HEXAPAWN,
-            mirrors: false,
-            rounds: 200,
-            seed: 1,
-        };
-        let report = AutoMatch::new(config).run();
+        let report = report(200);
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("curve.png");
         draw(&path, &report, false).unwrap();
