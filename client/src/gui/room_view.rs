@@ -285,7 +285,12 @@ impl RoomView {
             DIM_TEXT,
         );
         y += LINE_HEIGHT;
-        label(&format!("Moves: {}", snapshot.moves.len()), x, y, DIM_TEXT);
+        let progress = match &snapshot.state {
+            // An auto match keeps no moves; its rounds are its progress.
+            GameState::HerMatch(view) => format!("Rounds: {}", view.rounds_played),
+            _ => format!("Moves: {}", snapshot.moves.len()),
+        };
+        label(&progress, x, y, DIM_TEXT);
         y += 6.0;
         let list_bottom = screen_height() - BUTTON_HEIGHT - 30.0;
         let area = Rect::new(

@@ -75,7 +75,13 @@ pub fn chart_rects(area: Rect) -> [Rect; 2] {
 
 /// The losses chart and the beads chart of `view` in `area`.
 pub fn charts(area: Rect, view: &MatchView) -> [Chart; 2] {
-    let x_max = view.setup.rounds as f64;
+    // A match that stopped early (its brains full) spans the rounds it played.
+    let rounds = if view.finished {
+        view.rounds_played.max(1)
+    } else {
+        view.setup.rounds
+    };
+    let x_max = rounds as f64;
     let most = |value: fn(&CurvePoint) -> f64| view.curve.iter().map(value).fold(0.0, f64::max);
     let losses = most(|p| f64::from(p.losses[0].max(p.losses[1])));
     let beads = most(|p| p.beads[0].max(p.beads[1]) as f64);
@@ -190,6 +196,22 @@ mod tests {
         assert_eq!(chart.point(2000.0, -1.0), vec2(300.0, 150.0));
         let line = chart.line([(0.0, 10.0), (250.0, 0.0)].into_iter());
         assert_eq!(line, vec![vec2(100.0, 50.0), vec2(150.0, 150.0)]);
+    }
+
+    #[test]
+    fn the_charts_span_the_rounds_set_up_or_those_played_by_a_match_that_stopped_early() {
+        let mut view = MatchView::new(parlor_shared::hexapawn::MatchSetup {
+            dims: "8x8".parse().unwrap(),
+            mirrors: false,
+            rounds: 1_000_000,
+            pace: parlor_shared::hexapawn::Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        });
+        view.rounds_played = 8_508;
+        let area = Rect::new(0.0, 400.0, 600.0, 300.0);
+        assert_eq!(charts(area, &view).map(|chart| chart.x_max), [1e6; 2]);
+        view.finished = true;
+        assert_eq!(charts(area, &view).map(|chart| chart.x_max), [8_508.0; 2]);
     }
 
     #[test]
