@@ -193,6 +193,24 @@ fn an_auto_match_draws_its_learning_curve() {
 }
 
 #[test]
+fn a_match_that_stopped_with_a_full_brain_draws_its_curves_across_the_rounds_played() {
+    // On 8x8 the brains fill after some thousands of the million rounds set up.
+    let Some(shot) = open_room("her-match 8x8 1000000") else {
+        return;
+    };
+    let [_, beads] = chart_rects(hexapawn_match_layout(1_000_000).curve);
+    let right_quarter = Rect::new(beads.x + beads.w * 0.75, beads.y, beads.w * 0.25, beads.h);
+    let lit: usize = HER_COLORS
+        .iter()
+        .map(|colour| shot.lit_pixels(right_quarter, *colour))
+        .sum();
+    assert!(
+        lit > 20,
+        "{lit} pixels of the beads lines in the chart's right quarter"
+    );
+}
+
+#[test]
 fn an_auto_match_frames_the_last_move_on_its_board() {
     // One round of fresh HERs: nobody resigns in front of a full box, so the round ends with
     // a move, framed on the two squares it joins.
