@@ -85,7 +85,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     let script = script
         .transpose()
         .map_err(|e| anyhow::anyhow!("--open-room: {e}"))?;
-    // The display first: a screenshot file is created when its path is checked.
+    // The display first: without one nothing else matters, and its error says what to use.
     check_display(HALL_CONSOLE)?;
     let screenshot = options
         .screenshot
@@ -319,7 +319,7 @@ fn writable_png_path(path: &Path) -> anyhow::Result<String> {
 }
 
 fn save_screenshot(path: &str) -> anyhow::Result<()> {
-    // Created moments ago by `writable_png_path`; a failure now is a disk error, which the
+    // Checked moments ago by `writable_png_path`; a failure now is a disk error, which the
     // exporter reports by panicking, so it is caught and returned instead.
     std::panic::catch_unwind(|| get_screen_data().export_png(path))
         .map_err(|_| anyhow::anyhow!("cannot write the screenshot {path}"))
