@@ -337,7 +337,8 @@ fn ask_move(
     }
 }
 
-/// Tournament engine mode: only moves on stdout, diagnostics on stderr.
+/// Tournament engine mode: only moves on stdout, diagnostics on stderr. A refused opponent move
+/// is reported on stderr and ignored; input that ends right after one exits with code 2.
 pub fn engine(
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -347,6 +348,7 @@ pub fn engine(
 ) -> anyhow::Result<ExitCode> {
     let mut position = Position::new();
     let me = if first { Player::Black } else { Player::White };
+    let mut last_refused = false;
     loop {
         if position.outcome().is_some() {
             return Ok(ExitCode::SUCCESS);
@@ -364,6 +366,9 @@ pub fn engine(
         }
         let line = loop {
             match read_trimmed_line(input)? {
+                // Input that ends on a refused move tells the caller the game did not finish
+                // as it thinks.
+                None if last_refused => return Ok(ExitCode::from(2)),
                 None => return Ok(ExitCode::SUCCESS),
                 Some(line) if line.is_empty() => continue,
                 Some(line) => break line,
@@ -373,11 +378,14 @@ pub fn engine(
             .parse::<Square>()
             .map_err(|e| e.to_string())
             .and_then(|square| position.play(square).map_err(|e| e.to_string()));
+        // A refused move changes nothing: the engine waits for a legal one, as the console does.
         match played {
-            Ok(next) => position = next,
+            Ok(next) => (position, last_refused) = (next, false),
             Err(reason) => {
-                eprintln!("engine: the opponent's move {line:?} is refused: {reason}");
-                return Ok(ExitCode::from(2));
+                eprintln!(
+                    "engine: the opponent's move {line:?} is refused: {reason}; waiting for a legal move"
+                );
+                last_refused = true;
             }
         }
     }

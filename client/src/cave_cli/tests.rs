@@ -132,6 +132,24 @@ fn engine_mode_refuses_an_illegal_opponent_move() {
 }
 
 #[test]
+fn engine_mode_waits_for_a_legal_move_after_a_refused_one() {
+    let mut out = Vec::new();
+    let code = engine(
+        &mut Cursor::new("d4\nzz\na1\n"),
+        &mut out,
+        false,
+        EngineLevel::Strong.engine().as_mut(),
+        Duration::from_millis(20),
+    )
+    .unwrap();
+    assert_eq!(code, ExitCode::SUCCESS);
+    let text = String::from_utf8(out).unwrap();
+    let replies: Vec<Square> = text.lines().map(|l| l.parse().unwrap()).collect();
+    assert_eq!(replies.len(), 1, "{text}");
+    assert!(Position::from_moves(&["a1".parse().unwrap(), replies[0]]).is_ok());
+}
+
+#[test]
 fn shown_games_must_be_legal() {
     assert_eq!(parse_game("a1, h1 b1").unwrap().len(), 3);
     assert_eq!(parse_game("").unwrap().len(), 0);
