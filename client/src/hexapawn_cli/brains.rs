@@ -77,6 +77,15 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let url = match args.server {
         Some(typed) => crate::gui::server_option(&typed)?,
         None => {
+            // Only an import stores something: the others would create an empty store where a
+            // mistyped --data points, and answer as if it held nothing.
+            let reads_only = !matches!(args.command, BrainsCommand::Import { .. });
+            if reads_only && !args.data.is_dir() {
+                bail!(
+                    "no data directory at {}: no brains are stored there (check --data)",
+                    args.data.display()
+                );
+            }
             let config = parlor_server::ServerConfig::new(
                 ([127, 0, 0, 1], 0).into(),
                 Some(args.data.clone()),
@@ -193,6 +202,25 @@ mod tests {
         let mut out = Vec::new();
         let code = run(args, &mut out)?;
         Ok((code, String::from_utf8(out).unwrap()))
+    }
+
+    #[test]
+    fn reading_brains_from_a_data_directory_that_is_not_there_is_refused_and_creates_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("parlor-dta");
+        for command in [
+            BrainsCommand::List,
+            BrainsCommand::Reset { name: "x".into() },
+        ] {
+            let args = BrainsArgs {
+                server: None,
+                data: missing.clone(),
+                command,
+            };
+            let error = run(args, &mut Vec::new()).unwrap_err().to_string();
+            assert!(error.contains("no data directory at"), "{error}");
+            assert!(!missing.exists());
+        }
     }
 
     #[test]
