@@ -78,12 +78,18 @@ impl Default for Limits {
     }
 }
 
+/// How often a room tries again to store its finished game after the store refused it (a full
+/// disk, say): the game is in the store's room rows meanwhile, so nothing is lost.
+pub const FINISH_RETRY: Duration = Duration::from_secs(30);
+
 /// How long rooms stay open once nobody needs them (see [`Limits::finished_room_linger`]
-/// and [`Limits::abandoned_room_after`]).
+/// and [`Limits::abandoned_room_after`]), and how often a finish the store refused is tried
+/// again ([`FINISH_RETRY`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RoomLifetimes {
     pub linger: Duration,
     pub abandoned_after: Duration,
+    pub finish_retry: Duration,
 }
 
 impl Limits {
@@ -91,6 +97,7 @@ impl Limits {
         RoomLifetimes {
             linger: self.finished_room_linger,
             abandoned_after: self.abandoned_room_after,
+            finish_retry: FINISH_RETRY,
         }
     }
 }

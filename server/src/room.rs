@@ -117,6 +117,8 @@ struct Room {
     saving: bool,
     /// When the finished game was stored; the room may close `lifetimes.linger` after it.
     recorded_at: Option<tokio::time::Instant>,
+    /// When to try again to store the finished game, after the store refused it.
+    finish_retry_at: Option<tokio::time::Instant>,
     /// When the room last handled a command (a move, an AI's answer, a visit).
     last_activity: tokio::time::Instant,
     /// Set when the game cannot go on (an AI seat failed): the room closes at once.
@@ -186,6 +188,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         store,
         saving: true,
         recorded_at: None,
+        finish_retry_at: None,
         last_activity: tokio::time::Instant::now(),
         broken: false,
         lifetimes,
@@ -232,9 +235,13 @@ impl Room {
         }
         self.maybe_start_ai();
         loop {
-            let command = match self.closing_time() {
+            let command = match self.wake_time() {
                 Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
                     Ok(command) => command,
+                    Err(_) if self.finish_retry_at.is_some() => {
+                        self.retry_finish().await;
+                        continue;
+                    }
                     // Followed by nobody, and over or abandoned: the hall stops listing it.
                     Err(_) => {
                         self.close(&mut inbox).await;

@@ -1,6 +1,8 @@
 //! When a room closes: a finished one a while after its game is stored, an unfinished one
 //! when nobody has followed it or done anything in it for a long time (else rooms left
-//! behind would fill the server's cap on rooms for good, across restarts too).
+//! behind would fill the server's cap on rooms for good, across restarts too). A finished game
+//! the store refused is tried again every `finish_retry` until it is stored, so that the room
+//! can close then.
 
 use tracing::{info, warn};
 
@@ -19,6 +21,19 @@ impl Room {
         }
         let abandoned = self.audience.len() == 0 && self.state.outcome().is_none();
         abandoned.then(|| self.last_activity + self.lifetimes.abandoned_after)
+    }
+
+    /// When the room's timer is next due: to try a refused finish again, or to close.
+    pub(super) fn wake_time(&self) -> Option<tokio::time::Instant> {
+        self.finish_retry_at.or_else(|| self.closing_time())
+    }
+
+    /// Tries again to store the finished game, and shows its record once stored.
+    pub(super) async fn retry_finish(&mut self) {
+        if let Some(outcome) = self.state.outcome() {
+            self.finish(outcome).await;
+            self.broadcast();
+        }
     }
 
     /// Closes the room: from now on no command gets in (its sender hears the room has

@@ -191,16 +191,22 @@ impl Room {
         {
             her.lesson_stored();
         }
+        let now = tokio::time::Instant::now();
         match stored {
             Ok(id) => {
                 self.record = Some(id);
-                self.recorded_at = Some(tokio::time::Instant::now());
+                self.recorded_at = Some(now);
+                self.finish_retry_at = None;
             }
-            Err(error) => warn!(
-                room = self.id,
-                error = format!("{error:#}"),
-                "could not store the finished game"
-            ),
+            Err(error) => {
+                let retry = self.lifetimes.finish_retry;
+                warn!(
+                    room = self.id,
+                    error = format!("{error:#}"),
+                    "could not store the finished game; trying again in {retry:?}"
+                );
+                self.finish_retry_at = Some(now + retry);
+            }
         }
     }
 
@@ -321,6 +327,38 @@ mod tests {
             .await
             .unwrap();
         assert_eq!(fresh, 4);
+    }
+
+    #[tokio::test]
+    async fn a_finished_game_the_store_refused_is_stored_on_a_later_try_and_the_room_closes() {
+        let store = Store::in_memory().unwrap();
+        let solved = rows().remove(0);
+        store.insert_room(&solved).done().await.unwrap();
+        store.rename_table("games", "games_away");
+        let lifetimes = crate::limits::RoomLifetimes {
+            finish_retry: Duration::from_millis(20),
+            linger: Duration::from_millis(20),
+            ..crate::Limits::default().room_lifetimes()
+        };
+        let hall = Hall::restore(store.clone(), lifetimes).unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert!(
+            hall.room(1).is_some(),
+            "open while its finished game is not stored"
+        );
+        let rows_left = store.load_rooms().unwrap().rooms.len();
+        assert_eq!(rows_left, 1, "the refused finish kept the game's rows");
+
+        store.rename_table("games_away", "games");
+        let mut waited = 0;
+        while hall.room(1).is_some() {
+            assert!(waited < 500, "the room never stored its game and closed");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+            waited += 1;
+        }
+        let records = store.list().unwrap();
+        assert_eq!(records.len(), 1, "stored once, by a later try");
+        assert!(store.load_rooms().unwrap().rooms.is_empty());
     }
 
     #[tokio::test]

@@ -118,6 +118,15 @@ impl Store {
             .expect("a table to drop");
     }
 
+    /// Renames `table`: away, the writes needing it fail; back, they work again. For tests of
+    /// what is tried again after a failed write.
+    #[cfg(test)]
+    pub(crate) fn rename_table(&self, table: &str, to: &str) {
+        (self.lock())
+            .execute(&format!("ALTER TABLE {table} RENAME TO {to}"), [])
+            .expect("a table to rename");
+    }
+
     pub fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
         insert_record(&self.lock(), record)
     }
