@@ -56,6 +56,17 @@ impl HerSeat {
         self.in_game = None;
     }
 
+    /// How many draws HER has made in this game, for [`HerSeat::forget_draws_after`].
+    pub fn draw_count(&self) -> usize {
+        self.draws.len()
+    }
+
+    /// Forgets the draws after the first `count`: the move that made them was not stored, so
+    /// the game goes on as if it had not been made (it teaches nothing at the end).
+    pub fn forget_draws_after(&mut self, count: usize) {
+        self.draws.truncate(count);
+    }
+
     pub fn brain(&self) -> &Brain {
         self.her.brain()
     }

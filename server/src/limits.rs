@@ -78,18 +78,19 @@ impl Default for Limits {
     }
 }
 
-/// How often a room tries again to store its finished game after the store refused it (a full
-/// disk, say): the game is in the store's room rows meanwhile, so nothing is lost.
-pub const FINISH_RETRY: Duration = Duration::from_secs(30);
+/// How soon a room tries again a write the store refused (a full disk, a locked database): its
+/// finished game, or its AI's move. Nothing is lost meanwhile: a finished game is in the store's
+/// room rows, and a move is only shown once stored.
+pub const STORE_RETRY: Duration = Duration::from_secs(10);
 
 /// How long rooms stay open once nobody needs them (see [`Limits::finished_room_linger`]
-/// and [`Limits::abandoned_room_after`]), and how often a finish the store refused is tried
-/// again ([`FINISH_RETRY`]).
+/// and [`Limits::abandoned_room_after`]), and how soon a write the store refused is tried
+/// again ([`STORE_RETRY`]).
 #[derive(Clone, Copy, Debug)]
 pub struct RoomLifetimes {
     pub linger: Duration,
     pub abandoned_after: Duration,
-    pub finish_retry: Duration,
+    pub store_retry: Duration,
 }
 
 impl Limits {
@@ -97,7 +98,7 @@ impl Limits {
         RoomLifetimes {
             linger: self.finished_room_linger,
             abandoned_after: self.abandoned_room_after,
-            finish_retry: FINISH_RETRY,
+            store_retry: STORE_RETRY,
         }
     }
 }

@@ -112,13 +112,10 @@ struct Room {
     inbox: mpsc::WeakSender<RoomCommand>,
     summary: watch::Sender<RoomSummary>,
     store: Store,
-    /// Whether the room's moves still go to the store (false after a write failed: the game
-    /// goes on, but would not survive a restart).
-    saving: bool,
     /// When the finished game was stored; the room may close `lifetimes.linger` after it.
     recorded_at: Option<tokio::time::Instant>,
-    /// When to try again to store the finished game, after the store refused it.
-    finish_retry_at: Option<tokio::time::Instant>,
+    /// When to try again a write the store refused: the finished game, or the AI's move.
+    store_retry_at: Option<tokio::time::Instant>,
     /// When the room last handled a command (a move, an AI's answer, a visit).
     last_activity: tokio::time::Instant,
     /// Set when the game cannot go on (an AI seat failed): the room closes at once.
@@ -186,9 +183,8 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         inbox: inbox_tx.downgrade(),
         summary: watch::Sender::new(placeholder_summary(id, game)),
         store,
-        saving: true,
         recorded_at: None,
-        finish_retry_at: None,
+        store_retry_at: None,
         last_activity: tokio::time::Instant::now(),
         broken: false,
         lifetimes,
@@ -238,8 +234,8 @@ impl Room {
             let command = match self.wake_time() {
                 Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
                     Ok(command) => command,
-                    Err(_) if self.finish_retry_at.is_some() => {
-                        self.retry_finish().await;
+                    Err(_) if self.store_retry_at.is_some() => {
+                        self.retry_store().await;
                         continue;
                     }
                     // Followed by nobody, and over or abandoned: the hall stops listing it.
@@ -320,7 +316,8 @@ impl Room {
     }
 
     /// Validates and applies a move by `seat`; on success (once the move is stored) every
-    /// subscriber sees the new state.
+    /// subscriber sees the new state. A move the store refuses is refused (`Internal`) and
+    /// changes nothing: a state is never shown that a restart would take back.
     async fn try_move(
         &mut self,
         seat: u8,
@@ -339,6 +336,7 @@ impl Room {
                 ),
             ));
         }
+        let her_draws = self.her.as_ref().map(HerSeat::draw_count);
         let (next, recorded) = match (&mut self.her, mv) {
             (Some(her), GameMove::Hexapawn(mv)) => {
                 let (next, recorded) = her.apply(&self.state, seat, mv)?;
@@ -359,10 +357,15 @@ impl Room {
             }
         };
         debug!(room = self.id, seat, %recorded, "move");
+        if let Err(error) = self.store_move(recorded).await {
+            if let (Some(her), Some(count)) = (&mut self.her, her_draws) {
+                her.forget_draws_after(count);
+            }
+            return Err(error);
+        }
         self.state = next;
         self.moves.push(recorded);
         self.version += 1;
-        self.save_last_move().await;
         self.broadcast();
         match self.state.outcome() {
             Some(outcome) => {

@@ -5,7 +5,7 @@
 use std::collections::VecDeque;
 
 use parlor_shared::game::GameMove;
-use parlor_shared::protocol::SeatSpec;
+use parlor_shared::protocol::{ErrorCode, SeatSpec};
 use tracing::{error, warn};
 
 use super::{Room, RoomCommand};
@@ -94,10 +94,19 @@ impl Room {
         };
         // Kept before the move, which starts the AI again for the next one.
         self.ai_plan = plan;
-        if let Err((code, message)) = self.try_move(seat, version, mv).await {
-            self.ai_plan.clear();
-            warn!(room = self.id, ?code, message, "AI move refused");
-            self.ai_failed(seat, "made a move the rules refuse");
+        match self.try_move(seat, version, mv).await {
+            Ok(()) => {}
+            // The store refused the move: it stays first in the plan, played again later.
+            Err((ErrorCode::Internal, _)) => {
+                self.ai_plan.push_front(mv);
+                self.store_retry_at =
+                    Some(tokio::time::Instant::now() + self.lifetimes.store_retry);
+            }
+            Err((code, message)) => {
+                self.ai_plan.clear();
+                warn!(room = self.id, ?code, message, "AI move refused");
+                self.ai_failed(seat, "made a move the rules refuse");
+            }
         }
     }
 
@@ -179,6 +188,47 @@ mod tests {
         let (hall, store, id, follower) = ai_answers(Vec::new()).await;
         assert_closed_for(&follower, &hall, id, "found no move").await;
         assert_eq!(store.load_rooms().unwrap().rooms.len(), 1);
+    }
+
+    #[tokio::test]
+    async fn an_ai_move_the_store_refuses_is_played_again_once_the_store_is_back() {
+        let store = Store::in_memory().unwrap();
+        let lifetimes = crate::limits::RoomLifetimes {
+            store_retry: std::time::Duration::from_millis(20),
+            ..crate::Limits::default().room_lifetimes()
+        };
+        let hall = Hall::new(store.clone(), lifetimes);
+        let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap());
+        store.rename_table("room_moves", "room_moves_away");
+        let solver = SeatSpec::Ai {
+            move_ms: 50,
+            kind: AiKind::Standard,
+        };
+        let id = hall
+            .create_room(GameSetup::Klotski(board), vec![solver])
+            .await
+            .unwrap();
+        let mut summary = hall.room(id).unwrap().summary;
+        tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+        assert_eq!(
+            summary.borrow().version,
+            0,
+            "no move shown that is not stored"
+        );
+        assert!(hall.room(id).is_some(), "the room waits for its store");
+
+        store.rename_table("room_moves_away", "room_moves");
+        let solved = summary.wait_for(|s| s.outcome.is_some());
+        tokio::time::timeout(std::time::Duration::from_secs(10), solved)
+            .await
+            .expect("the AI's move is played once the store is back")
+            .unwrap();
+        let mut waited = 0;
+        while store.list().unwrap().is_empty() {
+            assert!(waited < 500, "the solved game was never stored");
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            waited += 1;
+        }
     }
 
     #[tokio::test]

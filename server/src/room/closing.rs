@@ -1,8 +1,8 @@
 //! When a room closes: a finished one a while after its game is stored, an unfinished one
 //! when nobody has followed it or done anything in it for a long time (else rooms left
-//! behind would fill the server's cap on rooms for good, across restarts too). A finished game
-//! the store refused is tried again every `finish_retry` until it is stored, so that the room
-//! can close then.
+//! behind would fill the server's cap on rooms for good, across restarts too). A write the store
+//! refused (the finished game, an AI's move) is tried again every `store_retry` until it is
+//! stored, so that the game goes on and the room can close then.
 
 use tracing::{info, warn};
 
@@ -23,16 +23,22 @@ impl Room {
         abandoned.then(|| self.last_activity + self.lifetimes.abandoned_after)
     }
 
-    /// When the room's timer is next due: to try a refused finish again, or to close.
+    /// When the room's timer is next due: to try a refused write again, or to close.
     pub(super) fn wake_time(&self) -> Option<tokio::time::Instant> {
-        self.finish_retry_at.or_else(|| self.closing_time())
+        self.store_retry_at.or_else(|| self.closing_time())
     }
 
-    /// Tries again to store the finished game, and shows its record once stored.
-    pub(super) async fn retry_finish(&mut self) {
-        if let Some(outcome) = self.state.outcome() {
-            self.finish(outcome).await;
-            self.broadcast();
+    /// Tries again what the store refused: the finished game (its record shown once stored),
+    /// or the AI's move (still the first of its plan).
+    pub(super) async fn retry_store(&mut self) {
+        self.store_retry_at = None;
+        match self.state.outcome() {
+            Some(outcome) if self.record.is_none() => {
+                self.finish(outcome).await;
+                self.broadcast();
+            }
+            Some(_) => {}
+            None => self.maybe_start_ai(),
         }
     }
 

@@ -10,10 +10,11 @@
 use anyhow::{Context, bail, ensure};
 use parlor_shared::game::{GameMove, GameState, Outcome};
 use parlor_shared::hexapawn::HexMove;
-use parlor_shared::protocol::{RoomId, SeatSpec};
+use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec};
 use tracing::{info, warn};
 
 use super::{Room, RoomInit, seat_label};
+use crate::hall::Refusal;
 use crate::her_seat::HerSeat;
 use crate::seat_key::SeatKey;
 use crate::store::{HerStart, NewRecord, RoomRow, Store};
@@ -133,27 +134,19 @@ impl RoomInit {
 }
 
 impl Room {
-    /// Stores the keys of the seats' tokens (after one was given out).
-    pub(super) async fn save_keys(&mut self) {
-        if !self.saving {
-            return;
-        }
+    /// Stores the keys of the seats' tokens (after one was given out); refused (`Internal`)
+    /// when the store refuses them.
+    pub(super) async fn save_keys(&mut self) -> Result<(), Refusal> {
         let keys: Vec<Option<SeatKey>> = self.seats.iter().map(|seat| seat.key.clone()).collect();
         let saved = self.store.set_keys(self.id, &keys).done().await;
-        self.check_saved(saved);
+        self.refused_write(saved, "the seat")
     }
 
-    /// Stores the move just made.
-    pub(super) async fn save_last_move(&mut self) {
-        let Some(&mv) = self.moves.last() else {
-            return;
-        };
-        if !self.saving {
-            return;
-        }
-        let ply = self.moves.len() as u64 - 1;
+    /// Stores `mv` as the room's next move; refused (`Internal`) when the store refuses it.
+    pub(super) async fn store_move(&mut self, mv: GameMove) -> Result<(), Refusal> {
+        let ply = self.moves.len() as u64;
         let saved = self.store.append_move(self.id, ply, mv).done().await;
-        self.check_saved(saved);
+        self.refused_write(saved, "the move")
     }
 
     /// Stores the finished game (and teaches HER's stored brain after a game against HER) and
@@ -196,29 +189,34 @@ impl Room {
             Ok(id) => {
                 self.record = Some(id);
                 self.recorded_at = Some(now);
-                self.finish_retry_at = None;
+                self.store_retry_at = None;
             }
             Err(error) => {
-                let retry = self.lifetimes.finish_retry;
+                let retry = self.lifetimes.store_retry;
                 warn!(
                     room = self.id,
                     error = format!("{error:#}"),
                     "could not store the finished game; trying again in {retry:?}"
                 );
-                self.finish_retry_at = Some(now + retry);
+                self.store_retry_at = Some(now + retry);
             }
         }
     }
 
-    fn check_saved(&mut self, saved: anyhow::Result<()>) {
-        if let Err(error) = saved {
-            self.saving = false;
+    /// A write the store refused, as the refusal of the request that needed it: nothing
+    /// changed, and the request may be made again.
+    fn refused_write(&self, saved: anyhow::Result<()>, what: &str) -> Result<(), Refusal> {
+        saved.map_err(|error| {
             warn!(
                 room = self.id,
                 error = format!("{error:#}"),
-                "could not store the room; it goes on but would not survive a restart"
+                "could not store {what}; refused, nothing changed"
             );
-        }
+            (
+                ErrorCode::Internal,
+                format!("the server could not store {what}; nothing changed, try again"),
+            )
+        })
     }
 }
 
@@ -336,7 +334,7 @@ mod tests {
         store.insert_room(&solved).done().await.unwrap();
         store.rename_table("games", "games_away");
         let lifetimes = crate::limits::RoomLifetimes {
-            finish_retry: Duration::from_millis(20),
+            store_retry: Duration::from_millis(20),
             linger: Duration::from_millis(20),
             ..crate::Limits::default().room_lifetimes()
         };

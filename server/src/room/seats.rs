@@ -55,9 +55,13 @@ impl Room {
             return who.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
         }
         place.key = Some(SeatKey::of(&token));
+        // Stored before the holder hears the token, so it still holds after a restart; a seat
+        // the store refused stays open.
+        if let Err((code, message)) = self.save_keys().await {
+            self.seats[seat as usize].key = None;
+            return who.error(code, message);
+        }
         info!(room = self.id, seat, conn = who.id, "seat taken");
-        // Stored before the holder hears the token, so it still holds after a restart.
-        self.save_keys().await;
         self.hand_over(seat, token, who, spectator_cap);
     }
 
