@@ -37,7 +37,7 @@ pub struct Limits {
     pub requests: Budget,
     /// `CreateRoom` requests.
     pub room_creations: Budget,
-    /// WebSocket upgrade plus `Hello`.
+    /// The WebSocket upgrade, and then `Hello` (a fresh timeout of this length for each).
     pub handshake_timeout: Duration,
     /// A connection that sends nothing at all (not even a pong) for this long is closed.
     pub idle_timeout: Duration,
