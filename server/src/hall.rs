@@ -82,7 +82,7 @@ impl Hall {
         let hall = Hall::new(store, lifetimes);
         hall.next_room
             .store(unfinished.next_room, Ordering::Relaxed);
-        let total = unfinished.rooms.len();
+        let total = unfinished.rooms.len() + unfinished.unreadable;
         // Matches first: their claims on brains would be refused beside games in progress.
         let (matches, games): (Vec<_>, Vec<_>) = (unfinished.rooms.into_iter())
             .partition(|stored| matches!(stored, StoredRoom::Match(_)));

@@ -10,15 +10,16 @@ pub use brains::{BrainRow, BrainUse};
 pub use rooms::{HerStart, MatchProgress, MatchRound, MatchRow, RoomRow, StoredRoom, Unfinished};
 pub use writer::Pending;
 
+use std::fs::{File, TryLockError};
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::Context;
+use anyhow::{Context, bail, ensure};
 use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
 use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
-use tracing::info;
+use tracing::{info, warn};
 
 /// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
 /// their keys: an older store is migrated once, when it opens.
@@ -34,6 +35,9 @@ pub const RECORD_LIST_LIMIT: u32 = 200;
 pub struct Store {
     connection: Arc<Mutex<Connection>>,
     writer: writer::Jobs,
+    /// The data directory's lock, held while any handle lives: two servers writing one store
+    /// would hand out the same room ids and store games twice. `None` in memory.
+    _data_dir_lock: Option<Arc<File>>,
 }
 
 /// A finished game about to be stored.
@@ -46,22 +50,27 @@ pub struct NewRecord {
 }
 
 impl Store {
-    /// Opens (creating if needed) `games.db` in `data_dir`.
+    /// Opens (creating if needed) `games.db` in `data_dir`, which no other server may be using.
+    /// A database that cannot be written or is damaged is refused here, at the start, rather
+    /// than losing every write later.
     pub fn open(data_dir: &Path) -> anyhow::Result<Store> {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
+        let lock = lock_data_dir(data_dir)?;
         let path = data_dir.join("games.db");
         let connection = Connection::open(&path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
-        Store::init(connection)
+        check_usable(&connection)
+            .and_then(|()| Store::init(connection, Some(Arc::new(lock))))
+            .with_context(|| format!("cannot use database {}", path.display()))
     }
 
     /// A store that lives in memory only (tests, throwaway servers).
     pub fn in_memory() -> anyhow::Result<Store> {
-        Store::init(Connection::open_in_memory()?)
+        Store::init(Connection::open_in_memory()?, None)
     }
 
-    fn init(connection: Connection) -> anyhow::Result<Store> {
+    fn init(connection: Connection, data_dir_lock: Option<Arc<File>>) -> anyhow::Result<Store> {
         connection.execute_batch(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
@@ -100,7 +109,11 @@ impl Store {
         }
         let connection = Arc::new(Mutex::new(connection));
         let writer = writer::spawn(Arc::clone(&connection))?;
-        Ok(Store { connection, writer })
+        Ok(Store {
+            connection,
+            writer,
+            _data_dir_lock: data_dir_lock,
+        })
     }
 
     fn lock(&self) -> MutexGuard<'_, Connection> {
@@ -131,15 +144,33 @@ impl Store {
         insert_record(&self.lock(), record)
     }
 
-    /// The newest records first.
+    /// The newest records first. A row that does not read back is logged and left out, so
+    /// that it does not hide the others.
     pub fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
         let connection = self.lock();
         let mut statement = connection.prepare(
             "SELECT id, game, seats, outcome, move_count, finished_at FROM games
              ORDER BY id DESC LIMIT ?1",
         )?;
-        let rows = statement.query_map([RECORD_LIST_LIMIT], summary_columns)?;
-        rows.map(|row| row?.decode()).collect()
+        let rows = statement.query_map([RECORD_LIST_LIMIT], |row| {
+            Ok((row.get::<_, i64>(0)?, summary_columns(row)))
+        })?;
+        let mut summaries = Vec::new();
+        for row in rows {
+            let (id, columns) = row?;
+            match columns
+                .map_err(anyhow::Error::from)
+                .and_then(RawSummary::decode)
+            {
+                Ok(summary) => summaries.push(summary),
+                Err(error) => warn!(
+                    record = id,
+                    error = format!("{error:#}"),
+                    "stored game left out of the list"
+                ),
+            }
+        }
+        Ok(summaries)
     }
 
     pub fn get(&self, id: RecordId) -> anyhow::Result<Option<GameRecord>> {
@@ -167,6 +198,49 @@ impl Store {
         })
         .transpose()
     }
+}
+
+/// Takes `data_dir`'s lock file (`server.lock`), refused while another process holds it. The
+/// operating system lets go of it when the process ends, even by `kill -9`.
+fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
+    let path = data_dir.join("server.lock");
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(TryLockError::WouldBlock) => bail!(
+            "{} is in use by another Parlor server (a `server`, or a `client` with its own \
+             server inside): give each its own --data, or connect to the running one with \
+             --server",
+            data_dir.display()
+        ),
+        Err(TryLockError::Error(error)) => {
+            Err(error).with_context(|| format!("cannot lock {}", path.display()))
+        }
+    }
+}
+
+/// Refuses a database this process can only read (SQLite then opens it read-only and fails
+/// each write) or that SQLite finds damaged.
+fn check_usable(connection: &Connection) -> anyhow::Result<()> {
+    if connection.is_readonly(rusqlite::MAIN_DB)? {
+        bail!("it can only be read: check the permissions of the file and of its folder");
+    }
+    let check: String = connection.query_row("PRAGMA quick_check(1)", [], |row| row.get(0))?;
+    ensure!(
+        check == "ok",
+        "it is damaged (SQLite's quick_check says: {}); restore it from a copy, or move it \
+         away to start with an empty store",
+        check.replace('\n', "; ")
+    );
+    // The write lock every write needs (the -wal and -shm files must be writable too).
+    connection
+        .execute_batch("BEGIN IMMEDIATE; COMMIT;")
+        .context("it cannot be written")
 }
 
 fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<RecordId> {
@@ -256,5 +330,91 @@ mod tests {
         assert_eq!(got.summary.moves, 3);
         assert_eq!(store.list().unwrap()[0].id, id);
         assert!(store.get(id + 1000).unwrap().is_none());
+    }
+
+    fn cave_record() -> NewRecord {
+        NewRecord {
+            game: GameKind::Cave,
+            seats: vec!["human".into(), "human".into()],
+            outcome: Outcome::Tie,
+            start: GameSetup::Cave.start().unwrap(),
+            moves: vec![GameMove::Cave("a1".parse().unwrap())],
+        }
+    }
+
+    #[test]
+    fn a_data_directory_serves_one_store_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = Store::open(dir.path()).unwrap();
+        let second = first.clone();
+        let refused = Store::open(dir.path()).err().expect("refused while in use");
+        let message = format!("{refused:#}");
+        assert!(
+            message.contains("in use by another Parlor server"),
+            "{message}"
+        );
+        drop(first);
+        assert!(Store::open(dir.path()).is_err(), "a clone still holds it");
+        drop(second);
+        Store::open(dir.path()).expect("free once every handle is gone");
+    }
+
+    #[test]
+    fn a_damaged_database_is_refused_at_the_start_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let store = Store::open(dir.path()).unwrap();
+            for _ in 0..200 {
+                store.save(&cave_record()).unwrap();
+            }
+            (store.lock())
+                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
+                .unwrap();
+        }
+        let path = dir.path().join("games.db");
+        let mut bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.len() > 3 * 4096, "{} bytes", bytes.len());
+        bytes[2 * 4096..3 * 4096].fill(0x5a);
+        std::fs::write(&path, bytes).unwrap();
+        let refused = Store::open(dir.path())
+            .err()
+            .expect("a damaged store is refused");
+        let message = format!("{refused:#}");
+        assert!(message.contains(&path.display().to_string()), "{message}");
+        assert!(
+            message.contains("damaged") || message.contains("malformed"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_database_that_can_only_be_read_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        drop(Store::open(dir.path()).unwrap());
+        // Root may write files without write permission, so the read-only opening that SQLite
+        // falls back to for such a file is asked for directly.
+        let read_only = Connection::open_with_flags(
+            dir.path().join("games.db"),
+            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+        )
+        .unwrap();
+        let refused = check_usable(&read_only).unwrap_err().to_string();
+        assert!(refused.contains("can only be read"), "{refused}");
+    }
+
+    #[test]
+    fn a_stored_game_that_does_not_read_back_is_left_out_of_the_list_not_the_others() {
+        let store = Store::in_memory().unwrap();
+        let ids: Vec<RecordId> = (0..3)
+            .map(|_| store.save(&cave_record()).unwrap())
+            .collect();
+        (store.lock())
+            .execute(
+                "UPDATE games SET outcome = '{bad' WHERE id = ?1",
+                [ids[1] as i64],
+            )
+            .unwrap();
+        let listed: Vec<RecordId> = store.list().unwrap().iter().map(|r| r.id).collect();
+        assert_eq!(listed, vec![ids[2], ids[0]]);
     }
 }

@@ -115,6 +115,8 @@ pub enum StoredRoom {
 /// What a restarting server finds: the rooms in progress and the next room id to give out.
 pub struct Unfinished {
     pub rooms: Vec<StoredRoom>,
+    /// Rows that did not read back (each logged).
+    pub unreadable: usize,
     pub next_room: RoomId,
 }
 
@@ -329,18 +331,23 @@ impl Store {
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
         let mut rooms = Vec::with_capacity(rows.len());
+        let mut unreadable = 0;
         for (id, raw) in rows {
             match raw.and_then(|raw| raw.decode(&connection)) {
                 Ok(room) => rooms.push(room),
-                Err(error) => warn!(
-                    room = id,
-                    error = format!("{error:#}"),
-                    "stored room skipped"
-                ),
+                Err(error) => {
+                    unreadable += 1;
+                    warn!(
+                        room = id,
+                        error = format!("{error:#}"),
+                        "stored room skipped"
+                    );
+                }
             }
         }
         Ok(Unfinished {
             rooms,
+            unreadable,
             next_room: last as RoomId + 1,
         })
     }

@@ -208,6 +208,10 @@ fn rows_that_do_not_read_back_are_skipped_and_others_still_load() {
     let unfinished = store.load_rooms().unwrap();
     let ids: Vec<RoomId> = game_rows(&unfinished).iter().map(|row| row.id).collect();
     assert_eq!(ids, vec![3, 7]);
+    assert_eq!(
+        unfinished.unreadable, 5,
+        "counted for the log's skipped rooms"
+    );
     assert_eq!(unfinished.next_room, 8);
 }
 
