@@ -238,4 +238,22 @@ mod tests {
             );
         }
     }
+
+    #[test]
+    fn a_move_forgotten_because_the_store_refused_it_teaches_nothing() {
+        let (mut seat, start) = game(PlayMode::Slow);
+        let (after, _) = seat.apply(&start, PERSON_SEAT, ply("b1-b2")).unwrap();
+        let before = seat.draw_count();
+        seat.apply(&after, HER_SEAT, ply("a3xb2")).unwrap();
+        assert_eq!(seat.draw_count(), before + 1);
+        seat.forget_draws_after(before);
+        // Played again (as the room does once the store takes it): one draw, not two.
+        let (end, _) = seat.apply(&after, HER_SEAT, ply("c3xb2")).unwrap();
+        let (end, _) = seat.apply(&end, PERSON_SEAT, ply("a1-a2")).unwrap();
+        let (end, _) = seat.apply(&end, HER_SEAT, ply("b2-b1")).unwrap();
+        let lesson = seat.finished(&end).expect("HER reached the far row");
+        let positions: Vec<_> = lesson.draws.iter().map(|(position, _)| position).collect();
+        assert_eq!(lesson.draws.len(), 2, "{positions:?}");
+        assert_eq!(lesson.draws[0].1, "c3xb2".parse().unwrap());
+    }
 }
