@@ -213,9 +213,9 @@ fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(TryLockError::WouldBlock) => bail!(
-            "{} is in use by another Parlor server (a `server`, or a `client` with its own \
-             server inside): give each its own --data, or connect to the running one with \
-             --server",
+            "{} is in use by another Parlor server (a `server`, or a `client` window with its \
+             own server inside, whose address is in its top bar): give each its own --data, or \
+             connect to the running one with --server",
             data_dir.display()
         ),
         Err(TryLockError::Error(error)) => {
