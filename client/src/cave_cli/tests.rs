@@ -91,61 +91,46 @@ fn engine_mode_prints_only_moves_and_opens_at_once_when_first() {
     assert!(Position::new().is_legal(lines[0].parse().unwrap()));
 }
 
-#[test]
-fn engine_mode_answers_each_opponent_move_legally() {
+/// The strong engine in engine mode as the second player, fed `input`: its exit code and the
+/// moves it wrote.
+fn second_engine_on(input: &str) -> (ExitCode, Vec<Square>) {
     let mut out = Vec::new();
     let code = engine(
-        &mut Cursor::new("a1\n\nh2\n"),
+        &mut Cursor::new(input.to_string()),
         &mut out,
         false,
         EngineLevel::Strong.engine().as_mut(),
         Duration::from_millis(20),
     )
     .unwrap();
-    assert_eq!(code, ExitCode::SUCCESS);
     let text = String::from_utf8(out).unwrap();
-    let replies: Vec<Square> = text.lines().map(|l| l.parse().unwrap()).collect();
+    (code, text.lines().map(|l| l.parse().unwrap()).collect())
+}
+
+#[test]
+fn engine_mode_answers_each_opponent_move_legally() {
+    let (code, replies) = second_engine_on("a1\n\nh2\n");
+    assert_eq!(code, ExitCode::SUCCESS);
     assert_eq!(replies.len(), 2);
-    let game = [vec![
+    let game = [
         "a1".parse().unwrap(),
         replies[0],
         "h2".parse().unwrap(),
         replies[1],
-    ]]
-    .concat();
-    assert!(Position::from_moves(&game).is_ok(), "{text}");
+    ];
+    assert!(Position::from_moves(&game).is_ok(), "{replies:?}");
 }
 
 #[test]
 fn engine_mode_refuses_an_illegal_opponent_move() {
-    let mut out = Vec::new();
-    let code = engine(
-        &mut Cursor::new("d4\n"),
-        &mut out,
-        false,
-        EngineLevel::Strong.engine().as_mut(),
-        Duration::from_millis(20),
-    )
-    .unwrap();
-    assert_eq!(code, ExitCode::from(2));
-    assert!(out.is_empty());
+    assert_eq!(second_engine_on("d4\n"), (ExitCode::from(2), Vec::new()));
 }
 
 #[test]
 fn engine_mode_waits_for_a_legal_move_after_a_refused_one() {
-    let mut out = Vec::new();
-    let code = engine(
-        &mut Cursor::new("d4\nzz\na1\n"),
-        &mut out,
-        false,
-        EngineLevel::Strong.engine().as_mut(),
-        Duration::from_millis(20),
-    )
-    .unwrap();
+    let (code, replies) = second_engine_on("d4\nzz\na1\n");
     assert_eq!(code, ExitCode::SUCCESS);
-    let text = String::from_utf8(out).unwrap();
-    let replies: Vec<Square> = text.lines().map(|l| l.parse().unwrap()).collect();
-    assert_eq!(replies.len(), 1, "{text}");
+    assert_eq!(replies.len(), 1, "{replies:?}");
     assert!(Position::from_moves(&["a1".parse().unwrap(), replies[0]]).is_ok());
 }
 
