@@ -28,7 +28,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use anyhow::Context;
 use tokio::net::TcpListener;
 use tokio::sync::Semaphore;
-use tracing::{info, warn};
+use tracing::{debug, info, warn};
 
 use crate::hall::Hall;
 pub use crate::limits::Limits;
@@ -82,11 +82,16 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
     ))
 }
 
+/// How many clients over the connection cap are told so at a time (each for at most
+/// `BUSY_REFUSAL_TIME`, in `connection/closing.rs`); more are dropped without a word.
+pub const MAX_BUSY_REFUSALS: usize = 64;
+
 /// Accepts connections forever, one task each, up to the connection cap.
 pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> anyhow::Result<()> {
     info!(addr = %listener.local_addr()?, "listening");
     let limits = Arc::new(limits);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let refusals = Arc::new(Semaphore::new(MAX_BUSY_REFUSALS));
     loop {
         let (stream, peer) = match listener.accept().await {
             Ok(accepted) => accepted,
@@ -106,10 +111,19 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> an
                     drop(slot);
                 });
             }
-            Err(_) => {
-                warn!(%peer, "connection cap reached; turning a client away");
-                tokio::spawn(connection::refuse_busy(stream, limits));
-            }
+            // Over the cap, a client is told so while few others are being told; beyond that
+            // it is dropped at once: else a flood of connections would hold a socket each for
+            // the handshake's time, past the cap, until accept failed for everyone.
+            Err(_) => match refusals.clone().try_acquire_owned() {
+                Ok(refusal) => {
+                    warn!(%peer, "connection cap reached; turning a client away");
+                    tokio::spawn(async move {
+                        connection::refuse_busy(stream, limits).await;
+                        drop(refusal);
+                    });
+                }
+                Err(_) => debug!(%peer, "connection cap reached; dropping a client"),
+            },
         }
     }
 }

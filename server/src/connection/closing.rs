@@ -15,9 +15,16 @@ use super::{Connection, accept};
 use crate::limits::Limits;
 use crate::wire;
 
+/// The longest a connection over the cap is kept while it is told so.
+pub const BUSY_REFUSAL_TIME: Duration = Duration::from_secs(2);
+
 /// Turns away a connection over the server's cap: an error it can show, then close code 1013
-/// (try again later).
+/// (try again later), all within [`BUSY_REFUSAL_TIME`].
 pub async fn refuse_busy(stream: TcpStream, limits: Arc<Limits>) {
+    let _ = tokio::time::timeout(BUSY_REFUSAL_TIME, tell_busy(stream, limits)).await;
+}
+
+async fn tell_busy(stream: TcpStream, limits: Arc<Limits>) {
     let Ok(mut socket) = accept(stream, &limits).await else {
         return;
     };
