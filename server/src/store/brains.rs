@@ -6,6 +6,7 @@ use anyhow::Context;
 use parlor_shared::hexapawn::{Brain, BrainFile, Her, Pick};
 use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
+use tracing::warn;
 
 use super::{Store, unix_now};
 use crate::her_seat::HerGameRecord;
@@ -118,6 +119,15 @@ pub(super) fn teach_her_game(connection: &Connection, game: &HerGameRecord) -> a
         Some((brain, _)) => brain,
         None => Brain::new(game.dims, game.mirrors),
     };
+    if (brain.dims(), brain.mirrors()) != (game.dims, game.mirrors) {
+        // Imported over during the game, as a brain of another board or mirror setting: the
+        // game has nothing to teach it, and is not one of its games.
+        warn!(
+            brain = game.brain,
+            "a finished game's brain was replaced by another kind; its lesson is dropped"
+        );
+        return Ok(());
+    }
     let mut her = Her::new(brain, 0);
     let mut last_replayed = true;
     for (position, mv) in &game.draws {
@@ -408,5 +418,26 @@ mod tests {
             1,
             "the earlier move's bead stays"
         );
+    }
+
+    #[test]
+    fn a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_counted() {
+        let store = Store::in_memory().unwrap();
+        let after_white = Position::start(Dims::HEXAPAWN)
+            .play("b1-b2".parse().unwrap())
+            .unwrap();
+        // Imported over during the game: a 4x4 brain under the 3x3 game's name.
+        let octapawn = Brain::new("4x4".parse().unwrap(), false);
+        store.put_brain("HER", &octapawn).unwrap();
+        let lost = HerGameRecord {
+            brain: "HER".into(),
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            draws: vec![(after_white, "a3xb2".parse().unwrap())],
+            result: HerResult::Lost,
+        };
+        store.record_her_game(&lost).unwrap();
+        let (brain, games) = store.load_brain("HER").unwrap().unwrap();
+        assert_eq!((brain, games), (octapawn, 0));
     }
 }
