@@ -352,7 +352,7 @@ impl Connection {
             ),
             ClientMsg::Leave { room } => {
                 self.rooms.remove(&room);
-                (room, RoomCommand::Leave { conn: self.me.id })
+                (room, RoomCommand::Leave { who })
             }
             ClientMsg::Move {
                 room,
@@ -454,7 +454,9 @@ impl Connection {
             if let Some(handle) = self.hall.room(room) {
                 let _ = handle
                     .inbox
-                    .send(RoomCommand::Leave { conn: self.me.id })
+                    .send(RoomCommand::Leave {
+                        who: self.me.clone(),
+                    })
                     .await;
             }
         }

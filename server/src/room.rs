@@ -50,9 +50,8 @@ pub enum RoomCommand {
         who: Subscriber,
         spectator_cap: usize,
     },
-    Leave {
-        conn: ConnId,
-    },
+    /// Stop following the room; answered `Left` whether or not `who` followed it.
+    Leave { who: Subscriber },
     Move {
         token: SeatToken,
         version: u64,
@@ -287,7 +286,7 @@ impl Room {
                 let state = Broadcast::new(ServerMsg::State(self.snapshot()));
                 who.send_state(self.id, state);
             }
-            RoomCommand::Leave { conn } => self.leave(conn),
+            RoomCommand::Leave { who } => self.leave(who),
             RoomCommand::Move {
                 token,
                 version,
@@ -300,8 +299,15 @@ impl Room {
                         Ok(()) => self.try_move(seat, version, mv).await,
                         Err(reason) => Err((ErrorCode::IllegalMove, reason)),
                     };
-                    if let Err((code, message)) = made {
-                        who.error(code, message);
+                    match made {
+                        Err((code, message)) => who.error(code, message),
+                        // A mover that does not follow the room (it moved before its Reclaim)
+                        // hears of its move too, as a follower would.
+                        Ok(()) if !self.audience.contains(who.id) => {
+                            let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+                            who.send_state(self.id, state);
+                        }
+                        Ok(()) => {}
                     }
                 }
             },
@@ -425,7 +431,7 @@ impl Room {
         self.publish_summary();
         let state = Broadcast::new(ServerMsg::State(self.snapshot()));
         for id in self.audience.send_state(self.id, &state) {
-            self.leave(id);
+            self.drop_member(id);
         }
     }
 

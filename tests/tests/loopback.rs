@@ -428,3 +428,24 @@ async fn a_join_sent_again_after_its_answer_was_lost_gets_the_same_seat() {
     }
     stranger.join(room, 1).await;
 }
+
+#[tokio::test]
+async fn a_leave_is_always_answered_and_a_move_made_before_a_reclaim_is_seen_by_its_mover() {
+    let (server, _dir) = start_server("leave-and-move");
+    let url = server.url();
+    let mut host = Peer::connect(&url, Format::Json).await;
+    let room = host.create_room(HUMANS.to_vec()).await;
+    let token = host.join(room, 0).await;
+    // The second Leave finds the connection gone from the room: answered all the same.
+    for _ in 0..2 {
+        host.send(ClientMsg::Leave { room }).await;
+        host.recv_until(|m| {
+            matches!(m, ServerMsg::Left { room: left } if left == room).then_some(())
+        })
+        .await;
+    }
+    // Back on a new connection, the seat's holder moves before it reclaims the seat.
+    let mut back = Peer::connect(&url, Format::Binary).await;
+    let seen = back.play_and_see(room, &token, 0, cave("a1")).await;
+    assert_eq!((seen.version, seen.moves.len()), (1, 1));
+}

@@ -96,6 +96,7 @@ impl MatchRoom {
                             self.id
                         );
                         self.audience.close_with(self.id, &message);
+                        crate::room::turn_away(self.id, &mut inbox);
                         break;
                     }
                 },
@@ -130,9 +131,10 @@ impl MatchRoom {
                 let state = Broadcast::new(ServerMsg::State(self.snapshot()));
                 who.send_state(self.id, state);
             }
-            RoomCommand::Leave { conn } => {
-                if let Some(who) = self.audience.remove(conn) {
-                    who.send(ServerMsg::Left { room: self.id });
+            RoomCommand::Leave { who } => {
+                let followed = self.audience.remove(who.id).is_some();
+                who.send(ServerMsg::Left { room: self.id });
+                if followed {
                     self.publish_summary();
                 }
             }
@@ -250,7 +252,10 @@ mod tests {
         inbox.send(follower.watch()).await.unwrap();
         tokio::time::sleep(lifetimes.abandoned_after * 2).await;
         assert!(hall.room(id).is_some(), "a watched match goes on");
-        inbox.send(RoomCommand::Leave { conn: 1 }).await.unwrap();
+        let leave = RoomCommand::Leave {
+            who: follower.who.clone(),
+        };
+        inbox.send(leave).await.unwrap();
         let stopped = async {
             while hall.room(id).is_some() || hall.check_brain_free("A").is_err() {
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;

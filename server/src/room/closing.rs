@@ -72,12 +72,16 @@ impl Room {
 pub(crate) fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
     inbox.close();
     while let Ok(command) = inbox.try_recv() {
-        let (RoomCommand::Join { who, .. }
-        | RoomCommand::Reclaim { who, .. }
-        | RoomCommand::Watch { who, .. }
-        | RoomCommand::Move { who, .. }) = command
-        else {
-            continue;
+        let who = match command {
+            RoomCommand::Leave { who } => {
+                who.send(ServerMsg::Left { room });
+                continue;
+            }
+            RoomCommand::Join { who, .. }
+            | RoomCommand::Reclaim { who, .. }
+            | RoomCommand::Watch { who, .. }
+            | RoomCommand::Move { who, .. } => who,
+            _ => continue,
         };
         who.send(ServerMsg::RoomClosed {
             room,
@@ -95,7 +99,10 @@ mod tests {
     async fn commands_that_came_in_as_a_room_closed_are_answered_and_later_ones_refused() {
         let (sender, mut inbox) = mpsc::channel(8);
         let follower = TestFollower::new(1);
-        sender.send(RoomCommand::Leave { conn: 1 }).await.unwrap();
+        let leave = RoomCommand::Leave {
+            who: TestFollower::new(2).who,
+        };
+        sender.send(leave).await.unwrap();
         sender.send(follower.watch()).await.unwrap();
         turn_away(7, &mut inbox);
         let told = follower.next_reply().await;

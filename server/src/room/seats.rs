@@ -103,10 +103,18 @@ impl Room {
         self.broadcast();
     }
 
-    pub(super) fn leave(&mut self, conn: ConnId) {
-        let Some(who) = self.audience.remove(conn) else {
+    /// `who` stops following the room; answered `Left` even when it did not follow it (a
+    /// second Leave, or one after the room dropped it), so that nobody waits for the answer.
+    pub(super) fn leave(&mut self, who: Subscriber) {
+        self.drop_member(who.id);
+        who.send(ServerMsg::Left { room: self.id });
+    }
+
+    /// Forgets connection `conn` as a member; a seat it held stays taken, for its token.
+    pub(super) fn drop_member(&mut self, conn: ConnId) {
+        if self.audience.remove(conn).is_none() {
             return;
-        };
+        }
         let mut held_a_seat = false;
         for seat in &mut self.seats {
             if seat.holder == Some(conn) {
@@ -115,7 +123,6 @@ impl Room {
                 held_a_seat = true;
             }
         }
-        who.send(ServerMsg::Left { room: self.id });
         if held_a_seat {
             // Everyone sees the seat's owner gone.
             self.broadcast();
