@@ -7,6 +7,12 @@
 //! but a match must not start on a brain a game is still going to teach, or the match's next
 //! round would store its copy over that lesson. An import or a reset holds its brain while it
 //! writes, so that no match starts on the copy it is replacing.
+//!
+//! Each game against HER keeps its own copy of its brain, stores it in its room's row, and
+//! replays its lesson into the stored brain on the store's one writer thread: all in
+//! proportion to the brain's size (a full 200,000-box brain: about 100 MB in memory and a
+//! second's lesson). So the boxes that games hold together are capped at
+//! [`MAX_BOXES_IN_GAMES`].
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -14,6 +20,10 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use parlor_shared::protocol::ErrorCode;
 
 use crate::hall::Refusal;
+
+/// The most matchbox boxes the brains of all running games against HER may hold together:
+/// two full brains (`MAX_BRAIN_BOXES`), about 200 MB and two seconds of lessons at once.
+pub const MAX_BOXES_IN_GAMES: usize = 400_000;
 
 #[derive(Default)]
 struct Uses {
@@ -23,6 +33,8 @@ struct Uses {
     games: HashMap<String, usize>,
     /// Brains an import or a reset is writing.
     writing: HashSet<String>,
+    /// The boxes of the brains the games against HER hold, together.
+    boxes_in_games: usize,
 }
 
 /// The registry, shared by the hall and every guard it gave out.
@@ -45,6 +57,8 @@ pub struct BrainWrite {
 /// stored, or with the room) says so.
 pub struct BrainInGame {
     name: String,
+    /// The boxes of its copy of the brain, counted in `Uses::boxes_in_games`.
+    boxes: usize,
     uses: BrainUses,
 }
 
@@ -122,8 +136,40 @@ impl BrainUses {
     fn in_game(&self, name: &str) -> BrainInGame {
         BrainInGame {
             name: name.to_string(),
+            boxes: 0,
             uses: self.clone(),
         }
+    }
+}
+
+impl BrainInGame {
+    /// Counts the game's copy of its brain, `boxes` boxes, unless the games' boxes would go
+    /// over [`MAX_BOXES_IN_GAMES`] (refused `ServerBusy`).
+    pub fn hold_boxes(&mut self, boxes: usize) -> Result<(), Refusal> {
+        let mut uses = self.uses.lock();
+        let held = uses.boxes_in_games - self.boxes;
+        if held + boxes > MAX_BOXES_IN_GAMES {
+            return Err((
+                ErrorCode::ServerBusy,
+                format!(
+                    "the games against HER running now hold {held} matchboxes, and brain {:?} \
+                     has {boxes}: over the server's {MAX_BOXES_IN_GAMES}; try again when one \
+                     ends",
+                    self.name
+                ),
+            ));
+        }
+        uses.boxes_in_games = held + boxes;
+        self.boxes = boxes;
+        Ok(())
+    }
+
+    /// Counts the game's copy of its brain whatever the others hold: a game found in progress
+    /// at a restart was admitted before.
+    pub fn hold_boxes_resumed(&mut self, boxes: usize) {
+        let mut uses = self.uses.lock();
+        uses.boxes_in_games = uses.boxes_in_games - self.boxes + boxes;
+        self.boxes = boxes;
     }
 }
 
@@ -159,6 +205,7 @@ impl Drop for BrainClaim {
 impl Drop for BrainInGame {
     fn drop(&mut self) {
         let mut uses = self.uses.lock();
+        uses.boxes_in_games -= self.boxes;
         if let Some(games) = uses.games.get_mut(&self.name) {
             *games -= 1;
             if *games == 0 {
@@ -228,5 +275,25 @@ mod tests {
         assert!(uses.claim_for_match(&names(&["A"])).is_err());
         drop(game);
         assert!(uses.claim_for_match(&names(&["A"])).is_ok());
+    }
+
+    #[test]
+    fn the_games_hold_at_most_max_boxes_together_and_give_them_back_when_they_end() {
+        let uses = BrainUses::default();
+        let mut first = uses.enter_game("A").unwrap();
+        first.hold_boxes(MAX_BOXES_IN_GAMES - 10).unwrap();
+        let mut second = uses.enter_game("B").unwrap();
+        let refused = second.hold_boxes(11).unwrap_err();
+        assert_eq!(refused.0, ErrorCode::ServerBusy);
+        assert!(refused.1.contains("\"B\" has 11"), "{}", refused.1);
+        second.hold_boxes(10).unwrap();
+        // A game found at a restart was admitted before: counted, never refused.
+        let mut resumed = uses.resume_game("C");
+        resumed.hold_boxes_resumed(5);
+        drop(first);
+        drop(resumed);
+        let mut third = uses.enter_game("A").unwrap();
+        assert!(third.hold_boxes(MAX_BOXES_IN_GAMES - 10).is_ok());
+        assert!(uses.enter_game("D").unwrap().hold_boxes(1).is_err());
     }
 }

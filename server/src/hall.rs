@@ -93,7 +93,9 @@ impl Hall {
                     let restored = RoomInit::restore(*row, hall.store.clone()).map(|mut init| {
                         if let (Some(her), GameState::Hexapawn(game)) = (&mut init.her, &init.start)
                         {
-                            her.hold_brain(hall.brain_uses.resume_game(&game.setup.brain));
+                            let mut in_game = hall.brain_uses.resume_game(&game.setup.brain);
+                            in_game.hold_boxes_resumed(her.brain().boxes());
+                            her.hold_brain(in_game);
                         }
                         spawn_room(init, hall.lifetimes)
                     });
@@ -221,12 +223,16 @@ impl Hall {
                 };
                 let id = self.next_room.fetch_add(1, Ordering::Relaxed);
                 let init = RoomInit::new(id, start, seats, seed, self.store.clone(), her);
-                // Stored before anyone can move in it.
-                self.store
-                    .insert_room(&init.row())
-                    .done()
-                    .await
-                    .map_err(internal)?;
+                // Stored before anyone can move in it. A game against HER copies and encodes
+                // its whole brain for its row: not on a tokio worker.
+                let store = self.store.clone();
+                let (init, stored) = tokio::task::spawn_blocking(move || {
+                    let stored = store.insert_room(&init.row());
+                    (init, stored)
+                })
+                .await
+                .map_err(internal)?;
+                stored.done().await.map_err(internal)?;
                 spawn_room(init, self.lifetimes)
             }
         };
@@ -257,9 +263,10 @@ impl Hall {
         }
         check_brain_name(&setup.brain).map_err(bad_request)?;
         // Noted before the brain is read, so no match can claim it in between.
-        let in_game = self.brain_uses.enter_game(&setup.brain)?;
+        let mut in_game = self.brain_uses.enter_game(&setup.brain)?;
         let brain = self.load_brain(&setup.brain).await?;
         let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
+        in_game.hold_boxes(brain.boxes())?;
         let mut her = HerSeat::new(brain, setup.mode, seed);
         her.hold_brain(in_game);
         Ok(her)
