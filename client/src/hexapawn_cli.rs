@@ -214,7 +214,7 @@ fn write_auto_text(out: &mut impl Write, report: &AutoReport) -> anyhow::Result<
     if report.rounds_played < rounds {
         writeln!(
             out,
-            "Stopped after {} rounds: a brain holds {MAX_BRAIN_BOXES} boxes, as many as one may.",
+            "Stopped after {} rounds: a brain reached {MAX_BRAIN_BOXES} boxes, where a match stops.",
             report.rounds_played
         )?;
     }

@@ -144,7 +144,7 @@ fn auto_mode_says_when_it_stopped_early_because_a_brain_is_full() {
         .unwrap_or_else(|| panic!("no early stop in:\n{text}"));
     let rounds: u64 = stopped.split(' ').next().unwrap().parse().unwrap();
     assert!((1_000..100_000).contains(&rounds), "{stopped}");
-    assert!(stopped.ends_with("a brain holds 200000 boxes, as many as one may."));
+    assert!(stopped.ends_with("a brain reached 200000 boxes, where a match stops."));
 }
 
 #[test]
