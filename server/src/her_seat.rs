@@ -17,6 +17,7 @@ use parlor_shared::hexapawn::{
 pub type Refusal = (parlor_shared::protocol::ErrorCode, String);
 
 /// A finished game against HER, as the store teaches it to the stored brain.
+#[derive(Clone)]
 pub struct HerGameRecord {
     pub brain: String,
     /// The size and mirror setting of a brain made new for it.

@@ -15,9 +15,9 @@ use tracing::{info, warn};
 
 use super::{Room, RoomInit, seat_label};
 use crate::hall::Refusal;
-use crate::her_seat::HerSeat;
+use crate::her_seat::{HerGameRecord, HerSeat};
 use crate::seat_key::SeatKey;
-use crate::store::{HerStart, NewRecord, RoomRow, Store};
+use crate::store::{HerStart, NewRecord, PreparedLesson, RoomRow, Store};
 
 impl RoomInit {
     /// A new room: nothing played, every seat open.
@@ -171,7 +171,10 @@ impl Room {
             start: self.start.clone(),
             moves: self.moves.clone(),
         };
-        let her_game = self.her.as_ref().and_then(|her| her.finished(&self.state));
+        let her_game = match self.her.as_ref().and_then(|her| her.finished(&self.state)) {
+            Some(game) => Some(prepare_lesson(self.store.clone(), self.id, game).await),
+            None => None,
+        };
         let stored = self
             .store
             .finish_room(self.id, record, her_game)
@@ -217,6 +220,29 @@ impl Room {
                 format!("the server could not store {what}; nothing changed, try again"),
             )
         })
+    }
+}
+
+/// HER's lesson from `game`, worked out on a blocking thread so that the store's writer only
+/// writes it; `None` beside the game when that failed (the writer then works it out).
+async fn prepare_lesson(
+    store: Store,
+    room: RoomId,
+    game: HerGameRecord,
+) -> (HerGameRecord, Option<PreparedLesson>) {
+    let of = game.clone();
+    let prepared = tokio::task::spawn_blocking(move || store.prepare_lesson(&of)).await;
+    let prepared = match prepared {
+        Ok(prepared) => prepared,
+        Err(panicked) => Err(anyhow::anyhow!("{panicked}")),
+    };
+    match prepared {
+        Ok(prepared) => (game, Some(prepared)),
+        Err(error) => {
+            let error = format!("{error:#}");
+            warn!(room, error, "HER's lesson left to the store's writer");
+            (game, None)
+        }
     }
 }
 

@@ -45,7 +45,7 @@ impl Store {
     pub fn record_her_game(&self, game: &HerGameRecord) -> anyhow::Result<()> {
         let mut connection = self.lock();
         let transaction = connection.transaction()?;
-        teach_her_game(&transaction, game)?;
+        teach_her_game(&transaction, game, None)?;
         transaction.commit()?;
         Ok(())
     }
@@ -112,13 +112,42 @@ impl Store {
     }
 }
 
-/// Replays a finished game's draws into the stored brain `game.brain` (see
-/// [`Store::record_her_game`]), inside the caller's transaction.
-pub(super) fn teach_her_game(connection: &Connection, game: &HerGameRecord) -> anyhow::Result<()> {
-    let brain = match read_brain(connection, &game.brain)? {
-        Some((brain, _)) => brain,
-        None => Brain::new(game.dims, game.mirrors),
-    };
+/// A finished game's lesson, worked out beside the store's writer from the brain as stored
+/// at `revision` (see [`Store::prepare_lesson`]): decoding, teaching and encoding a brain of
+/// 200,000 boxes takes seconds, which on the writer would hold up every room's moves.
+pub struct PreparedLesson {
+    /// The stored brain's revision when it was read; `None` when there was none.
+    revision: Option<i64>,
+    /// The brain taught, ready to write; `None` when there is nothing to teach.
+    taught: Option<BrainRow>,
+}
+
+impl Store {
+    /// Works out `game`'s lesson from its brain as stored now. Blocking, but the store is
+    /// locked only while the brain's row is read.
+    pub fn prepare_lesson(&self, game: &HerGameRecord) -> anyhow::Result<PreparedLesson> {
+        let stored = (self.lock())
+            .query_row(
+                "SELECT brain, revision FROM brains WHERE name = ?1",
+                [&game.brain],
+                |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)),
+            )
+            .optional()?;
+        let (brain, revision) = match stored {
+            Some((json, revision)) => (Some(decode_brain(&game.brain, &json)?), Some(revision)),
+            None => (None, None),
+        };
+        let taught = taught_brain(brain, game)
+            .map(|brain| BrainRow::of(&brain))
+            .transpose()?;
+        Ok(PreparedLesson { revision, taught })
+    }
+}
+
+/// `brain` (a new one when there is none) after `game`'s draws are replayed into it and its
+/// result applied; `None` when it is not the game's kind of brain.
+fn taught_brain(brain: Option<Brain>, game: &HerGameRecord) -> Option<Brain> {
+    let brain = brain.unwrap_or_else(|| Brain::new(game.dims, game.mirrors));
     if (brain.dims(), brain.mirrors()) != (game.dims, game.mirrors) {
         // Imported over during the game, as a brain of another board or mirror setting: the
         // game has nothing to teach it, and is not one of its games.
@@ -126,7 +155,7 @@ pub(super) fn teach_her_game(connection: &Connection, game: &HerGameRecord) -> a
             brain = game.brain,
             "a finished game's brain was replaced by another kind; its lesson is dropped"
         );
-        return Ok(());
+        return None;
     }
     let mut her = Her::new(brain, 0);
     let mut last_replayed = true;
@@ -140,7 +169,42 @@ pub(super) fn teach_her_game(connection: &Connection, game: &HerGameRecord) -> a
     if last_replayed {
         her.finish(game.result);
     }
-    write_brain(connection, &game.brain, her.brain(), Games::OneMore)
+    Some(her.into_brain())
+}
+
+/// Replays a finished game's draws into the stored brain `game.brain` (see
+/// [`Store::record_her_game`]), inside the caller's transaction: the `prepared` lesson when
+/// the brain is still as it was read for it, else worked out here from the brain as stored now.
+pub(super) fn teach_her_game(
+    connection: &Connection,
+    game: &HerGameRecord,
+    prepared: Option<&PreparedLesson>,
+) -> anyhow::Result<()> {
+    let taught = match prepared {
+        Some(prepared) if stored_revision(connection, &game.brain)? == prepared.revision => {
+            prepared.taught.clone()
+        }
+        _ => {
+            let brain = read_brain(connection, &game.brain)?.map(|(brain, _)| brain);
+            taught_brain(brain, game)
+                .map(|brain| BrainRow::of(&brain))
+                .transpose()?
+        }
+    };
+    match taught {
+        Some(row) => write_brain_row(connection, &game.brain, &row, Games::OneMore),
+        None => Ok(()),
+    }
+}
+
+fn stored_revision(connection: &Connection, name: &str) -> anyhow::Result<Option<i64>> {
+    Ok(connection
+        .query_row(
+            "SELECT revision FROM brains WHERE name = ?1",
+            [name],
+            |row| row.get(0),
+        )
+        .optional()?)
 }
 
 /// Whether a write adds finished games to the brain's count or starts the count over.
@@ -170,12 +234,12 @@ fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Bra
             |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)),
         )
         .optional()?;
-    row.map(|(json, games)| {
-        let brain = Brain::from_json(&json)
-            .with_context(|| format!("the stored brain {name:?} does not read back"))?;
-        Ok((brain, games as u64))
-    })
-    .transpose()
+    row.map(|(json, games)| Ok((decode_brain(name, &json)?, games as u64)))
+        .transpose()
+}
+
+fn decode_brain(name: &str, json: &str) -> anyhow::Result<Brain> {
+    Brain::from_json(json).with_context(|| format!("the stored brain {name:?} does not read back"))
 }
 
 pub(super) fn write_brain(
@@ -218,12 +282,13 @@ pub(super) fn write_brain_row(
     games: Games,
 ) -> anyhow::Result<()> {
     let mut statement = connection.prepare_cached(
-        "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+        "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at, revision)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)
          ON CONFLICT (name) DO UPDATE SET
              size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
              boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
-             games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END",
+             games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END,
+             revision = brains.revision + 1",
     )?;
     statement.execute(params![
         name,
@@ -239,205 +304,5 @@ pub(super) fn write_brain_row(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use parlor_shared::codec::{self, Format, MAX_FRAME_BYTES};
-    use parlor_shared::hexapawn::{
-        AutoConfig, AutoMatch, Dims, HerResult, MAX_BRAIN_NAME, Move, Position, Side,
-        check_brain_name,
-    };
-    use parlor_shared::protocol::ServerMsg;
-
-    fn trained_pair() -> [Brain; 2] {
-        let config = AutoConfig {
-            dims: Dims::HEXAPAWN,
-            mirrors: true,
-            rounds: 200,
-            seed: 5,
-        };
-        AutoMatch::new(config).run().brains
-    }
-
-    #[test]
-    fn brains_round_trip_count_games_and_reset_to_empty() {
-        let store = Store::in_memory().unwrap();
-        let [a, b] = trained_pair();
-        assert!(store.load_brain("A").unwrap().is_none());
-        let both = [
-            BrainUse {
-                name: "A",
-                brain: &a,
-            },
-            BrainUse {
-                name: "B",
-                brain: &b,
-            },
-        ];
-        store.save_brains(&both).unwrap();
-        store.save_brains(&both[..1]).unwrap();
-        assert_eq!(store.load_brain("A").unwrap(), Some((a.clone(), 2)));
-        assert_eq!(store.load_brain("B").unwrap(), Some((b.clone(), 1)));
-        let listed = store.list_brains().unwrap();
-        assert_eq!(listed.len(), 2);
-        assert_eq!(
-            (listed[0].name.as_str(), listed[0].beads, listed[0].games),
-            ("A", a.beads(), 2)
-        );
-        assert_eq!(
-            Brain::from_json(&store.brain_json("B").unwrap().unwrap()).unwrap(),
-            b
-        );
-        assert!(store.reset_brain("A").unwrap());
-        let (empty, games) = store.load_brain("A").unwrap().unwrap();
-        assert_eq!((empty.boxes(), empty.beads(), games), (0, 0, 0));
-        assert!(empty.mirrors());
-        assert!(!store.reset_brain("nobody").unwrap());
-    }
-
-    #[test]
-    fn the_list_holds_the_brains_changed_last_by_name() {
-        let store = Store::in_memory().unwrap();
-        let empty = Brain::new(Dims::HEXAPAWN, false);
-        let count = MAX_LISTED_BRAINS + 2;
-        for i in 0..count {
-            store.put_brain(&format!("brain {i:03}"), &empty).unwrap();
-        }
-        // Two brains left alone since long ago.
-        store
-            .lock()
-            .execute(
-                "UPDATE brains SET updated_at = 0 WHERE name IN ('brain 001', 'brain 100')",
-                [],
-            )
-            .unwrap();
-        let names: Vec<String> = store
-            .list_brains()
-            .unwrap()
-            .into_iter()
-            .map(|summary| summary.name)
-            .collect();
-        let expected: Vec<String> = (0..count)
-            .filter(|i| ![1, 100].contains(i))
-            .map(|i| format!("brain {i:03}"))
-            .collect();
-        assert_eq!(names, expected);
-        assert!(
-            store.load_brain("brain 001").unwrap().is_some(),
-            "kept, not listed"
-        );
-    }
-
-    #[test]
-    fn a_full_list_of_the_largest_summaries_fits_in_a_frame() {
-        let longest_name: String = "\u{1D11E}".repeat(MAX_BRAIN_NAME);
-        assert!(check_brain_name(&longest_name).is_ok());
-        let summary = BrainSummary {
-            name: longest_name,
-            dims: Dims::new(8, 8).unwrap(),
-            mirrors: false,
-            boxes: u32::MAX,
-            beads: u64::MAX,
-            games: u64::MAX,
-            updated_at: u64::MAX,
-        };
-        let answer = ServerMsg::Brains(vec![summary; MAX_LISTED_BRAINS as usize]);
-        for format in [Format::Json, Format::Binary] {
-            let frame = codec::encode(&answer, format).unwrap();
-            assert!(
-                frame.len() <= MAX_FRAME_BYTES,
-                "{format:?}: {}",
-                frame.len()
-            );
-        }
-    }
-
-    #[test]
-    fn a_lost_game_against_a_person_takes_the_bead_of_hers_last_draw() {
-        let store = Store::in_memory().unwrap();
-        let start = Position::start(Dims::HEXAPAWN);
-        let after_white = start.play("b1-b2".parse().unwrap()).unwrap();
-        assert_eq!(after_white.to_move(), Side::Black);
-        let her_move: Move = "a3xb2".parse().unwrap();
-        let lost = HerGameRecord {
-            brain: "HER".into(),
-            dims: Dims::HEXAPAWN,
-            mirrors: false,
-            draws: vec![(after_white, her_move)],
-            result: HerResult::Lost,
-        };
-        store.record_her_game(&lost).unwrap();
-        let (brain, games) = store.load_brain("HER").unwrap().unwrap();
-        assert_eq!(games, 1);
-        let matchbox = brain.matchbox(&after_white).unwrap();
-        let bead = |mv: Move| matchbox.beads.iter().find(|b| b.mv == mv).unwrap().beads;
-        assert_eq!(bead(her_move), 0);
-        assert_eq!(bead("c3xb2".parse().unwrap()), 1);
-        // A second loss replaying a bead that is gone changes nothing more but counts the game.
-        store.record_her_game(&lost).unwrap();
-        let (again, games) = store.load_brain("HER").unwrap().unwrap();
-        assert_eq!((again.beads(), games), (brain.beads(), 2));
-    }
-
-    #[test]
-    fn a_loss_whose_last_bead_is_gone_takes_no_earlier_bead() {
-        // Two games of one brain against people at once, both lost with the same last move:
-        // the first recorded takes that bead, and the second may not take its earlier one.
-        let store = Store::in_memory().unwrap();
-        let first = Position::start(Dims::HEXAPAWN)
-            .play("b1-b2".parse().unwrap())
-            .unwrap();
-        let first_move: Move = "a3xb2".parse().unwrap();
-        let last = first
-            .play(first_move)
-            .unwrap()
-            .play("a1xb2".parse().unwrap())
-            .unwrap();
-        let last_move: Move = "c3-c2".parse().unwrap();
-        let lost = |draws| HerGameRecord {
-            brain: "HER".into(),
-            dims: Dims::HEXAPAWN,
-            mirrors: false,
-            draws,
-            result: HerResult::Lost,
-        };
-        store
-            .record_her_game(&lost(vec![(last, last_move)]))
-            .unwrap();
-        store
-            .record_her_game(&lost(vec![(first, first_move), (last, last_move)]))
-            .unwrap();
-        let (brain, games) = store.load_brain("HER").unwrap().unwrap();
-        assert_eq!(games, 2);
-        let beads = |position: &Position, mv: Move| {
-            let matchbox = brain.matchbox(position).unwrap();
-            matchbox.beads.iter().find(|b| b.mv == mv).unwrap().beads
-        };
-        assert_eq!(beads(&last, last_move), 0);
-        assert_eq!(
-            beads(&first, first_move),
-            1,
-            "the earlier move's bead stays"
-        );
-    }
-
-    #[test]
-    fn a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_counted() {
-        let store = Store::in_memory().unwrap();
-        let after_white = Position::start(Dims::HEXAPAWN)
-            .play("b1-b2".parse().unwrap())
-            .unwrap();
-        // Imported over during the game: a 4x4 brain under the 3x3 game's name.
-        let octapawn = Brain::new("4x4".parse().unwrap(), false);
-        store.put_brain("HER", &octapawn).unwrap();
-        let lost = HerGameRecord {
-            brain: "HER".into(),
-            dims: Dims::HEXAPAWN,
-            mirrors: false,
-            draws: vec![(after_white, "a3xb2".parse().unwrap())],
-            result: HerResult::Lost,
-        };
-        store.record_her_game(&lost).unwrap();
-        let (brain, games) = store.load_brain("HER").unwrap().unwrap();
-        assert_eq!((brain, games), (octapawn, 0));
-    }
-}
+#[path = "brains_tests.rs"]
+mod tests;

@@ -6,7 +6,7 @@ mod brains;
 mod rooms;
 mod writer;
 
-pub use brains::{BrainRow, BrainUse};
+pub use brains::{BrainRow, BrainUse, PreparedLesson};
 pub use rooms::{HerStart, MatchProgress, MatchRound, MatchRow, RoomRow, StoredRoom, Unfinished};
 pub use writer::Pending;
 
@@ -24,6 +24,9 @@ use tracing::{info, warn};
 /// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
 /// their keys: an older store is migrated once, when it opens.
 const SEAT_KEYS_VERSION: i64 = 1;
+/// The layout version from which brains carry a revision (for lessons prepared beside the
+/// writer, `brains::PreparedLesson`).
+const BRAIN_REVISIONS_VERSION: i64 = 2;
 
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
@@ -92,7 +95,8 @@ impl Store {
                  boxes       INTEGER NOT NULL,
                  beads       INTEGER NOT NULL,
                  games       INTEGER NOT NULL,
-                 updated_at  INTEGER NOT NULL
+                 updated_at  INTEGER NOT NULL,
+                 revision    INTEGER NOT NULL DEFAULT 0
              );",
         )?;
         connection.execute_batch(rooms::SCHEMA)?;
@@ -106,6 +110,17 @@ impl Store {
                 );
             }
             connection.pragma_update(None, "user_version", SEAT_KEYS_VERSION)?;
+        }
+        if version < BRAIN_REVISIONS_VERSION {
+            let has_revision = connection
+                .prepare("SELECT 1 FROM pragma_table_info('brains') WHERE name = 'revision'")?
+                .exists([])?;
+            if !has_revision {
+                connection.execute_batch(
+                    "ALTER TABLE brains ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
+                )?;
+            }
+            connection.pragma_update(None, "user_version", BRAIN_REVISIONS_VERSION)?;
         }
         let connection = Arc::new(Mutex::new(connection));
         let writer = writer::spawn(Arc::clone(&connection))?;
@@ -340,6 +355,44 @@ mod tests {
             start: GameSetup::Cave.start().unwrap(),
             moves: vec![GameMove::Cave("a1".parse().unwrap())],
         }
+    }
+
+    #[test]
+    fn a_store_from_before_brain_revisions_gets_them_and_keeps_its_brains() {
+        let dir = tempfile::tempdir().unwrap();
+        let brain =
+            parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, false);
+        {
+            let old = Connection::open(dir.path().join("games.db")).unwrap();
+            old.execute_batch(
+                "CREATE TABLE brains (name TEXT PRIMARY KEY, size TEXT NOT NULL,
+                     mirrors INTEGER NOT NULL, brain TEXT NOT NULL, boxes INTEGER NOT NULL,
+                     beads INTEGER NOT NULL, games INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+                 PRAGMA user_version = 1;",
+            )
+            .unwrap();
+            old.execute(
+                "INSERT INTO brains VALUES ('OLD', '3x3', 0, ?1, 0, 0, 5, 0)",
+                [brain.to_json()],
+            )
+            .unwrap();
+        }
+        let store = Store::open(dir.path()).unwrap();
+        assert_eq!(store.load_brain("OLD").unwrap(), Some((brain, 5)));
+        store
+            .put_brain(
+                "OLD",
+                &parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, true),
+            )
+            .unwrap();
+        let revision: i64 = (store.lock())
+            .query_row(
+                "SELECT revision FROM brains WHERE name = 'OLD'",
+                [],
+                |row| row.get(0),
+            )
+            .unwrap();
+        assert_eq!(revision, 1, "counted from the migration's 0");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use tracing::warn;
 
-use super::brains::{self, BrainRow, Games};
+use super::brains::{self, BrainRow, Games, PreparedLesson};
 use super::writer::{Pending, submit};
 use super::{NewRecord, Store, insert_record, unix_now};
 use crate::her_seat::HerGameRecord;
@@ -252,17 +252,18 @@ impl Store {
         })
     }
 
-    /// Stores a finished game as a record, teaches HER's stored brain (a game against HER),
-    /// and forgets the room in progress, all in one transaction; answers the record's id.
+    /// Stores a finished game as a record, teaches HER's stored brain (a game against HER,
+    /// with its lesson prepared by [`Store::prepare_lesson`] if it could be), and forgets the
+    /// room in progress, all in one transaction; answers the record's id.
     pub fn finish_room(
         &self,
         room: RoomId,
         record: NewRecord,
-        her_game: Option<HerGameRecord>,
+        her_game: Option<(HerGameRecord, Option<PreparedLesson>)>,
     ) -> Pending<RecordId> {
         submit(&self.writer, move |connection| {
-            if let Some(her_game) = &her_game {
-                brains::teach_her_game(connection, her_game)?;
+            if let Some((her_game, prepared)) = &her_game {
+                brains::teach_her_game(connection, her_game, prepared.as_ref())?;
             }
             let id = insert_record(connection, &record)?;
             delete_room(connection, room)?;
