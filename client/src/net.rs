@@ -289,12 +289,22 @@ impl Link {
         let server = loop {
             let incoming = self.queueing(socket.next()).await?;
             match read(incoming)? {
-                Some(ServerMsg::Welcome { server, .. }) => break server,
-                Some(ServerMsg::Error {
-                    code: ErrorCode::Handshake,
-                    message,
-                }) => return Err(End::Refused(format!("the server refused us: {message}"))),
+                Some(ServerMsg::Welcome { protocol, server }) if protocol == PROTOCOL_VERSION => {
+                    break server;
+                }
+                Some(ServerMsg::Welcome { protocol, .. }) => {
+                    return Err(End::Refused(format!(
+                        "the server speaks protocol {protocol}, this client {PROTOCOL_VERSION}"
+                    )));
+                }
                 // `ServerBusy` comes before a close with 1013, which says the rest.
+                Some(ServerMsg::Error {
+                    code: ErrorCode::ServerBusy,
+                    ..
+                }) => {}
+                Some(ServerMsg::Error { message, .. }) => {
+                    return Err(End::Refused(format!("the server refused us: {message}")));
+                }
                 Some(_) | None => {}
             }
         };

@@ -31,6 +31,8 @@ enum Script {
     Full,
     /// `Error{Handshake}` and close code 1008, as for a protocol mismatch.
     Refuse,
+    /// A `Welcome` that names another protocol version, then closes.
+    Stranger,
 }
 
 const TOKEN: &str = "00112233445566778899aabbccddeeff";
@@ -71,6 +73,13 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                         let busy = error(ErrorCode::ServerBusy, "the server is full");
                         let close = Some((CloseCode::Again, "server full"));
                         (vec![busy], 0, Vec::new(), close)
+                    }
+                    Script::Stranger => {
+                        let other = ServerMsg::Welcome {
+                            protocol: PROTOCOL_VERSION + 1,
+                            server: "from the future".into(),
+                        };
+                        (vec![other], 0, Vec::new(), None)
                     }
                     Script::Refuse => {
                         let message = "this server speaks protocol 99";
@@ -287,4 +296,89 @@ fn a_join_whose_answer_was_lost_is_sent_again_and_an_answered_one_is_not() {
         heard.recv_timeout(PATIENCE).unwrap(),
         vec![reclaim, ClientMsg::ListGames]
     );
+}
+
+/// `client hexapawn brains --server URL ARGS...`: its exit success, stdout and stderr.
+fn brains_command(url: &str, args: &[&str]) -> (bool, String, String) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_client"))
+        .args(["hexapawn", "brains", "--server", url])
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    (
+        output.status.success(),
+        text(&output.stdout),
+        text(&output.stderr),
+    )
+}
+
+#[test]
+fn a_server_of_another_protocol_version_is_refused_even_when_it_welcomes_us() {
+    let (url, _heard) = fake_server(vec![Script::Stranger]);
+    let (ok, _, stderr) = brains_command(&url, &["list"]);
+    assert!(!ok);
+    assert!(
+        stderr.contains(&format!("speaks protocol {}", PROTOCOL_VERSION + 1)),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_export_keeps_the_file_unless_the_server_sends_a_brain_file_of_that_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("her.json");
+    std::fs::write(&out, "KNOWN CONTENT\n").unwrap();
+    let part = |name: &str, json: &str| ServerMsg::Brain {
+        name: name.into(),
+        part: 0,
+        parts: 1,
+        json: json.into(),
+    };
+    let good = parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, false);
+    let answers = [
+        // Not a brain file: refused.
+        (
+            vec![part("HER", "this is not a brain file")],
+            "not a brain file",
+        ),
+        // Another brain's file, then the list, are not the answer; the refusal that follows is.
+        (
+            vec![
+                part("SOMEONE ELSE", &good.to_json()),
+                ServerMsg::Brains(Vec::new()),
+                error(ErrorCode::NoSuchBrain, "no brain named HER"),
+            ],
+            "no brain named HER",
+        ),
+    ];
+    for (then, expected) in answers {
+        let (url, _heard) = fake_server(vec![Script::WelcomeReadThen { reads: 1, then }]);
+        let out_arg = out.to_str().unwrap();
+        let (ok, stdout, stderr) = brains_command(&url, &["export", "HER", "--out", out_arg]);
+        assert!(!ok, "{stdout}");
+        assert!(stderr.contains(expected), "{stderr}");
+        assert_eq!(std::fs::read_to_string(&out).unwrap(), "KNOWN CONTENT\n");
+    }
+}
+
+#[test]
+fn names_from_the_server_cannot_act_on_the_terminal() {
+    let summary = parlor_shared::protocol::BrainSummary {
+        name: "\u{1b}]0;PWNED\u{7}\u{1b}[2J\u{202e}evil".into(),
+        dims: parlor_shared::hexapawn::Dims::HEXAPAWN,
+        mirrors: false,
+        boxes: 1,
+        beads: 1,
+        games: 1,
+        updated_at: 0,
+    };
+    let (url, _heard) = fake_server(vec![Script::WelcomeReadThen {
+        reads: 1,
+        then: vec![ServerMsg::Brains(vec![summary])],
+    }]);
+    let (ok, stdout, _) = brains_command(&url, &["list"]);
+    assert!(ok);
+    assert!(stdout.contains("?]0;PWNED??[2J?evil"), "{stdout}");
+    assert!(!stdout.contains('\u{1b}') && !stdout.contains('\u{202e}'));
 }

@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
@@ -93,7 +93,11 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             parlor_server::start_in_background(config)?.url()
         }
     };
-    match exchange(&url, requests, patience)? {
+    let file = match &args.command {
+        BrainsCommand::Export { name, .. } => Some(name.as_str()),
+        _ => None,
+    };
+    match exchange(&url, requests, file, patience)? {
         Answer::Brains(brains) => {
             match &args.command {
                 BrainsCommand::Import { name, .. } => writeln!(out, "Stored brain {name:?}.")?,
@@ -111,7 +115,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             _ => writeln!(out, "{json}")?,
         },
         Answer::Refused(message) => {
-            eprintln!("client: the server refused: {message}");
+            eprintln!("client: the server refused: {}", printable(&message));
             return Ok(ExitCode::FAILURE);
         }
     }
@@ -126,40 +130,97 @@ enum Answer {
     Refused(String),
 }
 
-/// Sends `requests` and waits for their answer, at most `patience` after the last thing
-/// heard: a list, a whole brain file, or an error.
-fn exchange(url: &str, requests: Vec<ClientMsg>, patience: Duration) -> anyhow::Result<Answer> {
+/// The longest an exchange may take in all, however the server trickles its answer: the
+/// server's own limit on an export (600 s), and a little more.
+const MOST_IN_ALL: Duration = Duration::from_secs(660);
+
+/// Sends `requests` and waits for their answer: the brain file named `file` (an export), else
+/// the brains list; or the server's error. Patience runs from the last step of that answer
+/// (a large file takes many frames); anything else the server sends is passed over and buys
+/// no time, and the whole exchange ends after [`MOST_IN_ALL`].
+fn exchange(
+    url: &str,
+    requests: Vec<ClientMsg>,
+    file: Option<&str>,
+    patience: Duration,
+) -> anyhow::Result<Answer> {
     // One exchange: a dropped connection is an error here, not resumed.
     let connection = Connection::open_once(url);
     let mut requests = Some(requests);
-    let mut file = None;
+    let mut joined = None;
+    let started = Instant::now();
+    let mut progress = started;
     loop {
-        // Patience runs from the last thing heard: a large file takes many frames.
-        match connection.recv_timeout(patience) {
-            None => bail!("no answer from {url} within {} s", patience.as_secs()),
-            Some(NetEvent::Connected(_)) => {
+        let now = Instant::now();
+        let wait = (progress + patience)
+            .min(started + MOST_IN_ALL)
+            .saturating_duration_since(now);
+        let event = connection.recv_timeout(wait);
+        let Some(event) = event else {
+            let so_far = joined
+                .as_ref()
+                .map_or(String::new(), |assembly: &Assembly| {
+                    let (_, parts) = assembly.file();
+                    format!(" (a brain file of {parts} parts was under way)")
+                });
+            bail!(
+                "no answer from {url} within {} s{so_far}",
+                Instant::now().duration_since(progress).as_secs()
+            );
+        };
+        match event {
+            NetEvent::Connected(_) => {
+                progress = Instant::now();
                 for request in requests.take().into_iter().flatten() {
                     connection.send(request);
                 }
             }
-            Some(NetEvent::Disconnected(reason)) => bail!("{reason}"),
-            Some(NetEvent::Message(message)) => {
-                if let Some(part) = Part::of_export(&message) {
-                    match Assembly::take(&mut file, part) {
-                        Ok(Some((_, json))) => return Ok(Answer::File(json)),
-                        Ok(None) => {}
-                        Err(refusal) => bail!("the server sent a broken brain file: {refusal}"),
-                    }
+            NetEvent::Disconnected(reason) => bail!("{}", printable(&reason)),
+            NetEvent::Message(message) => {
+                if let ServerMsg::Error { message, .. } = *message {
+                    return Ok(Answer::Refused(message));
                 }
-                match *message {
-                    ServerMsg::Brains(brains) => return Ok(Answer::Brains(brains)),
-                    ServerMsg::Error { message, .. } => return Ok(Answer::Refused(message)),
-                    _ => {}
+                match (file, &*message) {
+                    (Some(name), _) => {
+                        let Some(part) = Part::of_export(&message).filter(|p| p.name == name)
+                        else {
+                            continue;
+                        };
+                        progress = Instant::now();
+                        match Assembly::take(&mut joined, part) {
+                            Ok(Some((_, json))) => return checked_brain_file(json),
+                            Ok(None) => {}
+                            Err(refusal) => bail!("the server sent a broken brain file: {refusal}"),
+                        }
+                    }
+                    (None, ServerMsg::Brains(brains)) => return Ok(Answer::Brains(brains.clone())),
+                    (None, _) => {}
                 }
             }
-            Some(_) => {}
+            _ => {}
         }
     }
+}
+
+/// `json` if it reads as a brain file, so that `export --out` never replaces a file with
+/// something else.
+fn checked_brain_file(json: String) -> anyhow::Result<Answer> {
+    match parlor_shared::hexapawn::Brain::from_json(&json) {
+        Ok(_) => Ok(Answer::File(json)),
+        Err(error) => bail!("the server sent something that is not a brain file: {error}"),
+    }
+}
+
+/// `text` from the server with the characters that would act on a terminal (controls such as
+/// escape sequences, and bidirectional overrides) shown as `?`.
+fn printable(text: &str) -> String {
+    let acts = |c: char| {
+        c.is_control()
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    };
+    text.chars()
+        .map(|c| if acts(c) { '?' } else { c })
+        .collect()
 }
 
 fn write_list(out: &mut impl Write, brains: &[BrainSummary]) -> std::io::Result<()> {
@@ -178,7 +239,7 @@ fn write_list(out: &mut impl Write, brains: &[BrainSummary]) -> std::io::Result<
         writeln!(
             out,
             "{:<24} {:>5} {:>8} {:>6} {:>6} {:>9}",
-            brain.name,
+            printable(&brain.name),
             brain.dims.to_string(),
             if brain.mirrors { "merged" } else { "apart" },
             brain.boxes,
