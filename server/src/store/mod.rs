@@ -228,9 +228,8 @@ fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(TryLockError::WouldBlock) => bail!(
-            "{} is in use by another Parlor server (a `server`, or a `client` window with its \
-             own server inside, whose address is in its top bar): give each its own --data, or \
-             connect to the running one with --server",
+            "another Parlor server uses {}: give this one another --data, or join that one \
+             with --server (a window shows its address in its top bar)",
             data_dir.display()
         ),
         Err(TryLockError::Error(error)) => {
@@ -403,7 +402,7 @@ mod tests {
         let refused = Store::open(dir.path()).err().expect("refused while in use");
         let message = format!("{refused:#}");
         assert!(
-            message.contains("in use by another Parlor server"),
+            message.contains("another Parlor server uses"),
             "{message}"
         );
         drop(first);
