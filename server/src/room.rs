@@ -233,7 +233,7 @@ impl Room {
             let command = match self.wake_time() {
                 Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
                     Ok(command) => command,
-                    Err(_) if self.store_retry_at.is_some() => {
+                    Err(_) if !self.closing_due() => {
                         self.retry_store().await;
                         continue;
                     }

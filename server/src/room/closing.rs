@@ -25,7 +25,17 @@ impl Room {
 
     /// When the room's timer is next due: to try a refused write again, or to close.
     pub(super) fn wake_time(&self) -> Option<tokio::time::Instant> {
-        self.store_retry_at.or_else(|| self.closing_time())
+        match (self.store_retry_at, self.closing_time()) {
+            (Some(retry), Some(close)) => Some(retry.min(close)),
+            (retry, close) => retry.or(close),
+        }
+    }
+
+    /// Whether the room's time to close has come (a write still to retry does not keep an
+    /// abandoned room open).
+    pub(super) fn closing_due(&self) -> bool {
+        self.closing_time()
+            .is_some_and(|at| at <= tokio::time::Instant::now())
     }
 
     /// Tries again what the store refused: the finished game (its record shown once stored),
