@@ -5,7 +5,7 @@
 //!
 //! The text is words separated by spaces: the game first, then its own words (Hexapawn's in
 //! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`, Magnetic Cave's in
-//! `cave_room::scripted::CaveScript`), and anywhere `replay`, which opens the stored game once
+//! `cave_room::scripted::CaveScript`, EWN's in `ewn::EwnScript`), and anywhere `replay`, which opens the stored game once
 //! it is over, and `reconnecting`, which waits until the link to the server is lost and the
 //! client is trying again (the room must stay on the screen meanwhile). A text that does not
 //! parse is an error before the window opens.
@@ -17,6 +17,7 @@ use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{RecordId, RoomId, RoomSnapshot, SeatSpec};
 
 use super::cave_room::scripted::CaveScript;
+use super::ewn::EwnScript;
 use super::hexapawn::HexScript;
 use super::klotski::KlotskiScript;
 use super::room_view::HeldSeat;
@@ -67,7 +68,7 @@ impl RoomScript {
             words.len() < count
         };
         let (replay, reconnecting) = (take("replay"), take("reconnecting"));
-        let games = "cave, hexapawn, her-match or klotski";
+        let games = "cave, ewn, hexapawn, her-match or klotski";
         let Some((&kind, words)) = words.split_first() else {
             return Err(format!("a game first: {games}"));
         };
@@ -75,6 +76,7 @@ impl RoomScript {
             "hexapawn" | "her-match" => Box::new(HexScript::parse(kind, words, replay)?),
             "klotski" => Box::new(KlotskiScript::parse(words)?),
             "cave" => Box::new(CaveScript::parse(words)?),
+            "ewn" => Box::new(EwnScript::parse(words)?),
             _ => return Err(format!("{kind:?} is not {games}")),
         };
         Ok(RoomScript {
@@ -153,7 +155,7 @@ mod tests {
         assert!(!script.ends_in_replay());
         assert_eq!(
             RoomScript::parse("chess").unwrap_err(),
-            "\"chess\" is not cave, hexapawn, her-match or klotski"
+            "\"chess\" is not cave, ewn, hexapawn, her-match or klotski"
         );
         let mut cave = RoomScript::parse("cave classic a1").unwrap();
         assert!(matches!(

@@ -7,6 +7,7 @@ mod layout;
 mod levels;
 mod lobby_form;
 mod room;
+mod scripted;
 
 pub use draw::{
     EwnMarks, LEGAL_SQUARE, PIECE, REMOVED_SQUARE, TARGET_PIECE, draw_ewn, status_line,
@@ -15,3 +16,4 @@ pub use layout::{EwnLayout, ewn_layout, square_at, square_center, square_rect};
 pub use levels::{LEVELS_DIR, LevelChoice, load_levels};
 pub use lobby_form::{EwnLobbyForm, EwnPlayer};
 pub use room::{EwnRoomBoard, draw_replay_board, legal_squares, may_move};
+pub use scripted::EwnScript;
