@@ -33,6 +33,8 @@ enum Script {
     Refuse,
     /// A `Welcome` that names another protocol version, then closes.
     Stranger,
+    /// `Error{Internal}` instead of `Welcome`, and the connection left open a while.
+    Oops,
 }
 
 const TOKEN: &str = "00112233445566778899aabbccddeeff";
@@ -73,6 +75,10 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                         let busy = error(ErrorCode::ServerBusy, "the server is full");
                         let close = Some((CloseCode::Again, "server full"));
                         (vec![busy], 0, Vec::new(), close)
+                    }
+                    Script::Oops => {
+                        let oops = error(ErrorCode::Internal, "oops");
+                        (vec![oops], 0, Vec::new(), None)
                     }
                     Script::Stranger => {
                         let other = ServerMsg::Welcome {
@@ -321,6 +327,19 @@ fn a_server_of_another_protocol_version_is_refused_even_when_it_welcomes_us() {
     assert!(
         stderr.contains(&format!("speaks protocol {}", PROTOCOL_VERSION + 1)),
         "{stderr}"
+    );
+}
+
+#[test]
+fn a_handshake_answered_with_an_error_says_so_at_once() {
+    let (url, _heard) = fake_server(vec![Script::Oops]);
+    let started = Instant::now();
+    let (ok, _, stderr) = brains_command(&url, &["list"]);
+    assert!(!ok);
+    assert!(stderr.contains("the server refused us: oops"), "{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "not after a timeout"
     );
 }
 
