@@ -401,10 +401,7 @@ mod tests {
         let second = first.clone();
         let refused = Store::open(dir.path()).err().expect("refused while in use");
         let message = format!("{refused:#}");
-        assert!(
-            message.contains("another Parlor server uses"),
-            "{message}"
-        );
+        assert!(message.contains("another Parlor server uses"), "{message}");
         drop(first);
         assert!(Store::open(dir.path()).is_err(), "a clone still holds it");
         drop(second);
