@@ -10,14 +10,17 @@ use parlor_shared::cave::Position;
 use parlor_shared::game::{GameMove, GameState};
 
 use super::bricks::draw_replay_board;
-use super::cave_board::{BoardMarks, TOP_BAR_HEIGHT, board_layout, draw_board, side_panel_x};
+use super::cave_board::{
+    BoardMarks, SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, board_layout, draw_board, side_panel_x,
+};
 use super::describe;
 use super::ewn::draw_replay_board as draw_ewn_replay;
 use super::game_view::{draw_moves, draw_seat_swatch};
 use super::hexapawn::{draw_match, draw_replay_board as draw_hex_replay};
 use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading, label,
+    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_fit,
+    label,
 };
 
 /// What the replay screen asks of its owner.
@@ -143,7 +146,7 @@ impl ReplayView {
     fn draw_panel(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
         let x = side_panel_x(screen_width()) + 10.0;
         let mut y = TOP_BAR_HEIGHT + 36.0;
-        heading(&self.title, x, y);
+        heading_fit(&self.title, x, y, SIDE_PANEL_WIDTH - 20.0);
         y += LINE_HEIGHT + 8.0;
         let game = self.state().kind();
         for (seat, who) in self.seat_labels.iter().enumerate() {

@@ -24,7 +24,7 @@ use super::hexapawn::{HexRoomBoard, draw_match};
 use super::klotski::KlotskiRoomBoard;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
-    button_enabled, button_width, heading, label, text_width,
+    button_enabled, button_width, heading, heading_fit, label, text_width,
 };
 
 /// What the room screen asks of its owner.
@@ -209,7 +209,7 @@ impl RoomView {
     ) -> Option<RoomAction> {
         let x = side_panel_x(screen_width()) + 10.0;
         let mut y = TOP_BAR_HEIGHT + 36.0;
-        heading(snapshot.state.kind().name(), x, y);
+        heading_fit(snapshot.state.kind().name(), x, y, SIDE_PANEL_WIDTH - 20.0);
         y += LINE_HEIGHT + 8.0;
         let game = snapshot.state.kind();
         let names: Vec<String> = held

@@ -92,6 +92,19 @@ pub fn heading(text: &str, x: f32, y: f32) {
     draw_text(text, x, y, HEADING_SIZE, TEXT);
 }
 
+/// A heading no wider than `max_width`: at heading size when it fits, else smaller (down to
+/// body size), and cut with "..." when even that is too wide.
+pub fn heading_fit(text: &str, x: f32, y: f32, max_width: f32) {
+    let full = measure_text(text, None, HEADING_SIZE as u16, 1.0).width;
+    if full <= max_width {
+        return heading(text, x, y);
+    }
+    let size = (HEADING_SIZE * max_width / full).floor().max(TEXT_SIZE);
+    let char_width = measure_text("m", None, size as u16, 1.0).width.max(1.0);
+    let chars = (max_width / char_width).floor().max(1.0) as usize;
+    draw_text(&truncate(text, chars), x, y, size, TEXT);
+}
+
 /// Width of `text` at body size, for laying out what follows it.
 pub fn text_width(text: &str) -> f32 {
     measure_text(text, None, TEXT_SIZE as u16, 1.0).width
