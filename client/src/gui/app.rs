@@ -32,6 +32,11 @@ const ROOMS_REFRESH_SECONDS: f64 = 2.0;
 /// A message in the top bar disappears after this many seconds.
 const NOTICE_SECONDS: f64 = 10.0;
 
+/// The notice shown while stored game `id` is on its way; dropped when it arrives.
+fn loading_text(id: RecordId) -> String {
+    format!("Loading stored game #{id}...")
+}
+
 /// Where the app starts.
 pub enum Startup {
     Connect(String),
@@ -292,7 +297,7 @@ impl App {
     fn load_record(&mut self, id: RecordId) {
         self.wanted_record = Some(id);
         self.send(ClientMsg::GetRecord { id });
-        self.say(format!("Loading stored game #{id}..."), false);
+        self.say(loading_text(id), false);
     }
 
     fn on_lobby_action(&mut self, action: LobbyAction) {

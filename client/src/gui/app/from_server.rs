@@ -3,7 +3,7 @@
 
 use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomId, SeatSpec, ServerMsg};
 
-use super::{App, Link, PendingRoom, Screen};
+use super::{App, Link, PendingRoom, Screen, loading_text};
 use crate::gui::replay_view::ReplayView;
 use crate::gui::room_view::HeldSeat;
 use crate::gui::scripted::RoomScript;
@@ -111,13 +111,13 @@ impl App {
             }
             ServerMsg::Record(record) if self.wanted_record == Some(record.summary.id) => {
                 self.wanted_record = None;
-                let title = format!("Stored game #{}", record.summary.id);
+                let id = record.summary.id;
+                self.notice
+                    .take_if(|notice| notice.text == loading_text(id));
+                let title = format!("Stored game #{id}");
                 match ReplayView::new(title, record.summary.seats, record.start, record.moves) {
                     Ok(view) => self.screen = Screen::Replay(view),
-                    Err(reason) => self.say(
-                        format!("Cannot replay game #{}: {reason}", record.summary.id),
-                        true,
-                    ),
+                    Err(reason) => self.say(format!("Cannot replay game #{id}: {reason}"), true),
                 }
             }
             // A replay asked for before a room was opened: the room keeps the screen.

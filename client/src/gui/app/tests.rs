@@ -84,3 +84,31 @@ fn a_room_request_the_network_thread_could_not_hold_is_forgotten() {
     app.handle_event(NetEvent::NotSent(Box::new(create)));
     assert!(app.pending_room.is_none(), "a new click may ask again");
 }
+
+#[test]
+fn the_loading_notice_goes_when_the_stored_game_arrives() {
+    use parlor_shared::game::{GameKind, Outcome};
+    use parlor_shared::protocol::{GameRecord, RecordSummary};
+
+    let mut app = App::new(Startup::Failed(String::new()));
+    app.load_record(3);
+    assert!(app.notice.is_some());
+    let record = GameRecord {
+        summary: RecordSummary {
+            id: 3,
+            game: GameKind::Cave,
+            seats: vec!["human".into(), "human".into()],
+            outcome: Outcome::Tie,
+            moves: 0,
+            finished_at: 0,
+        },
+        start: GameSetup::Cave.start().unwrap(),
+        moves: Vec::new(),
+    };
+    app.handle_event(NetEvent::Message(Box::new(ServerMsg::Record(record))));
+    assert!(matches!(app.screen, Screen::Replay(_)));
+    assert!(
+        app.notice.is_none(),
+        "the replay is there: nothing is loading"
+    );
+}
