@@ -22,7 +22,7 @@ use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
 use super::room_view::HeldSeat;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button, button_at,
-    button_enabled, button_width, heading, label, text_width, toggle,
+    button_enabled, button_width, heading, heading_fit, label, text_width, toggle,
 };
 
 /// The per-move budgets offered for AI seats.
@@ -202,11 +202,8 @@ impl LobbyView {
         top: f32,
         connected: bool,
     ) -> (Option<LobbyAction>, f32) {
-        heading(
-            &format!("New {} room", self.game.name()),
-            LEFT_X,
-            top + 22.0,
-        );
+        let title = format!("New {} room", self.game.name());
+        heading_fit(&title, LEFT_X, top + 22.0, LEFT_WIDTH);
         let mut y = top + 36.0;
         label("Game", LEFT_X, y + 20.0, TEXT);
         let mut x = LEFT_X + 50.0;
