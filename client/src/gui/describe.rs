@@ -37,6 +37,19 @@ pub fn game_seat_name(game: GameKind, seat: u8) -> String {
     }
 }
 
+/// The game's name where room is short: the lobby form's buttons (three in a row) and the
+/// stored-game list.
+pub fn short_game_name(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Cave => "Magnetic Cave",
+        GameKind::Bricks => "Dropping Bricks",
+        GameKind::Ewn => "EWN puzzle",
+        GameKind::Klotski => "Klotski",
+        GameKind::Hexapawn => "Hexapawn",
+        GameKind::HerMatch => "HER vs HER",
+    }
+}
+
 /// Whether `game` is a one-player puzzle, which is solved or not rather than won.
 fn is_puzzle(game: GameKind) -> bool {
     matches!(game, GameKind::Ewn | GameKind::Klotski)

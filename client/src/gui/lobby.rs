@@ -208,7 +208,7 @@ impl LobbyView {
         label("Game", LEFT_X, y + 20.0, TEXT);
         let mut x = LEFT_X + 50.0;
         for game in GameKind::ALL {
-            let name = short_name(game);
+            let name = describe::short_game_name(game);
             if x + button_width(name) + 6.0 > LEFT_X + LEFT_WIDTH {
                 x = LEFT_X + 50.0;
                 y += BUTTON_HEIGHT + 6.0;
@@ -378,17 +378,5 @@ impl LobbyView {
         }
         draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
         action
-    }
-}
-
-/// The game's name on its button in the form, short enough for three in a row.
-fn short_name(game: GameKind) -> &'static str {
-    match game {
-        GameKind::Cave => "Magnetic Cave",
-        GameKind::Bricks => "Dropping Bricks",
-        GameKind::Ewn => "EWN puzzle",
-        GameKind::Klotski => "Klotski",
-        GameKind::Hexapawn => "Hexapawn",
-        GameKind::HerMatch => "HER vs HER",
     }
 }

@@ -11,7 +11,7 @@ use super::lobby::LobbyAction;
 use super::room_view::HeldSeat;
 use super::widgets::{
     DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled, button_width,
-    label, text_width, truncate,
+    fit_to_width, label, text_width, truncate,
 };
 
 /// Buttons inside list rows are a little lower than ordinary ones.
@@ -107,19 +107,15 @@ pub fn draw_record_row(
     connected: bool,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
-    let result = describe::game_result(record.game, record.outcome);
-    let summary = format!("#{} {result}, {} moves", record.id, record.moves);
+    let width = button_width("Replay");
+    let (summary, detail) = record_lines(record, now, row.w - 18.0 - width);
     label(&summary, row.x + 6.0, row.y + 19.0, TEXT);
-    let players = record.seats.join(" vs ");
-    let detail = format!("{players}, {}", describe::ago(record.finished_at, now));
-    let chars = ((row.w - 12.0) / text_width("m")).floor().max(1.0) as usize;
     label(
-        &truncate(&detail, chars),
+        &fit_to_width(&detail, row.w - 12.0),
         row.x + 6.0,
         row.y + 39.0,
         DIM_TEXT,
     );
-    let width = button_width("Replay");
     let rect = Rect::new(
         row.x + row.w - width - 6.0,
         row.y + 4.0,
@@ -127,6 +123,24 @@ pub fn draw_record_row(
         ROW_BUTTON_HEIGHT,
     );
     button_enabled(input, rect, "Replay", connected).then_some(LobbyAction::Replay(record.id))
+}
+
+/// A stored game's two lines: "#2 EWN puzzle: Solved, 6 moves" (the game, its result and
+/// length, in `first_width`; the length moves to the second line when the first has no room
+/// for it) and "human, 5 min ago" (players and age).
+fn record_lines(record: &RecordSummary, now: u64, first_width: f32) -> (String, String) {
+    let game = describe::short_game_name(record.game);
+    let result = describe::game_result(record.game, record.outcome);
+    let head = fit_to_width(&format!("#{} {game}: {result}", record.id), first_width);
+    let moves = format!("{} moves", record.moves);
+    let players = record.seats.join(" vs ");
+    let ago = describe::ago(record.finished_at, now);
+    let whole = format!("{head}, {moves}");
+    if text_width(&whole) <= first_width {
+        (whole, format!("{players}, {ago}"))
+    } else {
+        (head, format!("{moves} - {players}, {ago}"))
+    }
 }
 
 /// "9 of 14 shown, from #3; scroll for more" under a list that does not fit.

@@ -110,6 +110,16 @@ pub fn text_width(text: &str) -> f32 {
     measure_text(text, None, TEXT_SIZE as u16, 1.0).width
 }
 
+/// How many characters of body text fit in `width` (the window font is monospaced).
+pub fn chars_in(width: f32) -> usize {
+    (width / text_width("m")).floor().max(1.0) as usize
+}
+
+/// `text` cut with "..." to fit `width` at body size.
+pub fn fit_to_width(text: &str, width: f32) -> String {
+    truncate(text, chars_in(width))
+}
+
 /// The width a button needs for `text`.
 pub fn button_width(text: &str) -> f32 {
     text_width(text) + 20.0

@@ -114,7 +114,7 @@ impl App {
                 let id = record.summary.id;
                 self.notice
                     .take_if(|notice| notice.text == loading_text(id));
-                let title = format!("Stored game #{id}");
+                let title = format!("#{id} {}", record.summary.game.name());
                 match ReplayView::new(title, record.summary.seats, record.start, record.moves) {
                     Ok(view) => self.screen = Screen::Replay(view),
                     Err(reason) => self.say(format!("Cannot replay game #{id}: {reason}"), true),
