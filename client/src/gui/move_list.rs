@@ -6,8 +6,9 @@ use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::game::GameMove;
+use parlor_shared::klotski::KlotskiMove;
 
-use super::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, label, text_width};
+use super::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, fit_to_width, label, text_width};
 
 /// The background of the current move, also in Dropping Bricks' drop list.
 pub const CURRENT_MOVE: Color = Color::new(0.55, 0.42, 0.20, 1.0);
@@ -105,8 +106,9 @@ pub fn draw_move_list(
     clicked
 }
 
-/// Draws `moves` one numbered move per line ("3. 9 L"; EWN's as "3. 4 -> 23"), in two columns
-/// inside `area`, the move `current` highlighted and kept in view; returns a clicked move.
+/// Draws `moves` one numbered move per line ("3. 9 L"; EWN's as "3. 4 -> 23"; a Klotski give-up
+/// as "gave up"), each cut to its column, in two columns inside `area`, the move `current`
+/// highlighted and kept in view; returns a clicked move.
 pub fn draw_one_move_per_line(
     input: &Input,
     area: Rect,
@@ -127,8 +129,11 @@ pub fn draw_one_move_per_line(
         );
         let text = match &moves[index] {
             GameMove::Ewn(mv) => format!("{}. {} -> {}", index + 1, mv.piece, mv.to),
+            // Not a step, so not numbered as one; the status line says why.
+            GameMove::Klotski(KlotskiMove::GiveUp(_)) => "gave up".to_string(),
             other => format!("{}. {other}", index + 1),
         };
+        let text = fit_to_width(&text, cell.w - 3.0);
         if move_cell(input, cell, current == Some(index), &text, baseline) {
             clicked = Some(index);
         }

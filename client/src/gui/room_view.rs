@@ -288,6 +288,8 @@ impl RoomView {
         let progress = match &snapshot.state {
             // An auto match keeps no moves; its rounds are its progress.
             GameState::HerMatch(view) => format!("Rounds: {}", view.rounds_played),
+            // A Klotski game counts slides, as its status line does; a give-up is none.
+            GameState::Klotski(game) => format!("Steps: {}", game.steps()),
             _ => format!("Moves: {}", snapshot.moves.len()),
         };
         label(&progress, x, y, DIM_TEXT);
