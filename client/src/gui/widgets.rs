@@ -10,6 +10,8 @@ use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::shapes::{draw_rectangle, draw_rectangle_lines};
 use macroquad::text::{draw_text, measure_text};
 
+use super::describe::wrap;
+
 /// The window's background.
 pub const BACKGROUND: Color = Color::new(0.16, 0.18, 0.22, 1.0);
 /// Ordinary text.
@@ -118,6 +120,22 @@ pub fn chars_in(width: f32) -> usize {
 /// `text` cut with "..." to fit `width` at body size.
 pub fn fit_to_width(text: &str, width: f32) -> String {
     truncate(text, chars_in(width))
+}
+
+/// `text` broken at spaces into lines that fit `width` at body size.
+pub fn wrap_to_width(text: &str, width: f32) -> Vec<String> {
+    wrap(text, chars_in(width))
+}
+
+/// Draws `text` in lines that fit `width`, the first with its baseline at `y`; returns the
+/// baseline under the last line.
+pub fn wrapped_label(text: &str, x: f32, y: f32, width: f32, color: Color) -> f32 {
+    let mut y = y;
+    for line in wrap_to_width(text, width) {
+        label(&line, x, y, color);
+        y += LINE_HEIGHT;
+    }
+    y
 }
 
 /// The width a button needs for `text`.

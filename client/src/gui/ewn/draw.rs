@@ -6,10 +6,12 @@ use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle_lines;
 use macroquad::shapes::{draw_circle, draw_circle_lines, draw_line, draw_rectangle};
 use macroquad::text::draw_text;
+use macroquad::window::screen_width;
 use parlor_shared::ewn::{BOARD_SIZE, EwnGame, PIECES, SQUARES, Status};
 
 use super::layout::{EwnLayout, square_rect};
-use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_width};
+use crate::gui::cave_board::side_panel_x;
+use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_width, wrapped_label};
 
 /// The target piece's token. Sampled by the window test beside its digit.
 pub const TARGET_PIECE: Color = Color::new(0.86, 0.10, 0.10, 1.0);
@@ -182,11 +184,9 @@ fn draw_dice(layout: EwnLayout, game: &EwnGame) {
     }
     let y = layout.die_rect(0).y + layout.die_rect(0).h + 26.0;
     let (line, color) = status_line(game);
-    label_at(&line, layout.left, y, color);
-}
-
-fn label_at(text: &str, x: f32, y: f32, color: Color) {
-    draw_text(text, x, y, TEXT_SIZE, color);
+    // Left of the side panel: a game-over line takes two lines there.
+    let width = side_panel_x(screen_width()) - layout.left - 12.0;
+    wrapped_label(&line, layout.left, y, width, color);
 }
 
 /// "Move 3 / limit 6 - target 2 - die 5: move 4 or 6", or how the game ended.
