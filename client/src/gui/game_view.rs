@@ -1,9 +1,10 @@
 //! The per-game pieces of the room and replay screens: the colour key before a seat's name, the
 //! list of moves, and what to do on one's turn. Each dispatches on the game.
 
+use macroquad::color::Color;
 use macroquad::math::Rect;
 use parlor_shared::bricks::Turn;
-use parlor_shared::game::{GameKind, GameMove, GameState};
+use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
 use parlor_shared::hexapawn::HER_SEAT;
 
 use super::bricks::draw_drop_history;
@@ -12,7 +13,7 @@ use super::describe::game_seat_name;
 
 use super::hexapawn::acting_seat as hexapawn_acting_seat;
 use super::move_list::{draw_move_list, draw_one_move_per_line};
-use super::widgets::Input;
+use super::widgets::{DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, TEXT};
 
 /// Magnetic Cave's brick colour before a seat's name; Dropping Bricks' seat names say what
 /// each side does and need none. Returns the width taken.
@@ -53,6 +54,21 @@ pub fn draw_moves(
     }
 }
 
+/// The colour of a game's result for the viewer holding seat `me` (`None`: watching, or a
+/// replay): success green only for a win or a solved puzzle of theirs (or any solved puzzle),
+/// the error colour for their loss or failure, plain or dim text for news about others.
+pub fn outcome_color(game: GameKind, outcome: Outcome, me: Option<u8>) -> Color {
+    let puzzle = matches!(game, GameKind::Ewn | GameKind::Klotski);
+    match (outcome, me) {
+        (Outcome::Won { .. }, _) if puzzle => GOOD_TEXT,
+        (Outcome::Won { seat }, Some(mine)) if seat == mine => GOOD_TEXT,
+        (Outcome::Won { .. }, Some(_)) => ERROR_TEXT,
+        (Outcome::Won { .. } | Outcome::Tie, _) => TEXT,
+        (Outcome::Unsolved, Some(_)) => ERROR_TEXT,
+        (Outcome::Unsolved, None) => DIM_TEXT,
+    }
+}
+
 /// The seat whose token sends the next move: the seat to move, except in Hexapawn's slow mode,
 /// where the person sends HER's moves too.
 pub fn acting_seat(state: &GameState) -> Option<u8> {
@@ -84,6 +100,26 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
 mod tests {
     use super::*;
     use parlor_shared::bricks::{BricksGame, BricksMove, Setup};
+
+    #[test]
+    fn only_the_viewer_s_own_win_or_a_solved_puzzle_is_in_the_success_colour() {
+        let won = |seat| Outcome::Won { seat };
+        assert_eq!(outcome_color(GameKind::Cave, won(1), Some(1)), GOOD_TEXT);
+        assert_eq!(outcome_color(GameKind::Cave, won(1), Some(0)), ERROR_TEXT);
+        assert_eq!(
+            outcome_color(GameKind::Hexapawn, won(1), Some(0)),
+            ERROR_TEXT
+        );
+        assert_eq!(outcome_color(GameKind::Bricks, won(1), None), TEXT);
+        assert_eq!(outcome_color(GameKind::Cave, Outcome::Tie, Some(0)), TEXT);
+        assert_eq!(outcome_color(GameKind::Ewn, won(0), None), GOOD_TEXT);
+        let unsolved = Outcome::Unsolved;
+        assert_eq!(
+            outcome_color(GameKind::Klotski, unsolved, Some(0)),
+            ERROR_TEXT
+        );
+        assert_eq!(outcome_color(GameKind::Ewn, unsolved, None), DIM_TEXT);
+    }
 
     #[test]
     fn lists_name_bricks_seats_and_hints_follow_the_turn() {

@@ -15,12 +15,11 @@ use super::cave_board::{
 };
 use super::describe;
 use super::ewn::draw_replay_board as draw_ewn_replay;
-use super::game_view::{draw_moves, draw_seat_swatch};
+use super::game_view::{draw_moves, draw_seat_swatch, outcome_color};
 use super::hexapawn::{draw_match, draw_replay_board as draw_hex_replay};
 use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_fit,
-    label,
+    BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_fit, label,
 };
 
 /// What the replay screen asks of its owner.
@@ -209,7 +208,7 @@ impl ReplayView {
                 &format!("Result: {}", describe::game_outcome(game, outcome, None)),
                 x,
                 y,
-                GOOD_TEXT,
+                outcome_color(game, outcome, None),
             );
         } else if let Some(seat) = state.seat_to_move() {
             let swatch = draw_seat_swatch(game, x, y, seat);

@@ -19,7 +19,7 @@ use super::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 use super::cave_room;
 use super::describe;
 use super::ewn::{self, EwnRoomBoard};
-use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, your_turn_hint};
+use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, outcome_color, your_turn_hint};
 use super::hexapawn::{HexRoomBoard, draw_match};
 use super::klotski::KlotskiRoomBoard;
 use super::widgets::{
@@ -324,7 +324,7 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
             &describe::game_outcome(game, outcome, only_seat),
             x + swatch,
             y,
-            GOOD_TEXT,
+            outcome_color(game, outcome, only_seat),
         );
         return;
     }
