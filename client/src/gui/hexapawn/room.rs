@@ -3,6 +3,7 @@
 //! one of the matchbox's arrows to force that move, or let HER pick. Illegal clicks are refused
 //! here with the rules' reason; the server checks every move again.
 
+use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup};
@@ -15,8 +16,8 @@ use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_enabled,
-    button_width, heading, label,
+    DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width, heading,
+    label,
 };
 
 /// Room under the boards for the brain's counts, the turn and the buttons.
@@ -76,14 +77,47 @@ pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>) {
         layout,
     );
     draw_board(layout, &game.position, &marks);
-    if let Some(result) = game.result_text() {
-        draw_result(&result, layout.left - 22.0, info_y + LINE_HEIGHT + 8.0);
+    // Whoever replays a stored game held no seat in it.
+    if let Some((result, color)) = result_for(game, false) {
+        draw_result(
+            &result,
+            color,
+            layout.left - 22.0,
+            info_y + LINE_HEIGHT + 8.0,
+        );
     }
 }
 
-/// The end of the game: its first sentence as a heading, the rest under it; returns the
-/// baseline after it.
-fn draw_result(result: &str, x: f32, y: f32) -> f32 {
+/// The end of the game in words and colour, once it is over. The person (`seated`) is told
+/// "You win." in the success colour or "HER wins." in the error colour; anyone else (a
+/// spectator, a replay) who won, in plain text.
+pub fn result_for(game: &HexGame, seated: bool) -> Option<(String, Color)> {
+    let winner = game.winner()?;
+    let person_won = winner == PERSON_SIDE;
+    if seated {
+        let color = if person_won { GOOD_TEXT } else { ERROR_TEXT };
+        return game.result_text().map(|text| (text, color));
+    }
+    let name = if person_won { "White" } else { "HER" };
+    let how = if game.her_resigned {
+        "HER resigns: its matchbox is empty.".to_string()
+    } else {
+        // "White wins: a pawn reached the far row": the heading names the winner already.
+        let status = game.position.status().to_string();
+        let why = status
+            .split_once(": ")
+            .map_or(status.as_str(), |(_, why)| why);
+        let mut chars = why.chars();
+        chars.next().map_or_else(String::new, |first| {
+            first.to_uppercase().chain(chars).collect()
+        })
+    };
+    Some((format!("{name} wins. {how}"), TEXT))
+}
+
+/// The end of the game: its first sentence as a heading, the rest under it in `color`;
+/// returns the baseline after it.
+fn draw_result(result: &str, color: Color, x: f32, y: f32) -> f32 {
     let (first, rest) = result.split_once(". ").unwrap_or((result, ""));
     let first = if rest.is_empty() {
         first.to_string()
@@ -91,7 +125,7 @@ fn draw_result(result: &str, x: f32, y: f32) -> f32 {
         format!("{first}.")
     };
     heading(&first, x, y);
-    label(rest, x, y + LINE_HEIGHT + 4.0, GOOD_TEXT);
+    label(rest, x, y + LINE_HEIGHT + 4.0, color);
     y + 2.0 * LINE_HEIGHT + 4.0
 }
 
@@ -314,17 +348,21 @@ fn draw_info(
     );
     label(&brain, x, y, DIM_TEXT);
     y += LINE_HEIGHT + 10.0;
-    if let Some(result) = game.result_text() {
-        draw_result(&result, x, y + 8.0);
-        let text = "Play again";
-        let enabled = mine.contains(&PERSON_SEAT);
+    let seated = mine.contains(&PERSON_SEAT);
+    if let Some((result, color)) = result_for(game, seated) {
+        draw_result(&result, color, x, y + 8.0);
+        // Playing again is the person's: a spectator gets no button.
         let at = again_button_at(screen_width(), screen_height(), top);
-        let rect = Rect::new(at.x, at.y, button_width(text), BUTTON_HEIGHT);
-        if button_enabled(input, rect, text, enabled) {
-            return again(snapshot, game);
+        let mut note_x = at.x;
+        if seated {
+            let text = "Play again";
+            if button_at(input, at.x, at.y, text) {
+                return again(snapshot, game);
+            }
+            note_x += button_width(text) + 12.0;
         }
         let note = "HER keeps what it learnt: the server stores its brain.";
-        label(note, x + rect.w + 12.0, at.y + 20.0, DIM_TEXT);
+        label(note, note_x, at.y + 20.0, DIM_TEXT);
         return BoardPlay::Nothing;
     }
     let turn = match game.seat_to_move() {

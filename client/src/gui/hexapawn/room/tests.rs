@@ -124,3 +124,20 @@ fn slow_mode_puts_the_matchbox_beside_the_board() {
     let (fast, none, _) = play_layout(1024.0, 768.0, &game(PlayMode::Fast, ""));
     assert!(none.is_none() && fast.cell > board.cell);
 }
+
+#[test]
+fn only_the_person_is_told_you_win_or_sees_a_loss_in_red() {
+    let won = game(PlayMode::Slow, "b1-b2 a3xb2 c1xb2 c3xb2 a1xb2");
+    let (text, color) = result_for(&won, true).unwrap();
+    assert!(text.starts_with("You win."), "{text}");
+    assert_eq!(color, GOOD_TEXT);
+    let (text, color) = result_for(&won, false).unwrap();
+    assert_eq!(text, "White wins. Black is to move and has no legal move");
+    assert_eq!(color, TEXT);
+    let lost = game(PlayMode::Slow, "b1-b2 a3xb2 a1-a2 b2-b1");
+    let (text, color) = result_for(&lost, true).unwrap();
+    assert!(text.starts_with("HER wins."), "{text}");
+    assert_eq!(color, ERROR_TEXT);
+    assert!(result_for(&lost, false).unwrap().0.starts_with("HER wins."));
+    assert_eq!(result_for(&game(PlayMode::Slow, "b1-b2"), false), None);
+}
