@@ -104,7 +104,7 @@ pub fn heading_fit(text: &str, x: f32, y: f32, max_width: f32) {
     let size = (HEADING_SIZE * max_width / full).floor().max(TEXT_SIZE);
     let char_width = measure_text("m", None, size as u16, 1.0).width.max(1.0);
     let chars = (max_width / char_width).floor().max(1.0) as usize;
-    draw_text(&truncate(text, chars), x, y, size, TEXT);
+    draw_text(truncate(text, chars), x, y, size, TEXT);
 }
 
 /// Width of `text` at body size, for laying out what follows it.
