@@ -8,8 +8,8 @@ use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
 use macroquad::text::{draw_text, measure_text};
 use parlor_shared::bricks::BricksGame;
 
-use super::layout::{Column, TowerLayout, scale_labels, short_height, spread_labels};
-use crate::gui::widgets::{DIM_TEXT, TEXT, label};
+use super::layout::{Column, TOWER_WIDTH, TowerLayout, scale_labels, short_height, spread_labels};
+use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_width};
 
 /// Floors known to be safe (1..=min safe). Sampled by the window test.
 pub const SAFE_FLOOR: Color = Color::new(0.28, 0.62, 0.34, 1.0);
@@ -57,7 +57,15 @@ enum ColumnRole {
 pub fn draw_tower(layout: &TowerLayout, game: &BricksGame, marks: &TowerMarks) {
     let height = game.setup().height;
     let whole = &layout.whole;
-    let title = format!("Tower: heights 1..={}", short_height(height));
+    // The title starts 50 pixels left of the whole column and ends before the status card.
+    let room = TOWER_WIDTH - 40.0;
+    let title = [
+        format!("Tower: heights 1 to {height}"),
+        format!("Heights 1 to {height}"),
+    ]
+    .into_iter()
+    .find(|title| text_width(title) <= room)
+    .unwrap_or_else(|| format!("Heights 1 to {}", short_height(height, height)));
     label(&title, whole.rect.x - 50.0, whole.rect.y - 18.0, TEXT);
     match &layout.close_up {
         None => draw_column(whole, game, marks, ColumnRole::Detail),
@@ -94,7 +102,8 @@ fn draw_column(column: &Column, game: &BricksGame, marks: &TowerMarks, role: Col
     if role == ColumnRole::Overview {
         for height in scale_labels(column, &[]) {
             let y = column.label_y(height);
-            draw_scale_label(column, role, y, y, &short_height(height), DIM_TEXT);
+            let text = short_height(height, column.high);
+            draw_scale_label(column, role, y, y, &text, DIM_TEXT);
         }
         return;
     }
@@ -113,7 +122,8 @@ fn draw_column(column: &Column, game: &BricksGame, marks: &TowerMarks, role: Col
     let spread = spread_labels(&at, r.y + r.h);
     for height in scale_labels(column, &spread) {
         let y = column.label_y(height);
-        draw_scale_label(column, role, y, y, &short_height(height), DIM_TEXT);
+        let text = short_height(height, column.high);
+        draw_scale_label(column, role, y, y, &text, DIM_TEXT);
     }
     for ((_, text, color), (y, label_y)) in marked.iter().zip(at.into_iter().zip(spread)) {
         draw_scale_label(column, role, y, label_y, text, *color);
@@ -154,7 +164,11 @@ fn marked_labels(
         }
         match labels.iter_mut().find(|(at, ..)| *at == height) {
             Some((_, text, _)) => text.push_str(&format!(", {role}")),
-            None => labels.push((height, format!("{} {role}", short_height(height)), color)),
+            None => labels.push((
+                height,
+                format!("{} {role}", short_height(height, column.high)),
+                color,
+            )),
         }
     }
     labels

@@ -247,23 +247,42 @@ fn round_step(at_least: u64) -> u64 {
     }
 }
 
-/// A height short enough for a scale label: exact below a million, else like "5e17", with
-/// "~" in front when digits were dropped ("~1.2e8" for 123456789).
-pub fn short_height(height: u64) -> String {
-    if height < 1_000_000 {
+/// Units for the scale labels of a tall column: thousand, million, billion, trillion,
+/// quadrillion.
+const UNITS: [(u64, &str); 5] = [
+    (1_000_000_000_000_000, "Q"),
+    (1_000_000_000_000, "T"),
+    (1_000_000_000, "B"),
+    (1_000_000, "M"),
+    (1_000, "k"),
+];
+
+/// A height as a label beside a column whose top is `column_high`: plain digits on a column
+/// under a million, so every label of the column is written alike; on a taller column, every
+/// label in thousands, millions, ... ("950k", "1M", "2.5B"), with "~" in front when digits were
+/// dropped ("~123M" for 123456789).
+pub fn short_height(height: u64, column_high: u64) -> String {
+    if column_high < 1_000_000 {
         return height.to_string();
     }
-    let digits = height.to_string();
-    let exponent = digits.len() - 1;
-    let (first, second) = (&digits[..1], &digits[1..2]);
-    let exact = digits[2..].bytes().all(|d| d == b'0');
-    let mantissa = if second == "0" {
-        first.to_string()
-    } else {
-        format!("{first}.{second}")
+    let Some(&(unit, name)) = UNITS.iter().find(|(unit, _)| height >= *unit) else {
+        return height.to_string();
     };
-    let approx = if exact { "" } else { "~" };
-    format!("{approx}{mantissa}e{exponent}")
+    let whole = height / unit;
+    let rest = height % unit;
+    if rest == 0 {
+        return format!("{whole}{name}");
+    }
+    let tenth = unit / 10;
+    if whole < 10 && rest.is_multiple_of(tenth) {
+        return format!("{whole}.{}{name}", rest / tenth);
+    }
+    if whole < 10 {
+        let tenths = (height as f64 / tenth as f64).round() as u64;
+        return format!("~{}.{}{name}", tenths / 10, tenths % 10);
+    }
+    let rounded = (height as f64 / unit as f64).round() as u64;
+    format!("~{rounded}{name}")
 }
 
 #[cfg(test)]

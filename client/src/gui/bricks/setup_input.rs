@@ -82,7 +82,7 @@ pub fn parse_strength(text: &str, height: Option<u64>) -> Result<Option<u64>, St
     }
     let strength = parse_whole_number(text)?;
     match height {
-        Some(height) if strength > height => Err(format!("S must be in 0..={height}")),
+        Some(height) if strength > height => Err(format!("S must be from 0 to {height}")),
         _ => Ok(Some(strength)),
     }
 }

@@ -48,10 +48,10 @@ pub fn parse_whole_number(text: &str) -> Result<u64, String> {
         .ok_or_else(too_large)
 }
 
-/// `low..=high`, one number when they are equal, or `empty` when the range is.
+/// "`low` to `high`", one number when they are equal, or `empty` when the range is.
 pub fn range_text(low: u64, high: u64, empty: &str) -> String {
     match low.cmp(&high) {
-        std::cmp::Ordering::Less => format!("{low}..={high}"),
+        std::cmp::Ordering::Less => format!("{low} to {high}"),
         std::cmp::Ordering::Equal => low.to_string(),
         std::cmp::Ordering::Greater => empty.to_string(),
     }

@@ -152,9 +152,20 @@ fn round_steps_and_short_heights() {
     assert_eq!(round_step(11), 20);
     assert_eq!(round_step(50), 50);
     assert_eq!(round_step(u64::MAX), u64::MAX);
-    assert_eq!(short_height(999_999), "999999");
-    assert_eq!(short_height(1_000_000), "1e6");
-    assert_eq!(short_height(2_500_000_000), "2.5e9");
-    assert_eq!(short_height(123_456_789), "~1.2e8");
-    assert_eq!(short_height(1_000_000_000_000_000_000), "1e18");
+    // A column under a million: plain digits, even for a big label.
+    assert_eq!(short_height(999_999, 999_999), "999999");
+    assert_eq!(short_height(1039, 1040), "1039");
+    // A taller column: every label in units, none in programmer notation.
+    let tall = 1_000_000;
+    assert_eq!(short_height(0, tall), "0");
+    assert_eq!(short_height(50_000, tall), "50k");
+    assert_eq!(short_height(950_000, tall), "950k");
+    assert_eq!(short_height(1_000_000, tall), "1M");
+    assert_eq!(short_height(2_500_000_000, u64::MAX), "2.5B");
+    assert_eq!(short_height(123_456_789, u64::MAX), "~123M");
+    assert_eq!(short_height(1_234_567, u64::MAX), "~1.2M");
+    assert_eq!(short_height(1_000_000_000_000_000_000, u64::MAX), "1000Q");
+    for height in [1, 999, 1000, 12_345, 10_u64.pow(18)] {
+        assert!(!short_height(height, u64::MAX).contains('e'), "{height}");
+    }
 }

@@ -61,7 +61,7 @@ fn the_strength_is_optional_and_within_the_tower() {
     assert_eq!(parse_strength("100", Some(100)), Ok(Some(100)));
     assert_eq!(
         parse_strength("101", Some(100)),
-        Err("S must be in 0..=100".into())
+        Err("S must be from 0 to 100".into())
     );
     assert_eq!(parse_strength("500", None), Ok(Some(500)));
     assert!(parse_strength("abc", Some(100)).is_err());

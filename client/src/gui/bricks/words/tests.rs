@@ -43,7 +43,7 @@ fn anything_else_is_refused_with_a_reason_and_no_panic() {
 
 #[test]
 fn ranges_read_as_ranges_single_numbers_or_nothing() {
-    assert_eq!(range_text(1, 20, "none"), "1..=20");
+    assert_eq!(range_text(1, 20, "none"), "1 to 20");
     assert_eq!(range_text(7, 7, "none"), "7");
     assert_eq!(range_text(1, 0, "none yet"), "none yet");
 }
@@ -130,9 +130,9 @@ fn status_lines_show_the_known_ranges_what_is_left_and_what_comes_next() {
         [
             "H = 100, D = 14, B = 2",
             "Safe (green): none yet",
-            "Open: 1..=100",
+            "Open: 1 to 100",
             "Broken (red): none yet",
-            "Strength S: 0..=100",
+            "Strength S: 0 to 100",
             "Drops left: 14 of 14",
             "Bricks left: 2 of 2",
             "The agent drops next.",
@@ -141,7 +141,7 @@ fn status_lines_show_the_known_ranges_what_is_left_and_what_comes_next() {
     let waiting = game(100, 14, 2, &[Drop(50), Say(Answer::Broken), Drop(20)]);
     let lines = status_lines(&waiting);
     assert_eq!(lines[1].0, "Safe (green): none yet");
-    assert_eq!(lines[3], ("Broken (red): 50..=100".into(), Tone::Broken));
+    assert_eq!(lines[3], ("Broken (red): 50 to 100".into(), Tone::Broken));
     assert_eq!(lines[6].0, "Bricks left: 1 of 2");
     assert_eq!(
         lines.last().unwrap(),
@@ -162,7 +162,7 @@ fn status_lines_show_the_known_ranges_what_is_left_and_what_comes_next() {
         [
             "Safe (green): 1",
             "Open: none",
-            "Broken (red): 2..=3",
+            "Broken (red): 2 to 3",
             "Strength S: 1"
         ]
     );
