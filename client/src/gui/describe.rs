@@ -84,6 +84,43 @@ pub fn game_result(game: GameKind, outcome: Outcome) -> String {
     }
 }
 
+/// `count` with its noun: "1 box", "2 boxes", "0 wins". `one` is the singular, `many` the
+/// plural.
+pub fn count_of(count: impl Into<u64>, one: &str, many: &str) -> String {
+    let count = count.into();
+    if count == 1 {
+        format!("1 {one}")
+    } else {
+        format!("{count} {many}")
+    }
+}
+
+/// `count` of a noun whose plural adds "s": "1 move", "2 moves".
+pub fn count_s(count: impl Into<u64>, noun: &str) -> String {
+    count_of(count, noun, &format!("{noun}s"))
+}
+
+/// What the viewer is in a room, from the names of the seats held: "you are watching", "you
+/// play White", "you play White and Black"; a puzzle's one seat is "you are the player".
+pub fn role_text(game: GameKind, held_names: &[String]) -> String {
+    if held_names.is_empty() {
+        "you are watching".into()
+    } else if is_puzzle(game) {
+        "you are the player".into()
+    } else {
+        format!("you play {}", held_names.join(" and "))
+    }
+}
+
+/// Whose move it is: "White to move (AI thinking)"; a puzzle's player who is this client reads
+/// "Your move", not "Player to move (you)".
+pub fn turn_text(game: GameKind, seat: u8, who: &str) -> String {
+    if is_puzzle(game) && who == "you" {
+        return "Your move".into();
+    }
+    format!("{} to move ({who})", game_seat_name(game, seat))
+}
+
 /// A duration in milliseconds, in seconds: "0.1 s", "1 s".
 pub fn seconds(ms: u32) -> String {
     // f64's Display drops a zero fraction: 1000 ms is "1", 100 ms is "0.1".
@@ -186,6 +223,34 @@ pub fn server_url(typed: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counts_and_roles_read_naturally() {
+        assert_eq!(count_of(1u32, "box", "boxes"), "1 box");
+        assert_eq!(count_of(0u32, "box", "boxes"), "0 boxes");
+        assert_eq!(count_s(1u64, "move"), "1 move");
+        assert_eq!(count_s(2u64, "move"), "2 moves");
+        let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            role_text(GameKind::Klotski, &names(&["Player"])),
+            "you are the player"
+        );
+        assert_eq!(
+            role_text(GameKind::Ewn, &names(&["Player"])),
+            "you are the player"
+        );
+        assert_eq!(
+            role_text(GameKind::Cave, &names(&["Black"])),
+            "you play Black"
+        );
+        assert_eq!(role_text(GameKind::Cave, &[]), "you are watching");
+        assert_eq!(turn_text(GameKind::Ewn, 0, "you"), "Your move");
+        assert_eq!(
+            turn_text(GameKind::Ewn, 0, "human"),
+            "Player to move (human)"
+        );
+        assert_eq!(turn_text(GameKind::Cave, 1, "you"), "White to move (you)");
+    }
 
     #[test]
     fn seats_and_outcomes_read_naturally() {

@@ -132,7 +132,7 @@ fn record_lines(record: &RecordSummary, now: u64, first_width: f32) -> (String, 
     let game = describe::short_game_name(record.game);
     let result = describe::game_result(record.game, record.outcome);
     let head = fit_to_width(&format!("#{} {game}: {result}", record.id), first_width);
-    let moves = format!("{} moves", record.moves);
+    let moves = describe::count_s(record.moves, "move");
     let players = record.seats.join(" vs ");
     let ago = describe::ago(record.finished_at, now);
     let whole = format!("{head}, {moves}");
@@ -143,13 +143,48 @@ fn record_lines(record: &RecordSummary, now: u64, first_width: f32) -> (String, 
     }
 }
 
-/// "9 of 14 shown, from #3; scroll for more" under a list that does not fit.
+/// "9 of 14 shown; scroll for more" under a list that does not fit.
 pub fn draw_more_hint(list: Rect, total: usize, first: usize, visible: usize) {
-    if total > visible {
-        let text = format!(
-            "{visible} of {total} shown, from #{}; scroll for more",
-            first + 1
-        );
+    if let Some(text) = more_hint(total, first, visible) {
         label(&text, list.x, list.y + list.h + LINE_HEIGHT - 4.0, DIM_TEXT);
+    }
+}
+
+/// The words of [`draw_more_hint`]: how many rows are shown and where the others are. Rows are
+/// counted, not named by number: a stored game's row starts with its own "#id".
+pub fn more_hint(total: usize, first: usize, visible: usize) -> Option<String> {
+    if total <= visible {
+        return None;
+    }
+    let shown = visible.min(total - first.min(total));
+    let above = first;
+    let below = total - above - shown;
+    let rest = match (above, below) {
+        (0, _) => format!("{below} more below"),
+        (_, 0) => format!("{above} more above"),
+        _ => format!("{above} above, {below} below"),
+    };
+    Some(format!("{shown} of {total} shown, {rest}; scroll for more"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_more_hint_counts_rows_and_names_no_game_number() {
+        assert_eq!(more_hint(2, 0, 2), None);
+        assert_eq!(
+            more_hint(2, 1, 1).as_deref(),
+            Some("1 of 2 shown, 1 more above; scroll for more")
+        );
+        assert_eq!(
+            more_hint(14, 0, 9).as_deref(),
+            Some("9 of 14 shown, 5 more below; scroll for more")
+        );
+        assert_eq!(
+            more_hint(14, 2, 9).as_deref(),
+            Some("9 of 14 shown, 2 above, 3 below; scroll for more")
+        );
     }
 }

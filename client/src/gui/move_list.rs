@@ -63,10 +63,11 @@ fn move_cell(input: &Input, cell: Rect, is_current: bool, text: &str, baseline: 
     input.clicked_in(cell)
 }
 
-/// Says so in an empty list; true when there is nothing else to draw.
+/// Says so in an empty list ("yet" would be wrong for a game that ended without a move, such
+/// as a puzzle solved at the start); true when there is nothing else to draw.
 fn empty(area: Rect, moves: &[GameMove]) -> bool {
     if moves.is_empty() {
-        label("(no moves yet)", area.x, area.y + LINE_HEIGHT, DIM_TEXT);
+        label("(no moves)", area.x, area.y + LINE_HEIGHT, DIM_TEXT);
     }
     moves.is_empty()
 }

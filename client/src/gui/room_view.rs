@@ -216,11 +216,7 @@ impl RoomView {
             .iter()
             .map(|h| describe::game_seat_name(game, h.seat))
             .collect();
-        let role = if names.is_empty() {
-            "you are watching".to_string()
-        } else {
-            format!("you play {}", names.join(" and "))
-        };
+        let role = describe::role_text(game, &names);
         label(&format!("Room #{} - {role}", snapshot.room), x, y, DIM_TEXT);
         y += LINE_HEIGHT + 6.0;
         // "You won" only makes sense when this client played one side.
@@ -346,7 +342,7 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
         }
     };
     let color = if mine { GOOD_TEXT } else { TEXT };
-    let text = format!("{} to move ({who})", describe::game_seat_name(game, seat));
+    let text = describe::turn_text(game, seat, who);
     label(&text, x + swatch, y, color);
 }
 

@@ -106,7 +106,10 @@ pub fn draw_curve(area: Rect, view: &MatchView, names: [&str; 2]) {
     let per = view.rounds_per_point;
     draw_chart(
         &losses,
-        &format!("Losses per {per} rounds"),
+        &match per {
+            1 => "Losses per round".to_string(),
+            _ => format!("Losses per {per} rounds"),
+        },
         view,
         |p, her| f64::from(p.losses[her]),
     );
@@ -136,7 +139,10 @@ fn draw_chart(chart: &Chart, title: &str, view: &MatchView, value: fn(&CurvePoin
         DIM_TEXT,
     );
     label("0", plot.x - text_width("0") - 6.0, bottom, DIM_TEXT);
-    let end = format!("{} rounds", format_count(chart.x_max));
+    let end = match format_count(chart.x_max).as_str() {
+        "1" => "1 round".to_string(),
+        count => format!("{count} rounds"),
+    };
     label(
         &end,
         plot.x + plot.w - text_width(&end),

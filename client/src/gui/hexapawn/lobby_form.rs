@@ -9,7 +9,7 @@ use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name};
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
-use crate::gui::describe::seconds;
+use crate::gui::describe::{count_of, count_s, seconds};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, TEXT, TextField, button_enabled, button_width,
     label, toggle,
@@ -190,11 +190,11 @@ impl HexLobbyForm {
         let typed = self.brain.text.trim();
         let about = match known.iter().find(|brain| brain.name == typed) {
             Some(brain) => format!(
-                "{}, {} boxes, {} beads, {} games",
+                "{}, {}, {}, {}",
                 describe(brain),
-                brain.boxes,
-                brain.beads,
-                brain.games
+                count_of(brain.boxes, "box", "boxes"),
+                count_s(brain.beads, "bead"),
+                count_s(brain.games, "game")
             ),
             None => "a new brain, empty".into(),
         };

@@ -9,6 +9,7 @@ use parlor_shared::hexapawn::{MatchView, Side};
 use super::curve::{HER_COLORS, draw_curve};
 use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
+use crate::gui::describe::{count_of, count_s};
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, label, text_width, truncate};
 
@@ -77,7 +78,8 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
     match &view.matchbox {
         Some(matchbox) => {
             let mover = her_to_move(view);
-            let text = format!("{}'s matchbox: {} beads", names[mover], matchbox.total);
+            let beads = count_s(matchbox.total, "bead");
+            let text = format!("{}'s matchbox: {beads}", names[mover]);
             label(
                 &text,
                 layout.matchbox.left,
@@ -113,13 +115,16 @@ fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]
     let line = |text: &str, y: f32, color| label(&truncate(text, max_chars), x, y, color);
     let round = if view.finished && view.rounds_played < view.setup.rounds {
         format!(
-            "Stopped after {} of {} rounds on {}: a brain is full",
-            view.rounds_played, view.setup.rounds, view.setup.dims
+            "Stopped after {} of {} on {}: a brain is full",
+            view.rounds_played,
+            count_s(view.setup.rounds, "round"),
+            view.setup.dims
         )
     } else if view.finished {
         format!(
-            "Finished: {} rounds played on {}",
-            view.rounds_played, view.setup.dims
+            "Finished: {} played on {}",
+            count_s(view.rounds_played, "round"),
+            view.setup.dims
         )
     } else {
         format!(
@@ -142,8 +147,10 @@ fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]
             ""
         };
         let text = format!(
-            "Last round: {} won in {} plies, {} first{how}",
-            names[last.winner], last.plies, names[last.first]
+            "Last round: {} won in {}, {} first{how}",
+            names[last.winner],
+            count_of(last.plies, "ply", "plies"),
+            names[last.first]
         );
         line(&text, y, DIM_TEXT);
     }
@@ -152,12 +159,16 @@ fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]
 /// One HER's line of the score.
 pub fn score_line(view: &MatchView, her: usize, name: &str) -> String {
     let stats = view.stats[her];
-    let share = stats
-        .share_moving_first()
-        .map_or_else(|| "-".to_string(), |share| format!("{:.0}%", share * 100.0));
+    let wins = match (stats.wins, stats.share_moving_first()) {
+        (1, Some(share)) if share > 0.5 => "1 win, moving first".to_string(),
+        (1, _) => "1 win, moving second".to_string(),
+        (wins, Some(share)) => format!("{wins} wins, {:.0}% of them moving first", share * 100.0),
+        (wins, None) => count_s(wins, "win"),
+    };
     format!(
-        "{name}: {} wins, {share} of them moving first; {} boxes, {} beads",
-        stats.wins, view.boxes[her], view.beads[her]
+        "{name}: {wins}; {}, {}",
+        count_of(view.boxes[her], "box", "boxes"),
+        count_s(view.beads[her], "bead")
     )
 }
 
@@ -179,7 +190,17 @@ mod tests {
     #[test]
     fn the_score_says_wins_and_the_share_moving_first() {
         let mut view = view();
-        assert!(score_line(&view, 0, "A").starts_with("A: 0 wins, - of them"));
+        assert_eq!(score_line(&view, 0, "A"), "A: 0 wins; 0 boxes, 0 beads");
+        view.stats[0] = HerStats {
+            wins: 1,
+            wins_moving_first: 1,
+        };
+        view.boxes[0] = 1;
+        view.beads[0] = 1;
+        assert_eq!(
+            score_line(&view, 0, "A"),
+            "A: 1 win, moving first; 1 box, 1 bead"
+        );
         view.stats[1] = HerStats {
             wins: 8,
             wins_moving_first: 2,

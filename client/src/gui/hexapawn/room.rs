@@ -14,6 +14,7 @@ use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatSt
 
 use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
+use crate::gui::describe::{count_of, count_s};
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width, heading,
@@ -203,7 +204,8 @@ impl HexRoomBoard {
             caption("HER's matchbox (shown on its turn)", layout);
             return BoardPlay::Nothing;
         };
-        caption(&format!("HER's matchbox: {} beads", matchbox.total), layout);
+        let beads = count_s(matchbox.total, "bead");
+        caption(&format!("HER's matchbox: {beads}"), layout);
         let moves: Vec<Move> = matchbox.beads.iter().map(|&(mv, _)| mv).collect();
         let hover = layout
             .arrow_at(&moves, input.mouse)
@@ -343,8 +345,11 @@ fn draw_info(
         ""
     };
     let brain = format!(
-        "{} on {}{mirrors}: {} boxes, {} beads ({mode} mode)",
-        setup.brain, setup.dims, game.brain_boxes, game.brain_beads
+        "{} on {}{mirrors}: {}, {} ({mode} mode)",
+        setup.brain,
+        setup.dims,
+        count_of(game.brain_boxes, "box", "boxes"),
+        count_s(game.brain_beads, "bead")
     );
     label(&brain, x, y, DIM_TEXT);
     y += LINE_HEIGHT + 10.0;

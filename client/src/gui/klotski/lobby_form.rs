@@ -12,7 +12,7 @@ use parlor_shared::protocol::{AiKind, SeatSpec};
 
 use super::board::{board_layout, draw_board};
 use super::levels::{BoardFile, LEVELS_DIR, RANDOM_SIZES, load_boards, random_board};
-use crate::gui::describe::wrap;
+use crate::gui::describe::{count_s, wrap};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, LINE_HEIGHT, TEXT, button, button_enabled,
     button_width, choice_row, create_room_button, label, text_width, toggle,
@@ -112,7 +112,7 @@ impl KlotskiLobbyForm {
         y += BUTTON_HEIGHT + 6.0;
         y = self.draw_source_line(input, left, y, count);
         y = self.draw_preview(left, y, x + width - left);
-        label("Player", x, y + 20.0, TEXT);
+        label("Who solves", x, y + 20.0, TEXT);
         let players = [(false, "Solve it myself"), (true, "Server's solver")];
         choice_row(input, left, y, &players, &mut self.solver);
         y += BUTTON_HEIGHT + 10.0;
@@ -164,8 +164,8 @@ impl KlotskiLobbyForm {
                 let blocks = blocks.filter(|piece| piece.shape != Shape::Single).count();
                 let facts = [
                     format!("{} x {}", puzzle.rows(), puzzle.cols()),
-                    format!("{} blank(s)", puzzle.blank_count()),
-                    format!("{blocks} block(s)"),
+                    count_s(puzzle.blank_count() as u64, "blank"),
+                    count_s(blocks as u64, "block"),
                 ];
                 let fx = left + PREVIEW_W + 12.0;
                 for (line, fact) in facts.iter().enumerate() {

@@ -18,6 +18,7 @@ use super::play::{slide_for_click, slide_for_key, slide_into_blank};
 use super::slides::Slides;
 use super::walk::count_steps;
 use crate::gui::cave_board::{TOP_BAR_HEIGHT, side_panel_x};
+use crate::gui::describe::count_s;
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_enabled,
@@ -69,6 +70,9 @@ pub fn status_line(game: &KlotskiGame) -> (String, Color) {
     let steps = count_steps(game.steps() as usize);
     match game.status() {
         KlotskiStatus::Playing => (format!("{steps} so far"), TEXT),
+        KlotskiStatus::Solved if game.steps() == 0 => {
+            ("Solved at the start: no step needed".into(), GOOD_TEXT)
+        }
         KlotskiStatus::Solved => (format!("Solved in {steps}"), GOOD_TEXT),
         KlotskiStatus::GaveUp(reason) => (format!("Gave up after {steps}: {reason}"), ERROR_TEXT),
     }
@@ -90,7 +94,11 @@ fn draw_game(layout: &RoomLayout, game: &KlotskiGame, motion: Option<Motion>) ->
     let blocks = blocks.filter(|piece| piece.shape != Shape::Single).count();
     let facts = [
         format!("{rows} x {cols} board"),
-        format!("{} blank(s), {blocks} block(s)", puzzle.blank_count()),
+        format!(
+            "{}, {}",
+            count_s(puzzle.blank_count() as u64, "blank"),
+            count_s(blocks as u64, "block")
+        ),
     ];
     let mut y = goal.bounds().bottom() + 30.0;
     for fact in facts {
@@ -341,6 +349,13 @@ mod tests {
         let slide = |label, dir| KlotskiMove::Slide(Move { label, dir });
         let solved = game.play(slide(3, Dir::Left)).unwrap();
         assert_eq!(status_line(&solved), ("Solved in 1 step".into(), GOOD_TEXT));
+        // A puzzle whose start is its goal is solved without a step.
+        let at_goal = KlotskiGame::new(parse_puzzle("2 2\n1 2\n3 0\n0\n").unwrap());
+        assert_eq!(at_goal.status(), KlotskiStatus::Solved);
+        assert_eq!(
+            status_line(&at_goal).0,
+            "Solved at the start: no step needed"
+        );
         let quit = game
             .play(KlotskiMove::GiveUp(GiveUpReason::Player))
             .unwrap();

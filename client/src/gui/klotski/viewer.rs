@@ -19,7 +19,7 @@ use parlor_shared::klotski::{Puzzle, Shape, Verdict};
 use super::board::{BoardLayout, board_layout, draw_board, draw_goal, piece_at};
 use super::walk::{Walk, count_steps};
 use crate::gui::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
-use crate::gui::describe::wrap;
+use crate::gui::describe::{count_s, wrap};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT,
     button_enabled, button_width, heading, label, text_width,
@@ -243,9 +243,9 @@ impl KlotskiViewer {
                 self.puzzle.number_count()
             ),
             format!(
-                "{} blank(s), {} block(s)",
-                self.puzzle.blank_count(),
-                blocks
+                "{}, {}",
+                count_s(self.puzzle.blank_count() as u64, "blank"),
+                count_s(blocks as u64, "block")
             ),
         ];
         let mut y = layout.goal.bottom() + 30.0;
