@@ -11,6 +11,7 @@ mod lobby_form;
 mod match_view;
 mod room;
 mod scripted;
+mod words;
 
 pub use curve::{Chart, HER_COLORS, chart_rects, charts, nice_max};
 pub use draw::{

@@ -14,11 +14,12 @@ use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatSt
 
 use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
-use crate::gui::describe::{count_of, count_s};
+use super::words::{BrainAtStart, brain_line};
+use crate::gui::describe::count_s;
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
-    DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width, heading,
-    label,
+    DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width,
+    fit_to_width, heading, label,
 };
 
 /// Room under the boards for the brain's counts, the turn and the buttons.
@@ -143,6 +144,8 @@ pub fn acting_seat(game: &HexGame) -> Option<u8> {
 #[derive(Debug, Default)]
 pub struct HexRoomBoard {
     selected: Option<(u64, Square)>,
+    /// HER's brain as this room's game began, for the line under the boards.
+    brain_at_start: BrainAtStart,
 }
 
 impl HexRoomBoard {
@@ -157,6 +160,7 @@ impl HexRoomBoard {
         awaiting: bool,
     ) -> BoardPlay {
         let (board, matchbox_at, info_y) = play_layout(screen_width(), screen_height(), game);
+        self.brain_at_start.note(snapshot.room, game);
         let allowed = may_act(game, mine, awaiting);
         let person_turn = allowed.is_ok() && game.seat_to_move() == Some(PERSON_SEAT);
         let selected = self
@@ -189,7 +193,10 @@ impl HexRoomBoard {
                 ),
             };
         }
-        play.or(draw_info(input, info_y, snapshot, game, mine, &allowed))
+        let brain = brain_line(game, self.brain_at_start.counts(snapshot.room));
+        play.or(draw_info(
+            input, info_y, snapshot, game, mine, &allowed, &brain,
+        ))
     }
 
     /// The matchbox on HER's turn, with a click on an arrow forcing its move.
@@ -331,27 +338,13 @@ fn draw_info(
     game: &HexGame,
     mine: &[u8],
     allowed: &Result<(), String>,
+    brain: &str,
 ) -> BoardPlay {
-    let x = board_area(screen_width(), screen_height()).x;
+    let area = board_area(screen_width(), screen_height());
+    let x = area.x;
     let mut y = top + LINE_HEIGHT;
     let setup = &game.setup;
-    let mode = match setup.mode {
-        PlayMode::Slow => "slow",
-        PlayMode::Fast => "fast",
-    };
-    let mirrors = if setup.mirrors {
-        ", mirrors share a box"
-    } else {
-        ""
-    };
-    let brain = format!(
-        "{} on {}{mirrors}: {}, {} ({mode} mode)",
-        setup.brain,
-        setup.dims,
-        count_of(game.brain_boxes, "box", "boxes"),
-        count_s(game.brain_beads, "bead")
-    );
-    label(&brain, x, y, DIM_TEXT);
+    label(&fit_to_width(brain, area.w - 10.0), x, y, DIM_TEXT);
     y += LINE_HEIGHT + 10.0;
     let seated = mine.contains(&PERSON_SEAT);
     if let Some((result, color)) = result_for(game, seated) {
