@@ -18,7 +18,10 @@ use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
 use super::klotski::KlotskiLobbyForm;
-use super::lobby_rows::{draw_more_hint, draw_record_row, draw_room_row};
+use super::lobby_rows::{
+    draw_more_hint, draw_record_row, draw_room_row, empty_records_text, empty_rooms_text,
+    rooms_heading,
+};
 use super::room_view::HeldSeat;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button, button_at,
@@ -304,7 +307,7 @@ impl LobbyView {
         );
         if self.records.is_empty() {
             label(
-                "(none yet: finished games appear here)",
+                empty_records_text(connected),
                 LEFT_X,
                 list.y + 20.0,
                 DIM_TEXT,
@@ -335,7 +338,7 @@ impl LobbyView {
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
         heading(
-            &format!("Rooms ({})", self.rooms.len()),
+            &rooms_heading(self.rooms.len(), connected),
             RIGHT_X,
             top + 22.0,
         );
@@ -348,7 +351,7 @@ impl LobbyView {
         );
         if self.rooms.is_empty() {
             label(
-                "(no rooms: create one on the left)",
+                empty_rooms_text(connected),
                 RIGHT_X,
                 list.y + 20.0,
                 DIM_TEXT,

@@ -143,6 +143,34 @@ fn record_lines(record: &RecordSummary, now: u64, first_width: f32) -> (String, 
     }
 }
 
+/// The rooms' heading: "Rooms (3)"; without a server the count is not known.
+pub fn rooms_heading(count: usize, connected: bool) -> String {
+    if connected {
+        format!("Rooms ({count})")
+    } else {
+        "Rooms".into()
+    }
+}
+
+/// What an empty room list says: with a server, that there are none and how to make one;
+/// without one, only that nothing is known (Create room is off then too).
+pub fn empty_rooms_text(connected: bool) -> &'static str {
+    if connected {
+        "(no rooms: create one on the left)"
+    } else {
+        "(not connected)"
+    }
+}
+
+/// What an empty list of stored games says, with a server or without one.
+pub fn empty_records_text(connected: bool) -> &'static str {
+    if connected {
+        "(none yet: finished games appear here)"
+    } else {
+        "(not connected)"
+    }
+}
+
 /// "9 of 14 shown; scroll for more" under a list that does not fit.
 pub fn draw_more_hint(list: Rect, total: usize, first: usize, visible: usize) {
     if let Some(text) = more_hint(total, first, visible) {
@@ -170,6 +198,16 @@ pub fn more_hint(total: usize, first: usize, visible: usize) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_a_server_the_lists_say_not_connected() {
+        assert_eq!(rooms_heading(0, false), "Rooms");
+        assert_eq!(rooms_heading(3, true), "Rooms (3)");
+        assert_eq!(empty_rooms_text(false), "(not connected)");
+        assert_eq!(empty_records_text(false), "(not connected)");
+        assert!(empty_rooms_text(true).contains("create one"));
+        assert!(empty_records_text(true).contains("none yet"));
+    }
 
     #[test]
     fn the_more_hint_counts_rows_and_names_no_game_number() {
