@@ -20,7 +20,7 @@ use super::cave_room;
 use super::describe;
 use super::ewn::{self, EwnRoomBoard};
 use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, outcome_color, your_turn_hint};
-use super::hexapawn::{HexRoomBoard, draw_match};
+use super::hexapawn::{HexRoomBoard, draw_match, her_waits_for_white};
 use super::klotski::KlotskiRoomBoard;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
@@ -335,6 +335,8 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
         "you"
     } else {
         match snapshot.seats.get(usize::from(seat)) {
+            // In slow mode HER's seat waits for White to force its move or let it pick.
+            Some(SeatState::Ai { .. }) if her_waits_for_white(&snapshot.state) => "White picks",
             Some(SeatState::Ai { .. }) => "AI thinking",
             Some(SeatState::Open) => "seat open",
             _ if held.is_empty() => "human",

@@ -14,7 +14,7 @@ use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatSt
 
 use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
-use super::words::{BrainAtStart, brain_line};
+use super::words::{BrainAtStart, brain_line, turn_line};
 use crate::gui::describe::count_s;
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
@@ -363,15 +363,7 @@ fn draw_info(
         label(note, note_x, at.y + 20.0, DIM_TEXT);
         return BoardPlay::Nothing;
     }
-    let turn = match game.seat_to_move() {
-        Some(PERSON_SEAT) => "Your move (White): click a pawn, then its target.".to_string(),
-        _ => match (&game.matchbox, setup.mode) {
-            (Some(matchbox), PlayMode::Slow) => {
-                her_choices(matchbox.beads.as_slice(), matchbox.total)
-            }
-            _ => "HER (Black) is drawing a bead...".to_string(),
-        },
-    };
+    let turn = turn_line(game, seated);
     label(&turn, x, y, if allowed.is_ok() { GOOD_TEXT } else { TEXT });
     let her_turn = game.seat_to_move() == Some(HER_SEAT);
     if her_turn && setup.mode == PlayMode::Slow && allowed.is_ok() {
@@ -386,16 +378,6 @@ fn draw_info(
         }
     }
     BoardPlay::Nothing
-}
-
-/// HER's turn in slow mode, in words: how many moves still have a bead.
-fn her_choices(beads: &[(Move, u32)], total: u32) -> String {
-    let live = beads.iter().filter(|&&(_, count)| count > 0).count();
-    match (total, live) {
-        (0, _) => "HER's matchbox is empty: HER resigns when it picks.".into(),
-        (_, 1) => "HER's turn: one move has a bead. Force it, or let HER pick.".into(),
-        _ => format!("HER's turn: force one of {live} blue arrows, or let HER pick."),
-    }
 }
 
 #[cfg(test)]

@@ -1,7 +1,9 @@
-//! A game against HER in words: HER's brain under the boards. Pure functions, tested without a
-//! window.
+//! A game against HER in words: HER's brain under the boards and whose turn it is, worded for
+//! the person (White, who in slow mode also acts for HER) or for a spectator, who can do
+//! neither. Pure functions, tested without a window.
 
-use parlor_shared::hexapawn::{HexGame, PlayMode};
+use parlor_shared::game::GameState;
+use parlor_shared::hexapawn::{HER_SEAT, HexGame, Move, PERSON_SEAT, PlayMode};
 use parlor_shared::protocol::RoomId;
 
 use crate::gui::describe::{count_of, count_s};
@@ -63,6 +65,48 @@ pub fn brain_line(game: &HexGame, at_start: Option<(u32, u64)>) -> String {
     }
 }
 
+/// Whose turn it is, under the boards. `person` is whether this client is the person (White);
+/// a spectator is told what the person does, not asked to do it.
+pub fn turn_line(game: &HexGame, person: bool) -> String {
+    let Some(matchbox) = game
+        .matchbox
+        .as_ref()
+        .filter(|_| game.setup.mode == PlayMode::Slow)
+    else {
+        return match (game.seat_to_move(), person) {
+            (Some(PERSON_SEAT), true) => "Your move (White): click a pawn, then its target.".into(),
+            (Some(PERSON_SEAT), false) => "White (the person) to move.".into(),
+            _ => "HER (Black) is drawing a bead...".into(),
+        };
+    };
+    her_choices(&matchbox.beads, matchbox.total, person)
+}
+
+/// HER's turn in slow mode, in words: how many moves still have a bead, and who chooses.
+pub fn her_choices(beads: &[(Move, u32)], total: u32, person: bool) -> String {
+    let live = beads.iter().filter(|&&(_, count)| count > 0).count();
+    let arrows = match live {
+        1 => "the one blue arrow".to_string(),
+        _ => format!("one of {live} blue arrows"),
+    };
+    match (total, person) {
+        (0, true) => "HER's matchbox is empty: HER resigns when it picks.".into(),
+        (0, false) => "HER's matchbox is empty: HER resigns when White lets it pick.".into(),
+        (_, true) if live == 1 => {
+            "HER's turn: one move has a bead. Force it, or let HER pick.".into()
+        }
+        (_, true) => format!("HER's turn: force {arrows}, or let HER pick."),
+        (_, false) => format!("HER's turn: White forces {arrows} or lets HER pick."),
+    }
+}
+
+/// Whether `state` is a slow-mode game against HER on HER's turn: HER's seat is an AI, but it
+/// waits for White to force a move or let it pick, so it is not "thinking".
+pub fn her_waits_for_white(state: &GameState) -> bool {
+    matches!(state, GameState::Hexapawn(game)
+        if game.setup.mode == PlayMode::Slow && game.seat_to_move() == Some(HER_SEAT))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,5 +155,33 @@ mod tests {
             brain_line(&drawn, None),
             "HER on 3x3, slow mode; so far in this game: 1 box, 1 bead"
         );
+    }
+
+    #[test]
+    fn a_spectator_is_told_what_the_person_does_not_asked_to_do_it() {
+        let b = |text: &str| text.parse::<Move>().unwrap();
+        let beads = [(b("a3-a2"), 1), (b("b3-b2"), 1), (b("c3-c2"), 0)];
+        assert_eq!(
+            her_choices(&beads, 2, true),
+            "HER's turn: force one of 2 blue arrows, or let HER pick."
+        );
+        assert_eq!(
+            her_choices(&beads, 2, false),
+            "HER's turn: White forces one of 2 blue arrows or lets HER pick."
+        );
+        assert_eq!(
+            her_choices(&beads[..1], 1, false),
+            "HER's turn: White forces the one blue arrow or lets HER pick."
+        );
+        assert!(!her_choices(&[], 0, false).contains("when it picks"));
+        let start = game(PlayMode::Slow);
+        assert!(turn_line(&start, true).starts_with("Your move"));
+        assert_eq!(turn_line(&start, false), "White (the person) to move.");
+        let her_turn = start.play("b1-b2".parse().unwrap()).unwrap();
+        assert!(her_waits_for_white(&GameState::Hexapawn(her_turn.clone())));
+        assert!(!her_waits_for_white(&GameState::Hexapawn(start)));
+        let mut fast = her_turn;
+        fast.setup.mode = PlayMode::Fast;
+        assert!(!her_waits_for_white(&GameState::Hexapawn(fast)));
     }
 }
