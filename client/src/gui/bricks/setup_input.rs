@@ -43,7 +43,8 @@ pub struct FieldErrors {
     pub bricks: Option<String>,
 }
 
-/// The setup typed as H, D and B, or what is wrong with each field.
+/// The setup typed as H, D and B, or what is wrong with each field: every bad field gets its
+/// reason at once, not only the first one found.
 pub fn parse_setup(height: &str, drops: &str, bricks: &str) -> Result<Setup, FieldErrors> {
     let mut errors = FieldErrors::default();
     let height = parse_whole_number(height)
@@ -60,18 +61,26 @@ pub fn parse_setup(height: &str, drops: &str, bricks: &str) -> Result<Setup, Fie
                 .map_err(|_| errors.bricks = Some(format!("{bricks} bricks is too many")))
                 .ok()
         });
-    let (Some(height), Some(drops), Some(bricks)) = (height, drops, bricks) else {
-        return Err(errors);
-    };
-    Setup::new(height, drops, bricks).map_err(|error| {
-        let text = Some(error.to_string());
-        match error {
-            BricksError::TooManyDrops(_) => errors.drops = text,
-            BricksError::TooManyBricks(_) => errors.bricks = text,
-            _ => errors.height = text,
+    // Each number against its own limit, the others given values that pass theirs.
+    let limit = |setup: Result<Setup, BricksError>| setup.err().map(|error| error.to_string());
+    if let Some(height) = height {
+        errors.height = limit(Setup::new(height, 0, 0));
+    }
+    if let Some(drops) = drops {
+        errors.drops = limit(Setup::new(1, drops, 0));
+    }
+    if let Some(bricks) = bricks {
+        errors.bricks = limit(Setup::new(1, 0, bricks));
+    }
+    match (height, drops, bricks) {
+        (Some(height), Some(drops), Some(bricks)) if errors == FieldErrors::default() => {
+            Setup::new(height, drops, bricks).map_err(|error| FieldErrors {
+                height: Some(error.to_string()),
+                ..FieldErrors::default()
+            })
         }
-        errors
-    })
+        _ => Err(errors),
+    }
 }
 
 /// The oracle's strength as typed: empty for a secret random one, else a number in 0..=H

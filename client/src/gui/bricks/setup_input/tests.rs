@@ -54,6 +54,28 @@ fn each_bad_field_gets_its_own_reason() {
 }
 
 #[test]
+fn every_bad_field_is_flagged_at_once() {
+    let errors = parse_setup("0", "3", "65").unwrap_err();
+    assert_eq!(
+        errors.height.as_deref(),
+        Some("the height must be at least 1")
+    );
+    assert!(errors.drops.is_none());
+    assert!(errors.bricks.unwrap().contains("over the limit"));
+    // A number too large to read does not hide the other fields' reasons.
+    let errors = parse_setup("0", "14", "99999999999999999999").unwrap_err();
+    assert!(errors.height.is_some());
+    assert!(errors.bricks.unwrap().contains("too large"));
+    let errors = parse_setup("0", "2e18", "5000000000").unwrap_err();
+    assert!(errors.height.is_some());
+    assert!(errors.drops.unwrap().contains("over the limit"));
+    assert_eq!(
+        errors.bricks.as_deref(),
+        Some("5000000000 bricks is too many")
+    );
+}
+
+#[test]
 fn the_strength_is_optional_and_within_the_tower() {
     assert_eq!(parse_strength("", Some(100)), Ok(None));
     assert_eq!(parse_strength(" 37 ", Some(100)), Ok(Some(37)));
