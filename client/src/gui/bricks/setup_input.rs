@@ -10,8 +10,8 @@ use super::words::parse_whole_number;
 
 /// The seed's rules, shown in the init phase.
 pub const RULES: &str = "A brick's strength S is the greatest height it survives a drop from, \
-    somewhere in 0..=H (0: it breaks even from height 1). The agent drops bricks from heights \
-    of a tower 1..=H, at most D times, and may break at most B bricks; a brick that survives is \
+    somewhere from 0 to H (0: it breaks even from height 1). The agent drops bricks from the \
+    heights 1 to H of a tower, at most D times, and may break at most B bricks; a brick that survives is \
     used again. The answerer says Safe (the brick survived, so S >= h) or Broken (S < h). The \
     agent wins when it knows S for certain; when its drops or bricks run out first it must \
     guess, with doubts, and loses.";
@@ -83,7 +83,7 @@ pub fn parse_setup(height: &str, drops: &str, bricks: &str) -> Result<Setup, Fie
     }
 }
 
-/// The oracle's strength as typed: empty for a secret random one, else a number in 0..=H
+/// The oracle's strength as typed: empty for a secret random one, else a number from 0 to H
 /// (`height` is `None` while H itself is not valid, and then any number is taken).
 pub fn parse_strength(text: &str, height: Option<u64>) -> Result<Option<u64>, String> {
     if text.trim().is_empty() {

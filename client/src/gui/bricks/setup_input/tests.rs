@@ -137,3 +137,9 @@ fn the_verdict_says_whether_the_agent_can_win() {
     assert_eq!(no_bricks.len(), 2);
     assert_eq!(no_bricks[1], "Without bricks no number of drops finds S.");
 }
+
+#[test]
+fn the_rules_use_no_range_notation() {
+    assert!(!RULES.contains("..="), "{RULES}");
+    assert!(RULES.contains("from 0 to H"));
+}
