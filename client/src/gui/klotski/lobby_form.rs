@@ -112,7 +112,7 @@ impl KlotskiLobbyForm {
         y += BUTTON_HEIGHT + 6.0;
         y = self.draw_source_line(input, left, y, count);
         y = self.draw_preview(left, y, x + width - left);
-        label("Who solves", x, y + 20.0, TEXT);
+        label("Player", x, y + 20.0, TEXT);
         let players = [(false, "Solve it myself"), (true, "Server's solver")];
         choice_row(input, left, y, &players, &mut self.solver);
         y += BUTTON_HEIGHT + 10.0;
