@@ -178,6 +178,18 @@ struct Link {
     follows: Follows,
 }
 
+/// How long a connection must stay up to end an outage: one dropped sooner (a server that
+/// welcomes us and then drops us) goes on with the same backoff and the same time to give up,
+/// else such a server would be retried for ever.
+const STEADY: Duration = Duration::from_secs(10);
+
+/// A loss of the connection being worked on: when it began and the attempts made so far.
+#[derive(Clone, Copy)]
+struct Outage {
+    began: Instant,
+    attempts: u32,
+}
+
 impl Link {
     /// Connects, serves and resumes until the UI closes (`None`) or the connection is lost for
     /// good (`Some(reason)`).
@@ -187,7 +199,9 @@ impl Link {
             Err(End::Closed) => return None,
             Err(End::Lost(reason) | End::Refused(reason)) => return Some(reason),
         };
+        let mut outage: Option<Outage> = None;
         loop {
+            let connected_at = Instant::now();
             let reason = match self.serve(&mut socket).await {
                 End::Closed => return None,
                 End::Refused(reason) => return Some(reason),
@@ -196,7 +210,14 @@ impl Link {
             let Some(backoff) = backoff else {
                 return Some(reason);
             };
-            socket = match self.resume(backoff, reason).await {
+            if connected_at.elapsed() >= STEADY {
+                outage = None;
+            }
+            let outage = outage.get_or_insert(Outage {
+                began: Instant::now(),
+                attempts: 0,
+            });
+            socket = match self.resume(backoff, reason, outage).await {
                 Ok(socket) => socket,
                 Err(End::Closed) => return None,
                 Err(End::Lost(reason) | End::Refused(reason)) => return Some(reason),
@@ -204,11 +225,18 @@ impl Link {
         }
     }
 
-    /// Tries again with backoff until a handshake succeeds, the server refuses us or the time
-    /// is up (`Lost` with the last reason).
-    async fn resume(&mut self, backoff: Backoff, mut reason: String) -> Result<Socket, End> {
-        let deadline = Instant::now() + backoff.give_up_after;
-        for attempt in 1.. {
+    /// Tries again with backoff until a handshake succeeds, the server refuses us or the
+    /// outage's time is up (`Lost` with the last reason).
+    async fn resume(
+        &mut self,
+        backoff: Backoff,
+        mut reason: String,
+        outage: &mut Outage,
+    ) -> Result<Socket, End> {
+        let deadline = outage.began + backoff.give_up_after;
+        loop {
+            outage.attempts += 1;
+            let attempt = outage.attempts;
             let delay = backoff.delay(attempt);
             if Instant::now() + delay > deadline {
                 break;

@@ -239,6 +239,26 @@ fn requests_wait_while_reconnecting_up_to_the_limit_and_the_thread_gives_up_in_t
 }
 
 #[test]
+fn a_server_that_welcomes_and_drops_us_again_and_again_is_given_up_on_in_time() {
+    const DROPS: usize = 60;
+    let scripts = (0..DROPS)
+        .map(|_| Script::WelcomeThenRead { reads: 0 })
+        .collect();
+    let (url, heard) = fake_server(scripts);
+    let connection = Connection::open_with(&url, Some(quick()));
+    let started = Instant::now();
+    let (reason, _) = until(&connection, |event| match event {
+        NetEvent::Disconnected(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.contains("gave up reconnecting"), "{reason}");
+    assert!(started.elapsed() < Duration::from_secs(5));
+    // Each brief connection went on with the same outage, not a fresh one.
+    let served = heard.try_iter().count();
+    assert!(served < DROPS / 2, "{served} connections before giving up");
+}
+
+#[test]
 fn a_join_whose_answer_was_lost_is_sent_again_and_an_answered_one_is_not() {
     let token = SeatToken(TOKEN.into());
     let join = |room, token: &SeatToken| ClientMsg::JoinSeat {
