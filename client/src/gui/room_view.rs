@@ -20,11 +20,11 @@ use super::cave_room;
 use super::describe;
 use super::ewn::{self, EwnRoomBoard};
 use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, outcome_color, your_turn_hint};
-use super::hexapawn::{HexRoomBoard, draw_match, her_waits_for_white};
+use super::hexapawn::{HexRoomBoard, draw_match, her_waits_for_white, match_turn_line};
 use super::klotski::KlotskiRoomBoard;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
-    button_enabled, button_width, heading, heading_fit, label, text_width,
+    button_enabled, button_width, fit_to_width, heading, heading_fit, label, text_width,
 };
 
 /// What the room screen asks of its owner.
@@ -325,6 +325,11 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
         return;
     }
     let Some(seat) = snapshot.state.seat_to_move() else {
+        // An auto match has no seats and no turns; it says which round is being played.
+        if let GameState::HerMatch(view) = &snapshot.state {
+            let text = fit_to_width(&match_turn_line(view), SIDE_PANEL_WIDTH - 20.0);
+            label(&text, x, y, TEXT);
+        }
         return;
     };
     let swatch = draw_seat_swatch(game, x, y, seat);

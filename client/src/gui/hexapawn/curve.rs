@@ -7,7 +7,8 @@ use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::shapes::{draw_circle, draw_line, draw_rectangle};
 use parlor_shared::hexapawn::{CurvePoint, MatchView};
 
-use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_width};
+use crate::gui::describe::count_s;
+use crate::gui::widgets::{DIM_TEXT, TEXT, fit_to_width, label, text_width};
 
 /// Each HER's colour in the charts and the score.
 pub const HER_COLORS: [Color; 2] = [
@@ -58,6 +59,32 @@ pub fn nice_max(value: f64) -> f64 {
         .unwrap_or(10.0 * power)
 }
 
+/// The top of a chart's y-axis: the data's largest value with some headroom above it (so the
+/// line does not run along the top border), at least `floor`, rounded up by [`nice_max`].
+pub fn y_top(most: f64, floor: f64) -> f64 {
+    nice_max((most * HEADROOM).max(floor))
+}
+
+/// How far above the largest value a chart's y-axis reaches.
+const HEADROOM: f64 = 1.2;
+
+/// Why the charts of `view` are empty, or `None` once the curve has points. A point is drawn
+/// every `rounds_per_point` rounds, so a match shorter than that never gets one.
+pub fn empty_text(view: &MatchView) -> Option<String> {
+    if !view.curve.is_empty() {
+        return None;
+    }
+    let per = count_s(view.rounds_per_point, "round");
+    Some(if view.finished {
+        format!(
+            "No curve: a point takes {per}, the match played {}",
+            view.rounds_played
+        )
+    } else {
+        format!("The curve starts after {per}")
+    })
+}
+
 /// The two charts in `area`: losses above, beads below.
 pub fn chart_rects(area: Rect) -> [Rect; 2] {
     let gap = 18.0;
@@ -84,18 +111,20 @@ pub fn charts(area: Rect, view: &MatchView) -> [Chart; 2] {
     let x_max = rounds as f64;
     let most = |value: fn(&CurvePoint) -> f64| view.curve.iter().map(value).fold(0.0, f64::max);
     let losses = most(|p| f64::from(p.losses[0].max(p.losses[1])));
-    let beads = most(|p| p.beads[0].max(p.beads[1]) as f64);
+    // The beads now may be more than at the last point, or there may be no point yet.
+    let beads =
+        most(|p| p.beads[0].max(p.beads[1]) as f64).max(view.beads[0].max(view.beads[1]) as f64);
     let [top, bottom] = chart_rects(area);
     [
         Chart {
             plot: top,
             x_max,
-            y_max: nice_max(losses.max(view.rounds_per_point as f64 / 2.0)),
+            y_max: y_top(losses, view.rounds_per_point as f64 / 2.0),
         },
         Chart {
             plot: bottom,
             x_max,
-            y_max: nice_max(beads),
+            y_max: y_top(beads, 1.0),
         },
     ]
 }
@@ -116,6 +145,16 @@ pub fn draw_curve(area: Rect, view: &MatchView, names: [&str; 2]) {
     draw_chart(&beads, "Beads left in the brain", view, |p, her| {
         p.beads[her] as f64
     });
+    if let Some(text) = empty_text(view) {
+        // No lines, so no legend either: say why instead, in the middle of each chart.
+        for chart in [losses, beads] {
+            let plot = chart.plot;
+            let text = fit_to_width(&text, plot.w - 20.0);
+            let x = plot.x + (plot.w - text_width(&text)) / 2.0;
+            label(&text, x, plot.y + plot.h / 2.0 + 6.0, DIM_TEXT);
+        }
+        return;
+    }
     let mut x = losses.plot.x + losses.plot.w;
     for her in (0..2).rev() {
         x -= text_width(names[her]) + 30.0;
@@ -218,6 +257,66 @@ mod tests {
         assert_eq!(charts(area, &view).map(|chart| chart.x_max), [1e6; 2]);
         view.finished = true;
         assert_eq!(charts(area, &view).map(|chart| chart.x_max), [8_508.0; 2]);
+    }
+
+    fn short_match() -> MatchView {
+        MatchView::new(parlor_shared::hexapawn::MatchSetup {
+            dims: "3x3".parse().unwrap(),
+            mirrors: false,
+            rounds: 1000,
+            pace: parlor_shared::hexapawn::Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        })
+    }
+
+    #[test]
+    fn the_y_axes_cover_the_data_and_the_beads_now_with_headroom() {
+        assert_eq!(y_top(0.0, 5.0), 5.0);
+        assert_eq!(y_top(4.0, 5.0), 5.0);
+        // A value at a nice maximum would run along the top border.
+        assert_eq!(y_top(5.0, 5.0), 10.0);
+        assert_eq!(y_top(8.0, 1.0), 10.0);
+        assert_eq!(y_top(111.0, 1.0), 200.0);
+        // One round played, no point yet: the beads axis still covers the 8 beads now.
+        let mut view = short_match();
+        view.rounds_played = 1;
+        view.beads = [8, 5];
+        let area = Rect::new(0.0, 400.0, 600.0, 300.0);
+        let [losses, beads] = charts(area, &view);
+        assert_eq!((losses.y_max, beads.y_max), (5.0, 10.0));
+        // Losses of a whole window (5 of 10 for each HER) stay below the top.
+        view.curve = vec![CurvePoint {
+            round: 10,
+            losses: [5, 5],
+            beads: [99, 111],
+        }];
+        view.beads = [99, 111];
+        let [losses, beads] = charts(area, &view);
+        assert!(
+            losses.y_max > 5.0 && beads.y_max > 111.0,
+            "{losses:?} {beads:?}"
+        );
+    }
+
+    #[test]
+    fn empty_charts_say_why() {
+        let mut view = short_match();
+        assert_eq!(
+            empty_text(&view).as_deref(),
+            Some("The curve starts after 10 rounds")
+        );
+        view.rounds_played = 1;
+        view.finished = true;
+        assert_eq!(
+            empty_text(&view).as_deref(),
+            Some("No curve: a point takes 10 rounds, the match played 1")
+        );
+        view.curve.push(CurvePoint {
+            round: 1,
+            losses: [0, 1],
+            beads: [8, 5],
+        });
+        assert_eq!(empty_text(&view), None);
     }
 
     #[test]

@@ -23,4 +23,4 @@ pub use lobby_form::{FormAction, HexLobbyForm};
 pub use match_view::{MatchLayout, draw_match, match_layout};
 pub use room::{HexRoomBoard, acting_seat, draw_replay_board, play_layout, replay_layout};
 pub use scripted::HexScript;
-pub use words::her_waits_for_white;
+pub use words::{her_waits_for_white, match_turn_line};

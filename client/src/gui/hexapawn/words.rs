@@ -3,7 +3,7 @@
 //! neither. Pure functions, tested without a window.
 
 use parlor_shared::game::GameState;
-use parlor_shared::hexapawn::{HER_SEAT, HexGame, Move, PERSON_SEAT, PlayMode};
+use parlor_shared::hexapawn::{HER_SEAT, HexGame, MatchView, Move, PERSON_SEAT, PlayMode};
 use parlor_shared::protocol::RoomId;
 
 use crate::gui::describe::{count_of, count_s};
@@ -107,6 +107,13 @@ pub fn her_waits_for_white(state: &GameState) -> bool {
         if game.setup.mode == PlayMode::Slow && game.seat_to_move() == Some(HER_SEAT))
 }
 
+/// The turn line of an auto match still being played, where other games say whose turn it is:
+/// nobody's, the two HERs play each other round after round.
+pub fn match_turn_line(view: &MatchView) -> String {
+    let round = view.rounds_played.saturating_add(1).min(view.setup.rounds);
+    format!("The HERs play round {round} of {}", view.setup.rounds)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,6 +127,20 @@ mod tests {
             brain: "HER".into(),
         };
         HexGame::new(setup, &Brain::new(Dims::HEXAPAWN, false))
+    }
+
+    #[test]
+    fn a_running_match_says_which_round_is_played() {
+        let mut view = MatchView::new(parlor_shared::hexapawn::MatchSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 1000,
+            pace: parlor_shared::hexapawn::Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        });
+        assert_eq!(match_turn_line(&view), "The HERs play round 1 of 1000");
+        view.rounds_played = 3;
+        assert_eq!(match_turn_line(&view), "The HERs play round 4 of 1000");
     }
 
     #[test]
