@@ -10,8 +10,9 @@ use parlor_shared::klotski::KlotskiMove;
 
 use super::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, fit_to_width, label, text_width};
 
-/// The background of the current move, also in Dropping Bricks' drop list.
-pub const CURRENT_MOVE: Color = Color::new(0.55, 0.42, 0.20, 1.0);
+/// The background of the current move, also in Dropping Bricks' drop list; dark enough for
+/// the body text on it (see the test).
+pub const CURRENT_MOVE: Color = Color::new(0.50, 0.38, 0.17, 1.0);
 
 /// The first numbered line to show when `visible` of `total` lines fit: the line `focus`
 /// leads, unless that would leave empty space below the last line.

@@ -329,6 +329,22 @@ impl TextField {
     }
 }
 
+/// The contrast ratio of two colours as WCAG defines it, from 1 (the same) to 21 (black on
+/// white); body text wants about 4.5. Tests check the colours with it.
+#[cfg(test)]
+pub fn contrast(a: Color, b: Color) -> f32 {
+    let linear = |c: f32| {
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let luminance = |c: Color| 0.2126 * linear(c.r) + 0.7152 * linear(c.g) + 0.0722 * linear(c.b);
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
 /// Shortens `text` to at most `max_chars` characters, marking the cut with "...".
 pub fn truncate(text: &str, max_chars: usize) -> String {
     if text.chars().count() <= max_chars {
@@ -340,7 +356,21 @@ pub fn truncate(text: &str, max_chars: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::truncate;
+    use super::*;
+
+    #[test]
+    fn contrast_runs_from_one_to_twenty_one() {
+        assert!(
+            (contrast(
+                Color::new(0.0, 0.0, 0.0, 1.0),
+                Color::new(1.0, 1.0, 1.0, 1.0)
+            ) - 21.0)
+                .abs()
+                < 0.01
+        );
+        assert!((contrast(TEXT, TEXT) - 1.0).abs() < 1e-6);
+        assert!(contrast(TEXT, BACKGROUND) > 10.0);
+    }
 
     #[test]
     fn truncate_keeps_short_text_and_marks_cuts() {

@@ -1,6 +1,7 @@
 //! The drops of a Dropping Bricks game, one per line with its answer ("3. 35 safe"), as the
 //! room and replay panels show them in place of Magnetic Cave's move list.
 
+use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::bricks::{Answer, BricksMove};
@@ -88,7 +89,12 @@ pub fn draw_drop_history(
             if current == Some(ply) {
                 draw_rectangle(cell.x, cell.y, cell.w, cell.h, CURRENT_MOVE);
             }
-            label(&text, x, baseline, color);
+            label(
+                &text,
+                x,
+                baseline,
+                cell_text_color(color, current == Some(ply)),
+            );
             if input.clicked_in(cell) {
                 clicked = Some(ply);
             }
@@ -98,9 +104,26 @@ pub fn draw_drop_history(
     clicked
 }
 
+/// A cell's text colour: its own (green "safe", red "broken"), but plain text on the current
+/// move's gold, where the green and the red are hard to read.
+fn cell_text_color(color: Color, current: bool) -> Color {
+    if current { TEXT } else { color }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gui::widgets::{BACKGROUND, contrast};
+
+    #[test]
+    fn every_cell_reads_well_on_its_background() {
+        for color in [TEXT, SAFE_TEXT, BROKEN_TEXT] {
+            assert!(contrast(cell_text_color(color, false), BACKGROUND) > 4.5);
+            assert!(contrast(cell_text_color(color, true), CURRENT_MOVE) > 4.5);
+        }
+        // What the current "safe" looked like before: green on gold, harder to read.
+        assert!(contrast(SAFE_TEXT, CURRENT_MOVE) < 4.5);
+    }
 
     #[test]
     fn each_drop_gets_its_answer_and_a_pending_drop_has_none() {

@@ -33,7 +33,7 @@ const PIECE_EDGE: Color = Color::new(0.20, 0.16, 0.12, 1.0);
 const CROSS: Color = Color::new(0.55, 0.20, 0.20, 1.0);
 const CURRENT_DIE: Color = Color::new(0.95, 0.80, 0.20, 1.0);
 const DIE: Color = Color::new(0.85, 0.86, 0.88, 1.0);
-const SPENT_DIE: Color = Color::new(0.40, 0.42, 0.46, 1.0);
+const SPENT_DIE: Color = Color::new(0.36, 0.38, 0.42, 1.0);
 const DIE_TEXT: Color = Color::new(0.10, 0.10, 0.12, 1.0);
 
 /// What to show on top of the pieces.
@@ -159,16 +159,13 @@ fn draw_dice(layout: EwnLayout, game: &EwnGame) {
     let playing = game.status() == Status::Playing;
     for (index, die) in game.level().dice().iter().enumerate() {
         let rect = layout.die_rect(index);
-        let fill = if index == turn && playing {
-            CURRENT_DIE
-        } else if index < turn {
-            SPENT_DIE
-        } else {
-            DIE
-        };
-        let alpha = if index < limit { 1.0 } else { 0.35 };
-        draw_rectangle(rect.x, rect.y, rect.w, rect.h, Color { a: alpha, ..fill });
-        if index == turn && playing {
+        let current = index == turn && playing;
+        let (fill, text_color) = die_colors(index, turn, limit, current);
+        match fill {
+            Some(fill) => draw_rectangle(rect.x, rect.y, rect.w, rect.h, fill),
+            None => draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 1.0, DIM_TEXT),
+        }
+        if current {
             draw_rectangle_lines(
                 rect.x - 2.0,
                 rect.y - 2.0,
@@ -180,13 +177,28 @@ fn draw_dice(layout: EwnLayout, game: &EwnGame) {
         }
         let text = die.to_string();
         let x = rect.x + (rect.w - text_width(&text)) / 2.0;
-        draw_text(&text, x, rect.y + rect.h * 0.75, TEXT_SIZE, DIE_TEXT);
+        draw_text(&text, x, rect.y + rect.h * 0.75, TEXT_SIZE, text_color);
     }
     let y = layout.die_rect(0).y + layout.die_rect(0).h + 26.0;
     let (line, color) = status_line(game);
     // Left of the side panel: a game-over line takes two lines there.
     let width = side_panel_x(screen_width()) - layout.left - 12.0;
     wrapped_label(&line, layout.left, y, width, color);
+}
+
+/// The fill of die `index` (none: only an outline) and its digit's colour: the current die
+/// yellow, the spent ones grey with light digits, those still to come light with dark digits,
+/// and those past the move limit only outlined, their digits dim on the window's background.
+fn die_colors(index: usize, turn: usize, limit: usize, current: bool) -> (Option<Color>, Color) {
+    if current {
+        (Some(CURRENT_DIE), DIE_TEXT)
+    } else if index < turn {
+        (Some(SPENT_DIE), TEXT)
+    } else if index < limit {
+        (Some(DIE), DIE_TEXT)
+    } else {
+        (None, DIM_TEXT)
+    }
 }
 
 /// "Move 3 / limit 6 - target 2 - die 5: move 4 or 6", or how the game ended.
@@ -220,6 +232,19 @@ pub fn status_line(game: &EwnGame) -> (String, Color) {
 mod tests {
     use super::*;
     use parlor_shared::ewn::{EwnMove, Rules, parse_level};
+
+    #[test]
+    fn every_die_digit_reads_well_on_its_die() {
+        use crate::gui::widgets::{BACKGROUND, contrast};
+        for index in 0..8 {
+            for turn in 0..8 {
+                let (fill, text) = die_colors(index, turn, 4, index == turn);
+                let ratio = contrast(text, fill.unwrap_or(BACKGROUND));
+                assert!(ratio > 4.5, "die {index} at turn {turn}: {ratio}");
+            }
+        }
+        assert_eq!(die_colors(6, 2, 4, false).0, None, "past the limit");
+    }
 
     #[test]
     fn the_status_line_names_the_die_and_movable_pieces_then_the_result() {
