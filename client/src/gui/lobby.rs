@@ -247,14 +247,15 @@ impl LobbyView {
             return (action, bottom);
         }
         if matches!(self.game, GameKind::Hexapawn | GameKind::HerMatch) {
-            let (form, bottom) = self.hexapawn.update(input, self.game, LEFT_X, y, connected);
+            let (form, bottom) = self
+                .hexapawn
+                .update(input, self.game, LEFT_X, y, LEFT_WIDTH, connected);
             let action = form.map(|form| match form {
                 FormAction::Create(setup, seats) => LobbyAction::Create { setup, seats },
                 FormAction::ListBrains => LobbyAction::ListBrains,
             });
             return (action, bottom);
         }
-        let choices_x = LEFT_X + 170.0;
         for seat in 0..2u8 {
             let swatch =
                 seat_player(seat).map_or(0.0, |player| draw_swatch(LEFT_X, y + 20.0, player));
@@ -270,7 +271,7 @@ impl LobbyView {
                 .into_iter()
                 .enumerate()
             {
-                let rect = Rect::new(choices_x + index as f32 * 80.0, y, 74.0, BUTTON_HEIGHT);
+                let rect = choice_rect(index, y);
                 if toggle(input, rect, text, *choice == option) {
                     *choice = option;
                 }
@@ -280,7 +281,7 @@ impl LobbyView {
         if self.seats.contains(&SeatChoice::Ai) {
             label("AI time per move", LEFT_X, y + 20.0, TEXT);
             for (index, budget) in AI_BUDGETS.into_iter().enumerate() {
-                let rect = Rect::new(choices_x + index as f32 * 80.0, y, 74.0, BUTTON_HEIGHT);
+                let rect = choice_rect(index, y);
                 let text = describe::seconds(budget);
                 if toggle(input, rect, &text, self.ai_move_ms == budget) {
                     self.ai_move_ms = budget;
@@ -381,5 +382,28 @@ impl LobbyView {
         }
         draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
         action
+    }
+}
+
+/// Where Magnetic Cave's choice `index` in a row (Human or AI, an AI budget) goes: the rows
+/// share columns, as many as there are budgets, right of the middle of the left column and
+/// inside it.
+fn choice_rect(index: usize, y: f32) -> Rect {
+    let x = LEFT_X + 170.0;
+    let gap = 6.0;
+    let step = ((LEFT_X + LEFT_WIDTH - x + gap) / AI_BUDGETS.len() as f32).min(80.0);
+    Rect::new(x + index as f32 * step, y, step - gap, BUTTON_HEIGHT)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cave_choices_stay_inside_the_left_column() {
+        let last = choice_rect(AI_BUDGETS.len() - 1, 0.0);
+        assert!(last.x + last.w <= LEFT_X + LEFT_WIDTH + 0.01, "{last:?}");
+        assert!(last.w >= 60.0, "{last:?}");
+        assert_eq!(choice_rect(1, 5.0).y, 5.0);
     }
 }

@@ -9,10 +9,10 @@ use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name};
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
-use crate::gui::describe::{count_of, count_s, seconds};
+use crate::gui::describe::{count_of, count_s, seconds, wrap};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, TEXT, TextField, button_enabled, button_width,
-    label, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, LINE_HEIGHT, TEXT, TextField, button_enabled,
+    button_width, chars_in, label, toggle,
 };
 
 const SIZES: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 4), (5, 5)];
@@ -120,7 +120,7 @@ impl HexLobbyForm {
         Ok((GameSetup::Hexapawn(setup), seats))
     }
 
-    /// Draws the form for `kind` from `y` down at `x`; returns the room to create when Create
+    /// Draws the form for `kind` from `y` down at `x` within `width`; returns the room to create when Create
     /// is clicked, and where the column continues.
     pub fn update(
         &mut self,
@@ -128,6 +128,7 @@ impl HexLobbyForm {
         kind: GameKind,
         x: f32,
         mut y: f32,
+        width: f32,
         connected: bool,
     ) -> (Option<FormAction>, f32) {
         let ask = (self.known.is_none() && connected).then(|| {
@@ -177,10 +178,23 @@ impl HexLobbyForm {
             Ok(_) if kind == GameKind::HerMatch => ("The server keeps both brains.", DIM_TEXT),
             Ok(_) => ("You play White and move first.", DIM_TEXT),
         };
-        label(note, x + rect.w + 10.0, y + 20.0, color);
+        let beside = rect.w + 10.0;
+        let (lines, below) = note_lines(note, chars_in(beside) + 1, chars_in(width));
+        let (note_x, mut baseline) = match below {
+            false => (x + beside, y + 20.0),
+            true => (x, y + BUTTON_HEIGHT + 20.0),
+        };
+        for line in &lines {
+            label(line, note_x, baseline, color);
+            baseline += LINE_HEIGHT;
+        }
+        let bottom = match below {
+            false => y + BUTTON_HEIGHT,
+            true => baseline - LINE_HEIGHT + 6.0,
+        };
         let create = room.ok().filter(|_| clicked);
         let action = create.map(|(setup, seats)| FormAction::Create(setup, seats));
-        (action.or(ask), y + BUTTON_HEIGHT)
+        (action.or(ask), bottom)
     }
 
     /// The server's brains as buttons (a click takes the brain and its board) and what the
@@ -266,10 +280,31 @@ fn text_row(input: &Input, x: f32, y: f32, name: &str, field: &mut TextField) ->
     y + ROW
 }
 
+/// The note of the Create button in lines, and whether they go under it: beside it when the
+/// note fits right of the button's `button_chars` in the column's `width_chars`, else wrapped
+/// to the column under the button.
+fn note_lines(note: &str, button_chars: usize, width_chars: usize) -> (Vec<String>, bool) {
+    let room = width_chars.saturating_sub(button_chars);
+    if note.chars().count() <= room {
+        (vec![note.to_string()], false)
+    } else {
+        (wrap(note, width_chars), true)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use parlor_shared::protocol::AiKind;
+
+    #[test]
+    fn a_note_too_long_for_beside_the_button_goes_under_it_wrapped() {
+        let note = "The server keeps both brains.";
+        assert_eq!(note_lines(note, 10, 60), (vec![note.to_string()], false));
+        assert_eq!(note_lines(note, 18, 40), (vec![note.to_string()], true));
+        let (lines, below) = note_lines(note, 18, 20);
+        assert!(below && lines.len() == 2, "{lines:?}");
+    }
 
     #[test]
     fn a_game_against_her_seats_the_person_first_and_her_second() {

@@ -15,7 +15,7 @@ use super::levels::{BoardFile, LEVELS_DIR, RANDOM_SIZES, load_boards, random_boa
 use crate::gui::describe::{count_s, wrap};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, LINE_HEIGHT, TEXT, button, button_enabled,
-    button_width, choice_row, create_room_button, label, text_width, toggle,
+    button_width, chars_in, choice_row, create_room_button, label, text_width, toggle, truncate,
 };
 use crate::seed::clock_seed;
 
@@ -110,7 +110,7 @@ impl KlotskiLobbyForm {
             }
         }
         y += BUTTON_HEIGHT + 6.0;
-        y = self.draw_source_line(input, left, y, count);
+        y = self.draw_source_line(input, left, y, x + width - left, count);
         y = self.draw_preview(left, y, x + width - left);
         label("Player", x, y + 20.0, TEXT);
         let players = [(false, "Solve it myself"), (true, "Server's solver")];
@@ -125,11 +125,18 @@ impl KlotskiLobbyForm {
     }
 
     /// The file's name and place in the list, or the random sizes and New; returns the next y.
-    fn draw_source_line(&mut self, input: &Input, left: f32, y: f32, count: usize) -> f32 {
+    fn draw_source_line(
+        &mut self,
+        input: &Input,
+        left: f32,
+        y: f32,
+        width: f32,
+        count: usize,
+    ) -> f32 {
         if !self.use_random {
             let boards = self.boards.as_deref().unwrap_or_default();
             if let Some(file) = boards.get(self.chosen) {
-                let text = format!("{} ({} of {count})", file.name, self.chosen + 1);
+                let text = source_line(&file.name, self.chosen, count, chars_in(width));
                 label(&text, left, y + 18.0, TEXT);
             }
             return y + LINE_HEIGHT + 6.0;
@@ -186,9 +193,25 @@ impl KlotskiLobbyForm {
     }
 }
 
+/// A board file's name and place in the list, "name.in (12 of 32)", in `max_chars`: a long
+/// name is cut, its place kept.
+fn source_line(name: &str, index: usize, count: usize, max_chars: usize) -> String {
+    let place = format!(" ({} of {count})", index + 1);
+    let room = max_chars.saturating_sub(place.chars().count()).max(4);
+    format!("{}{place}", truncate(name, room))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_file_name_is_cut_and_its_place_kept() {
+        let name = "mahynotch_test_2_spec_sample.in";
+        assert_eq!(source_line(name, 11, 32, 60), format!("{name} (12 of 32)"));
+        let cut = source_line(name, 11, 32, 34);
+        assert_eq!(cut, "mahynotch_test_2_spe... (12 of 32)");
+    }
 
     #[test]
     fn the_player_is_a_person_or_the_standard_solver_at_a_watchable_pace() {
