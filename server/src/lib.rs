@@ -34,6 +34,18 @@ use crate::hall::Hall;
 pub use crate::limits::Limits;
 use crate::store::Store;
 
+/// Polls `done` every 10 ms until it holds; panics with `never` after 5 s (tests of what
+/// rooms do in their own time).
+#[cfg(test)]
+pub(crate) async fn eventually(never: &str, mut done: impl FnMut() -> bool) {
+    let mut waited = 0;
+    while !done() {
+        assert!(waited < 500, "{never}");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        waited += 1;
+    }
+}
+
 /// Locks `mutex`, also after a thread panicked while holding it: the server's mutexes guard
 /// data a panic cannot leave half-changed (each call site says why), so the server goes on
 /// rather than failing every later request.

@@ -139,20 +139,24 @@ mod tests {
     use crate::hall::Hall;
     use crate::store::Store;
 
+    /// A Klotski room one slide from solved, its solver seat taking `move_ms` a move.
+    async fn one_slide_from_solved(hall: &Hall, move_ms: u32) -> u64 {
+        let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap());
+        let solver = SeatSpec::Ai {
+            move_ms,
+            kind: AiKind::Standard,
+        };
+        hall.create_room(GameSetup::Klotski(board), vec![solver])
+            .await
+            .unwrap()
+    }
+
     /// A Klotski room whose solver seat answers only after its 3 s pace, watched by a follower;
     /// its AI's answer for version 0 is then `answer`.
     async fn ai_answers(answer: Vec<GameMove>) -> (Hall, Store, u64, TestFollower) {
         let store = Store::in_memory().unwrap();
         let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
-        let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap());
-        let seat = SeatSpec::Ai {
-            move_ms: 3_000,
-            kind: AiKind::Standard,
-        };
-        let id = hall
-            .create_room(GameSetup::Klotski(board), vec![seat])
-            .await
-            .unwrap();
+        let id = one_slide_from_solved(&hall, 3_000).await;
         let follower = TestFollower::new(1);
         let inbox = hall.room(id).unwrap().inbox;
         inbox.send(follower.watch()).await.unwrap();
@@ -198,16 +202,8 @@ mod tests {
             ..crate::Limits::default().room_lifetimes()
         };
         let hall = Hall::new(store.clone(), lifetimes);
-        let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap());
         store.rename_table("room_moves", "room_moves_away");
-        let solver = SeatSpec::Ai {
-            move_ms: 50,
-            kind: AiKind::Standard,
-        };
-        let id = hall
-            .create_room(GameSetup::Klotski(board), vec![solver])
-            .await
-            .unwrap();
+        let id = one_slide_from_solved(&hall, 50).await;
         let mut summary = hall.room(id).unwrap().summary;
         tokio::time::sleep(std::time::Duration::from_millis(300)).await;
         assert_eq!(
@@ -223,12 +219,10 @@ mod tests {
             .await
             .expect("the AI's move is played once the store is back")
             .unwrap();
-        let mut waited = 0;
-        while store.list().unwrap().is_empty() {
-            assert!(waited < 500, "the solved game was never stored");
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-            waited += 1;
-        }
+        crate::eventually("the solved game was never stored", || {
+            !store.list().unwrap().is_empty()
+        })
+        .await;
     }
 
     #[tokio::test]

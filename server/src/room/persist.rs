@@ -330,12 +330,10 @@ mod tests {
             "the token holds the seat"
         );
         // The Klotski room was solved by its last stored move: its record is stored now.
-        let mut waited = 0;
-        while store.list().unwrap().is_empty() {
-            assert!(waited < 500, "the finished game was never stored");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            waited += 1;
-        }
+        crate::eventually("the finished game was never stored", || {
+            !store.list().unwrap().is_empty()
+        })
+        .await;
         let unfinished = store.load_rooms().unwrap();
         let ids: Vec<RoomId> = unfinished
             .rooms
@@ -374,12 +372,10 @@ mod tests {
         assert_eq!(rows_left, 1, "the refused finish kept the game's rows");
 
         store.rename_table("games_away", "games");
-        let mut waited = 0;
-        while hall.room(1).is_some() {
-            assert!(waited < 500, "the room never stored its game and closed");
-            tokio::time::sleep(Duration::from_millis(10)).await;
-            waited += 1;
-        }
+        crate::eventually("the room never stored its game and closed", || {
+            hall.room(1).is_none()
+        })
+        .await;
         let records = store.list().unwrap();
         assert_eq!(records.len(), 1, "stored once, by a later try");
         assert!(store.load_rooms().unwrap().rooms.is_empty());
