@@ -3,6 +3,7 @@
 //! progress to stderr, and with `--write` into the book the strong engine plays from.
 
 use std::collections::HashSet;
+use std::fs::File;
 use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -146,6 +147,24 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Waits for, then holds, the lock of the book at `path`: `.NAME.lock` beside it. Two `--write`
+/// runs that finish together then merge one after the other, and neither drops the other's
+/// new lines. The book itself cannot carry the lock, as a write replaces it by a rename; the
+/// lock file stays, since removing it would race a run waiting on it.
+fn lock_book(path: &Path) -> anyhow::Result<File> {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    let lock_path = path.with_file_name(format!(".{name}.lock"));
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)
+        .with_context(|| format!("cannot open {}", lock_path.display()))?;
+    file.lock()
+        .with_context(|| format!("cannot lock {}", lock_path.display()))?;
+    Ok(file)
+}
+
 fn game_text(moves: &[Square]) -> String {
     if moves.is_empty() {
         "(empty cave)".to_string()
@@ -186,6 +205,7 @@ fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
 /// written it meanwhile): a new line replaces an old one for the same position up to mirror
 /// images. Returns the lines added.
 fn write_book(path: &Path, results: &[Proved]) -> anyhow::Result<usize> {
+    let _held = lock_book(path)?;
     let old = read_book(path)?;
     let new: Vec<Line> = results
         .iter()
@@ -270,6 +290,51 @@ mod tests {
         assert_eq!(stored.len(), 1, "the mirror image's line was replaced");
         assert_eq!(stored[0].value, Value::Win);
         assert_eq!(game_text(&stored[0].moves), args.position);
+    }
+
+    /// A result for `moves`, as a run that proved it a "tie or better" would hold it.
+    fn tie_or_better(moves: &str) -> Proved {
+        Proved {
+            moves: crate::cave_cli::parse_game(moves).unwrap(),
+            solution: Solution {
+                value: Value::TieOrBetter,
+                best: None,
+                nodes: 1,
+            },
+            time: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn a_write_waits_for_another_runs_write_and_keeps_its_lines() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("proven.txt");
+        // Another run is writing: it holds the lock between reading the book and replacing it.
+        let other_run = lock_book(&path).unwrap();
+        let this_run = std::thread::spawn({
+            let path = path.clone();
+            move || write_book(&path, &[tie_or_better("a1")]).unwrap()
+        });
+        std::thread::sleep(Duration::from_millis(200));
+        assert!(
+            !path.exists(),
+            "this run wrote while the other held the lock"
+        );
+        write_one_line_book(&path, "a2");
+        drop(other_run);
+        assert_eq!(this_run.join().unwrap(), 1);
+        let stored = book::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let names: Vec<String> = stored.iter().map(|l| game_text(&l.moves)).collect();
+        assert_eq!(names, ["a1", "a2"], "neither run's line was dropped");
+    }
+
+    /// What the other run writes while it holds the lock: a book of one line.
+    fn write_one_line_book(path: &Path, moves: &str) {
+        let line = Line::new(
+            crate::cave_cli::parse_game(moves).unwrap(),
+            &tie_or_better(moves).solution,
+        );
+        std::fs::write(path, format!("{}{}\n", book::HEADER, line.text())).unwrap();
     }
 
     #[test]
