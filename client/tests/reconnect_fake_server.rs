@@ -27,6 +27,12 @@ enum Script {
     WelcomeThenRead { reads: usize },
     /// `Welcome`, then records `reads` requests, answers with `then` and closes.
     WelcomeReadThen { reads: usize, then: Vec<ServerMsg> },
+    /// `Welcome`, then records `reads` requests, and says `then` one message every `pace`.
+    WelcomeReadThenSlowly {
+        reads: usize,
+        then: Vec<ServerMsg>,
+        pace: Duration,
+    },
     /// `Error{ServerBusy}` and close code 1013.
     Full,
     /// `Error{Handshake}` and close code 1008, as for a protocol mismatch.
@@ -60,6 +66,7 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                 assert!(matches!(hello, ClientMsg::Hello { .. }));
                 // What it says before reading, how many requests it reads, what it says
                 // after, and how it closes.
+                let mut pace = Duration::ZERO;
                 let (before, reads, after, close) = match script {
                     Script::WelcomeSeatThenDrop { reads } => {
                         let seated = ServerMsg::Seated {
@@ -71,6 +78,14 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                     }
                     Script::WelcomeThenRead { reads } => (vec![welcome()], reads, Vec::new(), None),
                     Script::WelcomeReadThen { reads, then } => (vec![welcome()], reads, then, None),
+                    Script::WelcomeReadThenSlowly {
+                        reads,
+                        then,
+                        pace: every,
+                    } => {
+                        pace = every;
+                        (vec![welcome()], reads, then, None)
+                    }
                     Script::Full => {
                         let busy = error(ErrorCode::ServerBusy, "the server is full");
                         let close = Some((CloseCode::Again, "server full"));
@@ -100,7 +115,10 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                     heard.push(read_request(&mut socket).await);
                 }
                 let _ = heard_tx.send(heard);
-                send_all(&mut socket, after).await;
+                for message in after {
+                    tokio::time::sleep(pace).await;
+                    send_all(&mut socket, vec![message]).await;
+                }
                 let frame = close.map(|(code, reason)| CloseFrame {
                     code,
                     reason: reason.into(),
@@ -399,6 +417,25 @@ fn an_export_keeps_the_file_unless_the_server_sends_a_brain_file_of_that_name() 
         assert!(stderr.contains(expected), "{stderr}");
         assert_eq!(std::fs::read_to_string(&out).unwrap(), "KNOWN CONTENT\n");
     }
+}
+
+#[test]
+fn messages_that_are_not_the_answer_buy_no_time() {
+    // Four seconds of lobby news, one message every 100 ms, and never the list asked for.
+    let (url, _heard) = fake_server(vec![Script::WelcomeReadThenSlowly {
+        reads: 1,
+        then: vec![ServerMsg::Rooms(Vec::new()); 40],
+        pace: Duration::from_millis(100),
+    }]);
+    let started = Instant::now();
+    let (ok, _, stderr) = brains_command(&url, &["--timeout", "1", "list"]);
+    assert!(!ok);
+    assert!(stderr.contains("no answer from"), "{stderr}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "the news kept it waiting: {:?}",
+        started.elapsed()
+    );
 }
 
 #[test]

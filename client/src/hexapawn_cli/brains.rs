@@ -15,9 +15,6 @@ use parlor_shared::protocol::{BrainSummary, ClientMsg, ServerMsg};
 use crate::net::{Connection, NetEvent};
 use crate::text_file::read_text_file;
 
-/// How long to wait for the server's next message.
-const PATIENCE: Duration = Duration::from_secs(20);
-
 #[derive(Args, Debug)]
 pub struct BrainsArgs {
     /// The server whose brains to use, e.g. ws://192.168.1.20:7878 (a bare HOST:PORT gets
@@ -28,6 +25,10 @@ pub struct BrainsArgs {
     /// The data directory of the embedded server (ignored with --server).
     #[arg(long, default_value = "parlor-data")]
     data: PathBuf,
+    /// Seconds to wait for each step of the server's answer (an import waits a second more
+    /// per 64 KiB sent); other messages from the server do not count as an answer.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u64).range(1..=600))]
+    timeout: u64,
     #[command(subcommand)]
     command: BrainsCommand,
 }
@@ -62,7 +63,7 @@ pub enum BrainsCommand {
 pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     // The server answers an import once it has it all: patience for the time it takes to
     // send, at 64 KiB a second at least.
-    let mut patience = PATIENCE;
+    let mut patience = Duration::from_secs(args.timeout);
     let requests = match &args.command {
         BrainsCommand::List => vec![ClientMsg::ListBrains],
         BrainsCommand::Export { name, .. } => vec![ClientMsg::ExportBrain { name: name.clone() }],
@@ -258,6 +259,7 @@ mod tests {
         let args = BrainsArgs {
             server: Some(server.to_string()),
             data,
+            timeout: 20,
             command: BrainsCommand::List,
         };
         let mut out = Vec::new();
@@ -276,6 +278,7 @@ mod tests {
             let args = BrainsArgs {
                 server: None,
                 data: missing.clone(),
+                timeout: 20,
                 command,
             };
             let error = run(args, &mut Vec::new()).unwrap_err().to_string();
