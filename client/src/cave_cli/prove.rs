@@ -12,7 +12,9 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use parlor_server::ai::cave_dfpn::book::{self, Line};
-use parlor_server::ai::cave_dfpn::{DEFAULT_TABLE_BITS, Dfpn, Solution, Value, canonical};
+use parlor_server::ai::cave_dfpn::{
+    DEFAULT_TABLE_BITS, Dfpn, Question, Solution, Value, canonical,
+};
 use parlor_shared::cave::{Position, Square};
 use serde_json::json;
 
@@ -23,7 +25,7 @@ pub struct ProveArgs {
     /// Node budget of each of the two searches per position.
     #[arg(long, default_value_t = 1_000_000)]
     nodes: u64,
-    /// Also prove every position this many plies below the start (1: each first move).
+    /// Also prove every position this many plies below the start (1: each first move; 0 to 4).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(0..=4))]
     plies: u32,
     /// The start, as moves from the empty cave ("a1 h8 ..."); the empty cave if omitted.
@@ -41,8 +43,8 @@ pub struct ProveArgs {
     // an argument it conflicts with is given.
     #[arg(long, requires = "positions", conflicts_with = "position")]
     start_bricks: Option<usize>,
-    /// Transposition table size: 2^BITS entries of 32 bytes. Node counts written to a book
-    /// are only reproducible with the default.
+    /// Transposition table size: 2^BITS entries of 32 bytes (4 to 26). Node counts written to
+    /// a book are only reproducible with the default.
     #[arg(long, default_value_t = DEFAULT_TABLE_BITS, value_parser = clap::value_parser!(u32).range(4..=26))]
     table_bits: u32,
     /// Print the results as JSON.
@@ -102,15 +104,21 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let mut solver = Dfpn::new(args.table_bits);
     solver.progress_every = 1 << 20;
     let mut results = Vec::new();
+    let mut written = 0;
     for (i, moves) in todo.iter().enumerate() {
         let position = Position::from_moves(moves).expect("built from legal moves");
         let name = game_text(moves);
         eprintln!("[{}/{}] proving {name} ...", i + 1, todo.len());
         let started = Instant::now();
         let solution = solver.solve_with_progress(&position, args.nodes, &mut |p| {
+            let question = match p.question {
+                Question::Win => "can the side to move win?",
+                Question::NoLoss => "can it keep from losing?",
+            };
             eprintln!(
-                "    {} nodes, {:.0} s",
+                "    {question} {} of {} nodes, {:.0} s",
                 p.nodes,
+                args.nodes,
                 started.elapsed().as_secs_f64()
             );
         });
@@ -122,6 +130,11 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         eprintln!("    {}", summary(&proved));
         if !args.json {
             writeln!(out, "{}", summary(&proved))?;
+        }
+        // Each result goes into the book as soon as it is proved: a run stopped hours in
+        // keeps what it proved.
+        if let Some(path) = &args.write {
+            written += write_book(path, std::slice::from_ref(&proved))?;
         }
         results.push(proved);
     }
@@ -141,8 +154,7 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         writeln!(out, "{:#}", serde_json::Value::from(report))?;
     }
     if let Some(path) = &args.write {
-        let added = write_book(path, &results)?;
-        eprintln!("{added} proved position(s) written to {}", path.display());
+        eprintln!("{written} proved position(s) written to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -205,13 +217,16 @@ fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
 /// written it meanwhile): a new line replaces an old one for the same position up to mirror
 /// images. Returns the lines added.
 fn write_book(path: &Path, results: &[Proved]) -> anyhow::Result<usize> {
-    let _held = lock_book(path)?;
-    let old = read_book(path)?;
     let new: Vec<Line> = results
         .iter()
         .filter(|r| r.solution.value != Value::Unknown)
         .map(|r| Line::new(r.moves.clone(), &r.solution))
         .collect();
+    if new.is_empty() {
+        return Ok(0);
+    }
+    let _held = lock_book(path)?;
+    let old = read_book(path)?;
     let replaced: HashSet<(u64, u64)> = new.iter().map(|l| canonical(&l.position())).collect();
     let mut lines: Vec<Line> = old
         .into_iter()

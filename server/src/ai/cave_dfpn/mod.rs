@@ -111,8 +111,19 @@ pub struct Solution {
 /// Progress of a long search, reported every so many nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Progress {
+    /// The question the current search asks: `solve` asks two, each with its own budget.
+    pub question: Question,
     /// Nodes searched so far by the current search.
     pub nodes: u64,
+}
+
+/// What one df-pn search tries to prove for the side to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Can it force a win? (`solve`'s first search)
+    Win,
+    /// Can it keep from losing? (`solve`'s second search, when no win was proved)
+    NoLoss,
 }
 
 pub struct Dfpn {
@@ -172,8 +183,7 @@ impl Dfpn {
                 nodes: 0,
             };
         }
-        let node = |attacker_moves| Node::of(position, attacker_moves);
-        let (win, win_nodes) = self.prove(node(true), budget, progress);
+        let (win, win_nodes) = self.prove(position, Question::Win, budget, progress);
         if let Answer::Yes(best) = win {
             return Solution {
                 value: Value::Win,
@@ -182,7 +192,7 @@ impl Dfpn {
             };
         }
         // The other side attacks; "yes" for the side to move is now "no loss".
-        let (hold, hold_nodes) = self.prove(node(false), budget, progress);
+        let (hold, hold_nodes) = self.prove(position, Question::NoLoss, budget, progress);
         let (value, best) = match (win, hold) {
             (_, Answer::No) => (Value::Loss, None),
             (Answer::No, Answer::Yes(best)) => (Value::Tie, best),
@@ -204,22 +214,26 @@ impl Dfpn {
         if position.outcome().is_some() {
             return None;
         }
-        match self.prove(Node::of(position, true), budget, &mut |_| {}).0 {
+        match self.prove(position, Question::Win, budget, &mut |_| {}).0 {
             Answer::Yes(best) => best,
             Answer::No | Answer::Open => None,
         }
     }
 
-    /// One df-pn search from a fresh table: does the side to move of `node` reach its goal?
+    /// One df-pn search from a fresh table: the answer to `question` for `position`'s side to move.
     fn prove(
         &mut self,
-        node: Node,
+        position: &Position,
+        question: Question,
         budget: u64,
         progress: &mut dyn FnMut(Progress),
     ) -> (Answer, u64) {
         self.table.clear();
+        // In the second search the opponent attacks: its goal is the side to move's loss.
+        let node = Node::of(position, question == Question::Win);
         let mut search = Search {
             table: &mut self.table,
+            question,
             nodes: 0,
             budget,
             deadline: self.deadline,

@@ -7,9 +7,9 @@
 //! the best child gets thresholds that send the search back up as soon as another child
 //! becomes more promising.
 
-use super::Progress;
 use super::board::{Node, Shape};
 use super::table::{INF, Table};
+use super::{Progress, Question};
 use std::time::Instant;
 
 use parlor_shared::cave::squares_of;
@@ -59,6 +59,8 @@ const CLOCK_EVERY: u64 = 1024;
 
 pub struct Search<'a> {
     pub table: &'a mut Table,
+    /// Reported with the progress.
+    pub question: Question,
     pub nodes: u64,
     pub budget: u64,
     /// Stop at this time, whatever the budget says.
@@ -86,7 +88,10 @@ impl Search<'_> {
             self.out_of_time = true;
         }
         if self.progress_every > 0 && self.nodes.is_multiple_of(self.progress_every) {
-            (self.progress)(Progress { nodes: self.nodes });
+            (self.progress)(Progress {
+                question: self.question,
+                nodes: self.nodes,
+            });
         }
         // A node its shape decides is not stored: its estimate is already exact.
         let facts = node.facts();
