@@ -405,6 +405,11 @@ fn generate_level_reporting(
     level_out: Option<&Path>,
     every: Duration,
 ) -> anyhow::Result<ExitCode> {
+    // A path that cannot take the level is found before a search that may take an hour.
+    if let Some(path) = level_out {
+        crate::out_file::check_writable(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let (started, mut reported) = (Instant::now(), Instant::now());
     let mut progress = |tries: u32| {
         if reported.elapsed() >= every {

@@ -347,6 +347,23 @@ fn generate_says_how_many_candidates_it_has_tried_as_it_goes() {
 }
 
 #[test]
+fn generate_refuses_an_out_path_it_cannot_write_before_searching() {
+    let dir = scratch();
+    let nowhere = dir.path().join("no-such-folder").join("level.txt");
+    let (mut log, every_time) = (Vec::new(), Duration::ZERO);
+    let level_out = Some(nowhere.as_path());
+    let refused =
+        generate_level_reporting(&mut Vec::new(), &mut log, request(), level_out, every_time);
+    let error = format!("{:#}", refused.expect_err("the folder does not exist"));
+    assert!(
+        error.contains("no-such-folder/level.txt: its folder does not exist"),
+        "{error}"
+    );
+    // No candidate was tried: the search says so after each one.
+    assert_eq!(String::from_utf8(log).unwrap(), "");
+}
+
+#[test]
 fn moves_that_cannot_be_written_are_shown_instead_of_lost() {
     let dir = scratch();
     let nowhere = dir.path().join("no-such-folder").join("moves.txt");
