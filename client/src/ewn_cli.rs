@@ -85,8 +85,9 @@ pub enum EwnCommand {
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// Make a new level whose fewest-move solution is in the range asked for; every second
-    /// stderr says how many candidates were tried.
+    /// Make a new level whose fewest-move solution is in the range asked for. Meanwhile stderr
+    /// says how many candidates were tried, about every second: it is checked between
+    /// candidates, and one candidate can take a few seconds to solve.
     Generate {
         /// The fewest moves the level may need.
         #[arg(long)]
@@ -383,11 +384,12 @@ pub struct GenerateRequest {
     pub rules: Rules,
 }
 
-/// How often `client ewn generate` says on standard error how far it got.
+/// How often, at least, `client ewn generate` says on standard error how far it got; it looks
+/// only between candidates, so a slow candidate makes the gap longer.
 const GENERATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
-/// `client ewn generate`: the level to `out` (or to a file), what it needs to `log`, and every
-/// second until then, the candidates tried so far.
+/// `client ewn generate`: the level to `out` (or to a file), what it needs to `log`, and until
+/// then, about every second (between candidates), the candidates tried so far.
 pub fn generate_level(
     out: &mut impl Write,
     log: &mut impl Write,
