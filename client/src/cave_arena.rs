@@ -55,7 +55,9 @@ pub struct ArenaArgs {
     json: bool,
     /// Also write every game to this file, a line each in game order: its number, A's colour,
     /// the outcome and the moves from the empty cave (for `cave show --moves` or `cave prove
-    /// --position`).
+    /// --position`). The file is emptied at the start, as shell `>` would, and each game is
+    /// written when it is over (a run cut short keeps the games so far); the --starts file is
+    /// refused.
     #[arg(long)]
     games_out: Option<std::path::PathBuf>,
     /// Games played at once, each on a thread of its own. Engines think on one core each and
@@ -144,6 +146,15 @@ fn opening_index(pair: usize, spread: usize, count: usize, offset: usize) -> usi
 }
 
 pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    // The games file is emptied when the games begin, as shell `>` would, and written as they
+    // finish: the starts it would empty, or a path it cannot be, are refused before.
+    if let Some(path) = &args.games_out {
+        if let Some(starts) = &args.starts {
+            crate::out_file::check_not_input(path, starts).context("--games-out")?;
+        }
+        crate::out_file::check_writable(path)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
     let (openings, spread) = match &args.starts {
         Some(path) => {
             let starts = load_starts(path, args.start_bricks)?;

@@ -164,3 +164,39 @@ fn games_from_starts_continue_their_moves() {
         assert!(moves.starts_with("a1 h8 b1 h7 c1 h6 d1 e1"), "{line}");
     }
 }
+
+#[test]
+fn games_out_refuses_the_starts_file_and_an_unwritable_path_before_any_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let starts = dir.path().join("pos.txt");
+    let text = "a1 h8 b1 h7 c1 h6 d1\n";
+    std::fs::write(&starts, text).unwrap();
+    let args = |games_out: std::path::PathBuf| ArenaArgs {
+        a: EngineLevel::Easy,
+        b: EngineLevel::Classic,
+        games: Some(2),
+        openings: None,
+        a_move_ms: 500,
+        b_move_ms: 500,
+        json: false,
+        games_out: Some(games_out),
+        jobs: 1,
+        starts: Some(starts.clone()),
+        start_bricks: Some(0),
+        opening_offset: 0,
+    };
+    // The starts by another name: the run stops before its first game, and the file is kept.
+    let mut out = Vec::new();
+    let same = dir.path().join(".").join("pos.txt");
+    let refused = format!("{:#}", run(&args(same), &mut out).unwrap_err());
+    assert!(
+        refused.contains("--games-out") && refused.contains("input file"),
+        "{refused}"
+    );
+    assert_eq!(std::fs::read_to_string(&starts).unwrap(), text);
+    assert!(out.is_empty(), "no game played");
+    let in_no_folder = dir.path().join("no-such-folder").join("games.txt");
+    let refused = format!("{:#}", run(&args(in_no_folder), &mut out).unwrap_err());
+    assert!(refused.contains("its folder does not exist"), "{refused}");
+    assert!(out.is_empty(), "no game played");
+}
