@@ -384,8 +384,8 @@ pub struct GenerateRequest {
     pub rules: Rules,
 }
 
-/// How often, at least, `client ewn generate` says on standard error how far it got; it looks
-/// only between candidates, so a slow candidate makes the gap longer.
+/// The shortest gap between two notes of how far `client ewn generate` got, on standard
+/// error; it looks only between candidates, so a slow candidate makes the gap longer.
 const GENERATE_PROGRESS_EVERY: Duration = Duration::from_secs(1);
 
 /// `client ewn generate`: the level to `out` (or to a file), what it needs to `log`, and until
