@@ -6,6 +6,7 @@
 
 pub mod ai;
 mod audience;
+mod big_blocks;
 mod brain_transfer;
 mod brain_uses;
 mod connection;
@@ -84,6 +85,7 @@ fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
 
 /// Binds the listening socket and opens the store: everything that can fail at start-up.
 pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hall>)> {
+    big_blocks::give_big_blocks_back();
     let store = open_store(config)?;
     let listener = TcpListener::bind(config.addr)
         .await
