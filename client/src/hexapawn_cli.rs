@@ -76,8 +76,9 @@ pub enum HexapawnCommand {
         #[arg(long, default_value_t = Dims::HEXAPAWN)]
         size: Dims,
     },
-    /// 3x3 self-play speed on one core, and the games HER playing second needs against a
-    /// perfect opponent until it can never lose again (over 100 seeds).
+    /// 3x3 self-play speed on one core (games a second, the share where HER resigns before a
+    /// move because its matchbox is empty, plies a second), and the games HER playing second
+    /// needs against a perfect opponent until it can never lose again (over 100 seeds).
     Bench {
         /// How long to time self-play, in seconds.
         #[arg(long, default_value_t = 3.0)]
@@ -310,8 +311,14 @@ pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
     }
     writeln!(out, "Hexapawn 3x3 bench, one thread.")?;
     // Long matches are what auto mode runs; after learning, the HER moving first resigns at
-    // once (every opening loses), so most of their games are short. Short matches from empty
-    // brains time games played while learning, most of them to the end.
+    // once (every opening loses), so most of their rounds end before a move. Short matches from
+    // empty brains time games played while learning, most of them to the end.
+    writeln!(
+        out,
+        "Self-play from empty brains, as auto plays it. HER resigns when its matchbox is empty: \
+         once the HER moving first has learned that every opening loses, it resigns before a \
+         move, so in long matches most rounds end at once."
+    )?;
     let matches = [
         ("1,000,000-round matches", 1_000_000),
         ("100-round matches", 100),
@@ -325,13 +332,16 @@ pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
                  ({label}); give a larger --seconds"
             );
         };
+        let played = match speed.plies_per_played_game {
+            Some(plies) => format!("the others {plies:.2} plies each"),
+            None => "no other game".to_string(),
+        };
         writeln!(
             out,
-            "Self-play, {label} from empty brains: {:.0} games/s, {:.2} plies per game, {:.0} \
-             plies/s.",
+            "{label}: {:.0} games/s, {:.2}% resigned before a move; {played}, {:.0} plies/s.",
             speed.games_per_second,
-            speed.plies_per_game,
-            speed.games_per_second * speed.plies_per_game
+            speed.resigned_at_once * 100.0,
+            speed.plies_per_second
         )?;
     }
     for mirrors in [false, true] {
@@ -356,15 +366,20 @@ pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
 }
 
 struct SelfPlaySpeed {
+    /// Rounds played a second, a round being one game, however short.
     games_per_second: f64,
-    plies_per_game: f64,
+    /// The share of rounds where the first mover resigned before any move.
+    resigned_at_once: f64,
+    /// The plies of the other rounds, on average; `None` when there were none.
+    plies_per_played_game: Option<f64>,
+    plies_per_second: f64,
 }
 
 /// Plays auto matches of `rounds` rounds, each from empty brains, for about `seconds`; `None`
 /// when the time was up before the first match (no figures to give).
 fn self_play_speed(rounds: u64, seconds: f64) -> Option<SelfPlaySpeed> {
     let started = Instant::now();
-    let (mut games, mut plies) = (0u64, 0u64);
+    let (mut games, mut at_once, mut plies) = (0u64, 0u64, 0u64);
     let mut seed = 0;
     while started.elapsed().as_secs_f64() < seconds {
         let config = AutoConfig {
@@ -375,14 +390,20 @@ fn self_play_speed(rounds: u64, seconds: f64) -> Option<SelfPlaySpeed> {
         };
         let mut auto = AutoMatch::new(config);
         for _ in 0..rounds {
-            plies += u64::from(auto.play_round().plies);
+            let round = auto.play_round();
+            plies += u64::from(round.plies);
+            at_once += u64::from(round.plies == 0);
         }
         games += rounds;
         seed += 2;
     }
+    let elapsed = started.elapsed().as_secs_f64();
+    let played = games - at_once;
     (games > 0).then(|| SelfPlaySpeed {
-        games_per_second: games as f64 / started.elapsed().as_secs_f64(),
-        plies_per_game: plies as f64 / games as f64,
+        games_per_second: games as f64 / elapsed,
+        resigned_at_once: at_once as f64 / games as f64,
+        plies_per_played_game: (played > 0).then(|| plies as f64 / played as f64),
+        plies_per_second: plies as f64 / elapsed,
     })
 }
 

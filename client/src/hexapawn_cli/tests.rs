@@ -274,3 +274,26 @@ fn a_bench_too_short_for_one_game_is_refused_not_printed_as_nan() {
     let out = String::from_utf8(out).unwrap();
     assert!(!out.contains("NaN"), "{out}");
 }
+
+#[test]
+fn the_bench_says_most_rounds_of_a_long_match_are_resignations_and_times_the_games_played() {
+    let mut out = Vec::new();
+    assert_eq!(bench(&mut out, 0.3).unwrap(), ExitCode::SUCCESS);
+    let out = String::from_utf8(out).unwrap();
+    assert_has(&out, "HER resigns when its matchbox is empty");
+    let long = out
+        .lines()
+        .find(|line| line.starts_with("1,000,000-round matches: "))
+        .expect(&out);
+    // "... games/s, 99.99% resigned before a move; the others 4.35 plies each, ..."
+    let figure = |before: &str, after: &str| -> f64 {
+        let (_, rest) = long.split_once(before).expect(long);
+        rest.split_once(after).expect(long).0.parse().expect(long)
+    };
+    assert!(
+        figure("games/s, ", "% resigned before a move") > 99.0,
+        "{long}"
+    );
+    // A 3x3 game that is played takes at least 3 plies.
+    assert!(figure("the others ", " plies each") >= 3.0, "{long}");
+}
