@@ -50,7 +50,7 @@ pub struct ArenaArgs {
     /// Thinking time per move for B, in milliseconds.
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_AI_MOVE_MS)))]
     b_move_ms: u32,
-    /// Print the result as JSON.
+    /// Print the result as JSON, and the line of each game as it is over to stderr.
     #[arg(long)]
     json: bool,
     /// Also write every game to this file, a line each in game order: its number, A's colour,
@@ -145,7 +145,19 @@ fn opening_index(pair: usize, spread: usize, count: usize, offset: usize) -> usi
     ((pair % spread) * count / spread + offset % count) % count
 }
 
+/// Plays the games and writes on `out` a line per game, in game order as they are over, then
+/// the report; with `--json` the report alone, the lines of the games going to stderr.
 pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    run_with_log(args, out, &mut std::io::stderr())
+}
+
+/// `run`, with `log` for the line of each game when the report is JSON: a run takes minutes,
+/// and stdout is kept to the JSON.
+fn run_with_log(
+    args: &ArenaArgs,
+    out: &mut impl Write,
+    log: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
     // The games file is emptied when the games begin, as shell `>` would, and written as they
     // finish: the starts it would empty, or a path it cannot be, are refused before.
     if let Some(path) = &args.games_out {
@@ -181,6 +193,7 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     };
     let total = pairs * 2;
     let mut in_order = InGameOrder::default();
+    let mut progress = Progress::new(total);
     let next_game = AtomicUsize::new(0);
     let (finished, results) = mpsc::channel();
     let outcome = std::thread::scope(|scope| -> anyhow::Result<()> {
@@ -220,18 +233,21 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             };
             tally.add(a_plays, played.outcome, played.a_times, played.b_times);
             let moves: Vec<String> = played.moves.iter().map(Square::to_string).collect();
-            let line = format!(
-                "game {:>3}: A as {a_plays:?}: {:?}: {}",
-                game + 1,
-                played.outcome,
-                moves.join(" ")
-            );
-            for line in in_order.finished(game, line) {
-                if !args.json {
+            let finished = Finished {
+                a_plays,
+                outcome: played.outcome,
+                moves: moves.join(" "),
+            };
+            for finished in in_order.finished(game, finished) {
+                let line = progress.line(&finished);
+                if args.json {
+                    // A stderr that is closed costs the progress lines, not the run.
+                    let _ = writeln!(log, "{line}");
+                } else {
                     writeln!(out, "{line}")?;
                 }
                 if let Some(file) = &mut games_out {
-                    writeln!(file, "{line}")?;
+                    writeln!(file, "{}", finished.file_line(progress.done))?;
                     file.flush()?;
                 }
             }
@@ -243,22 +259,99 @@ pub fn run(args: &ArenaArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The lines of finished games, handed on in game order. With several jobs, games finish out
-/// of order; a reader of the output or of `--games-out` expects game k on line k.
-#[derive(Default)]
-struct InGameOrder {
-    next: usize,
-    waiting: BTreeMap<usize, String>,
+/// A game that is over, as its lines tell it.
+struct Finished {
+    a_plays: Player,
+    outcome: Outcome,
+    moves: String,
 }
 
-impl InGameOrder {
-    /// Takes the line of game `game` (counted from 0) and returns the lines now due, in order:
-    /// none while an earlier game is still being played.
-    fn finished(&mut self, game: usize, line: String) -> Vec<String> {
-        self.waiting.insert(game, line);
+impl Finished {
+    /// Its line in `--games-out`, as game `number`: "game   7: A as White: Tie: a1 h8 ...".
+    fn file_line(&self, number: usize) -> String {
+        let Finished {
+            a_plays,
+            outcome,
+            moves,
+        } = self;
+        format!("game {number:>3}: A as {a_plays:?}: {outcome:?}: {moves}")
+    }
+
+    /// A's score in half points: 2 for a win, 1 for a tie.
+    fn a_half_points(&self) -> usize {
+        match self.outcome {
+            Outcome::Win(player) if player == self.a_plays => 2,
+            Outcome::Win(_) => 0,
+            Outcome::Tie => 1,
+        }
+    }
+}
+
+/// The games handed on so far, in game order, and A's score in them.
+struct Progress {
+    total: usize,
+    done: usize,
+    a_half_points: usize,
+}
+
+impl Progress {
+    fn new(total: usize) -> Progress {
+        Progress {
+            total,
+            done: 0,
+            a_half_points: 0,
+        }
+    }
+
+    /// Counts the next game in order and gives its line for the terminal: its `--games-out`
+    /// line with the count and A's score so far, "game  7 of 20, A's score 4.5/7: A as White:
+    /// Tie: a1 h8 ..." (the moves still after the last `: `, so such lines serve as --starts).
+    fn line(&mut self, game: &Finished) -> String {
+        self.done += 1;
+        self.a_half_points += game.a_half_points();
+        let width = self.total.to_string().len();
+        let half = if self.a_half_points % 2 == 1 {
+            ".5"
+        } else {
+            ""
+        };
+        format!(
+            "game {:>width$} of {}, A's score {}{half}/{}: A as {:?}: {:?}: {}",
+            self.done,
+            self.total,
+            self.a_half_points / 2,
+            self.done,
+            game.a_plays,
+            game.outcome,
+            game.moves
+        )
+    }
+}
+
+/// Finished games, handed on in game order. With several jobs, games finish out of order; a
+/// reader of the output or of `--games-out` expects game k on line k.
+struct InGameOrder<T> {
+    next: usize,
+    waiting: BTreeMap<usize, T>,
+}
+
+impl<T> Default for InGameOrder<T> {
+    fn default() -> Self {
+        InGameOrder {
+            next: 0,
+            waiting: BTreeMap::new(),
+        }
+    }
+}
+
+impl<T> InGameOrder<T> {
+    /// Takes game `game` (counted from 0) and returns the games now due, in order: none while
+    /// an earlier game is still being played.
+    fn finished(&mut self, game: usize, item: T) -> Vec<T> {
+        self.waiting.insert(game, item);
         let mut due = Vec::new();
-        while let Some(line) = self.waiting.remove(&self.next) {
-            due.push(line);
+        while let Some(item) = self.waiting.remove(&self.next) {
+            due.push(item);
             self.next += 1;
         }
         due

@@ -75,7 +75,7 @@ fn a_short_arena_counts_every_game() {
         opening_offset: 0,
     };
     let mut out = Vec::new();
-    run(&args, &mut out).unwrap();
+    run_with_log(&args, &mut out, &mut std::io::sink()).unwrap();
     let written = std::fs::read_to_string(&games).unwrap();
     assert_eq!(written.lines().count(), 4, "a line per game");
     for (number, line) in (1..).zip(written.lines()) {
@@ -155,7 +155,7 @@ fn games_from_starts_continue_their_moves() {
         start_bricks: None,
         opening_offset: 0,
     };
-    run(&args, &mut Vec::new()).unwrap();
+    run_with_log(&args, &mut Vec::new(), &mut std::io::sink()).unwrap();
     let written = std::fs::read_to_string(&games).unwrap();
     assert_eq!(written.lines().count(), 2);
     for line in written.lines() {
@@ -199,4 +199,81 @@ fn games_out_refuses_the_starts_file_and_an_unwritable_path_before_any_game() {
     let refused = format!("{:#}", run(&args(in_no_folder), &mut out).unwrap_err());
     assert!(refused.contains("its folder does not exist"), "{refused}");
     assert!(out.is_empty(), "no game played");
+}
+
+#[test]
+fn each_game_line_counts_the_games_and_a_s_score_so_far() {
+    use Player::{Black, White};
+    let mut progress = Progress::new(10);
+    let game = |a_plays, outcome, moves: &str| Finished {
+        a_plays,
+        outcome,
+        moves: moves.into(),
+    };
+    let won = game(Black, Outcome::Win(Black), "a1 h8");
+    assert_eq!(
+        progress.line(&won),
+        "game  1 of 10, A's score 1/1: A as Black: Win(Black): a1 h8"
+    );
+    let tied = game(White, Outcome::Tie, "h1 a1");
+    let line = progress.line(&tied);
+    assert_eq!(
+        line,
+        "game  2 of 10, A's score 1.5/2: A as White: Tie: h1 a1"
+    );
+    assert_eq!(
+        moves_of_game_line(&line),
+        "h1 a1",
+        "a line still serves as a start"
+    );
+    let lost = game(White, Outcome::Win(Black), "a1");
+    assert!(
+        progress
+            .line(&lost)
+            .starts_with("game  3 of 10, A's score 1.5/3: ")
+    );
+    assert_eq!(
+        tied.file_line(2),
+        "game   2: A as White: Tie: h1 a1",
+        "--games-out keeps its lines"
+    );
+}
+
+#[test]
+fn game_lines_go_to_stdout_or_with_json_to_the_log() {
+    let starts = temp_file("arena-progress-starts", "a1 h8 b1 h7 c1 h6 d1\n");
+    let mut args = ArenaArgs {
+        a: EngineLevel::Easy,
+        b: EngineLevel::Classic,
+        games: None,
+        openings: None,
+        a_move_ms: 500,
+        b_move_ms: 500,
+        json: true,
+        games_out: None,
+        jobs: 2,
+        starts: Some(starts.to_path_buf()),
+        start_bricks: None,
+        opening_offset: 0,
+    };
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    run_with_log(&args, &mut out, &mut log).unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&out).expect("stdout is JSON alone");
+    assert_eq!(report["games"], 2);
+    let log = String::from_utf8(log).unwrap();
+    let lines: Vec<&str> = log.lines().collect();
+    assert_eq!(lines.len(), 2, "{log}");
+    assert!(lines[0].starts_with("game 1 of 2, A's score "), "{log}");
+    assert!(lines[1].starts_with("game 2 of 2, A's score "), "{log}");
+    assert!(!log.contains('\r'), "plain lines for a file: {log:?}");
+
+    args.json = false;
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    run_with_log(&args, &mut out, &mut log).unwrap();
+    assert!(log.is_empty());
+    let out = String::from_utf8(out).unwrap();
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(lines[0].starts_with("game 1 of 2, A's score "), "{out}");
+    assert!(lines[1].starts_with("game 2 of 2, A's score "), "{out}");
+    assert!(lines[2].starts_with("A = Easy"), "then the report: {out}");
 }
