@@ -34,12 +34,19 @@ const DEFAULT_BUDGET_MS: u64 = 4000;
 const MAX_INPUT_BYTES: u64 = 1 << 20;
 /// Exit code when neither a solution nor a proof of `No` was found in time.
 const UNDECIDED_EXIT: u8 = 2;
+/// What `terminal` and `solve` say about their exit codes after their help.
+const EXIT_CODES: &str = "Exit code: 0 with an answer (Yes or No); 1 on an error such as bad \
+    input; 2 when there is no answer: neither a solution nor a proof of No was found within the \
+    search time (or the cap on stored positions), and nothing is printed on standard output. \
+    A command line that is refused before any search also exits with 2.";
 
 #[derive(Subcommand, Debug)]
 pub enum KlotskiCommand {
     /// Read a puzzle from standard input and print the seed's answer: `Yes`, the number of
     /// steps and one `x S` line per step (a shortest solution whenever one is proved in time),
     /// or `No` (only when proved). Notes go to standard error; bad input is an error there.
+    /// No answer in time is exit code 2.
+    #[command(after_help = EXIT_CODES)]
     Terminal {
         /// Search time in milliseconds.
         #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
@@ -73,7 +80,9 @@ pub enum KlotskiCommand {
         #[arg(long)]
         screenshot: Option<PathBuf>,
     },
-    /// The same answer by a chosen search, with its statistics on standard error.
+    /// The same answer by a chosen search, with its statistics on standard error. No answer
+    /// in time is exit code 2.
+    #[command(after_help = EXIT_CODES)]
     Solve {
         /// The search; auto is the one `terminal` and `gui` use.
         #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
@@ -248,7 +257,7 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             write!(stdout, "{}", generate(&options)?.to_text())?;
             Ok(ExitCode::SUCCESS)
         }
-        KlotskiCommand::Bench(args) => bench::run(&args, stdout),
+        KlotskiCommand::Bench(args) => bench::run(&args, stdout, stderr),
     }
 }
 

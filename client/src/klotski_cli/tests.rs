@@ -171,13 +171,13 @@ fn a_chart_that_cannot_be_written_is_refused_before_the_bench() {
     else {
         panic!("not a bench");
     };
-    let mut out = Vec::new();
-    let refused = bench::run(&args, &mut out).expect_err("refused");
+    let (mut out, mut notes) = (Vec::new(), Vec::new());
+    let refused = bench::run(&args, &mut out, &mut notes).expect_err("refused");
     assert!(
         format!("{refused:#}").contains("cannot write the chart"),
         "{refused:#}"
     );
-    assert!(out.is_empty(), "no puzzle was run");
+    assert!(out.is_empty() && notes.is_empty(), "no table was built");
 }
 
 #[test]
@@ -195,4 +195,23 @@ fn a_byte_order_mark_before_the_puzzle_or_the_moves_is_skipped() {
     std::fs::write(&moves, "\u{feff}Yes\n1\n5 U\n").unwrap();
     let slides = show::parse_moves_file(&read_text_file(&moves).unwrap()).unwrap();
     assert_eq!(slides.len(), 1);
+}
+
+#[test]
+fn terminal_and_solve_say_in_their_help_that_no_answer_is_exit_code_2() {
+    use clap::CommandFactory;
+    #[derive(clap::Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        command: KlotskiCommand,
+    }
+    for name in ["terminal", "solve"] {
+        let mut command = Cli::command();
+        let sub = command.find_subcommand_mut(name).unwrap();
+        for help in [sub.render_help(), sub.render_long_help()] {
+            let help = help.to_string().replace('\n', " ");
+            assert!(help.contains("exit code 2"), "{name}: {help}");
+            assert!(help.contains("2 when there is no answer"), "{name}: {help}");
+        }
+    }
 }
