@@ -1,8 +1,8 @@
 //! `client cave arena`: matches between Magnetic Cave engines. Every opening (two first
 //! bricks) is played twice, once with each engine moving first, so colour and opening luck
-//! cancel out; the score comes with a 95% confidence interval. Games may also start from given
-//! positions (`--starts`), such as the games of an earlier arena cut at some brick, to see
-//! where a result is decided.
+//! cancel out; the score comes with a 95% confidence interval (Wilson's). Games may also start
+//! from given positions (`--starts`), such as the games of an earlier arena cut at some brick,
+//! to see where a result is decided.
 
 use std::collections::BTreeMap;
 use std::io::Write;
