@@ -87,11 +87,27 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // `client ... | head`: the reader took what it wanted and left. Not an error to report;
+        // the exit code is a shell's for a command ended by SIGPIPE.
+        Err(error) if reader_has_gone(&error) => ExitCode::from(CLOSED_PIPE_EXIT),
         Err(error) => {
             eprintln!("client: {error:#}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// The exit code after a write to a pipe nobody reads any more: 128 + SIGPIPE, what a shell
+/// reports for a program that SIGPIPE ended (Rust programs ignore the signal and get an error).
+const CLOSED_PIPE_EXIT: u8 = 128 + 13;
+
+/// Whether a write failed because the other end of a pipe was closed, anywhere in the chain.
+fn reader_has_gone(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,32 @@
+//! A command whose standard output is closed early (`client hexapawn auto | head -3`) ends
+//! quietly: no "Broken pipe" error on standard error, and the exit code a shell gives a program
+//! that SIGPIPE ended (141).
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+
+const CLIENT: &str = env!("CARGO_BIN_EXE_client");
+
+#[test]
+fn a_reader_that_stops_after_one_line_gets_no_broken_pipe_error() {
+    // --json prints the learning curve point by point: megabytes, far more than a pipe holds,
+    // so the client is still writing when the pipe is closed.
+    let mut child = Command::new(CLIENT)
+        .args([
+            "hexapawn", "auto", "--rounds", "200000", "--seed", "1", "--json",
+        ])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("client runs");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "{\n");
+    drop(stdout);
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("Broken pipe"), "{stderr}");
+    assert_eq!(stderr, "");
+    assert_eq!(output.status.code(), Some(141), "{stderr}");
+}
