@@ -78,8 +78,11 @@ impl Store {
     pub fn list_brains(&self) -> anyhow::Result<Vec<BrainSummary>> {
         let connection = self.lock();
         let mut statement = connection.prepare(
+            // Not `SELECT *` inside: SQLite would copy every listed brain whole (29 MB each
+            // on 8x8) into the subquery, with the store locked: 0.6 s for six such brains.
             "SELECT name, size, mirrors, boxes, beads, games, updated_at FROM
-                 (SELECT * FROM brains ORDER BY updated_at DESC, name LIMIT ?1)
+                 (SELECT name, size, mirrors, boxes, beads, games, updated_at FROM brains
+                  ORDER BY updated_at DESC, name LIMIT ?1)
              ORDER BY name",
         )?;
         let rows = statement.query_map([MAX_LISTED_BRAINS], |row| {
