@@ -404,11 +404,12 @@ pub fn bench(
     // Nodes per second of the search alone: the strong engine's late moves also give df-pn
     // time, in which no search nodes are counted.
     let mut search_time = Duration::ZERO;
-    writeln!(
-        out,
-        "{level:?} AI self-play at {} ms per move, {games} game(s)",
-        budget.as_millis()
-    )?;
+    // The classic engine searches a fixed depth: the budget only cuts a search that runs long.
+    let at = match (level, budget.as_millis()) {
+        (EngineLevel::Classic, ms) => format!("at its fixed depth (the {ms} ms budget is a cap)"),
+        (_, ms) => format!("at {ms} ms per move"),
+    };
+    writeln!(out, "{level:?} AI self-play {at}, {games} game(s)")?;
     for game in 0..games as usize {
         // Two opening bricks per game so the games differ; the AI plays everything after.
         let first = wall_cells[game % wall_cells.len()];

@@ -245,3 +245,22 @@ fn tactics_puzzles_go_out_one_by_one_as_they_are_found() {
         "{text}"
     );
 }
+
+#[test]
+fn bench_of_the_classic_engine_says_it_searches_a_fixed_depth() {
+    // Classic searches to depth 4 whatever the budget (which only cuts a search that runs
+    // over it): "at 20 ms per move" misled.
+    let mut out = Vec::new();
+    bench(&mut out, 1, EngineLevel::Classic, Duration::from_millis(20)).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    let header = text.lines().next().unwrap();
+    assert!(header.contains("fixed depth"), "{header}");
+    assert!(!header.contains("at 20 ms per move"), "{header}");
+    let mut out = Vec::new();
+    bench(&mut out, 1, EngineLevel::Easy, Duration::from_millis(20)).unwrap();
+    let text = String::from_utf8(out).unwrap();
+    assert!(
+        text.starts_with("Easy AI self-play at 20 ms per move, 1 game(s)\n"),
+        "{text}"
+    );
+}
