@@ -8,6 +8,7 @@ use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::warn;
 
+use super::packed::{pack, unpack};
 use super::{Store, unix_now};
 use crate::her_seat::HerGameRecord;
 
@@ -133,11 +134,11 @@ impl Store {
             .query_row(
                 "SELECT brain, revision FROM brains WHERE name = ?1",
                 [&game.brain],
-                |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)),
+                |row| Ok((unpack(row.get_ref(0)?), row.get::<_, i64>(1)?)),
             )
             .optional()?;
         let (brain, revision) = match stored {
-            Some((json, revision)) => (Some(decode_brain(&game.brain, &json)?), Some(revision)),
+            Some((json, revision)) => (Some(decode_brain(&game.brain, &json?)?), Some(revision)),
             None => (None, None),
         };
         let taught = taught_brain(brain, game)
@@ -234,10 +235,10 @@ fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Bra
         .query_row(
             "SELECT brain, games FROM brains WHERE name = ?1",
             [name],
-            |row| Ok((row.get::<_, String>(0)?, row.get::<_, i64>(1)?)),
+            |row| Ok((unpack(row.get_ref(0)?), row.get::<_, i64>(1)?)),
         )
         .optional()?;
-    row.map(|(json, games)| Ok((decode_brain(name, &json)?, games as u64)))
+    row.map(|(json, games)| Ok((decode_brain(name, &json?)?, games as u64)))
         .transpose()
 }
 
@@ -254,13 +255,13 @@ pub(super) fn write_brain(
     write_brain_row(connection, name, &BrainRow::of(brain)?, games)
 }
 
-/// A brain ready to be written: its file as JSON and its counts (made by whoever holds the
-/// brain, so the writer thread only runs SQL).
+/// A brain ready to be written: its file packed (see `packed.rs`) and its counts (made by
+/// whoever holds the brain, so the writer thread only runs SQL).
 #[derive(Clone, Debug)]
 pub struct BrainRow {
     size: String,
     mirrors: bool,
-    json: String,
+    packed: Vec<u8>,
     boxes: i64,
     beads: i64,
 }
@@ -269,7 +270,7 @@ impl BrainRow {
     pub fn of(brain: &Brain) -> anyhow::Result<BrainRow> {
         let file: BrainFile = brain.to_file();
         Ok(BrainRow {
-            json: serde_json::to_string(&file)?,
+            packed: pack(&serde_json::to_string(&file)?),
             size: file.size,
             mirrors: file.mirrors,
             boxes: brain.boxes() as i64,
@@ -297,7 +298,7 @@ pub(super) fn write_brain_row(
         name,
         row.size,
         row.mirrors,
-        row.json,
+        row.packed,
         row.boxes,
         row.beads,
         games.added(),

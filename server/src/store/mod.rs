@@ -3,6 +3,7 @@
 //! `sqlite3` tool and independent of the wire codec.
 
 mod brains;
+mod packed;
 mod rooms;
 mod writer;
 
@@ -384,14 +385,18 @@ mod tests {
                 &parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, true),
             )
             .unwrap();
-        let revision: i64 = (store.lock())
+        let (revision, stored_as): (i64, String) = (store.lock())
             .query_row(
-                "SELECT revision FROM brains WHERE name = 'OLD'",
+                "SELECT revision, typeof(brain) FROM brains WHERE name = 'OLD'",
                 [],
-                |row| row.get(0),
+                |row| Ok((row.get(0)?, row.get(1)?)),
             )
             .unwrap();
         assert_eq!(revision, 1, "counted from the migration's 0");
+        assert_eq!(
+            stored_as, "blob",
+            "rewritten packed; the JSON text row was read above"
+        );
     }
 
     #[test]
