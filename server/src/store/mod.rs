@@ -3,6 +3,7 @@
 //! `sqlite3` tool and independent of the wire codec.
 
 mod brains;
+mod checkpoints;
 mod packed;
 mod rooms;
 mod writer;
@@ -42,6 +43,8 @@ pub struct Store {
     /// The data directory's lock, held while any handle lives: two servers writing one store
     /// would hand out the same room ids and store games twice. `None` in memory.
     _data_dir_lock: Option<Arc<File>>,
+    /// The thread that checkpoints the WAL in the writer's stead. `None` in memory.
+    _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
 }
 
 /// A finished game about to be stored.
@@ -64,9 +67,13 @@ impl Store {
         let path = data_dir.join("games.db");
         let connection = Connection::open(&path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
-        check_usable(&connection)
-            .and_then(|()| Store::init(connection, Some(Arc::new(lock))))
-            .with_context(|| format!("cannot use database {}", path.display()))
+        let checkpoints = check_usable(&connection)
+            .and_then(|()| checkpoints::take_over(&connection, &path))
+            .with_context(|| format!("cannot use database {}", path.display()))?;
+        let mut store = Store::init(connection, Some(Arc::new(lock)))
+            .with_context(|| format!("cannot use database {}", path.display()))?;
+        store._checkpoints = Some(Arc::new(checkpoints));
+        Ok(store)
     }
 
     /// A store that lives in memory only (tests, throwaway servers).
@@ -129,6 +136,7 @@ impl Store {
             connection,
             writer,
             _data_dir_lock: data_dir_lock,
+            _checkpoints: None,
         })
     }
 
