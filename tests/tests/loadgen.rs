@@ -1,8 +1,10 @@
 //! The `loadgen` binary against an in-process server, at toy scale: the figures it prints as
-//! JSON add up, and a missing server is a plain error.
+//! JSON add up, a missing server is a plain error, bad counts are refused on the command line,
+//! and a signal to loadgen alone still kills the server it started.
 
 mod common;
 
+use std::path::Path;
 use std::process::{Command, Output};
 
 use serde_json::Value;
@@ -97,4 +99,118 @@ fn a_missing_server_is_a_plain_error() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("no server at"), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn no_connections_and_an_ai_budget_the_server_refuses_are_refused_on_the_command_line() {
+    // Refused before any server is looked for: the port is one nothing listens on.
+    let url = ["--url", "ws://127.0.0.1:9"];
+    let refusals = [
+        (&["idle", "--connections", "0"][..], "must be at least 1"),
+        (&["rooms", "--ai-move-ms", "0"][..], "0 is not in 1..=3000"),
+        (
+            &["rooms", "--ai-move-ms", "3001"][..],
+            "3001 is not in 1..=3000",
+        ),
+    ];
+    for (args, reason) in refusals {
+        let output = loadgen(&[&url[..], args].concat());
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(reason), "{args:?}: {stderr}");
+    }
+    // The largest budget passes, and the missing server is what stops the run.
+    let output = loadgen(&[&url[..], &["rooms", "--ai-move-ms", "3000"]].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("no server at"), "{stderr}");
+}
+
+/// The variable through which [`spawned_server`] gets the arguments loadgen gave its server.
+const SERVER_ARGS: &str = "LOADGEN_TEST_SERVER_ARGS";
+
+/// Not a test of its own: this test binary, run again by a script that loadgen starts as its
+/// `--spawn-server`, serves as that server (in memory, on loadgen's `--addr`) for a minute.
+/// Without the variable it returns at once.
+#[test]
+fn spawned_server() {
+    let Ok(args) = std::env::var(SERVER_ARGS) else {
+        return;
+    };
+    let addr = args.split(' ').skip_while(|arg| *arg != "--addr").nth(1);
+    let addr = addr.expect("--addr").parse().expect("an address");
+    let config = parlor_server::ServerConfig::new(addr, None);
+    let _server = parlor_server::start_in_background(config).expect("server starts");
+    std::thread::sleep(std::time::Duration::from_secs(60));
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_to_loadgen_alone_kills_the_server_it_started() {
+    use std::io::{BufRead, BufReader, Read};
+    use std::os::unix::fs::PermissionsExt;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let dir = tempfile::tempdir().unwrap();
+    let (script, pid_file) = (dir.path().join("server.sh"), dir.path().join("server.pid"));
+    let this = std::env::current_exe().unwrap();
+    std::fs::write(
+        &script,
+        format!(
+            "#!/bin/sh\necho $$ > '{}'\n{SERVER_ARGS}=\"$*\" exec '{}' --exact spawned_server\n",
+            pid_file.display(),
+            this.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_loadgen"))
+        .arg("--spawn-server")
+        .arg(&script)
+        .args(["idle", "--connections", "3", "--hold", "60"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    // The run is under way once the connections are held.
+    while !seen.contains("holding 60 s") {
+        let read = stderr.read_line(&mut seen).unwrap();
+        assert!(read > 0, "loadgen ended early: {seen}");
+    }
+    let server: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let status = child.wait().unwrap();
+    let proc = format!("/proc/{server}");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while Path::new(&proc).exists() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let server_left = Path::new(&proc).exists();
+    if server_left {
+        let _ = Command::new("kill")
+            .args(["-KILL", &server.to_string()])
+            .status();
+    }
+    // The server writes to the same pipe: read the rest once it is gone.
+    stderr.read_to_string(&mut seen).unwrap();
+    assert!(
+        !server_left,
+        "the server (pid {server}) was left running: {seen}"
+    );
+    assert_eq!(status.code(), Some(143), "{status}: {seen}");
+    assert!(
+        seen.trim_end()
+            .ends_with("loadgen: stopped by SIGTERM; the server it started was killed"),
+        "{seen}"
+    );
 }

@@ -3,12 +3,14 @@
 use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
+use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
 /// Load generator for a Parlor server: holds many connections, plays many rooms at once and
 /// measures what the server delivers (rates, move-to-spectator latency, server memory).
 ///
 /// Either point it at a running server (`--url`, with `--server-pid` to read its memory) or let
-/// it start one (`--spawn-server target/release/server`), which it kills at the end.
+/// it start one (`--spawn-server target/release/server`), which it kills at the end, also when
+/// SIGINT or SIGTERM stops it (exit code 130 or 143).
 #[derive(Parser, Debug)]
 #[command(name = "loadgen", version)]
 pub struct Cli {
@@ -61,8 +63,8 @@ pub enum Scenario {
 
 #[derive(Args, Debug, Clone)]
 pub struct IdleArgs {
-    /// Connections to open.
-    #[arg(long, default_value_t = 1000)]
+    /// Connections to open, at least 1.
+    #[arg(long, default_value_t = 1000, value_parser = at_least_one)]
     pub connections: usize,
     /// Seconds to hold them once all are open, before measuring.
     #[arg(long, default_value_t = 5)]
@@ -92,8 +94,10 @@ pub struct RoomsArgs {
     /// Extra rooms with two AI seats that search continuously, one spectator each.
     #[arg(long, default_value_t = 0)]
     pub ai_rooms: usize,
-    /// The AI seats' budget per move.
-    #[arg(long, default_value_t = 1000)]
+    /// The AI seats' budget per move, in milliseconds: 1 to 3000, what the server accepts for
+    /// an AI seat.
+    #[arg(long, default_value_t = DEFAULT_AI_MOVE_MS,
+          value_parser = clap::value_parser!(u32).range(1..=i64::from(MAX_AI_MOVE_MS)))]
     pub ai_move_ms: u32,
     /// Seed of the players' random moves.
     #[arg(long, default_value_t = 1)]
@@ -101,6 +105,15 @@ pub struct RoomsArgs {
     /// Print one JSON object of the figures on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A count that must be at least 1, refused with a reason before any server is started.
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1: with no connection there is nothing to hold".into()),
+        Ok(count) => Ok(count),
+        Err(error) => Err(error.to_string()),
+    }
 }
 
 impl RoomsArgs {

@@ -7,6 +7,7 @@ mod peer;
 mod report;
 mod rooms;
 mod server;
+mod signals;
 mod stats;
 mod watchers;
 
@@ -16,6 +17,7 @@ use clap::Parser;
 
 use crate::cli::{Cli, Scenario};
 use crate::server::Target;
+use crate::signals::{StopSignal, Stopped};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -23,7 +25,10 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("loadgen: {error:#}");
-            ExitCode::FAILURE
+            match error.downcast_ref::<Stopped>() {
+                Some(stopped) => ExitCode::from(stopped.signal.exit_code()),
+                None => ExitCode::FAILURE,
+            }
         }
     }
 }
@@ -37,21 +42,34 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .thread_name("loadgen")
         .enable_all()
         .build()?;
-    let mut target = Target::open(&cli.server)?;
+    // Before the server is started: a signal must not end loadgen and leave the server running.
+    let stop = StopSignal::listen(&runtime)?;
+    let mut target = Target::open(&cli.server, &stop)?;
     let batch = cli.server.connect_batch as usize;
     let result: anyhow::Result<u64> = runtime.block_on(async {
-        idle::preflight(&target.url).await?;
-        match &cli.scenario {
-            Scenario::Idle(args) => {
-                let report = idle::run(&mut target, args, batch).await?;
-                report.print(args.json);
-                Ok(report.held)
+        let scenario = async {
+            idle::preflight(&target.url).await?;
+            match &cli.scenario {
+                Scenario::Idle(args) => {
+                    let report = idle::run(&mut target, args, batch).await?;
+                    report.print(args.json);
+                    Ok(report.held)
+                }
+                Scenario::Rooms(args) => {
+                    let report = rooms::run(&mut target, args, batch).await?;
+                    report.print(args.json);
+                    Ok(report.connections_held)
+                }
             }
-            Scenario::Rooms(args) => {
-                let report = rooms::run(&mut target, args, batch).await?;
-                report.print(args.json);
-                Ok(report.connections_held)
+        };
+        tokio::select! {
+            biased;
+            signal = stop.wait() => Err(Stopped {
+                signal,
+                server_killed: cli.server.spawn_server.is_some(),
             }
+            .into()),
+            result = scenario => result,
         }
     });
     // Kill a spawned server first, so the connection tasks end on their own, then stop them.

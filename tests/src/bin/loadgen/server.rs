@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 
 use crate::cli::ServerArgs;
+use crate::signals::{StopSignal, Stopped};
 
 /// How long a spawned server may take to accept its first connection.
 const START_PATIENCE: Duration = Duration::from_secs(15);
@@ -27,14 +28,15 @@ pub struct Memory {
 }
 
 impl Target {
-    pub fn open(args: &ServerArgs) -> anyhow::Result<Target> {
+    /// The server of `args`, started if asked; a `stop` signal while it starts kills it.
+    pub fn open(args: &ServerArgs, stop: &StopSignal) -> anyhow::Result<Target> {
         match (&args.url, &args.spawn_server) {
             (Some(url), _) => Ok(Target {
                 url: url.clone(),
                 pid: args.server_pid,
                 child: None,
             }),
-            (None, Some(path)) => spawn(path, args.server_data.as_deref(), &args.server_args),
+            (None, Some(path)) => spawn(path, args.server_data.as_deref(), &args.server_args, stop),
             (None, None) => bail!("give --url of a running server or --spawn-server PATH"),
         }
     }
@@ -96,7 +98,12 @@ fn free_port() -> anyhow::Result<SocketAddr> {
     Ok(listener.local_addr()?)
 }
 
-fn spawn(path: &Path, data: Option<&Path>, extra: &[String]) -> anyhow::Result<Target> {
+fn spawn(
+    path: &Path,
+    data: Option<&Path>,
+    extra: &[String],
+    stop: &StopSignal,
+) -> anyhow::Result<Target> {
     let addr = free_port()?;
     let mut command = Command::new(path);
     match data {
@@ -123,6 +130,14 @@ fn spawn(path: &Path, data: Option<&Path>, extra: &[String]) -> anyhow::Result<T
     };
     let started = Instant::now();
     loop {
+        if let Some(signal) = stop.received() {
+            // Dropping `target` kills the server.
+            return Err(Stopped {
+                signal,
+                server_killed: true,
+            }
+            .into());
+        }
         if let Some(child) = &mut target.child
             && let Some(status) = child.try_wait()?
         {
