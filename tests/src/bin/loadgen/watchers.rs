@@ -2,7 +2,7 @@
 //! ends) and time each move's state; and the AI rooms, whose creator watches them search.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use parlor_shared::protocol::{AiKind, ClientMsg, RoomId, SeatSpec, ServerMsg};
 use tokio::sync::watch;
@@ -95,7 +95,13 @@ pub struct AiRoom {
     socket: Socket,
     room: RoomId,
     move_ms: u32,
+    /// When the room was created: the next is created a second later at the soonest.
+    created: Instant,
 }
+
+/// The server allows a connection one `CreateRoom` a second (after a burst of 30), and closes
+/// one that creates more: with budgets of a few ms a game is over sooner than that.
+const CREATE_EVERY: Duration = Duration::from_secs(1);
 
 impl AiRoom {
     pub async fn open(url: &str, stats: &Stats, move_ms: u32) -> anyhow::Result<AiRoom> {
@@ -105,6 +111,7 @@ impl AiRoom {
             socket,
             room,
             move_ms,
+            created: Instant::now(),
         })
     }
 
@@ -144,6 +151,8 @@ impl AiRoom {
     async fn next_room(&mut self, stats: &Stats) -> anyhow::Result<()> {
         let leave = ClientMsg::Leave { room: self.room };
         peer::send(&mut self.socket, &leave).await?;
+        tokio::time::sleep_until((self.created + CREATE_EVERY).into()).await;
+        self.created = Instant::now();
         self.room = create_ai_room(&mut self.socket, stats, self.move_ms).await?;
         Ok(())
     }
