@@ -161,18 +161,17 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
         schedule.settled();
         if stored && schedule.due() {
             schedule.start();
-            in_flight = write_rounds(&store, id, &setup, &run, &mut unsaved);
-            stored = in_flight.is_some();
+            in_flight = Some(write_rounds(&store, id, &setup, &run, &mut unsaved));
             if paced {
-                stored = stored && settle(id, &mut in_flight, &views, true) == Some(true);
+                stored = settle(id, &mut in_flight, &views, true) == Some(true);
                 schedule.settled();
             }
         }
     }
     stored = settle(id, &mut in_flight, &views, true) == Some(true) && stored;
     if stored && unsaved.rounds > 0 {
-        in_flight = write_rounds(&store, id, &setup, &run, &mut unsaved);
-        stored = in_flight.is_some() && settle(id, &mut in_flight, &views, true) == Some(true);
+        in_flight = Some(write_rounds(&store, id, &setup, &run, &mut unsaved));
+        stored = settle(id, &mut in_flight, &views, true) == Some(true);
     }
     if stored && let Err(error) = store.forget_room(id).wait() {
         warn!(

@@ -62,24 +62,16 @@ pub(super) struct Unsaved {
 /// A write of rounds, and the view to publish once it has committed.
 pub(super) type InFlight = (Pending<()>, Option<MatchView>);
 
-/// Gives the unsaved rounds to the store (both brains as they are now); `None` if the brains
-/// cannot be written, which stops the match.
+/// Gives the unsaved rounds to the store (both brains as they are now).
 pub(super) fn write_rounds(
     store: &Store,
     room: RoomId,
     setup: &MatchSetup,
     run: &MatchRun,
     unsaved: &mut Unsaved,
-) -> Option<InFlight> {
-    let brain = |her: usize| anyhow::Ok((setup.brains[her].clone(), BrainRow::of(run.brain(her))?));
-    let brains = match brain(0).and_then(|first| Ok([first, brain(1)?])) {
-        Ok(brains) => brains,
-        Err(error) => {
-            let error = format!("{error:#}");
-            warn!(room, error, "could not write the brains; the match stops");
-            return None;
-        }
-    };
+) -> InFlight {
+    let brain = |her: usize| (setup.brains[her].clone(), BrainRow::of(run.brain(her)));
+    let brains = [brain(0), brain(1)];
     let Unsaved {
         rounds,
         points,
@@ -95,7 +87,7 @@ pub(super) fn write_rounds(
         },
         points,
     });
-    Some((saved, view))
+    (saved, view)
 }
 
 /// Whether the write in flight (if any) has committed, waiting for it if `wait`: `None` while

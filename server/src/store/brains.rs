@@ -3,7 +3,7 @@
 //! middle of training loses at most the game in progress and never leaves half a brain.
 
 use anyhow::Context;
-use parlor_shared::hexapawn::{Brain, BrainFile, Her, Pick};
+use parlor_shared::hexapawn::{Brain, Her, Pick};
 use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::warn;
@@ -141,9 +141,7 @@ impl Store {
             Some((json, revision)) => (Some(decode_brain(&game.brain, &json?)?), Some(revision)),
             None => (None, None),
         };
-        let taught = taught_brain(brain, game)
-            .map(|brain| BrainRow::of(&brain))
-            .transpose()?;
+        let taught = taught_brain(brain, game).map(|brain| BrainRow::of(&brain));
         Ok(PreparedLesson { revision, taught })
     }
 }
@@ -190,9 +188,7 @@ pub(super) fn teach_her_game(
         }
         _ => {
             let brain = read_brain(connection, &game.brain)?.map(|(brain, _)| brain);
-            taught_brain(brain, game)
-                .map(|brain| BrainRow::of(&brain))
-                .transpose()?
+            taught_brain(brain, game).map(|brain| BrainRow::of(&brain))
         }
     };
     match taught {
@@ -252,7 +248,7 @@ pub(super) fn write_brain(
     brain: &Brain,
     games: Games,
 ) -> anyhow::Result<()> {
-    write_brain_row(connection, name, &BrainRow::of(brain)?, games)
+    write_brain_row(connection, name, &BrainRow::of(brain), games)
 }
 
 /// A brain ready to be written: its file packed (see `packed.rs`) and its counts (made by
@@ -267,15 +263,14 @@ pub struct BrainRow {
 }
 
 impl BrainRow {
-    pub fn of(brain: &Brain) -> anyhow::Result<BrainRow> {
-        let file: BrainFile = brain.to_file();
-        Ok(BrainRow {
-            packed: pack(&serde_json::to_string(&file)?),
-            size: file.size,
-            mirrors: file.mirrors,
+    pub fn of(brain: &Brain) -> BrainRow {
+        BrainRow {
+            packed: pack(&brain.to_compact_json()),
+            size: brain.dims().to_string(),
+            mirrors: brain.mirrors(),
             boxes: brain.boxes() as i64,
             beads: brain.beads() as i64,
-        })
+        }
     }
 }
 

@@ -166,7 +166,7 @@ impl Store {
                 .map(|her| {
                     json(&HerColumn {
                         mode: her.mode,
-                        brain: her.brain.to_json(),
+                        brain: her.brain.to_compact_json(),
                     })
                 })
                 .transpose()?;

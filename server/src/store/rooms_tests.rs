@@ -143,8 +143,8 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
             let round = MatchRound {
                 room: 9,
                 brains: [
-                    ("A".into(), BrainRow::of(&brain).unwrap()),
-                    ("B".into(), BrainRow::of(&brain).unwrap()),
+                    ("A".into(), BrainRow::of(&brain)),
+                    ("B".into(), BrainRow::of(&brain)),
                 ],
                 progress: MatchProgress {
                     rounds_played,

@@ -28,14 +28,14 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use serde::de::{DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
 use serde::{Deserialize, Serialize};
 
 use super::board::{Move, Position, Status};
 use super::her::{Brain, Matchbox};
-use super::text::{parse_rows, rows_text};
+use super::text::{parse_rows, push_rows_text, rows_text};
 use super::{Dims, HexapawnError, Side};
 
 /// The `format` every brain file carries.
@@ -83,6 +83,66 @@ impl Brain {
             mirrors: self.mirrors,
             boxes,
         }
+    }
+
+    /// The brain file as compact JSON: the text `serde_json::to_string(&self.to_file())` gives,
+    /// written straight from the boxes. As a [`BrainFile`] a full 8x8 brain is a million small
+    /// strings and maps: building and dropping them took 0.44 s of the 0.65 s it took to write
+    /// such a brain for the store, with an auto match rewriting both of its brains every few
+    /// seconds. Positions and moves need no escaping: they are written with `H`, `O`, `.`,
+    /// `/`, letters, digits, `-` and `x`.
+    pub fn to_compact_json(&self) -> String {
+        // Every box's position text, one after the other in one buffer (they are all as long),
+        // then the boxes sorted by it.
+        let mut positions = String::new();
+        let mut boxes: Vec<(usize, &Matchbox)> = Vec::with_capacity(self.boxes.len());
+        for (&key, matchbox) in self.boxes.iter() {
+            boxes.push((positions.len(), matchbox));
+            push_rows_text(
+                &mut positions,
+                &Position::from_key(self.dims, key),
+                'H',
+                'O',
+            );
+        }
+        let width = positions.len().checked_div(boxes.len()).unwrap_or(0);
+        let position = |start: usize| &positions[start..start + width];
+        boxes.sort_unstable_by(|a, b| position(a.0).cmp(position(b.0)));
+
+        let header = serde_json::json!({
+            "format": BRAIN_FORMAT, "version": BRAIN_FORMAT_VERSION,
+            "size": self.dims.to_string(), "mirrors": self.mirrors,
+        });
+        let mut out = String::with_capacity(boxes.len() * (width + 64) + 128);
+        write!(
+            out,
+            r#"{{"format":{},"version":{},"size":{},"mirrors":{},"boxes":{{"#,
+            header["format"], header["version"], header["size"], header["mirrors"]
+        )
+        .expect("a String takes any text");
+        // A box's moves, written one after the other in one buffer, then sorted by their text.
+        let mut moves = String::new();
+        let mut order: Vec<(usize, usize, u32)> = Vec::new();
+        for (i, &(start, matchbox)) in boxes.iter().enumerate() {
+            moves.clear();
+            order.clear();
+            for (slot, mv) in matchbox.moves.iter().enumerate() {
+                let from = moves.len();
+                write!(moves, "{mv}").expect("a String takes any text");
+                order.push((from, moves.len(), matchbox.beads >> slot & 1));
+            }
+            order.sort_unstable_by(|a, b| moves[a.0..a.1].cmp(&moves[b.0..b.1]));
+            let comma = if i == 0 { "" } else { "," };
+            write!(out, r#"{comma}"{}":{{"#, position(start)).expect("a String takes any text");
+            for (j, &(from, to, beads)) in order.iter().enumerate() {
+                let comma = if j == 0 { "" } else { "," };
+                write!(out, r#"{comma}"{}":{beads}"#, &moves[from..to])
+                    .expect("a String takes any text");
+            }
+            out.push('}');
+        }
+        out.push_str("}}");
+        out
     }
 
     /// The brain as pretty-printed JSON.

@@ -84,6 +84,13 @@ impl FromStr for Move {
 pub(crate) fn rows_text(position: &Position, white: char, black: char) -> String {
     let dims = position.dims();
     let mut text = String::with_capacity(dims.squares() as usize + dims.rows() as usize);
+    push_rows_text(&mut text, position, white, black);
+    text
+}
+
+/// Appends [`rows_text`] to `text`.
+pub(crate) fn push_rows_text(text: &mut String, position: &Position, white: char, black: char) {
+    let dims = position.dims();
     for row in (0..dims.rows()).rev() {
         for col in 0..dims.cols() {
             text.push(match position.pawn_at(Square::new(col, row)) {
@@ -96,7 +103,6 @@ pub(crate) fn rows_text(position: &Position, white: char, black: char) -> String
             text.push('/');
         }
     }
-    text
 }
 
 /// Reads what [`rows_text`] writes: the board's size and both bitboards (White's, Black's).

@@ -183,7 +183,31 @@ fn boxes_are_checked_as_they_are_read_in_the_files_order_wherever_the_header_sta
     assert!(Brain::from_json(&format!("{good} x")).is_err());
 }
 
+#[test]
+fn the_compact_file_of_an_empty_brain_is_serdes() {
+    let brain = Brain::new(Dims::HEXAPAWN, true);
+    let expected = serde_json::to_string(&brain.to_file()).unwrap();
+    assert_eq!(brain.to_compact_json(), expected);
+}
+
 proptest! {
+    /// The compact file written straight from the boxes is the one serde writes from the
+    /// brain's [`BrainFile`], byte for byte, on boards of every shape HER plays here.
+    #[test]
+    fn the_compact_file_is_the_one_serde_writes(
+        rows in 3u8..=6,
+        cols in 3u8..=6,
+        mirrors: bool,
+        rounds in 1u64..200,
+        seed: u64,
+    ) {
+        let config = AutoConfig { dims: Dims::new(rows, cols).unwrap(), mirrors, rounds, seed };
+        for brain in AutoMatch::new(config).run().brains {
+            let expected = serde_json::to_string(&brain.to_file()).unwrap();
+            prop_assert_eq!(brain.to_compact_json(), expected);
+        }
+    }
+
     /// Whatever a file's bytes, reading it gives a brain or an error, never a panic.
     #[test]
     fn reading_mangled_brains_never_panics(
