@@ -353,12 +353,21 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
     label(&text, x + swatch, y, color);
 }
 
-/// Leave, and Replay once the finished game is stored.
+/// Whether the room is a game that is stored once it is over, so that it can be replayed: not
+/// an auto match, which keeps only its brains and its curve.
+fn is_stored_when_over(snapshot: Option<&RoomSnapshot>) -> bool {
+    !snapshot.is_some_and(|s| matches!(s.state, GameState::HerMatch(_)))
+}
+
+/// Leave, and Replay once the finished game is stored (greyed until then).
 fn draw_buttons(input: &Input, snapshot: Option<&RoomSnapshot>) -> Option<RoomAction> {
     let x = side_panel_x(screen_width()) + 10.0;
     let y = screen_height() - BUTTON_HEIGHT - 16.0;
     if button_at(input, x, y, "Leave") {
         return Some(RoomAction::Leave);
+    }
+    if !is_stored_when_over(snapshot) {
+        return None;
     }
     let record = snapshot.and_then(|s| s.record);
     let text = "Replay this game";
@@ -390,6 +399,24 @@ mod tests {
         view.awaiting = Some(4);
         view.on_error();
         assert_eq!(view.awaiting, None);
+    }
+
+    #[test]
+    fn only_games_that_are_stored_offer_a_replay() {
+        assert!(is_stored_when_over(Some(&snapshot_after("a1 h1"))));
+        assert!(is_stored_when_over(None), "greyed while the room loads");
+        let setup = parlor_shared::hexapawn::MatchSetup {
+            dims: parlor_shared::hexapawn::Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 10,
+            pace: parlor_shared::hexapawn::Pace::FullSpeed,
+            brains: ["A".into(), "B".into()],
+        };
+        let auto_match = RoomSnapshot {
+            state: GameState::HerMatch(parlor_shared::hexapawn::MatchView::new(setup)),
+            ..snapshot_after("a1 h1")
+        };
+        assert!(!is_stored_when_over(Some(&auto_match)));
     }
 
     #[test]
