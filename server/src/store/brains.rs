@@ -1,5 +1,5 @@
 //! HER's brains: one row per named brain holding its brain file (the documented JSON export
-//! format). Every write is one transaction after a finished game, so a server killed in the
+//! format, packed: `packed.rs`). Every write is one transaction after a finished game, so a server killed in the
 //! middle of training loses at most the game in progress and never leaves half a brain.
 
 use anyhow::Context;

@@ -1,6 +1,7 @@
 //! Finished games and HER's brains in SQLite (bundled): one row per game with its moves as
-//! JSON, one row per brain with its brain file, so the database stays readable with the
-//! `sqlite3` tool and independent of the wire codec.
+//! JSON, so the games stay readable with the `sqlite3` tool and independent of the wire codec,
+//! and one row per brain with its brain file, packed with LZ4 (`packed.rs`; `client hexapawn
+//! brains export` gives the JSON).
 
 mod brains;
 mod checkpoints;
@@ -29,6 +30,10 @@ const SEAT_KEYS_VERSION: i64 = 1;
 /// The layout version from which brains carry a revision (for lessons prepared beside the
 /// writer, `brains::PreparedLesson`).
 const BRAIN_REVISIONS_VERSION: i64 = 2;
+/// The layout version from which brains may be stored packed (`packed.rs`), which servers
+/// before it cannot read: they see a BLOB where they expect text. It is the newest layout; a
+/// store of a newer one is refused.
+const PACKED_BRAINS_VERSION: i64 = 3;
 
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
@@ -40,11 +45,12 @@ pub const RECORD_LIST_LIMIT: u32 = 200;
 pub struct Store {
     connection: Arc<Mutex<Connection>>,
     writer: writer::Jobs,
+    /// The thread that checkpoints the WAL beside the writer. `None` in memory. Before the
+    /// lock: fields are dropped in order, and its connection must be closed first.
+    _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
     /// The data directory's lock, held while any handle lives: two servers writing one store
     /// would hand out the same room ids and store games twice. `None` in memory.
     _data_dir_lock: Option<Arc<File>>,
-    /// The thread that checkpoints the WAL in the writer's stead. `None` in memory.
-    _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
 }
 
 /// A finished game about to be stored.
@@ -82,6 +88,14 @@ impl Store {
     }
 
     fn init(connection: Connection, data_dir_lock: Option<Arc<File>>) -> anyhow::Result<Store> {
+        // Before anything is created in it.
+        let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
+        if version > PACKED_BRAINS_VERSION {
+            bail!(
+                "a newer Parlor wrote it (layout {version}; this server knows up to \
+                 {PACKED_BRAINS_VERSION}): run that version, or give this one another --data"
+            );
+        }
         connection.execute_batch(
             "PRAGMA journal_mode = WAL;
              PRAGMA synchronous = NORMAL;
@@ -108,7 +122,6 @@ impl Store {
              );",
         )?;
         connection.execute_batch(rooms::SCHEMA)?;
-        let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
         if version < SEAT_KEYS_VERSION {
             let hidden = rooms::hide_stored_tokens(&connection)?;
             if hidden > 0 {
@@ -130,13 +143,17 @@ impl Store {
             }
             connection.pragma_update(None, "user_version", BRAIN_REVISIONS_VERSION)?;
         }
+        if version < PACKED_BRAINS_VERSION {
+            // Nothing to change: text rows are read as they are.
+            connection.pragma_update(None, "user_version", PACKED_BRAINS_VERSION)?;
+        }
         let connection = Arc::new(Mutex::new(connection));
         let writer = writer::spawn(Arc::clone(&connection))?;
         Ok(Store {
             connection,
             writer,
-            _data_dir_lock: data_dir_lock,
             _checkpoints: None,
+            _data_dir_lock: data_dir_lock,
         })
     }
 
@@ -326,157 +343,4 @@ impl RawSummary {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use parlor_shared::game::GameSetup;
-
-    #[test]
-    fn a_saved_game_comes_back_whole_and_survives_reopening() {
-        let dir = tempfile::tempdir().unwrap();
-        let moves: Vec<GameMove> = ["a1", "h8", "b1"]
-            .iter()
-            .map(|m| GameMove::Cave(m.parse().unwrap()))
-            .collect();
-        let record = NewRecord {
-            game: GameKind::Cave,
-            seats: vec!["human".into(), "AI 1000 ms".into()],
-            outcome: Outcome::Won { seat: 1 },
-            start: GameSetup::Cave.start().unwrap(),
-            moves: moves.clone(),
-        };
-        let id = Store::open(dir.path()).unwrap().save(&record).unwrap();
-        let store = Store::open(dir.path()).unwrap();
-        let got = store.get(id).unwrap().unwrap();
-        assert_eq!(got.moves, moves);
-        assert_eq!(got.start, GameSetup::Cave.start().unwrap());
-        assert_eq!(got.summary.outcome, Outcome::Won { seat: 1 });
-        assert_eq!(got.summary.moves, 3);
-        assert_eq!(store.list().unwrap()[0].id, id);
-        assert!(store.get(id + 1000).unwrap().is_none());
-    }
-
-    fn cave_record() -> NewRecord {
-        NewRecord {
-            game: GameKind::Cave,
-            seats: vec!["human".into(), "human".into()],
-            outcome: Outcome::Tie,
-            start: GameSetup::Cave.start().unwrap(),
-            moves: vec![GameMove::Cave("a1".parse().unwrap())],
-        }
-    }
-
-    #[test]
-    fn a_store_from_before_brain_revisions_gets_them_and_keeps_its_brains() {
-        let dir = tempfile::tempdir().unwrap();
-        let brain =
-            parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, false);
-        {
-            let old = Connection::open(dir.path().join("games.db")).unwrap();
-            old.execute_batch(
-                "CREATE TABLE brains (name TEXT PRIMARY KEY, size TEXT NOT NULL,
-                     mirrors INTEGER NOT NULL, brain TEXT NOT NULL, boxes INTEGER NOT NULL,
-                     beads INTEGER NOT NULL, games INTEGER NOT NULL, updated_at INTEGER NOT NULL);
-                 PRAGMA user_version = 1;",
-            )
-            .unwrap();
-            old.execute(
-                "INSERT INTO brains VALUES ('OLD', '3x3', 0, ?1, 0, 0, 5, 0)",
-                [brain.to_json()],
-            )
-            .unwrap();
-        }
-        let store = Store::open(dir.path()).unwrap();
-        assert_eq!(store.load_brain("OLD").unwrap(), Some((brain, 5)));
-        store
-            .put_brain(
-                "OLD",
-                &parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, true),
-            )
-            .unwrap();
-        let (revision, stored_as): (i64, String) = (store.lock())
-            .query_row(
-                "SELECT revision, typeof(brain) FROM brains WHERE name = 'OLD'",
-                [],
-                |row| Ok((row.get(0)?, row.get(1)?)),
-            )
-            .unwrap();
-        assert_eq!(revision, 1, "counted from the migration's 0");
-        assert_eq!(
-            stored_as, "blob",
-            "rewritten packed; the JSON text row was read above"
-        );
-    }
-
-    #[test]
-    fn a_data_directory_serves_one_store_at_a_time() {
-        let dir = tempfile::tempdir().unwrap();
-        let first = Store::open(dir.path()).unwrap();
-        let second = first.clone();
-        let refused = Store::open(dir.path()).err().expect("refused while in use");
-        let message = format!("{refused:#}");
-        assert!(message.contains("another Parlor server uses"), "{message}");
-        drop(first);
-        assert!(Store::open(dir.path()).is_err(), "a clone still holds it");
-        drop(second);
-        Store::open(dir.path()).expect("free once every handle is gone");
-    }
-
-    #[test]
-    fn a_damaged_database_is_refused_at_the_start_naming_it() {
-        let dir = tempfile::tempdir().unwrap();
-        {
-            let store = Store::open(dir.path()).unwrap();
-            for _ in 0..200 {
-                store.save(&cave_record()).unwrap();
-            }
-            (store.lock())
-                .execute_batch("PRAGMA wal_checkpoint(TRUNCATE);")
-                .unwrap();
-        }
-        let path = dir.path().join("games.db");
-        let mut bytes = std::fs::read(&path).unwrap();
-        assert!(bytes.len() > 3 * 4096, "{} bytes", bytes.len());
-        bytes[2 * 4096..3 * 4096].fill(0x5a);
-        std::fs::write(&path, bytes).unwrap();
-        let refused = Store::open(dir.path())
-            .err()
-            .expect("a damaged store is refused");
-        let message = format!("{refused:#}");
-        assert!(message.contains(&path.display().to_string()), "{message}");
-        assert!(
-            message.contains("damaged") || message.contains("malformed"),
-            "{message}"
-        );
-    }
-
-    #[test]
-    fn a_database_that_can_only_be_read_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        drop(Store::open(dir.path()).unwrap());
-        // Root may write files without write permission, so the read-only opening that SQLite
-        // falls back to for such a file is asked for directly.
-        let read_only = Connection::open_with_flags(
-            dir.path().join("games.db"),
-            rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
-        )
-        .unwrap();
-        let refused = check_usable(&read_only).unwrap_err().to_string();
-        assert!(refused.contains("can only be read"), "{refused}");
-    }
-
-    #[test]
-    fn a_stored_game_that_does_not_read_back_is_left_out_of_the_list_not_the_others() {
-        let store = Store::in_memory().unwrap();
-        let ids: Vec<RecordId> = (0..3)
-            .map(|_| store.save(&cave_record()).unwrap())
-            .collect();
-        (store.lock())
-            .execute(
-                "UPDATE games SET outcome = '{bad' WHERE id = ?1",
-                [ids[1] as i64],
-            )
-            .unwrap();
-        let listed: Vec<RecordId> = store.list().unwrap().iter().map(|r| r.id).collect();
-        assert_eq!(listed, vec![ids[2], ids[0]]);
-    }
-}
+mod tests;

@@ -1,0 +1,185 @@
+//! The store: records, migrations, the data directory's lock, damaged files.
+
+use super::*;
+use parlor_shared::game::GameSetup;
+
+#[test]
+fn a_saved_game_comes_back_whole_and_survives_reopening() {
+    let dir = tempfile::tempdir().unwrap();
+    let moves: Vec<GameMove> = ["a1", "h8", "b1"]
+        .iter()
+        .map(|m| GameMove::Cave(m.parse().unwrap()))
+        .collect();
+    let record = NewRecord {
+        game: GameKind::Cave,
+        seats: vec!["human".into(), "AI 1000 ms".into()],
+        outcome: Outcome::Won { seat: 1 },
+        start: GameSetup::Cave.start().unwrap(),
+        moves: moves.clone(),
+    };
+    let id = Store::open(dir.path()).unwrap().save(&record).unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let got = store.get(id).unwrap().unwrap();
+    assert_eq!(got.moves, moves);
+    assert_eq!(got.start, GameSetup::Cave.start().unwrap());
+    assert_eq!(got.summary.outcome, Outcome::Won { seat: 1 });
+    assert_eq!(got.summary.moves, 3);
+    assert_eq!(store.list().unwrap()[0].id, id);
+    assert!(store.get(id + 1000).unwrap().is_none());
+}
+
+fn cave_record() -> NewRecord {
+    NewRecord {
+        game: GameKind::Cave,
+        seats: vec!["human".into(), "human".into()],
+        outcome: Outcome::Tie,
+        start: GameSetup::Cave.start().unwrap(),
+        moves: vec![GameMove::Cave("a1".parse().unwrap())],
+    }
+}
+
+#[test]
+fn a_store_from_before_brain_revisions_gets_them_and_keeps_its_brains() {
+    let dir = tempfile::tempdir().unwrap();
+    let brain = parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, false);
+    {
+        let old = Connection::open(dir.path().join("games.db")).unwrap();
+        old.execute_batch(
+            "CREATE TABLE brains (name TEXT PRIMARY KEY, size TEXT NOT NULL,
+                 mirrors INTEGER NOT NULL, brain TEXT NOT NULL, boxes INTEGER NOT NULL,
+                 beads INTEGER NOT NULL, games INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+             PRAGMA user_version = 1;",
+        )
+        .unwrap();
+        old.execute(
+            "INSERT INTO brains VALUES ('OLD', '3x3', 0, ?1, 0, 0, 5, 0)",
+            [brain.to_json()],
+        )
+        .unwrap();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    assert_eq!(store.load_brain("OLD").unwrap(), Some((brain, 5)));
+    store
+        .put_brain(
+            "OLD",
+            &parlor_shared::hexapawn::Brain::new(parlor_shared::hexapawn::Dims::HEXAPAWN, true),
+        )
+        .unwrap();
+    let (revision, stored_as): (i64, String) = (store.lock())
+        .query_row(
+            "SELECT revision, typeof(brain) FROM brains WHERE name = 'OLD'",
+            [],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(revision, 1, "counted from the migration's 0");
+    assert_eq!(
+        stored_as, "blob",
+        "rewritten packed; the JSON text row was read above"
+    );
+}
+
+#[test]
+fn a_data_directory_serves_one_store_at_a_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let first = Store::open(dir.path()).unwrap();
+    let second = first.clone();
+    let refused = Store::open(dir.path()).err().expect("refused while in use");
+    let message = format!("{refused:#}");
+    assert!(message.contains("another Parlor server uses"), "{message}");
+    drop(first);
+    assert!(Store::open(dir.path()).is_err(), "a clone still holds it");
+    drop(second);
+    Store::open(dir.path()).expect("free once every handle is gone");
+}
+
+#[test]
+fn a_damaged_database_is_refused_at_the_start_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        for _ in 0..200 {
+            store.save(&cave_record()).unwrap();
+        }
+        // The checkpoint thread may hold the checkpoint a moment: then it is busy (1).
+        let all_copied_back = (0..100).any(|_| {
+            let busy: i64 = (store.lock())
+                .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))
+                .unwrap();
+            busy == 0 || {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                false
+            }
+        });
+        assert!(all_copied_back);
+    }
+    let path = dir.path().join("games.db");
+    let mut bytes = std::fs::read(&path).unwrap();
+    assert!(bytes.len() > 3 * 4096, "{} bytes", bytes.len());
+    bytes[2 * 4096..3 * 4096].fill(0x5a);
+    std::fs::write(&path, bytes).unwrap();
+    let refused = Store::open(dir.path())
+        .err()
+        .expect("a damaged store is refused");
+    let message = format!("{refused:#}");
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(
+        message.contains("damaged") || message.contains("malformed"),
+        "{message}"
+    );
+}
+
+#[test]
+fn a_database_that_can_only_be_read_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    drop(Store::open(dir.path()).unwrap());
+    // Root may write files without write permission, so the read-only opening that SQLite
+    // falls back to for such a file is asked for directly.
+    let read_only = Connection::open_with_flags(
+        dir.path().join("games.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .unwrap();
+    let refused = check_usable(&read_only).unwrap_err().to_string();
+    assert!(refused.contains("can only be read"), "{refused}");
+}
+
+#[test]
+fn a_stored_game_that_does_not_read_back_is_left_out_of_the_list_not_the_others() {
+    let store = Store::in_memory().unwrap();
+    let ids: Vec<RecordId> = (0..3)
+        .map(|_| store.save(&cave_record()).unwrap())
+        .collect();
+    (store.lock())
+        .execute(
+            "UPDATE games SET outcome = '{bad' WHERE id = ?1",
+            [ids[1] as i64],
+        )
+        .unwrap();
+    let listed: Vec<RecordId> = store.list().unwrap().iter().map(|r| r.id).collect();
+    assert_eq!(listed, vec![ids[2], ids[0]]);
+}
+
+#[test]
+fn a_store_of_a_newer_layout_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let newer = Connection::open(dir.path().join("games.db")).unwrap();
+        newer.pragma_update(None, "user_version", 99).unwrap();
+    }
+    let refused = Store::open(dir.path()).err().expect("refused");
+    let message = format!("{refused:#}");
+    assert!(
+        message.contains("a newer Parlor wrote it (layout 99"),
+        "{message}"
+    );
+    let after = Connection::open(dir.path().join("games.db")).unwrap();
+    let version: i64 = after
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, 99);
+    let tables: i64 = after
+        .query_row("SELECT count(*) FROM sqlite_master", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(tables, 0, "nothing was created in it");
+}
