@@ -46,12 +46,10 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
     }
 }
 
-/// Refuses to write `out` when it is the file `input` (by any name): what was read would be
-/// lost, replaced by what was made from it.
+/// Refuses to write `out` when it is the file `input` (by any name, a hard link too): what was
+/// read would be lost, replaced by what was made from it.
 pub fn check_not_input(out: &Path, input: &Path) -> anyhow::Result<()> {
-    if let (Ok(out_file), Ok(input_file)) = (fs::canonicalize(out), fs::canonicalize(input))
-        && out_file == input_file
-    {
+    if is_same_file(out, input) {
         anyhow::bail!(
             "{} is the input file {} itself: writing it would lose it; choose another path",
             out.display(),
@@ -59,6 +57,21 @@ pub fn check_not_input(out: &Path, input: &Path) -> anyhow::Result<()> {
         );
     }
     Ok(())
+}
+
+/// Whether the two paths name one file: on Unix the same device and inode, which also finds
+/// hard links; elsewhere the same canonical path.
+fn is_same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        matches!((fs::metadata(a), fs::metadata(b)),
+            (Ok(a), Ok(b)) if (a.dev(), a.ino()) == (b.dev(), b.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        matches!((fs::canonicalize(a), fs::canonicalize(b)), (Ok(a), Ok(b)) if a == b)
+    }
 }
 
 /// `.NAME-PID.partial.EXT` beside `path`: hidden, one per process, with `path`'s extension.
@@ -161,6 +174,12 @@ mod tests {
         write(&level, "2\n").unwrap();
         let same = dir.path().join(".").join("level1.txt");
         assert!(check_not_input(&same, &level).is_err());
+        let linked = dir.path().join("linked.txt");
+        std::fs::hard_link(&level, &linked).unwrap();
+        assert!(
+            check_not_input(&linked, &level).is_err(),
+            "a hard link is the file"
+        );
         check_not_input(&dir.path().join("moves.txt"), &level).unwrap();
     }
 
