@@ -8,6 +8,13 @@
 //! a single malloc arena, so the threads' arenas are not the cause). With the threshold fixed,
 //! every block of a mebibyte or more has a mapping of its own: 13 MiB after the same games.
 
+//!
+//! The price: a block of a mebibyte or more now costs a fresh mapping and its page faults each
+//! time. AI seats past `ai::MAX_KEPT_CAVE_ENGINES` build their engine's 12 MB of tables for
+//! every move: about 4 ms instead of 0.5 ms, nothing beside a budget of a second, but at 1 ms
+//! a move 24 AI rooms played a third of the games they did before (a review's measurement,
+//! with 880-1080 MB against 210 MB of memory). Reusing those tables would remove it.
+
 /// Blocks this large or larger get a mapping of their own, given back when they are freed.
 const OWN_MAPPING_FROM: i32 = 1 << 20;
 
