@@ -7,7 +7,6 @@
 //! growing, against the 200 MB that `ai::MAX_KEPT_CAVE_ENGINES` means to allow (426 MiB with
 //! a single malloc arena, so the threads' arenas are not the cause). With the threshold fixed,
 //! every block of a mebibyte or more has a mapping of its own: 13 MiB after the same games.
-
 //!
 //! The price: a block of a mebibyte or more now costs a fresh mapping and its page faults each
 //! time. AI seats past `ai::MAX_KEPT_CAVE_ENGINES` build their engine's 12 MB of tables for
