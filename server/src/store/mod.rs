@@ -45,6 +45,9 @@ pub const RECORD_LIST_LIMIT: u32 = 200;
 pub struct Store {
     connection: Arc<Mutex<Connection>>,
     writer: writer::Jobs,
+    /// Waits for the writer when the last handle goes: after `writer`, the last sender, and
+    /// before the lock (fields are dropped in order).
+    _writer_thread: Arc<writer::WriterThread>,
     /// The thread that checkpoints the WAL beside the writer. `None` in memory. Before the
     /// lock: fields are dropped in order, and its connection must be closed first.
     _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
@@ -148,10 +151,11 @@ impl Store {
             connection.pragma_update(None, "user_version", PACKED_BRAINS_VERSION)?;
         }
         let connection = Arc::new(Mutex::new(connection));
-        let writer = writer::spawn(Arc::clone(&connection))?;
+        let (writer, writer_thread) = writer::spawn(Arc::clone(&connection))?;
         Ok(Store {
             connection,
             writer,
+            _writer_thread: Arc::new(writer_thread),
             _checkpoints: None,
             _data_dir_lock: data_dir_lock,
         })

@@ -183,3 +183,19 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_was() {
         .unwrap();
     assert_eq!(tables, 0, "nothing was created in it");
 }
+
+#[test]
+fn every_connection_is_closed_when_the_last_handle_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(dir.path()).unwrap();
+    let second = store.clone();
+    for _ in 0..50 {
+        store.save(&cave_record()).unwrap();
+    }
+    drop(store);
+    assert!(dir.path().join("games.db-wal").exists(), "a handle is left");
+    drop(second);
+    // The last connection to close copies the WAL back and removes it: so none is open.
+    assert!(!dir.path().join("games.db-wal").exists());
+    assert!(!dir.path().join("games.db-shm").exists());
+}

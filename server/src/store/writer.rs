@@ -9,6 +9,7 @@
 
 use std::sync::mpsc::{Receiver, Sender, channel};
 use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 use anyhow::anyhow;
 use rusqlite::Connection;
@@ -56,13 +57,29 @@ impl<T> Pending<T> {
     }
 }
 
-/// Starts the writer thread on the store's connection; it ends when every sender is gone.
-pub(super) fn spawn(connection: Arc<Mutex<Connection>>) -> anyhow::Result<Jobs> {
+/// The writer thread. It ends once every sender of jobs is gone, after the jobs queued; this
+/// waits for it when dropped, so that its connection is closed before the store lets go of
+/// its data directory.
+pub(super) struct WriterThread(Option<JoinHandle<()>>);
+
+impl Drop for WriterThread {
+    fn drop(&mut self) {
+        if let Some(thread) = self.0.take()
+            // A job that dropped the last handle of the store would wait for itself.
+            && thread.thread().id() != std::thread::current().id()
+        {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// Starts the writer thread on the store's connection.
+pub(super) fn spawn(connection: Arc<Mutex<Connection>>) -> anyhow::Result<(Jobs, WriterThread)> {
     let (jobs, queue) = channel::<Work>();
-    std::thread::Builder::new()
+    let thread = std::thread::Builder::new()
         .name("parlor-store-writer".into())
         .spawn(move || run(&connection, &queue))?;
-    Ok(jobs)
+    Ok((jobs, WriterThread(Some(thread))))
 }
 
 /// Queues `job`; its answer comes once its transaction has committed.
