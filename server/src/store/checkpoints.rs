@@ -11,13 +11,14 @@
 //! file's space back.
 
 use std::path::Path;
-use std::sync::mpsc::{Sender, channel};
-use std::thread::JoinHandle;
+use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::time::Duration;
 
 use anyhow::Context;
 use rusqlite::Connection;
 use tracing::warn;
+
+use super::writer::JoinedThread;
 
 /// How often the WAL is copied back.
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
@@ -26,19 +27,10 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 pub const BACKSTOP_PAGES: i64 = 10_000;
 
 /// The checkpointing thread. Dropping this (with the last handle of the store) ends it and
-/// waits for it, so that its connection is closed before the data directory is let go.
+/// waits for it: `_stop` goes first, then `_thread` is joined (fields are dropped in order).
 pub struct Checkpoints {
-    stop: Option<Sender<()>>,
-    thread: Option<JoinHandle<()>>,
-}
-
-impl Drop for Checkpoints {
-    fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
-        }
-    }
+    _stop: Sender<()>,
+    _thread: JoinedThread,
 }
 
 /// What the WAL file is cut back to once it starts over.
@@ -52,29 +44,19 @@ pub fn take_over(writer: &Connection, database: &Path) -> anyhow::Result<Checkpo
     let checkpointer = Connection::open(database)
         .with_context(|| format!("cannot open {} to checkpoint it", database.display()))?;
     let (stop, stopped) = channel::<()>();
-    let thread = std::thread::Builder::new()
-        .name("parlor-store-checkpoints".into())
-        .spawn(move || {
-            // Only the sender's drop ends the wait early.
-            while stopped
-                .recv_timeout(CHECKPOINT_EVERY)
-                .is_err_and(is_timeout)
-            {
-                let passive =
-                    checkpointer.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
-                if let Err(error) = passive {
-                    warn!(%error, "could not checkpoint the store's WAL");
-                }
+    let thread = JoinedThread::spawn("parlor-store-checkpoints", move || {
+        // Only the sender's drop ends the wait early.
+        while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(CHECKPOINT_EVERY) {
+            let passive = checkpointer.query_row("PRAGMA wal_checkpoint(PASSIVE)", [], |_| Ok(()));
+            if let Err(error) = passive {
+                warn!(%error, "could not checkpoint the store's WAL");
             }
-        })?;
+        }
+    })?;
     Ok(Checkpoints {
-        stop: Some(stop),
-        thread: Some(thread),
+        _stop: stop,
+        _thread: thread,
     })
-}
-
-fn is_timeout(error: std::sync::mpsc::RecvTimeoutError) -> bool {
-    error == std::sync::mpsc::RecvTimeoutError::Timeout
 }
 
 #[cfg(test)]

@@ -47,7 +47,7 @@ pub struct Store {
     writer: writer::Jobs,
     /// Waits for the writer when the last handle goes: after `writer`, the last sender, and
     /// before the lock (fields are dropped in order).
-    _writer_thread: Arc<writer::WriterThread>,
+    _writer_thread: Arc<writer::JoinedThread>,
     /// The thread that checkpoints the WAL beside the writer. `None` in memory. Before the
     /// lock: fields are dropped in order, and its connection must be closed first.
     _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
@@ -76,13 +76,13 @@ impl Store {
         let path = data_dir.join("games.db");
         let connection = Connection::open(&path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
-        let checkpoints = check_usable(&connection)
+        check_usable(&connection)
             .and_then(|()| checkpoints::take_over(&connection, &path))
-            .with_context(|| format!("cannot use database {}", path.display()))?;
-        let mut store = Store::init(connection, Some(Arc::new(lock)))
-            .with_context(|| format!("cannot use database {}", path.display()))?;
-        store._checkpoints = Some(Arc::new(checkpoints));
-        Ok(store)
+            .and_then(|checkpoints| {
+                let on_disk = (Arc::new(checkpoints), Arc::new(lock));
+                Store::init(connection, Some(on_disk))
+            })
+            .with_context(|| format!("cannot use database {}", path.display()))
     }
 
     /// A store that lives in memory only (tests, throwaway servers).
@@ -90,7 +90,11 @@ impl Store {
         Store::init(Connection::open_in_memory()?, None)
     }
 
-    fn init(connection: Connection, data_dir_lock: Option<Arc<File>>) -> anyhow::Result<Store> {
+    /// `on_disk`: the checkpoint thread and the data directory's lock, for a store in a file.
+    fn init(
+        connection: Connection,
+        on_disk: Option<(Arc<checkpoints::Checkpoints>, Arc<File>)>,
+    ) -> anyhow::Result<Store> {
         // Before anything is created in it.
         let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
         if version > PACKED_BRAINS_VERSION {
@@ -152,11 +156,12 @@ impl Store {
         }
         let connection = Arc::new(Mutex::new(connection));
         let (writer, writer_thread) = writer::spawn(Arc::clone(&connection))?;
+        let (checkpoints, data_dir_lock) = on_disk.unzip();
         Ok(Store {
             connection,
             writer,
             _writer_thread: Arc::new(writer_thread),
-            _checkpoints: None,
+            _checkpoints: checkpoints,
             _data_dir_lock: data_dir_lock,
         })
     }

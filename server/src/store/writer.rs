@@ -57,12 +57,19 @@ impl<T> Pending<T> {
     }
 }
 
-/// The writer thread. It ends once every sender of jobs is gone, after the jobs queued; this
-/// waits for it when dropped, so that its connection is closed before the store lets go of
-/// its data directory.
-pub(super) struct WriterThread(Option<JoinHandle<()>>);
+/// One of the store's threads (the writer, the checkpoints), waited for when this is dropped,
+/// so that its connection is closed before the store lets go of its data directory. Its
+/// owner drops what ends the thread first (the last sender it reads from).
+pub(super) struct JoinedThread(Option<JoinHandle<()>>);
 
-impl Drop for WriterThread {
+impl JoinedThread {
+    pub(super) fn spawn(name: &str, work: impl FnOnce() + Send + 'static) -> anyhow::Result<Self> {
+        let thread = std::thread::Builder::new().name(name.into()).spawn(work)?;
+        Ok(JoinedThread(Some(thread)))
+    }
+}
+
+impl Drop for JoinedThread {
     fn drop(&mut self) {
         if let Some(thread) = self.0.take()
             // A job that dropped the last handle of the store would wait for itself.
@@ -73,13 +80,12 @@ impl Drop for WriterThread {
     }
 }
 
-/// Starts the writer thread on the store's connection.
-pub(super) fn spawn(connection: Arc<Mutex<Connection>>) -> anyhow::Result<(Jobs, WriterThread)> {
+/// Starts the writer thread on the store's connection; it ends once every sender of jobs is
+/// gone, after the jobs queued.
+pub(super) fn spawn(connection: Arc<Mutex<Connection>>) -> anyhow::Result<(Jobs, JoinedThread)> {
     let (jobs, queue) = channel::<Work>();
-    let thread = std::thread::Builder::new()
-        .name("parlor-store-writer".into())
-        .spawn(move || run(&connection, &queue))?;
-    Ok((jobs, WriterThread(Some(thread))))
+    let thread = JoinedThread::spawn("parlor-store-writer", move || run(&connection, &queue))?;
+    Ok((jobs, thread))
 }
 
 /// Queues `job`; its answer comes once its transaction has committed.
