@@ -131,7 +131,7 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         // Each result goes into the book as soon as it is proved, before it is printed (a
         // closed stdout ends the run): a run stopped hours in keeps what it proved.
         if let Some(path) = &args.write {
-            written += write_book(path, std::slice::from_ref(&proved))?;
+            written += usize::from(write_book(path, &proved)?);
         }
         if !args.json {
             writeln!(out, "{}", summary(&proved))?;
@@ -213,25 +213,20 @@ fn read_book(path: &Path) -> anyhow::Result<Vec<Line>> {
     }
 }
 
-/// Merges the proved results into the book at `path`, read again now (another run may have
-/// written it meanwhile): a new line replaces an old one for the same position up to mirror
-/// images. Returns the lines added.
-fn write_book(path: &Path, results: &[Proved]) -> anyhow::Result<usize> {
-    let new: Vec<Line> = results
-        .iter()
-        .filter(|r| r.solution.value != Value::Unknown)
-        .map(|r| Line::new(r.moves.clone(), &r.solution))
-        .collect();
-    if new.is_empty() {
-        return Ok(0);
+/// Adds a proved result to the book at `path`, read again now (another run may have written
+/// it meanwhile): its line replaces an old one for the same position up to mirror images.
+/// Returns whether it was added (an unknown result is not).
+fn write_book(path: &Path, proved: &Proved) -> anyhow::Result<bool> {
+    if proved.solution.value == Value::Unknown {
+        return Ok(false);
     }
+    let new = Line::new(proved.moves.clone(), &proved.solution);
     let _held = lock_book(path)?;
-    let old = read_book(path)?;
-    let replaced: HashSet<(u64, u64)> = new.iter().map(|l| canonical(&l.position())).collect();
-    let mut lines: Vec<Line> = old
+    let replaced = canonical(&new.position());
+    let mut lines: Vec<Line> = read_book(path)?
         .into_iter()
-        .filter(|l| !replaced.contains(&canonical(&l.position())))
-        .chain(new.iter().cloned())
+        .filter(|l| canonical(&l.position()) != replaced)
+        .chain([new])
         .collect();
     lines.sort_by_key(|l| (l.moves.len(), game_text(&l.moves)));
     let mut text = book::HEADER.to_string();
@@ -240,7 +235,7 @@ fn write_book(path: &Path, results: &[Proved]) -> anyhow::Result<usize> {
         text.push('\n');
     }
     crate::out_file::write(path, text)?;
-    Ok(new.len())
+    Ok(true)
 }
 
 #[cfg(test)]
