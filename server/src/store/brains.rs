@@ -1,6 +1,7 @@
 //! HER's brains: one row per named brain holding its brain file (the documented JSON export
-//! format, packed: `packed.rs`). Every write is one transaction after a finished game, so a server killed in the
-//! middle of training loses at most the game in progress and never leaves half a brain.
+//! format, packed: `packed.rs`). Every write is one transaction after a finished game, so a
+//! server killed in the middle of training loses at most the game in progress and never leaves
+//! half a brain.
 
 use anyhow::Context;
 use parlor_shared::hexapawn::{Brain, Her, Pick};
