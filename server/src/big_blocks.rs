@@ -9,10 +9,9 @@
 //! every block of a mebibyte or more has a mapping of its own: 13 MiB after the same games.
 //!
 //! The price: a block of a mebibyte or more now costs a fresh mapping and its page faults each
-//! time. AI seats past `ai::MAX_KEPT_CAVE_ENGINES` build their engine's 12 MB of tables for
-//! every move: about 4 ms instead of 0.5 ms, nothing beside a budget of a second, but at 1 ms
-//! a move 24 AI rooms played a third of the games they did before (a review's measurement,
-//! with 880-1080 MB against 210 MB of memory). Reusing those tables would remove it.
+//! time it is made. Engines are kept between moves for that reason too: AI seats past
+//! `ai::MAX_KEPT_CAVE_ENGINES` share their search thread's spare engine instead of building
+//! 12 MB of tables for every move (about 4 ms a move with this threshold, against 0.5 ms).
 
 /// Blocks this large or larger get a mapping of their own, given back when they are freed.
 const OWN_MAPPING_FROM: i32 = 1 << 20;

@@ -14,6 +14,7 @@ mod ewn;
 mod klotski;
 pub mod pool;
 
+use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -108,7 +109,7 @@ pub fn name(game: GameKind, seat: u8, kind: AiKind) -> &'static str {
 /// How many Magnetic Cave engines stay alive between their moves, server-wide. A strong engine
 /// holds up to 12 MB of tables (4 MB of transposition table, 8 MB of df-pn table, filled as
 /// they are used), so this bounds them to about 200 MB however many AI rooms run; past it a
-/// seat builds its engine afresh for each move.
+/// seat plays the spare engine of the thread its search runs on.
 pub const MAX_KEPT_CAVE_ENGINES: usize = 16;
 
 static CAVE_ENGINES: EngineQuota = EngineQuota::new(MAX_KEPT_CAVE_ENGINES);
@@ -152,6 +153,34 @@ impl Drop for QuotaSlot {
     }
 }
 
+thread_local! {
+    /// Engines for the seats past the quota, one of each kind per thread that searches (the AI
+    /// pool's, a thread per core), so such a seat does not build 12 MB of tables for every move.
+    /// Sharing one between seats is sound: a transposition table holds what a position is
+    /// worth, whichever game reached it, and killers and history only order moves.
+    static SPARE_ENGINES: RefCell<Vec<(AiKind, Box<dyn CaveEngine>)>> =
+        const { RefCell::new(Vec::new()) };
+}
+
+/// Runs `search` with this thread's spare engine of `kind`, built on first use.
+fn with_spare_engine<T>(kind: AiKind, search: impl FnOnce(&mut dyn CaveEngine) -> T) -> T {
+    // `Standard` plays the strong engine: one spare serves both.
+    let kind = match kind {
+        AiKind::Standard => AiKind::Strong,
+        kind => kind,
+    };
+    SPARE_ENGINES.with_borrow_mut(|spares| {
+        let index = match spares.iter().position(|(of, _)| *of == kind) {
+            Some(index) => index,
+            None => {
+                spares.push((kind, cave_engine(kind)));
+                spares.len() - 1
+            }
+        };
+        search(spares[index].1.as_mut())
+    })
+}
+
 /// An engine kept between moves, with its place in the quota.
 struct KeptEngine {
     engine: Box<dyn CaveEngine>,
@@ -182,14 +211,17 @@ impl Planner {
     }
 
     /// The seat's Magnetic Cave move: from its kept engine, or from a new one, kept for the
-    /// next move if the quota allows.
+    /// next move if the quota allows; past the quota, from this thread's spare engine.
     fn cave_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
         if let Some(kept) = &mut self.cave {
             return kept.engine.choose_move(position, budget);
         }
+        let Some(slot) = self.quota.take() else {
+            return with_spare_engine(self.kind, |engine| engine.choose_move(position, budget));
+        };
         let mut engine = cave_engine(self.kind);
         let square = engine.choose_move(position, budget);
-        self.cave = self.quota.take().map(|slot| KeptEngine {
+        self.cave = Some(KeptEngine {
             engine,
             _slot: slot,
         });
@@ -313,14 +345,52 @@ mod tests {
         );
     }
 
+    /// The kinds of this thread's spare engines, with where each lives.
+    fn spare_engines() -> Vec<(AiKind, usize)> {
+        SPARE_ENGINES.with_borrow(|spares| {
+            let address = |engine: &Box<dyn CaveEngine>| {
+                (engine.as_ref() as *const dyn CaveEngine).cast::<u8>() as usize
+            };
+            spares
+                .iter()
+                .map(|(kind, engine)| (*kind, address(engine)))
+                .collect()
+        })
+    }
+
     #[test]
-    fn past_the_quota_a_seat_builds_its_engine_for_each_move_until_a_place_frees() {
+    fn past_the_quota_seats_share_the_threads_spare_engine_until_a_place_frees() {
         static QUOTA: EngineQuota = EngineQuota::new(1);
         let holder = counting_planner(&QUOTA);
         assert!(holder.cave.is_some());
-        let mut second = Planner::with_quota(AiKind::Easy, &QUOTA);
-        play_cave_moves(&mut second, 1);
-        assert!(second.cave.is_none(), "the quota is full: not kept");
+        // A thread of its own, so that no other test's spares are seen.
+        let (mut second, spares_after_each_move) = std::thread::spawn(|| {
+            let mut second = Planner::with_quota(AiKind::Easy, &QUOTA);
+            let mut third = Planner::with_quota(AiKind::Easy, &QUOTA);
+            let mut standard = Planner::with_quota(AiKind::Standard, &QUOTA);
+            let mut strong = Planner::with_quota(AiKind::Strong, &QUOTA);
+            let mut seen = Vec::new();
+            for planner in [&mut second, &mut third, &mut standard, &mut strong] {
+                play_cave_moves(planner, 2);
+                assert!(planner.cave.is_none(), "the quota is full: not kept");
+                seen.push(spare_engines());
+            }
+            (second, seen)
+        })
+        .join()
+        .unwrap();
+        let easy = *spares_after_each_move[0]
+            .first()
+            .expect("a seat past the quota plays the thread's spare engine");
+        assert_eq!(
+            spares_after_each_move[0],
+            [easy],
+            "one engine for two moves"
+        );
+        assert_eq!(spares_after_each_move[1], [easy], "and for another seat");
+        let strong = *spares_after_each_move[2].last().expect("built");
+        assert_eq!(strong.0, AiKind::Strong, "Standard plays the strong engine");
+        assert_eq!(spares_after_each_move[3], [easy, strong]);
         drop(holder);
         play_cave_moves(&mut second, 1);
         assert!(second.cave.is_some(), "the place given back is taken");
