@@ -348,12 +348,11 @@ mod tests {
     /// The kinds of this thread's spare engines, with where each lives.
     fn spare_engines() -> Vec<(AiKind, usize)> {
         SPARE_ENGINES.with_borrow(|spares| {
-            let address = |engine: &Box<dyn CaveEngine>| {
-                (engine.as_ref() as *const dyn CaveEngine).cast::<u8>() as usize
-            };
+            let address =
+                |engine: &dyn CaveEngine| (engine as *const dyn CaveEngine).cast::<u8>() as usize;
             spares
                 .iter()
-                .map(|(kind, engine)| (*kind, address(engine)))
+                .map(|(kind, engine)| (*kind, address(engine.as_ref())))
                 .collect()
         })
     }
