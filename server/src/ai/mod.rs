@@ -158,22 +158,19 @@ thread_local! {
     /// pool's, a thread per core), so such a seat does not build 12 MB of tables for every move.
     /// Sharing one between seats is sound: a transposition table holds what a position is
     /// worth, whichever game reached it, and killers and history only order moves.
-    static SPARE_ENGINES: RefCell<Vec<(AiKind, Box<dyn CaveEngine>)>> =
+    static SPARE_ENGINES: RefCell<Vec<(&'static str, Box<dyn CaveEngine>)>> =
         const { RefCell::new(Vec::new()) };
 }
 
-/// Runs `search` with this thread's spare engine of `kind`, built on first use.
+/// Runs `search` with this thread's spare engine of `kind`, built on first use. Spares are
+/// kept by the engine's [`name`], so kinds that play one engine (`Standard`, `Strong`) share it.
 fn with_spare_engine<T>(kind: AiKind, search: impl FnOnce(&mut dyn CaveEngine) -> T) -> T {
-    // `Standard` plays the strong engine: one spare serves both.
-    let kind = match kind {
-        AiKind::Standard => AiKind::Strong,
-        kind => kind,
-    };
+    let engine = name(GameKind::Cave, 0, kind);
     SPARE_ENGINES.with_borrow_mut(|spares| {
-        let index = match spares.iter().position(|(of, _)| *of == kind) {
+        let index = match spares.iter().position(|(of, _)| *of == engine) {
             Some(index) => index,
             None => {
-                spares.push((kind, cave_engine(kind)));
+                spares.push((engine, cave_engine(kind)));
                 spares.len() - 1
             }
         };
@@ -345,14 +342,14 @@ mod tests {
         );
     }
 
-    /// The kinds of this thread's spare engines, with where each lives.
-    fn spare_engines() -> Vec<(AiKind, usize)> {
+    /// The names of this thread's spare engines, with where each lives.
+    fn spare_engines() -> Vec<(&'static str, usize)> {
         SPARE_ENGINES.with_borrow(|spares| {
             let address =
                 |engine: &dyn CaveEngine| (engine as *const dyn CaveEngine).cast::<u8>() as usize;
             spares
                 .iter()
-                .map(|(kind, engine)| (*kind, address(engine.as_ref())))
+                .map(|(name, engine)| (*name, address(engine.as_ref())))
                 .collect()
         })
     }
@@ -388,7 +385,7 @@ mod tests {
         );
         assert_eq!(spares_after_each_move[1], [easy], "and for another seat");
         let strong = *spares_after_each_move[2].last().expect("built");
-        assert_eq!(strong.0, AiKind::Strong, "Standard plays the strong engine");
+        assert_eq!(strong.0, "strong", "Standard plays the strong engine");
         assert_eq!(spares_after_each_move[3], [easy, strong]);
         drop(holder);
         play_cave_moves(&mut second, 1);
