@@ -14,7 +14,7 @@ use parlor_shared::codec::Format;
 /// sockets: the store opens files of its own meanwhile (its checkpoint thread's connection
 /// opens the WAL a second after the start).
 #[cfg(target_os = "linux")]
-fn open_fds() -> usize {
+fn open_sockets() -> usize {
     std::fs::read_dir("/proc/self/fd")
         .unwrap()
         .filter_map(|entry| std::fs::read_link(entry.ok()?.path()).ok())
@@ -32,14 +32,14 @@ async fn a_flood_over_the_connection_cap_holds_at_most_a_few_sockets_on_the_serv
     };
     let (server, _dir) = start_server_with("refusal-flood", limits);
     let _inside = Peer::connect(&server.url(), Format::Binary).await;
-    let before = open_fds();
+    let before = open_sockets();
     // Bare TCP connections that never upgrade: each waits for the handshake's time.
     let mut flood = Vec::new();
     for _ in 0..FLOOD {
         flood.push(tokio::net::TcpStream::connect(server.addr).await.unwrap());
     }
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let server_side = open_fds() - before - FLOOD;
+    let server_side = open_sockets() - before - FLOOD;
     assert!(
         server_side <= parlor_server::MAX_BUSY_REFUSALS,
         "the server holds {server_side} sockets for {FLOOD} connections over its cap"
@@ -47,7 +47,7 @@ async fn a_flood_over_the_connection_cap_holds_at_most_a_few_sockets_on_the_serv
     // Those it tells are let go within the refusal's time, not the handshake's.
     tokio::time::sleep(Duration::from_millis(3000)).await;
     assert!(
-        open_fds() - before - FLOOD <= 2,
+        open_sockets() - before - FLOOD <= 2,
         "refusals outlived their time"
     );
 }
