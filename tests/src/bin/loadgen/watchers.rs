@@ -99,9 +99,12 @@ pub struct AiRoom {
     created: Instant,
 }
 
-/// The server allows a connection one `CreateRoom` a second (after a burst of 30), and closes
-/// one that creates more: with budgets of a few ms a game is over sooner than that.
-const CREATE_EVERY: Duration = Duration::from_secs(1);
+/// How often an AI room is created at the soonest: the rate a server (with the default limits,
+/// as the command line starts it) allows a connection after its burst; it closes one that
+/// creates more. With budgets of a few ms a game is over sooner than that.
+fn create_every() -> Duration {
+    Duration::from_secs_f64(1.0 / parlor_server::Limits::default().room_creations.per_second)
+}
 
 impl AiRoom {
     pub async fn open(url: &str, stats: &Stats, move_ms: u32) -> anyhow::Result<AiRoom> {
@@ -151,7 +154,7 @@ impl AiRoom {
     async fn next_room(&mut self, stats: &Stats) -> anyhow::Result<()> {
         let leave = ClientMsg::Leave { room: self.room };
         peer::send(&mut self.socket, &leave).await?;
-        tokio::time::sleep_until((self.created + CREATE_EVERY).into()).await;
+        tokio::time::sleep_until((self.created + create_every()).into()).await;
         self.created = Instant::now();
         self.room = create_ai_room(&mut self.socket, stats, self.move_ms).await?;
         Ok(())
