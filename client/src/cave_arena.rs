@@ -360,7 +360,8 @@ impl<T> InGameOrder<T> {
 
 /// One game from `opening`.
 fn play_one(args: &ArenaArgs, opening: &[Square], a_plays: Player) -> anyhow::Result<Game> {
-    let (mut a, mut b) = (args.a.engine(), args.b.engine());
+    // Each engine knows which engine it plays, as a seat of the server does.
+    let (mut a, mut b) = (args.a.engine_facing(args.b), args.b.engine_facing(args.a));
     let (a_budget, b_budget) = (clamp_budget(args.a_move_ms), clamp_budget(args.b_move_ms));
     let mut position =
         Position::from_moves(opening).map_err(|(_, e)| anyhow::anyhow!("opening: {e}"))?;

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, Subcommand, ValueEnum};
-use parlor_server::ai::{CaveEngine, cave_engine, clamp_budget};
+use parlor_server::ai::{CaveEngine, Opponent, cave_engine, clamp_budget};
 use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
@@ -38,6 +38,11 @@ pub enum CaveCommand {
         /// This engine places the second brick (□).
         #[arg(long)]
         second: bool,
+        /// The opponent, when it is known to be one of these engines. Against classic the strong
+        /// engine keeps apart from the opponent's bricks in the opening, to win games its
+        /// search alone would steer to a tie; against the others it plays as without this.
+        #[arg(long, value_enum)]
+        opponent: Option<EngineLevel>,
         #[command(flatten)]
         ai: EngineArgs,
     },
@@ -118,13 +123,24 @@ pub enum EngineLevel {
 }
 
 impl EngineLevel {
-    pub fn engine(self) -> Box<dyn CaveEngine> {
-        cave_engine(match self {
+    pub fn kind(self) -> AiKind {
+        match self {
             EngineLevel::Classic => AiKind::Classic,
             EngineLevel::Easy => AiKind::Easy,
             EngineLevel::Normal => AiKind::Normal,
             EngineLevel::Strong => AiKind::Strong,
-        })
+        }
+    }
+
+    pub fn engine(self) -> Box<dyn CaveEngine> {
+        cave_engine(self.kind())
+    }
+
+    /// The engine of this level, told that it plays `opponent`.
+    pub fn engine_facing(self, opponent: EngineLevel) -> Box<dyn CaveEngine> {
+        let mut engine = self.engine();
+        engine.face(Opponent::of_ai(opponent.kind()));
+        engine
     }
 }
 
@@ -162,9 +178,17 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
                 ai.budget(),
             )
         }
-        CaveCommand::Engine { first, ai, .. } => {
+        CaveCommand::Engine {
+            first,
+            opponent,
+            ai,
+            ..
+        } => {
             let stdin = std::io::stdin();
-            let mut player = ai.engine.engine();
+            let mut player = match opponent {
+                Some(opponent) => ai.engine.engine_facing(opponent),
+                None => ai.engine.engine(),
+            };
             engine(
                 &mut stdin.lock(),
                 &mut std::io::stdout(),

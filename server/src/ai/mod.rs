@@ -21,7 +21,7 @@ use std::time::Duration;
 use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::HexMove;
-use parlor_shared::protocol::{AiKind, MAX_AI_MOVE_MS};
+use parlor_shared::protocol::{AiKind, MAX_AI_MOVE_MS, SeatSpec};
 
 pub use cave_alphabeta::AlphaBeta;
 
@@ -36,6 +36,46 @@ pub trait CaveEngine: Send {
 
     /// Depth, nodes and search time of the last `choose_move`, for reports and benches.
     fn last_search(&self) -> SearchSummary;
+
+    /// Tells the engine what it knows of its opponent, for the moves that follow. Engines
+    /// that play every opponent alike ignore it.
+    fn face(&mut self, _opponent: Opponent) {}
+}
+
+/// What an engine knows of its opponent, as chess engines are told through `UCI_Opponent`.
+/// Against classic the strong engine opens apart from the opponent's bricks where its search
+/// alone would touch them (`cave_strong/opening.rs`): that wins games against classic's
+/// blocking that contact ties, and costs games against normal and against strong.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Opponent {
+    /// A person, another AI level, or a program nobody named: the plain search.
+    #[default]
+    Unknown,
+    /// The seed's depth-4 minimax with its line sum.
+    Classic,
+}
+
+impl Opponent {
+    /// What an AI of `kind` is as an opponent.
+    pub fn of_ai(kind: AiKind) -> Opponent {
+        match kind {
+            AiKind::Classic => Opponent::Classic,
+            _ => Opponent::Unknown,
+        }
+    }
+
+    /// What the seat `seat` plays against, of the seats played as `specs`: the first other
+    /// seat (only Magnetic Cave's engines are told, and it has two).
+    pub fn facing<'a>(specs: impl IntoIterator<Item = &'a SeatSpec>, seat: u8) -> Opponent {
+        let other = specs
+            .into_iter()
+            .enumerate()
+            .find(|&(index, _)| index != usize::from(seat));
+        match other {
+            Some((_, &SeatSpec::Ai { kind, .. })) => Opponent::of_ai(kind),
+            Some((_, SeatSpec::Human)) | None => Opponent::Unknown,
+        }
+    }
 }
 
 /// What one engine search did.
@@ -190,18 +230,22 @@ struct KeptEngine {
 /// engines allows.
 pub struct Planner {
     kind: AiKind,
+    /// The other seat, as the Magnetic Cave engine is told before each move (a spare engine
+    /// serves seats facing different opponents).
+    opponent: Opponent,
     cave: Option<KeptEngine>,
     quota: &'static EngineQuota,
 }
 
 impl Planner {
-    pub fn new(kind: AiKind) -> Planner {
-        Planner::with_quota(kind, &CAVE_ENGINES)
+    pub fn new(kind: AiKind, opponent: Opponent) -> Planner {
+        Planner::with_quota(kind, opponent, &CAVE_ENGINES)
     }
 
-    fn with_quota(kind: AiKind, quota: &'static EngineQuota) -> Planner {
+    fn with_quota(kind: AiKind, opponent: Opponent, quota: &'static EngineQuota) -> Planner {
         Planner {
             kind,
+            opponent,
             cave: None,
             quota,
         }
@@ -210,14 +254,19 @@ impl Planner {
     /// The seat's Magnetic Cave move: from its kept engine, or from a new one, kept for the
     /// next move if the quota allows; past the quota, from this thread's spare engine.
     fn cave_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
+        let opponent = self.opponent;
+        let search = |engine: &mut dyn CaveEngine| {
+            engine.face(opponent);
+            engine.choose_move(position, budget)
+        };
         if let Some(kept) = &mut self.cave {
-            return kept.engine.choose_move(position, budget);
+            return search(kept.engine.as_mut());
         }
         let Some(slot) = self.quota.take() else {
-            return with_spare_engine(self.kind, |engine| engine.choose_move(position, budget));
+            return with_spare_engine(self.kind, search);
         };
         let mut engine = cave_engine(self.kind);
-        let square = engine.choose_move(position, budget);
+        let square = search(engine.as_mut());
         self.cave = Some(KeptEngine {
             engine,
             _slot: slot,
@@ -281,136 +330,4 @@ pub fn clamp_budget(move_ms: u32) -> Duration {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Plays the first legal move and counts its searches.
-    struct CountingEngine {
-        searches: u64,
-    }
-
-    impl CaveEngine for CountingEngine {
-        fn name(&self) -> String {
-            "counting".into()
-        }
-
-        fn choose_move(&mut self, position: &Position, _budget: Duration) -> Option<Square> {
-            self.searches += 1;
-            position.legal_squares().next()
-        }
-
-        fn last_search(&self) -> SearchSummary {
-            SearchSummary {
-                depth: 0,
-                nodes: self.searches,
-                search_time: None,
-            }
-        }
-    }
-
-    /// A seat's planner playing with a counting engine, kept under `quota`.
-    fn counting_planner(quota: &'static EngineQuota) -> Planner {
-        let mut planner = Planner::with_quota(AiKind::Strong, quota);
-        planner.cave = quota.take().map(|slot| KeptEngine {
-            engine: Box::new(CountingEngine { searches: 0 }),
-            _slot: slot,
-        });
-        planner
-    }
-
-    fn play_cave_moves(planner: &mut Planner, count: usize) {
-        let mut position = Position::new();
-        for _ in 0..count {
-            let plan = planner.plan(&GameState::Cave(position), 0, Duration::from_millis(1));
-            let [GameMove::Cave(square)] = plan[..] else {
-                panic!("one cave move, not {plan:?}");
-            };
-            position = position.play(square).unwrap();
-        }
-    }
-
-    #[test]
-    fn a_cave_seat_keeps_its_engine_from_move_to_move() {
-        static QUOTA: EngineQuota = EngineQuota::new(1);
-        let mut planner = counting_planner(&QUOTA);
-        play_cave_moves(&mut planner, 3);
-        let kept = planner.cave.as_ref().expect("kept");
-        assert_eq!(
-            kept.engine.last_search().nodes,
-            3,
-            "one engine made all three moves"
-        );
-    }
-
-    /// The names of this thread's spare engines, with where each lives.
-    fn spare_engines() -> Vec<(&'static str, usize)> {
-        SPARE_ENGINES.with_borrow(|spares| {
-            let address =
-                |engine: &dyn CaveEngine| (engine as *const dyn CaveEngine).cast::<u8>() as usize;
-            spares
-                .iter()
-                .map(|(name, engine)| (*name, address(engine.as_ref())))
-                .collect()
-        })
-    }
-
-    #[test]
-    fn past_the_quota_seats_share_the_threads_spare_engine_until_a_place_frees() {
-        static QUOTA: EngineQuota = EngineQuota::new(1);
-        let holder = counting_planner(&QUOTA);
-        assert!(holder.cave.is_some());
-        // A thread of its own, so that no other test's spares are seen.
-        let (mut second, spares_after_each_move) = std::thread::spawn(|| {
-            let mut second = Planner::with_quota(AiKind::Easy, &QUOTA);
-            let mut third = Planner::with_quota(AiKind::Easy, &QUOTA);
-            let mut standard = Planner::with_quota(AiKind::Standard, &QUOTA);
-            let mut strong = Planner::with_quota(AiKind::Strong, &QUOTA);
-            let mut seen = Vec::new();
-            for planner in [&mut second, &mut third, &mut standard, &mut strong] {
-                play_cave_moves(planner, 2);
-                assert!(planner.cave.is_none(), "the quota is full: not kept");
-                seen.push(spare_engines());
-            }
-            (second, seen)
-        })
-        .join()
-        .unwrap();
-        let easy = *spares_after_each_move[0]
-            .first()
-            .expect("a seat past the quota plays the thread's spare engine");
-        assert_eq!(
-            spares_after_each_move[0],
-            [easy],
-            "one engine for two moves"
-        );
-        assert_eq!(spares_after_each_move[1], [easy], "and for another seat");
-        let strong = *spares_after_each_move[2].last().expect("built");
-        assert_eq!(strong.0, "strong", "Standard plays the strong engine");
-        assert_eq!(spares_after_each_move[3], [easy, strong]);
-        drop(holder);
-        play_cave_moves(&mut second, 1);
-        assert!(second.cave.is_some(), "the place given back is taken");
-        assert_eq!(QUOTA.kept.load(Ordering::SeqCst), 1);
-        drop(second);
-        assert_eq!(
-            QUOTA.kept.load(Ordering::SeqCst),
-            0,
-            "every place given back"
-        );
-    }
-
-    #[test]
-    fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
-        static QUOTA: EngineQuota = EngineQuota::new(1);
-        let mut planner = Planner::with_quota(AiKind::Classic, &QUOTA);
-        assert!(planner.cave.is_none());
-        let plan = planner.plan(
-            &GameState::Cave(Position::new()),
-            0,
-            Duration::from_millis(50),
-        );
-        assert_eq!(plan.len(), 1);
-        let kept = planner.cave.as_ref().expect("kept");
-        assert_eq!(kept.engine.name(), cave_engine(AiKind::Classic).name());
-    }
-}
+mod tests;

@@ -35,10 +35,10 @@ impl Room {
         let (paced, lane) = (ai::uses_whole_budget(self.game), ai::lane(self.game));
         let planned = std::mem::take(&mut self.ai_plan);
         let planner = planned.is_empty().then(|| {
-            self.seats[seat as usize]
-                .planner
-                .take()
-                .unwrap_or_else(|| ai::Planner::new(kind))
+            self.seats[seat as usize].planner.take().unwrap_or_else(|| {
+                let specs = self.seats.iter().map(|seat| &seat.spec);
+                ai::Planner::new(kind, ai::Opponent::facing(specs, seat))
+            })
         });
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();

@@ -10,9 +10,11 @@
 //! positions, and same-colour pairs across the two middle rows, weighed by hand. Iterative
 //! deepening runs until the time is up (an unfinished iteration's best move so far is kept)
 //! or the result is proven. In a proven tie the engine picks the tying move that leaves the
-//! opponent the most replies that lose, and not at a glance.
+//! opponent the most replies that lose, and not at a glance. Told that it plays classic, it
+//! keeps apart from classic's bricks in the opening (`opening.rs`).
 
 pub mod eval;
+mod opening;
 mod proofs;
 mod releases;
 mod swindle;
@@ -28,6 +30,7 @@ use self::proofs::{Proofs, Schedule};
 use self::table::{Bound, NO_MOVE, Table};
 use self::zobrist::Hashes;
 pub(crate) use self::zobrist::transform;
+use super::Opponent;
 use super::cave_lines::five_completions;
 
 pub type Score = i32;
@@ -67,6 +70,10 @@ pub struct Strong {
     deadline: Instant,
     out_of_time: bool,
     root_best: Option<Square>,
+    /// Moves the root may not play (the opening's second search, `opening.rs`).
+    root_excluded: u64,
+    /// Against classic the opening keeps apart from its bricks (`opening.rs`).
+    opponent: Opponent,
     proofs: Proofs,
     pub last: SearchReport,
 }
@@ -102,6 +109,8 @@ impl Strong {
             deadline: Instant::now(),
             out_of_time: false,
             root_best: None,
+            root_excluded: 0,
+            opponent: Opponent::Unknown,
             proofs: Proofs::default(),
             last: SearchReport::default(),
         }
@@ -141,26 +150,12 @@ impl Strong {
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.history.iter_mut().flatten().for_each(|h| *h /= 8);
         let hashes = Hashes::of(position);
-        let mut best = (fallback, 0, 0);
-        for depth in 1..=self.max_depth.unwrap_or(MAX_PLY as i32 - 16) {
-            self.root_best = None;
-            let Some(score) = self.pvs(position, hashes, depth, 0, -WIN - 1, WIN + 1) else {
-                // An unfinished iteration's best move so far was searched to the full window
-                // (PVS re-searches a move that beats the first): it is the better choice.
-                if let Some(square) = self.root_best {
-                    best.0 = square;
-                }
-                break;
+        let mut best =
+            if self.opponent == Opponent::Classic && position.brick_count() < opening::BRICKS {
+                self.deepen_apart(position, hashes, fallback)
+            } else {
+                self.deepen(position, hashes, fallback)
             };
-            if let Some(square) = self.root_best {
-                best = (square, score, depth);
-            }
-            // A proven result will not change with depth. Otherwise deepen until the time is up:
-            // an unfinished iteration still counts.
-            if score.abs() >= WIN_THRESHOLD || proves_tie(score, depth, position) {
-                break;
-            }
-        }
         let proven_tie = proves_tie(best.1, best.2, position) && self.max_depth.is_none();
         if proven_tie {
             self.deadline = end;
@@ -187,6 +182,38 @@ impl Strong {
             search_time: searched,
         };
         Some(best.0)
+    }
+
+    /// Iterative deepening until `self.deadline` or a proven result: the move, its score and
+    /// the depth it was searched to (0 if no iteration finished: then `fallback`, unless an
+    /// unfinished iteration found a move).
+    fn deepen(
+        &mut self,
+        position: &Position,
+        hashes: Hashes,
+        fallback: Square,
+    ) -> (Square, Score, i32) {
+        let mut best = (fallback, 0, 0);
+        for depth in 1..=self.max_depth.unwrap_or(MAX_PLY as i32 - 16) {
+            self.root_best = None;
+            let Some(score) = self.pvs(position, hashes, depth, 0, -WIN - 1, WIN + 1) else {
+                // An unfinished iteration's best move so far was searched to the full window
+                // (PVS re-searches a move that beats the first): it is the better choice.
+                if let Some(square) = self.root_best {
+                    best.0 = square;
+                }
+                break;
+            };
+            if let Some(square) = self.root_best {
+                best = (square, score, depth);
+            }
+            // A proven result will not change with depth. Otherwise deepen until the time is up:
+            // an unfinished iteration still counts.
+            if score.abs() >= WIN_THRESHOLD || proves_tie(score, depth, position) {
+                break;
+            }
+        }
+        best
     }
 
     /// The root's moves worth playing, `first` first and the rest in search order: the blocks
@@ -285,7 +312,11 @@ impl Strong {
         let table_move = entry
             .filter(|e| e.best != NO_MOVE)
             .map(|e| transform(symmetry, e.best));
-        let candidates = if forced { must_block } else { legal };
+        let mut candidates = if forced { must_block } else { legal };
+        // A forced block is never excluded.
+        if ply == 0 && candidates & !self.root_excluded != 0 {
+            candidates &= !self.root_excluded;
+        }
         let moves = self.ordered(
             candidates,
             table_move,
@@ -442,6 +473,10 @@ impl super::CaveEngine for Strong {
 
     fn choose_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
         self.search(position, budget)
+    }
+
+    fn face(&mut self, opponent: Opponent) {
+        self.opponent = opponent;
     }
 
     fn last_search(&self) -> super::SearchSummary {

@@ -1,0 +1,205 @@
+//! The AI seats' planners: kept and spare engines, and what a seat tells its engine.
+
+use super::*;
+
+/// Plays the first legal move and counts its searches.
+struct CountingEngine {
+    searches: u64,
+}
+
+impl CaveEngine for CountingEngine {
+    fn name(&self) -> String {
+        "counting".into()
+    }
+
+    fn choose_move(&mut self, position: &Position, _budget: Duration) -> Option<Square> {
+        self.searches += 1;
+        position.legal_squares().next()
+    }
+
+    fn last_search(&self) -> SearchSummary {
+        SearchSummary {
+            depth: 0,
+            nodes: self.searches,
+            search_time: None,
+        }
+    }
+}
+
+/// A seat's planner playing with a counting engine, kept under `quota`.
+fn counting_planner(quota: &'static EngineQuota) -> Planner {
+    let mut planner = Planner::with_quota(AiKind::Strong, Opponent::Unknown, quota);
+    planner.cave = quota.take().map(|slot| KeptEngine {
+        engine: Box::new(CountingEngine { searches: 0 }),
+        _slot: slot,
+    });
+    planner
+}
+
+fn play_cave_moves(planner: &mut Planner, count: usize) {
+    let mut position = Position::new();
+    for _ in 0..count {
+        let plan = planner.plan(&GameState::Cave(position), 0, Duration::from_millis(1));
+        let [GameMove::Cave(square)] = plan[..] else {
+            panic!("one cave move, not {plan:?}");
+        };
+        position = position.play(square).unwrap();
+    }
+}
+
+#[test]
+fn a_cave_seat_keeps_its_engine_from_move_to_move() {
+    static QUOTA: EngineQuota = EngineQuota::new(1);
+    let mut planner = counting_planner(&QUOTA);
+    play_cave_moves(&mut planner, 3);
+    let kept = planner.cave.as_ref().expect("kept");
+    assert_eq!(
+        kept.engine.last_search().nodes,
+        3,
+        "one engine made all three moves"
+    );
+}
+
+/// The names of this thread's spare engines, with where each lives.
+fn spare_engines() -> Vec<(&'static str, usize)> {
+    SPARE_ENGINES.with_borrow(|spares| {
+        let address =
+            |engine: &dyn CaveEngine| (engine as *const dyn CaveEngine).cast::<u8>() as usize;
+        spares
+            .iter()
+            .map(|(name, engine)| (*name, address(engine.as_ref())))
+            .collect()
+    })
+}
+
+#[test]
+fn past_the_quota_seats_share_the_threads_spare_engine_until_a_place_frees() {
+    static QUOTA: EngineQuota = EngineQuota::new(1);
+    let holder = counting_planner(&QUOTA);
+    assert!(holder.cave.is_some());
+    // A thread of its own, so that no other test's spares are seen.
+    let (mut second, spares_after_each_move) = std::thread::spawn(|| {
+        let mut second = Planner::with_quota(AiKind::Easy, Opponent::Unknown, &QUOTA);
+        let mut third = Planner::with_quota(AiKind::Easy, Opponent::Unknown, &QUOTA);
+        let mut standard = Planner::with_quota(AiKind::Standard, Opponent::Unknown, &QUOTA);
+        let mut strong = Planner::with_quota(AiKind::Strong, Opponent::Unknown, &QUOTA);
+        let mut seen = Vec::new();
+        for planner in [&mut second, &mut third, &mut standard, &mut strong] {
+            play_cave_moves(planner, 2);
+            assert!(planner.cave.is_none(), "the quota is full: not kept");
+            seen.push(spare_engines());
+        }
+        (second, seen)
+    })
+    .join()
+    .unwrap();
+    let easy = *spares_after_each_move[0]
+        .first()
+        .expect("a seat past the quota plays the thread's spare engine");
+    assert_eq!(
+        spares_after_each_move[0],
+        [easy],
+        "one engine for two moves"
+    );
+    assert_eq!(spares_after_each_move[1], [easy], "and for another seat");
+    let strong = *spares_after_each_move[2].last().expect("built");
+    assert_eq!(strong.0, "strong", "Standard plays the strong engine");
+    assert_eq!(spares_after_each_move[3], [easy, strong]);
+    drop(holder);
+    play_cave_moves(&mut second, 1);
+    assert!(second.cave.is_some(), "the place given back is taken");
+    assert_eq!(QUOTA.kept.load(Ordering::SeqCst), 1);
+    drop(second);
+    assert_eq!(
+        QUOTA.kept.load(Ordering::SeqCst),
+        0,
+        "every place given back"
+    );
+}
+
+#[test]
+fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
+    static QUOTA: EngineQuota = EngineQuota::new(1);
+    let mut planner = Planner::with_quota(AiKind::Classic, Opponent::Unknown, &QUOTA);
+    assert!(planner.cave.is_none());
+    let plan = planner.plan(
+        &GameState::Cave(Position::new()),
+        0,
+        Duration::from_millis(50),
+    );
+    assert_eq!(plan.len(), 1);
+    let kept = planner.cave.as_ref().expect("kept");
+    assert_eq!(kept.engine.name(), cave_engine(AiKind::Classic).name());
+}
+
+#[test]
+fn only_classic_is_named_as_an_opponent() {
+    let ai = |kind| SeatSpec::Ai { move_ms: 100, kind };
+    let seats = [ai(AiKind::Strong), ai(AiKind::Classic)];
+    assert_eq!(Opponent::facing(&seats, 0), Opponent::Classic);
+    assert_eq!(Opponent::facing(&seats, 1), Opponent::Unknown);
+    for kind in [AiKind::Easy, AiKind::Normal] {
+        assert_eq!(
+            Opponent::facing(&[SeatSpec::Human, ai(kind)], 0),
+            Opponent::Unknown
+        );
+    }
+    let strong_against_person = [ai(AiKind::Standard), SeatSpec::Human];
+    assert_eq!(
+        Opponent::facing(&strong_against_person, 0),
+        Opponent::Unknown
+    );
+    assert_eq!(
+        Opponent::facing(&strong_against_person, 1),
+        Opponent::Unknown
+    );
+    assert_eq!(
+        Opponent::facing(&[ai(AiKind::Classic)], 0),
+        Opponent::Unknown,
+        "alone"
+    );
+}
+
+/// What a told engine was told and asked, in order.
+#[derive(Debug, PartialEq, Eq)]
+enum Call {
+    Face(Opponent),
+    Move,
+}
+
+/// Plays the first legal move and logs what it is told and asked.
+struct ToldEngine(std::sync::Arc<std::sync::Mutex<Vec<Call>>>);
+
+impl CaveEngine for ToldEngine {
+    fn name(&self) -> String {
+        "told".into()
+    }
+
+    fn choose_move(&mut self, position: &Position, _budget: Duration) -> Option<Square> {
+        self.0.lock().unwrap().push(Call::Move);
+        position.legal_squares().next()
+    }
+
+    fn face(&mut self, opponent: Opponent) {
+        self.0.lock().unwrap().push(Call::Face(opponent));
+    }
+
+    fn last_search(&self) -> SearchSummary {
+        SearchSummary::default()
+    }
+}
+
+#[test]
+fn a_seat_tells_its_engine_whom_it_faces_before_every_move() {
+    static QUOTA: EngineQuota = EngineQuota::new(1);
+    let calls = std::sync::Arc::default();
+    let mut planner = Planner::with_quota(AiKind::Strong, Opponent::Classic, &QUOTA);
+    planner.cave = QUOTA.take().map(|slot| KeptEngine {
+        engine: Box::new(ToldEngine(std::sync::Arc::clone(&calls))),
+        _slot: slot,
+    });
+    play_cave_moves(&mut planner, 2);
+    use Call::{Face, Move};
+    let told = [Face(Opponent::Classic), Move, Face(Opponent::Classic), Move];
+    assert_eq!(*calls.lock().unwrap(), told);
+}
