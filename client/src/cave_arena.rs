@@ -40,8 +40,9 @@ pub struct ArenaArgs {
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     openings: Option<u32>,
     /// Shift the openings (or starts) taken by this many places in their fixed list. While
-    /// the offsets differ by less than the spacing of the openings taken (the list's length
-    /// over --openings), runs share no opening: independent samples.
+    /// the offsets differ by less than the spacing of the openings taken, rounded down (the
+    /// list's length over --openings: 256 / 100 gives 2, so offsets 0 and 1), runs share no
+    /// opening: independent samples.
     #[arg(long, default_value_t = 0)]
     opening_offset: usize,
     /// Thinking time per move for A, in milliseconds.

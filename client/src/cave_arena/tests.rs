@@ -27,6 +27,12 @@ fn offsets_below_the_spacing_take_disjoint_sets_of_openings() {
         "100 distinct openings each"
     );
     assert!(sets[0].is_disjoint(&sets[1]));
+    // 256 openings over 100 are 2.56 apart, but some neighbours only 2: offset 2 meets 0's.
+    assert_eq!(count, 256);
+    assert!(
+        !taken(2).is_disjoint(&sets[0]),
+        "the spacing counts rounded down"
+    );
     assert!(
         taken(count - 1).iter().all(|&index| index < count),
         "wraps around"
