@@ -314,7 +314,10 @@ impl Strong {
             .map(|e| transform(symmetry, e.best));
         let mut candidates = if forced { must_block } else { legal };
         // A forced block is never excluded.
-        if ply == 0 && candidates & !self.root_excluded != 0 {
+        let restricted = ply == 0
+            && candidates & self.root_excluded != 0
+            && candidates & !self.root_excluded != 0;
+        if restricted {
             candidates &= !self.root_excluded;
         }
         let moves = self.ordered(
@@ -384,6 +387,13 @@ impl Strong {
             Bound::Lower
         } else {
             Bound::Exact
+        };
+        // A root searched without some of its moves (`opening.rs`) is worth at least what the
+        // others scored, and no more is known: kept so, it misleads no later search.
+        let bound = match bound {
+            Bound::Upper if restricted => return Some(best),
+            _ if restricted => Bound::Lower,
+            bound => bound,
         };
         let stored_move = if best_move == NO_MOVE {
             NO_MOVE
