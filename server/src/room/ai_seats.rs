@@ -36,7 +36,7 @@ impl Room {
         let planned = std::mem::take(&mut self.ai_plan);
         let planner = planned.is_empty().then(|| {
             self.seats[seat as usize].planner.take().unwrap_or_else(|| {
-                let specs = self.seats.iter().map(|seat| &seat.spec);
+                let specs = self.seats.iter().map(|place| &place.spec);
                 ai::Planner::new(kind, ai::Opponent::facing(specs, seat))
             })
         });
