@@ -60,10 +60,9 @@ impl Strong {
         hashes: Hashes,
         fallback: Square,
     ) -> (Square, Score, i32) {
-        let me = position.to_move();
         let legal = position.legal_moves();
-        let occupied = position.bricks(me) | position.bricks(me.other());
-        let touching_moves = touching(position.bricks(me.other()), occupied) & legal;
+        let theirs = position.bricks(position.to_move().other());
+        let touching_moves = touching(theirs, position.occupied()) & legal;
         let Some(first_apart) = squares_of(legal & !touching_moves).next() else {
             return self.deepen(position, hashes, fallback);
         };
@@ -71,11 +70,10 @@ impl Strong {
         let now = std::time::Instant::now();
         self.deadline = now + deadline.saturating_duration_since(now) / 2;
         let best = self.deepen(position, hashes, fallback);
+        self.deadline = deadline;
         if touching_moves & best.0.bit() == 0 || best.1.abs() >= WIN_THRESHOLD {
-            self.deadline = deadline;
             return best;
         }
-        self.deadline = deadline;
         self.out_of_time = false;
         self.root_excluded = touching_moves;
         let apart = self.deepen(position, hashes, first_apart);
@@ -124,11 +122,11 @@ mod tests {
     fn plays_facing(opponent: Opponent, moves: &str, depth: i32) -> (Square, bool) {
         let position = test_position(moves);
         let theirs = position.bricks(position.to_move().other());
-        let occupied = theirs | position.bricks(position.to_move());
         let mut engine = Strong::new(Some(depth));
         engine.face(opponent);
         let square = engine.search(&position, Duration::from_secs(60)).unwrap();
-        (square, touching(theirs, occupied) & square.bit() != 0)
+        let touches = touching(theirs, position.occupied()) & square.bit() != 0;
+        (square, touches)
     }
 
     fn plays(moves: &str, depth: i32) -> (Square, bool) {
