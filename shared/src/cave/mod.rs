@@ -190,10 +190,7 @@ impl Position {
     /// ignoring whether the game is over (see [`Position::legal_moves`]).
     pub fn anchored_empty_cells(&self) -> u64 {
         let occupied = self.occupied();
-        // `<< 1` marks the right-hand neighbour of every brick; it wraps from column h to the
-        // next row's column a, which is a wall cell anyway. `>> 1` likewise for the left.
-        let beside_brick = ((occupied << 1) & !COL_A) | ((occupied >> 1) & !COL_H);
-        (COL_A | COL_H | beside_brick) & !occupied
+        (COL_A | COL_H | beside_in_row(occupied)) & !occupied
     }
 
     /// The cells the side to move may play, as a bitboard; empty once the game is over.
@@ -297,6 +294,15 @@ impl Position {
             })
             .collect()
     }
+}
+
+/// The cells directly left and right of `bits` in their rows, none across a wall: the ones a
+/// brick there makes legal placements.
+#[inline]
+pub const fn beside_in_row(bits: u64) -> u64 {
+    // `<< 1` marks each cell's right-hand neighbour; from column h it would wrap to the next
+    // row's column a, which the mask drops. `>> 1` likewise for the left.
+    ((bits << 1) & !COL_A) | ((bits >> 1) & !COL_H)
 }
 
 /// The cells of a bitboard in index order.

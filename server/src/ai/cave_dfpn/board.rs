@@ -2,7 +2,7 @@
 //! which of them is the attacker, what a node's moves are (forced blocks only, when there is a
 //! four to block) and the key a node has under the board's four mirror images.
 
-use parlor_shared::cave::{COL_A, COL_H, Position};
+use parlor_shared::cave::{COL_A, COL_H, Position, beside_in_row};
 
 use crate::ai::cave_lines::five_completions;
 
@@ -29,8 +29,7 @@ pub enum Shape {
 
 /// Empty cells against a wall or beside a brick (`Position::anchored_empty_cells`).
 pub fn anchored(occupied: u64) -> u64 {
-    let beside = ((occupied << 1) & !COL_A) | ((occupied >> 1) & !COL_H);
-    (COL_A | COL_H | beside) & !occupied
+    (COL_A | COL_H | beside_in_row(occupied)) & !occupied
 }
 
 impl Node {
@@ -97,8 +96,7 @@ impl Node {
     pub fn child_shape(self, facts: &Facts, cell: u8) -> Shape {
         let bit = 1u64 << cell;
         let occupied = self.mover | self.other | bit;
-        let beside = ((bit << 1) & !COL_A) | ((bit >> 1) & !COL_H);
-        let legal = (facts.legal & !bit) | (beside & !occupied);
+        let legal = (facts.legal & !bit) | (beside_in_row(bit) & !occupied);
         classify(!self.attacker_moves, legal, || {
             (
                 facts.other_fives & !bit,

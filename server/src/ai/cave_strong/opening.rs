@@ -30,7 +30,7 @@
 //!
 //! [`Opponent::Classic`]: crate::ai::Opponent::Classic
 
-use parlor_shared::cave::{COL_A, COL_H, Position, Square, squares_of};
+use parlor_shared::cave::{Position, Square, beside_in_row, squares_of};
 
 use super::zobrist::Hashes;
 use super::{Score, Strong, WIN_THRESHOLD};
@@ -44,7 +44,7 @@ pub const MARGIN: Score = 1000;
 /// The empty cells touching one of `theirs`, in any of the eight directions; none across a
 /// wall.
 pub fn touching(theirs: u64, occupied: u64) -> u64 {
-    let beside = ((theirs << 1) & !COL_A) | ((theirs >> 1) & !COL_H);
+    let beside = beside_in_row(theirs);
     let in_row = theirs | beside;
     (beside | (in_row << 8) | (in_row >> 8)) & !occupied
 }

@@ -3,19 +3,13 @@
 //! taking a cell the opponent needs for a five, and history; a move that opens such a cell
 //! goes last. Killers and history learn from cut-offs.
 
-use parlor_shared::cave::{COL_A, COL_H, Player, Square, squares_of};
+use parlor_shared::cave::{Player, Square, beside_in_row, squares_of};
 
 use super::{MAX_PLY, Strong};
 use crate::ai::cave_lines::five_completions;
 
 /// History scores stay below every bonus of the move ordering (the smallest is 1 << 30).
 const HISTORY_CAP: u32 = (1 << 30) - 1;
-
-/// Cells next to a brick on `square` in its row: the ones its placement opens.
-fn horizontal_neighbours(square: Square) -> u64 {
-    let bit = square.bit();
-    ((bit << 1) & !COL_A) | ((bit >> 1) & !COL_H)
-}
 
 impl Strong {
     pub(super) fn remember_cutoff(&mut self, ply: i32, player: Player, square: Square, depth: i32) {
@@ -53,7 +47,7 @@ impl Strong {
                 if Some(index) == table_move {
                     score += 1 << 40;
                 }
-                let opened = horizontal_neighbours(square) & !(mine | theirs);
+                let opened = beside_in_row(square.bit()) & !(mine | theirs);
                 let legal_after = (legal & !square.bit()) | opened;
                 let threats =
                     (five_completions(mine | square.bit(), theirs) & legal_after).count_ones();
