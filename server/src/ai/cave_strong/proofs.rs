@@ -2,6 +2,11 @@
 //! (`levels/cave/proven.txt`), and in endgames df-pn itself, which sees forced wins far deeper
 //! than the alpha-beta horizon: before the search it looks for a forced win, after it checks
 //! that the chosen move does not walk into one.
+//!
+//! Each search starts from a cleared table. Tables kept from move to move (one per attacking
+//! colour, the earlier searches' entries read but given up first) proved 620 wins where fresh
+//! ones proved 611, over 4966 endgame positions of 151 arena games at 35 ms a position, and
+//! changed no arena score measurably: not worth the state.
 
 use std::time::{Duration, Instant};
 
