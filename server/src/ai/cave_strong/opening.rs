@@ -15,7 +15,8 @@
 //! to 510 wins with 27 to 42 ties. Up to 6 bricks it scored 508/6/30, up to 12 514/5/25 and up
 //! to 16 492/10/42: later in the game the lines a touching brick kills are already decided. At
 //! 1 s a move (`--games 200 --openings 100 --a-move-ms 1000 --b-move-ms 1000`) it scored
-//! 193/1/6, with `--opening-offset 1` 196/0/4 and with `--opening-offset 2` (44 of its 100
+//! 193/1/6 and 194/1/5, with `--opening-offset 1` 196/0/4 and 187/2/11 (the search goes by
+//! the clock: a run again is a new sample) and with `--opening-offset 2` (44 of its 100
 //! openings are offset 0's) 194/0/6, where the engine without it scored 182/0/18 and 181/3/16
 //! on the first two samples.
 //!
