@@ -189,8 +189,7 @@ impl Position {
     /// Empty cells where a brick may go: against a wall or directly left or right of a brick,
     /// ignoring whether the game is over (see [`Position::legal_moves`]).
     pub fn anchored_empty_cells(&self) -> u64 {
-        let occupied = self.occupied();
-        (COL_A | COL_H | beside_in_row(occupied)) & !occupied
+        anchored_cells(self.occupied())
     }
 
     /// The cells the side to move may play, as a bitboard; empty once the game is over.
@@ -303,6 +302,14 @@ pub const fn beside_in_row(bits: u64) -> u64 {
     // `<< 1` marks each cell's right-hand neighbour; from column h it would wrap to the next
     // row's column a, which the mask drops. `>> 1` likewise for the left.
     ((bits << 1) & !COL_A) | ((bits >> 1) & !COL_H)
+}
+
+/// The empty cells of a board with `occupied` cells where a brick may go: against a wall or
+/// directly left or right of a brick. For searches that keep bare bitboards; a [`Position`]
+/// has [`Position::anchored_empty_cells`].
+#[inline]
+pub const fn anchored_cells(occupied: u64) -> u64 {
+    (COL_A | COL_H | beside_in_row(occupied)) & !occupied
 }
 
 /// The cells of a bitboard in index order.

@@ -279,6 +279,25 @@ fn play_choices(choices: &[u8]) -> Vec<Position> {
     positions
 }
 
+#[test]
+fn anchored_cells_of_a_bare_bitboard_are_the_rules_cells() {
+    // Searches that keep bare bitboards (df-pn) take their cells from `anchored_cells`. d4 is
+    // placed unchecked, for an inner brick's neighbours.
+    let mut position = Position::new();
+    for square in moves("a1 h1 b1 d4 h4") {
+        let anchored = anchored_cells(position.occupied());
+        assert_eq!(anchored, position.anchored_empty_cells());
+        for cell in Square::all() {
+            assert_eq!(
+                anchored & cell.bit() != 0,
+                naive_anchored(&position, cell),
+                "{cell} in\n{position}"
+            );
+        }
+        position = position.play_unchecked(square);
+    }
+}
+
 proptest! {
     #[test]
     fn legal_cells_match_the_rule_text(choices in random_game()) {

@@ -2,7 +2,7 @@
 //! which of them is the attacker, what a node's moves are (forced blocks only, when there is a
 //! four to block) and the key a node has under the board's four mirror images.
 
-use parlor_shared::cave::{COL_A, COL_H, Position, beside_in_row};
+use parlor_shared::cave::{Position, anchored_cells, beside_in_row};
 
 use crate::ai::cave_lines::five_completions;
 
@@ -25,11 +25,6 @@ pub enum Shape {
     MoverFails,
     /// The moves worth searching: every legal cell, or the one block of the other side's four.
     Moves(u64),
-}
-
-/// Empty cells against a wall or beside a brick (`Position::anchored_empty_cells`).
-pub fn anchored(occupied: u64) -> u64 {
-    (COL_A | COL_H | beside_in_row(occupied)) & !occupied
 }
 
 impl Node {
@@ -79,7 +74,7 @@ impl Node {
     /// The node's shape, checked in the order the rules decide it, with what its children's
     /// shapes are quickly derived from.
     pub fn facts(self) -> Facts {
-        let legal = anchored(self.mover | self.other);
+        let legal = anchored_cells(self.mover | self.other);
         let other_fives = five_completions(self.other, self.mover);
         Facts {
             shape: classify(self.attacker_moves, legal, || {
@@ -175,22 +170,6 @@ mod tests {
     }
 
     #[test]
-    fn anchored_cells_are_the_rules_legal_cells() {
-        let squares: Vec<Square> = ["a1", "h1", "b1", "d4", "h4"]
-            .iter()
-            .map(|s| s.parse().unwrap())
-            .collect();
-        let mut position = Position::new();
-        for square in squares {
-            assert_eq!(
-                anchored(position.occupied()),
-                position.anchored_empty_cells()
-            );
-            position = position.play_unchecked(square);
-        }
-    }
-
-    #[test]
     fn child_shapes_from_the_parents_facts_match_shapes_from_scratch() {
         let mut random = crate::ai::cave_prover::Xorshift::new(9);
         for _ in 0..300 {
@@ -204,7 +183,7 @@ mod tests {
             }
             let node = Node::of(&position, random.next_u64().is_multiple_of(2));
             let facts = node.facts();
-            for square in squares_of(anchored(node.mover | node.other)) {
+            for square in squares_of(anchored_cells(node.mover | node.other)) {
                 let cell = square.index();
                 assert_eq!(
                     node.child_shape(&facts, cell),
