@@ -42,8 +42,9 @@ pub enum CaveCommand {
         #[arg(long)]
         second: bool,
         /// The opponent, when it is known to be one of these engines. Against classic the strong
-        /// engine keeps apart from the opponent's bricks in the opening, to win games its
-        /// search alone would steer to a tie; against the others it plays as without this.
+        /// engine keeps apart from the opponent's bricks in the opening and foresees classic's
+        /// replies (until one differs), to win games its search alone would steer to a tie;
+        /// against the others it plays as without this.
         #[arg(long, value_enum)]
         opponent: Option<EngineLevel>,
         #[command(flatten)]

@@ -45,7 +45,9 @@ pub trait CaveEngine: Send {
 /// What an engine knows of its opponent, as chess engines are told through `UCI_Opponent`.
 /// Against classic the strong engine opens apart from the opponent's bricks where its search
 /// alone would touch them (`cave_strong/opening.rs`): that wins games against classic's
-/// blocking that contact ties, and costs games against normal and against strong.
+/// blocking that contact ties, and costs games against normal and against strong. It also
+/// foresees classic's replies (`cave_strong/foresight.rs`), which only classic's fixed search
+/// makes possible.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Opponent {
     /// A person, another AI level, or a program nobody named: the plain search.

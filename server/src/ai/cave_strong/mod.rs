@@ -11,9 +11,11 @@
 //! deepening runs until the time is up (an unfinished iteration's best move so far is kept)
 //! or the result is proven. In a proven tie the engine picks the tying move that leaves the
 //! opponent the most replies that lose, and not at a glance. Told that it plays classic, it
-//! keeps apart from classic's bricks in the opening (`opening.rs`).
+//! keeps apart from classic's bricks in the opening (`opening.rs`) and foresees the reply
+//! classic will make to each of its moves (`foresight.rs`).
 
 pub mod eval;
+mod foresight;
 mod opening;
 mod ordering;
 mod proofs;
@@ -27,6 +29,7 @@ use std::time::{Duration, Instant};
 use parlor_shared::cave::{Position, Square, squares_of};
 
 use self::eval::evaluate;
+use self::foresight::ClassicReplies;
 use self::proofs::{Proofs, Schedule};
 use self::table::{Bound, NO_MOVE, Table};
 use self::zobrist::Hashes;
@@ -73,6 +76,11 @@ pub struct Strong {
     root_excluded: u64,
     /// Against classic the opening keeps apart from its bricks (`opening.rs`).
     opponent: Opponent,
+    /// Classic's replies, foreseen at the root's children when it is the opponent
+    /// (`foresight.rs`).
+    classic_replies: ClassicReplies,
+    /// Whether this search foresees classic's replies.
+    foresee: bool,
     proofs: Proofs,
     pub last: SearchReport,
 }
@@ -104,6 +112,8 @@ impl Strong {
             root_best: None,
             root_excluded: 0,
             opponent: Opponent::Unknown,
+            classic_replies: ClassicReplies::default(),
+            foresee: false,
             proofs: Proofs::default(),
             last: SearchReport::default(),
         }
@@ -143,6 +153,8 @@ impl Strong {
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.history.iter_mut().flatten().for_each(|h| *h /= 8);
         let hashes = Hashes::of(position);
+        self.foresee =
+            self.opponent == Opponent::Classic && self.classic_replies.trusted_at(position);
         let mut best =
             if self.opponent == Opponent::Classic && position.brick_count() < opening::BRICKS {
                 self.deepen_apart(position, hashes, fallback)
@@ -166,6 +178,10 @@ impl Strong {
                     best.0 = square;
                 }
             }
+        }
+        if self.foresee {
+            self.classic_replies
+                .await_reply(position.play_unchecked(best.0));
         }
         self.last = SearchReport {
             depth: best.2,
@@ -287,10 +303,18 @@ impl Strong {
         if depth <= 0 && !forced {
             return Some(evaluate(me, mine, theirs, legal));
         }
-        let (key, symmetry) = hashes.canonical();
+        let foreseen = if self.foresee && ply == 1 {
+            let reply = self.classic_replies.reply_by(position, self.deadline);
+            self.out_of_time = reply.is_err();
+            reply.ok()?
+        } else {
+            None
+        };
+        let (key, symmetry) = self.table_key(hashes, ply);
         let entry = self.table.probe(key, ply);
         if let Some(entry) = entry
             && ply > 0
+            && foreseen.is_none()
             && i32::from(entry.depth) >= depth
         {
             let usable = match entry.bound {
@@ -305,7 +329,11 @@ impl Strong {
         let table_move = entry
             .filter(|e| e.best != NO_MOVE)
             .map(|e| transform(symmetry, e.best));
-        let mut candidates = if forced { must_block } else { legal };
+        let mut candidates = match foreseen {
+            Some(reply) => reply.bit(),
+            None if forced => must_block,
+            None => legal,
+        };
         // A forced block is never excluded.
         let restricted = ply == 0
             && candidates & self.root_excluded != 0
@@ -384,6 +412,7 @@ impl Strong {
         // A root searched without some of its moves (`opening.rs`) is worth at least what the
         // others scored, and no more is known: kept so, it misleads no later search.
         let bound = match bound {
+            _ if foreseen.is_some() => return Some(best),
             Bound::Upper if restricted => return Some(best),
             _ if restricted => Bound::Lower,
             bound => bound,
