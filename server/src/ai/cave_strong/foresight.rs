@@ -152,14 +152,11 @@ fn move_between(before: &Position, after: &Position) -> Option<Square> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Duration;
-
+    use parlor_shared::cave::Outcome;
     use proptest::prelude::*;
 
-    use super::*;
-    use parlor_shared::cave::Outcome;
-
     use super::super::{WIN, WIN_THRESHOLD};
+    use super::*;
     use crate::ai::Opponent;
     use crate::ai::cave_prover::{Xorshift, test_position};
 
@@ -209,7 +206,8 @@ mod tests {
     const MIDDLE_GAME: &str = "h1 a8 h4 g4 f4 e4 d4 h5";
 
     /// Whether the engine, told it plays classic, still foresees its replies after playing
-    /// its move in `MIDDLE_GAME` and then meeting `reply` (classic's own reply when `None`).
+    /// its move in `MIDDLE_GAME` and then meeting the reply `reply` picks, given the position
+    /// and classic's own reply.
     fn foresees_after(reply: impl FnOnce(&Position, Square) -> Square) -> bool {
         let mut engine = Strong::new(Some(2));
         engine.face(Opponent::Classic);

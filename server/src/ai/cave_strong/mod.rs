@@ -411,6 +411,7 @@ impl Strong {
         };
         // A root searched without some of its moves (`opening.rs`) is worth at least what the
         // others scored, and no more is known: kept so, it misleads no later search.
+        // A foreseen node's score holds for classic's reply only, not for best play: not kept.
         let bound = match bound {
             _ if foreseen.is_some() => return Some(best),
             Bound::Upper if restricted => return Some(best),
