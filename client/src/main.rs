@@ -65,10 +65,7 @@ enum Command {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn")),
-        )
+        .with_env_filter(parlor_server::logging::log_filter("warn"))
         .with_writer(std::io::stderr)
         .init();
     let args = Args::parse();

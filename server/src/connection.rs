@@ -25,6 +25,7 @@ use tracing::{debug, info, warn};
 use crate::brain_transfer::{self, PendingImport};
 use crate::hall::{Hall, Refusal};
 use crate::limits::{Bucket, Limits};
+use crate::logging::{garbled_frame, loggable};
 use crate::outbox::{Outbox, Outgoing};
 use crate::room::{RoomCommand, Subscriber};
 use crate::room_caps::RoomKind;
@@ -60,7 +61,9 @@ pub async fn serve_connection(
     };
     let mut connection = Connection::new(socket, peer, hall, limits);
     match connection.handshake().await {
-        Ok(client) => info!(%peer, conn = connection.me.id, client, "connected"),
+        Ok(client) => {
+            info!(%peer, conn = connection.me.id, client = %loggable(&client), "connected")
+        }
         Err(reason) => return debug!(%peer, reason, "handshake failed"),
     }
     match connection.run().await {
@@ -120,9 +123,12 @@ impl Connection {
         }
     }
 
-    /// Waits for `Hello` with our protocol version; answers `Welcome` or an error.
+    /// Waits for `Hello` with our protocol version; answers `Welcome` or an error. The error
+    /// is why, for the log: it holds nothing of what the client sent.
     async fn handshake(&mut self) -> Result<String, String> {
         let timeout = self.limits.handshake_timeout;
+        // A garbled frame's error quotes it; the client is told that, the log only its kind.
+        let mut garbled = None;
         // One deadline for the whole wait: pings and pongs before Hello do not extend it.
         let deadline = Instant::now() + timeout;
         let first = loop {
@@ -134,6 +140,7 @@ impl Connection {
                     Incoming::Close => return Err("closed before Hello".into()),
                     Incoming::Garbled(error, format) => {
                         self.format = format;
+                        garbled = Some(garbled_frame(&error));
                         break Err(error.to_string());
                     }
                     Incoming::Message(message, format) => {
@@ -164,7 +171,7 @@ impl Connection {
         };
         let _ = self.error(code, message.clone()).await;
         self.close(CloseCode::Policy, &message).await;
-        Err(message)
+        Err(garbled.unwrap_or(message))
     }
 
     /// Serves requests until the client leaves (`None`) or abuses the server (`Some(why)`).

@@ -14,6 +14,7 @@ pub mod hall;
 mod her_match;
 pub mod her_seat;
 pub mod limits;
+pub mod logging;
 mod outbox;
 pub mod room;
 mod room_caps;

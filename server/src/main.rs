@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use parlor_server::limits::PING_EVERY;
+use parlor_server::logging::log_filter;
 use parlor_server::{Limits, ServerConfig};
-use tracing_subscriber::EnvFilter;
 
 /// The shortest idle timeout: one ping interval and a second for the pong.
 const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;
@@ -18,7 +18,8 @@ const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;
 ///
 /// Clients connect with `client --server ws://HOST:PORT`; anything that speaks WebSocket can
 /// connect too (JSON text frames; see docs/PROTOCOL.md). Logs go to stderr; set RUST_LOG
-/// (e.g. RUST_LOG=debug) for more detail.
+/// (e.g. RUST_LOG=debug) for more detail. The WebSocket library's logs stay off, as its frames
+/// carry seat tokens, unless RUST_LOG names its targets (tungstenite, tokio_tungstenite).
 #[derive(Parser, Debug)]
 #[command(version)]
 struct Args {
@@ -59,9 +60,7 @@ struct Args {
 #[tokio::main]
 async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info")),
-        )
+        .with_env_filter(log_filter("info"))
         .with_writer(std::io::stderr)
         .with_ansi(std::io::stderr().is_terminal())
         .init();

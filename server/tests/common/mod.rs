@@ -3,7 +3,9 @@
 #![allow(dead_code)] // each test binary uses its own part of this module
 
 use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, ChildStderr, Command, Stdio};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
 
 use parlor_shared::codec::Format;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
@@ -38,27 +40,87 @@ impl Drop for Running {
 
 /// Starts the binary on a free port and reads the address it logs.
 pub fn start(args: &[&str]) -> Running {
-    let mut child = Command::new(SERVER)
+    let (running, mut log, _) = spawn(Command::new(SERVER), args);
+    // Keep draining the log so the server never blocks on a full pipe.
+    std::thread::spawn(move || std::io::copy(&mut log, &mut std::io::sink()));
+    running
+}
+
+/// Starts the binary with `RUST_LOG=rust_log`, keeping everything it logs.
+pub fn start_logged(args: &[&str], rust_log: &str) -> (Running, Log) {
+    let mut command = Command::new(SERVER);
+    command.env("RUST_LOG", rust_log);
+    let (running, mut log, read) = spawn(command, args);
+    let text = Arc::new(Mutex::new(read));
+    let reader = std::thread::spawn({
+        let text = Arc::clone(&text);
+        move || {
+            let mut line = Vec::new();
+            while log
+                .read_until(b'\n', &mut line)
+                .is_ok_and(|bytes| bytes > 0)
+            {
+                text.lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&line));
+                line.clear();
+            }
+        }
+    });
+    (running, Log { text, reader })
+}
+
+/// A server's log, read as it writes it.
+pub struct Log {
+    text: Arc<Mutex<String>>,
+    reader: JoinHandle<()>,
+}
+
+impl Log {
+    /// Waits until the log holds `text`: what a server logs after answering comes a moment
+    /// after the answer.
+    pub fn wait_for(&self, text: &str) {
+        for _ in 0..1000 {
+            if self.text.lock().unwrap().contains(text) {
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("no {text:?} in the log:\n{}", self.text.lock().unwrap());
+    }
+
+    /// The whole log; call it once the server has stopped.
+    pub fn whole(self) -> String {
+        self.reader.join().expect("the log's reader");
+        Arc::into_inner(self.text).unwrap().into_inner().unwrap()
+    }
+}
+
+/// Spawns `command` on a free port; the server, its log still to read, and the log read
+/// up to the line that gives its address.
+fn spawn(mut command: Command, args: &[&str]) -> (Running, BufReader<ChildStderr>, String) {
+    let mut child = command
         .args(["--addr", "127.0.0.1:0"])
         .args(args)
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
         .expect("server starts");
-    let stderr = child.stderr.take().unwrap();
-    let mut lines = BufReader::new(stderr).lines();
+    let mut log = BufReader::new(child.stderr.take().unwrap());
+    let mut read = String::new();
     let addr = loop {
-        let line = lines.next().expect("server logs before exiting").unwrap();
-        if let Some(rest) = line.split("addr=").nth(1) {
+        let line_start = read.len();
+        let bytes = log.read_line(&mut read).unwrap();
+        assert!(bytes > 0, "server logs before exiting: {read}");
+        if let Some(rest) = read[line_start..].split("addr=").nth(1) {
             break rest.split_whitespace().next().unwrap().to_string();
         }
     };
-    // Keep draining the log so the server never blocks on a full pipe.
-    std::thread::spawn(move || lines.for_each(drop));
-    Running {
+    let running = Running {
         child,
         url: format!("ws://{addr}"),
-    }
+    };
+    (running, log, read)
 }
 
 /// A fresh data directory for one test, removed when dropped: keep it until the server that
