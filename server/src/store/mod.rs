@@ -7,6 +7,7 @@ mod brains;
 mod checkpoints;
 mod packed;
 mod rooms;
+mod tables;
 mod writer;
 
 pub use brains::{BrainRow, BrainUse, PreparedLesson};
@@ -18,7 +19,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, bail, ensure};
+use anyhow::{Context, anyhow, bail, ensure};
 use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
 use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
@@ -67,13 +68,17 @@ pub struct NewRecord {
 
 impl Store {
     /// Opens (creating if needed) `games.db` in `data_dir`, which no other server may be using.
-    /// A database that cannot be written or is damaged is refused here, at the start, rather
-    /// than losing every write later.
+    /// A database that cannot be written, is damaged, was cut off from the data in its WAL,
+    /// or is not a Parlor store is refused here, at the start, naming it, rather than losing
+    /// writes or failing every request later.
     pub fn open(data_dir: &Path) -> anyhow::Result<Store> {
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
         let lock = lock_data_dir(data_dir)?;
         let path = data_dir.join("games.db");
+        // Before SQLite opens it: opening a database of no pages deletes the WAL beside it.
+        check_not_truncated(&path)
+            .with_context(|| format!("cannot use database {}", path.display()))?;
         let connection = Connection::open(&path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
         check_usable(&connection)
@@ -103,31 +108,12 @@ impl Store {
                  {PACKED_BRAINS_VERSION}): run that version, or give this one another --data"
             );
         }
+        tables::check_parlor_store(&connection, version)?;
         connection.execute_batch(
             "PRAGMA journal_mode = WAL;
-             PRAGMA synchronous = NORMAL;
-             CREATE TABLE IF NOT EXISTS games (
-                 id          INTEGER PRIMARY KEY,
-                 game        TEXT    NOT NULL,
-                 seats       TEXT    NOT NULL,
-                 outcome     TEXT    NOT NULL,
-                 start       TEXT    NOT NULL,
-                 moves       TEXT    NOT NULL,
-                 move_count  INTEGER NOT NULL,
-                 finished_at INTEGER NOT NULL
-             );
-             CREATE TABLE IF NOT EXISTS brains (
-                 name        TEXT    PRIMARY KEY,
-                 size        TEXT    NOT NULL,
-                 mirrors     INTEGER NOT NULL,
-                 brain       TEXT    NOT NULL,
-                 boxes       INTEGER NOT NULL,
-                 beads       INTEGER NOT NULL,
-                 games       INTEGER NOT NULL,
-                 updated_at  INTEGER NOT NULL,
-                 revision    INTEGER NOT NULL DEFAULT 0
-             );",
+             PRAGMA synchronous = NORMAL;",
         )?;
+        connection.execute_batch(tables::SCHEMA)?;
         connection.execute_batch(rooms::SCHEMA)?;
         if version < SEAT_KEYS_VERSION {
             let hidden = rooms::hide_stored_tokens(&connection)?;
@@ -273,13 +259,55 @@ fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
     }
 }
 
+/// Refuses a `database` that is empty (0 bytes) or missing while its WAL beside it holds data:
+/// the database was truncated, or moved away without its WAL, and SQLite, opening it, would
+/// delete the WAL and start an empty store.
+fn check_not_truncated(database: &Path) -> anyhow::Result<()> {
+    let mut wal = database.as_os_str().to_owned();
+    wal.push("-wal");
+    let wal = Path::new(&wal);
+    let wal_bytes = match file_bytes(wal)? {
+        None | Some(0) => return Ok(()),
+        Some(bytes) => bytes,
+    };
+    let state = match file_bytes(database)? {
+        Some(0) => "it is empty (0 bytes)",
+        None => "it is missing",
+        Some(_) => return Ok(()),
+    };
+    bail!(
+        "{state} while its WAL {} holds {wal_bytes} bytes: the database was truncated or moved \
+         away without its WAL, and opening it would throw the WAL away. Restore {} from a copy, \
+         or move both files away to start with an empty store",
+        wal.display(),
+        database.display()
+    )
+}
+
+/// The size of the file at `path`; `None` when there is none.
+fn file_bytes(path: &Path) -> anyhow::Result<Option<u64>> {
+    match std::fs::metadata(path) {
+        Ok(metadata) => Ok(Some(metadata.len())),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
+    }
+}
+
 /// Refuses a database this process can only read (SQLite then opens it read-only and fails
-/// each write) or that SQLite finds damaged.
+/// each write), a file that is no database, or a database that SQLite finds damaged.
 fn check_usable(connection: &Connection) -> anyhow::Result<()> {
     if connection.is_readonly(rusqlite::MAIN_DB)? {
         bail!("it can only be read: check the permissions of the file and of its folder");
     }
-    let check: String = connection.query_row("PRAGMA quick_check(1)", [], |row| row.get(0))?;
+    let check: String = connection
+        .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))
+        .map_err(|error| match error.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::NotADatabase) => anyhow!(
+                "it is not an SQLite database: if it was Parlor's store, restore it from a copy; \
+                 if it is another program's file, give the server another --data"
+            ),
+            _ => error.into(),
+        })?;
     ensure!(
         check == "ok",
         "it is damaged (SQLite's quick_check says: {}); restore it from a copy, or move it \

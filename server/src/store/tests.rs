@@ -1,4 +1,5 @@
-//! The store: records, migrations, the data directory's lock, damaged files.
+//! The store: records, migrations, the data directory's lock, damaged, truncated and foreign
+//! files.
 
 use super::*;
 use parlor_shared::game::GameSetup;
@@ -198,4 +199,85 @@ fn every_connection_is_closed_when_the_last_handle_goes() {
     // The last connection to close copies the WAL back and removes it: so none is open.
     assert!(!dir.path().join("games.db-wal").exists());
     assert!(!dir.path().join("games.db-shm").exists());
+}
+
+/// Reads `files`, opens the store in `dir`, which must be refused, and checks that the files
+/// are as they were; the refusal's message.
+fn refused_leaving_untouched(dir: &Path, files: &[&str]) -> String {
+    let read = || -> Vec<Option<Vec<u8>>> {
+        (files.iter())
+            .map(|file| std::fs::read(dir.join(file)).ok())
+            .collect()
+    };
+    let before = read();
+    let refused = Store::open(dir).err().expect("refused");
+    assert_eq!(read(), before, "{files:?} changed");
+    let message = format!("{refused:#}");
+    let database = dir.join("games.db").display().to_string();
+    assert!(message.contains(&database), "{message}");
+    message
+}
+
+#[test]
+fn a_database_truncated_while_its_wal_holds_data_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let wal = dir.path().join("games.db-wal");
+    let database = dir.path().join("games.db");
+    let store = Store::open(dir.path()).unwrap();
+    for _ in 0..20 {
+        store.save(&cave_record()).unwrap();
+    }
+    // The WAL as a crash leaves it: the last handle's close copies it back and removes it.
+    let logged = std::fs::read(&wal).unwrap();
+    assert!(!logged.is_empty());
+    drop(store);
+    std::fs::write(&database, b"").unwrap();
+    std::fs::write(&wal, &logged).unwrap();
+    let message = refused_leaving_untouched(dir.path(), &["games.db", "games.db-wal"]);
+    assert!(message.contains("it is empty (0 bytes)"), "{message}");
+    assert!(message.contains("truncated"), "{message}");
+    assert!(message.contains(&wal.display().to_string()), "{message}");
+    std::fs::remove_file(&database).unwrap();
+    let message = refused_leaving_untouched(dir.path(), &["games.db", "games.db-wal"]);
+    assert!(message.contains("it is missing"), "{message}");
+    assert!(!database.exists(), "not created");
+    // An empty database beside an empty WAL holds nothing to lose: a new store.
+    std::fs::write(&database, b"").unwrap();
+    std::fs::write(&wal, b"").unwrap();
+    Store::open(dir.path()).expect("a new store");
+}
+
+#[test]
+fn another_programs_database_is_refused_and_left_as_it_was() {
+    for foreign in [
+        "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
+         INSERT INTO customers (name) VALUES ('Ann');",
+        "CREATE TABLE games (id INTEGER PRIMARY KEY, title TEXT, price REAL);
+         INSERT INTO games (title, price) VALUES ('Go', 5.0);",
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        Connection::open(dir.path().join("games.db"))
+            .unwrap()
+            .execute_batch(foreign)
+            .unwrap();
+        let message = refused_leaving_untouched(dir.path(), &["games.db", "games.db-wal"]);
+        assert!(message.contains("not a Parlor store"), "{message}");
+        assert!(message.contains("another --data"), "{message}");
+    }
+}
+
+#[test]
+fn a_file_that_is_not_a_database_is_refused_and_left_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("games.db"),
+        "name,score\nAnn,3\n".repeat(100),
+    )
+    .unwrap();
+    let message = refused_leaving_untouched(dir.path(), &["games.db"]);
+    assert!(
+        message.contains("it is not an SQLite database"),
+        "{message}"
+    );
+    assert!(message.contains("another --data"), "{message}");
 }
