@@ -10,6 +10,8 @@ pub mod console;
 pub mod ewn_cli;
 pub mod gui;
 pub mod hexapawn_cli;
+pub mod identity;
+pub mod identity_cli;
 pub mod klotski_cli;
 pub mod level_files;
 pub mod net;

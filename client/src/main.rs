@@ -5,8 +5,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use parlor_client::hexapawn_cli;
+use parlor_client::identity::{Home, Identity};
 use parlor_client::klotski_cli;
-use parlor_client::{bricks_cli, cave_cli, ewn_cli, gui};
+use parlor_client::{bricks_cli, cave_cli, ewn_cli, gui, identity_cli};
 
 /// Parlor game hall client.
 ///
@@ -23,6 +24,10 @@ struct Args {
     /// Data directory of the embedded server (ignored with --server).
     #[arg(long, default_value = "parlor-data")]
     data: PathBuf,
+    /// The name you go by (1 to 32 characters), kept for next time. Default: the name kept
+    /// with your identity (see `client identity`).
+    #[arg(long)]
+    name: Option<String>,
     /// Opens a room by itself, e.g. "hexapawn slow b1-b2", "her-match 300", "cave classic a1 b1"
     /// or "klotski levels/klotski/lunaqu4kez_extra_04.in 9L 5R".
     #[arg(long, hide = true)]
@@ -61,6 +66,12 @@ enum Command {
         #[command(subcommand)]
         command: klotski_cli::KlotskiCommand,
     },
+    /// Who you are to Parlor servers: show, rename, export to another machine, import.
+    /// Kept in your config directory, or under $PARLOR_HOME when it is set.
+    Identity {
+        #[command(subcommand)]
+        command: identity_cli::IdentityCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -70,17 +81,22 @@ fn main() -> ExitCode {
         .init();
     let args = Args::parse();
     let result = match args.command {
-        None => gui::run(gui::GuiOptions {
-            server: args.server,
-            data_dir: args.data,
-            open_room: args.open_room,
-            screenshot: args.screenshot,
+        None => window_identity(args.name.as_deref()).and_then(|(identity, identity_file)| {
+            gui::run(gui::GuiOptions {
+                server: args.server,
+                data_dir: args.data,
+                identity,
+                identity_file,
+                open_room: args.open_room,
+                screenshot: args.screenshot,
+            })
         }),
         Some(Command::Cave { command }) => cave_cli::run(command),
         Some(Command::Bricks { command }) => bricks_cli::run(command),
         Some(Command::Hexapawn { command }) => hexapawn_cli::run(command),
         Some(Command::Ewn { command }) => ewn_cli::run(command),
         Some(Command::Klotski { command }) => klotski_cli::run(command),
+        Some(Command::Identity { command }) => identity_cli::run(command, &mut std::io::stdout()),
     };
     match result {
         Ok(code) => code,
@@ -91,6 +107,24 @@ fn main() -> ExitCode {
             eprintln!("client: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The window's identity and where it is kept: the one kept (made on first use), renamed to
+/// `name` if given.
+fn window_identity(name: Option<&str>) -> anyhow::Result<(Identity, PathBuf)> {
+    let home = Home::locate()?;
+    let path = home.identity_file();
+    let kept = Identity::load_or_create(&home)?;
+    match name {
+        Some(name) if name.trim() != kept.name => {
+            let renamed = kept
+                .renamed(name)
+                .map_err(|why| anyhow::anyhow!("--name: {why}"))?;
+            renamed.write(&path)?;
+            Ok((renamed, path))
+        }
+        _ => Ok((kept, path)),
     }
 }
 

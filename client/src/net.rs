@@ -18,6 +18,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -30,6 +31,7 @@ pub use self::backoff::Backoff;
 use self::backoff::{Outage, STEADY};
 use self::follows::Follows;
 pub(crate) use self::follows::refuses_a_join;
+use crate::identity::Identity;
 
 mod backoff;
 mod follows;
@@ -41,9 +43,9 @@ pub const QUEUE_LIMIT: usize = 64;
 /// What the network thread tells the UI.
 #[derive(Debug, Clone)]
 pub enum NetEvent {
-    /// The handshake succeeded (first or again after `Reconnecting`); the string names the
-    /// server.
-    Connected(String),
+    /// The handshake succeeded (first or again after `Reconnecting`): `server` names the
+    /// server, `player` is who it knows us as.
+    Connected { server: String, player: Player },
     /// Boxed: a room state is large, the other events small.
     Message(Box<ServerMsg>),
     /// The connection dropped and attempt number `attempt` (from 1) to get it back is under way;
@@ -67,24 +69,24 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Starts connecting to `url` (`ws://host:port`) on a background thread; once connected,
-    /// a dropped connection is resumed with the default [`Backoff`]. A first connection that
-    /// fails is not retried.
-    pub fn open(url: &str) -> Connection {
-        Connection::open_with(url, Some(Backoff::default()))
+    /// Starts connecting to `url` (`ws://host:port`) as `identity` on a background thread;
+    /// once connected, a dropped connection is resumed with the default [`Backoff`]. A first
+    /// connection that fails is not retried.
+    pub fn open(url: &str, identity: &Identity) -> Connection {
+        Connection::open_with(url, identity, Some(Backoff::default()))
     }
 
     /// A connection that is never resumed: the first drop is `Disconnected` (for command-line
     /// tools that send one request and wait for its answer).
-    pub fn open_once(url: &str) -> Connection {
-        Connection::open_with(url, None)
+    pub fn open_once(url: &str, identity: &Identity) -> Connection {
+        Connection::open_with(url, identity, None)
     }
 
     /// A connection resumed with `backoff`, or never when `None`.
-    pub fn open_with(url: &str, backoff: Option<Backoff>) -> Connection {
+    pub fn open_with(url: &str, identity: &Identity, backoff: Option<Backoff>) -> Connection {
         let (requests, request_rx) = mpsc::unbounded_channel();
         let (event_tx, events) = std_mpsc::channel();
-        let url = url.to_string();
+        let (url, identity) = (url.to_string(), identity.clone());
         std::thread::Builder::new()
             .name("parlor-net".into())
             .spawn(move || {
@@ -95,6 +97,7 @@ impl Connection {
                     Ok(runtime) => {
                         let mut link = Link {
                             url,
+                            identity,
                             requests: request_rx,
                             events: event_tx.clone(),
                             queue: VecDeque::new(),
@@ -144,6 +147,8 @@ enum End {
 /// The network thread's state, kept across reconnects.
 struct Link {
     url: String,
+    /// Who we say we are in every `Hello`.
+    identity: Identity,
     requests: mpsc::UnboundedReceiver<ClientMsg>,
     events: std_mpsc::Sender<NetEvent>,
     /// Requests that arrived while no connection was up, oldest first.
@@ -273,13 +278,19 @@ impl Link {
         let hello = ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             client: format!("parlor-client {}", env!("CARGO_PKG_VERSION")),
+            player: self.identity.secret.clone(),
+            name: self.identity.name.clone(),
         };
         send(&mut socket, &hello).await?;
-        let server = loop {
+        let connected = loop {
             let incoming = self.queueing(socket.next()).await?;
             match read(incoming)? {
-                Some(ServerMsg::Welcome { protocol, server }) if protocol == PROTOCOL_VERSION => {
-                    break server;
+                Some(ServerMsg::Welcome {
+                    protocol,
+                    server,
+                    player,
+                }) if protocol == PROTOCOL_VERSION => {
+                    break NetEvent::Connected { server, player };
                 }
                 Some(ServerMsg::Welcome { protocol, .. }) => {
                     return Err(End::Refused(format!(
@@ -297,7 +308,7 @@ impl Link {
                 Some(_) | None => {}
             }
         };
-        if self.events.send(NetEvent::Connected(server)).is_err() {
+        if self.events.send(connected).is_err() {
             return Err(End::Closed);
         }
         Ok(socket)
@@ -447,7 +458,7 @@ mod tests {
 
     #[test]
     fn a_request_not_sent_is_named_without_its_token() {
-        let secret = "0123456789abcdef0123456789abcdef";
+        let secret = "3f9a0c41d27be856ac10e7d94b2f6c38";
         let request = ClientMsg::Move {
             room: 4,
             token: SeatToken(secret.into()),

@@ -12,6 +12,10 @@ fn a_reader_that_stops_after_one_line_gets_no_broken_pipe_error() {
     // --json prints the learning curve point by point: megabytes, far more than a pipe holds,
     // so the client is still writing when the pipe is closed.
     let mut child = Command::new(CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args([
             "hexapawn", "auto", "--rounds", "200000", "--seed", "1", "--json",
         ])

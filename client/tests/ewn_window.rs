@@ -38,6 +38,10 @@ fn the_viewer_shows_the_target_red_on_its_square_and_the_removed_square_dark() {
     let dir = scratch();
     let moves = dir.path().join("moves.txt");
     let solved = Command::new(CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args(["ewn", "solve"])
         .arg(level1())
         .arg("--out")

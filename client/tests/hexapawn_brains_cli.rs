@@ -9,6 +9,10 @@ const CLIENT: &str = env!("CARGO_BIN_EXE_client");
 
 fn brains(data: &Path, args: &[&str]) -> Output {
     Command::new(CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args(["hexapawn", "brains", "--data"])
         .arg(data)
         .args(args)
@@ -33,6 +37,10 @@ fn a_brain_is_imported_exported_listed_and_reset_across_processes() {
     let dir = scratch();
     let data = dir.path().join("data");
     let auto = Command::new(CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args([
             "hexapawn", "auto", "--size", "4x4", "--rounds", "2000", "--seed", "3", "--json",
         ])
@@ -99,6 +107,10 @@ fn the_windows_options_before_a_subcommand_are_refused_not_ignored() {
     // `client --server URL hexapawn brains reset X` once reset the local brain X instead.
     for window_option in [["--server", "ws://127.0.0.1:9"], ["--data", "elsewhere"]] {
         let output = Command::new(CLIENT)
+            .env(
+                "PARLOR_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+            )
             .args(window_option)
             .args(["hexapawn", "brains", "reset", "X"])
             .output()

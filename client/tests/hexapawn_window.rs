@@ -22,6 +22,7 @@ use parlor_client::gui::hexapawn::{
     MatchLayout, WHITE_PAWN, chart_rects, match_layout, play_layout, replay_layout,
 };
 use parlor_client::gui::{ERROR_TEXT, GOOD_TEXT, WINDOW_HEIGHT, WINDOW_WIDTH};
+use parlor_client::identity::Identity;
 use parlor_client::net::{Connection, NetEvent};
 use parlor_shared::hexapawn::{
     Brain, Dims, HexGame, HexSetup, MatchSetup, MatchView, Pace, PlayMode, Square,
@@ -229,12 +230,12 @@ fn an_auto_match_frames_the_last_move_on_its_board() {
 /// It is asked five times a second, after each answer (the server cuts off a client asking
 /// more than 50 times a second).
 fn room_with_moves_came(url: &str, moves: u32) -> bool {
-    let lobby = Connection::open_once(url);
+    let lobby = Connection::open_once(url, &Identity::fresh());
     let deadline = Instant::now() + Duration::from_secs(60);
     let (mut connected, mut asked) = (false, false);
     while Instant::now() < deadline {
         match lobby.recv_timeout(Duration::from_millis(200)) {
-            Some(NetEvent::Connected(_)) => connected = true,
+            Some(NetEvent::Connected { .. }) => connected = true,
             Some(NetEvent::Message(message)) => {
                 if let ServerMsg::Rooms(rooms) = &*message {
                     if rooms.iter().any(|room| room.moves >= moves) {

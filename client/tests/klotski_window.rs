@@ -158,6 +158,10 @@ fn run_show(moves: &str, step: &str) -> (Output, Option<Screenshot>) {
 /// `client klotski terminal`'s answer for the level.
 fn terminal_answer() -> String {
     let solution = std::process::Command::new(common::CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args(["klotski", "terminal"])
         .stdin(File::open(level(LEVEL)).unwrap())
         .output()

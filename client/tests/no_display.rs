@@ -13,6 +13,10 @@ fn levels() -> PathBuf {
 /// Runs the client with `args` and no DISPLAY, `stdin` as its input; returns its stderr.
 fn refused_without_display(args: &[&str], stdin: Stdio) -> String {
     let output = Command::new(CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args(args)
         .env_remove("DISPLAY")
         .stdin(stdin)
@@ -37,6 +41,10 @@ fn each_window_command_without_a_display_points_to_its_own_games_terminal_comman
     let ewn_moves = dir.path().join("moves.txt");
     let level1 = levels().join("ewn/level1.txt");
     let solved = Command::new(CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args(["ewn", "solve"])
         .arg(&level1)
         .arg("--out")

@@ -9,6 +9,7 @@ mod common;
 
 use std::time::Duration;
 
+use parlor_client::identity::Identity;
 use parlor_client::net::{Connection, NetEvent};
 use parlor_server::limits::Budget;
 use parlor_server::{Limits, ServerConfig};
@@ -44,7 +45,7 @@ fn cave(square: &str) -> GameMove {
 /// the same token, and a first `State` equal in version, moves and game to `last`.
 fn resumed(connection: &Connection, last: &RoomSnapshot, seat: Option<(u8, &SeatToken)>) {
     let (_, before) = until(connection, |event| match event {
-        NetEvent::Connected(_) => Some(()),
+        NetEvent::Connected { .. } => Some(()),
         NetEvent::Disconnected(reason) => panic!("gave up: {reason}"),
         _ => None,
     });
@@ -88,9 +89,9 @@ fn seats_and_watches_come_back_by_themselves_after_kill_9_and_a_restart() {
     let url = format!("ws://{addr}");
     let server = start_server(addr, dir.path());
 
-    let alice = Connection::open(&url);
-    let bob = Connection::open(&url);
-    let spectator = Connection::open(&url);
+    let alice = Connection::open(&url, &Identity::fresh());
+    let bob = Connection::open(&url, &Identity::fresh());
+    let spectator = Connection::open(&url, &Identity::fresh());
     for connection in [&alice, &bob, &spectator] {
         connected(connection);
     }
@@ -170,7 +171,7 @@ fn a_policy_close_for_an_overdrawn_budget_is_not_retried() {
         ..ServerConfig::new(([127, 0, 0, 1], 0).into(), None)
     };
     let server = parlor_server::start_in_background(config).unwrap();
-    let connection = Connection::open(&server.url());
+    let connection = Connection::open(&server.url(), &Identity::fresh());
     connected(&connection);
     for _ in 0..40 {
         connection.send(ClientMsg::ListGames);

@@ -8,6 +8,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use futures_util::{SinkExt, StreamExt};
+use parlor_client::identity::Identity;
 use parlor_client::net::{Backoff, Connection, NetEvent, QUEUE_LIMIT};
 use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
@@ -99,6 +100,7 @@ fn fake_server(scripts: Vec<Script>) -> (String, std::sync::mpsc::Receiver<Vec<C
                         let other = ServerMsg::Welcome {
                             protocol: PROTOCOL_VERSION + 1,
                             server: "from the future".into(),
+                            player: fake_player(),
                         };
                         (vec![other], 0, Vec::new(), None)
                     }
@@ -153,6 +155,14 @@ fn welcome() -> ServerMsg {
     ServerMsg::Welcome {
         protocol: PROTOCOL_VERSION,
         server: "fake".into(),
+        player: fake_player(),
+    }
+}
+
+fn fake_player() -> parlor_shared::identity::Player {
+    parlor_shared::identity::Player {
+        id: parlor_shared::identity::PlayerId(1),
+        name: "tester".into(),
     }
 }
 
@@ -179,7 +189,7 @@ fn a_full_server_is_retried_and_a_refused_handshake_is_not() {
         Script::WelcomeThenRead { reads: 2 },
         Script::Refuse,
     ]);
-    let connection = Connection::open_with(&url, Some(quick()));
+    let connection = Connection::open_with(&url, &Identity::fresh(), Some(quick()));
     connected(&connection);
     message(&connection, |m| {
         matches!(m, ServerMsg::Seated { .. }).then_some(())
@@ -222,7 +232,7 @@ fn a_full_server_is_retried_and_a_refused_handshake_is_not() {
 #[test]
 fn requests_wait_while_reconnecting_up_to_the_limit_and_the_thread_gives_up_in_time() {
     let (url, heard) = fake_server(vec![Script::WelcomeThenRead { reads: 1 }]);
-    let connection = Connection::open_with(&url, Some(quick()));
+    let connection = Connection::open_with(&url, &Identity::fresh(), Some(quick()));
     connected(&connection);
     connection.send(ClientMsg::Leave { room: 1 });
     assert_eq!(heard.recv_timeout(PATIENCE).unwrap().len(), 1);
@@ -263,7 +273,7 @@ fn a_server_that_welcomes_and_drops_us_again_and_again_is_given_up_on_in_time() 
         .map(|_| Script::WelcomeThenRead { reads: 0 })
         .collect();
     let (url, heard) = fake_server(scripts);
-    let connection = Connection::open_with(&url, Some(quick()));
+    let connection = Connection::open_with(&url, &Identity::fresh(), Some(quick()));
     let started = Instant::now();
     let (reason, _) = until(&connection, |event| match event {
         NetEvent::Disconnected(reason) => Some(reason.clone()),
@@ -306,7 +316,7 @@ fn a_join_whose_answer_was_lost_is_sent_again_and_an_answered_one_is_not() {
         // Hears the seat reclaimed, and nothing of the refused join.
         Script::WelcomeThenRead { reads: 2 },
     ]);
-    let connection = Connection::open_with(&url, Some(quick()));
+    let connection = Connection::open_with(&url, &Identity::fresh(), Some(quick()));
     connected(&connection);
     connection.send(join(3, &token));
     assert_eq!(heard.recv_timeout(PATIENCE).unwrap(), vec![join(3, &token)]);

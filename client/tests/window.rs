@@ -96,6 +96,10 @@ fn an_empty_cave_shows_only_empty_cells() {
 #[test]
 fn an_illegal_game_is_refused_before_any_window_opens() {
     let output = Command::new(CLIENT)
+        .env(
+            "PARLOR_HOME",
+            concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+        )
         .args(["cave", "show", "--moves", "a1 d4"])
         .output()
         .unwrap();
@@ -193,6 +197,10 @@ fn a_bad_bricks_game_is_refused_before_any_window_opens() {
         ("drop 5, perhaps", "move 2 (\"perhaps\")"),
     ] {
         let output = Command::new(CLIENT)
+            .env(
+                "PARLOR_HOME",
+                concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home"),
+            )
             .args(["bricks", "show", "--height", "10", "--drops", "3"])
             .args(["--bricks", "1", "--moves", moves])
             .output()

@@ -7,11 +7,21 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, RoomId, ServerMsg};
 
 use crate::outbox::{Broadcast, Delivery, Outbox};
 
 pub type ConnId = u64;
+
+/// Player number `id`, for tests.
+#[cfg(test)]
+pub fn test_player(id: u64) -> Player {
+    Player {
+        id: parlor_shared::identity::PlayerId(id),
+        name: format!("player {id}"),
+    }
+}
 
 /// A follower for tests: a subscriber whose outbox the test reads.
 #[cfg(test)]
@@ -26,6 +36,7 @@ impl TestFollower {
             who: Subscriber {
                 id,
                 outbox: Arc::default(),
+                player: test_player(id),
             },
         }
     }
@@ -49,11 +60,12 @@ impl TestFollower {
     }
 }
 
-/// A connection's outbox, as the rooms see it.
+/// A connection's outbox, as the rooms see it, and the player it speaks for.
 #[derive(Clone)]
 pub struct Subscriber {
     pub id: ConnId,
     pub outbox: Arc<Outbox>,
+    pub player: Player,
 }
 
 impl Subscriber {
@@ -102,6 +114,18 @@ impl Audience {
         }
     }
 
+    /// Tells every member, and `asker` (whose request closed `room`) should it not be one,
+    /// that `room` is gone, and why.
+    pub fn close_at_request(&self, room: RoomId, asker: &Subscriber, message: &str) {
+        self.close_with(room, message);
+        if !self.contains(asker.id) {
+            asker.send(ServerMsg::RoomClosed {
+                room,
+                message: message.to_string(),
+            });
+        }
+    }
+
     pub fn insert(&mut self, who: Subscriber) {
         self.members.insert(who.id, who);
     }
@@ -130,6 +154,18 @@ impl Audience {
 
     pub fn len(&self) -> usize {
         self.members.len()
+    }
+
+    /// The players of the members `shown` lets through, at most `limit`, by connection order
+    /// (so a list does not reshuffle between states).
+    pub fn players(&self, shown: impl Fn(ConnId) -> bool, limit: usize) -> Vec<Player> {
+        let mut members: Vec<&Subscriber> = (self.members.values())
+            .filter(|member| shown(member.id))
+            .collect();
+        members.sort_by_key(|member| member.id);
+        (members.into_iter().take(limit))
+            .map(|member| member.player.clone())
+            .collect()
     }
 
     /// When a room whose game ended at `ended` may close: `linger` after the end, once

@@ -13,6 +13,7 @@ use futures_util::{SinkExt, StreamExt};
 use parlor_shared::brain_parts::Part;
 use parlor_shared::codec::Format;
 use parlor_shared::game::GameSetup;
+use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{
     ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, SeatSpec, ServerMsg,
 };
@@ -27,6 +28,7 @@ use crate::hall::{Hall, Refusal};
 use crate::limits::{Bucket, Limits};
 use crate::logging::{garbled_frame, loggable};
 use crate::outbox::{Outbox, Outgoing};
+use crate::players;
 use crate::room::{RoomCommand, Subscriber};
 use crate::room_caps::RoomKind;
 use crate::store_requests;
@@ -106,6 +108,11 @@ impl Connection {
         let me = Subscriber {
             id: hall.new_conn_id(),
             outbox: Arc::new(Outbox::default()),
+            // Until the handshake says who it is.
+            player: Player {
+                id: PlayerId(0),
+                name: String::new(),
+            },
         };
         Connection {
             socket,
@@ -151,14 +158,24 @@ impl Connection {
             }
         };
         let (code, message) = match first {
-            Ok(ClientMsg::Hello { protocol, client }) if protocol == PROTOCOL_VERSION => {
-                let welcome = ServerMsg::Welcome {
-                    protocol: PROTOCOL_VERSION,
-                    server: format!("parlor-server {}", env!("CARGO_PKG_VERSION")),
-                };
-                self.send(&welcome).await.map_err(|e| e.to_string())?;
-                return Ok(client);
-            }
+            Ok(ClientMsg::Hello {
+                protocol,
+                client,
+                player,
+                name,
+            }) if protocol == PROTOCOL_VERSION => match players::greeted(&player, &name) {
+                Ok(player) => {
+                    self.me.player = player.clone();
+                    let welcome = ServerMsg::Welcome {
+                        protocol: PROTOCOL_VERSION,
+                        server: format!("parlor-server {}", env!("CARGO_PKG_VERSION")),
+                        player,
+                    };
+                    self.send(&welcome).await.map_err(|e| e.to_string())?;
+                    return Ok(client);
+                }
+                Err(refusal) => (ErrorCode::Handshake, refusal),
+            },
             Ok(ClientMsg::Hello { protocol, .. }) => (
                 ErrorCode::Handshake,
                 format!("this server speaks protocol {PROTOCOL_VERSION}, the client {protocol}"),
@@ -328,6 +345,11 @@ impl Connection {
                 return self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await;
             }
             ClientMsg::CreateRoom { setup, seats } => return self.create_room(setup, seats).await,
+            ClientMsg::ListMySeats => {
+                let held = self.hall.seats_of(self.me.player.id);
+                return self.send(&ServerMsg::MySeats(held)).await;
+            }
+            ClientMsg::CloseRoom { room } => (room, RoomCommand::Close { who }),
             ClientMsg::ExportBrain { name } => return self.export(name).await,
             request if store_requests::is_store_request(&request) => {
                 let answer = store_requests::answer(&self.hall, request).await;
@@ -390,7 +412,10 @@ impl Connection {
             // Held until the room is registered, so rooms made at the same moment on other
             // connections count against the server's caps too.
             Ok(()) => match self.hall.reserve_room(kind, &self.limits) {
-                Ok(_reservation) => self.hall.create_room(setup, seats).await,
+                Ok(_reservation) => {
+                    let creator = self.me.player.clone();
+                    self.hall.create_room(setup, seats, &creator).await
+                }
                 Err(refusal) => Err(refusal),
             },
             Err(refusal) => Err(refusal),
@@ -442,7 +467,10 @@ impl Connection {
                 .await
                 .map(drop);
         };
-        if !matches!(command, RoomCommand::Leave { .. }) {
+        if !matches!(
+            command,
+            RoomCommand::Leave { .. } | RoomCommand::Close { .. }
+        ) {
             self.rooms.insert(room);
         }
         if handle.inbox.send(command).await.is_err() {

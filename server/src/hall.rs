@@ -8,8 +8,9 @@ use parlor_shared::game::{GameKind, GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Brain, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT, check_brain_name,
 };
+use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{
-    AiKind, ErrorCode, GameInfo, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec,
+    AiKind, ErrorCode, GameInfo, HeldSeat, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec, SeatState,
 };
 
 use crate::ai;
@@ -130,6 +131,7 @@ impl Hall {
     fn resume_match(&self, row: MatchRow) -> anyhow::Result<RoomHandle> {
         let MatchRow {
             id,
+            creator,
             setup,
             seed,
             progress,
@@ -152,6 +154,7 @@ impl Hall {
             .map_err(|_| anyhow::anyhow!("two brains"))?;
         spawn_match(MatchInit {
             id,
+            creator,
             setup,
             brains,
             seed,
@@ -178,12 +181,14 @@ impl Hall {
             .collect()
     }
 
-    /// Opens a room after checking the setup and that the seat list fits the game. AI budgets
-    /// are clamped to the course's 3 s rule, so the seat shows what the AI will really use.
+    /// Opens a room `creator` asked for after checking the setup and that the seat list fits
+    /// the game. AI budgets are clamped to the course's 3 s rule, so the seat shows what the
+    /// AI will really use.
     pub async fn create_room(
         &self,
         setup: GameSetup,
         seats: Vec<SeatSpec>,
+        creator: &Player,
     ) -> Result<RoomId, Refusal> {
         let game = setup.kind();
         let start = setup
@@ -212,7 +217,7 @@ impl Hall {
             .collect::<Result<Vec<SeatSpec>, String>>()
             .map_err(bad_request)?;
         let handle = match setup {
-            GameSetup::HerMatch(setup) => self.open_match(setup, seed).await?,
+            GameSetup::HerMatch(setup) => self.open_match(setup, seed, creator).await?,
             setup => {
                 let (start, her) = match setup {
                     GameSetup::Hexapawn(setup) => {
@@ -222,7 +227,8 @@ impl Hall {
                     _ => (start, None),
                 };
                 let id = self.next_room.fetch_add(1, Ordering::Relaxed);
-                let init = RoomInit::new(id, start, seats, seed, self.store.clone(), her);
+                let store = self.store.clone();
+                let init = RoomInit::new(id, start, seats, seed, store, her, creator.clone());
                 // Stored before anyone can move in it. A game against HER copies and encodes
                 // its whole brain for its row: not on a tokio worker.
                 let store = self.store.clone();
@@ -272,7 +278,12 @@ impl Hall {
         Ok(her)
     }
 
-    async fn open_match(&self, setup: MatchSetup, seed: u64) -> Result<RoomHandle, Refusal> {
+    async fn open_match(
+        &self,
+        setup: MatchSetup,
+        seed: u64,
+        creator: &Player,
+    ) -> Result<RoomHandle, Refusal> {
         let claim = self.claim_brains(&setup.brains)?;
         let mut brains = Vec::with_capacity(2);
         for name in &setup.brains {
@@ -282,13 +293,14 @@ impl Hall {
         let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
         let id = self.next_room.fetch_add(1, Ordering::Relaxed);
         self.store
-            .insert_match(id, &setup, seed)
+            .insert_match(id, &setup, seed, creator)
             .done()
             .await
             .map_err(internal)?;
         let store = self.store.clone();
         spawn_match(MatchInit {
             id,
+            creator: Some(creator.clone()),
             setup,
             brains,
             seed,
@@ -355,6 +367,30 @@ impl Hall {
         let excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
         rooms.drain(..excess);
         rooms
+    }
+
+    /// The seats `player` holds in unfinished rooms, oldest room first, at most
+    /// [`MAX_LISTED_ROOMS`] of them.
+    pub fn seats_of(&self, player: PlayerId) -> Vec<HeldSeat> {
+        let mut held = Vec::new();
+        for room in self.summaries() {
+            if room.outcome.is_some() {
+                continue;
+            }
+            for (seat, state) in (0u8..).zip(&room.seats) {
+                if let SeatState::Taken {
+                    player: Some(taker),
+                    ..
+                } = state
+                    && taker.id == player
+                {
+                    let (room, game) = (room.room, room.game);
+                    held.push(HeldSeat { room, seat, game });
+                }
+            }
+        }
+        held.truncate(MAX_LISTED_ROOMS);
+        held
     }
 
     fn lock_rooms(&self) -> MutexGuard<'_, BTreeMap<RoomId, RoomHandle>> {

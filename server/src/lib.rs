@@ -16,6 +16,7 @@ pub mod her_seat;
 pub mod limits;
 pub mod logging;
 mod outbox;
+pub mod players;
 pub mod room;
 mod room_caps;
 pub mod seat_key;

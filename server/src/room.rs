@@ -12,9 +12,10 @@ pub(crate) use closing::turn_away;
 use std::collections::VecDeque;
 
 use parlor_shared::game::{GameKind, GameMove, GameState};
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
     ErrorCode, RecordId, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, SeatToken,
-    ServerMsg,
+    ServerMsg, WATCHERS_SHOWN,
 };
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, info};
@@ -52,6 +53,8 @@ pub enum RoomCommand {
     },
     /// Stop following the room; answered `Left` whether or not `who` followed it.
     Leave { who: Subscriber },
+    /// End the unfinished room: only its creator may.
+    Close { who: Subscriber },
     Move {
         token: SeatToken,
         version: u64,
@@ -82,6 +85,8 @@ struct Seat {
     spec: SeatSpec,
     /// The key of the token that took the seat, once someone has.
     key: Option<SeatKey>,
+    /// The player who took it (`None` in rooms stored before players were known).
+    player: Option<Player>,
     /// The connection currently holding the seat, if any.
     holder: Option<ConnId>,
     /// An AI seat's planner between its searches (built at its first search; away during one).
@@ -91,6 +96,7 @@ struct Seat {
 struct Room {
     id: RoomId,
     game: GameKind,
+    creator: Option<Player>,
     version: u64,
     state: GameState,
     start: GameState,
@@ -117,8 +123,9 @@ struct Room {
     store_retry_at: Option<tokio::time::Instant>,
     /// When the room last handled a command (a move, an AI's answer, a visit).
     last_activity: tokio::time::Instant,
-    /// Set when the game cannot go on (an AI seat failed): the room closes at once.
-    broken: bool,
+    /// Set when the game cannot go on (an AI seat failed) or its creator ended it: the room
+    /// closes once the command at hand is done.
+    closing_now: bool,
     lifetimes: RoomLifetimes,
 }
 
@@ -136,6 +143,9 @@ pub struct RoomInit {
     pub moves: Vec<GameMove>,
     /// One per seat.
     pub keys: Vec<Option<SeatKey>>,
+    /// Who took each seat.
+    pub players: Vec<Option<Player>>,
+    pub creator: Option<Player>,
 }
 
 /// Starts a room's task and returns its handle. Once its game is stored the room stays open
@@ -152,15 +162,19 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         state,
         moves,
         keys,
+        players,
+        creator,
     } = init;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let game = start.kind();
+    let mut players = players.into_iter();
     let seats: Vec<Seat> = seats
         .into_iter()
         .zip(keys.into_iter().chain(std::iter::repeat(None)))
         .map(|(spec, key)| Seat {
             spec,
             key,
+            player: players.next().flatten(),
             holder: None,
             planner: None,
         })
@@ -168,6 +182,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
     let mut room = Room {
         id,
         game,
+        creator,
         version: moves.len() as u64,
         state,
         start,
@@ -185,7 +200,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         recorded_at: None,
         store_retry_at: None,
         last_activity: tokio::time::Instant::now(),
-        broken: false,
+        closing_now: false,
         lifetimes,
     };
     room.publish_summary();
@@ -201,6 +216,7 @@ fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
     RoomSummary {
         room,
         game,
+        creator: None,
         seats: vec![],
         spectators: 0,
         version: 0,
@@ -250,7 +266,7 @@ impl Room {
             };
             self.handle(command).await;
             self.last_activity = tokio::time::Instant::now();
-            if self.broken {
+            if self.closing_now {
                 turn_away(self.id, &mut inbox);
                 break;
             }
@@ -287,6 +303,7 @@ impl Room {
                 who.send_state(self.id, state);
             }
             RoomCommand::Leave { who } => self.leave(who),
+            RoomCommand::Close { who } => self.close_by(who).await,
             RoomCommand::Move {
                 token,
                 version,
@@ -398,6 +415,7 @@ impl Room {
                 (SeatSpec::Human, None) => SeatState::Open,
                 (SeatSpec::Human, Some(_)) => SeatState::Taken {
                     connected: seat.holder.is_some(),
+                    player: seat.player.clone(),
                 },
             })
             .collect()
@@ -412,12 +430,20 @@ impl Room {
         self.audience.len().saturating_sub(holders) as u32
     }
 
+    /// The spectators' players, as many as a snapshot names.
+    fn watchers(&self) -> Vec<Player> {
+        let holds_a_seat = |conn| self.seats.iter().any(|seat| seat.holder == Some(conn));
+        (self.audience).players(|conn| !holds_a_seat(conn), WATCHERS_SHOWN)
+    }
+
     fn snapshot(&self) -> RoomSnapshot {
         RoomSnapshot {
             room: self.id,
             version: self.version,
             seats: self.seat_states(),
             spectators: self.spectator_count(),
+            watchers: self.watchers(),
+            creator: self.creator.clone(),
             state: self.state.clone(),
             moves: self.moves.clone(),
             outcome: self.state.outcome(),
@@ -439,6 +465,7 @@ impl Room {
         let summary = RoomSummary {
             room: self.id,
             game: self.game,
+            creator: self.creator.clone(),
             seats: self.seat_states(),
             spectators: self.spectator_count(),
             version: self.version,
@@ -449,10 +476,10 @@ impl Room {
     }
 }
 
-/// How a seat is named in a stored record.
-fn seat_label(game: GameKind, seat: u8, spec: SeatSpec) -> String {
+/// How a seat is named in a stored record: its player's label, or the AI.
+fn seat_label(game: GameKind, seat: u8, spec: SeatSpec, player: Option<&Player>) -> String {
     match spec {
-        SeatSpec::Human => "human".into(),
+        SeatSpec::Human => player.map_or_else(|| "human".into(), Player::label),
         SeatSpec::Ai { move_ms, kind } => {
             format!("{} AI, {move_ms} ms", ai::name(game, seat, kind))
         }

@@ -180,6 +180,7 @@ mod tests {
         let summary = |seats: Vec<SeatState>, outcome| RoomSummary {
             room: 1,
             game: GameKind::Cave,
+            creator: None,
             seats,
             spectators: 0,
             version: 0,

@@ -34,7 +34,14 @@ async fn an_ai_room_keeps_two_engines_while_it_plays_and_none_once_its_game_is_o
         2
     ];
     assert_eq!(kept_cave_engines(), 0);
-    let id = hall.create_room(GameSetup::Cave, seats).await.unwrap();
+    let creator = parlor_shared::identity::Player {
+        id: parlor_shared::identity::PlayerId(1),
+        name: "tester".into(),
+    };
+    let id = hall
+        .create_room(GameSetup::Cave, seats, &creator)
+        .await
+        .unwrap();
     let summary = hall.room(id).unwrap().summary;
     wait_until(30, "four moves", || summary.borrow().moves >= 4).await;
     if summary.borrow().outcome.is_none() {

@@ -1,5 +1,5 @@
-//! What the `server` binary logs: no seat token even at trace level, where the WebSocket
-//! library would log every frame, and a client's text only cut short.
+//! What the `server` binary logs: no seat token or player secret even at trace level, where
+//! the WebSocket library would log every frame, and a client's text only cut short.
 
 mod common;
 
@@ -7,26 +7,44 @@ use std::process::Command;
 
 use common::{Peer, SERVER, cave, start_logged};
 use parlor_shared::codec::{Format, MAX_FRAME_BYTES};
+use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{
     ClientMsg, ErrorCode, PROTOCOL_VERSION, SeatSpec, SeatToken, ServerMsg,
 };
 use tokio_tungstenite::tungstenite::Message;
 
-/// A token as it may show in a log: itself, or the hex of its bytes in a dumped frame.
-fn traces_of(token: &SeatToken) -> [String; 2] {
-    let hex = token.0.bytes().map(|byte| format!("{byte:02x}")).collect();
-    [token.0.clone(), hex]
+/// A secret (a seat token or a player's) as it may show in a log: itself, or the hex of its
+/// bytes in a dumped frame.
+fn traces_of(secret: &str) -> [String; 2] {
+    let hex = secret.bytes().map(|byte| format!("{byte:02x}")).collect();
+    [secret.to_string(), hex]
+}
+
+/// The secrets of a session: the seat tokens and the players' secrets.
+struct Secrets {
+    tokens: [SeatToken; 2],
+    players: [PlayerSecret; 2],
+}
+
+impl Secrets {
+    fn all(&self) -> Vec<&str> {
+        let tokens = self.tokens.iter().map(|token| token.0.as_str());
+        tokens
+            .chain(self.players.iter().map(|p| p.0.as_str()))
+            .collect()
+    }
 }
 
 /// Seats two players with tokens of their own, one speaking JSON and one binary, plays a move
 /// each, reclaims a seat on a new connection, and sends a garbled first frame that holds a
-/// token: the server's whole log, under `rust_log`, and the tokens.
-async fn play_under(rust_log: &str) -> (String, [SeatToken; 2]) {
+/// token: the server's whole log, under `rust_log`, and the secrets.
+async fn play_under(rust_log: &str) -> (String, Secrets) {
     let (server, log) = start_logged(&["--memory"], rust_log);
     let tokens = [SeatToken::random(), SeatToken::random()];
+    let secrets = [PlayerSecret::random(), PlayerSecret::random()];
     let mut players = [
-        Peer::connect(&server.url, Format::Json).await,
-        Peer::connect(&server.url, Format::Binary).await,
+        Peer::connect_as(&server.url, Format::Json, &secrets[0]).await,
+        Peer::connect_as(&server.url, Format::Binary, &secrets[1]).await,
     ];
     let room = players[0]
         .create_room(vec![SeatSpec::Human, SeatSpec::Human])
@@ -61,14 +79,18 @@ async fn play_under(rust_log: &str) -> (String, [SeatToken; 2]) {
     );
     log.wait_for("handshake failed");
     server.kill_9();
-    (log.whole(), tokens)
+    let secrets = Secrets {
+        tokens,
+        players: secrets,
+    };
+    (log.whole(), secrets)
 }
 
 #[tokio::test]
-async fn seat_tokens_reach_no_log_even_at_trace_level() {
-    let (log, tokens) = play_under("trace").await;
-    for token in &tokens {
-        for trace in traces_of(token) {
+async fn seat_tokens_and_player_secrets_reach_no_log_even_at_trace_level() {
+    let (log, secrets) = play_under("trace").await;
+    for secret in secrets.all() {
+        for trace in traces_of(secret) {
             assert!(!log.contains(&trace), "{trace} in the log:\n{log}");
         }
     }
@@ -76,11 +98,11 @@ async fn seat_tokens_reach_no_log_even_at_trace_level() {
     assert!(log.contains("DEBUG") && log.contains("move"), "{log}");
 
     // Asked for by name, the library logs its frames, tokens and all: what the filter keeps out.
-    let (log, tokens) = play_under("trace,tungstenite=trace").await;
+    let (log, secrets) = play_under("trace,tungstenite=trace").await;
     assert!(log.contains("TRACE tungstenite"), "{log}");
-    for token in &tokens {
+    for secret in secrets.all() {
         assert!(
-            traces_of(token).iter().any(|trace| log.contains(trace)),
+            traces_of(secret).iter().any(|trace| log.contains(trace)),
             "{log}"
         );
     }
@@ -94,6 +116,8 @@ async fn a_huge_client_name_leaves_a_small_log() {
         protocol: PROTOCOL_VERSION,
         // Each newline is two bytes of JSON.
         client: "\n".repeat(100) + &"x".repeat(MAX_FRAME_BYTES - 400),
+        player: PlayerSecret::random(),
+        name: "Ada".into(),
     })
     .await;
     assert!(matches!(peer.recv().await, ServerMsg::Welcome { .. }));

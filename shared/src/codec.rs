@@ -112,6 +112,8 @@ mod tests {
             ClientMsg::Hello {
                 protocol: PROTOCOL_VERSION,
                 client: "test".into(),
+                player: crate::identity::PlayerSecret::random(),
+                name: "Ada".into(),
             },
             ClientMsg::ListRooms,
             ClientMsg::CreateRoom {

@@ -8,5 +8,6 @@ pub mod codec;
 pub mod ewn;
 pub mod game;
 pub mod hexapawn;
+pub mod identity;
 pub mod klotski;
 pub mod protocol;

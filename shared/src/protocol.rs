@@ -8,9 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
 use crate::hexapawn::Dims;
+use crate::identity::{Player, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -32,19 +33,13 @@ impl SeatToken {
 
     /// A fresh token: 128 bits from the operating system's generator, as 32 hex digits.
     pub fn random() -> SeatToken {
-        let mut bytes = [0u8; Self::LENGTH / 2];
-        // The OS generator failing is not something a game can recover from.
-        getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
-        SeatToken(bytes.iter().map(|b| format!("{b:02x}")).collect())
+        SeatToken(random_hex(Self::LENGTH))
     }
 
-    /// Whether the token has the form [`SeatToken::random`] gives: 32 lowercase hex digits.
-    pub fn is_well_formed(&self) -> bool {
-        self.0.len() == Self::LENGTH
-            && self
-                .0
-                .bytes()
-                .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+    /// Whether the token has the form [`SeatToken::random`] gives (32 lowercase hex digits)
+    /// and looks random: a token a client chose as `000…` could be guessed by anybody.
+    pub fn is_strong(&self) -> bool {
+        self.0.len() == Self::LENGTH && looks_random(&self.0)
     }
 }
 
@@ -106,9 +101,13 @@ pub enum AiKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ClientMsg {
     /// Must be the first message; the server answers `Welcome` or an error and closes.
+    /// `player` is the person's secret (see `parlor_shared::identity`), the same on every
+    /// connection; `name` the name they go by (1 to 32 characters).
     Hello {
         protocol: u32,
         client: String,
+        player: PlayerSecret,
+        name: String,
     },
     ListGames,
     ListRooms,
@@ -118,10 +117,12 @@ pub enum ClientMsg {
         setup: GameSetup,
         seats: Vec<SeatSpec>,
     },
-    /// Take an open human seat. Answered with `Seated` (holding the token), then `State`.
-    /// With a `token` of the client's own (a fresh [`SeatToken::random`]) the seat is held by
-    /// it, and the same request again (its answer lost in a disconnect) is answered the same
-    /// way; without one, the server makes the token. (`default`: JSON may leave it out.)
+    /// Take an open human seat, or take back a seat this player holds (from another window or
+    /// machine: the seat's old token stops working). Answered with `Seated` (holding the
+    /// token), then `State`. With a `token` of the client's own (a fresh
+    /// [`SeatToken::random`]) the seat is held by it, and the same request again (its answer
+    /// lost in a disconnect) is answered the same way; without one, the server makes the
+    /// token. (`default`: JSON may leave it out.)
     JoinSeat {
         room: RoomId,
         seat: u8,
@@ -176,6 +177,14 @@ pub enum ClientMsg {
     ResetBrain {
         name: String,
     },
+    /// The seats this player holds in unfinished rooms, on any connection. Answered with
+    /// `MySeats`.
+    ListMySeats,
+    /// Ends an unfinished room this player created: its followers get `RoomClosed`, the
+    /// game is not stored.
+    CloseRoom {
+        room: RoomId,
+    },
 }
 
 impl ClientMsg {
@@ -193,9 +202,11 @@ impl ClientMsg {
 /// Server to client.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum ServerMsg {
+    /// `player` is who the server knows this client as: its public id and name.
     Welcome {
         protocol: u32,
         server: String,
+        player: Player,
     },
     Games(Vec<GameInfo>),
     Rooms(Vec<RoomSummary>),
@@ -241,6 +252,16 @@ pub enum ServerMsg {
         code: ErrorCode,
         message: String,
     },
+    /// The answer to `ListMySeats`, oldest room first.
+    MySeats(Vec<HeldSeat>),
+}
+
+/// A seat a player holds in an unfinished room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeldSeat {
+    pub room: RoomId,
+    pub seat: u8,
+    pub game: GameKind,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -256,8 +277,12 @@ pub struct GameInfo {
 pub enum SeatState {
     /// A human seat nobody has taken yet.
     Open,
-    /// A human seat that is taken; `connected` is false while its owner is away.
-    Taken { connected: bool },
+    /// A human seat that `player` took (`None` in a room stored before players were known);
+    /// `connected` is false while they are away.
+    Taken {
+        connected: bool,
+        player: Option<Player>,
+    },
     /// The server's AI; `name` says which (an oracle's strength stays secret).
     Ai { move_ms: u32, name: String },
 }
@@ -266,12 +291,17 @@ pub enum SeatState {
 pub struct RoomSummary {
     pub room: RoomId,
     pub game: GameKind,
+    /// Who created the room (`None` for rooms made before players were known).
+    pub creator: Option<Player>,
     pub seats: Vec<SeatState>,
     pub spectators: u32,
     pub version: u64,
     pub moves: u32,
     pub outcome: Option<Outcome>,
 }
+
+/// How many spectators a room's snapshot names.
+pub const WATCHERS_SHOWN: usize = 16;
 
 /// Everything a screen needs to draw a room.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -281,6 +311,9 @@ pub struct RoomSnapshot {
     pub version: u64,
     pub seats: Vec<SeatState>,
     pub spectators: u32,
+    /// The spectators, at most [`WATCHERS_SHOWN`] of them.
+    pub watchers: Vec<Player>,
+    pub creator: Option<Player>,
     pub state: GameState,
     /// Every move from the start, so a late spectator sees the whole game.
     pub moves: Vec<GameMove>,
@@ -293,7 +326,7 @@ pub struct RoomSnapshot {
 pub struct RecordSummary {
     pub id: RecordId,
     pub game: GameKind,
-    /// A label per seat, such as `human` or `alpha-beta AI, 1000 ms`.
+    /// A label per seat: a player's `Player::label`, or the AI, as `alpha-beta AI, 1000 ms`.
     pub seats: Vec<String>,
     pub outcome: Outcome,
     pub moves: u32,
@@ -348,6 +381,8 @@ pub enum ErrorCode {
     LimitReached,
     /// The server is at capacity (connections, AI rooms, auto matches); try again later.
     ServerBusy,
+    /// The request needs a right this player does not have (another player's room or brain).
+    NotYours,
     Internal,
 }
 
@@ -366,20 +401,22 @@ mod tests {
     }
 
     #[test]
-    fn tokens_are_32_hex_digits_and_differ() {
+    fn tokens_are_32_random_hex_digits_and_differ() {
         let (a, b) = (SeatToken::random(), SeatToken::random());
-        assert!(a.is_well_formed() && b.is_well_formed());
+        assert!(a.is_strong() && b.is_strong());
         assert_ne!(a, b);
         for bad in [
             "",
             "0123",
             "0123456789ABCDEF0123456789ABCDEF",
             "0123456789abcdef0123456789abcdeg",
+            "00000000000000000000000000000000",
+            "0123456789abcdef0123456789abcdef",
         ] {
-            assert!(!SeatToken(bad.into()).is_well_formed(), "{bad:?}");
+            assert!(!SeatToken(bad.into()).is_strong(), "{bad:?}");
         }
         let long = SeatToken(format!("{}0", a.0));
-        assert!(!long.is_well_formed());
+        assert!(!long.is_strong());
     }
 
     #[test]

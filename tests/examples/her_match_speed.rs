@@ -41,6 +41,8 @@ async fn main() -> anyhow::Result<()> {
         ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             client: "her-match-speed".into(),
+            player: parlor_shared::identity::PlayerSecret::random(),
+            name: "her-match-speed".into(),
         },
         ClientMsg::CreateRoom {
             setup: GameSetup::HerMatch(setup),

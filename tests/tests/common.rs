@@ -13,6 +13,7 @@ use parlor_server::{BackgroundServer, Limits, ServerConfig};
 use parlor_shared::brain_parts::{Assembly, Part};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::identity::{Player, PlayerSecret};
 use parlor_shared::protocol::{
     ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RoomId, RoomSnapshot,
     RoomSummary, SeatSpec, SeatToken, ServerMsg,
@@ -50,6 +51,8 @@ pub fn start_server_with(name: &str, limits: Limits) -> (BackgroundServer, TempD
 pub struct Peer {
     pub socket: WebSocketStream<MaybeTlsStream<TcpStream>>,
     pub format: Format,
+    /// Who the server welcomed this peer as (once greeted).
+    pub player: Option<Player>,
 }
 
 impl Peer {
@@ -58,23 +61,44 @@ impl Peer {
         let (socket, _) = tokio_tungstenite::connect_async(url)
             .await
             .expect("connects");
-        Peer { socket, format }
+        Peer {
+            socket,
+            format,
+            player: None,
+        }
     }
 
-    /// Connects and completes the handshake.
+    /// Connects and completes the handshake as a new player of its own.
     pub async fn connect(url: &str, format: Format) -> Peer {
         Peer::greet(Peer::raw(url, format).await).await
     }
 
-    /// Completes the handshake on a fresh connection.
-    pub async fn greet(mut peer: Peer) -> Peer {
+    /// Connects and completes the handshake as the holder of `secret`.
+    pub async fn connect_as(url: &str, format: Format, secret: &PlayerSecret) -> Peer {
+        Peer::greet_as(Peer::raw(url, format).await, secret, "tester").await
+    }
+
+    /// Completes the handshake on a fresh connection, as a new player of its own.
+    pub async fn greet(peer: Peer) -> Peer {
+        Peer::greet_as(peer, &PlayerSecret::random(), "tester").await
+    }
+
+    /// Completes the handshake on a fresh connection as the holder of `secret`, named `name`.
+    pub async fn greet_as(mut peer: Peer, secret: &PlayerSecret, name: &str) -> Peer {
         peer.send(ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
             client: "test".into(),
+            player: secret.clone(),
+            name: name.into(),
         })
         .await;
         match peer.recv().await {
-            ServerMsg::Welcome { protocol, .. } => assert_eq!(protocol, PROTOCOL_VERSION),
+            ServerMsg::Welcome {
+                protocol, player, ..
+            } => {
+                assert_eq!(protocol, PROTOCOL_VERSION);
+                peer.player = Some(player);
+            }
             other => panic!("expected Welcome, got {other:?}"),
         }
         peer

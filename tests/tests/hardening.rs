@@ -270,6 +270,7 @@ async fn sleepy_spectator(server: &parlor_server::BackgroundServer) -> Peer {
     Peer::greet(Peer {
         socket,
         format: Format::Json,
+        player: None,
     })
     .await
 }

@@ -6,6 +6,7 @@ mod common;
 use common::{Peer, cave, start_server};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameKind, GameSetup, GameState, Outcome};
+use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{
     ClientMsg, ErrorCode, PROTOCOL_VERSION, SeatSpec, SeatState, SeatToken, ServerMsg,
 };
@@ -15,6 +16,14 @@ const HUMANS: [SeatSpec; 2] = [SeatSpec::Human, SeatSpec::Human];
 
 /// Black builds a1..e1 while White answers on the right wall: Black wins on move 9.
 const BLACK_WINS: [&str; 9] = ["a1", "h8", "b1", "h7", "c1", "h6", "d1", "h5", "e1"];
+
+/// Whether a taken seat's player is connected (`None`: the seat is not taken).
+fn presence(seat: &SeatState) -> Option<bool> {
+    match seat {
+        SeatState::Taken { connected, .. } => Some(*connected),
+        _ => None,
+    }
+}
 
 #[tokio::test]
 async fn two_players_and_a_spectator_see_the_same_game_and_the_stored_replay_matches() {
@@ -31,7 +40,12 @@ async fn two_players_and_a_spectator_see_the_same_game_and_the_stored_replay_mat
     watcher.send(ClientMsg::Watch { room }).await;
     let first = watcher.state_where(room, |_| true).await;
     assert_eq!(first.version, 0);
-    assert_eq!(first.seats, vec![SeatState::Taken { connected: true }; 2]);
+    // Each seat names the player who took it, as the server welcomed them.
+    let taken_by = |peer: &Peer| SeatState::Taken {
+        connected: true,
+        player: peer.player.clone(),
+    };
+    assert_eq!(first.seats, vec![taken_by(&black), taken_by(&white)]);
 
     let mut last = Vec::new();
     for (ply, cell) in BLACK_WINS.iter().enumerate() {
@@ -110,14 +124,7 @@ async fn tokens_bind_seats_spectators_cannot_move_and_stale_versions_are_refused
     white.play(room, &white_token, 0, "a1").await;
     white.expect_error(ErrorCode::NotYourTurn).await;
     // A spectator has no token; a made-up one holds no seat.
-    watcher
-        .play(
-            room,
-            &SeatToken("0123456789abcdef0123456789abcdef".into()),
-            0,
-            "a1",
-        )
-        .await;
+    watcher.play(room, &SeatToken::random(), 0, "a1").await;
     watcher.expect_error(ErrorCode::BadToken).await;
     // Even Black's own token used by the spectator's connection moves only for Black, so a
     // token is the whole authority: keep it secret. Here Black moves normally.
@@ -156,9 +163,7 @@ async fn a_player_who_disconnects_takes_the_seat_back_with_the_token() {
 
     drop(black);
     let away = white
-        .state_where(room, |s| {
-            s.seats[0] == SeatState::Taken { connected: false }
-        })
+        .state_where(room, |s| presence(&s.seats[0]) == Some(false))
         .await;
     assert_eq!(away.version, 1);
 
@@ -181,7 +186,7 @@ async fn a_player_who_disconnects_takes_the_seat_back_with_the_token() {
     let state = back.state_where(room, |_| true).await;
     assert_eq!(state.moves, vec![cave("a1")]);
     white
-        .state_where(room, |s| s.seats[0] == SeatState::Taken { connected: true })
+        .state_where(room, |s| presence(&s.seats[0]) == Some(true))
         .await;
     back.send(ClientMsg::Reclaim {
         room,
@@ -280,7 +285,11 @@ async fn ai_seats_answer_humans_and_play_each_other_to_a_stored_end() {
 async fn a_person_with_json_text_frames_can_list_create_join_and_play() {
     let (server, _dir) = start_server("json");
     let mut person = Peer::raw(&server.url(), Format::Json).await;
-    let hello = format!(r#"{{"Hello":{{"protocol":{PROTOCOL_VERSION},"client":"python"}}}}"#);
+    // As Python's `secrets.token_hex(32)` makes it.
+    let secret = PlayerSecret::random().0;
+    let hello = format!(
+        r#"{{"Hello":{{"protocol":{PROTOCOL_VERSION},"client":"python","player":"{secret}","name":"Ada"}}}}"#
+    );
     let typed = [
         hello.as_str(),
         r#""ListGames""#,
@@ -340,6 +349,8 @@ async fn the_handshake_refuses_other_protocol_versions_and_requests_before_hello
     old.send(ClientMsg::Hello {
         protocol: 999,
         client: "old".into(),
+        player: PlayerSecret::random(),
+        name: "old".into(),
     })
     .await;
     let reason = old.expect_error(ErrorCode::Handshake).await;
@@ -356,6 +367,8 @@ async fn a_second_hello_is_refused_and_the_connection_goes_on() {
     peer.send(ClientMsg::Hello {
         protocol: PROTOCOL_VERSION,
         client: "again".into(),
+        player: PlayerSecret::random(),
+        name: "again".into(),
     })
     .await;
     match peer.recv().await {
@@ -389,9 +402,7 @@ async fn a_join_sent_again_after_its_answer_was_lost_gets_the_same_seat() {
     // join again, not a first one.
     drop(first);
     watcher
-        .state_where(room, |s| {
-            s.seats[0] == SeatState::Taken { connected: false }
-        })
+        .state_where(room, |s| presence(&s.seats[0]) == Some(false))
         .await;
     let mut again = Peer::connect(&url, Format::Json).await;
     again.send(join(0)).await;
@@ -404,7 +415,7 @@ async fn a_join_sent_again_after_its_answer_was_lost_gets_the_same_seat() {
         .await;
     assert_eq!(seated, (0, token.clone()));
     let state = again.state_where(room, |_| true).await;
-    assert_eq!(state.seats[0], SeatState::Taken { connected: true });
+    assert_eq!(presence(&state.seats[0]), Some(true));
     // The token moves for the seat, and holds no other seat of the room.
     again.play(room, &token, 0, "a1").await;
     again.state_where(room, |s| s.version == 1).await;

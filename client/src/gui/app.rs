@@ -21,6 +21,7 @@ use super::scripted::RoomScript;
 use super::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, heading, label, text_width, truncate,
 };
+use crate::identity::Identity;
 use crate::net::{Connection, NetEvent};
 
 mod from_server;
@@ -97,6 +98,10 @@ struct PendingRoom {
 
 pub struct App {
     connection: Option<Connection>,
+    /// Who we are to servers, sent in every `Hello`.
+    identity: Identity,
+    /// Where a new name is kept; `None` keeps it for this run only (the unit tests).
+    identity_file: Option<std::path::PathBuf>,
     link: Link,
     lobby: LobbyView,
     /// Kept while the app runs, so a second bricks room starts from the last choices.
@@ -119,11 +124,20 @@ pub struct App {
 }
 
 impl App {
-    pub fn new(startup: Startup) -> App {
+    /// The app connecting as `identity`, kept in `identity_file` when given.
+    pub fn new(
+        startup: Startup,
+        identity: Identity,
+        identity_file: Option<std::path::PathBuf>,
+    ) -> App {
+        let mut lobby = LobbyView::new("");
+        lobby.name.text = identity.name.clone();
         let mut app = App {
             connection: None,
+            identity,
+            identity_file,
             link: Link::Offline(String::new()),
-            lobby: LobbyView::new(""),
+            lobby,
             bricks_setup: BricksSetupView::default(),
             screen: Screen::Lobby,
             snapshots: HashMap::new(),
@@ -206,6 +220,7 @@ impl App {
             && now - self.last_rooms_request >= ROOMS_REFRESH_SECONDS
         {
             self.send(ClientMsg::ListRooms);
+            self.send(ClientMsg::ListMySeats);
         }
         match &mut self.screen {
             Screen::Lobby => {
@@ -243,7 +258,7 @@ impl App {
         self.snapshots.clear();
         self.pending_room = None;
         // Dropping the old connection closes it; its late events are dropped with it.
-        self.connection = Some(Connection::open(&url));
+        self.connection = Some(Connection::open(&url, &self.identity));
         self.link = Link::Connecting { url };
         self.screen = Screen::Lobby;
     }
@@ -281,7 +296,35 @@ impl App {
         self.screen = Screen::Lobby;
         self.lobby.forget_brains();
         self.send(ClientMsg::ListRooms);
+        self.send(ClientMsg::ListMySeats);
         self.send(ClientMsg::ListRecords);
+    }
+
+    /// Goes by `name` from now on: kept with the identity, and told to the server by
+    /// connecting again (a name travels in `Hello`); our seats stay ours.
+    fn rename(&mut self, name: &str) {
+        let renamed = match self.identity.renamed(name) {
+            Ok(renamed) => renamed,
+            Err(why) => {
+                self.lobby.name.text = self.identity.name.clone();
+                return self.say(format!("Name not changed: {why}"), true);
+            }
+        };
+        if renamed == self.identity {
+            return;
+        }
+        if let Some(path) = &self.identity_file
+            && let Err(error) = renamed.write(path)
+        {
+            self.lobby.name.text = self.identity.name.clone();
+            return self.say(format!("Name not changed: {error:#}"), true);
+        }
+        self.lobby.name.text = renamed.name.clone();
+        self.say(format!("You go by {} now", renamed.name), false);
+        self.identity = renamed;
+        if let Some(url) = self.server_url().map(str::to_string) {
+            self.connect(url);
+        }
     }
 
     fn open_room(&mut self, room: RoomId, request: ClientMsg) {
@@ -335,6 +378,7 @@ impl App {
                 }
             }
             LobbyAction::ListBrains => self.send(ClientMsg::ListBrains),
+            LobbyAction::Rename(name) => self.rename(&name),
             LobbyAction::Replay(id) => {
                 self.load_record(id);
             }

@@ -6,6 +6,7 @@
 
 use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
 use parlor_shared::game::{GameKind, Outcome};
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::SeatState;
 
 use super::cave_board::{player_name, seat_player};
@@ -132,12 +133,21 @@ pub fn ai_budget(move_ms: u32) -> String {
     format!("AI {}", seconds(move_ms))
 }
 
-/// Who sits in a seat, for someone who does not hold it.
+/// Who sits in a seat, for someone who does not hold it: the player's name and the start of
+/// their id ("Ada #3f2a"), "(away)" while they are.
 pub fn seat_state(state: &SeatState) -> String {
     match state {
         SeatState::Open => "open".into(),
-        SeatState::Taken { connected: true } => "human".into(),
-        SeatState::Taken { connected: false } => "human (away)".into(),
+        SeatState::Taken { connected, player } => {
+            let who = player
+                .as_ref()
+                .map_or_else(|| "human".into(), Player::label);
+            if *connected {
+                who
+            } else {
+                format!("{who} (away)")
+            }
+        }
         SeatState::Ai { move_ms, name } => format!("{} ({name})", ai_budget(*move_ms)),
     }
 }
@@ -264,10 +274,14 @@ mod tests {
         assert_eq!(seat_state(&ai(100)), "AI 0.1 s (alpha-beta)");
         assert_eq!(seat_state(&ai(3000)), "AI 3 s (alpha-beta)");
         assert_eq!(ai_budget(1500), "AI 1.5 s");
-        assert_eq!(
-            seat_state(&SeatState::Taken { connected: false }),
-            "human (away)"
-        );
+        let taken = |connected, player| SeatState::Taken { connected, player };
+        assert_eq!(seat_state(&taken(false, None)), "human (away)");
+        let ada = Player {
+            id: parlor_shared::identity::PlayerId(0x3f2a << 48),
+            name: "Ada".into(),
+        };
+        assert_eq!(seat_state(&taken(true, Some(ada.clone()))), "Ada #3f2a");
+        assert_eq!(seat_state(&taken(false, Some(ada))), "Ada #3f2a (away)");
         assert_eq!(outcome(Outcome::Won { seat: 1 }, None), "White won");
         assert_eq!(
             outcome(Outcome::Won { seat: 1 }, Some(1)),

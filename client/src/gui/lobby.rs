@@ -8,6 +8,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameKind, GameSetup};
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
     BrainSummary, DEFAULT_AI_MOVE_MS, GameInfo, MAX_AI_MOVE_MS, RecordId, RecordSummary, RoomId,
     RoomSummary, SeatSpec,
@@ -57,6 +58,8 @@ pub enum LobbyAction {
     Watch(RoomId),
     /// Take back the seat this client holds in the room.
     Rejoin(RoomId),
+    /// Go by this name from now on (checked by the app).
+    Rename(String),
     Replay(RecordId),
     /// Ask the server for HER's brains, for the forms of HER's rooms.
     ListBrains,
@@ -73,6 +76,12 @@ pub struct LobbyView {
     pub games: Vec<GameInfo>,
     pub rooms: Vec<RoomSummary>,
     pub records: Vec<RecordSummary>,
+    /// Who the server knows us as, once connected.
+    pub me: Option<Player>,
+    /// The seats we hold in unfinished rooms on this server, from any window or machine.
+    pub my_seats: Vec<parlor_shared::protocol::HeldSeat>,
+    /// The name we go by, to change.
+    pub name: TextField,
     /// The creation form: the game, who sits in each seat, and the AI's time per move.
     game: GameKind,
     seats: [SeatChoice; 2],
@@ -94,6 +103,9 @@ impl LobbyView {
             games: Vec::new(),
             rooms: Vec::new(),
             records: Vec::new(),
+            me: None,
+            my_seats: Vec::new(),
+            name: TextField::new(""),
             game: GameKind::Cave,
             seats: [SeatChoice::Human, SeatChoice::Ai],
             ai_move_ms: DEFAULT_AI_MOVE_MS,
@@ -110,6 +122,8 @@ impl LobbyView {
         self.games.clear();
         self.rooms.clear();
         self.records.clear();
+        self.me = None;
+        self.my_seats.clear();
         self.hexapawn.forget_brains();
     }
 
@@ -167,10 +181,23 @@ impl LobbyView {
         if button_at(input, refresh_x, y, "Refresh") {
             action = Some(LobbyAction::Refresh);
         }
+        let name_x = refresh_x + button_width("Refresh") + 20.0;
+        label("Name", name_x, y + 20.0, TEXT);
+        let name_field = Rect::new(
+            name_x + 50.0,
+            y,
+            (screen_width() - name_x - 70.0).max(60.0),
+            BUTTON_HEIGHT,
+        );
+        if self.name.update(input, name_field) == FieldEvent::Submitted {
+            action = Some(LobbyAction::Rename(self.name.text.clone()));
+        }
         let hint = if self.address.is_focused() {
             "Type an address such as ws://192.168.1.20:7878 and press Enter."
+        } else if self.name.is_focused() {
+            "Type the name you go by (1 to 32 characters) and press Enter."
         } else {
-            "Click the address to switch to another server."
+            "Click the address to switch to another server, or your name to change it."
         };
         label(hint, field.x, y + BUTTON_HEIGHT + 20.0, DIM_TEXT);
         action
@@ -338,6 +365,10 @@ impl LobbyView {
         connected: bool,
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
+        let (resume, top) = self.draw_my_seats(input, top, connected, held);
+        if resume.is_some() {
+            return resume;
+        }
         heading(
             &rooms_heading(self.rooms.len(), connected),
             RIGHT_X,
@@ -377,6 +408,7 @@ impl LobbyView {
                 Rect::new(list.x, y, list.w, ROOM_ROW_HEIGHT - 4.0),
                 room,
                 held.get(&room.room).map_or(&[][..], Vec::as_slice),
+                self.me.as_ref().map(|me| me.id),
             );
             action = action.or(row_action.filter(|_| connected));
         }
@@ -384,6 +416,63 @@ impl LobbyView {
         action
     }
 }
+
+impl LobbyView {
+    /// The games in progress in which we hold a seat (from any window or machine), each with
+    /// the way back in; returns its action and where the column continues.
+    fn draw_my_seats(
+        &self,
+        input: &Input,
+        top: f32,
+        connected: bool,
+        held: &HashMap<RoomId, Vec<HeldSeat>>,
+    ) -> (Option<LobbyAction>, f32) {
+        if self.my_seats.is_empty() || !connected {
+            return (None, top);
+        }
+        heading("Your games in progress", RIGHT_X, top + 22.0);
+        let mut y = top + 34.0;
+        let mut action = None;
+        let width = screen_width() - RIGHT_X - 20.0;
+        for mine in self.my_seats.iter().take(MY_SEATS_SHOWN) {
+            let seat = describe::game_seat_name(mine.game, mine.seat);
+            let text = format!("#{} {}, {seat}", mine.room, mine.game.name());
+            let here = held
+                .get(&mine.room)
+                .is_some_and(|seats| seats.iter().any(|held| held.seat == mine.seat));
+            let (button_text, on_click) = if here {
+                ("Rejoin", LobbyAction::Rejoin(mine.room))
+            } else {
+                let join = LobbyAction::Join {
+                    room: mine.room,
+                    seat: mine.seat,
+                };
+                ("Resume", join)
+            };
+            let button_rect = Rect::new(
+                RIGHT_X + width - button_width(button_text),
+                y,
+                button_width(button_text),
+                BUTTON_HEIGHT,
+            );
+            label(&text, RIGHT_X, y + 20.0, TEXT);
+            if button(input, button_rect, button_text) {
+                action = Some(on_click);
+            }
+            y += BUTTON_HEIGHT + 4.0;
+        }
+        let more = self.my_seats.len().saturating_sub(MY_SEATS_SHOWN);
+        if more > 0 {
+            let text = format!("and {more} more, in the rooms below");
+            label(&text, RIGHT_X, y + 16.0, DIM_TEXT);
+            y += LINE_HEIGHT;
+        }
+        (action, y + 4.0)
+    }
+}
+
+/// How many of our games in progress the lobby lists above the rooms.
+const MY_SEATS_SHOWN: usize = 3;
 
 /// Where Magnetic Cave's choice `index` in a row (Human or AI, an AI budget) goes: the rows
 /// share columns, as many as there are budgets, right of the middle of the left column and

@@ -3,6 +3,7 @@
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::game::GameKind;
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{RecordSummary, RoomSummary, SeatState};
 
 use super::describe;
@@ -17,13 +18,14 @@ use super::widgets::{
 /// Buttons inside list rows are a little lower than ordinary ones.
 const ROW_BUTTON_HEIGHT: f32 = 24.0;
 
-/// A room: what it is, who sits where, and the ways in (join an open seat, take back the
-/// seats `held` here, or watch).
+/// A room: what it is, who made it, who sits where, and the ways in (join an open seat, take
+/// back the seats `held` here, resume the seats player `me` took elsewhere, or watch).
 pub fn draw_room_row(
     input: &Input,
     row: Rect,
     room: &RoomSummary,
     held: &[HeldSeat],
+    me: Option<PlayerId>,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
     // An auto match counts its rounds where games count moves.
@@ -32,14 +34,17 @@ pub fn draw_room_row(
     } else {
         "moves"
     };
+    let creator = room
+        .creator
+        .as_ref()
+        .map_or(String::new(), |creator| format!(" by {}", creator.label()));
     let summary = format!(
-        "#{} {}: {} {unit}, {} watching",
+        "#{} {}{creator}: {} {unit}, {} watching",
         room.room,
         room.game.name(),
         room.moves,
         room.spectators
     );
-    label(&summary, row.x + 6.0, row.y + 20.0, TEXT);
     let open = |state: &SeatState| *state == SeatState::Open;
     let (status, color) = match room.outcome {
         Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
@@ -48,17 +53,29 @@ pub fn draw_room_row(
     };
     let status_x = row.x + row.w - text_width(&status) - 8.0;
     label(&status, status_x, row.y + 20.0, color);
+    let summary = fit_to_width(&summary, status_x - row.x - 18.0);
+    label(&summary, row.x + 6.0, row.y + 20.0, TEXT);
+    let mine = |seat: u8, state: &SeatState| {
+        held.iter().any(|h| h.seat == seat)
+            || matches!(state, SeatState::Taken { player: Some(p), .. } if Some(p.id) == me)
+    };
 
     let mut buttons: Vec<(String, LobbyAction)> = Vec::new();
     for (seat, state) in room.seats.iter().enumerate() {
-        if open(state) && room.outcome.is_none() {
-            let seat = seat as u8;
-            let join = LobbyAction::Join {
-                room: room.room,
-                seat,
-            };
-            let name = describe::game_seat_name(room.game, seat);
+        let seat = seat as u8;
+        let join = LobbyAction::Join {
+            room: room.room,
+            seat,
+        };
+        let name = describe::game_seat_name(room.game, seat);
+        if room.outcome.is_some() {
+            continue;
+        }
+        if open(state) {
             buttons.push((format!("Join {name}"), join));
+        } else if mine(seat, state) && !held.iter().any(|h| h.seat == seat) {
+            // Taken by us in another window or before a restart: joining takes it back.
+            buttons.push((format!("Resume {name}"), join));
         }
     }
     if held.is_empty() {
@@ -85,7 +102,7 @@ pub fn draw_room_row(
     for (seat, state) in room.seats.iter().enumerate() {
         let seat = seat as u8;
         x += draw_seat_swatch(room.game, x, baseline, seat);
-        let who = if held.iter().any(|h| h.seat == seat) {
+        let who = if mine(seat, state) {
             "you".to_string()
         } else {
             describe::seat_state(state)

@@ -56,6 +56,10 @@ pub struct GuiOptions {
     pub server: Option<String>,
     /// The embedded server's data directory.
     pub data_dir: PathBuf,
+    /// Who we are to servers.
+    pub identity: crate::identity::Identity,
+    /// Where the identity is kept (a new name is written there).
+    pub identity_file: PathBuf,
     /// A room that the window opens by itself (see [`scripted::RoomScript`]).
     pub open_room: Option<String>,
     /// With `open_room`: save the window as PNG once the room shows what was asked, and quit.
@@ -109,7 +113,8 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
     let saved_in_window = saved.clone();
     macroquad::Window::from_config(window_conf("Parlor"), async move {
-        let mut app = App::new(startup).with_script(script);
+        let mut app =
+            App::new(startup, options.identity, Some(options.identity_file)).with_script(script);
         let mut done_frames = 0;
         loop {
             clear_background(BACKGROUND);

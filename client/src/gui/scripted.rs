@@ -6,15 +6,17 @@
 //! The text is words separated by spaces: the game first, then its own words (Hexapawn's in
 //! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`, Magnetic Cave's in
 //! `cave_room::scripted::CaveScript`, EWN's in `ewn::EwnScript`), and anywhere `replay`, which opens the stored game once
-//! it is over, and `reconnecting`, which waits until the link to the server is lost and the
-//! client is trying again (the room must stay on the screen meanwhile). A text that does not
-//! parse is an error before the window opens.
+//! it is over, `reconnecting`, which waits until the link to the server is lost and the
+//! client is trying again (the room must stay on the screen meanwhile), and `resume`, which
+//! creates no room but takes back the first seat the player holds, as the lobby's Resume
+//! button does (a window opened again after the last one died). A text that does not parse
+//! is an error before the window opens.
 
 use std::fmt::Debug;
 
 use macroquad::math::Vec2;
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{RecordId, RoomId, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{self, RecordId, RoomId, RoomSnapshot, SeatSpec};
 
 use super::cave_room::scripted::CaveScript;
 use super::ewn::EwnScript;
@@ -55,6 +57,9 @@ pub struct RoomScript {
     replay_asked: bool,
     /// Done only while the client is reconnecting (`reconnecting`).
     reconnecting: bool,
+    /// Take back a seat the player holds instead of creating a room (`resume`); false once
+    /// asked.
+    resume: bool,
     /// The room and version seen done first, and when.
     done_since: Option<((RoomId, u64), f64)>,
 }
@@ -67,7 +72,7 @@ impl RoomScript {
             words.retain(|&word| word != flag);
             words.len() < count
         };
-        let (replay, reconnecting) = (take("replay"), take("reconnecting"));
+        let (replay, reconnecting, resume) = (take("replay"), take("reconnecting"), take("resume"));
         let games = "cave, ewn, hexapawn, her-match or klotski";
         let Some((&kind, words)) = words.split_first() else {
             return Err(format!("a game first: {games}"));
@@ -85,13 +90,22 @@ impl RoomScript {
             replay,
             replay_asked: false,
             reconnecting,
+            resume,
             done_since: None,
         })
     }
 
-    /// The room to create, the first time the app is connected.
+    /// The room to create, the first time the app is connected (none with `resume`).
     pub fn room_to_create(&mut self) -> Option<(GameSetup, Vec<SeatSpec>)> {
-        (!std::mem::replace(&mut self.created, true)).then(|| self.game.room())
+        let first = !std::mem::replace(&mut self.created, true);
+        (first && !self.resume).then(|| self.game.room())
+    }
+
+    /// With `resume`, the first of the player's seats, once.
+    pub fn seat_to_resume(&mut self, seats: &[protocol::HeldSeat]) -> Option<(RoomId, u8)> {
+        let first = seats.first().filter(|_| self.resume)?;
+        self.resume = false;
+        Some((first.room, first.seat))
     }
 
     /// Where to click next on a `screen_w` x `screen_h` window in the room of `snapshot`.
@@ -168,6 +182,19 @@ mod tests {
                 .contains("a game first")
         );
         assert!(RoomScript::parse("replay").is_err());
+        let mut resume = RoomScript::parse("cave resume classic").unwrap();
+        assert_eq!(resume.room_to_create(), None, "resumes, creates nothing");
+        let held = protocol::HeldSeat {
+            room: 4,
+            seat: 0,
+            game: parlor_shared::game::GameKind::Cave,
+        };
+        assert_eq!(resume.seat_to_resume(&[]), None);
+        assert_eq!(
+            resume.seat_to_resume(std::slice::from_ref(&held)),
+            Some((4, 0))
+        );
+        assert_eq!(resume.seat_to_resume(&[held]), None, "once");
         let script = RoomScript::parse("hexapawn reconnecting b1-b2").unwrap();
         assert!(script.waits_for_reconnecting() && !script.ends_in_replay());
         assert!(

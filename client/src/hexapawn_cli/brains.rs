@@ -146,7 +146,9 @@ fn exchange(
     patience: Duration,
 ) -> anyhow::Result<Answer> {
     // One exchange: a dropped connection is an error here, not resumed.
-    let connection = Connection::open_once(url);
+    let home = crate::identity::Home::locate()?;
+    let identity = crate::identity::Identity::load_or_create(&home)?;
+    let connection = Connection::open_once(url, &identity);
     let mut requests = Some(requests);
     let mut joined = None;
     let started = Instant::now();
@@ -170,7 +172,7 @@ fn exchange(
             );
         };
         match event {
-            NetEvent::Connected(_) => {
+            NetEvent::Connected { .. } => {
                 progress = Instant::now();
                 for request in requests.take().into_iter().flatten() {
                     connection.send(request);

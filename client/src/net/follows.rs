@@ -311,6 +311,8 @@ mod tests {
 
     fn state(room: RoomId) -> ServerMsg {
         ServerMsg::State(RoomSnapshot {
+            creator: None,
+            watchers: Vec::new(),
             room,
             version: 0,
             seats: Vec::new(),

@@ -58,12 +58,32 @@ pub fn spawn_under_xvfb(args: &[&std::ffi::OsStr]) -> Child {
         .expect("xvfb-run starts")
 }
 
+/// Where the window tests' client keeps its identity: the tests', never the person's running
+/// them.
+pub const TEST_HOME: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home");
+
 /// The command running the client on an Xvfb screen the size of its window.
 fn under_xvfb(args: &[&std::ffi::OsStr]) -> Command {
+    under_xvfb_at(args, Path::new(TEST_HOME))
+}
+
+/// [`under_xvfb`] with `home` as the client's `PARLOR_HOME`.
+fn under_xvfb_at(args: &[&std::ffi::OsStr], home: &Path) -> Command {
     let screen = format!("-screen 0 {WINDOW_WIDTH}x{WINDOW_HEIGHT}x24");
     let mut command = Command::new("xvfb-run");
     command.args(["-a", "-s", &screen, CLIENT]).args(args);
+    command.env("PARLOR_HOME", home);
     command
+}
+
+/// [`spawn_under_xvfb`] with `home` as the client's `PARLOR_HOME`: one person's machine.
+pub fn spawn_under_xvfb_at(args: &[&std::ffi::OsStr], home: &Path) -> Child {
+    under_xvfb_at(args, home)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("xvfb-run starts")
 }
 
 /// A fresh directory for one test's files (inputs, data, screenshots). It is removed when

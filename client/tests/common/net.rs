@@ -28,7 +28,7 @@ pub fn until<T>(
 
 pub fn connected(connection: &Connection) {
     until(connection, |event| match event {
-        NetEvent::Connected(_) => Some(()),
+        NetEvent::Connected { .. } => Some(()),
         NetEvent::Disconnected(reason) => panic!("disconnected: {reason}"),
         _ => None,
     });
@@ -57,7 +57,7 @@ pub fn reconnecting(connection: &Connection) -> u32 {
 
 pub fn attempts_before_connected(connection: &Connection) -> Vec<(u32, String)> {
     let (_, passed) = until(connection, |event| match event {
-        NetEvent::Connected(_) => Some(()),
+        NetEvent::Connected { .. } => Some(()),
         NetEvent::Disconnected(reason) => panic!("gave up: {reason}"),
         _ => None,
     });

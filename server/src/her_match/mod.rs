@@ -17,6 +17,7 @@ use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, BoxView, Brain, CURVE_WINDOW, CurvePoint, MAX_CURVE_POINTS, MatchSetup,
     MatchView, Pace, RoundResult, Side, thin_curve,
 };
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::RoomId;
 use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
@@ -39,6 +40,7 @@ pub const THROTTLE: Duration = Duration::from_millis(100);
 /// What an auto match starts with.
 pub struct MatchInit {
     pub id: RoomId,
+    pub creator: Option<Player>,
     pub setup: MatchSetup,
     /// The brains as stored (after the rounds of `progress`).
     pub brains: [Brain; 2],
@@ -54,7 +56,7 @@ pub struct MatchInit {
 
 /// Starts the match's thread and its room's task; returns the room's handle.
 pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
-    let (id, lifetimes) = (init.id, init.lifetimes);
+    let (id, lifetimes, creator) = (init.id, init.lifetimes, init.creator.clone());
     let run = MatchRun::new(&init);
     let first_view = if init.progress.rounds_played == 0 {
         MatchView::new(init.setup.clone())
@@ -70,10 +72,12 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
             play_match(init, run, views_tx)
         })?;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
+    let first_summary = summary_of(id, creator.as_ref(), 0, 0, Some(&first_view));
     let room = MatchRoom {
         id,
+        creator,
         version: 0,
-        summary: watch::Sender::new(summary_of(id, 0, 0, Some(&first_view))),
+        summary: watch::Sender::new(first_summary),
         view: first_view,
         audience: Audience::default(),
         lifetimes,

@@ -3,7 +3,10 @@
 
 use parlor_shared::game::{GameKind, GameState};
 use parlor_shared::hexapawn::MatchView;
-use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{
+    ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg, WATCHERS_SHOWN,
+};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tracing::info;
@@ -15,6 +18,7 @@ use crate::room::RoomCommand;
 
 pub(super) fn summary_of(
     room: RoomId,
+    creator: Option<&Player>,
     version: u64,
     spectators: u32,
     view: Option<&MatchView>,
@@ -22,6 +26,7 @@ pub(super) fn summary_of(
     RoomSummary {
         room,
         game: GameKind::HerMatch,
+        creator: creator.cloned(),
         seats: Vec::new(),
         spectators,
         version,
@@ -32,6 +37,7 @@ pub(super) fn summary_of(
 
 pub(super) struct MatchRoom {
     pub(super) id: RoomId,
+    pub(super) creator: Option<Player>,
     /// Goes up with every view sent.
     pub(super) version: u64,
     pub(super) view: MatchView,
@@ -74,6 +80,12 @@ impl MatchRoom {
                     break;
                 }
                 command = inbox.recv() => match command {
+                    Some(RoomCommand::Close { who }) if ended.is_none() => {
+                        if self.close_by(&who) {
+                            crate::room::turn_away(self.id, &mut inbox);
+                            break;
+                        }
+                    }
                     Some(command) => {
                         self.last_activity = Instant::now();
                         self.handle(command);
@@ -113,6 +125,25 @@ impl MatchRoom {
         (self.audience.len() == 0).then(|| self.last_activity + self.lifetimes.abandoned_after)
     }
 
+    /// Whether `who` may end the match (its creator may, while it runs): its watchers hear
+    /// so, and its thread, its views unheard, stores its last rounds and forgets the match.
+    fn close_by(&self, who: &crate::audience::Subscriber) -> bool {
+        if self.creator.as_ref().map(|creator| creator.id) != Some(who.player.id) {
+            who.error(
+                ErrorCode::NotYours,
+                format!(
+                    "only the player who started auto match {} may end it",
+                    self.id
+                ),
+            );
+            return false;
+        }
+        info!(room = self.id, "auto match ended by its creator");
+        let message = format!("auto match {} was ended by its creator", self.id);
+        self.audience.close_at_request(self.id, who, &message);
+        true
+    }
+
     fn handle(&mut self, command: RoomCommand) {
         let refuse = |who: &crate::audience::Subscriber| {
             who.error(
@@ -141,6 +172,10 @@ impl MatchRoom {
             RoomCommand::Join { who, .. }
             | RoomCommand::Reclaim { who, .. }
             | RoomCommand::Move { who, .. } => refuse(&who),
+            RoomCommand::Close { who } => who.error(
+                ErrorCode::GameOver,
+                "the auto match is over; it closes by itself",
+            ),
             RoomCommand::AiMoved { .. } => {}
             #[cfg(test)]
             RoomCommand::Panic => panic!("a bug in auto match {}", self.id),
@@ -153,6 +188,8 @@ impl MatchRoom {
             version: self.version,
             seats: Vec::new(),
             spectators: self.audience.len() as u32,
+            watchers: self.audience.players(|_| true, WATCHERS_SHOWN),
+            creator: self.creator.clone(),
             state: GameState::HerMatch(self.view.clone()),
             moves: Vec::new(),
             outcome: self.view.outcome(),
@@ -164,6 +201,7 @@ impl MatchRoom {
         let spectators = self.audience.len() as u32;
         self.summary.send_replace(summary_of(
             self.id,
+            self.creator.as_ref(),
             self.version,
             spectators,
             Some(&self.view),
@@ -209,7 +247,11 @@ mod tests {
             brains: ["A".into(), "B".into()],
         };
         let id = hall
-            .create_room(GameSetup::HerMatch(setup), vec![])
+            .create_room(
+                GameSetup::HerMatch(setup),
+                vec![],
+                &crate::audience::test_player(1),
+            )
             .await
             .unwrap();
         (hall, store, id)

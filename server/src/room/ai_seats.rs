@@ -124,7 +124,7 @@ impl Room {
             self.id
         );
         self.audience.close_with(self.id, &message);
-        self.broken = true;
+        self.closing_now = true;
     }
 }
 
@@ -146,9 +146,13 @@ mod tests {
             move_ms,
             kind: AiKind::Standard,
         };
-        hall.create_room(GameSetup::Klotski(board), vec![solver])
-            .await
-            .unwrap()
+        hall.create_room(
+            GameSetup::Klotski(board),
+            vec![solver],
+            &crate::audience::test_player(1),
+        )
+        .await
+        .unwrap()
     }
 
     /// A Klotski room whose solver seat answers only after its 3 s pace, watched by a follower;

@@ -6,10 +6,10 @@
 
 use tracing::{info, warn};
 
-use parlor_shared::protocol::{RoomId, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, ServerMsg};
 use tokio::sync::mpsc;
 
-use super::{Room, RoomCommand};
+use super::{Room, RoomCommand, Subscriber};
 
 impl Room {
     /// When the room may close, if nobody follows it by then: `linger` after its game was
@@ -60,6 +60,40 @@ impl Room {
         self.forget_if_abandoned().await;
     }
 
+    /// `who` ends the room: allowed to its creator while its game is unfinished. Its rows go
+    /// from the store first (a restart must not bring it back), then everybody who followed
+    /// it hears why, and the room closes.
+    pub(super) async fn close_by(&mut self, who: Subscriber) {
+        if self.creator.as_ref().map(|creator| creator.id) != Some(who.player.id) {
+            return who.error(
+                ErrorCode::NotYours,
+                format!("only the player who created room {} may close it", self.id),
+            );
+        }
+        if self.state.outcome().is_some() {
+            return who.error(ErrorCode::GameOver, "the game is over; it closes by itself");
+        }
+        if let Err(error) = self.store.forget_room(self.id).done().await {
+            let error = format!("{error:#}");
+            warn!(
+                room = self.id,
+                error, "could not forget a room its creator closed"
+            );
+            return who.error(
+                ErrorCode::Internal,
+                format!("the server could not close room {}; try again", self.id),
+            );
+        }
+        info!(
+            room = self.id,
+            moves = self.moves.len(),
+            "room closed by its creator"
+        );
+        let message = format!("room {} was closed by its creator", self.id);
+        self.audience.close_at_request(self.id, &who, &message);
+        self.closing_now = true;
+    }
+
     /// An unfinished game closing: its rows go from the store, so a restart does not bring it
     /// back (no record is made of a game nobody finished).
     async fn forget_if_abandoned(&mut self) {
@@ -90,6 +124,7 @@ pub(crate) fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
             RoomCommand::Join { who, .. }
             | RoomCommand::Reclaim { who, .. }
             | RoomCommand::Watch { who, .. }
+            | RoomCommand::Close { who }
             | RoomCommand::Move { who, .. } => who,
             _ => continue,
         };

@@ -10,6 +10,7 @@
 use anyhow::{Context, bail, ensure};
 use parlor_shared::game::{GameMove, GameState, Outcome};
 use parlor_shared::hexapawn::HexMove;
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec};
 use tracing::{info, warn};
 
@@ -20,7 +21,7 @@ use crate::seat_key::SeatKey;
 use crate::store::{HerStart, NewRecord, PreparedLesson, RoomRow, Store};
 
 impl RoomInit {
-    /// A new room: nothing played, every seat open.
+    /// A new room `creator` made: nothing played, every seat open.
     pub fn new(
         id: RoomId,
         start: GameState,
@@ -28,9 +29,12 @@ impl RoomInit {
         seed: u64,
         store: Store,
         her: Option<HerSeat>,
+        creator: Player,
     ) -> RoomInit {
         let keys = vec![None; seats.len()];
         RoomInit {
+            players: vec![None; seats.len()],
+            creator: Some(creator),
             id,
             state: start.clone(),
             start,
@@ -50,6 +54,8 @@ impl RoomInit {
             start: self.start.clone(),
             seats: self.seats.clone(),
             keys: self.keys.clone(),
+            players: self.players.clone(),
+            creator: self.creator.clone(),
             seed: self.seed,
             her: self.her.as_ref().map(|her| HerStart {
                 mode: her.mode(),
@@ -68,6 +74,8 @@ impl RoomInit {
             start,
             seats,
             keys,
+            mut players,
+            creator,
             seed,
             her,
             moves,
@@ -80,6 +88,8 @@ impl RoomInit {
             keys.len(),
             game.seats()
         );
+        // Rooms stored before players were known have none.
+        players.resize(seats.len(), None);
         for (seat, (spec, key)) in seats.iter().zip(&keys).enumerate() {
             ensure!(
                 key.is_none() || *spec == SeatSpec::Human,
@@ -129,16 +139,20 @@ impl RoomInit {
             state,
             moves,
             keys,
+            players,
+            creator,
         })
     }
 }
 
 impl Room {
-    /// Stores the keys of the seats' tokens (after one was given out); refused (`Internal`)
-    /// when the store refuses them.
-    pub(super) async fn save_keys(&mut self) -> Result<(), Refusal> {
+    /// Stores the keys of the seats' tokens and their players (after a seat was given out);
+    /// refused (`Internal`) when the store refuses them.
+    pub(super) async fn save_seats(&mut self) -> Result<(), Refusal> {
         let keys: Vec<Option<SeatKey>> = self.seats.iter().map(|seat| seat.key.clone()).collect();
-        let saved = self.store.set_keys(self.id, &keys).done().await;
+        let players: Vec<Option<Player>> =
+            self.seats.iter().map(|seat| seat.player.clone()).collect();
+        let saved = self.store.set_seats(self.id, &keys, &players).done().await;
         self.refused_write(saved, "the seat")
     }
 
@@ -165,7 +179,7 @@ impl Room {
                 .seats
                 .iter()
                 .zip(0u8..)
-                .map(|(seat, index)| seat_label(self.game, index, seat.spec))
+                .map(|(seat, index)| seat_label(self.game, index, seat.spec, seat.player.as_ref()))
                 .collect(),
             outcome,
             start: self.start.clone(),
@@ -270,6 +284,8 @@ mod tests {
             start: GameSetup::Klotski(board).start().unwrap(),
             seats: vec![SeatSpec::Human],
             keys: vec![key.clone()],
+            players: vec![],
+            creator: None,
             seed: 1,
             her: None,
             moves: vec![GameMove::Klotski(KlotskiMove::Slide(Move {
@@ -283,6 +299,8 @@ mod tests {
             start: cave,
             seats: vec![SeatSpec::Human; 2],
             keys: vec![None; 2],
+            players: vec![],
+            creator: None,
             seed: 2,
             her: None,
             moves: vec![GameMove::Cave("a1".parse().unwrap()); 2],
@@ -300,6 +318,8 @@ mod tests {
             start: her.start(HexGame::new(setup, &brain)),
             seats: vec![SeatSpec::Human, SeatSpec::ai(100)],
             keys: vec![key, None],
+            players: vec![],
+            creator: None,
             seed: 3,
             her: Some(HerStart {
                 mode: PlayMode::Slow,
@@ -326,7 +346,10 @@ mod tests {
         assert_eq!((her.version, her.moves, her.outcome), (2, 2, None));
         assert_eq!(
             her.seats[0],
-            SeatState::Taken { connected: false },
+            SeatState::Taken {
+                connected: false,
+                player: None
+            },
             "the token holds the seat"
         );
         // The Klotski room was solved by its last stored move: its record is stored now.
@@ -345,7 +368,11 @@ mod tests {
             .collect();
         assert_eq!(ids, vec![2, 3]);
         let fresh = hall
-            .create_room(GameSetup::Cave, vec![SeatSpec::Human; 2])
+            .create_room(
+                GameSetup::Cave,
+                vec![SeatSpec::Human; 2],
+                &crate::audience::test_player(1),
+            )
             .await
             .unwrap();
         assert_eq!(fresh, 4);
@@ -392,12 +419,24 @@ mod tests {
             pace: Pace::FullSpeed,
             brains: ["A".into(), "A".into()],
         };
-        store.insert_match(1, &setup, 1).done().await.unwrap();
+        store
+            .insert_match(1, &setup, 1, &crate::audience::test_player(1))
+            .done()
+            .await
+            .unwrap();
         setup.brains[1] = "B".into();
         setup.rounds = MAX_MATCH_ROUNDS + 1;
-        store.insert_match(2, &setup, 1).done().await.unwrap();
+        store
+            .insert_match(2, &setup, 1, &crate::audience::test_player(1))
+            .done()
+            .await
+            .unwrap();
         setup.rounds = 10;
-        store.insert_match(3, &setup, 1).done().await.unwrap();
+        store
+            .insert_match(3, &setup, 1, &crate::audience::test_player(1))
+            .done()
+            .await
+            .unwrap();
         let hall = Hall::restore(store, crate::Limits::default().room_lifetimes()).unwrap();
         assert!(hall.room(1).is_none(), "one brain on both sides");
         assert!(hall.room(2).is_none(), "too many rounds");
@@ -419,7 +458,11 @@ mod tests {
             pace: Pace::PerPly { ms: 1_000 },
             brains: ["HER".into(), "B".into()],
         };
-        store.insert_match(4, &on_her, 1).done().await.unwrap();
+        store
+            .insert_match(4, &on_her, 1, &crate::audience::test_player(1))
+            .done()
+            .await
+            .unwrap();
         let hall = Hall::restore(store.clone(), crate::Limits::default().room_lifetimes());
         let hall = hall.unwrap();
         assert!(hall.room(3).is_some() && hall.room(4).is_some());
@@ -428,7 +471,13 @@ mod tests {
         let store = Store::in_memory().unwrap();
         store.insert_room(&against_her).done().await.unwrap();
         let hall = Hall::restore(store, crate::Limits::default().room_lifetimes()).unwrap();
-        let refused = hall.create_room(GameSetup::HerMatch(on_her), vec![]).await;
+        let refused = hall
+            .create_room(
+                GameSetup::HerMatch(on_her),
+                vec![],
+                &crate::audience::test_player(1),
+            )
+            .await;
         let (code, message) = refused.expect_err("refused");
         assert_eq!(
             code,

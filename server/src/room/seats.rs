@@ -1,8 +1,10 @@
 //! Taking, taking back and leaving a room's seats. A seat is held by its token, from the
 //! joiner's `JoinSeat` on; whoever presents the token holds the seat (`Reclaim`), so a token
 //! is the whole authority: it is never logged, and the room keeps only its key (`SeatKey`).
-//! A seat left stays taken for its token. A connection that loses its seat to the token's
-//! new holder stays as a spectator, within the room's cap of them.
+//! A seat also belongs to the player who took it: that player's `JoinSeat` with a new token,
+//! from any connection or machine, takes it back and retires the old token (a client that
+//! restarted has lost its tokens, never its player). A seat left stays taken. A connection
+//! that loses its seat to a new holder stays as a spectator, within the room's cap of them.
 
 use parlor_shared::protocol::{ErrorCode, SeatSpec, SeatToken, ServerMsg};
 use tracing::info;
@@ -19,10 +21,11 @@ impl Room {
         spectator_cap: usize,
     ) {
         let token = token.unwrap_or_else(SeatToken::random);
-        if !token.is_well_formed() {
+        if !token.is_strong() {
             return who.error(
                 ErrorCode::BadRequest,
-                "a seat token is 32 lowercase hex digits (SeatToken::random)",
+                "a seat token is 32 lowercase hex digits drawn at random (SeatToken::random); \
+                 this one is malformed or could be guessed",
             );
         }
         match self.seat_of(&token) {
@@ -51,17 +54,26 @@ impl Room {
                 format!("seat {seat} is played by the AI"),
             );
         }
-        if place.key.is_some() {
+        let taken_back = place.key.is_some();
+        if taken_back && place.player.as_ref().map(|p| p.id) != Some(who.player.id) {
             return who.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
         }
+        let before = (place.key.clone(), place.player.clone());
         place.key = Some(SeatKey::of(&token));
+        place.player = Some(who.player.clone());
         // Stored before the holder hears the token, so it still holds after a restart; a seat
-        // the store refused stays open.
-        if let Err((code, message)) = self.save_keys().await {
-            self.seats[seat as usize].key = None;
+        // the store refused stays as it was.
+        if let Err((code, message)) = self.save_seats().await {
+            let place = &mut self.seats[seat as usize];
+            (place.key, place.player) = before;
             return who.error(code, message);
         }
-        info!(room = self.id, seat, conn = who.id, "seat taken");
+        let how = if taken_back {
+            "seat taken back by its player"
+        } else {
+            "seat taken"
+        };
+        info!(room = self.id, seat, conn = who.id, "{how}");
         self.hand_over(seat, token, who, spectator_cap);
     }
 

@@ -17,6 +17,8 @@ async fn followers_of_a_room_whose_task_panics_are_told_it_is_gone() {
         state: start,
         moves: Vec::new(),
         keys: vec![None; 2],
+        players: vec![],
+        creator: None,
     };
     let room = spawn_room(init, crate::Limits::default().room_lifetimes());
     let follower = TestFollower::new(1);
@@ -71,7 +73,11 @@ async fn a_seat_or_a_move_the_store_refuses_is_refused_changes_nothing_and_works
     let store = Store::in_memory().unwrap();
     let hall = crate::hall::Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
     let id = hall
-        .create_room(GameSetup::Cave, vec![SeatSpec::Human; 2])
+        .create_room(
+            GameSetup::Cave,
+            vec![SeatSpec::Human; 2],
+            &crate::audience::test_player(1),
+        )
         .await
         .unwrap();
     let room = hall.room(id).unwrap();

@@ -32,9 +32,11 @@ const SEAT_KEYS_VERSION: i64 = 1;
 /// writer, `brains::PreparedLesson`).
 const BRAIN_REVISIONS_VERSION: i64 = 2;
 /// The layout version from which brains may be stored packed (`packed.rs`), which servers
-/// before it cannot read: they see a BLOB where they expect text. It is the newest layout; a
-/// store of a newer one is refused.
+/// before it cannot read: they see a BLOB where they expect text.
 const PACKED_BRAINS_VERSION: i64 = 3;
+/// The layout version from which rooms keep who made them and who took each seat. It is the
+/// newest layout; a store of a newer one is refused.
+const PLAYERS_VERSION: i64 = 4;
 
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
@@ -102,10 +104,10 @@ impl Store {
     ) -> anyhow::Result<Store> {
         // Before anything is created in it.
         let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        if version > PACKED_BRAINS_VERSION {
+        if version > PLAYERS_VERSION {
             bail!(
                 "a newer Parlor wrote it (layout {version}; this server knows up to \
-                 {PACKED_BRAINS_VERSION}): run that version, or give this one another --data"
+                 {PLAYERS_VERSION}): run that version, or give this one another --data"
             );
         }
         tables::check_parlor_store(&connection, version)?;
@@ -114,6 +116,15 @@ impl Store {
              PRAGMA synchronous = NORMAL;",
         )?;
         connection.execute_batch(tables::SCHEMA)?;
+        // A store from before layout 4 gets its rooms' new columns before anything reads them.
+        if version < PLAYERS_VERSION {
+            let has_rooms = connection
+                .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rooms'")?
+                .exists([])?;
+            if has_rooms {
+                rooms::add_player_columns(&connection)?;
+            }
+        }
         connection.execute_batch(rooms::SCHEMA)?;
         if version < SEAT_KEYS_VERSION {
             let hidden = rooms::hide_stored_tokens(&connection)?;
@@ -139,6 +150,9 @@ impl Store {
         if version < PACKED_BRAINS_VERSION {
             // Nothing to change: text rows are read as they are.
             connection.pragma_update(None, "user_version", PACKED_BRAINS_VERSION)?;
+        }
+        if version < PLAYERS_VERSION {
+            connection.pragma_update(None, "user_version", PLAYERS_VERSION)?;
         }
         let connection = Arc::new(Mutex::new(connection));
         let (writer, writer_thread) = writer::spawn(Arc::clone(&connection))?;

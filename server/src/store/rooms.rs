@@ -10,6 +10,7 @@
 use anyhow::Context;
 use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::hexapawn::{Brain, CurvePoint, HerStats, MatchSetup, PlayMode, RoundResult};
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{RecordId, RoomId, SeatSpec, SeatToken};
 use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
@@ -31,7 +32,10 @@ pub(super) const SCHEMA: &str = "
         tokens      TEXT    NOT NULL,
         seed        INTEGER NOT NULL,
         her         TEXT,
-        created_at  INTEGER NOT NULL
+        created_at  INTEGER NOT NULL,
+        -- Who took each seat and who made the room (JSON), from layout 4 on.
+        players     TEXT,
+        creator     TEXT
     );
     CREATE TABLE IF NOT EXISTS room_moves (
         room        INTEGER NOT NULL,
@@ -78,6 +82,9 @@ pub struct RoomRow {
     pub seats: Vec<SeatSpec>,
     /// The key of each seat's token, once someone has joined it.
     pub keys: Vec<Option<SeatKey>>,
+    /// The player who took each seat (empty for rooms stored before players were known).
+    pub players: Vec<Option<Player>>,
+    pub creator: Option<Player>,
     pub seed: u64,
     pub her: Option<HerStart>,
     pub moves: Vec<GameMove>,
@@ -100,6 +107,7 @@ pub struct MatchProgress {
 #[derive(Clone, Debug, PartialEq)]
 pub struct MatchRow {
     pub id: RoomId,
+    pub creator: Option<Player>,
     pub setup: MatchSetup,
     pub seed: u64,
     pub progress: MatchProgress,
@@ -176,20 +184,25 @@ impl Store {
                 .map(json)
                 .collect::<anyhow::Result<Vec<_>>>()?;
             anyhow::Ok((
-                json(&room.start.kind())?,
-                json(&room.start)?,
-                json(&room.seats)?,
-                json(&room.keys)?,
+                [
+                    json(&room.start.kind())?,
+                    json(&room.start)?,
+                    json(&room.seats)?,
+                    json(&room.keys)?,
+                    json(&room.players)?,
+                    json(&room.creator)?,
+                ],
                 her,
                 moves,
             ))
         })();
         let (id, seed) = (room.id, room.seed);
         submit(&self.writer, move |connection| {
-            let (game, start, seats, tokens, her, moves) = columns?;
+            let ([game, start, seats, tokens, players, creator], her, moves) = columns?;
             connection.execute(
-                "INSERT INTO rooms (id, game, start, seats, tokens, seed, her, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO rooms
+                     (id, game, start, seats, tokens, seed, her, created_at, players, creator)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     id as i64,
                     game,
@@ -198,7 +211,9 @@ impl Store {
                     tokens,
                     seed as i64,
                     her,
-                    unix_now() as i64
+                    unix_now() as i64,
+                    players,
+                    creator,
                 ],
             )?;
             for (ply, mv) in moves.iter().enumerate() {
@@ -211,19 +226,27 @@ impl Store {
         })
     }
 
-    /// Stores a new auto match.
-    pub fn insert_match(&self, id: RoomId, setup: &MatchSetup, seed: u64) -> Pending<()> {
-        let setup = json(setup);
+    /// Stores a new auto match `creator` made.
+    pub fn insert_match(
+        &self,
+        id: RoomId,
+        setup: &MatchSetup,
+        seed: u64,
+        creator: &Player,
+    ) -> Pending<()> {
+        let (setup, creator) = (json(setup), json(creator));
         submit(&self.writer, move |connection| {
             connection.execute(
-                "INSERT INTO rooms (id, game, start, seats, tokens, seed, her, created_at)
-                 VALUES (?1, ?2, ?3, '[]', '[]', ?4, NULL, ?5)",
+                "INSERT INTO rooms
+                     (id, game, start, seats, tokens, seed, her, created_at, players, creator)
+                 VALUES (?1, ?2, ?3, '[]', '[]', ?4, NULL, ?5, '[]', ?6)",
                 params![
                     id as i64,
                     json(&GameKind::HerMatch)?,
                     setup?,
                     seed as i64,
-                    unix_now() as i64
+                    unix_now() as i64,
+                    creator?,
                 ],
             )?;
             note_room_id(connection, id)
@@ -240,13 +263,19 @@ impl Store {
         })
     }
 
-    /// Replaces the keys of the room's seat tokens (after a seat is joined).
-    pub fn set_keys(&self, room: RoomId, keys: &[Option<SeatKey>]) -> Pending<()> {
-        let tokens = json(keys);
+    /// Replaces the keys of the room's seat tokens and the seats' players (after a seat is
+    /// joined or taken back).
+    pub fn set_seats(
+        &self,
+        room: RoomId,
+        keys: &[Option<SeatKey>],
+        players: &[Option<Player>],
+    ) -> Pending<()> {
+        let (tokens, players) = (json(keys), json(players));
         submit(&self.writer, move |connection| {
             connection.execute(
-                "UPDATE rooms SET tokens = ?2 WHERE id = ?1",
-                params![room as i64, tokens?],
+                "UPDATE rooms SET tokens = ?2, players = ?3 WHERE id = ?1",
+                params![room as i64, tokens?, players?],
             )?;
             Ok(())
         })
@@ -312,8 +341,10 @@ impl Store {
                 |row| row.get(0),
             )
             .context("cannot read the room counter")?;
-        let mut statement = connection
-            .prepare("SELECT id, game, start, seats, tokens, seed, her FROM rooms ORDER BY id")?;
+        let mut statement = connection.prepare(
+            "SELECT id, game, start, seats, tokens, seed, her, players, creator
+                 FROM rooms ORDER BY id",
+        )?;
         // A column of the wrong type fails its row only (the id, the key, always reads).
         let rows = statement
             .query_map([], |row| {
@@ -326,6 +357,8 @@ impl Store {
                         tokens: row.get(4)?,
                         seed: row.get(5)?,
                         her: row.get(6)?,
+                        players: row.get(7)?,
+                        creator: row.get(8)?,
                     })
                 };
                 Ok((row.get::<_, i64>(0)?, raw()))
@@ -363,6 +396,8 @@ struct RawRoom {
     tokens: String,
     seed: i64,
     her: Option<String>,
+    players: Option<String>,
+    creator: Option<String>,
 }
 
 impl RawRoom {
@@ -370,10 +405,16 @@ impl RawRoom {
         let id = self.id as RoomId;
         let seed = self.seed as u64;
         let game: GameKind = serde_json::from_str(&self.game).context("game")?;
+        let creator: Option<Player> = (self.creator.as_deref())
+            .map(serde_json::from_str)
+            .transpose()
+            .context("creator")?
+            .flatten();
         if game == GameKind::HerMatch {
             let setup = serde_json::from_str(&self.start).context("match setup")?;
             return Ok(StoredRoom::Match(Box::new(MatchRow {
                 id,
+                creator,
                 setup,
                 seed,
                 progress: read_progress(connection, self.id)?,
@@ -408,11 +449,31 @@ impl RawRoom {
             start: serde_json::from_str(&self.start).context("start")?,
             seats: serde_json::from_str(&self.seats).context("seats")?,
             keys: serde_json::from_str(&self.tokens).context("seat keys")?,
+            players: (self.players.as_deref())
+                .map(serde_json::from_str)
+                .transpose()
+                .context("seat players")?
+                .unwrap_or_default(),
+            creator,
             seed,
             her,
             moves,
         })))
     }
+}
+
+/// Adds the columns of layout 4 (who took each seat, who made the room) to a store from before
+/// it; its rooms keep `NULL` there: made and taken before players were known.
+pub(super) fn add_player_columns(connection: &Connection) -> anyhow::Result<()> {
+    for column in ["players", "creator"] {
+        let exists = connection
+            .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = ?1")?
+            .exists([column])?;
+        if !exists {
+            connection.execute_batch(&format!("ALTER TABLE rooms ADD COLUMN {column} TEXT"))?;
+        }
+    }
+    Ok(())
 }
 
 /// Replaces the tokens a store from before seat keys holds with their keys, so that nobody

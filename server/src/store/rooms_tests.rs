@@ -30,6 +30,8 @@ fn cave_room(id: RoomId) -> RoomRow {
             },
         ],
         keys: vec![Some(key_of("00ff")), None],
+        players: vec![],
+        creator: None,
         seed: u64::MAX - 7,
         her: None,
         moves: Vec::new(),
@@ -86,7 +88,8 @@ fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not
         // A ply written twice is refused and changes nothing.
         assert!(store.append_move(3, 1, cave("c1")).done().await.is_err());
         let keys = [Some(key_of("00ff")), Some(key_of("abcd"))];
-        store.set_keys(3, &keys).done().await.unwrap();
+        let players = [Some(crate::audience::test_player(7)), None];
+        store.set_seats(3, &keys, &players).done().await.unwrap();
         let id = store
             .finish_room(5, record(vec![cave("a1")]), None)
             .done()
@@ -100,6 +103,7 @@ fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not
     let mut expected = cave_room(3);
     expected.moves = vec![cave("a1"), cave("h8"), cave("b1")];
     expected.keys[1] = Some(key_of("abcd"));
+    expected.players = vec![Some(crate::audience::test_player(7)), None];
     assert_eq!(rows[0], &expected);
     // Room 5 is gone but its id is never given out again.
     assert_eq!(unfinished.next_room, 6);
@@ -111,7 +115,7 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
     let brain = Brain::new(Dims::HEXAPAWN, false);
     block_on(async {
         store
-            .insert_match(9, &match_setup(), 42)
+            .insert_match(9, &match_setup(), 42, &crate::audience::test_player(1))
             .done()
             .await
             .unwrap();
@@ -119,6 +123,7 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
     let fresh = store.load_rooms().unwrap();
     let expected = MatchRow {
         id: 9,
+        creator: Some(crate::audience::test_player(1)),
         setup: match_setup(),
         seed: 42,
         progress: MatchProgress::default(),
@@ -330,7 +335,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         .unwrap();
     assert_eq!(
         version,
-        crate::store::PACKED_BRAINS_VERSION,
+        crate::store::PLAYERS_VERSION,
         "migrated once, to the latest layout, not at every open"
     );
     let unfinished = store.load_rooms().unwrap();
@@ -341,4 +346,33 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         0,
         "keys are not hashed again"
     );
+}
+
+#[test]
+fn a_store_from_before_players_gets_their_columns_and_its_rooms_keep_working() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let store = Store::open(dir.path()).unwrap();
+        block_on(store.insert_room(&cave_room(4)).done()).unwrap();
+        // The rooms table of layout 3: no players, no creator.
+        let connection = store.lock();
+        for column in ["players", "creator"] {
+            let drop = format!("ALTER TABLE rooms DROP COLUMN {column}");
+            connection.execute_batch(&drop).unwrap();
+        }
+        connection.pragma_update(None, "user_version", 3).unwrap();
+    }
+    let store = Store::open(dir.path()).unwrap();
+    let unfinished = store.load_rooms().unwrap();
+    let rows = game_rows(&unfinished);
+    assert_eq!((rows[0].id, rows[0].creator.clone()), (4, None));
+    assert!(
+        rows[0].players.is_empty(),
+        "taken before players were known"
+    );
+    // A seat taken now is kept with its player.
+    let players = [None, Some(crate::audience::test_player(3))];
+    block_on(store.set_seats(4, &[None, None], &players).done()).unwrap();
+    let unfinished = store.load_rooms().unwrap();
+    assert_eq!(game_rows(&unfinished)[0].players, players.to_vec());
 }

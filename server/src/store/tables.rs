@@ -5,7 +5,7 @@
 use anyhow::{bail, ensure};
 use rusqlite::Connection;
 
-use super::{BRAIN_REVISIONS_VERSION, rooms};
+use super::{BRAIN_REVISIONS_VERSION, PLAYERS_VERSION, rooms};
 
 /// Finished games and HER's brains (the rooms in progress are `rooms::SCHEMA`).
 pub(super) const SCHEMA: &str = "
@@ -81,7 +81,11 @@ fn first_names(names: &[String]) -> String {
 /// Whether `table.column` is one that the store's migrations add to a store of layout
 /// `version` (`Store::init`), so it may be missing yet.
 fn added_later(table: &str, column: &str, version: i64) -> bool {
-    (table, column) == ("brains", "revision") && version < BRAIN_REVISIONS_VERSION
+    match (table, column) {
+        ("brains", "revision") => version < BRAIN_REVISIONS_VERSION,
+        ("rooms", "players" | "creator") => version < PLAYERS_VERSION,
+        _ => false,
+    }
 }
 
 /// The tables in `database`, without SQLite's own (`sqlite_sequence`, `sqlite_stat1`).

@@ -345,6 +345,8 @@ mod tests {
             version: u64::MAX,
             seats: vec![],
             spectators: u32::MAX,
+            creator: Some(crate::identity::widest_player()),
+            watchers: vec![crate::identity::widest_player(); crate::protocol::WATCHERS_SHOWN],
             state: GameState::Klotski(game),
             moves,
             outcome: None,

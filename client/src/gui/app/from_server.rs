@@ -4,6 +4,7 @@
 use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomId, SeatSpec, ServerMsg};
 
 use super::{App, Link, PendingRoom, Screen, loading_text};
+use crate::gui::lobby::LobbyAction;
 use crate::gui::replay_view::ReplayView;
 use crate::gui::room_view::HeldSeat;
 use crate::gui::scripted::RoomScript;
@@ -12,10 +13,11 @@ use crate::net::{NetEvent, refuses_a_join};
 impl App {
     pub(super) fn handle_event(&mut self, event: NetEvent) {
         match event {
-            NetEvent::Connected(server) => {
+            NetEvent::Connected { server, player } => {
                 let url = self.server_url().unwrap_or_default().to_string();
                 let resumed = matches!(self.link, Link::Reconnecting { .. });
                 self.link = Link::Connected { url, server };
+                self.lobby.me = Some(player);
                 // A room request held for the link goes out now: a drop from here on loses it.
                 if let Some(pending) = &mut self.pending_room {
                     pending.queued = false;
@@ -79,6 +81,13 @@ impl App {
             ServerMsg::Welcome { .. } => {}
             ServerMsg::Games(games) => self.lobby.games = games,
             ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
+            ServerMsg::MySeats(seats) => {
+                let resume = self.script.as_mut().and_then(|s| s.seat_to_resume(&seats));
+                self.lobby.my_seats = seats;
+                if let Some((room, seat)) = resume {
+                    self.on_lobby_action(LobbyAction::Join { room, seat });
+                }
+            }
             ServerMsg::Records(records) => self.lobby.records = records,
             ServerMsg::Brains(brains) => self.lobby.set_brains(brains),
             ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),

@@ -6,7 +6,7 @@ use super::*;
 /// An app with no server behind it (its requests go nowhere), in room `room` as its link
 /// drops.
 fn app_in_room_reconnecting(room: RoomId) -> App {
-    let mut app = App::new(Startup::Failed(String::new()));
+    let mut app = App::new(Startup::Failed(String::new()), Identity::fresh(), None);
     app.link = Link::Connected {
         url: "ws://test".into(),
         server: "test".into(),
@@ -14,6 +14,16 @@ fn app_in_room_reconnecting(room: RoomId) -> App {
     app.screen = Screen::Room(RoomView::new(room));
     app.handle_event(reconnecting(1));
     app
+}
+
+fn connected() -> NetEvent {
+    NetEvent::Connected {
+        server: "test".into(),
+        player: parlor_shared::identity::Player {
+            id: parlor_shared::identity::PlayerId(1),
+            name: "tester".into(),
+        },
+    }
 }
 
 fn reconnecting(attempt: u32) -> NetEvent {
@@ -46,7 +56,7 @@ fn a_room_asked_for_while_reconnecting_outlives_further_attempts_and_is_joined()
         app.pending_room.is_some(),
         "the request waits in the network thread"
     );
-    app.handle_event(NetEvent::Connected("test".into()));
+    app.handle_event(connected());
     app.handle_event(NetEvent::Message(Box::new(ServerMsg::RoomCreated {
         room: 9,
     })));
@@ -57,7 +67,7 @@ fn a_room_asked_for_while_reconnecting_outlives_further_attempts_and_is_joined()
 #[test]
 fn a_room_asked_for_on_a_connection_that_drops_is_forgotten() {
     let mut app = app_in_room_reconnecting(4);
-    app.handle_event(NetEvent::Connected("test".into()));
+    app.handle_event(connected());
     app.on_room_action(4, play_again());
     app.handle_event(reconnecting(1));
     assert!(
@@ -68,7 +78,7 @@ fn a_room_asked_for_on_a_connection_that_drops_is_forgotten() {
     // Queued, then sent once the link was back, then lost with that link.
     let mut app = app_in_room_reconnecting(4);
     app.on_room_action(4, play_again());
-    app.handle_event(NetEvent::Connected("test".into()));
+    app.handle_event(connected());
     app.handle_event(reconnecting(1));
     assert!(app.pending_room.is_none());
 }
@@ -90,7 +100,7 @@ fn the_loading_notice_goes_when_the_stored_game_arrives() {
     use parlor_shared::game::{GameKind, Outcome};
     use parlor_shared::protocol::{GameRecord, RecordSummary};
 
-    let mut app = App::new(Startup::Failed(String::new()));
+    let mut app = App::new(Startup::Failed(String::new()), Identity::fresh(), None);
     app.load_record(3);
     assert!(app.notice.is_some());
     let record = GameRecord {

@@ -17,9 +17,17 @@ pub(in crate::gui) fn snapshot_after(moves: &str) -> RoomSnapshot {
         .pop()
         .unwrap();
     RoomSnapshot {
+        creator: None,
+        watchers: Vec::new(),
         room: 1,
         version: moves.len() as u64,
-        seats: vec![SeatState::Taken { connected: true }; 2],
+        seats: vec![
+            SeatState::Taken {
+                connected: true,
+                player: None,
+            };
+            2
+        ],
         spectators: 0,
         outcome: state.outcome(),
         state,

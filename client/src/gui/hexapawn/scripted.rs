@@ -199,9 +199,17 @@ mod tests {
             game = game.play(ply.parse().unwrap()).unwrap();
         }
         RoomSnapshot {
+            creator: None,
+            watchers: Vec::new(),
             room: 1,
             version: game.plies.len() as u64,
-            seats: vec![SeatState::Taken { connected: true }, SeatState::Open],
+            seats: vec![
+                SeatState::Taken {
+                    connected: true,
+                    player: None,
+                },
+                SeatState::Open,
+            ],
             spectators: 0,
             state: GameState::Hexapawn(game),
             moves: Vec::new(),

@@ -198,9 +198,14 @@ mod tests {
             moves.push(GameMove::Klotski(mv));
         }
         RoomSnapshot {
+            creator: None,
+            watchers: Vec::new(),
             room: 1,
             version: moves.len() as u64,
-            seats: vec![SeatState::Taken { connected: true }],
+            seats: vec![SeatState::Taken {
+                connected: true,
+                player: None,
+            }],
             spectators: 0,
             state: GameState::Klotski(game),
             moves,

@@ -71,6 +71,9 @@ async fn greet(mut socket: Socket, client: &str) -> Result<Socket, ConnectError>
     let hello = ClientMsg::Hello {
         protocol: PROTOCOL_VERSION,
         client: client.into(),
+        // Each simulated person is a player of their own.
+        player: parlor_shared::identity::PlayerSecret::random(),
+        name: "loadgen".into(),
     };
     send(&mut socket, &hello)
         .await

@@ -90,10 +90,15 @@ fn in_slow_mode_the_person_acts_for_her_and_in_fast_mode_not() {
 fn play_again_asks_for_the_same_setup_and_pause() {
     let game = game(PlayMode::Fast, "");
     let snapshot = RoomSnapshot {
+        creator: None,
+        watchers: Vec::new(),
         room: 3,
         version: 9,
         seats: vec![
-            SeatState::Taken { connected: true },
+            SeatState::Taken {
+                connected: true,
+                player: None,
+            },
             SeatState::Ai {
                 move_ms: 700,
                 name: "HER".into(),

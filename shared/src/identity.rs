@@ -1,0 +1,180 @@
+//! Who a person is in the hall: a secret only their client holds ([`PlayerSecret`]), the public
+//! id the server derives from it ([`PlayerId`]) and the name they chose ([`Player`]).
+//!
+//! There are no passwords: a client makes its secret once, keeps it, and proves who it is by
+//! sending it in `Hello`. The server keeps only what it derives from the secret (a one-way
+//! hash), so nothing it stores or shows lets anybody act as someone else. Secrets and seat
+//! tokens that a client chooses must look random ([`looks_random`]): an all-zero or patterned
+//! one could be guessed by anybody.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// The most characters a display name may have.
+pub const MAX_NAME_CHARS: usize = 32;
+
+/// A person's secret: 256 bits from the operating system's generator as 64 lowercase hex
+/// digits. Its `Debug` form hides it, so it cannot reach a log by accident.
+#[derive(Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PlayerSecret(pub String);
+
+impl PlayerSecret {
+    /// Hex digits in a secret.
+    pub const LENGTH: usize = 64;
+
+    pub fn random() -> PlayerSecret {
+        PlayerSecret(random_hex(Self::LENGTH))
+    }
+
+    /// Whether it has the form [`PlayerSecret::random`] gives and looks random.
+    pub fn is_strong(&self) -> bool {
+        self.0.len() == Self::LENGTH && looks_random(&self.0)
+    }
+}
+
+impl fmt::Debug for PlayerSecret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("PlayerSecret(<secret>)")
+    }
+}
+
+/// A person's public id, the same on every connection and every machine that uses their
+/// secret. Shown as 16 hex digits.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct PlayerId(pub u64);
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:016x}", self.0)
+    }
+}
+
+impl fmt::Debug for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PlayerId({self})")
+    }
+}
+
+/// A person as others see them: their public id and display name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Player {
+    pub id: PlayerId,
+    pub name: String,
+}
+
+impl Player {
+    /// The name with the start of the id, so that two people of one name can be told apart:
+    /// `ada #3f2a`.
+    pub fn label(&self) -> String {
+        format!("{} #{}", self.name, &self.id.to_string()[..4])
+    }
+}
+
+#[cfg(test)]
+/// The player that takes the most bytes on the wire: a name of the most characters, each four
+/// bytes of UTF-8. For the tests that check the largest messages fit a frame.
+pub(crate) fn widest_player() -> Player {
+    Player {
+        id: PlayerId(u64::MAX),
+        name: "\u{1F600}".repeat(MAX_NAME_CHARS),
+    }
+}
+
+/// `name` as a display name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control
+/// characters. The error says what is wrong, for a person.
+pub fn check_name(name: &str) -> Result<String, String> {
+    let name = name.trim();
+    let chars = name.chars().count();
+    if chars == 0 {
+        return Err("a name must have at least one character".into());
+    }
+    if chars > MAX_NAME_CHARS {
+        return Err(format!(
+            "a name may have at most {MAX_NAME_CHARS} characters; this one has {chars}"
+        ));
+    }
+    if name.chars().any(char::is_control) {
+        return Err("a name may not hold control characters (tabs, line breaks)".into());
+    }
+    Ok(name.to_string())
+}
+
+/// `length` lowercase hex digits from the operating system's generator.
+pub fn random_hex(length: usize) -> String {
+    let mut bytes = vec![0u8; length.div_ceil(2)];
+    // The OS generator failing is not something a game can recover from.
+    getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
+    let mut hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    hex.truncate(length);
+    hex
+}
+
+/// Whether `hex` is lowercase hex digits that look drawn at random: at least six different
+/// digits, and no repeating pattern (`0000…`, `abab…`, `0123…f0123…f`). A random string of 32
+/// digits fails this about once in 10^12 draws; a person typing one almost always does.
+pub fn looks_random(hex: &str) -> bool {
+    let digits = hex.as_bytes();
+    let is_hex = |b: &u8| b.is_ascii_digit() || (b'a'..=b'f').contains(b);
+    if digits.is_empty() || !digits.iter().all(is_hex) {
+        return false;
+    }
+    let mut seen = [false; 256];
+    digits.iter().for_each(|&b| seen[b as usize] = true);
+    let distinct = seen.iter().filter(|&&s| s).count();
+    let repeats = |period: usize| digits.iter().zip(&digits[period..]).all(|(a, b)| a == b);
+    distinct >= 6 && !(1..=digits.len() / 2).any(repeats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn random_secrets_are_strong_and_differ() {
+        let (a, b) = (PlayerSecret::random(), PlayerSecret::random());
+        assert!(a.is_strong() && b.is_strong());
+        assert_ne!(a, b);
+        assert_eq!(a.0.len(), PlayerSecret::LENGTH);
+    }
+
+    #[test]
+    fn weak_and_malformed_secrets_are_refused() {
+        let zero = "0".repeat(64);
+        let pattern = "0123456789abcdef".repeat(4);
+        let pair = "ab".repeat(32);
+        let five_digits = "0123401234012340123401234012340123401234012340123401234012340121";
+        let upper = "A".repeat(64);
+        let short = &PlayerSecret::random().0[..63];
+        for weak in [&zero, &pattern, &pair, five_digits, &upper, short, ""] {
+            assert!(!PlayerSecret(weak.to_string()).is_strong(), "{weak:?}");
+        }
+    }
+
+    #[test]
+    fn a_secret_never_shows_in_debug_output() {
+        let secret = PlayerSecret::random();
+        assert!(!format!("{secret:?}").contains(&secret.0));
+    }
+
+    #[test]
+    fn names_are_trimmed_bounded_and_printable() {
+        assert_eq!(check_name("  Ada  ").unwrap(), "Ada");
+        assert_eq!(check_name(&"é".repeat(32)).unwrap().chars().count(), 32);
+        for bad in ["", "   ", "a\nb", "tab\there"] {
+            assert!(check_name(bad).is_err(), "{bad:?}");
+        }
+        let long = check_name(&"x".repeat(33)).unwrap_err();
+        assert!(long.contains("32"), "{long}");
+    }
+
+    #[test]
+    fn a_label_tells_two_people_of_one_name_apart() {
+        let ada = |id| Player {
+            id: PlayerId(id),
+            name: "Ada".into(),
+        };
+        assert_eq!(ada(0x3f2a_0000_0000_0001).label(), "Ada #3f2a");
+        assert_ne!(ada(0x1111 << 48).label(), ada(0x2222 << 48).label());
+    }
+}
