@@ -8,6 +8,9 @@
 //! round would store its copy over that lesson. An import or a reset holds its brain while it
 //! writes, so that no match starts on the copy it is replacing.
 //!
+//! A game against another player's brain (or the hall's) is read-only: it teaches nothing, so it
+//! holds nothing off matches, but its copy counts like any other.
+//!
 //! Each game against HER keeps its own copy of its brain, stores it in its room's row, and
 //! replays its lesson into the stored brain on the store's one writer thread: all in
 //! proportion to the brain's size (a full 200,000-box brain: about 100 MB in memory and a
@@ -53,10 +56,12 @@ pub struct BrainWrite {
     uses: BrainUses,
 }
 
-/// A game against HER that will teach `name` when it ends; dropping it (once the lesson is
-/// stored, or with the room) says so.
+/// A game against HER that will teach `name` when it ends (unless read-only); dropping it (once
+/// the lesson is stored, or with the room) says so.
 pub struct BrainInGame {
     name: String,
+    /// Whether it will teach the brain, and so holds matches off it.
+    teaches: bool,
     /// The boxes of its copy of the brain, counted in `Uses::boxes_in_games`.
     boxes: usize,
     uses: BrainUses,
@@ -123,19 +128,28 @@ impl BrainUses {
             return Err(in_training(name));
         }
         *uses.games.entry(name.to_string()).or_default() += 1;
-        Ok(self.in_game(name))
+        Ok(self.in_game(name, true))
+    }
+
+    /// A new game against HER that only reads brain `name` (another player's, or the hall's):
+    /// nothing to hold it against, only its copy to count.
+    pub fn enter_read_only_game(&self, name: &str) -> BrainInGame {
+        self.in_game(name, false)
     }
 
     /// A game against HER found in progress at a restart: it was admitted before, so it is
     /// noted whatever else holds the brain.
-    pub fn resume_game(&self, name: &str) -> BrainInGame {
-        *self.lock().games.entry(name.to_string()).or_default() += 1;
-        self.in_game(name)
+    pub fn resume_game(&self, name: &str, teaches: bool) -> BrainInGame {
+        if teaches {
+            *self.lock().games.entry(name.to_string()).or_default() += 1;
+        }
+        self.in_game(name, teaches)
     }
 
-    fn in_game(&self, name: &str) -> BrainInGame {
+    fn in_game(&self, name: &str, teaches: bool) -> BrainInGame {
         BrainInGame {
             name: name.to_string(),
+            teaches,
             boxes: 0,
             uses: self.clone(),
         }
@@ -206,7 +220,7 @@ impl Drop for BrainInGame {
     fn drop(&mut self) {
         let mut uses = self.uses.lock();
         uses.boxes_in_games -= self.boxes;
-        if let Some(games) = uses.games.get_mut(&self.name) {
+        if let Some(games) = uses.games.get_mut(&self.name).filter(|_| self.teaches) {
             *games -= 1;
             if *games == 0 {
                 uses.games.remove(&self.name);
@@ -218,6 +232,20 @@ impl Drop for BrainInGame {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_read_only_game_holds_no_match_off_its_brain_but_counts_its_copy() {
+        let uses = BrainUses::default();
+        let mut reading = uses.enter_read_only_game("A");
+        reading.hold_boxes(MAX_BOXES_IN_GAMES).unwrap();
+        let claim = uses.claim_for_match(&names(&["A", "B"])).unwrap();
+        assert!(
+            uses.enter_read_only_game("A").hold_boxes(1).is_err(),
+            "memory is memory"
+        );
+        drop((claim, reading));
+        assert!(uses.enter_game("A").unwrap().hold_boxes(1).is_ok());
+    }
 
     fn names(list: &[&str]) -> Vec<String> {
         list.iter().map(|name| name.to_string()).collect()
@@ -270,7 +298,7 @@ mod tests {
     fn a_game_resumed_at_a_restart_is_noted_even_beside_a_match() {
         let uses = BrainUses::default();
         let claim = uses.claim_for_match(&names(&["A", "B"])).unwrap();
-        let game = uses.resume_game("A");
+        let game = uses.resume_game("A", true);
         drop(claim);
         assert!(uses.claim_for_match(&names(&["A"])).is_err());
         drop(game);
@@ -288,7 +316,7 @@ mod tests {
         assert!(refused.1.contains("\"B\" has 11"), "{}", refused.1);
         second.hold_boxes(10).unwrap();
         // A game found at a restart was admitted before: counted, never refused.
-        let mut resumed = uses.resume_game("C");
+        let mut resumed = uses.resume_game("C", true);
         resumed.hold_boxes_resumed(5);
         drop(first);
         drop(resumed);

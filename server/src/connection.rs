@@ -352,7 +352,7 @@ impl Connection {
             ClientMsg::CloseRoom { room } => (room, RoomCommand::Close { who }),
             ClientMsg::ExportBrain { name } => return self.export(name).await,
             request if store_requests::is_store_request(&request) => {
-                let answer = store_requests::answer(&self.hall, request).await;
+                let answer = store_requests::answer(&self.hall, request, self.me.player.id).await;
                 return self.send(&answer).await;
             }
             ClientMsg::JoinSeat { room, seat, token } => (

@@ -6,7 +6,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use parlor_shared::game::{GameKind, GameSetup, GameState};
 use parlor_shared::hexapawn::{
-    Brain, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT, check_brain_name,
+    Brain, BrainRef, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT,
 };
 use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{
@@ -94,7 +94,9 @@ impl Hall {
                     let restored = RoomInit::restore(*row, hall.store.clone()).map(|mut init| {
                         if let (Some(her), GameState::Hexapawn(game)) = (&mut init.her, &init.start)
                         {
-                            let mut in_game = hall.brain_uses.resume_game(&game.setup.brain);
+                            let name = canonical_or_as_is(&game.setup.brain);
+                            let teaches = her.is_teaching();
+                            let mut in_game = hall.brain_uses.resume_game(&name, teaches);
                             in_game.hold_boxes_resumed(her.brain().boxes());
                             her.hold_brain(in_game);
                         }
@@ -132,12 +134,14 @@ impl Hall {
         let MatchRow {
             id,
             creator,
-            setup,
+            mut setup,
             seed,
             progress,
         } = row;
         // Checked again as a new match is: the row may come from another version.
         setup.check().map_err(anyhow::Error::msg)?;
+        // A match stored before brains had owners trains the hall's brains of its names.
+        setup.brains = setup.brains.map(|name| canonical_or_as_is(&name));
         let claim = self
             .claim_brains(&setup.brains)
             .map_err(|(_, reason)| anyhow::anyhow!(reason))?;
@@ -220,8 +224,8 @@ impl Hall {
             GameSetup::HerMatch(setup) => self.open_match(setup, seed, creator).await?,
             setup => {
                 let (start, her) = match setup {
-                    GameSetup::Hexapawn(setup) => {
-                        let her = self.her_seat(&setup, &seats, seed).await?;
+                    GameSetup::Hexapawn(mut setup) => {
+                        let her = self.her_seat(&mut setup, &seats, seed, creator).await?;
                         (her.start(HexGame::new(setup, her.brain())), Some(her))
                     }
                     _ => (start, None),
@@ -248,12 +252,15 @@ impl Hall {
     }
 
     /// HER's seat for a game against a person: seat 0 the person, seat 1 HER, with the stored
-    /// brain of the game's name (or a new one).
+    /// brain of the game's name (or a new one). The setup's brain name is made canonical (its
+    /// owner written out, `creator`'s for a plain name); the game teaches the brain when it
+    /// ends only if it is `creator`'s.
     async fn her_seat(
         &self,
-        setup: &HexSetup,
+        setup: &mut HexSetup,
         seats: &[SeatSpec],
         seed: u64,
+        creator: &Player,
     ) -> Result<HerSeat, Refusal> {
         let her_seat_ok = matches!(
             seats[HER_SEAT as usize],
@@ -267,23 +274,53 @@ impl Hall {
                 "a game against HER has a Human seat 0 and HER (AI Standard) in seat 1",
             ));
         }
-        check_brain_name(&setup.brain).map_err(bad_request)?;
+        let brain_ref = BrainRef::canonical(&setup.brain, Some(creator.id)).map_err(bad_request)?;
+        setup.brain = brain_ref.text();
+        let teaches = brain_ref.writable_by(creator.id);
         // Noted before the brain is read, so no match can claim it in between.
-        let mut in_game = self.brain_uses.enter_game(&setup.brain)?;
+        let mut in_game = if teaches {
+            self.brain_uses.enter_game(&setup.brain)?
+        } else {
+            self.brain_uses.enter_read_only_game(&setup.brain)
+        };
         let brain = self.load_brain(&setup.brain).await?;
+        if brain.is_none() && !teaches {
+            return Err((
+                ErrorCode::NoSuchBrain,
+                format!("no brain named {:?}", setup.brain),
+            ));
+        }
         let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
         in_game.hold_boxes(brain.boxes())?;
-        let mut her = HerSeat::new(brain, setup.mode, seed);
+        let mut her = HerSeat::new(brain, setup.mode, seed).teaching(teaches);
         her.hold_brain(in_game);
         Ok(her)
     }
 
+    /// An auto match `creator` asked for: both brains must be theirs (named plainly, or by
+    /// their own id), since a match trains them.
     async fn open_match(
         &self,
-        setup: MatchSetup,
+        mut setup: MatchSetup,
         seed: u64,
         creator: &Player,
     ) -> Result<RoomHandle, Refusal> {
+        for name in &mut setup.brains {
+            let brain = BrainRef::canonical(name, Some(creator.id)).map_err(bad_request)?;
+            if !brain.writable_by(creator.id) {
+                return Err((
+                    ErrorCode::NotYours,
+                    format!(
+                        "an auto match trains its brains, and brain {name:?} is not yours: \
+                         export it and import it under a name of your own to train a copy"
+                    ),
+                ));
+            }
+            *name = brain.text();
+        }
+        if setup.brains[0] == setup.brains[1] {
+            return Err(bad_request("the two HERs need two different brains"));
+        }
         let claim = self.claim_brains(&setup.brains)?;
         let mut brains = Vec::with_capacity(2);
         for name in &setup.brains {
@@ -327,14 +364,35 @@ impl Hall {
     }
 
     /// Holds brain `name` while an import or a reset writes it (see `crate::brain_uses`).
-    pub fn hold_brain_for_write(&self, name: &str) -> Result<BrainWrite, Refusal> {
-        check_brain_name(name).map_err(bad_request)?;
-        self.brain_uses.hold_for_write(name)
+    /// Holds `asker`'s brain `name` while an import or a reset writes it (see
+    /// `crate::brain_uses`), with its canonical name; refused when it is not theirs.
+    pub fn hold_brain_to_change(
+        &self,
+        name: &str,
+        asker: PlayerId,
+    ) -> Result<(BrainWrite, String), Refusal> {
+        let canonical = Hall::brain_to_change(name, asker)?;
+        Ok((self.brain_uses.hold_for_write(&canonical)?, canonical))
     }
 
-    /// Refuses to change a brain an auto match is training.
+    /// The canonical name of the brain `asker` names to change (import over, reset), or why
+    /// they may not: only a brain's owner changes it.
+    pub fn brain_to_change(name: &str, asker: PlayerId) -> Result<String, Refusal> {
+        let brain = BrainRef::canonical(name, Some(asker)).map_err(bad_request)?;
+        if !brain.writable_by(asker) {
+            return Err((
+                ErrorCode::NotYours,
+                format!(
+                    "brain {name:?} is not yours: only its owner imports over it or resets it \
+                     (export it and import it under a name of your own for a copy)"
+                ),
+            ));
+        }
+        Ok(brain.text())
+    }
+
+    /// Refuses to change a brain an auto match is training; `name` is canonical.
     pub fn check_brain_free(&self, name: &str) -> Result<(), Refusal> {
-        check_brain_name(name).map_err(bad_request)?;
         self.brain_uses.check_not_training(name)
     }
 
@@ -397,6 +455,12 @@ impl Hall {
         // Only a map of handles: any panic leaves it whole.
         crate::lock(&self.rooms)
     }
+}
+
+/// `name`'s canonical form (a plain name, stored before brains had owners, is the hall's); a
+/// name that does not read stays as it is, for the checks after to refuse.
+fn canonical_or_as_is(name: &str) -> String {
+    BrainRef::canonical(name, None).map_or_else(|_| name.to_string(), |brain| brain.text())
 }
 
 /// The brain loaded (or a new one) if it fits the board size and mirror setting asked for.

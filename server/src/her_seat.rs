@@ -9,9 +9,18 @@ use parlor_shared::game::GameState;
 
 use crate::brain_uses::BrainInGame;
 use parlor_shared::hexapawn::{
-    BoxView, Brain, Dims, HER_SEAT, Her, HerChoice, HerResult, HexGame, HexMove, Move, PERSON_SEAT,
-    PERSON_SIDE, Pick, PlayMode, Position,
+    BoxView, Brain, BrainRef, Dims, HER_SEAT, Her, HerChoice, HerResult, HexGame, HexMove, Move,
+    PERSON_SEAT, PERSON_SIDE, Pick, PlayMode, Position,
 };
+use parlor_shared::identity::PlayerId;
+
+/// Whether a game against the brain named `brain` (as a room's setup holds it) in a room
+/// `creator` made teaches the stored brain: only its owner's rooms do. A plain name there is a
+/// room's from before brains had owners, and means the hall's brain.
+pub fn teaches(brain: &str, creator: Option<PlayerId>) -> bool {
+    let brain = BrainRef::canonical(brain, None);
+    creator.is_some_and(|creator| brain.is_ok_and(|brain| brain.writable_by(creator)))
+}
 
 /// A move refused: the error code's reason.
 pub type Refusal = (parlor_shared::protocol::ErrorCode, String);
@@ -35,6 +44,8 @@ pub struct HerSeat {
     draws: Vec<(Position, Move)>,
     /// Keeps auto matches off the stored brain until this game's lesson is stored.
     in_game: Option<BrainInGame>,
+    /// Whether the game teaches the stored brain when it ends: only its owner's games do.
+    teaches: bool,
 }
 
 impl HerSeat {
@@ -44,7 +55,19 @@ impl HerSeat {
             mode,
             draws: Vec::new(),
             in_game: None,
+            teaches: true,
         }
+    }
+
+    pub fn is_teaching(&self) -> bool {
+        self.teaches
+    }
+
+    /// The same seat, teaching the stored brain at the end or not (a brain of another
+    /// player's, or the hall's, is only played against).
+    pub fn teaching(mut self, teaches: bool) -> HerSeat {
+        self.teaches = teaches;
+        self
     }
 
     /// Holds the stored brain against auto matches until [`HerSeat::lesson_stored`].
@@ -142,11 +165,15 @@ impl HerSeat {
         Ok((GameState::Hexapawn(self.show(next)), recorded))
     }
 
-    /// The finished game, for the store to teach HER's stored brain; `None` while it goes on.
+    /// The finished game, for the store to teach HER's stored brain; `None` while it goes on,
+    /// and for a game that teaches nothing.
     pub fn finished(&self, state: &GameState) -> Option<HerGameRecord> {
         let GameState::Hexapawn(game) = state else {
             return None;
         };
+        if !self.teaches {
+            return None;
+        }
         let result = if game.winner()? == PERSON_SIDE {
             HerResult::Lost
         } else {

@@ -1,10 +1,13 @@
 //! Requests answered from the store alone (stored games and HER's brains): each runs its store
 //! call on a blocking thread and answers with one message, an `Error` when refused. Brain files
 //! travel in parts (`crate::brain_transfer`): [`brain_file`] gives the whole file that the
-//! connection sends as parts, and a file that arrived whole comes to [`import`].
+//! connection sends as parts, and a file that arrived whole comes to [`import`]. Brain names are
+//! a player's (see `parlor_shared::hexapawn::BrainRef`): anybody lists, exports and plays a
+//! brain, only its owner imports over it or resets it.
 
 use parlor_shared::brain_parts;
-use parlor_shared::hexapawn::Brain;
+use parlor_shared::hexapawn::{Brain, BrainRef};
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, ServerMsg};
 
 use crate::hall::{Hall, Refusal, internal};
@@ -21,23 +24,40 @@ pub fn is_store_request(request: &ClientMsg) -> bool {
     )
 }
 
-pub async fn answer(hall: &Hall, request: ClientMsg) -> ServerMsg {
-    // A reset holds its brain while it writes: a match may neither be training it nor start.
-    let _write = match &request {
-        ClientMsg::ResetBrain { name } => match hall.hold_brain_for_write(name) {
-            Ok(write) => Some(write),
-            Err(refusal) => return refused(refusal),
-        },
-        _ => None,
-    };
-    run_blocking(hall, move |store| answer_blocking(store, request)).await
+/// `asker`'s request, answered from the store.
+pub async fn answer(hall: &Hall, request: ClientMsg, asker: PlayerId) -> ServerMsg {
+    if let ClientMsg::ResetBrain { name } = request {
+        return reset(hall, name, asker).await;
+    }
+    run_blocking(hall, move |store| answer_blocking(store, request, asker)).await
 }
 
-/// The brain `name` as its file, or the refusal to send instead.
-pub async fn brain_file(hall: &Hall, name: String) -> Result<String, ServerMsg> {
+/// Empties `asker`'s brain `name`, holding it while it writes: a match may neither be training
+/// it nor start.
+async fn reset(hall: &Hall, name: String, asker: PlayerId) -> ServerMsg {
+    let (_write, canonical) = match hall.hold_brain_to_change(&name, asker) {
+        Ok(held) => held,
+        Err(refusal) => return refused(refusal),
+    };
+    run_blocking(hall, move |store| {
+        Ok(match store.reset_brain(&canonical)? {
+            true => ServerMsg::Brains(store.list_brains(asker)?),
+            false => no_such_brain(&name),
+        })
+    })
+    .await
+}
+
+/// The brain `name` (as `asker` names it) as its file, or the refusal to send instead.
+pub async fn brain_file(hall: &Hall, name: &str, asker: PlayerId) -> Result<String, ServerMsg> {
+    let canonical = match BrainRef::canonical(name, Some(asker)) {
+        Ok(brain) => brain.text(),
+        Err(refusal) => return Err(error(ErrorCode::BadRequest, refusal)),
+    };
     let store = hall.store.clone();
+    let name = name.to_string();
     let loaded = tokio::task::spawn_blocking(move || {
-        let json = store.brain_json(&name)?;
+        let json = store.brain_json(&canonical)?;
         anyhow::Ok((name, json))
     })
     .await;
@@ -57,20 +77,20 @@ pub async fn brain_file(hall: &Hall, name: String) -> Result<String, ServerMsg> 
     }
 }
 
-/// Stores a brain file that arrived whole as the brain `name`: answered with `Brains`, or a
-/// refusal when the file does not read as a brain or the brain is in use.
-pub async fn import(hall: &Hall, name: String, json: String) -> ServerMsg {
+/// Stores a brain file that arrived whole as `asker`'s brain `name`: answered with `Brains`,
+/// or a refusal when the file does not read as a brain, the brain is not theirs or is in use.
+pub async fn import(hall: &Hall, name: String, json: String, asker: PlayerId) -> ServerMsg {
     // Held until the file is stored: a match starting meanwhile would read the old brain and
     // store it back over the import with its first round.
-    let _write = match hall.hold_brain_for_write(&name) {
-        Ok(write) => write,
+    let (_write, name) = match hall.hold_brain_to_change(&name, asker) {
+        Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };
     run_blocking(hall, move |store| {
         Ok(match Brain::from_json(&json) {
             Ok(brain) => {
                 store.put_brain(&name, &brain)?;
-                ServerMsg::Brains(store.list_brains()?)
+                ServerMsg::Brains(store.list_brains(asker)?)
             }
             Err(refusal) => error(ErrorCode::BadRequest, refusal.to_string()),
         })
@@ -90,18 +110,18 @@ async fn run_blocking(
     }
 }
 
-fn answer_blocking(store: &Store, request: ClientMsg) -> anyhow::Result<ServerMsg> {
+fn answer_blocking(
+    store: &Store,
+    request: ClientMsg,
+    asker: PlayerId,
+) -> anyhow::Result<ServerMsg> {
     Ok(match request {
         ClientMsg::ListRecords => ServerMsg::Records(store.list()?),
         ClientMsg::GetRecord { id } => match store.get(id)? {
             Some(record) => ServerMsg::Record(record),
             None => error(ErrorCode::NoSuchRecord, format!("no stored game {id}")),
         },
-        ClientMsg::ListBrains => ServerMsg::Brains(store.list_brains()?),
-        ClientMsg::ResetBrain { name } => match store.reset_brain(&name)? {
-            true => ServerMsg::Brains(store.list_brains()?),
-            false => no_such_brain(&name),
-        },
+        ClientMsg::ListBrains => ServerMsg::Brains(store.list_brains(asker)?),
         other => anyhow::bail!("not a store request: {other:?}"),
     })
 }

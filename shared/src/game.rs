@@ -161,7 +161,7 @@ impl GameSetup {
             GameSetup::Ewn(spec) => GameState::Ewn(EwnGame::new(spec.level()?)),
             GameSetup::Klotski(board) => GameState::Klotski(KlotskiGame::new(board.puzzle()?)),
             GameSetup::Hexapawn(setup) => {
-                hexapawn::check_brain_name(&setup.brain).map_err(SetupError::Hexapawn)?;
+                hexapawn::BrainRef::parse(&setup.brain).map_err(SetupError::Hexapawn)?;
                 let brain = hexapawn::Brain::new(setup.dims, setup.mirrors);
                 GameState::Hexapawn(HexGame::new(setup.clone(), &brain))
             }

@@ -9,20 +9,22 @@ use tokio::time::Instant;
 
 use super::Connection;
 use crate::brain_transfer::{self, Step};
+use crate::hall::Hall;
 use crate::store_requests;
 
 impl Connection {
     /// Takes one part of the brain file this client is sending; the last one stores the file.
     pub(super) async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
         let (hall, address) = (Arc::clone(&self.hall), self.peer.ip());
+        let me = self.me.player.id;
         let begin = |name: &str| {
-            hall.check_brain_free(name)?;
+            hall.check_brain_free(&Hall::brain_to_change(name, me)?)?;
             brain_transfer::take_place(&hall.file_places, address)
         };
         match brain_transfer::take_part(&mut self.import, part, begin) {
             Ok(Step::Taken | Step::PassedOver) => Ok(()),
             Ok(Step::Whole { name, json, place }) => {
-                let answer = store_requests::import(&hall, name, json).await;
+                let answer = store_requests::import(&hall, name, json, me).await;
                 let sent = self.send(&answer).await;
                 drop(place);
                 sent
@@ -37,7 +39,7 @@ impl Connection {
             Ok(place) => place,
             Err((code, message)) => return self.error(code, message).await.map(drop),
         };
-        let json = match store_requests::brain_file(&self.hall, name.clone()).await {
+        let json = match store_requests::brain_file(&self.hall, &name, self.me.player.id).await {
             Ok(json) => json,
             Err(refusal) => return self.send(&refusal).await,
         };

@@ -230,6 +230,11 @@ mod tests {
     use crate::hall::Hall;
     use crate::store::Store;
 
+    /// The canonical name of the creator's brain `name` (test player 1 creates the matches).
+    fn owned(name: &str) -> String {
+        format!("{}/{name}", crate::audience::test_player(1).id)
+    }
+
     /// A hall with an auto match of brains "A" and "B" on `dims` at `pace`, just created.
     async fn match_room(
         lifetimes: RoomLifetimes,
@@ -277,7 +282,7 @@ mod tests {
             "{told:?}"
         );
         // It goes on after a restart: until then nothing else may change its brains.
-        assert!(hall.check_brain_free("A").is_err());
+        assert!(hall.check_brain_free(&owned("A")).is_err());
     }
 
     #[tokio::test]
@@ -299,7 +304,7 @@ mod tests {
         };
         inbox.send(leave).await.unwrap();
         let stopped = async {
-            while hall.room(id).is_some() || hall.check_brain_free("A").is_err() {
+            while hall.room(id).is_some() || hall.check_brain_free(&owned("A")).is_err() {
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
             }
         };
@@ -308,7 +313,10 @@ mod tests {
             .expect("the unwatched match stops and frees its brains");
         let unfinished = store.load_rooms().unwrap();
         assert!(unfinished.rooms.is_empty(), "a restart would resume it");
-        let (_, games) = store.load_brain("A").unwrap().expect("A was stored");
+        let (_, games) = store
+            .load_brain(&owned("A"))
+            .unwrap()
+            .expect("A was stored");
         assert!(games > 0, "the rounds it played are kept");
     }
 
@@ -325,7 +333,7 @@ mod tests {
             .unwrap()
             .moves;
         assert!((1_000..100_000).contains(&rounds), "{rounds}");
-        let stored = ["A", "B"].map(|name| store.load_brain(name).unwrap().unwrap());
+        let stored = ["A", "B"].map(|name| store.load_brain(&owned(name)).unwrap().unwrap());
         let boxes = stored.each_ref().map(|(brain, _)| brain.boxes());
         let full = parlor_shared::hexapawn::MAX_BRAIN_BOXES;
         assert!(boxes.iter().any(|&boxes| boxes >= full), "{boxes:?}");

@@ -98,9 +98,16 @@ impl RoomInit {
         }
         // HER's random draws go on from a source of their own after a restart (the draws before
         // it are replayed as forced ones, which use none).
+        let creator_id = creator.as_ref().map(|creator| creator.id);
         let mut her = her.map(|HerStart { mode, brain }| {
             let reseeded = seed ^ (moves.len() as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            HerSeat::new(brain, mode, reseeded)
+            let teaches = match &start {
+                GameState::Hexapawn(game) => {
+                    crate::her_seat::teaches(&game.setup.brain, creator_id)
+                }
+                _ => false,
+            };
+            HerSeat::new(brain, mode, reseeded).teaching(teaches)
         });
         let mut state = start.clone();
         for (ply, &mv) in moves.iter().enumerate() {
@@ -309,7 +316,7 @@ mod tests {
             dims: Dims::HEXAPAWN,
             mirrors: false,
             mode: PlayMode::Slow,
-            brain: "HER".into(),
+            brain: format!("{}/HER", crate::audience::test_player(1).id),
         };
         let brain = Brain::new(setup.dims, setup.mirrors);
         let her = HerSeat::new(brain.clone(), PlayMode::Slow, 3);
@@ -319,7 +326,8 @@ mod tests {
             seats: vec![SeatSpec::Human, SeatSpec::ai(100)],
             keys: vec![key, None],
             players: vec![],
-            creator: None,
+            // The brain's owner made it: the game teaches the brain.
+            creator: Some(crate::audience::test_player(1)),
             seed: 3,
             her: Some(HerStart {
                 mode: PlayMode::Slow,

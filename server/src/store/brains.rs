@@ -2,9 +2,14 @@
 //! format, packed: `packed.rs`). Every write is one transaction after a finished game, so a
 //! server killed in the middle of training loses at most the game in progress and never leaves
 //! half a brain.
+//!
+//! Every function takes a brain's canonical name (`BrainRef::text`: `<owner id>/<name>` or
+//! `hall/<name>`). A player's brain is stored under that name; the hall's under its plain
+//! name, as every brain was stored before brains had owners, so older stores need no change.
 
 use anyhow::Context;
-use parlor_shared::hexapawn::{Brain, Her, Pick};
+use parlor_shared::hexapawn::{Brain, BrainRef, HALL, Her, Pick};
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::warn;
@@ -75,19 +80,23 @@ impl Store {
         Ok(self.load_brain(name)?.map(|(brain, _)| brain.to_json()))
     }
 
-    /// The [`MAX_LISTED_BRAINS`] brains changed last, by name. Every stored brain can be
-    /// played, exported and reset by its name, listed or not.
-    pub fn list_brains(&self) -> anyhow::Result<Vec<BrainSummary>> {
+    /// `viewer`'s brains and the hall's, the [`MAX_LISTED_BRAINS`] changed last, by name, each
+    /// named as `viewer` names it (`BrainRef::shown_to`). Every stored brain can be played and
+    /// exported by its name, listed or not.
+    pub fn list_brains(&self, viewer: PlayerId) -> anyhow::Result<Vec<BrainSummary>> {
         let connection = self.lock();
         let mut statement = connection.prepare(
             // Not `SELECT *` inside: SQLite would copy every listed brain whole (29 MB each
             // on 8x8) into the subquery, with the store locked: 0.6 s for six such brains.
             "SELECT name, size, mirrors, boxes, beads, games, updated_at FROM
                  (SELECT name, size, mirrors, boxes, beads, games, updated_at FROM brains
+                  WHERE substr(name, 1, 17) = ?2 OR NOT name GLOB ?3
                   ORDER BY updated_at DESC, name LIMIT ?1)
              ORDER BY name",
         )?;
-        let rows = statement.query_map([MAX_LISTED_BRAINS], |row| {
+        let mine = format!("{viewer}/");
+        let args = params![MAX_LISTED_BRAINS, mine, OWNED_NAME_GLOB];
+        let rows = statement.query_map(args, |row| {
             Ok((
                 row.get::<_, String>(0)?,
                 row.get::<_, String>(1)?,
@@ -103,6 +112,8 @@ impl Store {
             let dims = size
                 .parse()
                 .with_context(|| format!("brain {name:?} has a bad size"))?;
+            let name =
+                BrainRef::canonical(&name, None).map_or(name, |brain| brain.shown_to(Some(viewer)));
             Ok(BrainSummary {
                 name,
                 dims,
@@ -115,6 +126,17 @@ impl Store {
         })
         .collect()
     }
+}
+
+/// The stored names of players' brains: 16 hex digits, a slash, a name.
+const OWNED_NAME_GLOB: &str = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]/*";
+
+/// The row name of the brain `canonical` names: the hall's are stored under their plain names.
+fn row_name(canonical: &str) -> &str {
+    canonical
+        .strip_prefix(HALL)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(canonical)
 }
 
 /// A finished game's lesson, worked out beside the store's writer from the brain as stored
@@ -134,7 +156,7 @@ impl Store {
         let stored = (self.lock())
             .query_row(
                 "SELECT brain, revision FROM brains WHERE name = ?1",
-                [&game.brain],
+                [row_name(&game.brain)],
                 |row| Ok((unpack(row.get_ref(0)?), row.get::<_, i64>(1)?)),
             )
             .optional()?;
@@ -202,7 +224,7 @@ fn stored_revision(connection: &Connection, name: &str) -> anyhow::Result<Option
     Ok(connection
         .query_row(
             "SELECT revision FROM brains WHERE name = ?1",
-            [name],
+            [row_name(name)],
             |row| row.get(0),
         )
         .optional()?)
@@ -231,7 +253,7 @@ fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Bra
     let row = connection
         .query_row(
             "SELECT brain, games FROM brains WHERE name = ?1",
-            [name],
+            [row_name(name)],
             |row| Ok((unpack(row.get_ref(0)?), row.get::<_, i64>(1)?)),
         )
         .optional()?;
@@ -291,7 +313,7 @@ pub(super) fn write_brain_row(
              revision = brains.revision + 1",
     )?;
     statement.execute(params![
-        name,
+        row_name(name),
         row.size,
         row.mirrors,
         row.packed,

@@ -3,6 +3,7 @@ use parlor_shared::codec::{self, Format, MAX_FRAME_BYTES};
 use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, Dims, HerResult, MAX_BRAIN_NAME, Move, Position, Side, check_brain_name,
 };
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::ServerMsg;
 
 fn trained_pair() -> [Brain; 2] {
@@ -34,11 +35,12 @@ fn brains_round_trip_count_games_and_reset_to_empty() {
     store.save_brains(&both[..1]).unwrap();
     assert_eq!(store.load_brain("A").unwrap(), Some((a.clone(), 2)));
     assert_eq!(store.load_brain("B").unwrap(), Some((b.clone(), 1)));
-    let listed = store.list_brains().unwrap();
+    let listed = store.list_brains(PlayerId(1)).unwrap();
     assert_eq!(listed.len(), 2);
+    // Stored under plain names: the hall's, as every brain before brains had owners.
     assert_eq!(
         (listed[0].name.as_str(), listed[0].beads, listed[0].games),
-        ("A", a.beads(), 2)
+        ("hall/A", a.beads(), 2)
     );
     assert_eq!(
         Brain::from_json(&store.brain_json("B").unwrap().unwrap()).unwrap(),
@@ -68,14 +70,14 @@ fn the_list_holds_the_brains_changed_last_by_name() {
         )
         .unwrap();
     let names: Vec<String> = store
-        .list_brains()
+        .list_brains(PlayerId(1))
         .unwrap()
         .into_iter()
         .map(|summary| summary.name)
         .collect();
     let expected: Vec<String> = (0..count)
         .filter(|i| ![1, 100].contains(i))
-        .map(|i| format!("brain {i:03}"))
+        .map(|i| format!("hall/brain {i:03}"))
         .collect();
     assert_eq!(names, expected);
     assert!(
@@ -252,4 +254,25 @@ fn a_prepared_lesson_is_stored_as_prepared_or_worked_out_again_if_the_brain_chan
         "the game stored meanwhile keeps its lesson"
     );
     assert_eq!(store.load_brain("HER").unwrap().unwrap().1, 3);
+}
+
+#[test]
+fn a_player_lists_their_own_brains_by_plain_name_and_the_halls_but_not_other_players() {
+    let store = Store::in_memory().unwrap();
+    let empty = Brain::new(Dims::HEXAPAWN, false);
+    let (ada, bob) = (PlayerId(0xada), PlayerId(0xb0b));
+    let own = |player: PlayerId, name: &str| format!("{player}/{name}");
+    store.put_brain(&own(ada, "HER"), &empty).unwrap();
+    store.put_brain(&own(bob, "HER"), &empty).unwrap();
+    store.put_brain("hall/shared", &empty).unwrap();
+    let names = |viewer| -> Vec<String> {
+        let listed = store.list_brains(viewer).unwrap();
+        listed.into_iter().map(|summary| summary.name).collect()
+    };
+    assert_eq!(names(ada), ["HER", "hall/shared"]);
+    assert_eq!(names(bob), ["HER", "hall/shared"]);
+    // Each is its own brain; the hall's is stored under its plain name.
+    store.reset_brain(&own(ada, "HER")).unwrap();
+    assert!(store.load_brain(&own(bob, "HER")).unwrap().is_some());
+    assert!(store.load_brain("shared").unwrap().is_some());
 }

@@ -242,7 +242,7 @@ impl MatchSetup {
         }
         self.brains
             .iter()
-            .try_for_each(|name| check_brain_name(name))
+            .try_for_each(|name| super::BrainRef::parse(name).map(drop))
     }
 }
 

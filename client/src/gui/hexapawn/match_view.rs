@@ -4,7 +4,7 @@
 
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::hexapawn::{MatchView, Side};
+use parlor_shared::hexapawn::{MatchView, Side, brain_title};
 
 use super::curve::{HER_COLORS, draw_curve};
 use super::draw::{HexMarks, draw_board, draw_matchbox};
@@ -45,8 +45,8 @@ pub fn match_layout(screen_w: f32, screen_h: f32, view: &MatchView) -> MatchLayo
 }
 
 /// The names of the two HERs: their brains.
-fn names(view: &MatchView) -> [&str; 2] {
-    [view.setup.brains[0].as_str(), view.setup.brains[1].as_str()]
+fn names(view: &MatchView) -> [String; 2] {
+    view.setup.brains.each_ref().map(|name| brain_title(name))
 }
 
 /// Which HER is to move on the board shown (0 or 1).
@@ -104,6 +104,7 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
     }
     let score_x = layout.board.left - 22.0;
     let width = layout.curve.x + layout.curve.w - score_x;
+    let names = names.each_ref().map(String::as_str);
     draw_score(score_x, layout.score_y, width, view, names);
     draw_curve(layout.curve, view, names);
     BoardPlay::Nothing

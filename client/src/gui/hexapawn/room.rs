@@ -9,6 +9,7 @@ use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::hexapawn::{
     Dims, HER_SEAT, HexGame, HexMove, Move, PERSON_SEAT, PERSON_SIDE, PlayMode, Position, Square,
+    brain_title,
 };
 use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatState};
 
@@ -75,7 +76,11 @@ pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>) {
         ..HexMarks::default()
     };
     caption(
-        &format!("Against {} on {}", game.setup.brain, game.setup.dims),
+        &format!(
+            "Against {} on {}",
+            brain_title(&game.setup.brain),
+            game.setup.dims
+        ),
         layout,
     );
     draw_board(layout, &game.position, &marks);

@@ -3,7 +3,9 @@
 //! neither. Pure functions, tested without a window.
 
 use parlor_shared::game::GameState;
-use parlor_shared::hexapawn::{HER_SEAT, HexGame, MatchView, Move, PERSON_SEAT, PlayMode};
+use parlor_shared::hexapawn::{
+    HER_SEAT, HexGame, MatchView, Move, PERSON_SEAT, PlayMode, brain_title,
+};
 use parlor_shared::protocol::RoomId;
 
 use crate::gui::describe::{count_of, count_s};
@@ -55,7 +57,8 @@ pub fn brain_line(game: &HexGame, at_start: Option<(u32, u64)>) -> String {
             count_s(beads, "bead")
         )
     };
-    let head = format!("{} on {}{mirrors}, {mode} mode", setup.brain, setup.dims);
+    let brain = brain_title(&setup.brain);
+    let head = format!("{brain} on {}{mirrors}, {mode} mode", setup.dims);
     match at_start {
         Some((boxes, beads)) => format!("{head}; when this game began: {}", counts(boxes, beads)),
         None => format!(
