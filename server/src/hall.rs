@@ -76,7 +76,8 @@ impl Hall {
     /// move (replayed through the rules; a room that does not replay is logged and left out),
     /// its seats taken by their tokens' holders, who are all away until they reclaim them, its
     /// AI seats thinking again if it is their turn, and each auto match going on with the rounds
-    /// still due. Room ids go on after the highest ever given out. Must run inside the tokio
+    /// still due. Nobody follows them yet: each one's abandoned time goes on from its stored
+    /// start (`crate::abandon_clock`), so rooms left behind do not come back for a fresh one. Room ids go on after the highest ever given out. Must run inside the tokio
     /// runtime (it spawns the rooms' tasks); reads the store synchronously.
     pub fn restore(store: Store, lifetimes: RoomLifetimes) -> anyhow::Result<Hall> {
         let unfinished = store.load_rooms()?;
@@ -137,6 +138,7 @@ impl Hall {
             mut setup,
             seed,
             progress,
+            unfollowed_since,
         } = row;
         // Checked again as a new match is: the row may come from another version.
         setup.check().map_err(anyhow::Error::msg)?;
@@ -166,6 +168,7 @@ impl Hall {
             claim,
             progress,
             lifetimes: self.lifetimes,
+            unfollowed_since,
         })
     }
 
@@ -345,6 +348,7 @@ impl Hall {
             claim,
             progress: MatchProgress::default(),
             lifetimes: self.lifetimes,
+            unfollowed_since: Some(crate::store::unix_now()),
         })
         .map_err(internal)
     }

@@ -4,6 +4,7 @@
 //! The `server` binary wraps [`run`]; the client embeds the same server with
 //! [`start_in_background`] when it is given no `--server`.
 
+mod abandon_clock;
 pub mod ai;
 mod audience;
 mod big_blocks;

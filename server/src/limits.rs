@@ -29,9 +29,14 @@ pub struct Limits {
     /// How long a finished room stays open after its game is stored, so its creator and
     /// latecomers can still watch the end; after that it closes once nobody follows it.
     pub finished_room_linger: Duration,
-    /// An unfinished room that nobody follows closes (and is forgotten, also by the store)
-    /// when nothing has happened in it for this long: else rooms left behind would fill
-    /// `max_rooms` for good, across restarts too.
+    /// An unfinished room or auto match closes (and is forgotten, also by the store) once
+    /// nobody has followed it for this long (no seat holder connected, no spectator; a new
+    /// room from its creation), however its AIs or HERs play on meanwhile, and across restarts
+    /// (`crate::abandon_clock`): else rooms left behind would fill `max_rooms` for good. Ten
+    /// minutes: a dropped connection is back within a minute (the client's backoff), and a
+    /// person who closed the window has that long to come back to their seats as their player
+    /// (seats are kept only while their room lives), while the places of rooms whose people
+    /// have left are free again within ten minutes.
     pub abandoned_room_after: Duration,
     /// Any request: per second, and the burst allowed on top.
     pub requests: Budget,
@@ -61,7 +66,7 @@ impl Default for Limits {
             max_matches: 8,
             spectators_per_room: 100,
             finished_room_linger: Duration::from_secs(60),
-            abandoned_room_after: Duration::from_secs(60 * 60),
+            abandoned_room_after: Duration::from_secs(10 * 60),
             requests: Budget {
                 per_second: 50.0,
                 burst: 200.0,

@@ -20,6 +20,7 @@ use parlor_shared::protocol::{
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, info};
 
+use crate::abandon_clock::AbandonClock;
 use crate::ai;
 use crate::audience::Audience;
 pub use crate::audience::{ConnId, Subscriber};
@@ -121,8 +122,8 @@ struct Room {
     recorded_at: Option<tokio::time::Instant>,
     /// When to try again a write the store refused: the finished game, or the AI's move.
     store_retry_at: Option<tokio::time::Instant>,
-    /// When the room last handled a command (a move, an AI's answer, a visit).
-    last_activity: tokio::time::Instant,
+    /// When the unfinished room closes while nobody follows it (see `crate::abandon_clock`).
+    abandon_clock: AbandonClock,
     /// Set when the game cannot go on (an AI seat failed) or its creator ended it: the room
     /// closes once the command at hand is done.
     closing_now: bool,
@@ -146,11 +147,14 @@ pub struct RoomInit {
     /// Who took each seat.
     pub players: Vec<Option<Player>>,
     pub creator: Option<Player>,
+    /// Since when nobody follows the room (unix seconds): its creation for a new room, as
+    /// stored for a restored one; `None` for a room followed when the server stopped.
+    pub unfollowed_since: Option<u64>,
 }
 
 /// Starts a room's task and returns its handle. Once its game is stored the room stays open
-/// for `lifetimes.linger`, then closes when nobody follows it; an unfinished game nobody
-/// follows closes after `lifetimes.abandoned_after` without a command.
+/// for `lifetimes.linger`, then closes when nobody follows it; an unfinished game closes
+/// `lifetimes.abandoned_after` after it lost its last follower, whatever its AIs do meanwhile.
 pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
     let RoomInit {
         id,
@@ -164,6 +168,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         keys,
         players,
         creator,
+        unfollowed_since,
     } = init;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let game = start.kind();
@@ -179,6 +184,12 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
             planner: None,
         })
         .collect();
+    let abandon_clock = AbandonClock::start(
+        id,
+        store.clone(),
+        lifetimes.abandoned_after,
+        unfollowed_since,
+    );
     let mut room = Room {
         id,
         game,
@@ -199,7 +210,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         store,
         recorded_at: None,
         store_retry_at: None,
-        last_activity: tokio::time::Instant::now(),
+        abandon_clock,
         closing_now: false,
         lifetimes,
     };
@@ -246,6 +257,9 @@ impl Room {
         }
         self.maybe_start_ai();
         loop {
+            // Whatever last happened (a visit, a leaving, a state a closed connection did not
+            // take) may have changed who follows the room.
+            self.abandon_clock.note(self.audience.len() > 0);
             let command = match self.wake_time() {
                 Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
                     Ok(command) => command,
@@ -265,7 +279,6 @@ impl Room {
                 break;
             };
             self.handle(command).await;
-            self.last_activity = tokio::time::Instant::now();
             if self.closing_now {
                 turn_away(self.id, &mut inbox);
                 break;
@@ -487,4 +500,4 @@ fn seat_label(game: GameKind, seat: u8, spec: SeatSpec, player: Option<&Player>)
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -7,8 +7,9 @@
 //! last stored round with the rounds still due.
 //!
 //! A match nobody has watched for [`RoomLifetimes::abandoned_after`] stops, as an abandoned
-//! game does (else matches left behind would hold the server's few match places for days): its
-//! room closes, and the thread, with nobody left to see its views, stores the rounds it has
+//! game does, however long it has still to play (else matches left behind would hold the
+//! server's few match places for days): its room closes (`crate::abandon_clock`, kept across
+//! restarts), and the thread, with nobody left to see its views, stores the rounds it has
 //! played and forgets the match. Its brains keep everything they learned.
 
 use std::time::{Duration, Instant};
@@ -22,6 +23,7 @@ use parlor_shared::protocol::RoomId;
 use tokio::sync::{mpsc, watch};
 use tracing::{info, warn};
 
+use crate::abandon_clock::AbandonClock;
 use crate::audience::Audience;
 use crate::brain_uses::BrainClaim;
 use crate::limits::RoomLifetimes;
@@ -52,11 +54,20 @@ pub struct MatchInit {
     pub progress: MatchProgress,
     /// How long the room stays open after the match ends, and how long it runs unwatched.
     pub lifetimes: RoomLifetimes,
+    /// Since when nobody watches the match (unix seconds): its creation for a new match, as
+    /// stored for a resumed one; `None` for a match watched when the server stopped.
+    pub unfollowed_since: Option<u64>,
 }
 
 /// Starts the match's thread and its room's task; returns the room's handle.
 pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     let (id, lifetimes, creator) = (init.id, init.lifetimes, init.creator.clone());
+    let abandon_clock = AbandonClock::start(
+        id,
+        init.store.clone(),
+        lifetimes.abandoned_after,
+        init.unfollowed_since,
+    );
     let run = MatchRun::new(&init);
     let first_view = if init.progress.rounds_played == 0 {
         MatchView::new(init.setup.clone())
@@ -81,7 +92,7 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         view: first_view,
         audience: Audience::default(),
         lifetimes,
-        last_activity: tokio::time::Instant::now(),
+        abandon_clock,
     };
     let summary = room.summary.subscribe();
     tokio::spawn(room.run(inbox_rx, views_rx));

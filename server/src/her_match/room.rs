@@ -11,6 +11,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tracing::info;
 
+use crate::abandon_clock::AbandonClock;
 use crate::audience::Audience;
 use crate::limits::RoomLifetimes;
 use crate::outbox::Broadcast;
@@ -43,11 +44,10 @@ pub(super) struct MatchRoom {
     pub(super) view: MatchView,
     pub(super) audience: Audience,
     pub(super) summary: watch::Sender<RoomSummary>,
-    /// How long the room stays open after the match ends before it may close, and how long
-    /// the unfinished match goes on with nobody watching.
+    /// How long the room stays open after the match ends before it may close.
     pub(super) lifetimes: RoomLifetimes,
-    /// When the room last heard a command (or lost its last watcher).
-    pub(super) last_activity: Instant,
+    /// When the unfinished match stops while nobody watches it (see `crate::abandon_clock`).
+    pub(super) abandon_clock: AbandonClock,
 }
 
 impl Drop for MatchRoom {
@@ -67,6 +67,9 @@ impl MatchRoom {
     ) {
         let mut ended = None;
         loop {
+            // A watch, a leaving, or a view a closed connection did not take may have changed
+            // who watches.
+            self.abandon_clock.note(self.audience.len() > 0);
             let closing = self.closing_time(ended);
             tokio::select! {
                 // Watched by nobody, and over and lingered, or abandoned: the hall stops
@@ -86,10 +89,7 @@ impl MatchRoom {
                             break;
                         }
                     }
-                    Some(command) => {
-                        self.last_activity = Instant::now();
-                        self.handle(command);
-                    }
+                    Some(command) => self.handle(command),
                     None => break,
                 },
                 changed = views.changed(), if ended.is_none() => match changed {
@@ -116,13 +116,13 @@ impl MatchRoom {
         }
     }
 
-    /// When the room may close if still unwatched: `linger` after the match ended, or
-    /// `abandoned_after` after its last command while the match goes on.
+    /// When the room may close if still unwatched: `linger` after the match ended, or,
+    /// while the match goes on, `abandoned_after` after it lost its last watcher.
     fn closing_time(&self, ended: Option<Instant>) -> Option<Instant> {
         if ended.is_some() {
             return self.audience.closing_time(ended, self.lifetimes.linger);
         }
-        (self.audience.len() == 0).then(|| self.last_activity + self.lifetimes.abandoned_after)
+        self.abandon_clock.closing_time()
     }
 
     /// Whether `who` may end the match (its creator may, while it runs): its watchers hear
@@ -214,8 +214,6 @@ impl MatchRoom {
         let state = Broadcast::new(ServerMsg::State(self.snapshot()));
         for gone in self.audience.send_state(self.id, &state) {
             self.audience.remove(gone);
-            // The abandoned time runs from when its last watcher went.
-            self.last_activity = Instant::now();
         }
     }
 }
@@ -318,6 +316,33 @@ mod tests {
             .unwrap()
             .expect("A was stored");
         assert!(games > 0, "the rounds it played are kept");
+    }
+
+    #[tokio::test]
+    async fn a_restart_stops_a_match_that_had_gone_unwatched_for_its_abandoned_time() {
+        let store = Store::in_memory().unwrap();
+        let setup = MatchSetup {
+            dims: "3x3".parse().unwrap(),
+            mirrors: false,
+            rounds: 100_000,
+            pace: Pace::PerPly { ms: 20 },
+            brains: ["A".into(), "B".into()],
+        };
+        let player = crate::audience::test_player(1);
+        (store.insert_match(1, &setup, 1, &player).done().await).unwrap();
+        // Unwatched for 2 minutes when the server stopped.
+        let since = crate::store::unix_now() - 120;
+        (store.set_unfollowed_since(1, Some(since)).done().await).unwrap();
+        let lifetimes = RoomLifetimes {
+            abandoned_after: std::time::Duration::from_secs(60),
+            ..crate::Limits::default().room_lifetimes()
+        };
+        let hall = Hall::restore(store.clone(), lifetimes).unwrap();
+        crate::eventually("the match past its abandoned time went on", || {
+            hall.room(1).is_none() && hall.check_brain_free("A").is_ok()
+        })
+        .await;
+        assert!(store.load_rooms().unwrap().rooms.is_empty(), "forgotten");
     }
 
     #[tokio::test]

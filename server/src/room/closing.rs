@@ -1,8 +1,8 @@
 //! When a room closes: a finished one a while after its game is stored, an unfinished one
-//! when nobody has followed it or done anything in it for a long time (else rooms left
-//! behind would fill the server's cap on rooms for good, across restarts too). A write the store
-//! refused (the finished game, an AI's move) is tried again every `store_retry` until it is
-//! stored, so that the game goes on and the room can close then.
+//! when nobody has followed it for a while, however its AIs play on (`crate::abandon_clock`;
+//! else rooms left behind would fill the server's cap on rooms for good, across restarts
+//! too). A write the store refused (the finished game, an AI's move) is tried again every
+//! `store_retry` until it is stored, so that the game goes on and the room can close then.
 
 use tracing::{info, warn};
 
@@ -13,14 +13,16 @@ use super::{Room, RoomCommand, Subscriber};
 
 impl Room {
     /// When the room may close, if nobody follows it by then: `linger` after its game was
-    /// stored, or `abandoned_after` after its last command while its game is unfinished.
-    /// `None` while it must stay open (followed, or over but not stored).
+    /// stored, or, while its game is unfinished, `abandoned_after` after it lost its last
+    /// follower. `None` while it must stay open (followed, or over but not stored).
     pub(super) fn closing_time(&self) -> Option<tokio::time::Instant> {
         if self.recorded_at.is_some() {
             return (self.audience).closing_time(self.recorded_at, self.lifetimes.linger);
         }
-        let abandoned = self.audience.len() == 0 && self.state.outcome().is_none();
-        abandoned.then(|| self.last_activity + self.lifetimes.abandoned_after)
+        if self.state.outcome().is_some() {
+            return None;
+        }
+        self.abandon_clock.closing_time()
     }
 
     /// When the room's timer is next due: to try a refused write again, or to close.

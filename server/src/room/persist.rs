@@ -21,7 +21,7 @@ use crate::seat_key::SeatKey;
 use crate::store::{HerStart, NewRecord, PreparedLesson, RoomRow, Store};
 
 impl RoomInit {
-    /// A new room `creator` made: nothing played, every seat open.
+    /// A new room `creator` made: nothing played, every seat open, nobody following it yet.
     pub fn new(
         id: RoomId,
         start: GameState,
@@ -44,6 +44,7 @@ impl RoomInit {
             her,
             moves: Vec::new(),
             keys,
+            unfollowed_since: Some(crate::store::unix_now()),
         }
     }
 
@@ -62,6 +63,7 @@ impl RoomInit {
                 brain: her.brain().clone(),
             }),
             moves: self.moves.clone(),
+            unfollowed_since: self.unfollowed_since,
         }
     }
 
@@ -79,6 +81,7 @@ impl RoomInit {
             seed,
             her,
             moves,
+            unfollowed_since,
         } = row;
         let game = start.kind();
         ensure!(
@@ -148,6 +151,7 @@ impl RoomInit {
             keys,
             players,
             creator,
+            unfollowed_since,
         })
     }
 }
@@ -295,6 +299,7 @@ mod tests {
             creator: None,
             seed: 1,
             her: None,
+            unfollowed_since: None,
             moves: vec![GameMove::Klotski(KlotskiMove::Slide(Move {
                 label: 5,
                 dir: Dir::Left,
@@ -311,6 +316,7 @@ mod tests {
             seed: 2,
             her: None,
             moves: vec![GameMove::Cave("a1".parse().unwrap()); 2],
+            unfollowed_since: None,
         };
         let setup = HexSetup {
             dims: Dims::HEXAPAWN,
@@ -335,6 +341,7 @@ mod tests {
             }),
             // The person's pawn, then the capture the person forced on HER.
             moves: vec![hex("b1-b2"), hex("a3xb2")],
+            unfollowed_since: None,
         };
         vec![solved, illegal, against_her]
     }

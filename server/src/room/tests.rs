@@ -1,7 +1,12 @@
+use std::time::Duration;
+
 use parlor_shared::game::GameSetup;
+use tokio::time::Instant;
 
 use super::*;
 use crate::audience::TestFollower;
+use crate::hall::Hall;
+use crate::store::{RoomRow, StoredRoom, unix_now};
 
 #[tokio::test]
 async fn followers_of_a_room_whose_task_panics_are_told_it_is_gone() {
@@ -19,6 +24,7 @@ async fn followers_of_a_room_whose_task_panics_are_told_it_is_gone() {
         keys: vec![None; 2],
         players: vec![],
         creator: None,
+        unfollowed_since: None,
     };
     let room = spawn_room(init, crate::Limits::default().room_lifetimes());
     let follower = TestFollower::new(1);
@@ -71,7 +77,7 @@ fn version_of(room: &RoomHandle) -> u64 {
 #[tokio::test]
 async fn a_seat_or_a_move_the_store_refuses_is_refused_changes_nothing_and_works_once_it_is_back() {
     let store = Store::in_memory().unwrap();
-    let hall = crate::hall::Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
+    let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
     let id = hall
         .create_room(
             GameSetup::Cave,
@@ -115,4 +121,130 @@ async fn a_seat_or_a_move_the_store_refuses_is_refused_changes_nothing_and_works
     };
     assert_eq!(row.moves.len(), 1, "stored once");
     assert!(row.keys[0].is_some(), "the seat's token is stored");
+}
+
+/// Lifetimes whose abandoned time is `abandoned_after`.
+fn abandoned_after(abandoned_after: Duration) -> RoomLifetimes {
+    RoomLifetimes {
+        abandoned_after,
+        ..crate::Limits::default().room_lifetimes()
+    }
+}
+
+/// A room of Magnetic Cave's standard AIs against each other, 100 ms a move: some 30 moves and
+/// more, each a command in the room.
+async fn ais_room(hall: &Hall) -> RoomId {
+    let player = crate::audience::test_player(1);
+    let ai = SeatSpec::ai(100);
+    let created = hall.create_room(GameSetup::Cave, vec![ai; 2], &player);
+    created.await.unwrap()
+}
+
+/// Waits until room `id` has closed, which must not be sooner than `after` past `since`.
+async fn closes_in_its_time(hall: &Hall, id: RoomId, since: Instant, after: Duration) {
+    crate::eventually("the room never closed", || hall.room(id).is_none()).await;
+    assert!(since.elapsed() >= after, "room {id} closed before its time");
+}
+
+/// The rooms the store would bring back.
+fn stored_ids(store: &Store) -> Vec<RoomId> {
+    let unfinished = store.load_rooms().unwrap();
+    (unfinished.rooms.iter())
+        .map(|room| match room {
+            StoredRoom::Game(row) => row.id,
+            StoredRoom::Match(row) => row.id,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_room_of_ais_nobody_follows_closes_after_the_abandoned_time_though_its_ais_play_on() {
+    let store = Store::in_memory().unwrap();
+    let lifetimes = abandoned_after(Duration::from_millis(800));
+    let hall = Hall::new(store.clone(), lifetimes);
+    let created = Instant::now();
+    let (unfollowed, watched) = (ais_room(&hall).await, ais_room(&hall).await);
+    let watcher = TestFollower::new(1);
+    let watch = watcher.watch();
+    hall.room(watched).unwrap().inbox.send(watch).await.unwrap();
+    let summary = hall.room(unfollowed).unwrap().summary;
+
+    closes_in_its_time(&hall, unfollowed, created, lifetimes.abandoned_after).await;
+    let last = summary.borrow().clone();
+    assert!(last.moves >= 3 && last.outcome.is_none(), "{last:?}");
+    crate::eventually("the store still has the room", || {
+        stored_ids(&store) == [watched]
+    })
+    .await;
+    let followed = hall.room(watched).expect("a followed room stays open");
+    assert!(followed.summary.borrow().moves >= 3);
+}
+
+#[tokio::test]
+async fn a_room_closes_the_abandoned_time_after_its_last_follower_left() {
+    let store = Store::in_memory().unwrap();
+    let lifetimes = abandoned_after(Duration::from_millis(600));
+    let hall = Hall::new(store, lifetimes);
+    let (player, follower) = (crate::audience::test_player(1), TestFollower::new(1));
+    let created = hall.create_room(GameSetup::Cave, vec![SeatSpec::Human; 2], &player);
+    let id = created.await.unwrap();
+    let room = hall.room(id).unwrap();
+    room.inbox.send(follower.watch()).await.unwrap();
+    // Longer than the abandoned time from the room's creation.
+    tokio::time::sleep(lifetimes.abandoned_after + Duration::from_millis(300)).await;
+    assert!(hall.room(id).is_some(), "a followed room stays open");
+
+    let left = Instant::now();
+    let leave = RoomCommand::Leave {
+        who: follower.who.clone(),
+    };
+    room.inbox.send(leave).await.unwrap();
+    closes_in_its_time(&hall, id, left, lifetimes.abandoned_after).await;
+}
+
+/// A room of Magnetic Cave with two open seats and no move, as stored with `since` (unix
+/// seconds) as the time since when nobody follows it.
+pub(crate) fn cave_row(id: RoomId, since: Option<u64>) -> RoomRow {
+    RoomRow {
+        id,
+        start: GameSetup::Cave.start().unwrap(),
+        seats: vec![SeatSpec::Human; 2],
+        keys: vec![None; 2],
+        players: vec![],
+        creator: None,
+        seed: id,
+        her: None,
+        moves: vec![],
+        unfollowed_since: since,
+    }
+}
+
+#[tokio::test]
+async fn a_restart_goes_on_with_the_time_a_room_had_gone_unfollowed() {
+    let store = Store::in_memory().unwrap();
+    let now = unix_now();
+    // Unfollowed for 2 minutes when the server stopped; for 10 s; followed.
+    let rows = [
+        cave_row(1, Some(now - 120)),
+        cave_row(2, Some(now - 10)),
+        cave_row(3, None),
+    ];
+    for row in &rows {
+        store.insert_room(row).done().await.unwrap();
+    }
+    let lifetimes = abandoned_after(Duration::from_secs(60));
+    let hall = Hall::restore(store.clone(), lifetimes).unwrap();
+    crate::eventually("a room past its abandoned time was kept", || {
+        hall.room(1).is_none() && stored_ids(&store) == [2, 3]
+    })
+    .await;
+    assert!(hall.room(2).is_some() && hall.room(3).is_some());
+    // A room followed when the server stopped lost its followers then: its time starts now,
+    // and a later restart goes on from there.
+    crate::eventually("the restart was not stored as room 3's start", || {
+        let unfinished = store.load_rooms().unwrap();
+        matches!(&unfinished.rooms[1], StoredRoom::Game(row)
+            if row.id == 3 && row.unfollowed_since.is_some_and(|since| since >= now))
+    })
+    .await;
 }

@@ -34,8 +34,8 @@ const BRAIN_REVISIONS_VERSION: i64 = 2;
 /// The layout version from which brains may be stored packed (`packed.rs`), which servers
 /// before it cannot read: they see a BLOB where they expect text.
 const PACKED_BRAINS_VERSION: i64 = 3;
-/// The layout version from which rooms keep who made them and who took each seat. It is the
-/// newest layout; a store of a newer one is refused.
+/// The layout version from which rooms keep who made them, who took each seat, and since when
+/// nobody follows them. It is the newest layout; a store of a newer one is refused.
 const PLAYERS_VERSION: i64 = 4;
 
 /// How many records `ListRecords` returns at most.
@@ -122,7 +122,7 @@ impl Store {
                 .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rooms'")?
                 .exists([])?;
             if has_rooms {
-                rooms::add_player_columns(&connection)?;
+                rooms::add_layout_4_columns(&connection)?;
             }
         }
         connection.execute_batch(rooms::SCHEMA)?;
@@ -353,7 +353,7 @@ fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<
 }
 
 /// Seconds since the Unix epoch.
-fn unix_now() -> u64 {
+pub(crate) fn unix_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())

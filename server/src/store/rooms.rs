@@ -2,7 +2,9 @@
 //! move: one row per room (its start, settled seats, seat keys, seed, and for a game against
 //! HER the brain as it was when the game began), its moves appended one row per ply, and for an
 //! auto match its progress (one row, rewritten each round with the brains) and learning curve
-//! (a row per closed window). A room's rows go when its game is stored as a finished record, in
+//! (a row per closed window). A room's row also says since when nobody follows it, written when
+//! it loses its last follower and cleared when somebody follows it again
+//! (`crate::abandon_clock`). A room's rows go when its game is stored as a finished record, in
 //! the same transaction. Every write goes through the store's writer (see `writer.rs`).
 //!
 //! Room ids are never reused: `counters.last_room` keeps the highest id ever given out.
@@ -35,7 +37,10 @@ pub(super) const SCHEMA: &str = "
         created_at  INTEGER NOT NULL,
         -- Who took each seat and who made the room (JSON), from layout 4 on.
         players     TEXT,
-        creator     TEXT
+        creator     TEXT,
+        -- Since when nobody follows the room (unix seconds; NULL while somebody does), so a
+        -- restart does not start its abandoned time again. From layout 4 on.
+        unfollowed_since INTEGER
     );
     CREATE TABLE IF NOT EXISTS room_moves (
         room        INTEGER NOT NULL,
@@ -88,6 +93,8 @@ pub struct RoomRow {
     pub seed: u64,
     pub her: Option<HerStart>,
     pub moves: Vec<GameMove>,
+    /// Since when nobody follows the room (unix seconds); `None` while somebody does.
+    pub unfollowed_since: Option<u64>,
 }
 
 /// How far an auto match has come, in the match's own numbering of its HERs.
@@ -111,6 +118,8 @@ pub struct MatchRow {
     pub setup: MatchSetup,
     pub seed: u64,
     pub progress: MatchProgress,
+    /// Since when nobody watches the match (unix seconds); `None` while somebody does.
+    pub unfollowed_since: Option<u64>,
 }
 
 /// A room in progress as stored: a game, or an auto match.
@@ -196,13 +205,14 @@ impl Store {
                 moves,
             ))
         })();
-        let (id, seed) = (room.id, room.seed);
+        let (id, seed, unfollowed_since) = (room.id, room.seed, room.unfollowed_since);
         submit(&self.writer, move |connection| {
             let ([game, start, seats, tokens, players, creator], her, moves) = columns?;
             connection.execute(
                 "INSERT INTO rooms
-                     (id, game, start, seats, tokens, seed, her, created_at, players, creator)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                     (id, game, start, seats, tokens, seed, her, created_at, players, creator,
+                      unfollowed_since)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
                 params![
                     id as i64,
                     game,
@@ -214,6 +224,7 @@ impl Store {
                     unix_now() as i64,
                     players,
                     creator,
+                    unfollowed_since.map(|since| since as i64),
                 ],
             )?;
             for (ply, mv) in moves.iter().enumerate() {
@@ -226,7 +237,7 @@ impl Store {
         })
     }
 
-    /// Stores a new auto match `creator` made.
+    /// Stores a new auto match `creator` made, watched by nobody yet.
     pub fn insert_match(
         &self,
         id: RoomId,
@@ -238,8 +249,9 @@ impl Store {
         submit(&self.writer, move |connection| {
             connection.execute(
                 "INSERT INTO rooms
-                     (id, game, start, seats, tokens, seed, her, created_at, players, creator)
-                 VALUES (?1, ?2, ?3, '[]', '[]', ?4, NULL, ?5, '[]', ?6)",
+                     (id, game, start, seats, tokens, seed, her, created_at, players, creator,
+                      unfollowed_since)
+                 VALUES (?1, ?2, ?3, '[]', '[]', ?4, NULL, ?5, '[]', ?6, ?5)",
                 params![
                     id as i64,
                     json(&GameKind::HerMatch)?,
@@ -277,6 +289,17 @@ impl Store {
                 "UPDATE rooms SET tokens = ?2, players = ?3 WHERE id = ?1",
                 params![room as i64, tokens?, players?],
             )?;
+            Ok(())
+        })
+    }
+
+    /// Stores since when nobody follows the room (unix seconds), or that somebody does
+    /// (`None`). A room already forgotten is left so.
+    pub fn set_unfollowed_since(&self, room: RoomId, since: Option<u64>) -> Pending<()> {
+        submit(&self.writer, move |connection| {
+            connection
+                .prepare_cached("UPDATE rooms SET unfollowed_since = ?2 WHERE id = ?1")?
+                .execute(params![room as i64, since.map(|since| since as i64)])?;
             Ok(())
         })
     }
@@ -342,7 +365,8 @@ impl Store {
             )
             .context("cannot read the room counter")?;
         let mut statement = connection.prepare(
-            "SELECT id, game, start, seats, tokens, seed, her, players, creator
+            "SELECT id, game, start, seats, tokens, seed, her, players, creator,
+                    unfollowed_since
                  FROM rooms ORDER BY id",
         )?;
         // A column of the wrong type fails its row only (the id, the key, always reads).
@@ -359,6 +383,7 @@ impl Store {
                         her: row.get(6)?,
                         players: row.get(7)?,
                         creator: row.get(8)?,
+                        unfollowed_since: row.get(9)?,
                     })
                 };
                 Ok((row.get::<_, i64>(0)?, raw()))
@@ -398,6 +423,7 @@ struct RawRoom {
     her: Option<String>,
     players: Option<String>,
     creator: Option<String>,
+    unfollowed_since: Option<i64>,
 }
 
 impl RawRoom {
@@ -410,6 +436,10 @@ impl RawRoom {
             .transpose()
             .context("creator")?
             .flatten();
+        // A time before 1970 is no time: the room's clock starts at this start.
+        let unfollowed_since = self
+            .unfollowed_since
+            .and_then(|since| u64::try_from(since).ok());
         if game == GameKind::HerMatch {
             let setup = serde_json::from_str(&self.start).context("match setup")?;
             return Ok(StoredRoom::Match(Box::new(MatchRow {
@@ -418,6 +448,7 @@ impl RawRoom {
                 setup,
                 seed,
                 progress: read_progress(connection, self.id)?,
+                unfollowed_since,
             })));
         }
         let her = self
@@ -458,19 +489,27 @@ impl RawRoom {
             seed,
             her,
             moves,
+            unfollowed_since,
         })))
     }
 }
 
-/// Adds the columns of layout 4 (who took each seat, who made the room) to a store from before
-/// it; its rooms keep `NULL` there: made and taken before players were known.
-pub(super) fn add_player_columns(connection: &Connection) -> anyhow::Result<()> {
-    for column in ["players", "creator"] {
+/// Adds the columns of layout 4 (who took each seat, who made the room, since when nobody
+/// follows it) to a store from before it. Its rooms keep `NULL` there: made and taken before
+/// players were known, and followed, as far as anybody knows, when that server stopped (so the
+/// abandoned time of each starts at this start).
+pub(super) fn add_layout_4_columns(connection: &Connection) -> anyhow::Result<()> {
+    for (column, kind) in [
+        ("players", "TEXT"),
+        ("creator", "TEXT"),
+        ("unfollowed_since", "INTEGER"),
+    ] {
         let exists = connection
             .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = ?1")?
             .exists([column])?;
         if !exists {
-            connection.execute_batch(&format!("ALTER TABLE rooms ADD COLUMN {column} TEXT"))?;
+            let add = format!("ALTER TABLE rooms ADD COLUMN {column} {kind}");
+            connection.execute_batch(&add)?;
         }
     }
     Ok(())

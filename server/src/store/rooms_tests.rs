@@ -35,6 +35,7 @@ fn cave_room(id: RoomId) -> RoomRow {
         seed: u64::MAX - 7,
         her: None,
         moves: Vec::new(),
+        unfollowed_since: Some(1_700_000_000),
     }
 }
 
@@ -110,6 +111,36 @@ fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not
 }
 
 #[test]
+fn since_when_nobody_follows_a_room_is_kept_and_cleared_and_a_forgotten_room_stays_forgotten() {
+    let store = Store::in_memory().unwrap();
+    let since = |store: &Store| {
+        let unfinished = store.load_rooms().unwrap();
+        game_rows(&unfinished)
+            .iter()
+            .map(|row| row.unfollowed_since)
+            .collect::<Vec<_>>()
+    };
+    block_on(async {
+        store.insert_room(&cave_room(3)).done().await.unwrap();
+        store.set_unfollowed_since(3, None).done().await.unwrap();
+    });
+    assert_eq!(since(&store), [None]);
+    block_on(async {
+        store
+            .set_unfollowed_since(3, Some(1_800_000_000))
+            .done()
+            .await
+            .unwrap();
+    });
+    assert_eq!(since(&store), [Some(1_800_000_000)]);
+    block_on(async {
+        store.forget_room(3).done().await.unwrap();
+        store.set_unfollowed_since(3, None).done().await.unwrap();
+    });
+    assert_eq!(since(&store), []);
+}
+
+#[test]
 fn an_auto_match_comes_back_with_its_progress_and_curve() {
     let store = Store::in_memory().unwrap();
     let brain = Brain::new(Dims::HEXAPAWN, false);
@@ -121,12 +152,21 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
             .unwrap();
     });
     let fresh = store.load_rooms().unwrap();
+    let unwatched_since = match &fresh.rooms[..] {
+        [StoredRoom::Match(row)] => row.unfollowed_since,
+        other => panic!("{other:?}"),
+    };
+    assert!(
+        unwatched_since.is_some_and(|since| since.abs_diff(unix_now()) <= 1),
+        "a new match is watched by nobody: {unwatched_since:?}"
+    );
     let expected = MatchRow {
         id: 9,
         creator: Some(crate::audience::test_player(1)),
         setup: match_setup(),
         seed: 42,
         progress: MatchProgress::default(),
+        unfollowed_since: unwatched_since,
     };
     assert_eq!(
         fresh.rooms,
@@ -349,14 +389,14 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
 }
 
 #[test]
-fn a_store_from_before_players_gets_their_columns_and_its_rooms_keep_working() {
+fn a_store_from_before_layout_4_gets_its_columns_and_its_rooms_keep_working() {
     let dir = tempfile::tempdir().unwrap();
     {
         let store = Store::open(dir.path()).unwrap();
         block_on(store.insert_room(&cave_room(4)).done()).unwrap();
-        // The rooms table of layout 3: no players, no creator.
+        // The rooms table of layout 3: no players, no creator, no time since unfollowed.
         let connection = store.lock();
-        for column in ["players", "creator"] {
+        for column in ["players", "creator", "unfollowed_since"] {
             let drop = format!("ALTER TABLE rooms DROP COLUMN {column}");
             connection.execute_batch(&drop).unwrap();
         }
@@ -369,6 +409,10 @@ fn a_store_from_before_players_gets_their_columns_and_its_rooms_keep_working() {
     assert!(
         rows[0].players.is_empty(),
         "taken before players were known"
+    );
+    assert_eq!(
+        rows[0].unfollowed_since, None,
+        "its clock starts when it is restored"
     );
     // A seat taken now is kept with its player.
     let players = [None, Some(crate::audience::test_player(3))];

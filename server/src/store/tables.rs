@@ -83,7 +83,7 @@ fn first_names(names: &[String]) -> String {
 fn added_later(table: &str, column: &str, version: i64) -> bool {
     match (table, column) {
         ("brains", "revision") => version < BRAIN_REVISIONS_VERSION,
-        ("rooms", "players" | "creator") => version < PLAYERS_VERSION,
+        ("rooms", "players" | "creator" | "unfollowed_since") => version < PLAYERS_VERSION,
         _ => false,
     }
 }
