@@ -9,9 +9,8 @@
 //! by about one search budget, not sixteen. Each AI room has one job at a time; how many AI
 //! rooms exist is capped at room creation (`Limits`). There are two lanes: game searches get
 //! a thread per core, and puzzle solves get one thread of their own. A solve may fill its
-//! memory budget (over a gigabyte on a large board with several blanks), so one at a time
-//! bounds the server's memory whatever the machine's cores, and a queue of long solves never
-//! holds up a game's next move.
+//! memory cap (`ai::klotski::SOLVE_MEMORY`), so one at a time bounds the server's memory
+//! whatever the machine's cores, and a queue of long solves never holds up a game's next move.
 
 mod fair_queue;
 
@@ -39,7 +38,7 @@ const NICENESS: i32 = 10;
 pub enum Lane {
     /// A game's search, bounded in time and in memory: a thread per core.
     Search,
-    /// A puzzle solve, which may use its whole memory budget: one at a time, server-wide.
+    /// A puzzle solve, which may use its whole memory cap: one at a time, server-wide.
     Solve,
 }
 
