@@ -5,7 +5,8 @@
 use std::time::Duration;
 
 use parlor_shared::klotski::{
-    GiveUpReason, KlotskiGame, KlotskiMove, MAX_STEPS, SolveOptions, Verdict, solve,
+    GiveUpReason, KlotskiGame, KlotskiMove, MAX_STEPS, SolveOptions, Verdict, positions_within,
+    solve,
 };
 use parlor_shared::protocol::AiKind;
 
@@ -13,6 +14,12 @@ use parlor_shared::protocol::AiKind;
 /// 15-puzzles come in well under it, and the anytime search finds a valid solution for the
 /// seed's 5x6 sample within it. (A seat's `move_ms` is its pace, not its thinking time.)
 pub const SOLVE_BUDGET: Duration = Duration::from_secs(10);
+
+/// The most memory a solve's tables may take. Solves run one at a time (`Lane::Solve`), so
+/// this bounds them all. Uncapped, an 8x8 board with several blanks filled 1.2 GB in its 10 s;
+/// under the cap such a board (60 pieces) stores at most about 1.26 million positions, and a
+/// solve that would store more gives up as out of time.
+pub const SOLVE_MEMORY: usize = 512 << 20;
 
 pub fn fits(kind: AiKind) -> bool {
     kind == AiKind::Standard
@@ -24,8 +31,14 @@ pub fn name() -> &'static str {
 
 /// The whole plan: a solution's slides, or giving up with the reason.
 pub fn plan(game: &KlotskiGame) -> Vec<KlotskiMove> {
+    plan_within(game, SOLVE_MEMORY)
+}
+
+/// The plan of a solve whose tables may take at most `memory` bytes.
+fn plan_within(game: &KlotskiGame, memory: usize) -> Vec<KlotskiMove> {
     let options = SolveOptions {
         budget: SOLVE_BUDGET,
+        max_positions: positions_within(game.puzzle(), memory),
         ..SolveOptions::default()
     };
     let steps_left = MAX_STEPS.saturating_sub(game.steps()) as usize;
@@ -36,13 +49,18 @@ pub fn plan(game: &KlotskiGame) -> Vec<KlotskiMove> {
         }
         Verdict::Solved { moves, .. } => moves.into_iter().map(KlotskiMove::Slide).collect(),
         Verdict::Unsolvable(_) => vec![KlotskiMove::GiveUp(GiveUpReason::NoSolution)],
+        // Out of time or out of memory: either way, too hard for the seat.
         Verdict::Undecided => vec![KlotskiMove::GiveUp(GiveUpReason::OutOfTime)],
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use parlor_shared::klotski::{KlotskiBoard, KlotskiStatus, parse_puzzle};
+    use std::time::Instant;
+
+    use parlor_shared::klotski::{
+        GenerateOptions, KlotskiBoard, KlotskiStatus, generate, parse_puzzle,
+    };
 
     use super::*;
 
@@ -69,5 +87,36 @@ mod tests {
         );
         let played = game_after(puzzle, 0).play(fits[0]).unwrap();
         assert_eq!(played.status(), KlotskiStatus::Solved);
+    }
+
+    #[test]
+    fn a_solve_that_would_outgrow_its_memory_gives_up_as_out_of_time_at_once() {
+        // A 6x6 board with three blanks: not one the searches settle within a few hundred
+        // positions, which is what 64 KiB holds.
+        let options = GenerateOptions {
+            rows: 6,
+            cols: 6,
+            blanks: 3,
+            seed: 1,
+            ..GenerateOptions::default()
+        };
+        let hard = KlotskiGame::new(generate(&options).unwrap());
+        let started = Instant::now();
+        let memory = 64 << 10;
+        assert_eq!(
+            plan_within(&hard, memory),
+            [KlotskiMove::GiveUp(GiveUpReason::OutOfTime)]
+        );
+        assert!(
+            started.elapsed() < SOLVE_BUDGET / 2,
+            "stopped by its clock ({:?}), not by its memory",
+            started.elapsed()
+        );
+        // The same cap leaves a board that fits it solved.
+        let easy = game_after("2 3\n1 2 3\n4 0 5\n0\n", 0);
+        assert!(matches!(
+            plan_within(&easy, memory)[..],
+            [KlotskiMove::Slide(_)]
+        ));
     }
 }

@@ -313,7 +313,7 @@ pub fn uses_whole_budget(game: GameKind) -> bool {
     )
 }
 
-/// Where an AI seat of `game` thinks: the Klotski solver may fill its whole memory budget, so
+/// Where an AI seat of `game` thinks: the Klotski solver may fill its whole memory cap, so
 /// its solves queue for the one thread of their own; every game's search has the others.
 pub fn lane(game: GameKind) -> pool::Lane {
     match game {

@@ -3,21 +3,32 @@
 //! network answering within milliseconds however many rooms are searching: the kernel gives
 //! the sockets the cores first.
 //!
-//! Jobs run in the order they come (FIFO), one per AI room at a time; how many AI rooms exist
-//! (and so how long the queues may grow) is capped at room creation (`Limits`). There are two
-//! lanes: game searches get a thread per core, and puzzle solves get one thread of their own.
-//! A solve may fill its memory budget (over a gigabyte on a large board with several blanks),
-//! so one at a time bounds the server's memory whatever the machine's cores, and a queue of
-//! long solves never holds up a game's next move.
+//! Jobs are shared fairly between the players they work for: each player's jobs wait in order
+//! in a queue of their own, and the threads take the players' next jobs in turn (round robin,
+//! `FairQueue`). So a player with sixteen AI rooms searching delays another player's search
+//! by about one search budget, not sixteen. Each AI room has one job at a time; how many AI
+//! rooms exist is capped at room creation (`Limits`). There are two lanes: game searches get
+//! a thread per core, and puzzle solves get one thread of their own. A solve may fill its
+//! memory cap (`ai::klotski::SOLVE_MEMORY`), so one at a time bounds the server's memory
+//! whatever the machine's cores, and a queue of long solves never holds up a game's next move.
+
+mod fair_queue;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::mpsc;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
+use parlor_shared::identity::PlayerId;
 use tokio::sync::oneshot;
 use tracing::warn;
 
+use fair_queue::FairQueue;
+
 type Job = Box<dyn FnOnce() + Send>;
+
+/// Whom a job works for: its room's creator, or `None` for the rooms restored from before
+/// players were known. Those share one turn, as one player nobody knows: they are a few rooms
+/// left from an older server, and a turn each would let them crowd out the players of today.
+pub type Owner = Option<PlayerId>;
 
 /// How much lower than the server's threads the AI threads run (as in `nice -n`).
 const NICENESS: i32 = 10;
@@ -27,28 +38,34 @@ const NICENESS: i32 = 10;
 pub enum Lane {
     /// A game's search, bounded in time and in memory: a thread per core.
     Search,
-    /// A puzzle solve, which may use its whole memory budget: one at a time, server-wide.
+    /// A puzzle solve, which may use its whole memory cap: one at a time, server-wide.
     Solve,
 }
 
 struct Pool {
-    jobs: mpsc::Sender<Job>,
+    queue: Arc<FairQueue<Owner, Job>>,
+    /// Threads that started: with none, a job queued would never be answered.
+    threads: usize,
 }
 
 impl Pool {
     fn start(name: &str, threads: usize) -> Pool {
-        let (jobs, queue) = mpsc::channel::<Job>();
-        let queue = Arc::new(Mutex::new(queue));
+        let queue = Arc::new(FairQueue::new());
+        let mut started = 0;
         for index in 0..threads {
             let queue = Arc::clone(&queue);
             let spawned = std::thread::Builder::new()
                 .name(format!("{name}-{index}"))
                 .spawn(move || work(&queue));
-            if let Err(error) = spawned {
-                warn!(%error, "could not start an AI thread");
+            match spawned {
+                Ok(_) => started += 1,
+                Err(error) => warn!(%error, "could not start an AI thread"),
             }
         }
-        Pool { jobs }
+        Pool {
+            queue,
+            threads: started,
+        }
     }
 }
 
@@ -64,19 +81,11 @@ fn pool(lane: Lane) -> &'static Pool {
     }
 }
 
-fn work(queue: &Mutex<mpsc::Receiver<Job>>) {
+fn work(queue: &FairQueue<Owner, Job>) {
     lower_priority();
     loop {
-        let job = {
-            // A receiver is whole after any panic.
-            let queue = crate::lock(queue);
-            match queue.recv() {
-                Ok(job) => job,
-                Err(_) => return,
-            }
-        };
         // A search that panics loses its answer (the room hears `None`), not the thread.
-        if catch_unwind(AssertUnwindSafe(job)).is_err() {
+        if catch_unwind(AssertUnwindSafe(queue.pop())).is_err() {
             warn!("an AI search panicked");
         }
     }
@@ -98,34 +107,47 @@ pub(crate) fn lower_priority() {
     }
 }
 
-/// Runs `job` on the AI pool's `lane`; `None` if it panicked.
-pub async fn run<T: Send + 'static>(
+/// Queues `job` for `owner` on the AI pool's `lane` at once (not when first awaited); its
+/// answer, or `None` if it panicked.
+pub fn run<T: Send + 'static>(
     lane: Lane,
+    owner: Owner,
     job: impl FnOnce() -> T + Send + 'static,
-) -> Option<T> {
+) -> impl Future<Output = Option<T>> {
     let (answer, answered) = oneshot::channel();
-    let job: Job = Box::new(move || {
-        let _ = answer.send(job());
-    });
-    if pool(lane).jobs.send(job).is_err() {
-        return None;
+    let pool = pool(lane);
+    if pool.threads > 0 {
+        pool.queue.push(
+            owner,
+            Box::new(move || {
+                let _ = answer.send(job());
+            }),
+        );
     }
-    answered.await.ok()
+    // With no thread, `answer` is dropped here and the answer is `None`.
+    async move { answered.await.ok() }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::sync::{Mutex, mpsc};
     use std::time::Duration;
 
     use super::*;
 
+    const NOBODY: Owner = None;
+
     #[tokio::test]
     async fn jobs_answer_and_a_panicking_job_does_not_kill_the_pool() {
         for lane in [Lane::Search, Lane::Solve] {
-            assert_eq!(run(lane, || 6 * 7).await, Some(42));
-            assert_eq!(run(lane, || -> u32 { panic!("search bug") }).await, None);
+            assert_eq!(run(lane, NOBODY, || 6 * 7).await, Some(42));
+            assert_eq!(
+                run(lane, NOBODY, || -> u32 { panic!("search bug") }).await,
+                None
+            );
             let answers =
-                futures_util::future::join_all((0..20).map(|i| run(lane, move || i * 2))).await;
+                futures_util::future::join_all((0..20).map(|i| run(lane, NOBODY, move || i * 2)))
+                    .await;
             assert_eq!(answers, (0..20).map(|i| Some(i * 2)).collect::<Vec<_>>());
         }
     }
@@ -133,19 +155,46 @@ mod tests {
     #[tokio::test]
     async fn solves_run_one_at_a_time_and_never_hold_up_a_search() {
         let (release, held) = mpsc::channel::<()>();
-        let first = tokio::spawn(run(Lane::Solve, move || held.recv().is_ok()));
-        let search = tokio::time::timeout(Duration::from_secs(10), run(Lane::Search, || 7));
+        let first = tokio::spawn(run(Lane::Solve, NOBODY, move || held.recv().is_ok()));
+        let search = tokio::time::timeout(Duration::from_secs(10), run(Lane::Search, NOBODY, || 7));
         assert_eq!(
             search.await,
             Ok(Some(7)),
             "a held solve must not delay searches"
         );
-        let second = tokio::spawn(run(Lane::Solve, || true));
+        let second = tokio::spawn(run(Lane::Solve, NOBODY, || true));
         tokio::time::sleep(Duration::from_millis(100)).await;
         assert!(!second.is_finished(), "a second solve ran beside the first");
         release.send(()).unwrap();
         assert_eq!(first.await.unwrap(), Some(true));
         assert_eq!(second.await.unwrap(), Some(true));
+    }
+
+    #[tokio::test]
+    async fn a_players_solve_waits_behind_one_of_a_busy_players_solves_not_all() {
+        let (busy, other) = (Some(PlayerId(u64::MAX - 1)), Some(PlayerId(u64::MAX - 2)));
+        let ran = Arc::new(Mutex::new(Vec::new()));
+        let logs = |name: String| {
+            let ran = Arc::clone(&ran);
+            move || crate::lock(&ran).push(name)
+        };
+        // The busy player's first solve holds the lane's thread while the rest queue behind it.
+        let (release, held) = mpsc::channel::<()>();
+        let holding = run(Lane::Solve, busy, move || held.recv().is_ok());
+        let queued: Vec<_> = (1..=5)
+            .map(|job| run(Lane::Solve, busy, logs(format!("busy {job}"))))
+            .collect();
+        let single = run(Lane::Solve, other, logs("other".into()));
+        release.send(()).unwrap();
+        assert_eq!(holding.await, Some(true));
+        let answers = futures_util::future::join_all(queued).await;
+        assert_eq!(answers, [Some(()); 5]);
+        assert_eq!(single.await, Some(()));
+        let ran = crate::lock(&ran).clone();
+        let at = |name: &str| ran.iter().position(|done| done == name).unwrap();
+        assert!(at("other") < at("busy 2"), "{ran:?}");
+        let busy_order: Vec<usize> = (1..=5).map(|job| at(&format!("busy {job}"))).collect();
+        assert!(busy_order.is_sorted(), "{ran:?}");
     }
 
     #[cfg(target_os = "linux")]
@@ -154,8 +203,8 @@ mod tests {
         // SAFETY: getpriority only reads the calling thread's niceness.
         let niceness = || unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) };
         let ours = niceness();
-        let pool = run(Lane::Search, niceness).await.unwrap();
-        assert_eq!(run(Lane::Solve, niceness).await, Some(pool));
+        let pool = run(Lane::Search, NOBODY, niceness).await.unwrap();
+        assert_eq!(run(Lane::Solve, NOBODY, niceness).await, Some(pool));
         assert_eq!(pool, (ours + NICENESS).min(19));
     }
 }

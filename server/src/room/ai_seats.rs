@@ -13,7 +13,7 @@ use crate::ai;
 
 impl Room {
     /// When an AI seat is to move, plays the next move of its plan after its pause, or starts
-    /// a search on a blocking thread.
+    /// a search on the AI pool.
     pub(super) fn maybe_start_ai(&mut self) {
         let Some(seat) = self.state.seat_to_move() else {
             return;
@@ -33,6 +33,8 @@ impl Room {
         let (state, version) = (self.state.clone(), self.version);
         let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
         let (paced, lane) = (ai::uses_whole_budget(self.game), ai::lane(self.game));
+        // The pool shares its threads fairly between players: the room's work is its creator's.
+        let owner = self.creator.as_ref().map(|creator| creator.id);
         let planned = std::mem::take(&mut self.ai_plan);
         let planner = planned.is_empty().then(|| {
             self.seats[seat as usize].planner.take().unwrap_or_else(|| {
@@ -44,7 +46,7 @@ impl Room {
             let started = tokio::time::Instant::now();
             let (plan, planner) = match planner {
                 Some(mut planner) => {
-                    let search = ai::pool::run(lane, move || {
+                    let search = ai::pool::run(lane, owner, move || {
                         let plan = planner.plan(&state, seed, budget);
                         (plan, planner)
                     });

@@ -32,7 +32,7 @@ pub use room::{
     MAX_STEPS,
 };
 pub use search::SearchStats;
-pub use solve::{Method, Report, SolveOptions, Verdict, prepare, solve};
+pub use solve::{Method, Report, SolveOptions, Verdict, positions_within, prepare, solve};
 
 #[cfg(test)]
 mod tests;

@@ -73,7 +73,7 @@ pub enum GiveUpReason {
     Player,
     /// The solver proved that no sequence of slides reaches the goal.
     NoSolution,
-    /// The solver found neither a solution nor a proof within its time.
+    /// The solver found neither a solution nor a proof within its time and memory.
     OutOfTime,
     /// [`MAX_STEPS`] steps were taken.
     StepLimit,
@@ -86,7 +86,7 @@ impl std::fmt::Display for GiveUpReason {
         f.write_str(match self {
             GiveUpReason::Player => "the player gave up",
             GiveUpReason::NoSolution => "the solver proved there is no solution",
-            GiveUpReason::OutOfTime => "the solver ran out of time",
+            GiveUpReason::OutOfTime => "the solver ran out of time or memory",
             GiveUpReason::StepLimit => "the step limit was reached",
             GiveUpReason::SolutionTooLong => {
                 "the solver's solution takes more steps than a room allows"

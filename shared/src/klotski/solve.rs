@@ -17,7 +17,7 @@ use super::key::KeyLayout;
 use super::puzzle::{Move, Puzzle};
 use super::search::{
     Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
-    idastar, shorten,
+    bytes_per_position, idastar, shorten,
 };
 
 /// A search method.
@@ -70,7 +70,8 @@ pub struct SolveOptions {
     pub method: Method,
     /// Wall-clock time for the searches (building pattern databases comes on top, once).
     pub budget: Duration,
-    /// Most positions a search may store (memory); about 64 bytes each.
+    /// Most positions a search may store, which bounds its memory ([`positions_within`] turns
+    /// a byte cap into positions).
     pub max_positions: usize,
     /// The strongest heuristic the informed searches may use: pattern databases fall back to
     /// linear conflicts where they do not apply.
@@ -118,6 +119,23 @@ pub struct Report {
 /// 4x4 pattern databases take a few seconds), so that later solves time only their search.
 pub fn prepare(puzzle: &Puzzle) {
     Heuristic::new(puzzle, HeuristicKind::PatternDatabases);
+}
+
+/// The most positions a search of `puzzle` may store (for [`SolveOptions::max_positions`]) so
+/// that its tables hold at most `bytes`: a position takes more memory on a board whose
+/// positions take more words (about 120 bytes on a 15-puzzle, over 400 on an 8x8 board of
+/// many pieces).
+/// Pattern databases, built once per board size and kept, are not counted.
+pub fn positions_within(puzzle: &Puzzle, bytes: usize) -> usize {
+    let layout = KeyLayout::new(puzzle.geometry().cells(), puzzle.pieces().len());
+    let per_position = match layout.words() {
+        1 => bytes_per_position::<1>(),
+        2 => bytes_per_position::<2>(),
+        3 => bytes_per_position::<3>(),
+        4 => bytes_per_position::<4>(),
+        _ => bytes_per_position::<8>(),
+    };
+    bytes / per_position
 }
 
 /// Solves `puzzle` with `options.method`.

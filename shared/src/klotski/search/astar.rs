@@ -33,6 +33,19 @@ struct Node<const W: usize> {
     closed: bool,
 }
 
+/// The most memory one stored position can hold in [`best_first`], the hungriest of the
+/// searches (breadth-first keeps less per position, IDA* a fixed table): its node, in a vector
+/// that may have reserved twice its length; its index entry and control byte, in a hash table
+/// of up to 16/7 slots an entry, 24/7 while it moves into one twice the size; and its places in
+/// the bucket queue (a little over one push a position on 4x5 to 8x8 boards; two counted,
+/// reserved twice).
+pub(crate) fn bytes_per_position<const W: usize>() -> usize {
+    let node = 2 * size_of::<Node<W>>();
+    let index = (size_of::<(Packed<W>, (u32, u32))>() + 1) * 24 / 7;
+    let queued = 2 * 2 * size_of::<u32>();
+    node + index + queued
+}
+
 /// A* (`weight` = [`Weight::ONE`]) or weighted A*, looking only for solutions shorter than
 /// `bound` if given.
 pub(crate) fn best_first<const W: usize>(

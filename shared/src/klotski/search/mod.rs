@@ -7,7 +7,7 @@ mod bfs;
 mod idastar;
 mod shortcut;
 
-pub(crate) use astar::{Weight, best_first};
+pub(crate) use astar::{Weight, best_first, bytes_per_position};
 pub(crate) use bfs::{bfs, bidirectional};
 pub(crate) use idastar::idastar;
 pub(crate) use shortcut::shorten;

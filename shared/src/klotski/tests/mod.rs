@@ -1,10 +1,11 @@
 //! Klotski's tests: an independent brute-force breadth-first search (`brute`) as the reference,
 //! the course inputs' answers (`golden`), the parser's errors (`parse`), each kind of proved
-//! `No` (`unsolvable`), properties over random puzzles (`properties`) and cutting detours
-//! (`shortcut`).
+//! `No` (`unsolvable`), properties over random puzzles (`properties`), cutting detours
+//! (`shortcut`) and a memory cap as positions (`memory`).
 
 mod brute;
 mod golden;
+mod memory;
 mod parse;
 mod properties;
 mod shortcut;
