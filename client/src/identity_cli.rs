@@ -43,12 +43,13 @@ pub fn run(command: IdentityCommand, out: &mut impl Write) -> anyhow::Result<Exi
         IdentityCommand::Show => {
             let identity = Identity::load_or_create(&home)?;
             writeln!(out, "Name: {}", identity.name)?;
-            writeln!(out, "Kept in: {}", path.display())?;
+            let id = parlor_server::players::player_id(&identity.secret);
             writeln!(
                 out,
-                "(set {HOME_VARIABLE} to keep another identity; a server shows your public id \
-                 when you connect)"
+                "Public id: {id} (what a server shows, and what --operator takes)"
             )?;
+            writeln!(out, "Kept in: {}", path.display())?;
+            writeln!(out, "(set {HOME_VARIABLE} to keep another identity)")?;
         }
         IdentityCommand::Name { name } => {
             let renamed = Identity::load_or_create(&home)?.renamed(&name)?;

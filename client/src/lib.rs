@@ -2,6 +2,7 @@
 //! Cave's console play, engine mode and viewer (`cave_cli`). The `client` binary is a thin
 //! command line over these; being a library lets the window tests reuse the board geometry.
 
+pub mod admin_cli;
 pub mod bricks_cli;
 pub mod cave_arena;
 pub mod cave_cli;

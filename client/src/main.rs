@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use parlor_client::hexapawn_cli;
 use parlor_client::identity::{Home, Identity};
 use parlor_client::klotski_cli;
-use parlor_client::{bricks_cli, cave_cli, ewn_cli, gui, identity_cli};
+use parlor_client::{admin_cli, bricks_cli, cave_cli, ewn_cli, gui, identity_cli};
 
 /// Parlor game hall client.
 ///
@@ -72,6 +72,8 @@ enum Command {
         #[command(subcommand)]
         command: identity_cli::IdentityCommand,
     },
+    /// Run a hall: list and end any room or auto match (brains: `client hexapawn brains`).
+    Admin(admin_cli::AdminArgs),
 }
 
 fn main() -> ExitCode {
@@ -97,6 +99,7 @@ fn main() -> ExitCode {
         Some(Command::Ewn { command }) => ewn_cli::run(command),
         Some(Command::Klotski { command }) => klotski_cli::run(command),
         Some(Command::Identity { command }) => identity_cli::run(command, &mut std::io::stdout()),
+        Some(Command::Admin(args)) => admin_cli::run(args, &mut std::io::stdout()),
     };
     match result {
         Ok(code) => code,

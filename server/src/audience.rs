@@ -37,6 +37,7 @@ impl TestFollower {
                 id,
                 outbox: Arc::default(),
                 player: test_player(id),
+                operator: false,
             },
         }
     }
@@ -66,6 +67,15 @@ pub struct Subscriber {
     pub id: ConnId,
     pub outbox: Arc<Outbox>,
     pub player: Player,
+    /// Whether the player runs the hall (`server --operator`): may end any room.
+    pub operator: bool,
+}
+
+impl Subscriber {
+    /// Whether it may end a room `creator` made: its creator may, and the hall's operators.
+    pub fn may_close(&self, creator: Option<&Player>) -> bool {
+        self.operator || creator.is_some_and(|creator| creator.id == self.player.id)
+    }
 }
 
 impl Subscriber {

@@ -4,8 +4,9 @@
 //!
 //! A file holds up to 64 MiB, so few may travel at once ([`places`]: 4 server-wide, 2 from one
 //! address, shared by exports and imports, each held until the file's answer is sent). An
-//! import that stalls ([`PART_GAP`] without a part, or [`FILE_TIME`] in all) is dropped,
-//! freeing its place. The parts after the first cost a connection [`PART_COST`] of a request
+//! import that stalls ([`PART_GAP`] without a part, slower than [`MIN_RATE`] on average after
+//! its first [`RATE_GRACE`], or [`FILE_TIME`] in all) is dropped, freeing its place: else a
+//! few clients sending a tiny part now and then would hold every place. The parts after the first cost a connection [`PART_COST`] of a request
 //! each: a 64 MiB file fits a full budget, and no part is free.
 
 use std::time::Duration;
@@ -24,6 +25,11 @@ pub use places::{Place, Places, take_place};
 pub const FILE_TIME: Duration = Duration::from_secs(600);
 /// The longest wait for an import's next part.
 pub const PART_GAP: Duration = Duration::from_secs(30);
+/// The slowest an import may arrive on average, in bytes a second of its parts' JSON: a slow
+/// link's rate, far above a trickle's.
+pub const MIN_RATE: usize = 16 * 1024;
+/// How long an import may take before its rate counts (a connection's first round trips).
+pub const RATE_GRACE: Duration = Duration::from_secs(10);
 /// What a part after the first costs of the connection's request budget.
 pub const PART_COST: f64 = 1.0 / 16.0;
 
@@ -33,6 +39,8 @@ pub enum PendingImport {
         assembly: Option<Assembly>,
         begun: Instant,
         last_part: Instant,
+        /// The bytes of JSON its parts have brought so far.
+        bytes: usize,
         place: Place,
     },
     /// A file refused part way: its refusal was answered, so the later parts the client sent
@@ -70,7 +78,7 @@ pub fn take_part(
         let place =
             begin(part.name).inspect_err(|_| *pending = refused_file(part.name, part.parts))?;
         let now = Instant::now();
-        return join(pending, None, now, place, part);
+        return join(pending, (None, now, 0), place, part);
     }
     match under_way {
         Some(PendingImport::Refused { name, parts })
@@ -84,9 +92,10 @@ pub fn take_part(
         Some(PendingImport::Joining {
             assembly,
             begun,
+            bytes,
             place,
             ..
-        }) => join(pending, assembly, begun, place, part),
+        }) => join(pending, (assembly, begun, bytes), place, part),
         _ => {
             let refusal = Assembly::take(&mut None, part).err();
             Err((
@@ -97,13 +106,14 @@ pub fn take_part(
     }
 }
 
+/// Takes `part` into the file under way: its assembly, when it began and the bytes so far.
 fn join(
     pending: &mut Option<PendingImport>,
-    mut assembly: Option<Assembly>,
-    begun: Instant,
+    (mut assembly, begun, bytes): (Option<Assembly>, Instant, usize),
     place: Place,
     part: Part,
 ) -> Result<Step, Refusal> {
+    let bytes = bytes + part.text.len();
     // The file under way, to pass over if this part is refused.
     let file = assembly
         .as_ref()
@@ -114,6 +124,7 @@ fn join(
                 assembly,
                 begun,
                 last_part: Instant::now(),
+                bytes,
                 place,
             });
             Ok(Step::Taken)
@@ -150,12 +161,15 @@ pub fn drop_if_stalled(pending: &mut Option<PendingImport>, now: Instant) -> boo
         assembly: Some(assembly),
         begun,
         last_part,
+        bytes,
         ..
     }) = pending
     else {
         return false;
     };
-    if now.duration_since(*begun) <= FILE_TIME && now.duration_since(*last_part) <= PART_GAP {
+    let taken = now.duration_since(*begun);
+    let trickling = taken > RATE_GRACE && (*bytes as f64) < MIN_RATE as f64 * taken.as_secs_f64();
+    if taken <= FILE_TIME && now.duration_since(*last_part) <= PART_GAP && !trickling {
         return false;
     }
     let (name, parts) = assembly.file();

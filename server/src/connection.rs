@@ -4,7 +4,7 @@
 //! The client is trusted with nothing: every request is charged to its budgets, every room it
 //! creates to its caps, and a client that stops reading or talking is closed by a timeout.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
@@ -24,13 +24,14 @@ use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tracing::{debug, info, warn};
 
 use crate::brain_transfer::{self, PendingImport};
-use crate::hall::{Hall, Refusal};
+use crate::follows::FollowTicket;
+use crate::hall::Hall;
 use crate::limits::{Bucket, Limits};
 use crate::logging::{garbled_frame, loggable};
 use crate::outbox::{Outbox, Outgoing};
 use crate::players;
 use crate::room::{RoomCommand, Subscriber};
-use crate::room_caps::RoomKind;
+use crate::room_caps::{RoomKind, RoomOwner};
 use crate::store_requests;
 use crate::wire::{self, Incoming};
 
@@ -90,10 +91,9 @@ struct Connection {
     me: Subscriber,
     /// The format of the client's last frame; answers use it.
     format: Format,
-    /// Rooms this connection follows (to leave them when it goes).
-    rooms: HashSet<RoomId>,
-    /// Rooms this connection created, for its caps.
-    created: Vec<RoomId>,
+    /// Rooms this connection follows (to leave them when it goes), each counted against its
+    /// player's and address's quota while followed.
+    rooms: HashMap<RoomId, FollowTicket>,
     /// The client's address, for its share of the brain-file places.
     peer: SocketAddr,
     requests: Bucket,
@@ -113,14 +113,14 @@ impl Connection {
                 id: PlayerId(0),
                 name: String::new(),
             },
+            operator: false,
         };
         Connection {
             socket,
             hall,
             me,
             format: Format::Binary,
-            rooms: HashSet::new(),
-            created: Vec::new(),
+            rooms: HashMap::new(),
             peer,
             requests: Bucket::full(limits.requests),
             creations: Bucket::full(limits.room_creations),
@@ -165,6 +165,7 @@ impl Connection {
                 name,
             }) if protocol == PROTOCOL_VERSION => match players::greeted(&player, &name) {
                 Ok(player) => {
+                    self.me.operator = self.hall.is_operator(player.id);
                     self.me.player = player.clone();
                     let welcome = ServerMsg::Welcome {
                         protocol: PROTOCOL_VERSION,
@@ -230,9 +231,10 @@ impl Connection {
                 _ = ping.tick() => {
                     if brain_transfer::drop_if_stalled(&mut self.import, Instant::now()) {
                         let late = format!(
-                            "the brain file stalled (no part for {} s, or not all sent within \
-                             {} s); it was dropped",
+                            "the brain file stalled (no part for {} s, slower than {} KiB/s, \
+                             or not all sent within {} s); it was dropped",
                             brain_transfer::PART_GAP.as_secs(),
+                            brain_transfer::MIN_RATE / 1024,
                             brain_transfer::FILE_TIME.as_secs()
                         );
                         self.error(ErrorCode::BadRequest, late).await?;
@@ -254,6 +256,14 @@ impl Connection {
                     crate::outbox::MAX_WAITING_REPLIES
                 )));
             }
+        }
+    }
+
+    /// Who this connection's store requests are for.
+    fn asker(&self) -> store_requests::Asker {
+        store_requests::Asker {
+            player: self.me.player.id,
+            operator: self.me.operator,
         }
     }
 
@@ -352,7 +362,7 @@ impl Connection {
             ClientMsg::CloseRoom { room } => (room, RoomCommand::Close { who }),
             ClientMsg::ExportBrain { name } => return self.export(name).await,
             request if store_requests::is_store_request(&request) => {
-                let answer = store_requests::answer(&self.hall, request, self.me.player.id).await;
+                let answer = store_requests::answer(&self.hall, request, self.asker()).await;
                 return self.send(&answer).await;
             }
             ClientMsg::JoinSeat { room, seat, token } => (
@@ -408,55 +418,26 @@ impl Connection {
             ai: seats.iter().any(|seat| matches!(seat, SeatSpec::Ai { .. })),
             auto_match: matches!(setup, GameSetup::HerMatch(_)),
         };
-        let created = match self.check_own_rooms(kind) {
-            // Held until the room is registered, so rooms made at the same moment on other
-            // connections count against the server's caps too.
-            Ok(()) => match self.hall.reserve_room(kind, &self.limits) {
-                Ok(_reservation) => {
-                    let creator = self.me.player.clone();
-                    self.hall.create_room(setup, seats, &creator).await
-                }
-                Err(refusal) => Err(refusal),
-            },
+        let owner = RoomOwner {
+            player: self.me.player.id,
+            address: Some(self.peer.ip()),
+        };
+        // Held until the room is registered, so rooms made at the same moment on other
+        // connections count against the caps too.
+        let created = match self.hall.reserve_room(kind, owner, &self.limits) {
+            Ok(_reservation) => {
+                let creator = self.me.player.clone();
+                (self.hall)
+                    .create_room_from(setup, seats, &creator, owner.address)
+                    .await
+            }
             Err(refusal) => Err(refusal),
         };
         let answer = match created {
-            Ok(room) => {
-                self.created.push(room);
-                ServerMsg::RoomCreated { room }
-            }
+            Ok(room) => ServerMsg::RoomCreated { room },
             Err((code, message)) => ServerMsg::RoomRefused { code, message },
         };
         self.send(&answer).await
-    }
-
-    /// Refuses a room of `kind` that would take this connection over its own caps.
-    fn check_own_rooms(&mut self, kind: RoomKind) -> Result<(), Refusal> {
-        let rooms = self.hall.summaries();
-        let mine: Vec<RoomKind> = rooms
-            .iter()
-            .filter(|room| room.outcome.is_none() && self.created.contains(&room.room))
-            .map(RoomKind::of)
-            .collect();
-        // Rooms that are over no longer count, so forget them.
-        self.created
-            .retain(|id| (rooms.iter()).any(|room| room.room == *id && room.outcome.is_none()));
-        let limits = &self.limits;
-        let limit = |what: String| Err((ErrorCode::LimitReached, what));
-        if mine.len() >= limits.rooms_per_connection {
-            return limit(format!(
-                "a connection may keep {} unfinished rooms; finish one first",
-                limits.rooms_per_connection
-            ));
-        }
-        let my_ai_rooms = mine.iter().filter(|room| room.ai).count();
-        if kind.ai && my_ai_rooms >= limits.ai_rooms_per_connection {
-            return limit(format!(
-                "a connection may keep {} unfinished rooms with AI seats",
-                limits.ai_rooms_per_connection
-            ));
-        }
-        Ok(())
     }
 
     /// Forwards a command to a room; the room answers through this connection's outbox.
@@ -467,11 +448,16 @@ impl Connection {
                 .await
                 .map(drop);
         };
-        if !matches!(
+        let follows = matches!(
             command,
-            RoomCommand::Leave { .. } | RoomCommand::Close { .. }
-        ) {
-            self.rooms.insert(room);
+            RoomCommand::Join { .. } | RoomCommand::Reclaim { .. } | RoomCommand::Watch { .. }
+        );
+        if follows && !self.rooms.contains_key(&room) {
+            let (player, address) = (self.me.player.id, self.peer.ip());
+            match self.hall.follows.take(player, address, &self.limits) {
+                Ok(ticket) => drop(self.rooms.insert(room, ticket)),
+                Err((code, message)) => return self.error(code, message).await.map(drop),
+            }
         }
         if handle.inbox.send(command).await.is_err() {
             return self
@@ -485,7 +471,7 @@ impl Connection {
     /// Leaves every room the connection followed and frees its outbox.
     async fn leave_all(&mut self) {
         self.me.outbox.close();
-        for room in self.rooms.drain() {
+        for (room, _ticket) in self.rooms.drain() {
             if let Some(handle) = self.hall.room(room) {
                 let _ = handle
                     .inbox

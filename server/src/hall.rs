@@ -1,6 +1,7 @@
 //! The lobby: the registry of rooms and the entry points that are not about one room.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -19,7 +20,7 @@ use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
 use crate::limits::{Limits, RoomLifetimes};
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
-use crate::room_caps::{Reservation, RoomCaps, RoomKind};
+use crate::room_caps::{Reservation, RoomCaps, RoomKind, RoomOwner};
 use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
 
 /// The most rooms `ListRooms` answers with (about 150 bytes each in JSON: 200 fit one frame).
@@ -31,6 +32,13 @@ pub type Refusal = (ErrorCode, String);
 /// Shared by every connection task.
 pub struct Hall {
     rooms: Mutex<BTreeMap<RoomId, RoomHandle>>,
+    /// The address each room of this run was asked for from, for the per-address quotas
+    /// (rooms restored after a restart count for their creator only).
+    room_addresses: Mutex<HashMap<RoomId, IpAddr>>,
+    /// The players who run the hall: they may end any room or match and delete any brain.
+    operators: std::collections::HashSet<PlayerId>,
+    /// The rooms followed by each player and each address (`crate::follows`).
+    pub(crate) follows: crate::follows::FollowCounts,
     next_room: AtomicU64,
     next_conn: AtomicU64,
     /// Creations under way, for the server-wide caps (see `crate::room_caps`).
@@ -63,6 +71,9 @@ impl Hall {
         Hall {
             lifetimes,
             rooms: Mutex::new(BTreeMap::new()),
+            room_addresses: Mutex::default(),
+            operators: Default::default(),
+            follows: Default::default(),
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
             brain_uses: BrainUses::default(),
@@ -172,6 +183,17 @@ impl Hall {
         })
     }
 
+    /// The hall run by `operators`.
+    pub fn with_operators(mut self, operators: &[PlayerId]) -> Hall {
+        self.operators = operators.iter().copied().collect();
+        self
+    }
+
+    /// Whether `player` runs the hall.
+    pub fn is_operator(&self, player: PlayerId) -> bool {
+        self.operators.contains(&player)
+    }
+
     pub fn new_conn_id(&self) -> ConnId {
         self.next_conn.fetch_add(1, Ordering::Relaxed)
     }
@@ -196,6 +218,17 @@ impl Hall {
         setup: GameSetup,
         seats: Vec<SeatSpec>,
         creator: &Player,
+    ) -> Result<RoomId, Refusal> {
+        self.create_room_from(setup, seats, creator, None).await
+    }
+
+    /// [`Hall::create_room`] asked for from `address`, which the room counts against.
+    pub async fn create_room_from(
+        &self,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+        creator: &Player,
+        address: Option<IpAddr>,
     ) -> Result<RoomId, Refusal> {
         let game = setup.kind();
         let start = setup
@@ -235,7 +268,8 @@ impl Hall {
                 };
                 let id = self.next_room.fetch_add(1, Ordering::Relaxed);
                 let store = self.store.clone();
-                let init = RoomInit::new(id, start, seats, seed, store, her, creator.clone());
+                let mut init = RoomInit::new(id, start, seats, seed, store, her, creator.clone());
+                init.creator_address = address;
                 // Stored before anyone can move in it. A game against HER copies and encodes
                 // its whole brain for its row: not on a tokio worker.
                 let store = self.store.clone();
@@ -250,6 +284,9 @@ impl Hall {
             }
         };
         let id = handle.summary.borrow().room;
+        if let Some(address) = address {
+            crate::lock(&self.room_addresses).insert(id, address);
+        }
         self.lock_rooms().insert(id, handle);
         Ok(id)
     }
@@ -375,8 +412,12 @@ impl Hall {
         name: &str,
         asker: PlayerId,
     ) -> Result<(BrainWrite, String), Refusal> {
-        let canonical = Hall::brain_to_change(name, asker)?;
-        Ok((self.brain_uses.hold_for_write(&canonical)?, canonical))
+        self.hold_brain_for_write(&Hall::brain_to_change(name, asker)?)
+    }
+
+    /// Holds the brain of canonical name `name` while it is written or deleted, with its name.
+    pub fn hold_brain_for_write(&self, name: &str) -> Result<(BrainWrite, String), Refusal> {
+        Ok((self.brain_uses.hold_for_write(name)?, name.to_string()))
     }
 
     /// The canonical name of the brain `asker` names to change (import over, reset), or why
@@ -400,10 +441,24 @@ impl Hall {
         self.brain_uses.check_not_training(name)
     }
 
-    /// A place for a room of `kind` under the server-wide caps, held until the room is
-    /// registered (or refused): see `crate::room_caps`.
-    pub fn reserve_room(&self, kind: RoomKind, limits: &Limits) -> Result<Reservation, Refusal> {
-        self.caps.reserve(kind, limits, || self.summaries())
+    /// A place for a room of `kind` that `owner` asks for under the server's caps and the
+    /// owner's quotas, held until the room is registered (or refused): see `crate::room_caps`.
+    pub fn reserve_room(
+        &self,
+        kind: RoomKind,
+        owner: RoomOwner,
+        limits: &Limits,
+    ) -> Result<Reservation, Refusal> {
+        self.caps.reserve(kind, owner, limits, || {
+            let rooms = self.summaries();
+            let addresses = crate::lock(&self.room_addresses);
+            (rooms.into_iter())
+                .map(|room| {
+                    let from = addresses.get(&room.room).copied();
+                    (room, from)
+                })
+                .collect()
+        })
     }
 
     /// A room still open (a finished room closes once nobody follows it).
@@ -416,6 +471,7 @@ impl Hall {
     pub fn summaries(&self) -> Vec<RoomSummary> {
         let mut rooms = self.lock_rooms();
         rooms.retain(|_, handle| !handle.inbox.is_closed());
+        crate::lock(&self.room_addresses).retain(|id, _| rooms.contains_key(id));
         rooms
             .values()
             .map(|handle| handle.summary.borrow().clone())

@@ -11,6 +11,7 @@ mod big_blocks;
 mod brain_transfer;
 mod brain_uses;
 mod connection;
+mod follows;
 pub mod hall;
 mod her_match;
 pub mod her_seat;
@@ -66,6 +67,9 @@ pub struct ServerConfig {
     /// Directory of the game database; `None` keeps everything in memory.
     pub data_dir: Option<PathBuf>,
     pub limits: Limits,
+    /// Players who run the hall (`server --operator ID`): they may end any room or match and
+    /// delete any brain.
+    pub operators: Vec<parlor_shared::identity::PlayerId>,
 }
 
 impl ServerConfig {
@@ -75,6 +79,7 @@ impl ServerConfig {
             addr,
             data_dir,
             limits: Limits::default(),
+            operators: Vec::new(),
         }
     }
 }
@@ -95,7 +100,9 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
         .with_context(|| format!("cannot listen on {}", config.addr))?;
     Ok((
         listener,
-        Arc::new(Hall::restore(store, config.limits.room_lifetimes())?),
+        Arc::new(
+            Hall::restore(store, config.limits.room_lifetimes())?.with_operators(&config.operators),
+        ),
     ))
 }
 

@@ -14,11 +14,16 @@ use tokio::time::Instant;
 pub struct Limits {
     /// Connections held at once; more are answered `ServerBusy` and closed (code 1013).
     pub max_connections: usize,
-    /// Rooms one connection created that are still being played.
-    pub rooms_per_connection: usize,
-    /// Of those, rooms with an AI seat (each search or solve is work for the AI pool).
-    pub ai_rooms_per_connection: usize,
-    /// Unfinished rooms, server-wide: a client reconnecting starts its own count afresh.
+    /// What one player may keep: unfinished rooms they created, of those with AI seats (each
+    /// search or solve is work for the AI pool), auto matches running.
+    pub per_player: RoomQuota,
+    /// What the players of one address may keep together: identities cost nothing to make.
+    pub per_address: RoomQuota,
+    /// Rooms one player follows at once (seats and watching, over all their connections),
+    /// and the players of one address together.
+    pub followed_per_player: usize,
+    pub followed_per_address: usize,
+    /// Unfinished rooms, server-wide.
     pub max_rooms: usize,
     /// Unfinished rooms with AI seats, server-wide: bounds the AI pool's queue.
     pub max_ai_rooms: usize,
@@ -52,6 +57,14 @@ pub struct Limits {
     pub write_timeout: Duration,
 }
 
+/// Rooms someone may keep unfinished: in all, with AI seats, and auto matches running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomQuota {
+    pub rooms: usize,
+    pub ai_rooms: usize,
+    pub matches: usize,
+}
+
 /// How often a server started from the command line pings each connection.
 pub const PING_EVERY: Duration = Duration::from_secs(20);
 
@@ -59,8 +72,19 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_connections: 10_000,
-            rooms_per_connection: 16,
-            ai_rooms_per_connection: 4,
+            per_player: RoomQuota {
+                rooms: 16,
+                ai_rooms: 4,
+                matches: 2,
+            },
+            // A classroom behind one address: a few dozen people, each within their own quota.
+            per_address: RoomQuota {
+                rooms: 64,
+                ai_rooms: 16,
+                matches: 4,
+            },
+            followed_per_player: 64,
+            followed_per_address: 512,
             max_rooms: 2_000,
             max_ai_rooms: 64,
             max_matches: 8,

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
-use parlor_server::limits::PING_EVERY;
+use parlor_server::limits::{PING_EVERY, RoomQuota};
 use parlor_server::logging::log_filter;
 use parlor_server::{Limits, ServerConfig};
 
@@ -36,9 +36,24 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().max_connections,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     max_connections: usize,
-    /// Unfinished rooms one connection may keep.
-    #[arg(long, default_value_t = Limits::default().rooms_per_connection)]
-    rooms_per_connection: usize,
+    /// Unfinished rooms one player may keep.
+    #[arg(long, default_value_t = Limits::default().per_player.rooms,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    rooms_per_player: usize,
+    /// Unfinished rooms the players of one address may keep together (identities cost
+    /// nothing, so an address has a quota of its own; raise it for a load test from one host).
+    #[arg(long, default_value_t = Limits::default().per_address.rooms,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    rooms_per_address: usize,
+    /// A player who runs this hall (their public id, as `client identity show` prints it):
+    /// they may end any room or auto match and delete any brain (`client admin`). Repeat for
+    /// several.
+    #[arg(long = "operator", value_name = "PLAYER_ID")]
+    operators: Vec<parlor_shared::identity::PlayerId>,
+    /// Rooms the players of one address may follow (hold a seat in or watch) at once.
+    #[arg(long, default_value_t = Limits::default().followed_per_address,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    followed_per_address: usize,
     /// Unfinished rooms, server-wide; more are refused as "server busy".
     #[arg(long, default_value_t = Limits::default().max_rooms,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -67,7 +82,15 @@ async fn main() -> std::process::ExitCode {
     let args = Args::parse();
     let limits = Limits {
         max_connections: args.max_connections,
-        rooms_per_connection: args.rooms_per_connection,
+        per_player: RoomQuota {
+            rooms: args.rooms_per_player,
+            ..Limits::default().per_player
+        },
+        per_address: RoomQuota {
+            rooms: args.rooms_per_address,
+            ..Limits::default().per_address
+        },
+        followed_per_address: args.followed_per_address,
         max_rooms: args.max_rooms,
         max_ai_rooms: args.max_ai_rooms,
         spectators_per_room: args.spectators_per_room,
@@ -75,6 +98,7 @@ async fn main() -> std::process::ExitCode {
         ..Limits::default()
     };
     let config = ServerConfig {
+        operators: args.operators,
         addr: args.addr,
         data_dir: (!args.memory).then_some(args.data),
         limits,

@@ -10,6 +10,7 @@ mod seats;
 pub(crate) use closing::turn_away;
 
 use std::collections::VecDeque;
+use std::net::IpAddr;
 
 use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::identity::Player;
@@ -98,6 +99,7 @@ struct Room {
     id: RoomId,
     game: GameKind,
     creator: Option<Player>,
+    creator_address: Option<IpAddr>,
     version: u64,
     state: GameState,
     start: GameState,
@@ -147,6 +149,9 @@ pub struct RoomInit {
     /// Who took each seat.
     pub players: Vec<Option<Player>>,
     pub creator: Option<Player>,
+    /// The address the room was asked for from (this run's rooms only): the AI pool's turns
+    /// go by it.
+    pub creator_address: Option<IpAddr>,
     /// Since when nobody follows the room (unix seconds): its creation for a new room, as
     /// stored for a restored one; `None` for a room followed when the server stopped.
     pub unfollowed_since: Option<u64>,
@@ -168,6 +173,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         keys,
         players,
         creator,
+        creator_address,
         unfollowed_since,
     } = init;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
@@ -194,6 +200,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         id,
         game,
         creator,
+        creator_address,
         version: moves.len() as u64,
         state,
         start,

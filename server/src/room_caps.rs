@@ -1,15 +1,20 @@
-//! The server-wide caps on rooms, checked and taken in one step. A room enters the hall's
-//! registry only after its row is stored (and a match's brains are read), so a check of the
-//! registry alone would let every connection that asks at the same moment through: each
-//! creation under way holds a [`Reservation`] that counts until the room is registered.
+//! The caps on rooms, checked and taken in one step: server-wide, and per player and per
+//! address (identities cost nothing to make, so one address's many players share a quota too).
+//! A room enters the hall's registry only after its row is stored (and a match's brains are
+//! read), so a check of the registry alone would let every connection that asks at the same
+//! moment through: each creation under way holds a [`Reservation`] that counts until the room
+//! is registered.
 
+use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use parlor_shared::game::GameKind;
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ErrorCode, RoomSummary, SeatState};
 
 use crate::hall::Refusal;
-use crate::limits::Limits;
+use crate::limits::{Limits, RoomQuota};
 
 /// What a new room will count against.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,12 +23,96 @@ pub struct RoomKind {
     pub auto_match: bool,
 }
 
-/// Creations under way, not yet in the registry.
-#[derive(Debug, Default)]
-struct InFlight {
+/// Who a room is charged to: the player who asked for it and the address they asked from
+/// (unknown for rooms restored after a restart, which count for their player only).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoomOwner {
+    pub player: PlayerId,
+    pub address: Option<IpAddr>,
+}
+
+/// Rooms counted: all of them, and those with AI seats and auto matches among them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
     rooms: usize,
     ai_rooms: usize,
     matches: usize,
+}
+
+impl Tally {
+    fn add(&mut self, kind: RoomKind) {
+        self.rooms += 1;
+        self.ai_rooms += usize::from(kind.ai);
+        self.matches += usize::from(kind.auto_match);
+    }
+
+    fn remove(&mut self, kind: RoomKind) {
+        self.rooms -= 1;
+        self.ai_rooms -= usize::from(kind.ai);
+        self.matches -= usize::from(kind.auto_match);
+    }
+
+    fn plus(self, other: Tally) -> Tally {
+        Tally {
+            rooms: self.rooms + other.rooms,
+            ai_rooms: self.ai_rooms + other.ai_rooms,
+            matches: self.matches + other.matches,
+        }
+    }
+
+    /// Whose quota is full for one more room of `kind`, if any: `whose` names the holder
+    /// ("the server", "a player", "an address").
+    fn full(&self, kind: RoomKind, quota: &RoomQuota, whose: &str) -> Option<String> {
+        if self.rooms >= quota.rooms {
+            return Some(format!("{whose} may keep {} unfinished rooms", quota.rooms));
+        }
+        if kind.ai && self.ai_rooms >= quota.ai_rooms {
+            return Some(format!(
+                "{whose} may keep {} rooms with AI seats",
+                quota.ai_rooms
+            ));
+        }
+        if kind.auto_match && self.matches >= quota.matches {
+            return Some(format!("{whose} may run {} auto matches", quota.matches));
+        }
+        None
+    }
+}
+
+/// Creations under way, not yet in the registry: in all, by player and by address.
+#[derive(Debug, Default)]
+struct InFlight {
+    all: Tally,
+    players: HashMap<PlayerId, Tally>,
+    addresses: HashMap<IpAddr, Tally>,
+}
+
+impl InFlight {
+    fn add(&mut self, kind: RoomKind, owner: RoomOwner) {
+        self.all.add(kind);
+        self.players.entry(owner.player).or_default().add(kind);
+        if let Some(address) = owner.address {
+            self.addresses.entry(address).or_default().add(kind);
+        }
+    }
+
+    fn remove(&mut self, kind: RoomKind, owner: RoomOwner) {
+        self.all.remove(kind);
+        if let Some(tally) = self.players.get_mut(&owner.player) {
+            tally.remove(kind);
+            if tally.rooms == 0 {
+                self.players.remove(&owner.player);
+            }
+        }
+        if let Some(address) = owner.address
+            && let Some(tally) = self.addresses.get_mut(&address)
+        {
+            tally.remove(kind);
+            if tally.rooms == 0 {
+                self.addresses.remove(&address);
+            }
+        }
+    }
 }
 
 /// The caps' count of creations under way, shared by the hall and its reservations.
@@ -34,6 +123,7 @@ pub struct RoomCaps(Arc<Mutex<InFlight>>);
 /// the place back to the registry's count.
 pub struct Reservation {
     kind: RoomKind,
+    owner: RoomOwner,
     caps: RoomCaps,
 }
 
@@ -47,74 +137,94 @@ impl RoomKind {
     }
 }
 
+/// An open room as the caps see it: its summary and the address it was asked for from.
+pub type Registered = (RoomSummary, Option<IpAddr>);
+
 impl RoomCaps {
     fn lock(&self) -> MutexGuard<'_, InFlight> {
         // A poisoned lock still guards valid counts.
         crate::lock(&self.0)
     }
 
-    /// Reserves a place for a room of `kind` under `limits`, or says which cap is full.
-    /// `registered` reads the open rooms' summaries; it runs under this count's lock, so no
-    /// two creations are counted against the same place.
+    /// Reserves a place for a room of `kind` that `owner` asks for under `limits`, or says
+    /// which cap is full. `registered` reads the open rooms; it runs under this count's lock,
+    /// so no two creations are counted against the same place.
     pub fn reserve(
         &self,
         kind: RoomKind,
+        owner: RoomOwner,
         limits: &Limits,
-        registered: impl FnOnce() -> Vec<RoomSummary>,
+        registered: impl FnOnce() -> Vec<Registered>,
     ) -> Result<Reservation, Refusal> {
         let mut counted = self.lock();
-        let reservation = admit(&mut counted, &registered(), kind, limits)?;
+        admit(&mut counted, &registered(), kind, owner, limits)?;
         Ok(Reservation {
-            kind: reservation,
+            kind,
+            owner,
             caps: self.clone(),
         })
     }
 }
 
-/// Counts a room of `kind` in `counted` if every cap has room for it.
+/// Counts a room of `kind` for `owner` in `counted` if every cap has room for it: the server's
+/// (`ServerBusy`), the player's and the address's (`LimitReached`).
 fn admit(
     counted: &mut InFlight,
-    registered: &[RoomSummary],
+    registered: &[Registered],
     kind: RoomKind,
+    owner: RoomOwner,
     limits: &Limits,
-) -> Result<RoomKind, Refusal> {
-    let unfinished: Vec<RoomKind> = (registered.iter())
-        .filter(|room| room.outcome.is_none())
-        .map(RoomKind::of)
-        .collect();
-    let busy = |what: String| Err((ErrorCode::ServerBusy, what));
-    if unfinished.len() + counted.rooms >= limits.max_rooms {
-        return busy(format!(
-            "the server holds {} unfinished rooms; try again later",
-            limits.max_rooms
+) -> Result<(), Refusal> {
+    let (mut all, mut player, mut address) = (Tally::default(), Tally::default(), Tally::default());
+    for (room, from) in registered.iter().filter(|(room, _)| room.outcome.is_none()) {
+        let room_kind = RoomKind::of(room);
+        all.add(room_kind);
+        if room.creator.as_ref().is_some_and(|c| c.id == owner.player) {
+            player.add(room_kind);
+        }
+        if from.is_some() && *from == owner.address {
+            address.add(room_kind);
+        }
+    }
+    let server = RoomQuota {
+        rooms: limits.max_rooms,
+        ai_rooms: limits.max_ai_rooms,
+        matches: limits.max_matches,
+    };
+    if let Some(full) = all.plus(counted.all).full(kind, &server, "the server") {
+        return Err((ErrorCode::ServerBusy, format!("{full}; try again later")));
+    }
+    let in_flight = counted
+        .players
+        .get(&owner.player)
+        .copied()
+        .unwrap_or_default();
+    if let Some(full) = player
+        .plus(in_flight)
+        .full(kind, &limits.per_player, "a player")
+    {
+        return Err((
+            ErrorCode::LimitReached,
+            format!("{full}; finish or close one first"),
         ));
     }
-    let ai_rooms = unfinished.iter().filter(|room| room.ai).count() + counted.ai_rooms;
-    if kind.ai && ai_rooms >= limits.max_ai_rooms {
-        return busy(format!(
-            "the server's AI is busy with {} rooms; try again later",
-            limits.max_ai_rooms
-        ));
+    if let Some(from) = owner.address {
+        let in_flight = counted.addresses.get(&from).copied().unwrap_or_default();
+        let tally = address.plus(in_flight);
+        if let Some(full) = tally.full(kind, &limits.per_address, "one address") {
+            return Err((
+                ErrorCode::LimitReached,
+                format!("{full}; finish or close one first"),
+            ));
+        }
     }
-    let matches = unfinished.iter().filter(|room| room.auto_match).count() + counted.matches;
-    if kind.auto_match && matches >= limits.max_matches {
-        return busy(format!(
-            "{} auto matches are running; try again later",
-            limits.max_matches
-        ));
-    }
-    counted.rooms += 1;
-    counted.ai_rooms += usize::from(kind.ai);
-    counted.matches += usize::from(kind.auto_match);
-    Ok(kind)
+    counted.add(kind, owner);
+    Ok(())
 }
 
 impl Drop for Reservation {
     fn drop(&mut self) {
-        let mut counted = self.caps.lock();
-        counted.rooms -= 1;
-        counted.ai_rooms -= usize::from(self.kind.ai);
-        counted.matches -= usize::from(self.kind.auto_match);
+        self.caps.lock().remove(self.kind, self.owner);
     }
 }
 
@@ -122,12 +232,28 @@ impl Drop for Reservation {
 mod tests {
     use super::*;
 
+    /// Player `id` at address 10.0.0.`at`.
+    fn owner(id: u64, at: u8) -> RoomOwner {
+        RoomOwner {
+            player: PlayerId(id),
+            address: Some([10, 0, 0, at].into()),
+        }
+    }
+
+    /// A reservation for one of many players, each at an address of their own, so only the
+    /// server's caps count.
     fn try_reserve(
         caps: &RoomCaps,
         kind: RoomKind,
         limits: &Limits,
     ) -> Result<Reservation, Refusal> {
-        caps.reserve(kind, limits, Vec::new)
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        let id = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let owner = RoomOwner {
+            player: PlayerId(id),
+            address: Some(IpAddr::from((id as u32).to_be_bytes())),
+        };
+        caps.reserve(kind, owner, limits, Vec::new)
     }
 
     #[test]
@@ -164,10 +290,8 @@ mod tests {
         assert!(try_reserve(&caps, RoomKind::default(), &limits).is_ok());
         drop((second_ai, first_match));
         let counted = caps.lock();
-        assert_eq!(
-            (counted.rooms, counted.ai_rooms, counted.matches),
-            (0, 0, 0)
-        );
+        assert_eq!(counted.all, Tally::default());
+        assert!(counted.players.is_empty() && counted.addresses.is_empty());
     }
 
     #[test]
@@ -196,19 +320,111 @@ mod tests {
             ai: true,
             auto_match: false,
         };
-        let open_ai = || vec![summary(vec![SeatState::Open, ai.clone()], None)];
-        let refused = caps.reserve(ai_room, &limits, open_ai).err().unwrap();
+        let someone = owner(1, 1);
+        let open_ai = || vec![(summary(vec![SeatState::Open, ai.clone()], None), None)];
+        let refused = caps
+            .reserve(ai_room, someone, &limits, open_ai)
+            .err()
+            .unwrap();
         assert!(refused.1.contains("AI"), "{}", refused.1);
         let over = Some(parlor_shared::game::Outcome::Tie);
-        let finished_ai = || vec![summary(vec![SeatState::Open, ai.clone()], over)];
-        let reserved = caps.reserve(ai_room, &limits, finished_ai).unwrap();
+        let finished_ai = || vec![(summary(vec![SeatState::Open, ai.clone()], over), None)];
+        let reserved = caps
+            .reserve(ai_room, someone, &limits, finished_ai)
+            .unwrap();
         // With that creation under way, one open room fills the cap of two.
-        let one_open = || vec![summary(vec![], None)];
-        assert!(
-            caps.reserve(RoomKind::default(), &limits, one_open)
-                .is_err()
-        );
+        let one_open = || vec![(summary(vec![], None), None)];
+        let plain = RoomKind::default();
+        assert!(caps.reserve(plain, owner(2, 2), &limits, one_open).is_err());
         drop(reserved);
-        assert!(caps.reserve(RoomKind::default(), &limits, one_open).is_ok());
+        assert!(caps.reserve(plain, owner(2, 2), &limits, one_open).is_ok());
+    }
+
+    #[test]
+    fn a_player_and_an_address_keep_their_quota_while_others_go_on() {
+        let limits = Limits {
+            per_player: RoomQuota {
+                rooms: 2,
+                ai_rooms: 1,
+                matches: 1,
+            },
+            per_address: RoomQuota {
+                rooms: 3,
+                ai_rooms: 3,
+                matches: 3,
+            },
+            ..Limits::default()
+        };
+        let caps = RoomCaps::default();
+        let ai = RoomKind {
+            ai: true,
+            auto_match: false,
+        };
+        let plain = RoomKind::default();
+        let (ada, ada_elsewhere) = (owner(1, 1), owner(1, 9));
+        let first = caps.reserve(ai, ada, &limits, Vec::new).unwrap();
+        let second_ai = caps
+            .reserve(ai, ada_elsewhere, &limits, Vec::new)
+            .err()
+            .unwrap();
+        assert_eq!(second_ai.0, ErrorCode::LimitReached);
+        assert!(
+            second_ai.1.contains("a player may keep 1 rooms with AI"),
+            "{}",
+            second_ai.1
+        );
+        let second = caps
+            .reserve(plain, ada_elsewhere, &limits, Vec::new)
+            .unwrap();
+        assert!(
+            caps.reserve(plain, ada, &limits, Vec::new).is_err(),
+            "2 rooms a player"
+        );
+        // New identities at Ada's first address share its quota of 3.
+        let bob = caps.reserve(plain, owner(2, 1), &limits, Vec::new).unwrap();
+        let carol = caps.reserve(plain, owner(3, 1), &limits, Vec::new).unwrap();
+        let dave = caps
+            .reserve(plain, owner(5, 1), &limits, Vec::new)
+            .err()
+            .unwrap();
+        assert!(dave.1.contains("one address may keep 3"), "{}", dave.1);
+        // Somebody elsewhere is not held up.
+        assert!(caps.reserve(ai, owner(4, 4), &limits, Vec::new).is_ok());
+        // Open rooms count for their creator and their address, as reservations do.
+        drop((first, second, bob, carol));
+        let summary = |creator: u64| RoomSummary {
+            room: creator,
+            game: GameKind::Cave,
+            creator: Some(crate::audience::test_player(creator)),
+            seats: vec![],
+            spectators: 0,
+            version: 0,
+            moves: 0,
+            outcome: None,
+        };
+        let from_here = Some(IpAddr::from([10, 0, 0, 1]));
+        let open = || {
+            vec![
+                (summary(1), None),
+                (summary(1), None),
+                (summary(2), from_here),
+            ]
+        };
+        assert!(
+            caps.reserve(plain, owner(1, 5), &limits, open).is_err(),
+            "Ada's two"
+        );
+        assert!(
+            caps.reserve(plain, owner(2, 5), &limits, open).is_ok(),
+            "Bob's one"
+        );
+        let crowded = || {
+            vec![
+                (summary(5), from_here),
+                (summary(6), from_here),
+                (summary(7), from_here),
+            ]
+        };
+        assert!(caps.reserve(plain, owner(8, 1), &limits, crowded).is_err());
     }
 }

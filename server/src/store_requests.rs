@@ -10,8 +10,16 @@ use parlor_shared::hexapawn::{Brain, BrainRef};
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, ServerMsg};
 
+use crate::brain_uses::BrainWrite;
 use crate::hall::{Hall, Refusal, internal};
 use crate::store::Store;
+
+/// Who asks: a player, and whether they run the hall (operators list and delete every brain).
+#[derive(Clone, Copy, Debug)]
+pub struct Asker {
+    pub player: PlayerId,
+    pub operator: bool,
+}
 
 /// Whether the store answers `request` (then [`answer`] takes it).
 pub fn is_store_request(request: &ClientMsg) -> bool {
@@ -21,31 +29,62 @@ pub fn is_store_request(request: &ClientMsg) -> bool {
             | ClientMsg::GetRecord { .. }
             | ClientMsg::ListBrains
             | ClientMsg::ResetBrain { .. }
+            | ClientMsg::DeleteBrain { .. }
     )
 }
 
 /// `asker`'s request, answered from the store.
-pub async fn answer(hall: &Hall, request: ClientMsg, asker: PlayerId) -> ServerMsg {
-    if let ClientMsg::ResetBrain { name } = request {
-        return reset(hall, name, asker).await;
+pub async fn answer(hall: &Hall, request: ClientMsg, asker: Asker) -> ServerMsg {
+    match request {
+        ClientMsg::ResetBrain { name } => reset(hall, name, asker).await,
+        ClientMsg::DeleteBrain { name } => delete(hall, name, asker).await,
+        request => run_blocking(hall, move |store| answer_blocking(store, request, asker)).await,
     }
-    run_blocking(hall, move |store| answer_blocking(store, request, asker)).await
+}
+
+/// Deletes the brain `name`: its owner may, and the hall's operators, any brain.
+async fn delete(hall: &Hall, name: String, asker: Asker) -> ServerMsg {
+    let held = match BrainRef::canonical(&name, Some(asker.player)) {
+        Ok(brain) if asker.operator => hall.hold_brain_for_write(&brain.text()),
+        Ok(_) => hall.hold_brain_to_change(&name, asker.player),
+        Err(refusal) => Err((ErrorCode::BadRequest, refusal)),
+    };
+    change(hall, held, name, asker, Store::delete_brain).await
 }
 
 /// Empties `asker`'s brain `name`, holding it while it writes: a match may neither be training
 /// it nor start.
-async fn reset(hall: &Hall, name: String, asker: PlayerId) -> ServerMsg {
-    let (_write, canonical) = match hall.hold_brain_to_change(&name, asker) {
+async fn reset(hall: &Hall, name: String, asker: Asker) -> ServerMsg {
+    let held = hall.hold_brain_to_change(&name, asker.player);
+    change(hall, held, name, asker, Store::reset_brain).await
+}
+
+/// Changes the brain `held` (its write held, its canonical name) with `act`, which says
+/// whether there was one: answered with `asker`'s brains, or `NoSuchBrain` naming `name`.
+async fn change(
+    hall: &Hall,
+    held: Result<(BrainWrite, String), Refusal>,
+    name: String,
+    asker: Asker,
+    act: fn(&Store, &str) -> anyhow::Result<bool>,
+) -> ServerMsg {
+    let (_write, canonical) = match held {
         Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };
     run_blocking(hall, move |store| {
-        Ok(match store.reset_brain(&canonical)? {
-            true => ServerMsg::Brains(store.list_brains(asker)?),
+        Ok(match act(store, &canonical)? {
+            true => brains(store, asker)?,
             false => no_such_brain(&name),
         })
     })
     .await
+}
+
+/// The brains `asker` lists.
+fn brains(store: &Store, asker: Asker) -> anyhow::Result<ServerMsg> {
+    let listed = store.list_brains(asker.player, asker.operator)?;
+    Ok(ServerMsg::Brains(listed))
 }
 
 /// The brain `name` (as `asker` names it) as its file, or the refusal to send instead.
@@ -79,10 +118,10 @@ pub async fn brain_file(hall: &Hall, name: &str, asker: PlayerId) -> Result<Stri
 
 /// Stores a brain file that arrived whole as `asker`'s brain `name`: answered with `Brains`,
 /// or a refusal when the file does not read as a brain, the brain is not theirs or is in use.
-pub async fn import(hall: &Hall, name: String, json: String, asker: PlayerId) -> ServerMsg {
+pub async fn import(hall: &Hall, name: String, json: String, asker: Asker) -> ServerMsg {
     // Held until the file is stored: a match starting meanwhile would read the old brain and
     // store it back over the import with its first round.
-    let (_write, name) = match hall.hold_brain_to_change(&name, asker) {
+    let (_write, name) = match hall.hold_brain_to_change(&name, asker.player) {
         Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };
@@ -90,7 +129,7 @@ pub async fn import(hall: &Hall, name: String, json: String, asker: PlayerId) ->
         Ok(match Brain::from_json(&json) {
             Ok(brain) => {
                 store.put_brain(&name, &brain)?;
-                ServerMsg::Brains(store.list_brains(asker)?)
+                brains(store, asker)?
             }
             Err(refusal) => error(ErrorCode::BadRequest, refusal.to_string()),
         })
@@ -110,18 +149,14 @@ async fn run_blocking(
     }
 }
 
-fn answer_blocking(
-    store: &Store,
-    request: ClientMsg,
-    asker: PlayerId,
-) -> anyhow::Result<ServerMsg> {
+fn answer_blocking(store: &Store, request: ClientMsg, asker: Asker) -> anyhow::Result<ServerMsg> {
     Ok(match request {
         ClientMsg::ListRecords => ServerMsg::Records(store.list()?),
         ClientMsg::GetRecord { id } => match store.get(id)? {
             Some(record) => ServerMsg::Record(record),
             None => error(ErrorCode::NoSuchRecord, format!("no stored game {id}")),
         },
-        ClientMsg::ListBrains => ServerMsg::Brains(store.list_brains(asker)?),
+        ClientMsg::ListBrains => brains(store, asker)?,
         other => anyhow::bail!("not a store request: {other:?}"),
     })
 }

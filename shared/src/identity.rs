@@ -50,6 +50,24 @@ impl fmt::Display for PlayerId {
     }
 }
 
+impl std::str::FromStr for PlayerId {
+    type Err = String;
+
+    /// The 16 hex digits `Display` writes.
+    fn from_str(text: &str) -> Result<PlayerId, String> {
+        let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
+        if text.len() != 16 || !text.bytes().all(hex) {
+            return Err(format!(
+                "a player id is 16 lowercase hex digits (`client identity show` says yours), \
+                 not {text:?}"
+            ));
+        }
+        u64::from_str_radix(text, 16)
+            .map(PlayerId)
+            .map_err(|e| e.to_string())
+    }
+}
+
 impl fmt::Debug for PlayerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "PlayerId({self})")
@@ -166,6 +184,15 @@ mod tests {
         }
         let long = check_name(&"x".repeat(33)).unwrap_err();
         assert!(long.contains("32"), "{long}");
+    }
+
+    #[test]
+    fn an_id_reads_back_from_its_text_and_nothing_else_does() {
+        let id = PlayerId(0x3f2a_0000_0000_0001);
+        assert_eq!(id.to_string().parse::<PlayerId>(), Ok(id));
+        for bad in ["3f2a", "3F2A000000000001", "3f2a00000000000g", ""] {
+            assert!(bad.parse::<PlayerId>().is_err(), "{bad:?}");
+        }
     }
 
     #[test]

@@ -177,11 +177,16 @@ pub enum ClientMsg {
     ResetBrain {
         name: String,
     },
+    /// Deletes the brain `name`: its owner may, and the hall's operators (any brain).
+    /// Answered with `Brains`.
+    DeleteBrain {
+        name: String,
+    },
     /// The seats this player holds in unfinished rooms, on any connection. Answered with
     /// `MySeats`.
     ListMySeats,
-    /// Ends an unfinished room this player created: its followers get `RoomClosed`, the
-    /// game is not stored.
+    /// Ends an unfinished room this player created (any room, for the hall's operators): its
+    /// followers get `RoomClosed`, the game is not stored.
     CloseRoom {
         room: RoomId,
     },

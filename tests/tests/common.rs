@@ -68,6 +68,35 @@ impl Peer {
         }
     }
 
+    /// Connects from the local address `from` (any of 127.0.0.0/8 reaches a server on
+    /// 127.0.0.1: a second address on one machine) and completes the handshake as `secret`.
+    pub async fn connect_from(
+        url: &str,
+        format: Format,
+        from: std::net::IpAddr,
+        secret: &PlayerSecret,
+    ) -> Peer {
+        let server: std::net::SocketAddr = url
+            .trim_start_matches("ws://")
+            .trim_end_matches('/')
+            .parse()
+            .expect("a ws://IP:PORT url");
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket
+            .bind((from, 0).into())
+            .expect("a local address to bind");
+        let stream = socket.connect(server).await.expect("connects");
+        let (socket, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(stream))
+            .await
+            .expect("a WebSocket");
+        let peer = Peer {
+            socket,
+            format,
+            player: None,
+        };
+        Peer::greet_as(peer, secret, "tester").await
+    }
+
     /// Connects and completes the handshake as a new player of its own.
     pub async fn connect(url: &str, format: Format) -> Peer {
         Peer::greet(Peer::raw(url, format).await).await

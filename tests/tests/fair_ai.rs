@@ -6,8 +6,9 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Peer, start_server};
+use common::{Peer, start_server_with};
 use parlor_server::Limits;
+use parlor_server::limits::RoomQuota;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
@@ -28,19 +29,25 @@ const GIVE_UP_AFTER: Duration = Duration::from_secs(9);
 
 #[tokio::test]
 async fn one_players_sixteen_ai_rooms_delay_another_players_ai_by_about_one_search() {
-    let (server, _dir) = start_server("fair-ai");
+    // The player quota is raised to let one player keep sixteen AI rooms: what is tested
+    // here is the pool's order, not the quota (tested in `server/src/room_caps.rs`).
+    let quota = RoomQuota {
+        rooms: BUSY_ROOMS + 1,
+        ai_rooms: BUSY_ROOMS + 1,
+        matches: 1,
+    };
+    let limits = Limits {
+        per_player: quota,
+        per_address: quota,
+        ..Limits::default()
+    };
+    let (server, _dir) = start_server_with("fair-ai", limits);
     let url = server.url();
 
-    // One player, on as many connections as the per-connection cap on AI rooms asks for.
-    let busy_player = PlayerSecret::random();
-    let per_connection = Limits::default().ai_rooms_per_connection;
-    let mut busy = Vec::new();
-    for room in 0..BUSY_ROOMS {
-        if room % per_connection == 0 {
-            busy.push(Peer::connect_as(&url, Format::Binary, &busy_player).await);
-        }
+    let mut busy = Peer::connect_as(&url, Format::Binary, &PlayerSecret::random()).await;
+    for _ in 0..BUSY_ROOMS {
         let seats = vec![SeatSpec::ai(BUSY_MOVE_MS), SeatSpec::ai(BUSY_MOVE_MS)];
-        busy.last_mut().unwrap().create_room(seats).await;
+        busy.create_room(seats).await;
     }
 
     let mut other = Peer::connect(&url, Format::Binary).await;

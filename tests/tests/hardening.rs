@@ -100,8 +100,11 @@ async fn room_closed(peer: &mut Peer, room: parlor_shared::protocol::RoomId) -> 
 #[tokio::test]
 async fn caps_on_rooms_ai_rooms_and_spectators_refuse_and_change_nothing() {
     let limits = Limits {
-        rooms_per_connection: 2,
-        ai_rooms_per_connection: 1,
+        per_player: parlor_server::limits::RoomQuota {
+            rooms: 2,
+            ai_rooms: 1,
+            matches: 1,
+        },
         spectators_per_room: 1,
         ..Limits::default()
     };

@@ -9,6 +9,7 @@ use std::time::Duration;
 use common::{Peer, cave, start_server_with};
 use parlor_server::Limits;
 use parlor_server::limits::Budget;
+use parlor_server::limits::RoomQuota;
 use parlor_shared::codec::Format;
 use parlor_shared::game::GameSetup;
 use parlor_shared::hexapawn::{Dims, MatchSetup, Pace};
@@ -54,7 +55,14 @@ async fn boards_too_big_for_the_rules_are_refused_before_anything_is_made() {
 #[tokio::test]
 async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_frame() {
     let limits = Limits {
-        rooms_per_connection: 1000,
+        per_player: RoomQuota {
+            rooms: 1000,
+            ..Limits::default().per_player
+        },
+        per_address: RoomQuota {
+            rooms: 1000,
+            ..Limits::default().per_address
+        },
         room_creations: Budget {
             per_second: 1000.0,
             burst: 1000.0,

@@ -12,6 +12,7 @@ use clap::{Args, Subcommand};
 use parlor_shared::brain_parts::{self, Assembly, Part};
 use parlor_shared::protocol::{BrainSummary, ClientMsg, ServerMsg};
 
+use crate::identity::{Home, Identity};
 use crate::net::{Connection, NetEvent};
 use crate::text_file::read_text_file;
 
@@ -58,6 +59,12 @@ pub enum BrainsCommand {
         /// The brain's name, as `list` shows it.
         name: String,
     },
+    /// Delete a brain of yours (an operator of the server, any brain; without --server you
+    /// are the operator of the brains in --data).
+    Delete {
+        /// The brain's name, as `list` shows it.
+        name: String,
+    },
 }
 
 pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
@@ -74,35 +81,23 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             brain_parts::import_requests(name, &json).collect()
         }
         BrainsCommand::Reset { name } => vec![ClientMsg::ResetBrain { name: name.clone() }],
+        BrainsCommand::Delete { name } => vec![ClientMsg::DeleteBrain { name: name.clone() }],
     };
-    let url = match args.server {
-        Some(typed) => crate::gui::server_option(&typed)?,
-        None => {
-            // Only an import stores something: the others would create an empty store where a
-            // mistyped --data points, and answer as if it held nothing.
-            let reads_only = !matches!(args.command, BrainsCommand::Import { .. });
-            if reads_only && !args.data.is_dir() {
-                bail!(
-                    "no data directory at {}: no brains are stored there (check --data)",
-                    args.data.display()
-                );
-            }
-            let config = parlor_server::ServerConfig::new(
-                ([127, 0, 0, 1], 0).into(),
-                Some(args.data.clone()),
-            );
-            parlor_server::start_in_background(config)?.url()
-        }
-    };
+    let identity = Identity::load_or_create(&Home::locate()?)?;
+    // Only an import stores something: the others would create an empty store where a
+    // mistyped --data points, and answer as if it held nothing.
+    let creates = matches!(args.command, BrainsCommand::Import { .. });
+    let url = crate::admin_cli::hall_url(args.server.as_deref(), &args.data, &identity, creates)?;
     let file = match &args.command {
         BrainsCommand::Export { name, .. } => Some(name.as_str()),
         _ => None,
     };
-    match exchange(&url, requests, file, patience)? {
+    match exchange(&url, &identity, requests, file, patience)? {
         Answer::Brains(brains) => {
             match &args.command {
                 BrainsCommand::Import { name, .. } => writeln!(out, "Stored brain {name:?}.")?,
                 BrainsCommand::Reset { name } => writeln!(out, "Brain {name:?} is empty again.")?,
+                BrainsCommand::Delete { name } => writeln!(out, "Brain {name:?} is deleted.")?,
                 _ => {}
             }
             write_list(out, &brains)?;
@@ -141,14 +136,13 @@ const MOST_IN_ALL: Duration = Duration::from_secs(660);
 /// no time, and the whole exchange ends after [`MOST_IN_ALL`].
 fn exchange(
     url: &str,
+    identity: &Identity,
     requests: Vec<ClientMsg>,
     file: Option<&str>,
     patience: Duration,
 ) -> anyhow::Result<Answer> {
     // One exchange: a dropped connection is an error here, not resumed.
-    let home = crate::identity::Home::locate()?;
-    let identity = crate::identity::Identity::load_or_create(&home)?;
-    let connection = Connection::open_once(url, &identity);
+    let connection = Connection::open_once(url, identity);
     let mut requests = Some(requests);
     let mut joined = None;
     let started = Instant::now();

@@ -14,6 +14,7 @@
 
 mod fair_queue;
 
+use std::net::IpAddr;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::{Arc, OnceLock};
 
@@ -25,10 +26,16 @@ use fair_queue::FairQueue;
 
 type Job = Box<dyn FnOnce() + Send>;
 
-/// Whom a job works for: its room's creator, or `None` for the rooms restored from before
-/// players were known. Those share one turn, as one player nobody knows: they are a few rooms
-/// left from an older server, and a turn each would let them crowd out the players of today.
-pub type Owner = Option<PlayerId>;
+/// Whom a job works for: its room's creator and the address they made the room from. Jobs
+/// take turns by address first, then by player (identities cost nothing). A room restored
+/// after a restart has no address (its jobs share the turn of the unknown address), and one
+/// from before players were known no player (they share one turn, as one player nobody knows:
+/// a few rooms left from an older server, which a turn each would let crowd out today's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Owner {
+    pub address: Option<IpAddr>,
+    pub player: Option<PlayerId>,
+}
 
 /// How much lower than the server's threads the AI threads run (as in `nice -n`).
 const NICENESS: i32 = 10;
@@ -43,7 +50,7 @@ pub enum Lane {
 }
 
 struct Pool {
-    queue: Arc<FairQueue<Owner, Job>>,
+    queue: Arc<FairQueue<Option<IpAddr>, Option<PlayerId>, Job>>,
     /// Threads that started: with none, a job queued would never be answered.
     threads: usize,
 }
@@ -81,7 +88,7 @@ fn pool(lane: Lane) -> &'static Pool {
     }
 }
 
-fn work(queue: &FairQueue<Owner, Job>) {
+fn work(queue: &FairQueue<Option<IpAddr>, Option<PlayerId>, Job>) {
     lower_priority();
     loop {
         // A search that panics loses its answer (the room hears `None`), not the thread.
@@ -118,7 +125,8 @@ pub fn run<T: Send + 'static>(
     let pool = pool(lane);
     if pool.threads > 0 {
         pool.queue.push(
-            owner,
+            owner.address,
+            owner.player,
             Box::new(move || {
                 let _ = answer.send(job());
             }),
@@ -135,7 +143,10 @@ mod tests {
 
     use super::*;
 
-    const NOBODY: Owner = None;
+    const NOBODY: Owner = Owner {
+        address: None,
+        player: None,
+    };
 
     #[tokio::test]
     async fn jobs_answer_and_a_panicking_job_does_not_kill_the_pool() {
@@ -172,7 +183,11 @@ mod tests {
 
     #[tokio::test]
     async fn a_players_solve_waits_behind_one_of_a_busy_players_solves_not_all() {
-        let (busy, other) = (Some(PlayerId(u64::MAX - 1)), Some(PlayerId(u64::MAX - 2)));
+        let owner = |id: u64, at: u8| Owner {
+            address: Some(IpAddr::from([10, 255, 0, at])),
+            player: Some(PlayerId(id)),
+        };
+        let (busy, other) = (owner(u64::MAX - 1, 1), owner(u64::MAX - 2, 2));
         let ran = Arc::new(Mutex::new(Vec::new()));
         let logs = |name: String| {
             let ran = Arc::clone(&ran);

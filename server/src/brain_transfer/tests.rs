@@ -46,6 +46,13 @@ fn take(
     take_at(pending, places, 1, n, of)
 }
 
+/// Makes the file under way have brought `bytes` so far.
+fn brought(pending: &mut Option<PendingImport>, bytes_so_far: usize) {
+    if let Some(PendingImport::Joining { bytes, .. }) = pending {
+        *bytes = bytes_so_far;
+    }
+}
+
 fn refusal_code(step: Result<Step, Refusal>) -> ErrorCode {
     step.expect_err("refused").0
 }
@@ -158,6 +165,8 @@ fn a_stalled_file_is_dropped_and_frees_its_place() {
     ] {
         let mut pending = None;
         take(&mut pending, &places, 0, 3).unwrap();
+        // Fast enough: only the waits count here.
+        brought(&mut pending, MIN_RATE * FILE_TIME.as_secs() as usize * 2);
         assert_eq!(
             drop_if_stalled(&mut pending, Instant::now() + wait),
             stalled,
@@ -171,4 +180,34 @@ fn a_stalled_file_is_dropped_and_frees_its_place() {
             ));
         }
     }
+}
+
+#[test]
+fn a_trickle_is_cut_after_its_grace_and_a_slow_link_is_not() {
+    let places = places();
+    let mut pending = None;
+    take(&mut pending, &places, 0, 100).unwrap();
+    let begun = Instant::now();
+    let within_grace = begun + RATE_GRACE - Duration::from_secs(1);
+    assert!(!drop_if_stalled(&mut pending, within_grace));
+    // A tiny part 20 s in: within the part gap, but far below the rate.
+    let at = begun + Duration::from_secs(20);
+    if let Some(PendingImport::Joining { last_part, .. }) = &mut pending {
+        *last_part = at;
+    }
+    assert!(drop_if_stalled(&mut pending, at));
+    assert_eq!(
+        free(&places),
+        places::MAX_FILES_TRAVELLING,
+        "its place is free"
+    );
+    // A file at the slowest rate allowed goes on.
+    let mut slow = None;
+    take(&mut slow, &places, 0, 100).unwrap();
+    let later = Instant::now() + Duration::from_secs(60);
+    brought(&mut slow, MIN_RATE * 61);
+    if let Some(PendingImport::Joining { last_part, .. }) = &mut slow {
+        *last_part = later;
+    }
+    assert!(!drop_if_stalled(&mut slow, later));
 }

@@ -16,15 +16,15 @@ impl Connection {
     /// Takes one part of the brain file this client is sending; the last one stores the file.
     pub(super) async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
         let (hall, address) = (Arc::clone(&self.hall), self.peer.ip());
-        let me = self.me.player.id;
+        let asker = self.asker();
         let begin = |name: &str| {
-            hall.check_brain_free(&Hall::brain_to_change(name, me)?)?;
+            hall.check_brain_free(&Hall::brain_to_change(name, asker.player)?)?;
             brain_transfer::take_place(&hall.file_places, address)
         };
         match brain_transfer::take_part(&mut self.import, part, begin) {
             Ok(Step::Taken | Step::PassedOver) => Ok(()),
             Ok(Step::Whole { name, json, place }) => {
-                let answer = store_requests::import(&hall, name, json, me).await;
+                let answer = store_requests::import(&hall, name, json, asker).await;
                 let sent = self.send(&answer).await;
                 drop(place);
                 sent

@@ -33,8 +33,12 @@ impl Room {
         let (state, version) = (self.state.clone(), self.version);
         let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
         let (paced, lane) = (ai::uses_whole_budget(self.game), ai::lane(self.game));
-        // The pool shares its threads fairly between players: the room's work is its creator's.
-        let owner = self.creator.as_ref().map(|creator| creator.id);
+        // The pool shares its threads fairly between addresses and their players: the room's
+        // work is its creator's.
+        let owner = ai::pool::Owner {
+            address: self.creator_address,
+            player: self.creator.as_ref().map(|creator| creator.id),
+        };
         let planned = std::mem::take(&mut self.ai_plan);
         let planner = planned.is_empty().then(|| {
             self.seats[seat as usize].planner.take().unwrap_or_else(|| {

@@ -62,11 +62,12 @@ impl Room {
         self.forget_if_abandoned().await;
     }
 
-    /// `who` ends the room: allowed to its creator while its game is unfinished. Its rows go
+    /// `who` ends the room: allowed to its creator (and the hall's operators) while its game
+    /// is unfinished. Its rows go
     /// from the store first (a restart must not bring it back), then everybody who followed
     /// it hears why, and the room closes.
     pub(super) async fn close_by(&mut self, who: Subscriber) {
-        if self.creator.as_ref().map(|creator| creator.id) != Some(who.player.id) {
+        if !who.may_close(self.creator.as_ref()) {
             return who.error(
                 ErrorCode::NotYours,
                 format!("only the player who created room {} may close it", self.id),
@@ -91,7 +92,12 @@ impl Room {
             moves = self.moves.len(),
             "room closed by its creator"
         );
-        let message = format!("room {} was closed by its creator", self.id);
+        let by = if who.operator {
+            "the hall's operator"
+        } else {
+            "its creator"
+        };
+        let message = format!("room {} was closed by {by}", self.id);
         self.audience.close_at_request(self.id, &who, &message);
         self.closing_now = true;
     }

@@ -35,6 +35,7 @@ impl RoomInit {
         RoomInit {
             players: vec![None; seats.len()],
             creator: Some(creator),
+            creator_address: None,
             id,
             state: start.clone(),
             start,
@@ -151,6 +152,7 @@ impl RoomInit {
             keys,
             players,
             creator,
+            creator_address: None,
             unfollowed_since,
         })
     }

@@ -24,6 +24,7 @@ async fn followers_of_a_room_whose_task_panics_are_told_it_is_gone() {
         keys: vec![None; 2],
         players: vec![],
         creator: None,
+        creator_address: None,
         unfollowed_since: None,
     };
     let room = spawn_room(init, crate::Limits::default().room_lifetimes());

@@ -75,27 +75,34 @@ impl Store {
         Ok(true)
     }
 
+    /// Deletes the brain `name`; false when there is none.
+    pub fn delete_brain(&self, name: &str) -> anyhow::Result<bool> {
+        let deleted =
+            (self.lock()).execute("DELETE FROM brains WHERE name = ?1", [row_name(name)])?;
+        Ok(deleted > 0)
+    }
+
     /// The brain `name` as its JSON file, if stored.
     pub fn brain_json(&self, name: &str) -> anyhow::Result<Option<String>> {
         Ok(self.load_brain(name)?.map(|(brain, _)| brain.to_json()))
     }
 
     /// `viewer`'s brains and the hall's, the [`MAX_LISTED_BRAINS`] changed last, by name, each
-    /// named as `viewer` names it (`BrainRef::shown_to`). Every stored brain can be played and
-    /// exported by its name, listed or not.
-    pub fn list_brains(&self, viewer: PlayerId) -> anyhow::Result<Vec<BrainSummary>> {
+    /// named as `viewer` names it (`BrainRef::shown_to`); for an operator (`every`), every
+    /// player's too. Every stored brain can be played and exported by its name, listed or not.
+    pub fn list_brains(&self, viewer: PlayerId, every: bool) -> anyhow::Result<Vec<BrainSummary>> {
         let connection = self.lock();
         let mut statement = connection.prepare(
             // Not `SELECT *` inside: SQLite would copy every listed brain whole (29 MB each
             // on 8x8) into the subquery, with the store locked: 0.6 s for six such brains.
             "SELECT name, size, mirrors, boxes, beads, games, updated_at FROM
                  (SELECT name, size, mirrors, boxes, beads, games, updated_at FROM brains
-                  WHERE substr(name, 1, 17) = ?2 OR NOT name GLOB ?3
+                  WHERE ?4 OR substr(name, 1, 17) = ?2 OR NOT name GLOB ?3
                   ORDER BY updated_at DESC, name LIMIT ?1)
              ORDER BY name",
         )?;
         let mine = format!("{viewer}/");
-        let args = params![MAX_LISTED_BRAINS, mine, OWNED_NAME_GLOB];
+        let args = params![MAX_LISTED_BRAINS, mine, OWNED_NAME_GLOB, every];
         let rows = statement.query_map(args, |row| {
             Ok((
                 row.get::<_, String>(0)?,

@@ -35,7 +35,7 @@ fn brains_round_trip_count_games_and_reset_to_empty() {
     store.save_brains(&both[..1]).unwrap();
     assert_eq!(store.load_brain("A").unwrap(), Some((a.clone(), 2)));
     assert_eq!(store.load_brain("B").unwrap(), Some((b.clone(), 1)));
-    let listed = store.list_brains(PlayerId(1)).unwrap();
+    let listed = store.list_brains(PlayerId(1), false).unwrap();
     assert_eq!(listed.len(), 2);
     // Stored under plain names: the hall's, as every brain before brains had owners.
     assert_eq!(
@@ -70,7 +70,7 @@ fn the_list_holds_the_brains_changed_last_by_name() {
         )
         .unwrap();
     let names: Vec<String> = store
-        .list_brains(PlayerId(1))
+        .list_brains(PlayerId(1), false)
         .unwrap()
         .into_iter()
         .map(|summary| summary.name)
@@ -266,10 +266,17 @@ fn a_player_lists_their_own_brains_by_plain_name_and_the_halls_but_not_other_pla
     store.put_brain(&own(bob, "HER"), &empty).unwrap();
     store.put_brain("hall/shared", &empty).unwrap();
     let names = |viewer| -> Vec<String> {
-        let listed = store.list_brains(viewer).unwrap();
+        let listed = store.list_brains(viewer, false).unwrap();
         listed.into_iter().map(|summary| summary.name).collect()
     };
     assert_eq!(names(ada), ["HER", "hall/shared"]);
+    // An operator lists every brain, by its canonical name.
+    let every = store.list_brains(PlayerId(0x0e), true).unwrap();
+    let every: Vec<String> = every.into_iter().map(|summary| summary.name).collect();
+    assert_eq!(
+        every,
+        [own(ada, "HER"), own(bob, "HER"), "hall/shared".into()]
+    );
     assert_eq!(names(bob), ["HER", "hall/shared"]);
     // Each is its own brain; the hall's is stored under its plain name.
     store.reset_brain(&own(ada, "HER")).unwrap();

@@ -1,0 +1,124 @@
+//! `client admin`: what a hall's operator does over the protocol. Without `--server` the hall is
+//! the one in `--data`, started inside this command with this identity as its operator (whoever
+//! holds the data directory runs it); with `--server`, the server must have been started with
+//! `--operator` and this identity's id (`client identity show`). Brains are managed with
+//! `client hexapawn brains` (an operator lists and deletes every brain there).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::bail;
+use clap::{Args, Subcommand};
+use parlor_shared::protocol::{ClientMsg, RoomId, ServerMsg};
+
+use crate::identity::{Home, Identity};
+use crate::net::{Connection, NetEvent};
+
+#[derive(Args, Debug)]
+pub struct AdminArgs {
+    /// The server to run, e.g. ws://192.168.1.20:7878 (started with --operator YOUR_ID).
+    /// Default: the hall in --data, through a server started inside this command.
+    #[arg(long)]
+    server: Option<String>,
+    /// The data directory of the embedded server (ignored with --server).
+    #[arg(long, default_value = "parlor-data")]
+    data: PathBuf,
+    #[command(subcommand)]
+    command: AdminCommand,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AdminCommand {
+    /// The open rooms (the newest 200): id, game, creator, moves, and whether they are over.
+    Rooms,
+    /// End an unfinished room or auto match: its followers are told, nothing is stored of an
+    /// unfinished game.
+    Close {
+        /// The room's id, as `rooms` shows it.
+        room: RoomId,
+    },
+}
+
+/// How long each answer is waited for.
+const PATIENCE: Duration = Duration::from_secs(20);
+
+pub fn run(args: AdminArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
+    let identity = Identity::load_or_create(&Home::locate()?)?;
+    let url = hall_url(args.server.as_deref(), &args.data, &identity, false)?;
+    let connection = Connection::open_once(&url, &identity);
+    let request = match args.command {
+        AdminCommand::Rooms => ClientMsg::ListRooms,
+        AdminCommand::Close { room } => ClientMsg::CloseRoom { room },
+    };
+    let mut sent = false;
+    loop {
+        let Some(event) = connection.recv_timeout(PATIENCE) else {
+            bail!("no answer from {url} within {} s", PATIENCE.as_secs());
+        };
+        let message = match event {
+            NetEvent::Connected { .. } if !sent => {
+                sent = true;
+                connection.send(request.clone());
+                continue;
+            }
+            NetEvent::Disconnected(reason) => bail!("{reason}"),
+            NetEvent::Message(message) => *message,
+            _ => continue,
+        };
+        match message {
+            ServerMsg::Rooms(rooms) => {
+                for room in rooms {
+                    let creator = room.creator.map_or("-".into(), |creator| creator.label());
+                    let state = if room.outcome.is_some() {
+                        "over"
+                    } else {
+                        "unfinished"
+                    };
+                    let game = room.game.name();
+                    let moves = room.moves;
+                    writeln!(
+                        out,
+                        "#{:<6} {game:<24} {creator:<40} {moves:>6} {state}",
+                        room.room
+                    )?;
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            ServerMsg::RoomClosed { message, .. } => {
+                writeln!(out, "{message}")?;
+                return Ok(ExitCode::SUCCESS);
+            }
+            ServerMsg::Error { message, .. } => {
+                eprintln!("client: the server refused: {message}");
+                return Ok(ExitCode::FAILURE);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The hall to talk to: `server` as typed (a bare HOST:PORT gets ws://), or else a server
+/// started in this process on `data` with `identity` as its operator. Unless the request
+/// `creates` something, a `data` that is not there is refused rather than made empty.
+pub fn hall_url(
+    server: Option<&str>,
+    data: &Path,
+    identity: &Identity,
+    creates: bool,
+) -> anyhow::Result<String> {
+    if let Some(typed) = server {
+        return crate::gui::server_option(typed);
+    }
+    if !creates && !data.is_dir() {
+        bail!(
+            "no data directory at {}: nothing is stored there (check --data)",
+            data.display()
+        );
+    }
+    let mut config =
+        parlor_server::ServerConfig::new(([127, 0, 0, 1], 0).into(), Some(data.to_path_buf()));
+    config.operators = vec![parlor_server::players::player_id(&identity.secret)];
+    Ok(parlor_server::start_in_background(config)?.url())
+}
