@@ -20,6 +20,8 @@ use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
 const FLOODER: [u8; 4] = [127, 0, 0, 1];
+/// A second flooding address, whose matches fill the server's cap of 8 with the first's.
+const SECOND_FLOODER: [u8; 4] = [127, 0, 0, 3];
 const PERSON: [u8; 4] = [127, 0, 0, 2];
 /// How many identities the flood makes: identities cost nothing.
 const FLOOD_PLAYERS: usize = 24;
@@ -32,13 +34,12 @@ const ADDRESS_AI_ROOMS: usize = 16;
 const ADDRESS_MATCHES: usize = 4;
 
 async fn flooder(url: &str) -> Peer {
-    Peer::connect_from(
-        url,
-        Format::Binary,
-        IpAddr::from(FLOODER),
-        &PlayerSecret::random(),
-    )
-    .await
+    flooder_at(url, FLOODER).await
+}
+
+async fn flooder_at(url: &str, address: [u8; 4]) -> Peer {
+    let from = IpAddr::from(address);
+    Peer::connect_from(url, Format::Binary, from, &PlayerSecret::random()).await
 }
 
 /// Creates `setup` rooms from fresh identities at the flooder's address until refused;
@@ -129,26 +130,31 @@ async fn a_flooding_address_stops_at_its_quotas_while_a_person_elsewhere_plays_o
             brains: [format!("flood {n} a"), format!("flood {n} b")],
         })
     };
-    let mut matches = 0;
-    for n in 0..FLOOD_PLAYERS {
-        let mut peer = flooder(&url).await;
-        peer.send(ClientMsg::CreateRoom {
-            setup: auto(n),
-            seats: vec![],
-        })
-        .await;
-        let created = peer
-            .recv_until(|m| match m {
-                ServerMsg::RoomCreated { .. } => Some(true),
-                ServerMsg::RoomRefused { .. } => Some(false),
-                _ => None,
+    let mut matches = [0; 2];
+    for (made, address) in matches.iter_mut().zip([FLOODER, SECOND_FLOODER]) {
+        for n in 0..FLOOD_PLAYERS {
+            let mut peer = flooder_at(&url, address).await;
+            peer.send(ClientMsg::CreateRoom {
+                setup: auto(n),
+                seats: vec![],
             })
             .await;
-        if !created {
-            break;
+            let created = peer
+                .recv_until(|m| match m {
+                    ServerMsg::RoomCreated { .. } => Some(true),
+                    ServerMsg::RoomRefused { .. } => Some(false),
+                    _ => None,
+                })
+                .await;
+            if !created {
+                break;
+            }
+            *made += 1;
         }
-        matches += 1;
     }
+    // Each address stops at its quota; together they fill the server's 8.
+    let [matches, second_matches] = matches;
+    assert_eq!(second_matches, ADDRESS_MATCHES);
     assert_eq!(matches, ADDRESS_MATCHES);
     let ai_seats = vec![SeatSpec::ai(3000), SeatSpec::ai(3000)];
     let (ai_rooms, refusal) = flood_rooms(&url, GameSetup::Cave, ai_seats).await;
@@ -278,8 +284,9 @@ async fn a_flooding_address_stops_at_its_quotas_while_a_person_elsewhere_plays_o
     let grown = store_bytes(data.path()).saturating_sub(before);
     let per_hour = grown as f64 / elapsed.as_secs_f64() * 3600.0 / (1 << 30) as f64;
     eprintln!(
-        "flood from one address: {matches} auto matches (8x8, full speed), {ai_rooms} AI rooms \
-         (3 s a move), {plain} rooms, a trickling import; another address's person:\n  \
+        "flood from one address: {matches} auto matches (8x8, full speed; {second_matches} more \
+         from a second address), {ai_rooms} AI rooms (3 s a move), {plain} rooms, a trickling \
+         import; another address's person:\n  \
          move latency {}\n  100 ms AI reply {}\n  server memory {rss} MiB (peak {peak} MiB)\n  \
          store grew {} MiB in {:.0} s: {per_hour:.1} GiB an hour",
         percentiles(move_latency.clone()),
