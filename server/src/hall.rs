@@ -18,7 +18,7 @@ use crate::ai;
 use crate::brain_uses::{BrainClaim, BrainUses, BrainWrite};
 use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
-use crate::limits::{Limits, RoomLifetimes};
+use crate::limits::{BrainQuota, Limits, RoomLifetimes};
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
 use crate::room_caps::{Reservation, RoomCaps, RoomKind, RoomOwner};
 use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
@@ -35,6 +35,8 @@ pub struct Hall {
     /// The address each room of this run was asked for from, for the per-address quotas
     /// (rooms restored after a restart count for their creator only).
     room_addresses: Mutex<HashMap<RoomId, IpAddr>>,
+    /// The brains one player may keep (`Limits::brains`).
+    brain_quota: BrainQuota,
     /// The players who run the hall: they may end any room or match and delete any brain.
     operators: std::collections::HashSet<PlayerId>,
     /// The rooms followed by each player and each address (`crate::follows`).
@@ -73,6 +75,7 @@ impl Hall {
             rooms: Mutex::new(BTreeMap::new()),
             room_addresses: Mutex::default(),
             operators: Default::default(),
+            brain_quota: Limits::default().brains,
             follows: Default::default(),
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
@@ -187,6 +190,17 @@ impl Hall {
     pub fn with_operators(mut self, operators: &[PlayerId]) -> Hall {
         self.operators = operators.iter().copied().collect();
         self
+    }
+
+    /// The hall whose players may keep brains within `quota`.
+    pub fn with_brain_quota(mut self, quota: BrainQuota) -> Hall {
+        self.brain_quota = quota;
+        self
+    }
+
+    /// The brains one player may keep.
+    pub fn brain_quota(&self) -> BrainQuota {
+        self.brain_quota
     }
 
     /// Whether `player` runs the hall.
@@ -330,6 +344,9 @@ impl Hall {
                 format!("no brain named {:?}", setup.brain),
             ));
         }
+        if brain.is_none() {
+            self.check_new_brain(creator.id, &setup.brain).await?;
+        }
         let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
         in_game.hold_boxes(brain.boxes())?;
         let mut her = HerSeat::new(brain, setup.mode, seed).teaching(teaches);
@@ -365,6 +382,9 @@ impl Hall {
         let mut brains = Vec::with_capacity(2);
         for name in &setup.brains {
             let brain = self.load_brain(name).await?;
+            if brain.is_none() {
+                self.check_new_brain(creator.id, name).await?;
+            }
             brains.push(fitting_brain(brain, setup.dims, setup.mirrors, name)?);
         }
         let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
@@ -388,6 +408,13 @@ impl Hall {
             unfollowed_since: Some(crate::store::unix_now()),
         })
         .map_err(internal)
+    }
+
+    /// Refuses a new brain `canonical` of `owner`'s over their quota (it starts empty).
+    async fn check_new_brain(&self, owner: PlayerId, canonical: &str) -> Result<(), Refusal> {
+        let (store, name, quota) = (self.store.clone(), canonical.to_string(), self.brain_quota);
+        let check = move || crate::brain_quota::check(&store, quota, owner, &name, true, 0);
+        tokio::task::spawn_blocking(check).await.map_err(internal)?
     }
 
     async fn load_brain(&self, name: &str) -> Result<Option<Brain>, Refusal> {

@@ -8,6 +8,7 @@ mod abandon_clock;
 pub mod ai;
 mod audience;
 mod big_blocks;
+mod brain_quota;
 mod brain_transfer;
 mod brain_uses;
 mod connection;
@@ -101,7 +102,9 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
     Ok((
         listener,
         Arc::new(
-            Hall::restore(store, config.limits.room_lifetimes())?.with_operators(&config.operators),
+            Hall::restore(store, config.limits.room_lifetimes())?
+                .with_operators(&config.operators)
+                .with_brain_quota(config.limits.brains),
         ),
     ))
 }

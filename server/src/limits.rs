@@ -19,6 +19,9 @@ pub struct Limits {
     pub per_player: RoomQuota,
     /// What the players of one address may keep together: identities cost nothing to make.
     pub per_address: RoomQuota,
+    /// The brains one player may keep, and their stored bytes together (a full 8x8 brain is
+    /// about 7.5 MB packed).
+    pub brains: BrainQuota,
     /// Rooms one player follows at once (seats and watching, over all their connections),
     /// and the players of one address together.
     pub followed_per_player: usize,
@@ -65,6 +68,13 @@ pub struct RoomQuota {
     pub matches: usize,
 }
 
+/// The brains one player may keep: how many, and their stored bytes together.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BrainQuota {
+    pub count: usize,
+    pub bytes: u64,
+}
+
 /// How often a server started from the command line pings each connection.
 pub const PING_EVERY: Duration = Duration::from_secs(20);
 
@@ -82,6 +92,10 @@ impl Default for Limits {
                 rooms: 64,
                 ai_rooms: 16,
                 matches: 4,
+            },
+            brains: BrainQuota {
+                count: 32,
+                bytes: 256 << 20,
             },
             followed_per_player: 64,
             followed_per_address: 512,

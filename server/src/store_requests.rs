@@ -10,9 +10,10 @@ use parlor_shared::hexapawn::{Brain, BrainRef};
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, ServerMsg};
 
+use crate::brain_quota;
 use crate::brain_uses::BrainWrite;
 use crate::hall::{Hall, Refusal, internal};
-use crate::store::Store;
+use crate::store::{BrainRow, Store};
 
 /// Who asks: a player, and whether they run the hall (operators list and delete every brain).
 #[derive(Clone, Copy, Debug)]
@@ -125,14 +126,19 @@ pub async fn import(hall: &Hall, name: String, json: String, asker: Asker) -> Se
         Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };
+    let quota = hall.brain_quota();
     run_blocking(hall, move |store| {
-        Ok(match Brain::from_json(&json) {
-            Ok(brain) => {
-                store.put_brain(&name, &brain)?;
-                brains(store, asker)?
-            }
-            Err(refusal) => error(ErrorCode::BadRequest, refusal.to_string()),
-        })
+        let brain = match Brain::from_json(&json) {
+            Ok(brain) => brain,
+            Err(refusal) => return Ok(error(ErrorCode::BadRequest, refusal.to_string())),
+        };
+        let row = BrainRow::of(&brain);
+        let bytes = row.stored_bytes();
+        if let Err(refusal) = brain_quota::check(store, quota, asker.player, &name, true, bytes) {
+            return Ok(refused(refusal));
+        }
+        store.put_brain_row(&name, &row)?;
+        brains(store, asker)
     })
     .await
 }

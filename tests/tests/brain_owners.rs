@@ -167,3 +167,41 @@ async fn only_a_brains_owner_changes_it_and_anybody_may_play_export_and_copy_it(
     assert_eq!(names(&after), ["HER", "HER 2"]);
     assert!(after.iter().all(|brain| brain.games == 5), "{after:?}");
 }
+
+#[tokio::test]
+async fn a_players_brains_stop_at_their_quota_and_anothers_go_on() {
+    let limits = parlor_server::Limits {
+        brains: parlor_server::limits::BrainQuota {
+            count: 2,
+            bytes: 1 << 20,
+        },
+        ..parlor_server::Limits::default()
+    };
+    let (server, _dir) = common::start_server_with("brain-quota", limits);
+    let url = server.url();
+    let mut ada = Peer::connect(&url, Format::Json).await;
+    let file = Brain::new(Dims::HEXAPAWN, false).to_json();
+    for name in ["one", "two"] {
+        assert!(matches!(
+            import(&mut ada, name, &file).await,
+            ServerMsg::Brains(_)
+        ));
+    }
+    // Replacing one of them is no third brain; a third is refused, by import or by a match.
+    assert!(matches!(
+        import(&mut ada, "two", &file).await,
+        ServerMsg::Brains(_)
+    ));
+    let third = import(&mut ada, "three", &file).await;
+    assert!(
+        matches!(&third, ServerMsg::Error { code: ErrorCode::LimitReached, message } if message.contains("2 brains")),
+        "{third:?}"
+    );
+    ada.create_refused(auto_match(["one", "new"]), vec![], ErrorCode::LimitReached)
+        .await;
+    let mut bob = Peer::connect(&url, Format::Json).await;
+    assert!(matches!(
+        import(&mut bob, "one", &file).await,
+        ServerMsg::Brains(_)
+    ));
+}

@@ -59,7 +59,12 @@ impl Store {
 
     /// Stores `brain` as `name`, replacing any brain of that name; its game count starts over.
     pub fn put_brain(&self, name: &str, brain: &Brain) -> anyhow::Result<()> {
-        write_brain(&self.lock(), name, brain, Games::Zero)
+        self.put_brain_row(name, &BrainRow::of(brain))
+    }
+
+    /// [`Store::put_brain`] of a brain already packed.
+    pub fn put_brain_row(&self, name: &str, row: &BrainRow) -> anyhow::Result<()> {
+        write_brain_row(&self.lock(), name, row, Games::Zero)
     }
 
     /// Empties the brain `name` (same size and mirror setting); false when there is none.
@@ -73,6 +78,18 @@ impl Store {
         write_brain(&transaction, name, &empty, Games::Zero)?;
         transaction.commit()?;
         Ok(true)
+    }
+
+    /// How many brains `owner` keeps and their stored bytes, leaving out the brain `except`
+    /// (canonical; one about to be replaced).
+    pub fn brain_usage(&self, owner: PlayerId, except: &str) -> anyhow::Result<(usize, u64)> {
+        let (count, bytes): (i64, i64) = self.lock().query_row(
+            "SELECT count(*), coalesce(sum(length(brain)), 0) FROM brains
+             WHERE substr(name, 1, 17) = ?1 AND name != ?2",
+            params![format!("{owner}/"), row_name(except)],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        Ok((count as usize, bytes as u64))
     }
 
     /// Deletes the brain `name`; false when there is none.
@@ -293,6 +310,11 @@ pub struct BrainRow {
 }
 
 impl BrainRow {
+    /// The bytes it takes in the store.
+    pub fn stored_bytes(&self) -> u64 {
+        self.packed.len() as u64
+    }
+
     pub fn of(brain: &Brain) -> BrainRow {
         BrainRow {
             packed: pack(&brain.to_compact_json()),
