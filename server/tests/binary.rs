@@ -5,7 +5,7 @@ mod common;
 
 use std::process::Command;
 
-use common::{Peer, SERVER, ask, data_dir, start};
+use common::{Peer, SERVER, ask, data_dir, start, tester};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::hexapawn::{Brain, MAX_MATCH_ROUNDS, MatchSetup, Pace};
@@ -153,7 +153,7 @@ async fn her_brains_survive_a_kill_in_the_middle_of_training() {
     for (summary, name) in brains.iter().zip(["left", "right"]) {
         assert_eq!(summary.name, name);
         assert!(summary.games >= seen.rounds_played, "{summary:?} {seen:?}");
-        let json = Peer::connect(&again.url, Format::Json)
+        let json = Peer::connect_as(&again.url, Format::Json, tester())
             .await
             .export_file(name)
             .await;

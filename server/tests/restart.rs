@@ -15,6 +15,7 @@ use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Dims, HexMove, HexSetup, MAX_MATCH_ROUNDS, MatchSetup, MatchView, Pace, PlayMode,
 };
+use parlor_shared::identity::PlayerSecret;
 use parlor_shared::klotski::{Dir, KlotskiBoard, KlotskiMove, Move, parse_puzzle};
 use parlor_shared::protocol::{
     AiKind, ClientMsg, ErrorCode, RoomId, RoomSnapshot, SeatSpec, SeatState, SeatToken, ServerMsg,
@@ -225,7 +226,8 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
 
     // An auto match, seen past round 200. It is paced (on 4x4, so that its rounds last some
     // plies) to be still going on at the kill: at full speed a match ends within seconds.
-    let mut henry = Peer::connect(&url, Format::Json).await;
+    let henry_is = PlayerSecret::random();
+    let mut henry = Peer::connect_as(&url, Format::Json, &henry_is).await;
     let auto = henry
         .create(
             GameSetup::HerMatch(MatchSetup {
@@ -283,7 +285,8 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
 
     let server = start(&["--data", data]);
     let url = server.url.clone();
-    let mut lobby = Peer::connect(&url, Format::Json).await;
+    // Henry again: the match's brains are his (the list shows a player's own brains).
+    let mut lobby = Peer::connect_as(&url, Format::Json, &henry_is).await;
 
     // Every room is listed at its last version, with its players away.
     let rooms = lobby.list_rooms().await;

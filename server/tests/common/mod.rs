@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use parlor_shared::codec::Format;
+use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{ClientMsg, ServerMsg};
 
 // The WebSocket peer the workspace's loopback tests use.
@@ -129,13 +130,20 @@ pub fn data_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
 }
 
-/// Connects, sends `requests` and returns the first answer `until` accepts.
+/// The one player every [`ask`] of a test process speaks for, so that what one ask makes (an
+/// auto match's brains) the next finds as its own.
+pub fn tester() -> &'static PlayerSecret {
+    static TESTER: std::sync::OnceLock<PlayerSecret> = std::sync::OnceLock::new();
+    TESTER.get_or_init(PlayerSecret::random)
+}
+
+/// Connects as [`tester`], sends `requests` and returns the first answer `until` accepts.
 pub async fn ask(
     url: &str,
     requests: Vec<ClientMsg>,
     until: impl Fn(&ServerMsg) -> bool,
 ) -> ServerMsg {
-    let mut client = Peer::connect(url, Format::Json).await;
+    let mut client = Peer::connect_as(url, Format::Json, tester()).await;
     for request in requests {
         client.send(request).await;
     }
