@@ -10,6 +10,7 @@ mod audience;
 mod big_blocks;
 mod brain_transfer;
 mod brain_uses;
+pub mod byte_size;
 mod connection;
 pub mod hall;
 mod her_match;
@@ -80,10 +81,12 @@ impl ServerConfig {
 }
 
 fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
-    match &config.data_dir {
-        Some(dir) => Store::open(dir),
-        None => Store::in_memory(),
-    }
+    let store = match &config.data_dir {
+        Some(dir) => Store::open(dir)?,
+        None => Store::in_memory()?,
+    };
+    store.cap_size(config.limits.max_store_bytes);
+    Ok(store)
 }
 
 /// Binds the listening socket and opens the store: everything that can fail at start-up.

@@ -86,6 +86,10 @@ pub async fn import(hall: &Hall, name: String, json: String, asker: PlayerId) ->
         Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };
+    // Asked again as the file is stored: the store may have filled since its first part.
+    if let Err(refusal) = hall.store_has_room() {
+        return refused(refusal);
+    }
     run_blocking(hall, move |store| {
         Ok(match Brain::from_json(&json) {
             Ok(brain) => {
