@@ -256,6 +256,7 @@ impl Hall {
                 seats.len()
             )));
         }
+        self.store_has_room()?;
         // Random AIs, HER's draws and secret oracle strengths come from this seed.
         let seed = getrandom::u64().map_err(internal)?;
         let seats = seats
@@ -461,6 +462,16 @@ impl Hall {
             ));
         }
         Ok(brain.text())
+    }
+
+    /// Refuses what would grow the store past its cap (new rooms, brain imports): see
+    /// `Store::check_not_full`.
+    pub fn store_has_room(&self) -> Result<(), Refusal> {
+        self.store.check_not_full().map_err(|full| {
+            let what = "no new rooms or brain imports until its operator makes room; games under \
+                        way go on and are stored";
+            (ErrorCode::ServerBusy, format!("{full}: {what}"))
+        })
     }
 
     /// Refuses to change a brain an auto match is training; `name` is canonical.

@@ -11,6 +11,7 @@ mod big_blocks;
 mod brain_quota;
 mod brain_transfer;
 mod brain_uses;
+pub mod byte_size;
 mod connection;
 mod follows;
 pub mod hall;
@@ -86,10 +87,12 @@ impl ServerConfig {
 }
 
 fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
-    match &config.data_dir {
-        Some(dir) => Store::open(dir),
-        None => Store::in_memory(),
-    }
+    let store = match &config.data_dir {
+        Some(dir) => Store::open(dir)?,
+        None => Store::in_memory()?,
+    };
+    store.cap_size(config.limits.max_store_bytes);
+    Ok(store)
 }
 
 /// Binds the listening socket and opens the store: everything that can fail at start-up.

@@ -58,6 +58,13 @@ pub struct Limits {
     pub ping_every: Duration,
     /// A single frame the client does not take within this time ends the connection.
     pub write_timeout: Duration,
+    /// What the store may hold (`crate::store::Store::check_not_full`): past it, new rooms and
+    /// brain imports are refused and auto matches stop, while games under way go on and are
+    /// stored. 4 GiB suits a small server: over 500 full 8x8 brains (7.5 MB each, packed), or
+    /// about a million finished games (a few KB each). It may be passed by what was under way
+    /// when it was reached: each running match's last rounds (2 x 7.5 MB on 8x8), the imports
+    /// travelling (4 at most), and the games still being played.
+    pub max_store_bytes: u64,
 }
 
 /// Rooms someone may keep unfinished: in all, with AI seats, and auto matches running.
@@ -117,6 +124,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(60),
             ping_every: PING_EVERY,
             write_timeout: Duration::from_secs(30),
+            max_store_bytes: 4 << 30,
         }
     }
 }

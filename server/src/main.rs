@@ -9,7 +9,7 @@ use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use parlor_server::limits::{PING_EVERY, RoomQuota};
 use parlor_server::logging::log_filter;
-use parlor_server::{Limits, ServerConfig};
+use parlor_server::{Limits, ServerConfig, byte_size::ByteSize};
 
 /// The shortest idle timeout: one ping interval and a second for the pong.
 const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;
@@ -70,6 +70,11 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(MIN_IDLE_TIMEOUT_SECS..=86_400))]
     idle_timeout_secs: u64,
+    /// What the game database may hold, in bytes or with a unit (4G, 512MiB). Once it is full,
+    /// new rooms and brain imports are refused and auto matches stop; games under way go on
+    /// and are stored. Brains reset, or a bigger cap, make room again.
+    #[arg(long, default_value_t = ByteSize(Limits::default().max_store_bytes))]
+    max_store_bytes: ByteSize,
 }
 
 #[tokio::main]
@@ -95,6 +100,7 @@ async fn main() -> std::process::ExitCode {
         max_ai_rooms: args.max_ai_rooms,
         spectators_per_room: args.spectators_per_room,
         idle_timeout: Duration::from_secs(args.idle_timeout_secs),
+        max_store_bytes: args.max_store_bytes.0,
         ..Limits::default()
     };
     let config = ServerConfig {

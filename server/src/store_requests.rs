@@ -126,6 +126,10 @@ pub async fn import(hall: &Hall, name: String, json: String, asker: Asker) -> Se
         Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };
+    // Asked again as the file is stored: the store may have filled since its first part.
+    if let Err(refusal) = hall.store_has_room() {
+        return refused(refusal);
+    }
     let quota = hall.brain_quota();
     run_blocking(hall, move |store| {
         let brain = match Brain::from_json(&json) {

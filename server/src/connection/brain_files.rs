@@ -21,6 +21,8 @@ impl Connection {
             hall.check_brain_free(&Hall::brain_to_change(name, asker.player)?)?;
             brain_transfer::take_place(&hall.file_places, address)
         };
+        // A full store refuses the file at its first part, not after it all came.
+        let begin = |name: &str| hall.store_has_room().and_then(|()| begin(name));
         match brain_transfer::take_part(&mut self.import, part, begin) {
             Ok(Step::Taken | Step::PassedOver) => Ok(()),
             Ok(Step::Whole { name, json, place }) => {

@@ -11,6 +11,10 @@
 //! server's few match places for days): its room closes (`crate::abandon_clock`, kept across
 //! restarts), and the thread, with nobody left to see its views, stores the rounds it has
 //! played and forgets the match. Its brains keep everything they learned.
+//!
+//! A match that finds the store full (`Limits::max_store_bytes`) before a round stores the
+//! rounds it has played and stops there too, telling its watchers why: else each round would
+//! grow the store past its cap (an 8x8 match's brains by up to 15 MB a write).
 
 use std::time::{Duration, Instant};
 
@@ -20,7 +24,7 @@ use parlor_shared::hexapawn::{
 };
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::RoomId;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tracing::{info, warn};
 
 use crate::abandon_clock::AbandonClock;
@@ -75,12 +79,13 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         run.last_view(&init.setup)
     };
     let (views_tx, views_rx) = watch::channel(first_view.clone());
+    let (why_stopped_tx, why_stopped) = oneshot::channel();
     std::thread::Builder::new()
         .name(format!("her-match-{id}"))
         .spawn(move || {
             // A match at full speed takes a whole core; the sockets come first.
             crate::ai::pool::lower_priority();
-            play_match(init, run, views_tx)
+            play_match(init, run, views_tx, why_stopped_tx)
         })?;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let first_summary = summary_of(id, creator.as_ref(), 0, 0, Some(&first_view));
@@ -93,6 +98,7 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         audience: Audience::default(),
         lifetimes,
         abandon_clock,
+        why_stopped,
     };
     let summary = room.summary.subscribe();
     tokio::spawn(room.run(inbox_rx, views_rx));
@@ -104,9 +110,15 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
 
 /// The match itself, on its own thread. Its rounds are stored (both brains, the progress, the
 /// curve's new points) in batches, one transaction each; the match's rows are dropped once every
-/// round is played, once a brain is full, or once its room has closed (abandoned) and so stopped
-/// listening to its views.
-fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView>) {
+/// round is played, once a brain is full, once the store is (its room is told why through
+/// `why_stopped`), or once its room has closed (abandoned) and so stopped listening to its
+/// views.
+fn play_match(
+    init: MatchInit,
+    mut run: MatchRun,
+    views: watch::Sender<MatchView>,
+    why_stopped: oneshot::Sender<String>,
+) {
     let MatchInit {
         id,
         setup,
@@ -134,10 +146,15 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     let mut schedule = WriteSchedule::default();
     let mut stored = true;
     let mut abandoned = false;
+    let mut store_full = None;
     // A match whose brains are full ends there, as if its rounds were all played.
     while stored && run.progress.rounds_played < setup.rounds && !run.game.brains_full() {
         if views.is_closed() {
             abandoned = true;
+            break;
+        }
+        if let Err(full) = store.check_not_full() {
+            store_full = Some(full);
             break;
         }
         // Only a paced match shows its plies, each with the score as last stored (the rounds
@@ -207,6 +224,15 @@ fn play_match(init: MatchInit, mut run: MatchRun, views: watch::Sender<MatchView
     let rounds = run.progress.rounds_played;
     if abandoned {
         return info!(room = id, rounds, "auto match abandoned: it stops here");
+    }
+    if let Some(full) = store_full {
+        info!(room = id, rounds, "auto match stopped: the store is full");
+        let _ = why_stopped.send(format!(
+            "auto match {id} stopped after {rounds} of {} rounds: {full}; its brains keep \
+             what they learned",
+            setup.rounds
+        ));
+        return;
     }
     if rounds < setup.rounds {
         info!(

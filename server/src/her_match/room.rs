@@ -7,7 +7,7 @@ use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
     ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg, WATCHERS_SHOWN,
 };
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
 use tracing::info;
 
@@ -48,6 +48,8 @@ pub(super) struct MatchRoom {
     pub(super) lifetimes: RoomLifetimes,
     /// When the unfinished match stops while nobody watches it (see `crate::abandon_clock`).
     pub(super) abandon_clock: AbandonClock,
+    /// Why the match's thread stopped it short, when it says (the store is full).
+    pub(super) why_stopped: oneshot::Receiver<String>,
 }
 
 impl Drop for MatchRoom {
@@ -100,13 +102,14 @@ impl MatchRoom {
                     }
                     // The match's thread is done and its last view was sent.
                     Err(_) if self.view.finished => ended = Some(Instant::now()),
-                    // It stopped short: its rounds could not be stored (or its thread failed).
+                    // It stopped short: the store is full, or its rounds could not be stored
+                    // (or its thread failed).
                     Err(_) => {
-                        let message = format!(
+                        let message = self.why_stopped.try_recv().unwrap_or_else(|_| format!(
                             "auto match {} stopped before its end; it goes on from its last \
                              stored round when the server restarts",
                             self.id
-                        );
+                        ));
                         self.audience.close_with(self.id, &message);
                         crate::room::turn_away(self.id, &mut inbox);
                         break;
@@ -370,5 +373,36 @@ mod tests {
         assert!(boxes.iter().any(|&boxes| boxes >= full), "{boxes:?}");
         assert_eq!(stored.map(|(_, games)| games), [u64::from(rounds); 2]);
         assert!(store.load_rooms().unwrap().rooms.is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_match_that_finds_the_store_full_stores_its_rounds_and_stops_saying_why() {
+        let lifetimes = crate::Limits::default().room_lifetimes();
+        let rounds = parlor_shared::hexapawn::MAX_MATCH_ROUNDS;
+        let (hall, store, id) = match_room(lifetimes, "8x8", rounds, Pace::FullSpeed).await;
+        let follower = TestFollower::new(1);
+        let inbox = hall.room(id).unwrap().inbox;
+        inbox.send(follower.watch()).await.unwrap();
+        // Room for a few writes of its growing brains, far from full ones.
+        store.cap_size(store.size_bytes() + 64 * 1024);
+        let told = follower.next_reply().await;
+        let ServerMsg::RoomClosed { message, .. } = &told else {
+            panic!("{told:?}")
+        };
+        assert!(message.contains("store is full"), "{message}");
+        // Every round it counted is in its stored brains.
+        let stored = ["A", "B"].map(|name| store.load_brain(&owned(name)).unwrap().unwrap());
+        let played = stored[0].1;
+        assert_eq!(stored[1].1, played);
+        assert!(
+            message.contains(&format!("after {played} of {rounds} rounds")),
+            "{message}"
+        );
+        // Over: forgotten by the store, its brains free for other rooms.
+        assert!(store.load_rooms().unwrap().rooms.is_empty());
+        crate::eventually("the stopped match kept its brains", || {
+            hall.check_brain_free(&owned("A")).is_ok()
+        })
+        .await;
     }
 }

@@ -7,16 +7,18 @@ mod brains;
 mod checkpoints;
 mod packed;
 mod rooms;
+mod size;
 mod tables;
 mod writer;
 
 pub use brains::{BrainRow, BrainUse, PreparedLesson};
 pub use rooms::{HerStart, MatchProgress, MatchRound, MatchRow, RoomRow, StoredRoom, Unfinished};
+pub use size::StoreFull;
 pub use writer::Pending;
 
 use std::fs::{File, TryLockError};
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use anyhow::{Context, anyhow, bail, ensure};
@@ -47,6 +49,8 @@ pub const RECORD_LIST_LIMIT: u32 = 200;
 #[derive(Clone)]
 pub struct Store {
     connection: Arc<Mutex<Connection>>,
+    /// What it holds, and its cap (see `size.rs`).
+    size: Arc<size::StoreSize>,
     writer: writer::Jobs,
     /// Waits for the writer when the last handle goes: after `writer`, the last sender, and
     /// before the lock (fields are dropped in order).
@@ -154,11 +158,13 @@ impl Store {
         if version < PLAYERS_VERSION {
             connection.pragma_update(None, "user_version", PLAYERS_VERSION)?;
         }
+        let size = Arc::new(size::StoreSize::uncapped(&connection));
         let connection = Arc::new(Mutex::new(connection));
-        let (writer, writer_thread) = writer::spawn(Arc::clone(&connection))?;
+        let (writer, writer_thread) = writer::spawn(Arc::clone(&connection), Arc::clone(&size))?;
         let (checkpoints, data_dir_lock) = on_disk.unzip();
         Ok(Store {
             connection,
+            size,
             writer,
             _writer_thread: Arc::new(writer_thread),
             _checkpoints: checkpoints,
@@ -166,10 +172,28 @@ impl Store {
         })
     }
 
-    fn lock(&self) -> MutexGuard<'_, Connection> {
+    fn lock(&self) -> size::Locked<'_> {
         // A panic while holding the lock cannot leave SQLite half-written: it has its own
         // transactions.
-        crate::lock(&self.connection)
+        size::Locked::new(crate::lock(&self.connection), &self.size)
+    }
+
+    /// Caps the store's size, for every handle (`Limits::max_store_bytes`; none by default):
+    /// once it holds that much, [`Store::check_not_full`] refuses.
+    pub fn cap_size(&self, max_bytes: u64) {
+        self.size.cap(max_bytes);
+    }
+
+    /// The bytes the store holds, as its last write left it (see `size.rs`).
+    pub fn size_bytes(&self) -> u64 {
+        self.size.bytes()
+    }
+
+    /// Refuses once the store is at or over its cap: asked before what would only grow it (a
+    /// new room, a brain import, an auto match's next rounds), never before a game's moves and
+    /// end. Never waits: the size is measured after each write.
+    pub fn check_not_full(&self) -> Result<(), StoreFull> {
+        self.size.check_not_full()
     }
 
     /// Drops `table`, so that the writes needing it fail: for tests of what a failed write

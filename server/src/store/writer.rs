@@ -16,6 +16,8 @@ use rusqlite::Connection;
 use tokio::sync::oneshot;
 use tracing::warn;
 
+use super::size::StoreSize;
+
 /// The most jobs one transaction takes.
 pub const MAX_BATCH: usize = 1024;
 
@@ -82,9 +84,14 @@ impl Drop for JoinedThread {
 
 /// Starts the writer thread on the store's connection; it ends once every sender of jobs is
 /// gone, after the jobs queued.
-pub(super) fn spawn(connection: Arc<Mutex<Connection>>) -> anyhow::Result<(Jobs, JoinedThread)> {
+pub(super) fn spawn(
+    connection: Arc<Mutex<Connection>>,
+    size: Arc<StoreSize>,
+) -> anyhow::Result<(Jobs, JoinedThread)> {
     let (jobs, queue) = channel::<Work>();
-    let thread = JoinedThread::spawn("parlor-store-writer", move || run(&connection, &queue))?;
+    let thread = JoinedThread::spawn("parlor-store-writer", move || {
+        run(&connection, &size, &queue)
+    })?;
     Ok((jobs, thread))
 }
 
@@ -125,7 +132,7 @@ fn in_savepoint<T>(
     result
 }
 
-fn run(connection: &Mutex<Connection>, queue: &Receiver<Work>) {
+fn run(connection: &Mutex<Connection>, size: &StoreSize, queue: &Receiver<Work>) {
     while let Ok(first) = queue.recv() {
         let mut batch = vec![first];
         while batch.len() < MAX_BATCH {
@@ -148,6 +155,8 @@ fn run(connection: &Mutex<Connection>, queue: &Receiver<Work>) {
         } else {
             None
         };
+        // Before anyone hears of the batch: a room created by it counts at once.
+        size.measure(&connection);
         drop(connection);
         for reply in replies {
             reply(commit_error.as_deref());
