@@ -260,8 +260,8 @@ impl Connection {
     }
 
     /// Who this connection's store requests are for.
-    fn asker(&self) -> store_requests::Asker {
-        store_requests::Asker {
+    fn asker(&self) -> crate::hall::Asker {
+        crate::hall::Asker {
             player: self.me.player.id,
             operator: self.me.operator,
         }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use parlor_shared::game::{GameKind, GameSetup, GameState};
 use parlor_shared::hexapawn::{
-    Brain, BrainRef, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT,
+    Brain, BrainOwner, BrainRef, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT,
 };
 use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{
@@ -25,6 +25,14 @@ use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
 
 /// The most rooms `ListRooms` answers with (about 150 bytes each in JSON: 200 fit one frame).
 pub const MAX_LISTED_ROOMS: usize = 200;
+
+/// Who asks: a player, and whether they run the hall (operators list and delete every brain,
+/// and change the hall's shared ones).
+#[derive(Clone, Copy, Debug)]
+pub struct Asker {
+    pub player: PlayerId,
+    pub operator: bool,
+}
 
 /// A refusal: the error code and the reason.
 pub type Refusal = (ErrorCode, String);
@@ -432,13 +440,12 @@ impl Hall {
         self.brain_uses.claim_for_match(names)
     }
 
-    /// Holds brain `name` while an import or a reset writes it (see `crate::brain_uses`).
     /// Holds `asker`'s brain `name` while an import or a reset writes it (see
     /// `crate::brain_uses`), with its canonical name; refused when it is not theirs.
     pub fn hold_brain_to_change(
         &self,
         name: &str,
-        asker: PlayerId,
+        asker: Asker,
     ) -> Result<(BrainWrite, String), Refusal> {
         self.hold_brain_for_write(&Hall::brain_to_change(name, asker)?)
     }
@@ -449,10 +456,12 @@ impl Hall {
     }
 
     /// The canonical name of the brain `asker` names to change (import over, reset), or why
-    /// they may not: only a brain's owner changes it.
-    pub fn brain_to_change(name: &str, asker: PlayerId) -> Result<String, Refusal> {
-        let brain = BrainRef::canonical(name, Some(asker)).map_err(bad_request)?;
-        if !brain.writable_by(asker) {
+    /// they may not: only a brain's owner changes it, and the hall's operators the hall's
+    /// shared brains (`hall/NAME`: how an operator shares one, read-only for everybody else).
+    pub fn brain_to_change(name: &str, asker: Asker) -> Result<String, Refusal> {
+        let brain = BrainRef::canonical(name, Some(asker.player)).map_err(bad_request)?;
+        let shares = asker.operator && brain.owner == BrainOwner::Hall;
+        if !brain.writable_by(asker.player) && !shares {
             return Err((
                 ErrorCode::NotYours,
                 format!(

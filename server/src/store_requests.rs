@@ -12,15 +12,8 @@ use parlor_shared::protocol::{ClientMsg, ErrorCode, ServerMsg};
 
 use crate::brain_quota;
 use crate::brain_uses::BrainWrite;
-use crate::hall::{Hall, Refusal, internal};
+use crate::hall::{Asker, Hall, Refusal, internal};
 use crate::store::{BrainRow, Store};
-
-/// Who asks: a player, and whether they run the hall (operators list and delete every brain).
-#[derive(Clone, Copy, Debug)]
-pub struct Asker {
-    pub player: PlayerId,
-    pub operator: bool,
-}
 
 /// Whether the store answers `request` (then [`answer`] takes it).
 pub fn is_store_request(request: &ClientMsg) -> bool {
@@ -47,7 +40,7 @@ pub async fn answer(hall: &Hall, request: ClientMsg, asker: Asker) -> ServerMsg 
 async fn delete(hall: &Hall, name: String, asker: Asker) -> ServerMsg {
     let held = match BrainRef::canonical(&name, Some(asker.player)) {
         Ok(brain) if asker.operator => hall.hold_brain_for_write(&brain.text()),
-        Ok(_) => hall.hold_brain_to_change(&name, asker.player),
+        Ok(_) => hall.hold_brain_to_change(&name, asker),
         Err(refusal) => Err((ErrorCode::BadRequest, refusal)),
     };
     change(hall, held, name, asker, Store::delete_brain).await
@@ -56,7 +49,7 @@ async fn delete(hall: &Hall, name: String, asker: Asker) -> ServerMsg {
 /// Empties `asker`'s brain `name`, holding it while it writes: a match may neither be training
 /// it nor start.
 async fn reset(hall: &Hall, name: String, asker: Asker) -> ServerMsg {
-    let held = hall.hold_brain_to_change(&name, asker.player);
+    let held = hall.hold_brain_to_change(&name, asker);
     change(hall, held, name, asker, Store::reset_brain).await
 }
 
@@ -122,7 +115,7 @@ pub async fn brain_file(hall: &Hall, name: &str, asker: PlayerId) -> Result<Stri
 pub async fn import(hall: &Hall, name: String, json: String, asker: Asker) -> ServerMsg {
     // Held until the file is stored: a match starting meanwhile would read the old brain and
     // store it back over the import with its first round.
-    let (_write, name) = match hall.hold_brain_to_change(&name, asker.player) {
+    let (_write, name) = match hall.hold_brain_to_change(&name, asker) {
         Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };
