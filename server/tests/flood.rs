@@ -25,6 +25,8 @@ const SECOND_FLOODER: [u8; 4] = [127, 0, 0, 3];
 const PERSON: [u8; 4] = [127, 0, 0, 2];
 /// How many identities the flood makes: identities cost nothing.
 const FLOOD_PLAYERS: usize = 24;
+/// The person's games of 14 timed moves each (within their quota of rooms).
+const PERSON_GAMES: usize = 6;
 /// The person's AI answers timed.
 const TIMED_AI_MOVES: u64 = 10;
 
@@ -200,28 +202,34 @@ async fn a_flooding_address_stops_at_its_quotas_while_a_person_elsewhere_plays_o
     let from = IpAddr::from(PERSON);
     let mut black = Peer::connect_from(&url, Format::Binary, from, &me).await;
     let mut white = Peer::connect_from(&url, Format::Binary, from, &me).await;
-    let room = black.create_room(humans).await;
-    let black_token = black.join(room, 0).await;
-    let white_token = white.join(room, 1).await;
     let mut move_latency: Vec<Duration> = Vec::new();
     // Both walls filled in alternating colours: every move legal, no five.
     let cells = [
         "a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "h2", "h1", "h4", "h3", "h6", "h5",
     ];
-    for (version, cell) in cells.into_iter().enumerate() {
-        let (mover, token, other) = if version % 2 == 0 {
-            (&mut black, &black_token, &mut white)
-        } else {
-            (&mut white, &white_token, &mut black)
-        };
-        let sent = Instant::now();
-        mover
-            .send_move(room, token, version as u64, cave(cell))
-            .await;
-        other
-            .state_where(room, |s| s.version == version as u64 + 1)
-            .await;
-        move_latency.push(sent.elapsed());
+    for _ in 0..PERSON_GAMES {
+        let room = black.create_room(humans.clone()).await;
+        let black_token = black.join(room, 0).await;
+        let white_token = white.join(room, 1).await;
+        for (version, cell) in cells.into_iter().enumerate() {
+            let (mover, token, other) = if version % 2 == 0 {
+                (&mut black, &black_token, &mut white)
+            } else {
+                (&mut white, &white_token, &mut black)
+            };
+            let sent = Instant::now();
+            mover
+                .send_move(room, token, version as u64, cave(cell))
+                .await;
+            other
+                .state_where(room, |s| s.version == version as u64 + 1)
+                .await;
+            move_latency.push(sent.elapsed());
+        }
+        for peer in [&mut black, &mut white] {
+            peer.send(ClientMsg::Leave { room }).await;
+        }
+        black.send(ClientMsg::CloseRoom { room }).await;
     }
 
     let mut ai_replies: Vec<Duration> = Vec::new();
