@@ -453,6 +453,9 @@ impl Connection {
             RoomCommand::Join { .. } | RoomCommand::Reclaim { .. } | RoomCommand::Watch { .. }
         );
         if follows && !self.rooms.contains_key(&room) {
+            // Rooms that closed since (over, abandoned, ended) are followed no more.
+            let hall = &self.hall;
+            self.rooms.retain(|id, _| hall.room(*id).is_some());
             let (player, address) = (self.me.player.id, self.peer.ip());
             match self.hall.follows.take(player, address, &self.limits) {
                 Ok(ticket) => drop(self.rooms.insert(room, ticket)),

@@ -6,22 +6,19 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use parlor_shared::game::{GameKind, GameSetup, GameState};
-use parlor_shared::hexapawn::{
-    Brain, BrainOwner, BrainRef, HER_SEAT, HexGame, HexSetup, MatchSetup, PERSON_SEAT,
-};
+use parlor_shared::hexapawn::{Brain, HexGame};
 use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{
-    AiKind, ErrorCode, GameInfo, HeldSeat, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec, SeatState,
+    ErrorCode, GameInfo, HeldSeat, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec, SeatState,
 };
 
 use crate::ai;
-use crate::brain_uses::{BrainClaim, BrainUses, BrainWrite};
+use crate::brain_uses::BrainUses;
 use crate::her_match::{MatchInit, spawn_match};
-use crate::her_seat::HerSeat;
 use crate::limits::{BrainQuota, Limits, RoomLifetimes};
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
 use crate::room_caps::{Reservation, RoomCaps, RoomKind, RoomOwner};
-use crate::store::{MatchProgress, MatchRow, Store, StoredRoom};
+use crate::store::{MatchRow, Store, StoredRoom};
 
 /// The most rooms `ListRooms` answers with (about 150 bytes each in JSON: 200 fit one frame).
 pub const MAX_LISTED_ROOMS: usize = 200;
@@ -74,6 +71,10 @@ pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
         "the server could not use its store".into(),
     )
 }
+
+mod brains;
+
+use brains::{canonical_or_as_is, fitting_brain};
 
 impl Hall {
     /// A hall whose rooms close as `lifetimes` says (see `Limits::room_lifetimes`).
@@ -314,165 +315,6 @@ impl Hall {
         Ok(id)
     }
 
-    /// HER's seat for a game against a person: seat 0 the person, seat 1 HER, with the stored
-    /// brain of the game's name (or a new one). The setup's brain name is made canonical (its
-    /// owner written out, `creator`'s for a plain name); the game teaches the brain when it
-    /// ends only if it is `creator`'s.
-    async fn her_seat(
-        &self,
-        setup: &mut HexSetup,
-        seats: &[SeatSpec],
-        seed: u64,
-        creator: &Player,
-    ) -> Result<HerSeat, Refusal> {
-        let her_seat_ok = matches!(
-            seats[HER_SEAT as usize],
-            SeatSpec::Ai {
-                kind: AiKind::Standard,
-                ..
-            }
-        );
-        if seats[PERSON_SEAT as usize] != SeatSpec::Human || !her_seat_ok {
-            return Err(bad_request(
-                "a game against HER has a Human seat 0 and HER (AI Standard) in seat 1",
-            ));
-        }
-        let brain_ref = BrainRef::canonical(&setup.brain, Some(creator.id)).map_err(bad_request)?;
-        setup.brain = brain_ref.text();
-        let teaches = brain_ref.writable_by(creator.id);
-        // Noted before the brain is read, so no match can claim it in between.
-        let mut in_game = if teaches {
-            self.brain_uses.enter_game(&setup.brain)?
-        } else {
-            self.brain_uses.enter_read_only_game(&setup.brain)
-        };
-        let brain = self.load_brain(&setup.brain).await?;
-        if brain.is_none() && !teaches {
-            return Err((
-                ErrorCode::NoSuchBrain,
-                format!("no brain named {:?}", setup.brain),
-            ));
-        }
-        if brain.is_none() {
-            self.check_new_brain(creator.id, &setup.brain).await?;
-        }
-        let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
-        in_game.hold_boxes(brain.boxes())?;
-        let mut her = HerSeat::new(brain, setup.mode, seed).teaching(teaches);
-        her.hold_brain(in_game);
-        Ok(her)
-    }
-
-    /// An auto match `creator` asked for: both brains must be theirs (named plainly, or by
-    /// their own id), since a match trains them.
-    async fn open_match(
-        &self,
-        mut setup: MatchSetup,
-        seed: u64,
-        creator: &Player,
-    ) -> Result<RoomHandle, Refusal> {
-        for name in &mut setup.brains {
-            let brain = BrainRef::canonical(name, Some(creator.id)).map_err(bad_request)?;
-            if !brain.writable_by(creator.id) {
-                return Err((
-                    ErrorCode::NotYours,
-                    format!(
-                        "an auto match trains its brains, and brain {name:?} is not yours: \
-                         export it and import it under a name of your own to train a copy"
-                    ),
-                ));
-            }
-            *name = brain.text();
-        }
-        if setup.brains[0] == setup.brains[1] {
-            return Err(bad_request("the two HERs need two different brains"));
-        }
-        let claim = self.claim_brains(&setup.brains)?;
-        let mut brains = Vec::with_capacity(2);
-        for name in &setup.brains {
-            let brain = self.load_brain(name).await?;
-            if brain.is_none() {
-                self.check_new_brain(creator.id, name).await?;
-            }
-            brains.push(fitting_brain(brain, setup.dims, setup.mirrors, name)?);
-        }
-        let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
-        let id = self.next_room.fetch_add(1, Ordering::Relaxed);
-        self.store
-            .insert_match(id, &setup, seed, creator)
-            .done()
-            .await
-            .map_err(internal)?;
-        let store = self.store.clone();
-        spawn_match(MatchInit {
-            id,
-            creator: Some(creator.clone()),
-            setup,
-            brains,
-            seed,
-            store,
-            claim,
-            progress: MatchProgress::default(),
-            lifetimes: self.lifetimes,
-            unfollowed_since: Some(crate::store::unix_now()),
-        })
-        .map_err(internal)
-    }
-
-    /// Refuses a new brain `canonical` of `owner`'s over their quota (it starts empty).
-    async fn check_new_brain(&self, owner: PlayerId, canonical: &str) -> Result<(), Refusal> {
-        let (store, name, quota) = (self.store.clone(), canonical.to_string(), self.brain_quota);
-        let check = move || crate::brain_quota::check(&store, quota, owner, &name, true, 0);
-        tokio::task::spawn_blocking(check).await.map_err(internal)?
-    }
-
-    async fn load_brain(&self, name: &str) -> Result<Option<Brain>, Refusal> {
-        let (store, name) = (self.store.clone(), name.to_string());
-        let loaded = tokio::task::spawn_blocking(move || store.load_brain(&name))
-            .await
-            .map_err(internal)?
-            .map_err(internal)?;
-        Ok(loaded.map(|(brain, _)| brain))
-    }
-
-    /// Claims brains for an auto match, or says which is busy.
-    fn claim_brains(&self, names: &[String]) -> Result<BrainClaim, Refusal> {
-        self.brain_uses.claim_for_match(names)
-    }
-
-    /// Holds `asker`'s brain `name` while an import or a reset writes it (see
-    /// `crate::brain_uses`), with its canonical name; refused when it is not theirs.
-    pub fn hold_brain_to_change(
-        &self,
-        name: &str,
-        asker: Asker,
-    ) -> Result<(BrainWrite, String), Refusal> {
-        self.hold_brain_for_write(&Hall::brain_to_change(name, asker)?)
-    }
-
-    /// Holds the brain of canonical name `name` while it is written or deleted, with its name.
-    pub fn hold_brain_for_write(&self, name: &str) -> Result<(BrainWrite, String), Refusal> {
-        Ok((self.brain_uses.hold_for_write(name)?, name.to_string()))
-    }
-
-    /// The canonical name of the brain `asker` names to change (import over, reset), or why
-    /// they may not: only a brain's owner changes it, and the hall's operators the hall's
-    /// shared brains (`hall/NAME`: how an operator shares one, read-only for everybody else).
-    pub fn brain_to_change(name: &str, asker: Asker) -> Result<String, Refusal> {
-        let brain = BrainRef::canonical(name, Some(asker.player)).map_err(bad_request)?;
-        let shares = asker.operator && brain.owner == BrainOwner::Hall;
-        if !brain.writable_by(asker.player) && !shares {
-            return Err((
-                ErrorCode::NotYours,
-                format!(
-                    "brain {name:?} is not yours: only its owner imports over it or resets it \
-                     (export it and import it under a name of your own for a copy)"
-                ),
-            ));
-        }
-        Ok(brain.text())
-    }
-
     /// Refuses what would grow the store past its cap (new rooms, brain imports): see
     /// `Store::check_not_full`.
     pub fn store_has_room(&self) -> Result<(), Refusal> {
@@ -481,11 +323,6 @@ impl Hall {
                         way go on and are stored";
             (ErrorCode::ServerBusy, format!("{full}: {what}"))
         })
-    }
-
-    /// Refuses to change a brain an auto match is training; `name` is canonical.
-    pub fn check_brain_free(&self, name: &str) -> Result<(), Refusal> {
-        self.brain_uses.check_not_training(name)
     }
 
     /// A place for a room of `kind` that `owner` asks for under the server's caps and the
@@ -562,38 +399,4 @@ impl Hall {
         // Only a map of handles: any panic leaves it whole.
         crate::lock(&self.rooms)
     }
-}
-
-/// `name`'s canonical form (a plain name, stored before brains had owners, is the hall's); a
-/// name that does not read stays as it is, for the checks after to refuse.
-fn canonical_or_as_is(name: &str) -> String {
-    BrainRef::canonical(name, None).map_or_else(|_| name.to_string(), |brain| brain.text())
-}
-
-/// The brain loaded (or a new one) if it fits the board size and mirror setting asked for.
-fn fitting_brain(
-    brain: Option<Brain>,
-    dims: parlor_shared::hexapawn::Dims,
-    mirrors: bool,
-    name: &str,
-) -> Result<Brain, Refusal> {
-    let Some(brain) = brain else {
-        return Ok(Brain::new(dims, mirrors));
-    };
-    if brain.dims() != dims || brain.mirrors() != mirrors {
-        let mirrors_text = |merged: bool| {
-            if merged {
-                "mirrors merged"
-            } else {
-                "mirrors apart"
-            }
-        };
-        return Err(bad_request(format!(
-            "brain {name:?} is for {} boards with {}, not {dims} with {}",
-            brain.dims(),
-            mirrors_text(brain.mirrors()),
-            mirrors_text(mirrors),
-        )));
-    }
-    Ok(brain)
 }

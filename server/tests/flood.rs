@@ -226,9 +226,8 @@ async fn a_flooding_address_stops_at_its_quotas_while_a_person_elsewhere_plays_o
                 .await;
             move_latency.push(sent.elapsed());
         }
-        for peer in [&mut black, &mut white] {
-            peer.send(ClientMsg::Leave { room }).await;
-        }
+        // Closed, not left: a room that closed is followed no more, so the person's quota of
+        // rooms followed does not fill up with games gone.
         black.send(ClientMsg::CloseRoom { room }).await;
     }
 

@@ -231,3 +231,34 @@ async fn a_stored_game_names_its_players() {
     assert!(ada_label.starts_with("Ada #"), "{ada_label}");
     assert_eq!(record.summary.seats, vec![ada_label]);
 }
+
+#[tokio::test]
+async fn rooms_followed_stop_at_the_quota_and_a_closed_room_frees_its_place() {
+    let limits = parlor_server::Limits {
+        followed_per_player: 2,
+        ..parlor_server::Limits::default()
+    };
+    let (server, _dir) = common::start_server_with("players-follows", limits);
+    let url = server.url();
+    let mut host = Peer::connect(&url, Format::Json).await;
+    let rooms = [
+        host.create_room(HUMANS.to_vec()).await,
+        host.create_room(HUMANS.to_vec()).await,
+        host.create_room(HUMANS.to_vec()).await,
+    ];
+    // One player on two connections shares the quota.
+    let me = PlayerSecret::random();
+    let mut first = Peer::connect_as(&url, Format::Json, &me).await;
+    let mut second = Peer::connect_as(&url, Format::Json, &me).await;
+    first.watch(rooms[0]).await;
+    second.watch(rooms[1]).await;
+    second.send(ClientMsg::Watch { room: rooms[2] }).await;
+    let refusal = second.expect_error(ErrorCode::LimitReached).await;
+    assert!(refusal.contains("follow 2 rooms"), "{refusal}");
+    // A room that closes is followed no more.
+    host.send(ClientMsg::CloseRoom { room: rooms[0] }).await;
+    first
+        .recv_until(|m| matches!(m, ServerMsg::RoomClosed { .. }).then_some(()))
+        .await;
+    first.watch(rooms[2]).await;
+}
