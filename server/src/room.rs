@@ -5,9 +5,12 @@
 mod ai_seats;
 mod closing;
 mod persist;
+mod restore;
 mod seats;
+mod views;
 
 pub(crate) use closing::turn_away;
+use views::{placeholder_summary, seat_label};
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
@@ -15,8 +18,7 @@ use std::net::IpAddr;
 use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
-    ErrorCode, RecordId, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, SeatToken,
-    ServerMsg, WATCHERS_SHOWN,
+    ErrorCode, RecordId, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, info};
@@ -230,19 +232,6 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
     }
 }
 
-fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
-    RoomSummary {
-        room,
-        game,
-        creator: None,
-        seats: vec![],
-        spectators: 0,
-        version: 0,
-        moves: 0,
-        outcome: None,
-    }
-}
-
 impl Drop for Room {
     fn drop(&mut self) {
         // The room's task panicked (a bug): its followers are told it is gone, instead of
@@ -421,88 +410,6 @@ impl Room {
             None => self.maybe_start_ai(),
         }
         Ok(())
-    }
-
-    fn seat_states(&self) -> Vec<SeatState> {
-        self.seats
-            .iter()
-            .zip(0u8..)
-            .map(|(seat, index)| match (seat.spec, &seat.key) {
-                (SeatSpec::Ai { move_ms, kind }, _) => SeatState::Ai {
-                    move_ms,
-                    name: ai::name(self.game, index, kind).into(),
-                },
-                (SeatSpec::Human, None) => SeatState::Open,
-                (SeatSpec::Human, Some(_)) => SeatState::Taken {
-                    connected: seat.holder.is_some(),
-                    player: seat.player.clone(),
-                },
-            })
-            .collect()
-    }
-
-    fn spectator_count(&self) -> u32 {
-        let holders = self
-            .seats
-            .iter()
-            .filter(|seat| seat.holder.is_some())
-            .count();
-        self.audience.len().saturating_sub(holders) as u32
-    }
-
-    /// The spectators' players, as many as a snapshot names.
-    fn watchers(&self) -> Vec<Player> {
-        let holds_a_seat = |conn| self.seats.iter().any(|seat| seat.holder == Some(conn));
-        (self.audience).players(|conn| !holds_a_seat(conn), WATCHERS_SHOWN)
-    }
-
-    fn snapshot(&self) -> RoomSnapshot {
-        RoomSnapshot {
-            room: self.id,
-            version: self.version,
-            seats: self.seat_states(),
-            spectators: self.spectator_count(),
-            watchers: self.watchers(),
-            creator: self.creator.clone(),
-            state: self.state.clone(),
-            moves: self.moves.clone(),
-            outcome: self.state.outcome(),
-            record: self.record,
-        }
-    }
-
-    /// Publishes the lobby summary, then gives the current snapshot to every subscriber,
-    /// forgetting closed ones. Every change to the room goes through here.
-    fn broadcast(&mut self) {
-        self.publish_summary();
-        let state = Broadcast::new(ServerMsg::State(self.snapshot()));
-        for id in self.audience.send_state(self.id, &state) {
-            self.drop_member(id);
-        }
-    }
-
-    fn publish_summary(&mut self) {
-        let summary = RoomSummary {
-            room: self.id,
-            game: self.game,
-            creator: self.creator.clone(),
-            seats: self.seat_states(),
-            spectators: self.spectator_count(),
-            version: self.version,
-            moves: self.moves.len() as u32,
-            outcome: self.state.outcome(),
-        };
-        self.summary.send_replace(summary);
-    }
-}
-
-/// How a seat is named in a stored record: its player's label, or the AI.
-fn seat_label(game: GameKind, seat: u8, spec: SeatSpec, player: Option<&Player>) -> String {
-    match spec {
-        SeatSpec::Human => player.map_or_else(|| "human".into(), Player::label),
-        SeatSpec::Ai { move_ms, kind } => {
-            format!("{} AI, {move_ms} ms", ai::name(game, seat, kind))
-        }
     }
 }
 

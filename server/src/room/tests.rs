@@ -1,6 +1,7 @@
 use std::time::Duration;
 
 use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::SeatState;
 use tokio::time::Instant;
 
 use super::*;

@@ -1,0 +1,115 @@
+//! What a room shows: its full snapshot to followers, its summary to the lobby, and how its
+//! seats are named in a stored record.
+
+use parlor_shared::game::GameKind;
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{
+    RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg, WATCHERS_SHOWN,
+};
+
+use super::Room;
+use crate::ai;
+use crate::outbox::Broadcast;
+
+impl Room {
+    pub(super) fn seat_states(&self) -> Vec<SeatState> {
+        self.seats
+            .iter()
+            .zip(0u8..)
+            .map(|(seat, index)| match (seat.spec, &seat.key) {
+                (SeatSpec::Ai { move_ms, kind }, _) => SeatState::Ai {
+                    move_ms,
+                    name: ai::name(self.game, index, kind).into(),
+                },
+                (SeatSpec::Human, None) => SeatState::Open,
+                (SeatSpec::Human, Some(_)) => SeatState::Taken {
+                    connected: seat.holder.is_some(),
+                    player: seat.player.clone(),
+                },
+            })
+            .collect()
+    }
+
+    pub(super) fn spectator_count(&self) -> u32 {
+        let holders = self
+            .seats
+            .iter()
+            .filter(|seat| seat.holder.is_some())
+            .count();
+        self.audience.len().saturating_sub(holders) as u32
+    }
+
+    /// The spectators' players, as many as a snapshot names.
+    pub(super) fn watchers(&self) -> Vec<Player> {
+        let holds_a_seat = |conn| self.seats.iter().any(|seat| seat.holder == Some(conn));
+        (self.audience).players(|conn| !holds_a_seat(conn), WATCHERS_SHOWN)
+    }
+
+    pub(super) fn snapshot(&self) -> RoomSnapshot {
+        RoomSnapshot {
+            room: self.id,
+            version: self.version,
+            seats: self.seat_states(),
+            spectators: self.spectator_count(),
+            watchers: self.watchers(),
+            creator: self.creator.clone(),
+            state: self.state.clone(),
+            moves: self.moves.clone(),
+            outcome: self.state.outcome(),
+            record: self.record,
+        }
+    }
+
+    /// Publishes the lobby summary, then gives the current snapshot to every subscriber,
+    /// forgetting closed ones. Every change to the room goes through here.
+    pub(super) fn broadcast(&mut self) {
+        self.publish_summary();
+        let state = Broadcast::new(ServerMsg::State(self.snapshot()));
+        for id in self.audience.send_state(self.id, &state) {
+            self.drop_member(id);
+        }
+    }
+
+    pub(super) fn publish_summary(&mut self) {
+        let summary = RoomSummary {
+            room: self.id,
+            game: self.game,
+            creator: self.creator.clone(),
+            seats: self.seat_states(),
+            spectators: self.spectator_count(),
+            version: self.version,
+            moves: self.moves.len() as u32,
+            outcome: self.state.outcome(),
+        };
+        self.summary.send_replace(summary);
+    }
+}
+
+/// The lobby summary a room publishes before its first real one.
+pub(super) fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
+    RoomSummary {
+        room,
+        game,
+        creator: None,
+        seats: vec![],
+        spectators: 0,
+        version: 0,
+        moves: 0,
+        outcome: None,
+    }
+}
+
+/// How a seat is named in a stored record: its player's label, or the AI.
+pub(super) fn seat_label(
+    game: GameKind,
+    seat: u8,
+    spec: SeatSpec,
+    player: Option<&Player>,
+) -> String {
+    match spec {
+        SeatSpec::Human => player.map_or_else(|| "human".into(), Player::label),
+        SeatSpec::Ai { move_ms, kind } => {
+            format!("{} AI, {move_ms} ms", ai::name(game, seat, kind))
+        }
+    }
+}
