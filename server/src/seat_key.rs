@@ -8,6 +8,7 @@
 
 use std::fmt;
 
+use parlor_shared::identity::{hex_of, is_lowercase_hex};
 use parlor_shared::protocol::SeatToken;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use sha2::{Digest, Sha256};
@@ -27,12 +28,11 @@ impl SeatKey {
 
     /// The stored form.
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        hex_of(&self.0)
     }
 
     fn from_hex(text: &str) -> Option<SeatKey> {
-        let lowercase_hex = |b: &u8| b.is_ascii_digit() || (b'a'..=b'f').contains(b);
-        if text.len() != Self::HEX_LENGTH || !text.as_bytes().iter().all(lowercase_hex) {
+        if text.len() != Self::HEX_LENGTH || !is_lowercase_hex(text) {
             return None;
         }
         let mut bytes = [0u8; 32];

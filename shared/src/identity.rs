@@ -55,8 +55,7 @@ impl std::str::FromStr for PlayerId {
 
     /// The 16 hex digits `Display` writes.
     fn from_str(text: &str) -> Result<PlayerId, String> {
-        let hex = |b: u8| b.is_ascii_digit() || (b'a'..=b'f').contains(&b);
-        if text.len() != 16 || !text.bytes().all(hex) {
+        if text.len() != 16 || !is_lowercase_hex(text) {
             return Err(format!(
                 "a player id is 16 lowercase hex digits (`client identity show` says yours), \
                  not {text:?}"
@@ -123,9 +122,20 @@ pub fn random_hex(length: usize) -> String {
     let mut bytes = vec![0u8; length.div_ceil(2)];
     // The OS generator failing is not something a game can recover from.
     getrandom::fill(&mut bytes).expect("the operating system's random generator failed");
-    let mut hex: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let mut hex = hex_of(&bytes);
     hex.truncate(length);
     hex
+}
+
+/// `bytes` as lowercase hex digits, two a byte.
+pub fn hex_of(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Whether `text` is all lowercase hex digits (the form of secrets, tokens, ids and keys).
+pub fn is_lowercase_hex(text: &str) -> bool {
+    text.bytes()
+        .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 /// Whether `hex` is lowercase hex digits that look drawn at random: at least six different
@@ -133,8 +143,7 @@ pub fn random_hex(length: usize) -> String {
 /// digits fails this about once in 10^12 draws; a person typing one almost always does.
 pub fn looks_random(hex: &str) -> bool {
     let digits = hex.as_bytes();
-    let is_hex = |b: &u8| b.is_ascii_digit() || (b'a'..=b'f').contains(b);
-    if digits.is_empty() || !digits.iter().all(is_hex) {
+    if digits.is_empty() || !is_lowercase_hex(hex) {
         return false;
     }
     let mut seen = [false; 256];

@@ -34,11 +34,11 @@ impl BrainRef {
     pub fn parse(text: &str) -> Result<BrainRef, String> {
         let (owner, name) = match text.split_once('/') {
             Some((HALL, name)) => (BrainOwner::Hall, name),
-            Some((id, name)) if is_player_id(id) => {
-                let id = u64::from_str_radix(id, 16).map_err(|e| e.to_string())?;
-                (BrainOwner::Player(PlayerId(id)), name)
-            }
-            _ => (BrainOwner::Asker, text),
+            Some((id, name)) => match id.parse::<PlayerId>() {
+                Ok(id) => (BrainOwner::Player(id), name),
+                Err(_) => (BrainOwner::Asker, text),
+            },
+            None => (BrainOwner::Asker, text),
         };
         check_brain_name(name)?;
         Ok(BrainRef {
@@ -96,13 +96,6 @@ pub fn brain_title(text: &str) -> String {
         Ok(brain) => brain.name,
         Err(_) => text.to_string(),
     }
-}
-
-fn is_player_id(text: &str) -> bool {
-    text.len() == 16
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
 #[cfg(test)]
