@@ -6,7 +6,7 @@
 mod common;
 
 use common::{Peer, start_server};
-use parlor_shared::brain_parts;
+
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::{
@@ -14,20 +14,9 @@ use parlor_shared::hexapawn::{
 };
 use parlor_shared::protocol::{AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
-async fn brains(peer: &mut Peer) -> Vec<BrainSummary> {
-    peer.send(ClientMsg::ListBrains).await;
-    peer.recv_until(|m| match m {
-        ServerMsg::Brains(brains) => Some(brains),
-        _ => None,
-    })
-    .await
-}
-
 /// Sends a brain file in its parts; the answer to the last one (or to a refused part).
 async fn import(peer: &mut Peer, name: &str, json: &str) -> ServerMsg {
-    for request in brain_parts::import_requests(name, json) {
-        peer.send(request).await;
-    }
+    peer.import(name, json).await;
     peer.recv_until(|m| matches!(m, ServerMsg::Brains(_) | ServerMsg::Error { .. }).then_some(m))
         .await
 }
@@ -73,7 +62,7 @@ async fn only_a_brains_owner_changes_it_and_anybody_may_play_export_and_copy_it(
         "{stored:?}"
     );
     // Bob's list holds none of Ada's; his own "HER" is another brain.
-    assert!(brains(&mut bob).await.is_empty());
+    assert!(bob.brains().await.is_empty());
 
     // A stranger may not import over it, reset it or train it.
     let refused = import(
@@ -148,7 +137,7 @@ async fn only_a_brains_owner_changes_it_and_anybody_may_play_export_and_copy_it(
         )
         .await;
     }
-    let ada_brains = brains(&mut ada).await;
+    let ada_brains = ada.brains().await;
     assert_eq!(ada_brains[0].games, 0, "a stranger's game teaches nothing");
 
     // The owner resets and trains it.
@@ -163,7 +152,7 @@ async fn only_a_brains_owner_changes_it_and_anybody_may_play_export_and_copy_it(
     let trained = ada.create(auto_match(["HER", "HER 2"]), vec![]).await;
     ada.watch(trained).await;
     ada.state_where(trained, |s| s.outcome.is_some()).await;
-    let after = brains(&mut ada).await;
+    let after = ada.brains().await;
     assert_eq!(names(&after), ["HER", "HER 2"]);
     assert!(after.iter().all(|brain| brain.games == 5), "{after:?}");
 }

@@ -13,10 +13,11 @@ use parlor_server::{BackgroundServer, Limits, ServerConfig};
 use parlor_shared::brain_parts::{Assembly, Part};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::hexapawn::Brain;
 use parlor_shared::identity::{Player, PlayerSecret};
 use parlor_shared::protocol::{
-    ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RoomId, RoomSnapshot,
-    RoomSummary, SeatSpec, SeatToken, ServerMsg,
+    BrainSummary, ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RoomId,
+    RoomSnapshot, RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -193,6 +194,39 @@ impl Peer {
     }
 
     /// The next state of `room` that satisfies `accept`.
+    /// HER's brains the server lists to this peer.
+    pub async fn brains(&mut self) -> Vec<BrainSummary> {
+        self.brains_after(ClientMsg::ListBrains)
+            .await
+            .expect("the brains listed")
+    }
+
+    /// The brain list that answers `request` (a list, a reset, a delete), or the refusal.
+    pub async fn brains_after(
+        &mut self,
+        request: ClientMsg,
+    ) -> Result<Vec<BrainSummary>, (ErrorCode, String)> {
+        self.send(request).await;
+        self.recv_until(|m| match m {
+            ServerMsg::Brains(brains) => Some(Ok(brains)),
+            ServerMsg::Error { code, message } => Some(Err((code, message))),
+            _ => None,
+        })
+        .await
+    }
+
+    /// Sends the brain file `json` as the brain `name`, in its parts.
+    pub async fn import(&mut self, name: &str, json: &str) {
+        for request in parlor_shared::brain_parts::import_requests(name, json) {
+            self.send(request).await;
+        }
+    }
+
+    /// The brain `name`, exported.
+    pub async fn export(&mut self, name: &str) -> Brain {
+        Brain::from_json(&self.export_file(name).await).expect("a brain file")
+    }
+
     /// The brain file `name`, exported and joined from its parts.
     pub async fn export_file(&mut self, name: &str) -> String {
         self.send(ClientMsg::ExportBrain { name: name.into() })

@@ -12,9 +12,7 @@ use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, Brain, Dims, HexGame, HexMove, HexSetup, MatchSetup, MatchView, Move,
     Pace, PlayMode, Position, Square,
 };
-use parlor_shared::protocol::{
-    AiKind, BrainSummary, ClientMsg, ErrorCode, SeatSpec, SeatToken, ServerMsg,
-};
+use parlor_shared::protocol::{AiKind, ClientMsg, ErrorCode, SeatSpec, SeatToken, ServerMsg};
 
 fn against_her(mode: PlayMode, brain: &str) -> GameSetup {
     GameSetup::Hexapawn(HexSetup {
@@ -50,35 +48,6 @@ fn view(state: &GameState) -> &MatchView {
     match state {
         GameState::HerMatch(view) => view,
         other => panic!("not an auto match: {other:?}"),
-    }
-}
-
-/// The brain requests, as a person's client makes them.
-trait BrainRequests {
-    async fn brains(&mut self) -> Vec<BrainSummary>;
-    async fn export(&mut self, name: &str) -> Brain;
-    /// Sends a brain file in its parts.
-    async fn import(&mut self, name: &str, json: &str);
-}
-
-impl BrainRequests for Peer {
-    async fn brains(&mut self) -> Vec<BrainSummary> {
-        self.send(ClientMsg::ListBrains).await;
-        self.recv_until(|m| match m {
-            ServerMsg::Brains(brains) => Some(brains),
-            _ => None,
-        })
-        .await
-    }
-
-    async fn export(&mut self, name: &str) -> Brain {
-        Brain::from_json(&self.export_file(name).await).unwrap()
-    }
-
-    async fn import(&mut self, name: &str, json: &str) {
-        for request in brain_parts::import_requests(name, json) {
-            self.send(request).await;
-        }
     }
 }
 

@@ -4,21 +4,10 @@
 mod common;
 
 use common::Peer;
-use parlor_shared::brain_parts;
 use parlor_shared::codec::Format;
 use parlor_shared::hexapawn::{Brain, Dims};
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{BrainSummary, ClientMsg, ErrorCode, SeatSpec, ServerMsg};
-
-async fn brains_after(peer: &mut Peer, request: ClientMsg) -> Result<Vec<BrainSummary>, ErrorCode> {
-    peer.send(request).await;
-    peer.recv_until(|m| match m {
-        ServerMsg::Brains(brains) => Some(Ok(brains)),
-        ServerMsg::Error { code, .. } => Some(Err(code)),
-        _ => None,
-    })
-    .await
-}
+use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
 #[tokio::test]
 async fn the_operator_ends_any_room_and_deletes_any_brain_and_nobody_else_does() {
@@ -56,41 +45,35 @@ async fn the_operator_ends_any_room_and_deletes_any_brain_and_nobody_else_does()
 
     // Ada's brain: Bob may not delete it; the operator lists and deletes it.
     let file = Brain::new(Dims::HEXAPAWN, false).to_json();
-    for request in brain_parts::import_requests("HER", &file) {
-        ada.send(request).await;
-    }
+    ada.import("HER", &file).await;
     ada.recv_until(|m| matches!(m, ServerMsg::Brains(_)).then_some(()))
         .await;
     let adas = format!("{ada_id}/HER");
-    let refused = brains_after(&mut bob, ClientMsg::DeleteBrain { name: adas.clone() }).await;
-    assert_eq!(refused, Err(ErrorCode::NotYours));
-    let every = brains_after(&mut op, ClientMsg::ListBrains).await.unwrap();
+    let refused = bob
+        .brains_after(ClientMsg::DeleteBrain { name: adas.clone() })
+        .await;
+    assert_eq!(refused.map_err(|(code, _)| code), Err(ErrorCode::NotYours));
+    let every = op.brains_after(ClientMsg::ListBrains).await.unwrap();
     assert_eq!(
         every.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
         [adas.as_str()]
     );
-    let left = brains_after(&mut op, ClientMsg::DeleteBrain { name: adas }).await;
+    let left = op.brains_after(ClientMsg::DeleteBrain { name: adas }).await;
     assert_eq!(left, Ok(vec![]));
     // An owner deletes their own.
-    for request in brain_parts::import_requests("mine", &file) {
-        bob.send(request).await;
-    }
+    bob.import("mine", &file).await;
     bob.recv_until(|m| matches!(m, ServerMsg::Brains(_)).then_some(()))
         .await;
-    let gone = brains_after(
-        &mut bob,
-        ClientMsg::DeleteBrain {
+    let gone = bob
+        .brains_after(ClientMsg::DeleteBrain {
             name: "mine".into(),
-        },
-    )
-    .await;
+        })
+        .await;
     assert_eq!(gone, Ok(vec![]));
-    let again = brains_after(
-        &mut bob,
-        ClientMsg::DeleteBrain {
+    let again = bob
+        .brains_after(ClientMsg::DeleteBrain {
             name: "mine".into(),
-        },
-    )
-    .await;
-    assert_eq!(again, Err(ErrorCode::NoSuchBrain));
+        })
+        .await;
+    assert_eq!(again.map_err(|(code, _)| code), Err(ErrorCode::NoSuchBrain));
 }
