@@ -76,6 +76,16 @@ impl Subscriber {
     pub fn may_close(&self, creator: Option<&Player>) -> bool {
         self.operator || creator.is_some_and(|creator| creator.id == self.player.id)
     }
+
+    /// Who it is to a room it closes (see [`Subscriber::may_close`]), for the message and the
+    /// log.
+    pub fn closer(&self) -> &'static str {
+        if self.operator {
+            "the hall's operator"
+        } else {
+            "its creator"
+        }
+    }
 }
 
 impl Subscriber {

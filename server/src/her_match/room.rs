@@ -141,12 +141,8 @@ impl MatchRoom {
             );
             return false;
         }
-        info!(room = self.id, "auto match ended by its creator");
-        let by = if who.operator {
-            "the hall's operator"
-        } else {
-            "its creator"
-        };
+        let by = who.closer();
+        info!(room = self.id, by, "auto match ended");
         let message = format!("auto match {} was ended by {by}", self.id);
         self.audience.close_at_request(self.id, who, &message);
         true

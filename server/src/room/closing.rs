@@ -80,23 +80,15 @@ impl Room {
             let error = format!("{error:#}");
             warn!(
                 room = self.id,
-                error, "could not forget a room its creator closed"
+                error, "could not forget a room closed on request"
             );
             return who.error(
                 ErrorCode::Internal,
                 format!("the server could not close room {}; try again", self.id),
             );
         }
-        info!(
-            room = self.id,
-            moves = self.moves.len(),
-            "room closed by its creator"
-        );
-        let by = if who.operator {
-            "the hall's operator"
-        } else {
-            "its creator"
-        };
+        let by = who.closer();
+        info!(room = self.id, moves = self.moves.len(), by, "room closed");
         let message = format!("room {} was closed by {by}", self.id);
         self.audience.close_at_request(self.id, &who, &message);
         self.closing_now = true;
