@@ -5,7 +5,7 @@
 //! creates to its caps, and a client that stops reading or talking is closed by a timeout.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use anyhow::Context;
@@ -32,6 +32,7 @@ use crate::outbox::{Outbox, Outgoing};
 use crate::players;
 use crate::room::{RoomCommand, Subscriber};
 use crate::room_caps::{RoomKind, RoomOwner};
+use crate::source::source_of;
 use crate::store_requests;
 use crate::wire::{self, Incoming};
 
@@ -94,8 +95,8 @@ struct Connection {
     /// Rooms this connection follows (to leave them when it goes), each counted against its
     /// player's and address's quota while followed.
     rooms: HashMap<RoomId, FollowTicket>,
-    /// The client's address, for its share of the brain-file places.
-    peer: SocketAddr,
+    /// The source it counts as for the per-address quotas and the AI pool's turns.
+    source: IpAddr,
     requests: Bucket,
     creations: Bucket,
     last_heard: Instant,
@@ -121,7 +122,7 @@ impl Connection {
             me,
             format: Format::Binary,
             rooms: HashMap::new(),
-            peer,
+            source: source_of(peer.ip(), limits.ipv6_prefix),
             requests: Bucket::full(limits.requests),
             creations: Bucket::full(limits.room_creations),
             limits,
@@ -420,7 +421,7 @@ impl Connection {
         };
         let owner = RoomOwner {
             player: self.me.player.id,
-            address: Some(self.peer.ip()),
+            address: Some(self.source),
         };
         // Held until the room is registered, so rooms made at the same moment on other
         // connections count against the caps too.
@@ -456,7 +457,7 @@ impl Connection {
             // Rooms that closed since (over, abandoned, ended) are followed no more.
             let hall = &self.hall;
             self.rooms.retain(|id, _| hall.room(*id).is_some());
-            let (player, address) = (self.me.player.id, self.peer.ip());
+            let (player, address) = (self.me.player.id, self.source);
             match self.hall.follows.take(player, address, &self.limits) {
                 Ok(ticket) => drop(self.rooms.insert(room, ticket)),
                 Err((code, message)) => return self.error(code, message).await.map(drop),

@@ -24,6 +24,7 @@ pub mod players;
 pub mod room;
 mod room_caps;
 pub mod seat_key;
+pub mod source;
 pub mod store;
 mod store_requests;
 pub mod wire;

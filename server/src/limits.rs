@@ -26,6 +26,9 @@ pub struct Limits {
     /// and the players of one address together.
     pub followed_per_player: usize,
     pub followed_per_address: usize,
+    /// The bits of an IPv6 address that name its source for the per-address quotas and the
+    /// AI pool's turns (`crate::source`): a host is usually given a whole /64.
+    pub ipv6_prefix: u8,
     /// Unfinished rooms, server-wide.
     pub max_rooms: usize,
     /// Unfinished rooms with AI seats, server-wide: bounds the AI pool's queue.
@@ -106,6 +109,7 @@ impl Default for Limits {
             },
             followed_per_player: 64,
             followed_per_address: 512,
+            ipv6_prefix: 64,
             max_rooms: 2_000,
             max_ai_rooms: 64,
             max_matches: 8,

@@ -54,6 +54,12 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().followed_per_address,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     followed_per_address: usize,
+    /// How many leading bits of an IPv6 address name one source for the per-address quotas
+    /// and the AI pool's turns: a host is usually given a whole /64 and may speak from any
+    /// address in it. IPv4 addresses count one by one.
+    #[arg(long, default_value_t = Limits::default().ipv6_prefix,
+          value_parser = clap::value_parser!(u8).range(1..=128))]
+    ipv6_prefix: u8,
     /// Unfinished rooms, server-wide; more are refused as "server busy".
     #[arg(long, default_value_t = Limits::default().max_rooms,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -96,6 +102,7 @@ async fn main() -> std::process::ExitCode {
             ..Limits::default().per_address
         },
         followed_per_address: args.followed_per_address,
+        ipv6_prefix: args.ipv6_prefix,
         max_rooms: args.max_rooms,
         max_ai_rooms: args.max_ai_rooms,
         spectators_per_room: args.spectators_per_room,

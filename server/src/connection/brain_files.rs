@@ -15,7 +15,7 @@ use crate::store_requests;
 impl Connection {
     /// Takes one part of the brain file this client is sending; the last one stores the file.
     pub(super) async fn import_part(&mut self, part: Part<'_>) -> anyhow::Result<()> {
-        let (hall, address) = (Arc::clone(&self.hall), self.peer.ip());
+        let (hall, address) = (Arc::clone(&self.hall), self.source);
         let asker = self.asker();
         let begin = |name: &str| {
             hall.check_brain_free(&Hall::brain_to_change(name, asker)?)?;
@@ -37,7 +37,7 @@ impl Connection {
 
     /// Sends the brain `name` as its file's parts, one copy of the file held meanwhile.
     pub(super) async fn export(&mut self, name: String) -> anyhow::Result<()> {
-        let place = match brain_transfer::take_place(&self.hall.file_places, self.peer.ip()) {
+        let place = match brain_transfer::take_place(&self.hall.file_places, self.source) {
             Ok(place) => place,
             Err((code, message)) => return self.error(code, message).await.map(drop),
         };
