@@ -382,6 +382,7 @@ impl App {
             LobbyAction::Replay(id) => {
                 self.load_record(id);
             }
+            LobbyAction::Close(room) => self.send(ClientMsg::CloseRoom { room }),
         }
     }
 

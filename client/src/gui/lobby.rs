@@ -6,6 +6,7 @@ use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use macroquad::math::Rect;
+use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::Player;
@@ -15,13 +16,14 @@ use parlor_shared::protocol::{
 };
 
 use super::cave_board::{TOP_BAR_HEIGHT, draw_swatch, seat_player};
+use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
 use super::klotski::KlotskiLobbyForm;
 use super::lobby_rows::{
-    draw_more_hint, draw_record_row, draw_room_row, empty_records_text, empty_rooms_text,
-    rooms_heading,
+    draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
+    empty_rooms_text, rooms_heading,
 };
 use super::room_view::HeldSeat;
 use super::widgets::{
@@ -63,6 +65,8 @@ pub enum LobbyAction {
     Replay(RecordId),
     /// Ask the server for HER's brains, for the forms of HER's rooms.
     ListBrains,
+    /// End this unfinished room of ours (asked twice: see `confirm.rs`).
+    Close(RoomId),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -94,6 +98,8 @@ pub struct LobbyView {
     klotski: KlotskiLobbyForm,
     rooms_scroll: usize,
     records_scroll: usize,
+    /// The room whose Close button waits for its second click.
+    closing: Confirmation<RoomId>,
 }
 
 impl LobbyView {
@@ -114,6 +120,7 @@ impl LobbyView {
             klotski: KlotskiLobbyForm::default(),
             rooms_scroll: 0,
             records_scroll: 0,
+            closing: Confirmation::default(),
         }
     }
 
@@ -365,7 +372,9 @@ impl LobbyView {
         connected: bool,
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
-        let (resume, top) = self.draw_my_seats(input, top, connected, held);
+        let my_seats = if connected { &self.my_seats[..] } else { &[] };
+        let (resume, top) = draw_my_seats(input, my_seats, RIGHT_X, top, held);
+        let now = get_time();
         if resume.is_some() {
             return resume;
         }
@@ -409,70 +418,18 @@ impl LobbyView {
                 room,
                 held.get(&room.room).map_or(&[][..], Vec::as_slice),
                 self.me.as_ref().map(|me| me.id),
+                &self.closing.text(room.room, "Close", now),
             );
-            action = action.or(row_action.filter(|_| connected));
+            let row_action = match row_action.filter(|_| connected) {
+                Some(LobbyAction::Close(room)) if !self.closing.click(room, now) => None,
+                other => other,
+            };
+            action = action.or(row_action);
         }
         draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
         action
     }
 }
-
-impl LobbyView {
-    /// The games in progress in which we hold a seat (from any window or machine), each with
-    /// the way back in; returns its action and where the column continues.
-    fn draw_my_seats(
-        &self,
-        input: &Input,
-        top: f32,
-        connected: bool,
-        held: &HashMap<RoomId, Vec<HeldSeat>>,
-    ) -> (Option<LobbyAction>, f32) {
-        if self.my_seats.is_empty() || !connected {
-            return (None, top);
-        }
-        heading("Your games in progress", RIGHT_X, top + 22.0);
-        let mut y = top + 34.0;
-        let mut action = None;
-        let width = screen_width() - RIGHT_X - 20.0;
-        for mine in self.my_seats.iter().take(MY_SEATS_SHOWN) {
-            let seat = describe::game_seat_name(mine.game, mine.seat);
-            let text = format!("#{} {}, {seat}", mine.room, mine.game.name());
-            let here = held
-                .get(&mine.room)
-                .is_some_and(|seats| seats.iter().any(|held| held.seat == mine.seat));
-            let (button_text, on_click) = if here {
-                ("Rejoin", LobbyAction::Rejoin(mine.room))
-            } else {
-                let join = LobbyAction::Join {
-                    room: mine.room,
-                    seat: mine.seat,
-                };
-                ("Resume", join)
-            };
-            let button_rect = Rect::new(
-                RIGHT_X + width - button_width(button_text),
-                y,
-                button_width(button_text),
-                BUTTON_HEIGHT,
-            );
-            label(&text, RIGHT_X, y + 20.0, TEXT);
-            if button(input, button_rect, button_text) {
-                action = Some(on_click);
-            }
-            y += BUTTON_HEIGHT + 4.0;
-        }
-        let more = self.my_seats.len().saturating_sub(MY_SEATS_SHOWN);
-        if more > 0 {
-            let text = format!("and {more} more, in the rooms below");
-            label(&text, RIGHT_X, y + 16.0, DIM_TEXT);
-            y += LINE_HEIGHT;
-        }
-        (action, y + 4.0)
-    }
-}
-
-/// How many of our games in progress the lobby lists above the rooms.
-const MY_SEATS_SHOWN: usize = 3;
 
 /// Where Magnetic Cave's choice `index` in a row (Human or AI, an AI budget) goes: the rows
 /// share columns, as many as there are budgets, right of the middle of the left column and

@@ -1,31 +1,35 @@
 //! One row of the lobby's room list or stored-game list, with the buttons that lead into it.
 
+use std::collections::HashMap;
+
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
+use macroquad::window::screen_width;
 use parlor_shared::game::GameKind;
 use parlor_shared::identity::PlayerId;
-use parlor_shared::protocol::{RecordSummary, RoomSummary, SeatState};
+use parlor_shared::protocol::{RecordSummary, RoomId, RoomSummary, SeatState};
 
 use super::describe;
 use super::game_view::{draw_seat_swatch, seat_in_list};
 use super::lobby::LobbyAction;
 use super::room_view::HeldSeat;
 use super::widgets::{
-    DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled, button_width,
-    fit_to_width, label, text_width, truncate,
+    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled,
+    button_width, fit_to_width, heading, label, text_width, truncate,
 };
 
 /// Buttons inside list rows are a little lower than ordinary ones.
 const ROW_BUTTON_HEIGHT: f32 = 24.0;
 
-/// A room: what it is, who made it, who sits where, and the ways in (join an open seat, take
-/// back the seats `held` here, resume the seats player `me` took elsewhere, or watch).
+/// A room: what it is, who made it, who sits where, and the ways in (see [`room_buttons`]);
+/// `close_text` is what the Close button of a room of ours says now.
 pub fn draw_room_row(
     input: &Input,
     row: Rect,
     room: &RoomSummary,
     held: &[HeldSeat],
     me: Option<PlayerId>,
+    close_text: &str,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
     // An auto match counts its rounds where games count moves.
@@ -55,34 +59,7 @@ pub fn draw_room_row(
     label(&status, status_x, row.y + 20.0, color);
     let summary = fit_to_width(&summary, status_x - row.x - 18.0);
     label(&summary, row.x + 6.0, row.y + 20.0, TEXT);
-    let mine = |seat: u8, state: &SeatState| {
-        held.iter().any(|h| h.seat == seat)
-            || matches!(state, SeatState::Taken { player: Some(p), .. } if Some(p.id) == me)
-    };
-
-    let mut buttons: Vec<(String, LobbyAction)> = Vec::new();
-    for (seat, state) in room.seats.iter().enumerate() {
-        let seat = seat as u8;
-        let join = LobbyAction::Join {
-            room: room.room,
-            seat,
-        };
-        let name = describe::game_seat_name(room.game, seat);
-        if room.outcome.is_some() {
-            continue;
-        }
-        if open(state) {
-            buttons.push((format!("Join {name}"), join));
-        } else if mine(seat, state) && !held.iter().any(|h| h.seat == seat) {
-            // Taken by us in another window or before a restart: joining takes it back.
-            buttons.push((format!("Resume {name}"), join));
-        }
-    }
-    if held.is_empty() {
-        buttons.push(("Watch".into(), LobbyAction::Watch(room.room)));
-    } else {
-        buttons.push(("Rejoin".into(), LobbyAction::Rejoin(room.room)));
-    }
+    let buttons = room_buttons(room, held, me, close_text);
     // Right-aligned, so the last button always sits at the row's end; the seats get the
     // room left of the buttons.
     let mut right = row.x + row.w - 6.0;
@@ -102,7 +79,7 @@ pub fn draw_room_row(
     for (seat, state) in room.seats.iter().enumerate() {
         let seat = seat as u8;
         x += draw_seat_swatch(room.game, x, baseline, seat);
-        let who = if mine(seat, state) {
+        let who = if is_mine(seat, state, held, me) {
             "you".to_string()
         } else {
             describe::seat_state(state)
@@ -113,6 +90,105 @@ pub fn draw_room_row(
     }
     action
 }
+
+/// Whether seat `seat` of a room is ours: held by this window, or taken by player `me`.
+fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
+    held.iter().any(|h| h.seat == seat)
+        || matches!(state, SeatState::Taken { player: Some(p), .. } if Some(p.id) == me)
+}
+
+/// A room row's buttons, left to right: join an open seat, resume the seats player `me` took
+/// elsewhere (another window, before a restart), close an unfinished room `me` made (its text
+/// `close_text`: the lobby asks twice), and watch, or rejoin the seats `held` here.
+pub fn room_buttons(
+    room: &RoomSummary,
+    held: &[HeldSeat],
+    me: Option<PlayerId>,
+    close_text: &str,
+) -> Vec<(String, LobbyAction)> {
+    let mut buttons = Vec::new();
+    if room.outcome.is_none() {
+        for (seat, state) in room.seats.iter().enumerate() {
+            let seat = seat as u8;
+            let join = LobbyAction::Join {
+                room: room.room,
+                seat,
+            };
+            let name = describe::game_seat_name(room.game, seat);
+            if *state == SeatState::Open {
+                buttons.push((format!("Join {name}"), join));
+            } else if is_mine(seat, state, held, me) && !held.iter().any(|h| h.seat == seat) {
+                buttons.push((format!("Resume {name}"), join));
+            }
+        }
+        let made_by_me = room.creator.as_ref().is_some_and(|c| Some(c.id) == me);
+        if made_by_me {
+            buttons.push((close_text.to_string(), LobbyAction::Close(room.room)));
+        }
+    }
+    if held.is_empty() {
+        buttons.push(("Watch".into(), LobbyAction::Watch(room.room)));
+    } else {
+        buttons.push(("Rejoin".into(), LobbyAction::Rejoin(room.room)));
+    }
+    buttons
+}
+
+/// The games in progress in which we hold a seat (from any window or machine), each with
+/// the way back in, in a column from `x` to the screen's right margin; returns its action and
+/// where the column continues.
+pub fn draw_my_seats(
+    input: &Input,
+    my_seats: &[parlor_shared::protocol::HeldSeat],
+    x: f32,
+    top: f32,
+    held: &HashMap<RoomId, Vec<HeldSeat>>,
+) -> (Option<LobbyAction>, f32) {
+    if my_seats.is_empty() {
+        return (None, top);
+    }
+    heading("Your games in progress", x, top + 22.0);
+    let mut y = top + 34.0;
+    let mut action = None;
+    let width = screen_width() - x - 20.0;
+    for mine in my_seats.iter().take(MY_SEATS_SHOWN) {
+        let seat = describe::game_seat_name(mine.game, mine.seat);
+        let text = format!("#{} {}, {seat}", mine.room, mine.game.name());
+        let here = held
+            .get(&mine.room)
+            .is_some_and(|seats| seats.iter().any(|held| held.seat == mine.seat));
+        let (button_text, on_click) = if here {
+            ("Rejoin", LobbyAction::Rejoin(mine.room))
+        } else {
+            let join = LobbyAction::Join {
+                room: mine.room,
+                seat: mine.seat,
+            };
+            ("Resume", join)
+        };
+        let button_rect = Rect::new(
+            x + width - button_width(button_text),
+            y,
+            button_width(button_text),
+            BUTTON_HEIGHT,
+        );
+        label(&text, x, y + 20.0, TEXT);
+        if button(input, button_rect, button_text) {
+            action = Some(on_click);
+        }
+        y += BUTTON_HEIGHT + 4.0;
+    }
+    let more = my_seats.len().saturating_sub(MY_SEATS_SHOWN);
+    if more > 0 {
+        let text = format!("and {more} more, in the rooms below");
+        label(&text, x, y + 16.0, DIM_TEXT);
+        y += LINE_HEIGHT;
+    }
+    (action, y + 4.0)
+}
+
+/// How many of our games in progress the lobby lists above the rooms.
+const MY_SEATS_SHOWN: usize = 3;
 
 /// A stored game: result, length, players and age, with a Replay button. `now` is in
 /// seconds since the Unix epoch.
@@ -214,6 +290,8 @@ pub fn more_hint(total: usize, first: usize, visible: usize) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use parlor_shared::identity::Player;
+
     use super::*;
 
     #[test]
@@ -224,6 +302,56 @@ mod tests {
         assert_eq!(empty_records_text(false), "(not connected)");
         assert!(empty_rooms_text(true).contains("create one"));
         assert!(empty_records_text(true).contains("none yet"));
+    }
+
+    fn texts(buttons: &[(String, LobbyAction)]) -> Vec<&str> {
+        buttons.iter().map(|(text, _)| text.as_str()).collect()
+    }
+
+    #[test]
+    fn only_the_creator_of_an_unfinished_room_may_close_it() {
+        let ada = Player {
+            id: PlayerId(0xada),
+            name: "Ada".into(),
+        };
+        let mut room = RoomSummary {
+            room: 6,
+            game: GameKind::Cave,
+            creator: Some(ada.clone()),
+            seats: vec![
+                SeatState::Taken {
+                    connected: false,
+                    player: Some(ada.clone()),
+                },
+                SeatState::Open,
+            ],
+            spectators: 0,
+            version: 3,
+            moves: 2,
+            outcome: None,
+        };
+        let mine = room_buttons(&room, &[], Some(ada.id), "Close");
+        let seat = |seat| describe::game_seat_name(GameKind::Cave, seat);
+        let expected = [
+            format!("Resume {}", seat(0)),
+            format!("Join {}", seat(1)),
+            "Close".into(),
+            "Watch".into(),
+        ];
+        assert_eq!(texts(&mine), expected);
+        assert_eq!(mine[2].1, LobbyAction::Close(6));
+        let armed = room_buttons(&room, &[], Some(ada.id), "Sure? Close");
+        assert!(texts(&armed).contains(&"Sure? Close"));
+
+        let theirs = room_buttons(&room, &[], Some(PlayerId(0xb0b)), "Close");
+        assert!(!texts(&theirs).contains(&"Close"), "{:?}", texts(&theirs));
+        room.creator = None;
+        assert!(!texts(&room_buttons(&room, &[], Some(ada.id), "Close")).contains(&"Close"));
+
+        room.creator = Some(ada.clone());
+        room.outcome = Some(parlor_shared::game::Outcome::Tie);
+        let over = room_buttons(&room, &[], Some(ada.id), "Close");
+        assert_eq!(texts(&over), ["Watch"], "a finished room is only watched");
     }
 
     #[test]

@@ -9,6 +9,7 @@ mod app;
 pub mod bricks;
 pub mod cave_board;
 mod cave_room;
+mod confirm;
 mod describe;
 pub mod ewn;
 mod game_view;
