@@ -3,6 +3,7 @@
 //! reports what the user did, and the app turns that into requests and screen changes.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle;
@@ -121,6 +122,8 @@ pub struct App {
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
     script: Option<RoomScript>,
+    /// An event that ended the wait between frames (`wait_for_network`), handled first.
+    woke_us: Option<NetEvent>,
 }
 
 impl App {
@@ -147,6 +150,7 @@ impl App {
             notice: None,
             last_rooms_request: 0.0,
             script: None,
+            woke_us: None,
         };
         match startup {
             Startup::Connect(url) => app.connect(url),
@@ -190,13 +194,33 @@ impl App {
         }
     }
 
+    /// Whether a script plays the window (the hidden `--open-room`) and has not got where it
+    /// was asked yet.
+    pub fn script_playing(&mut self) -> bool {
+        self.script.is_some() && !self.script_done()
+    }
+
+    /// Waits up to `timeout` between frames, ending early when the network has something (see
+    /// `pacing`): a move or a state is drawn as soon as it arrives, not at the next tick.
+    pub fn wait_for_network(&mut self, timeout: Duration) {
+        match &self.connection {
+            Some(connection) if self.woke_us.is_none() => {
+                self.woke_us = connection.recv_timeout(timeout);
+            }
+            _ => std::thread::sleep(timeout),
+        }
+    }
+
     /// One frame: apply what arrived, draw the screen, act on the user's input.
     pub fn frame(&mut self, input: &Input) {
-        let events: Vec<NetEvent> = self
-            .connection
-            .as_ref()
-            .map(|connection| std::iter::from_fn(|| connection.try_recv()).collect())
-            .unwrap_or_default();
+        let arrived = self.connection.as_ref().map(|connection| {
+            std::iter::from_fn(|| connection.try_recv()).collect::<Vec<NetEvent>>()
+        });
+        let events = self
+            .woke_us
+            .take()
+            .into_iter()
+            .chain(arrived.into_iter().flatten());
         for event in events {
             self.handle_event(event);
         }

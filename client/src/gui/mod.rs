@@ -18,6 +18,7 @@ pub mod klotski;
 mod lobby;
 mod lobby_rows;
 mod move_list;
+pub(crate) mod pacing;
 mod replay_view;
 mod room_view;
 mod scripted;
@@ -27,10 +28,12 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
+use std::time::Instant;
 
 use anyhow::{Context, bail};
 use macroquad::shapes::draw_rectangle;
 use macroquad::texture::get_screen_data;
+use macroquad::time::get_time;
 use macroquad::window::{Conf, clear_background, next_frame, screen_width};
 use parlor_server::ServerConfig;
 use parlor_shared::bricks::{BricksMove, Setup};
@@ -40,6 +43,7 @@ use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::klotski::{KlotskiBoard, KlotskiMove, Move, Puzzle};
 
 use self::app::{App, Startup};
+use self::pacing::Pacer;
 use self::replay_view::{ReplayAction, ReplayView};
 use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};
 /// The colour of a refusal's reason, sampled by the window tests.
@@ -116,8 +120,9 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     macroquad::Window::from_config(window_conf("Parlor"), async move {
         let mut app =
             App::new(startup, options.identity, Some(options.identity_file)).with_script(script);
-        let mut done_frames = 0;
+        let (mut done_frames, mut pacer) = (0, Pacer::default());
         loop {
+            let started = Instant::now();
             clear_background(BACKGROUND);
             let input = app.scripted_input().unwrap_or_else(Input::gather);
             app.frame(&input);
@@ -131,13 +136,17 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
                     *saved_in_window.borrow_mut() = save_screenshot(path);
                     break;
                 }
-                if macroquad::time::get_time() > SCRIPT_SECONDS {
+                if get_time() > SCRIPT_SECONDS {
                     *saved_in_window.borrow_mut() = Err(anyhow::anyhow!(
                         "the room was not ready in {SCRIPT_SECONDS} s"
                     ));
                     break;
                 }
             }
+            // A scripted run plays and takes its screenshot as fast as it can.
+            let busy = screenshot.is_some() || app.script_playing();
+            let wait = pacer.after_frame(get_time(), &input, busy);
+            app.wait_for_network(wait.saturating_sub(started.elapsed()));
             next_frame().await;
         }
     });
@@ -246,29 +255,31 @@ fn show_view(
 ) -> anyhow::Result<ExitCode> {
     check_display(console)?;
     let screenshot = screenshot.as_deref().map(writable_png_path).transpose()?;
-    run_window(&format!("Parlor - {title}"), screenshot, move || {
-        let closing = view.update(&Input::gather(), "Quit") == Some(ReplayAction::Close);
+    run_window(&format!("Parlor - {title}"), screenshot, move |input| {
+        let closing = view.update(input, "Quit") == Some(ReplayAction::Close);
         draw_title_bar("Replay of a local game; Escape or Quit closes the window");
         closing
     })?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// A window of its own titled `title`: each frame clears it and calls `frame`, which draws and
-/// says whether to close. With `screenshot` (checked by [`writable_png_path`]), saves the
+/// A window of its own titled `title`: each frame clears it and calls `frame` with the frame's
+/// input, which draws and says whether to close; frames are paced (`pacing`). With `screenshot` (checked by [`writable_png_path`]), saves the
 /// window as PNG after a few frames and closes it.
 fn run_window(
     title: &str,
     screenshot: Option<String>,
-    mut frame: impl FnMut() -> bool + 'static,
+    mut frame: impl FnMut(&Input) -> bool + 'static,
 ) -> anyhow::Result<()> {
     let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
     let saved_in_window = saved.clone();
     macroquad::Window::from_config(window_conf(title), async move {
-        let mut frames = 0;
+        let (mut frames, mut pacer) = (0, Pacer::default());
         loop {
+            let started = Instant::now();
             clear_background(BACKGROUND);
-            let closing = frame();
+            let input = Input::gather();
+            let closing = frame(&input);
             frames += 1;
             if let Some(path) = screenshot.as_deref().filter(|_| frames >= SCREENSHOT_FRAME) {
                 *saved_in_window.borrow_mut() = save_screenshot(path);
@@ -277,6 +288,8 @@ fn run_window(
             if closing {
                 break;
             }
+            let wait = pacer.after_frame(get_time(), &input, screenshot.is_some());
+            std::thread::sleep(wait.saturating_sub(started.elapsed()));
             next_frame().await;
         }
     });

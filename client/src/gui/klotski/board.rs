@@ -152,6 +152,9 @@ pub fn draw_board(
             draw_piece(layout, piece, top, (0.0, 0.0), PIECE_EDGE);
         }
     }
+    if motion.is_some_and(|motion| motion.progress < 1.0) {
+        crate::gui::pacing::animating();
+    }
     if let Some(motion) = motion
         && let Some((piece, top)) = placed.clone().find(|(p, _)| p.label == motion.label)
     {

@@ -329,8 +329,8 @@ impl ViewerWindow {
             summary,
             summary_color: verdict_color(verdict),
         };
-        run_window("Parlor - Numeric Klotski", self.screenshot, move || {
-            viewer.frame(&Input::gather(), get_time())
+        run_window("Parlor - Numeric Klotski", self.screenshot, move |input| {
+            viewer.frame(input, get_time())
         })?;
         Ok(ExitCode::SUCCESS)
     }
