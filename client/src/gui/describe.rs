@@ -122,8 +122,12 @@ pub fn turn_text(game: GameKind, seat: u8, who: &str) -> String {
     format!("{} to move ({who})", game_seat_name(game, seat))
 }
 
-/// A duration in milliseconds, in seconds: "0.1 s", "1 s".
+/// A duration in milliseconds, in seconds: "0.1 s", "1 s"; under 0.1 s in milliseconds ("1 ms").
 pub fn seconds(ms: u32) -> String {
+    if ms < 100 {
+        // "0.001 s" reads worse than "1 ms".
+        return format!("{ms} ms");
+    }
     // f64's Display drops a zero fraction: 1000 ms is "1", 100 ms is "0.1".
     format!("{} s", f64::from(ms) / 1000.0)
 }
@@ -274,6 +278,7 @@ mod tests {
         assert_eq!(seat_state(&ai(100)), "AI 0.1 s (alpha-beta)");
         assert_eq!(seat_state(&ai(3000)), "AI 3 s (alpha-beta)");
         assert_eq!(ai_budget(1500), "AI 1.5 s");
+        assert_eq!(ai_budget(1), "AI 1 ms");
         let taken = |connected, player| SeatState::Taken { connected, player };
         assert_eq!(seat_state(&taken(false, None)), "human (away)");
         let ada = Player {
