@@ -44,7 +44,7 @@ pub enum RoomAction {
 }
 
 /// What a game's board made of this frame's input.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoardPlay {
     Nothing,
     /// A move for the seat held here that is to move.

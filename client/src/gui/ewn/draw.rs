@@ -25,6 +25,8 @@ const DARK_SQUARE: Color = Color::new(0.66, 0.54, 0.40, 1.0);
 const GOAL_SQUARE: Color = Color::new(0.93, 0.80, 0.30, 1.0);
 /// A square the selected piece may step to.
 pub const LEGAL_SQUARE: Color = Color::new(0.55, 0.78, 0.45, 1.0);
+/// A square the selected piece may step to that takes the target: the move loses.
+pub const LOSING_SQUARE: Color = Color::new(0.35, 0.12, 0.14, 1.0);
 /// The ring around a piece the die lets move.
 const MOVABLE_RING: Color = Color::new(0.20, 0.55, 0.95, 1.0);
 const SELECTED_RING: Color = Color::new(0.10, 0.85, 0.30, 1.0);
@@ -45,6 +47,8 @@ pub struct EwnMarks {
     pub selected: Option<u8>,
     /// Squares the picked piece may step to.
     pub legal: Vec<u8>,
+    /// Of those, the square where it would take the target, which loses the puzzle.
+    pub loses: Option<u8>,
     /// The square the last move went to.
     pub last_to: Option<u8>,
 }
@@ -58,6 +62,8 @@ pub fn draw_ewn(layout: EwnLayout, game: &EwnGame, marks: &EwnMarks) {
         let (row, col) = (square / BOARD_SIZE, square % BOARD_SIZE);
         let background = if square == blocked {
             REMOVED_SQUARE
+        } else if marks.loses == Some(square) {
+            LOSING_SQUARE
         } else if marks.legal.contains(&square) {
             LEGAL_SQUARE
         } else if square == 0 {

@@ -2,6 +2,7 @@
 //! two-click move (a movable piece, then one of its legal squares) turned into a `GameMove`, or
 //! into the reason a click is none.
 
+use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::ewn::{EwnGame, EwnMove, Move, neighbours};
 use parlor_shared::game::GameMove;
@@ -9,6 +10,7 @@ use parlor_shared::protocol::RoomSnapshot;
 
 use super::draw::{EwnMarks, draw_ewn};
 use super::layout::{ewn_layout, square_at};
+use crate::gui::confirm::Confirmation;
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::Input;
 
@@ -29,10 +31,12 @@ fn last_to(last: Option<&GameMove>) -> Option<u8> {
     }
 }
 
-/// The room's controls: which piece the player picked, on which version of the room.
+/// The room's controls: which piece the player picked, on which version of the room, and
+/// a move that takes the target waiting for its second click.
 #[derive(Debug, Default)]
 pub struct EwnRoomBoard {
     selected: Option<(u64, u8)>,
+    taking_target: Confirmation<(u64, EwnMove)>,
 }
 
 impl EwnRoomBoard {
@@ -49,6 +53,7 @@ impl EwnRoomBoard {
         let layout = ewn_layout(screen_width(), screen_height());
         let movable: Vec<u8> = game.level().movable(game.state()).as_slice().to_vec();
         let selected = self.selected(version, &movable, may_move.is_ok());
+        let legal = selected.map_or_else(Vec::new, |piece| legal_squares(game, piece));
         let marks = EwnMarks {
             movable: if may_move.is_ok() {
                 movable.clone()
@@ -56,7 +61,8 @@ impl EwnRoomBoard {
                 Vec::new()
             },
             selected,
-            legal: selected.map_or_else(Vec::new, |piece| legal_squares(game, piece)),
+            loses: legal.iter().copied().find(|&to| takes_target(game, to)),
+            legal,
             last_to: last_to(last),
         };
         draw_ewn(layout, game, &marks);
@@ -70,7 +76,33 @@ impl EwnRoomBoard {
         }
         let (play, picked) = click(game, &movable, selected, square);
         self.selected = picked.map(|piece| (version, piece));
-        play
+        self.ask_before_losing(game, version, play, get_time())
+    }
+
+    /// `play` as it stands, unless it takes the target: then only on a second click on it
+    /// within `confirm::CONFIRM_SECONDS` of the first (at `now`).
+    fn ask_before_losing(
+        &mut self,
+        game: &EwnGame,
+        version: u64,
+        play: BoardPlay,
+        now: f64,
+    ) -> BoardPlay {
+        match play {
+            BoardPlay::Move(GameMove::Ewn(mv)) if takes_target(game, mv.to) => {
+                if self.taking_target.click((version, mv), now) {
+                    return play;
+                }
+                // One click must not lose the puzzle: the piece stays picked for the second.
+                self.selected = Some((version, mv.piece));
+                let target = game.level().target();
+                BoardPlay::Refused(format!(
+                    "Taking the target (piece {target}) loses the puzzle: click it again to \
+                     take it anyway."
+                ))
+            }
+            play => play,
+        }
     }
 
     /// The picked piece if still movable on this version; the only movable piece otherwise.
@@ -119,6 +151,11 @@ pub fn legal_squares(game: &EwnGame, piece: u8) -> Vec<u8> {
     neighbours(from, level.rules().blocked)
         .filter(|&to| level.play(state, Move { piece, to }).is_ok())
         .collect()
+}
+
+/// Whether a move to `square` takes the target, which loses the puzzle.
+fn takes_target(game: &EwnGame, square: u8) -> bool {
+    game.state().pieces.piece_on(square) == Some(game.level().target())
 }
 
 /// What a click on `square` does with `selected` picked: a move, a new pick, or a refusal.
@@ -184,6 +221,34 @@ mod tests {
             BoardPlay::Move(GameMove::Ewn(EwnMove { piece: 3, to: 33 }))
         );
         assert_eq!(picked, None);
+    }
+
+    #[test]
+    fn taking_the_target_is_marked_and_asks_a_second_click() {
+        // Level 1: piece 3 on 43 may step onto 32, where the target (piece 2) stands.
+        let game = level1();
+        assert_eq!(game.level().target(), 2);
+        assert!(takes_target(&game, 32) && !takes_target(&game, 33));
+        let mut board = EwnRoomBoard::default();
+        let movable = vec![3];
+        let take = GameMove::Ewn(EwnMove { piece: 3, to: 32 });
+        let (play, _) = click(&game, &movable, Some(3), 32);
+        assert_eq!(play, BoardPlay::Move(take.clone()));
+        let first = board.ask_before_losing(&game, 1, play.clone(), 10.0);
+        assert!(
+            matches!(&first, BoardPlay::Refused(why) if why.contains("loses the puzzle")),
+            "{first:?}"
+        );
+        assert_eq!(board.selected, Some((1, 3)), "the piece stays picked");
+        let second = board.ask_before_losing(&game, 1, play.clone(), 11.0);
+        assert_eq!(second, BoardPlay::Move(take));
+        // Another state is another question; an ordinary move never asks.
+        assert!(matches!(
+            board.ask_before_losing(&game, 2, play, 12.0),
+            BoardPlay::Refused(_)
+        ));
+        let step = BoardPlay::Move(GameMove::Ewn(EwnMove { piece: 3, to: 33 }));
+        assert_eq!(board.ask_before_losing(&game, 2, step.clone(), 13.0), step);
     }
 
     #[test]

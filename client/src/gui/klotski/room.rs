@@ -18,6 +18,7 @@ use super::play::{slide_for_click, slide_for_key, slide_into_blank};
 use super::slides::Slides;
 use super::walk::count_steps;
 use crate::gui::cave_board::{TOP_BAR_HEIGHT, side_panel_x};
+use crate::gui::confirm::Confirmation;
 use crate::gui::describe::count_s;
 use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
@@ -128,6 +129,8 @@ pub fn draw_replay_board(
 pub struct KlotskiRoomBoard {
     picked: Option<u16>,
     slides: Slides,
+    /// Give up asks "Sure?" first: one click must not end the game.
+    giving_up: Confirmation<()>,
 }
 
 impl KlotskiRoomBoard {
@@ -153,10 +156,13 @@ impl KlotskiRoomBoard {
                 outline_piece(&board, puzzle, position, label);
             }
             let hint = "Click a piece to slide it; arrow keys move the piece picked last.";
-            let text = "Give up";
-            let rect = Rect::new(MARGIN, layout.buttons_y, button_width(text), BUTTON_HEIGHT);
+            let text = self.giving_up.text((), "Give up", now);
+            // As wide as its question, so nothing beside it moves when it asks.
+            let width = button_width("Sure? Give up");
+            let rect = Rect::new(MARGIN, layout.buttons_y, width, BUTTON_HEIGHT);
             label(hint, rect.right() + 12.0, layout.buttons_y + 20.0, DIM_TEXT);
-            if button_enabled(input, rect, text, may_move.is_ok()) {
+            if button_enabled(input, rect, &text, may_move.is_ok()) && self.giving_up.click((), now)
+            {
                 return BoardPlay::Move(GameMove::Klotski(KlotskiMove::GiveUp(
                     GiveUpReason::Player,
                 )));
