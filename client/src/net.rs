@@ -199,12 +199,12 @@ impl Link {
         mut reason: String,
         outage: &mut Outage,
     ) -> Result<Socket, End> {
-        let deadline = outage.began + backoff.give_up_after;
+        let deadline = backoff.give_up_after.map(|after| outage.began + after);
         loop {
             outage.attempts += 1;
             let attempt = outage.attempts;
             let delay = backoff.delay(attempt);
-            if Instant::now() + delay > deadline {
+            if deadline.is_some_and(|deadline| Instant::now() + delay > deadline) {
                 break;
             }
             let reconnecting = NetEvent::Reconnecting {
@@ -221,7 +221,7 @@ impl Link {
                 Err(end) => return Err(end),
             }
         }
-        let waited = backoff.give_up_after.as_secs();
+        let waited = backoff.give_up_after.unwrap_or_default().as_secs();
         Err(End::Lost(format!(
             "{reason} (gave up reconnecting after {waited} s)"
         )))

@@ -177,7 +177,7 @@ fn quick() -> Backoff {
     Backoff {
         first: Duration::from_millis(50),
         max: Duration::from_millis(200),
-        give_up_after: Duration::from_secs(3),
+        give_up_after: Some(Duration::from_secs(3)),
     }
 }
 

@@ -22,7 +22,7 @@ use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
 use super::klotski::KlotskiLobbyForm;
 use super::lobby_rows::{
-    draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
+    STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
     empty_rooms_text, rooms_heading,
 };
 use super::room_view::HeldSeat;
@@ -333,7 +333,11 @@ impl LobbyView {
     }
 
     fn draw_records(&mut self, input: &Input, top: f32, connected: bool) -> Option<LobbyAction> {
-        heading("Stored games", LEFT_X, top + 22.0);
+        let title = match (connected, self.records.is_empty()) {
+            (false, false) => format!("Stored games {STALE}"),
+            _ => "Stored games".to_string(),
+        };
+        heading_fit(&title, LEFT_X, top + 22.0, LEFT_WIDTH);
         let list = Rect::new(
             LEFT_X,
             top + 34.0,
@@ -416,9 +420,12 @@ impl LobbyView {
                 input,
                 Rect::new(list.x, y, list.w, ROOM_ROW_HEIGHT - 4.0),
                 room,
-                held.get(&room.room).map_or(&[][..], Vec::as_slice),
-                self.me.as_ref().map(|me| me.id),
+                (
+                    held.get(&room.room).map_or(&[][..], Vec::as_slice),
+                    self.me.as_ref().map(|me| me.id),
+                ),
                 &self.closing.text(room.room, "Close", now),
+                connected,
             );
             let row_action = match row_action.filter(|_| connected) {
                 Some(LobbyAction::Close(room)) if !self.closing.click(room, now) => None,

@@ -21,15 +21,16 @@ use super::widgets::{
 /// Buttons inside list rows are a little lower than ordinary ones.
 const ROW_BUTTON_HEIGHT: f32 = 24.0;
 
-/// A room: what it is, who made it, who sits where, and the ways in (see [`room_buttons`]);
-/// `close_text` is what the Close button of a room of ours says now.
+/// A room: what it is, who made it, who sits where, and the ways in (see [`room_buttons`],
+/// greyed out while not `connected`); `close_text` is what the Close button of a room of ours
+/// says now.
 pub fn draw_room_row(
     input: &Input,
     row: Rect,
     room: &RoomSummary,
-    held: &[HeldSeat],
-    me: Option<PlayerId>,
+    (held, me): (&[HeldSeat], Option<PlayerId>),
     close_text: &str,
+    connected: bool,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
     // An auto match counts its rounds where games count moves.
@@ -68,7 +69,7 @@ pub fn draw_room_row(
         let width = button_width(&text);
         right -= width;
         let rect = Rect::new(right, row.y + 28.0, width, ROW_BUTTON_HEIGHT);
-        if button(input, rect, &text) {
+        if button_enabled(input, rect, &text, connected) {
             action = Some(on_click);
         }
         right -= 6.0;
@@ -236,14 +237,18 @@ fn record_lines(record: &RecordSummary, now: u64, first_width: f32) -> (String, 
     }
 }
 
-/// The rooms' heading: "Rooms (3)"; without a server the count is not known.
+/// The rooms' heading: "Rooms (3)"; without a server the count is not known, and rooms
+/// still listed are those last seen.
 pub fn rooms_heading(count: usize, connected: bool) -> String {
-    if connected {
-        format!("Rooms ({count})")
-    } else {
-        "Rooms".into()
+    match (connected, count) {
+        (true, _) => format!("Rooms ({count})"),
+        (false, 0) => "Rooms".into(),
+        (false, _) => format!("Rooms {STALE}"),
     }
 }
+
+/// What a list heading adds while its contents are those last seen before the link dropped.
+pub const STALE: &str = "(as last seen: not connected)";
 
 /// What an empty room list says: with a server, that there are none and how to make one;
 /// without one, only that nothing is known (Create room is off then too).
@@ -298,6 +303,7 @@ mod tests {
     fn without_a_server_the_lists_say_not_connected() {
         assert_eq!(rooms_heading(0, false), "Rooms");
         assert_eq!(rooms_heading(3, true), "Rooms (3)");
+        assert_eq!(rooms_heading(3, false), format!("Rooms {STALE}"));
         assert_eq!(empty_rooms_text(false), "(not connected)");
         assert_eq!(empty_records_text(false), "(not connected)");
         assert!(empty_rooms_text(true).contains("create one"));

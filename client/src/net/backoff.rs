@@ -6,21 +6,22 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 /// How a dropped connection is retried: waits of `first`, doubling up to `max`, until
-/// `give_up_after` has passed since the drop.
+/// `give_up_after` has passed since the drop (never when `None`).
 #[derive(Debug, Clone, Copy)]
 pub struct Backoff {
     pub first: Duration,
     pub max: Duration,
-    pub give_up_after: Duration,
+    pub give_up_after: Option<Duration>,
 }
 
 impl Default for Backoff {
-    /// 0.5 s, 1 s, 2 s, 4 s, then every 5 s, for a minute.
+    /// 0.5 s, 1 s, 2 s, 4 s, then every 5 s for as long as the window is open: a person
+    /// whose server was away for an hour finds the window connected again, not frozen.
     fn default() -> Backoff {
         Backoff {
             first: Duration::from_millis(500),
             max: Duration::from_secs(5),
-            give_up_after: Duration::from_secs(60),
+            give_up_after: None,
         }
     }
 }
@@ -36,8 +37,9 @@ impl Backoff {
 }
 
 /// How long a connection must stay up to end an outage: one dropped sooner (a server that
-/// welcomes us and then drops us) goes on with the same backoff and the same time to give up,
-/// else such a server would be retried for ever.
+/// welcomes us and then drops us) goes on with the same outage, its attempts spaced by the
+/// backoff reached and its time to give up (if any) running, else such a server would be
+/// hammered every half second.
 pub(super) const STEADY: Duration = Duration::from_secs(10);
 
 /// A loss of the connection being worked on: when it began and the attempts made so far.
@@ -59,5 +61,7 @@ mod tests {
             .collect();
         assert_eq!(delays, [500, 1000, 2000, 4000, 5000, 5000, 5000]);
         assert_eq!(backoff.delay(1000), Duration::from_secs(5));
+        // The window never gives up: an outage of any length ends connected again.
+        assert_eq!(backoff.give_up_after, None);
     }
 }
