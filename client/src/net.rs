@@ -31,10 +31,12 @@ pub use self::backoff::Backoff;
 use self::backoff::{Outage, STEADY};
 use self::follows::Follows;
 pub(crate) use self::follows::refuses_a_join;
+use self::plain::plain;
 use crate::identity::Identity;
 
 mod backoff;
 mod follows;
+mod plain;
 
 /// Requests the UI may send while the connection is down; more are dropped with a
 /// [`NetEvent::NotSent`].
@@ -273,7 +275,12 @@ impl Link {
         );
         let mut socket = match self.queueing(connect).await? {
             Ok((socket, _response)) => socket,
-            Err(error) => return Err(End::Lost(format!("cannot connect to {url}: {error}"))),
+            Err(error) => {
+                return Err(End::Lost(format!(
+                    "cannot connect to {url}: {}",
+                    plain(&error)
+                )));
+            }
         };
         let hello = ClientMsg::Hello {
             protocol: PROTOCOL_VERSION,
@@ -400,7 +407,7 @@ async fn send(socket: &mut Socket, message: &ClientMsg) -> Result<(), End> {
     socket
         .send(frame)
         .await
-        .map_err(|error| End::Lost(format!("connection lost: {error}")))
+        .map_err(|error| End::Lost(format!("connection lost: {}", plain(&error))))
 }
 
 /// One frame from the server: a message, nothing of interest (`None`), or the end.
@@ -409,7 +416,7 @@ fn read(
 ) -> Result<Option<ServerMsg>, End> {
     let message = match incoming {
         None => return Err(End::Lost("the server closed the connection".into())),
-        Some(Err(error)) => return Err(End::Lost(format!("connection lost: {error}"))),
+        Some(Err(error)) => return Err(End::Lost(format!("connection lost: {}", plain(&error)))),
         Some(Ok(message)) => message,
     };
     // The server says why it closes (a limit, an idle timeout); pass that on. A policy close
