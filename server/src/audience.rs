@@ -50,6 +50,21 @@ impl TestFollower {
         }
     }
 
+    /// The states it hears within `within` (replies are passed over), each as its spectator
+    /// count.
+    pub async fn spectator_counts(&self, within: Duration) -> Vec<u32> {
+        let deadline = tokio::time::Instant::now() + within;
+        let mut counts = Vec::new();
+        while let Ok(next) = tokio::time::timeout_at(deadline, self.who.outbox.next()).await {
+            if let crate::outbox::Outgoing::State(state) = next
+                && let ServerMsg::State(snapshot) = state.message()
+            {
+                counts.push(snapshot.spectators);
+            }
+        }
+        counts
+    }
+
     /// The next reply it hears (states are passed over), within 10 s.
     pub async fn next_reply(&self) -> ServerMsg {
         loop {

@@ -38,6 +38,12 @@ impl Broadcast {
         })
     }
 
+    /// The message, for tests that look at what a room sent.
+    #[cfg(test)]
+    pub fn message(&self) -> &ServerMsg {
+        &self.message
+    }
+
     /// The frame in `format`; cloning it shares the encoded bytes.
     pub fn frame(&self, format: Format) -> Result<Message, CodecError> {
         let cell = match format {

@@ -126,6 +126,9 @@ struct Room {
     recorded_at: Option<tokio::time::Instant>,
     /// When to try again a write the store refused: the finished game, or the AI's move.
     store_retry_at: Option<tokio::time::Instant>,
+    /// When to show everyone a spectator count that changed without a state going out (see
+    /// `views::SPECTATORS_SHOWN_WITHIN`).
+    spectators_news_at: Option<tokio::time::Instant>,
     /// When the unfinished room closes while nobody follows it (see `crate::abandon_clock`).
     abandon_clock: AbandonClock,
     /// Set when the game cannot go on (an AI seat failed) or its creator ended it: the room
@@ -219,6 +222,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         store,
         recorded_at: None,
         store_retry_at: None,
+        spectators_news_at: None,
         abandon_clock,
         closing_now: false,
         lifetimes,
@@ -260,7 +264,7 @@ impl Room {
                 Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
                     Ok(command) => command,
                     Err(_) if !self.closing_due() => {
-                        self.retry_store().await;
+                        self.timer_due().await;
                         continue;
                     }
                     // Followed by nobody, and over or abandoned: the hall stops listing it.
@@ -304,12 +308,14 @@ impl Room {
                 {
                     return;
                 }
-                // Only the newcomer needs a state now (the others see the new count with the
-                // room's next change), so S spectators cost S states, not S squared. The lobby
-                // summary comes first, so whatever the newcomer asks next sees itself counted.
+                // Only the newcomer needs a state now; the others see the new count within
+                // `SPECTATORS_SHOWN_WITHIN`, one state for every spectator who came meanwhile,
+                // so S spectators cost about S states, not S squared. The lobby summary comes
+                // first, so whatever the newcomer asks next sees itself counted.
                 self.publish_summary();
                 let state = Broadcast::new(ServerMsg::State(self.snapshot()));
                 who.send_state(self.id, state);
+                self.spectators_changed();
             }
             RoomCommand::Leave { who } => self.leave(who),
             RoomCommand::Close { who } => self.close_by(who).await,

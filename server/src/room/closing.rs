@@ -25,11 +25,28 @@ impl Room {
         self.abandon_clock.closing_time()
     }
 
-    /// When the room's timer is next due: to try a refused write again, or to close.
+    /// When the room's timer is next due: to try a refused write again, to close, or to show
+    /// a changed spectator count.
     pub(super) fn wake_time(&self) -> Option<tokio::time::Instant> {
-        match (self.store_retry_at, self.closing_time()) {
-            (Some(retry), Some(close)) => Some(retry.min(close)),
-            (retry, close) => retry.or(close),
+        [
+            self.store_retry_at,
+            self.closing_time(),
+            self.spectators_news_at,
+        ]
+        .into_iter()
+        .flatten()
+        .min()
+    }
+
+    /// The room's timer is due and it is not closing: shows a changed spectator count, tries
+    /// a refused write again, whichever is due.
+    pub(super) async fn timer_due(&mut self) {
+        let now = tokio::time::Instant::now();
+        if self.spectators_news_at.is_some_and(|at| at <= now) {
+            self.broadcast();
+        }
+        if self.store_retry_at.is_some_and(|at| at <= now) {
+            self.retry_store().await;
         }
     }
 

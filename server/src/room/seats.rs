@@ -140,6 +140,7 @@ impl Room {
             self.broadcast();
         } else {
             self.publish_summary();
+            self.spectators_changed();
         }
     }
 

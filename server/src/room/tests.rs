@@ -125,6 +125,45 @@ async fn a_seat_or_a_move_the_store_refuses_is_refused_changes_nothing_and_works
     assert!(row.keys[0].is_some(), "the seat's token is stored");
 }
 
+#[tokio::test]
+async fn players_see_spectators_come_and_go_within_a_second_with_one_state_for_many() {
+    let hall = Hall::new(
+        Store::in_memory().unwrap(),
+        crate::Limits::default().room_lifetimes(),
+    );
+    let creator = crate::audience::test_player(1);
+    let seats = vec![SeatSpec::Human; 2];
+    let id = hall
+        .create_room(GameSetup::Cave, seats, &creator)
+        .await
+        .unwrap();
+    let room = hall.room(id).unwrap();
+    let person = TestFollower::new(1);
+    join(&room, &person, 0).await.unwrap();
+    let settle = views::SPECTATORS_SHOWN_WITHIN + Duration::from_millis(500);
+    assert_eq!(
+        person.spectator_counts(settle).await,
+        [0],
+        "the seat's own state"
+    );
+
+    // Five spectators in a burst: the person sees them all, in one state, not five.
+    let spectators: Vec<TestFollower> = (2..7).map(TestFollower::new).collect();
+    for spectator in &spectators {
+        room.inbox.send(spectator.watch()).await.unwrap();
+    }
+    assert_eq!(person.spectator_counts(settle).await, [5]);
+
+    // One leaves: shown too, though nothing else changed.
+    let leave = RoomCommand::Leave {
+        who: spectators[0].who.clone(),
+    };
+    room.inbox.send(leave).await.unwrap();
+    assert_eq!(person.spectator_counts(settle).await, [4]);
+    // And nothing more while nothing changes.
+    assert_eq!(person.spectator_counts(settle).await, Vec::<u32>::new());
+}
+
 /// Lifetimes whose abandoned time is `abandoned_after`.
 fn abandoned_after(abandoned_after: Duration) -> RoomLifetimes {
     RoomLifetimes {

@@ -11,6 +11,9 @@ use super::Room;
 use crate::ai;
 use crate::outbox::Broadcast;
 
+/// How soon everyone in a room sees a spectator's coming or going, when nothing else changes.
+pub const SPECTATORS_SHOWN_WITHIN: std::time::Duration = std::time::Duration::from_secs(1);
+
 impl Room {
     pub(super) fn seat_states(&self) -> Vec<SeatState> {
         self.seats
@@ -63,11 +66,20 @@ impl Room {
     /// Publishes the lobby summary, then gives the current snapshot to every subscriber,
     /// forgetting closed ones. Every change to the room goes through here.
     pub(super) fn broadcast(&mut self) {
+        // Every state carries the spectator count: nothing is left to show.
+        self.spectators_news_at = None;
         self.publish_summary();
         let state = Broadcast::new(ServerMsg::State(self.snapshot()));
         for id in self.audience.send_state(self.id, &state) {
             self.drop_member(id);
         }
+    }
+
+    /// The spectator count changed and no state went out to everyone: they see it within
+    /// [`SPECTATORS_SHOWN_WITHIN`] (spectators who come and go meanwhile share one state).
+    pub(super) fn spectators_changed(&mut self) {
+        let due = tokio::time::Instant::now() + SPECTATORS_SHOWN_WITHIN;
+        self.spectators_news_at.get_or_insert(due);
     }
 
     pub(super) fn publish_summary(&mut self) {
