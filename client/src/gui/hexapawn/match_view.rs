@@ -4,7 +4,7 @@
 
 use macroquad::math::Rect;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::hexapawn::{MatchView, Side, brain_title};
+use parlor_shared::hexapawn::{MatchView, RoundResult, Side, brain_title};
 
 use super::curve::{HER_COLORS, draw_curve};
 use super::draw::{HexMarks, draw_board, draw_matchbox};
@@ -142,18 +142,29 @@ fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]
         y += LINE_HEIGHT;
     }
     if let Some(last) = view.last_round {
-        let how = if last.resigned {
-            ", the loser resigned"
-        } else {
-            ""
-        };
-        let text = format!(
-            "Last round: {} won in {}, {} first{how}",
-            names[last.winner],
-            count_of(last.plies, "ply", "plies"),
-            names[last.first]
-        );
-        line(&text, y, DIM_TEXT);
+        line(&last_round_line(last, names), y, DIM_TEXT);
+    }
+}
+
+/// The last round in words. A HER that resigns before its first move has lost every opening it
+/// had (each box empties as its moves lose): that is why a round can end with no ply.
+fn last_round_line(last: RoundResult, names: [&str; 2]) -> String {
+    let (winner, first) = (names[last.winner], names[last.first]);
+    let loser = names[1 - last.winner];
+    match (last.resigned, last.plies) {
+        (true, 0) => format!(
+            "Last round: {winner} won: {loser}, moving first, resigned at once (every \
+             opening it has left lost before)"
+        ),
+        (true, plies) => format!(
+            "Last round: {winner} won in {}, {first} first; {loser} resigned (every move it \
+             had left there had lost)",
+            count_of(plies, "ply", "plies")
+        ),
+        (false, plies) => format!(
+            "Last round: {winner} won in {}, {first} first",
+            count_of(plies, "ply", "plies")
+        ),
     }
 }
 
@@ -163,6 +174,8 @@ pub fn score_line(view: &MatchView, her: usize, name: &str) -> String {
     let wins = match (stats.wins, stats.share_moving_first()) {
         (1, Some(share)) if share > 0.5 => "1 win, moving first".to_string(),
         (1, _) => "1 win, moving second".to_string(),
+        (wins, Some(0.0)) => format!("{wins} wins, all moving second"),
+        (wins, Some(1.0)) => format!("{wins} wins, all moving first"),
         (wins, Some(share)) => format!("{wins} wins, {:.0}% of them moving first", share * 100.0),
         (wins, None) => count_s(wins, "win"),
     };
@@ -212,6 +225,33 @@ mod tests {
             score_line(&view, 1, "B"),
             "B: 8 wins, 25% of them moving first; 11 boxes, 20 beads"
         );
+    }
+
+    #[test]
+    fn a_round_won_by_resignation_says_why_and_a_one_sided_score_says_all() {
+        let round = |plies, resigned| RoundResult {
+            first: 0,
+            winner: 1,
+            plies,
+            resigned,
+            end: parlor_shared::hexapawn::Position::start(Dims::HEXAPAWN),
+            last_move: None,
+        };
+        let at_once = last_round_line(round(0, true), ["A", "B"]);
+        assert!(!at_once.contains("0 plies"), "{at_once}");
+        assert!(at_once.contains("A, moving first, resigned at once"), "{at_once}");
+        assert!(at_once.contains("every opening"), "{at_once}");
+        let later = last_round_line(round(2, true), ["A", "B"]);
+        assert!(later.contains("won in 2 plies") && later.contains("A resigned"), "{later}");
+        let played = last_round_line(round(3, false), ["A", "B"]);
+        assert_eq!(played, "Last round: B won in 3 plies, A first");
+
+        let mut view = view();
+        view.stats[1] = HerStats {
+            wins: 5,
+            wins_moving_first: 0,
+        };
+        assert!(score_line(&view, 1, "B").starts_with("B: 5 wins, all moving second;"));
     }
 
     #[test]
