@@ -336,8 +336,11 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
     let mine = held
         .iter()
         .any(|h| acting_seat(&snapshot.state) == Some(h.seat));
-    let who = if mine {
+    let who = if mine && held.iter().any(|h| h.seat == seat) {
         "you"
+    } else if mine {
+        // Slow mode: the person picks HER's bead.
+        "you pick"
     } else {
         match snapshot.seats.get(usize::from(seat)) {
             // In slow mode HER's seat waits for White to force its move or let it pick.
