@@ -344,6 +344,18 @@ impl GameMove {
         }
     }
 
+    /// Whether the move is a turn as people count them: a Bricks drop (its answer is part of
+    /// it), a Klotski slide (giving up is none), a Hexapawn ply (HER's pick and resignation
+    /// are none), every Magnetic Cave and EWN move.
+    pub fn is_a_turn(&self) -> bool {
+        !matches!(
+            self,
+            GameMove::Bricks(BricksMove::Answer(_))
+                | GameMove::Klotski(KlotskiMove::GiveUp(_))
+                | GameMove::Hexapawn(HexMove::HerPicks | HexMove::HerResigns)
+        )
+    }
+
     /// Whether a person may send this move. The rules take any give-up, but only the solver
     /// knows why it gives up: a person claiming "no solution exists" or "out of time" would
     /// put the solver's words into the game's record.
@@ -359,6 +371,12 @@ impl GameMove {
             _ => Ok(()),
         }
     }
+}
+
+/// The turns among `moves` (see [`GameMove::is_a_turn`]): what a room's summary and a stored
+/// game's record count.
+pub fn turns(moves: &[GameMove]) -> u32 {
+    moves.iter().filter(|mv| mv.is_a_turn()).count() as u32
 }
 
 impl std::fmt::Display for GameMove {
@@ -466,5 +484,25 @@ mod tests {
             GameKind::Cave.seat_names().len(),
             GameKind::Cave.seats() as usize
         );
+    }
+    #[test]
+    fn turns_count_what_people_count() {
+        use crate::bricks::Answer;
+        let moves = [
+            GameMove::Bricks(BricksMove::Drop(5)),
+            GameMove::Bricks(BricksMove::Answer(Answer::Safe)),
+            GameMove::Bricks(BricksMove::Drop(7)),
+        ];
+        assert_eq!(turns(&moves), 2, "a drop and its answer are one turn");
+        let gave_up = [GameMove::Klotski(KlotskiMove::GiveUp(
+            klotski::GiveUpReason::Player,
+        ))];
+        assert_eq!(turns(&gave_up), 0, "giving up at once is no step");
+        let her = [
+            GameMove::Hexapawn(HexMove::HerPicks),
+            GameMove::Hexapawn(HexMove::HerResigns),
+        ];
+        assert_eq!(turns(&her), 0);
+        assert_eq!(turns(&[GameMove::Cave("a1".parse().unwrap())]), 1);
     }
 }

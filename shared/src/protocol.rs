@@ -301,6 +301,7 @@ pub struct RoomSummary {
     pub seats: Vec<SeatState>,
     pub spectators: u32,
     pub version: u64,
+    /// Turns played (`game::turns`: a Bricks drop with its answer is one, a give-up none).
     pub moves: u32,
     pub outcome: Option<Outcome>,
 }
@@ -334,6 +335,7 @@ pub struct RecordSummary {
     /// A label per seat: a player's `Player::label`, or the AI, as `alpha-beta AI, 1000 ms`.
     pub seats: Vec<String>,
     pub outcome: Outcome,
+    /// Turns played (`game::turns`), as in `RoomSummary`.
     pub moves: u32,
     /// Seconds since the Unix epoch.
     pub finished_at: u64,

@@ -122,6 +122,15 @@ pub fn turn_text(game: GameKind, seat: u8, who: &str) -> String {
     format!("{} to move ({who})", game_seat_name(game, seat))
 }
 
+/// What a turn of `game` is called: a Bricks turn is a drop, a Klotski one a step.
+pub fn turn_unit(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Bricks => "drop",
+        GameKind::Klotski => "step",
+        _ => "move",
+    }
+}
+
 /// A duration in milliseconds, in seconds: "0.1 s", "1 s"; under 0.1 s in milliseconds ("1 ms").
 pub fn seconds(ms: u32) -> String {
     if ms < 100 {

@@ -33,21 +33,21 @@ pub fn draw_room_row(
     connected: bool,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
-    // An auto match counts its rounds where games count moves.
+    // An auto match counts its rounds where games count turns.
     let unit = if room.game == GameKind::HerMatch {
-        "rounds"
+        "round"
     } else {
-        "moves"
+        describe::turn_unit(room.game)
     };
     let creator = room
         .creator
         .as_ref()
         .map_or(String::new(), |creator| format!(" by {}", creator.label()));
     let summary = format!(
-        "#{} {}{creator}: {} {unit}, {} watching",
+        "#{} {}{creator}: {}, {} watching",
         room.room,
         room.game.name(),
-        room.moves,
+        describe::count_s(room.moves, unit),
         room.spectators
     );
     let open = |state: &SeatState| *state == SeatState::Open;
@@ -226,7 +226,7 @@ fn record_lines(record: &RecordSummary, now: u64, first_width: f32) -> (String, 
     let game = describe::short_game_name(record.game);
     let result = describe::game_result(record.game, record.outcome);
     let head = fit_to_width(&format!("#{} {game}: {result}", record.id), first_width);
-    let moves = describe::count_s(record.moves, "move");
+    let moves = describe::count_s(record.moves, describe::turn_unit(record.game));
     let players = record.seats.join(" vs ");
     let ago = describe::ago(record.finished_at, now);
     let whole = format!("{head}, {moves}");

@@ -9,7 +9,7 @@
 use macroquad::math::Rect;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
+use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome, turns};
 use parlor_shared::protocol::{
     ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState, SeatToken,
 };
@@ -286,6 +286,8 @@ impl RoomView {
             GameState::HerMatch(view) => format!("Rounds: {}", view.rounds_played),
             // A Klotski game counts slides, as its status line does; a give-up is none.
             GameState::Klotski(game) => format!("Steps: {}", game.steps()),
+            // A drop and its answer are two moves of the room, one drop to a person.
+            GameState::Bricks(_) => format!("Drops: {}", turns(&snapshot.moves)),
             _ => format!("Moves: {}", snapshot.moves.len()),
         };
         label(&progress, x, y, DIM_TEXT);

@@ -90,7 +90,7 @@ impl Room {
             seats: self.seat_states(),
             spectators: self.spectator_count(),
             version: self.version,
-            moves: self.moves.len() as u32,
+            moves: parlor_shared::game::turns(&self.moves),
             outcome: self.state.outcome(),
         };
         self.summary.send_replace(summary);

@@ -369,7 +369,7 @@ fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<
             serde_json::to_string(&record.outcome)?,
             serde_json::to_string(&record.start)?,
             serde_json::to_string(&record.moves)?,
-            record.moves.len() as i64,
+            i64::from(parlor_shared::game::turns(&record.moves)),
             finished_at as i64,
         ],
     )?;

@@ -239,10 +239,16 @@ mod tests {
         };
         let at_once = last_round_line(round(0, true), ["A", "B"]);
         assert!(!at_once.contains("0 plies"), "{at_once}");
-        assert!(at_once.contains("A, moving first, resigned at once"), "{at_once}");
+        assert!(
+            at_once.contains("A, moving first, resigned at once"),
+            "{at_once}"
+        );
         assert!(at_once.contains("every opening"), "{at_once}");
         let later = last_round_line(round(2, true), ["A", "B"]);
-        assert!(later.contains("won in 2 plies") && later.contains("A resigned"), "{later}");
+        assert!(
+            later.contains("won in 2 plies") && later.contains("A resigned"),
+            "{later}"
+        );
         let played = last_round_line(round(3, false), ["A", "B"]);
         assert_eq!(played, "Last round: B won in 3 plies, A first");
 
