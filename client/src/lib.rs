@@ -4,6 +4,7 @@
 
 pub mod admin_cli;
 pub mod bricks_cli;
+pub mod builtin_levels;
 pub mod cave_arena;
 pub mod cave_cli;
 pub mod chart_font;

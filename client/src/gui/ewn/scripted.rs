@@ -39,7 +39,9 @@ impl EwnScript {
         };
         let levels = load_levels(std::path::Path::new(LEVELS_DIR));
         let Some(choice) = levels.iter().find(|choice| choice.name == *level) else {
-            return Err(format!("no EWN level {level:?} in {LEVELS_DIR}"));
+            return Err(format!(
+                "no EWN level {level:?}, built in or in {LEVELS_DIR}"
+            ));
         };
         Ok(EwnScript {
             setup: GameSetup::Ewn(choice.spec),

@@ -1,15 +1,17 @@
-//! The boards offered in the lobby: the `.in` files of `levels/klotski/` under the current
-//! directory, by name, each parsed or with the parser's reason; and random boards from shared's
-//! generator in a few sizes.
+//! The boards offered in the lobby: the built-in ones (`crate::builtin_levels`) and the `.in`
+//! files of `levels/klotski/` under the current directory beside them (a file replaces the
+//! built-in board of its name), by name, each parsed or with the parser's reason; and random
+//! boards from shared's generator in a few sizes.
 
 use std::path::Path;
 
 use parlor_shared::klotski::{GenerateOptions, Puzzle, Shape, generate, parse_puzzle};
 
+use crate::builtin_levels;
 use crate::level_files::files_with_extension;
 use crate::text_file::read_text_file;
 
-/// Where the lobby looks for boards, relative to the current directory.
+/// Where the lobby looks for boards of the user's own, relative to the current directory.
 pub const LEVELS_DIR: &str = "levels/klotski";
 
 /// A board file: its name and its puzzle, or why it is not one.
@@ -19,21 +21,26 @@ pub struct BoardFile {
     pub puzzle: Result<Puzzle, String>,
 }
 
-/// The `.in` files of `dir` by name; none when it cannot be read.
+/// The built-in boards and the `.in` files of `dir`, by name.
 pub fn load_boards(dir: &Path) -> Vec<BoardFile> {
-    let mut boards: Vec<BoardFile> = files_with_extension(dir, "in")
-        .unwrap_or_default()
+    let parse = |text: &str| parse_puzzle(text).map_err(|error| error.to_string());
+    let mut boards: Vec<BoardFile> = builtin_levels::in_folder("klotski")
         .into_iter()
-        .map(|path| {
-            let name = path
-                .file_name()
-                .map_or_else(String::new, |n| n.to_string_lossy().into());
-            let puzzle = read_text_file(&path)
-                .map_err(|error| format!("cannot be read: {error}"))
-                .and_then(|text| parse_puzzle(&text).map_err(|error| error.to_string()));
-            BoardFile { name, puzzle }
+        .map(|level| BoardFile {
+            name: format!("{}.in", level.name),
+            puzzle: parse(level.text),
         })
         .collect();
+    for path in files_with_extension(dir, "in").unwrap_or_default() {
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into());
+        let puzzle = read_text_file(&path)
+            .map_err(|error| format!("cannot be read: {error}"))
+            .and_then(|text| parse(&text));
+        boards.retain(|board| board.name != name);
+        boards.push(BoardFile { name, puzzle });
+    }
     boards.sort_by(|a, b| a.name.cmp(&b.name));
     boards
 }
@@ -64,31 +71,30 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_project_boards_load_by_name_and_all_parse() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/klotski");
-        let boards = load_boards(&dir);
-        assert!(boards.len() >= 30, "{}", boards.len());
+    fn the_built_in_boards_load_by_name_from_any_folder_and_all_parse() {
+        let boards = load_boards(Path::new("/no/such/folder"));
+        assert_eq!(boards.len(), 32);
         assert!(boards.windows(2).all(|pair| pair[0].name < pair[1].name));
         let bad: Vec<&BoardFile> = boards.iter().filter(|b| b.puzzle.is_err()).collect();
         assert!(bad.is_empty(), "{bad:?}");
-        assert!(load_boards(Path::new("/no/such/folder")).is_empty());
     }
 
     #[test]
-    fn a_file_that_does_not_parse_keeps_the_parsers_reason() {
+    fn a_users_file_joins_them_and_keeps_the_parsers_reason() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("bad.in"), "2 2\n1 2\n2 0\n0\n").unwrap();
         std::fs::write(dir.path().join("good.in"), "2 2\n1 2\n3 0\n0\n").unwrap();
         std::fs::write(dir.path().join("notes.txt"), "not a board").unwrap();
         let boards = load_boards(dir.path());
-        assert_eq!(boards.len(), 2);
-        assert_eq!(boards[0].name, "bad.in");
-        let reason = boards[0].puzzle.as_ref().unwrap_err();
+        assert_eq!(boards.len(), 34);
+        let bad = boards.iter().find(|board| board.name == "bad.in").unwrap();
+        let reason = bad.puzzle.as_ref().unwrap_err();
         assert!(
             reason.starts_with("line 3: number 2 is repeated"),
             "{reason}"
         );
-        assert!(boards[1].puzzle.is_ok());
+        let good = boards.iter().find(|board| board.name == "good.in").unwrap();
+        assert!(good.puzzle.is_ok());
     }
 
     #[test]

@@ -61,7 +61,7 @@ impl KlotskiLobbyForm {
                 .puzzle
                 .as_ref()
                 .map_err(|why| format!("{}: {why}", file.name)),
-            None => Err(format!("No .in files in {LEVELS_DIR}: pick Random.")),
+            None => Err("No board chosen: pick one, or Random.".into()),
         }
     }
 
