@@ -146,7 +146,8 @@ pub fn take_or_refuse(state: &GameState, mv: GameMove) -> Option<GameState> {
 /// check `apply` makes: Cave's legal cells, the moves EWN's level and Klotski's puzzle
 /// generate, Hexapawn's legal moves (and HER resigning on its own turn), and for Bricks a drop
 /// above the last safe height up to the highest the strength may be, or an answer to the drop
-/// waiting for one (SPEC §2). A Klotski game still being played may always be given up.
+/// waiting for one (SPEC §2). A Klotski game still being played may always be given up; a
+/// puzzle under way takes Undo and Restart once a step is in effect.
 fn is_listed_legal(state: &GameState, mv: GameMove) -> bool {
     match (state, mv) {
         (GameState::Cave(position), GameMove::Cave(square)) => {
@@ -171,6 +172,17 @@ fn is_listed_legal(state: &GameState, mv: GameMove) -> bool {
                     }
                     KlotskiGameMove::GiveUp(_) => true,
                 }
+        }
+        // A takeback needs a puzzle under way with a step in effect and moves left to make.
+        (GameState::Ewn(game), GameMove::Undo | GameMove::Restart) => {
+            game.status() == parlor_shared::ewn::Status::Playing
+                && game.state().turn > 0
+                && game.moves_made() < parlor_shared::ewn::MAX_MOVES_MADE
+        }
+        (GameState::Klotski(game), GameMove::Undo | GameMove::Restart) => {
+            game.status() == KlotskiStatus::Playing
+                && game.steps() > 0
+                && game.moves_made() < parlor_shared::klotski::MAX_STEPS
         }
         (GameState::Hexapawn(game), GameMove::Hexapawn(mv)) => {
             let position = &game.position;

@@ -193,6 +193,10 @@ pub enum GameMove {
     Ewn(EwnMove),
     Klotski(KlotskiMove),
     Hexapawn(HexMove),
+    /// A puzzle's player takes back their last move (EWN, Numeric Klotski).
+    Undo,
+    /// A puzzle's player starts over from the puzzle's start.
+    Restart,
 }
 
 /// How a finished game ended, in terms of seats.
@@ -225,6 +229,10 @@ pub enum RuleError {
     HerDraw,
     #[error("an auto match takes no moves")]
     NoMoves,
+    #[error(transparent)]
+    EwnTakeback(#[from] ewn::TakebackError),
+    #[error("only the puzzles (EWN, Numeric Klotski) take Undo and Restart, not {0}")]
+    NotAPuzzle(&'static str),
 }
 
 impl GameState {
@@ -316,8 +324,20 @@ impl GameState {
             (GameState::Hexapawn(_), GameMove::Hexapawn(HexMove::HerPicks)) => {
                 Err(RuleError::HerDraw)
             }
+            (GameState::Ewn(game), GameMove::Undo) => Ok(GameState::Ewn(game.undo()?)),
+            (GameState::Ewn(game), GameMove::Restart) => Ok(GameState::Ewn(game.restart()?)),
+            (GameState::Klotski(game), GameMove::Undo) => Ok(GameState::Klotski(game.undo()?)),
+            (GameState::Klotski(game), GameMove::Restart) => {
+                Ok(GameState::Klotski(game.restart()?))
+            }
             (GameState::HerMatch(_), _) => Err(RuleError::NoMoves),
-            (state, mv) => Err(RuleError::WrongGame(mv.kind().name(), state.kind().name())),
+            (state, GameMove::Undo | GameMove::Restart) => {
+                Err(RuleError::NotAPuzzle(state.kind().name()))
+            }
+            (state, mv) => Err(RuleError::WrongGame(
+                mv.kind().map_or("no game", GameKind::name),
+                state.kind().name(),
+            )),
         }
     }
 
@@ -334,25 +354,29 @@ impl GameState {
 }
 
 impl GameMove {
-    pub fn kind(&self) -> GameKind {
+    /// The game the move belongs to; none for an undo or a restart, which every puzzle takes.
+    pub fn kind(&self) -> Option<GameKind> {
         match self {
-            GameMove::Cave(_) => GameKind::Cave,
-            GameMove::Bricks(_) => GameKind::Bricks,
-            GameMove::Ewn(_) => GameKind::Ewn,
-            GameMove::Klotski(_) => GameKind::Klotski,
-            GameMove::Hexapawn(_) => GameKind::Hexapawn,
+            GameMove::Cave(_) => Some(GameKind::Cave),
+            GameMove::Bricks(_) => Some(GameKind::Bricks),
+            GameMove::Ewn(_) => Some(GameKind::Ewn),
+            GameMove::Klotski(_) => Some(GameKind::Klotski),
+            GameMove::Hexapawn(_) => Some(GameKind::Hexapawn),
+            GameMove::Undo | GameMove::Restart => None,
         }
     }
 
     /// Whether the move is a turn as people count them: a Bricks drop (its answer is part of
     /// it), a Klotski slide (giving up is none), a Hexapawn ply (HER's pick and resignation
-    /// are none), every Magnetic Cave and EWN move.
+    /// are none), every Magnetic Cave and EWN move; an undo or a restart is none.
     pub fn is_a_turn(&self) -> bool {
         !matches!(
             self,
             GameMove::Bricks(BricksMove::Answer(_))
                 | GameMove::Klotski(KlotskiMove::GiveUp(_))
                 | GameMove::Hexapawn(HexMove::HerPicks | HexMove::HerResigns)
+                | GameMove::Undo
+                | GameMove::Restart
         )
     }
 
@@ -391,6 +415,8 @@ impl std::fmt::Display for GameMove {
             GameMove::Hexapawn(HexMove::Play(mv)) => write!(f, "{mv}"),
             GameMove::Hexapawn(HexMove::HerPicks) => f.write_str("HER picks"),
             GameMove::Hexapawn(HexMove::HerResigns) => f.write_str("HER resigns"),
+            GameMove::Undo => f.write_str("undo"),
+            GameMove::Restart => f.write_str("restart"),
         }
     }
 }

@@ -22,6 +22,7 @@ pub(crate) mod pacing;
 mod replay_view;
 mod room_view;
 mod scripted;
+mod takeback;
 mod widgets;
 
 use std::cell::RefCell;

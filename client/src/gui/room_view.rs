@@ -22,6 +22,7 @@ use super::ewn::{self, EwnRoomBoard};
 use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, outcome_color, your_turn_hint};
 use super::hexapawn::{HexRoomBoard, draw_match, her_waits_for_white, match_turn_line};
 use super::klotski::KlotskiRoomBoard;
+use super::takeback::{self, Takebacks};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
     button_enabled, button_width, fit_to_width, heading, heading_fit, label, text_width,
@@ -90,6 +91,8 @@ pub struct RoomView {
     hexapawn: HexRoomBoard,
     /// The Numeric Klotski controls: the piece picked last and the slide on show.
     klotski: KlotskiRoomBoard,
+    /// A puzzle's Undo and Restart.
+    takebacks: Takebacks,
 }
 
 impl RoomView {
@@ -102,6 +105,7 @@ impl RoomView {
             ewn: EwnRoomBoard::default(),
             hexapawn: HexRoomBoard::default(),
             klotski: KlotskiRoomBoard::default(),
+            takebacks: Takebacks::default(),
         }
     }
 
@@ -140,7 +144,26 @@ impl RoomView {
             return draw_buttons(input, None);
         };
         let action = self.update_board(input, snapshot, held);
-        self.draw_panel(input, snapshot, held).or(action)
+        let panel = self.draw_panel(input, snapshot, held);
+        let takeback = self.update_takebacks(input, snapshot, held);
+        panel.or(action).or(takeback)
+    }
+
+    /// A puzzle's Undo and Restart, under its moves, for its player.
+    fn update_takebacks(
+        &mut self,
+        input: &Input,
+        snapshot: &RoomSnapshot,
+        held: &[HeldSeat],
+    ) -> Option<RoomAction> {
+        if !takeback::shown(snapshot, !held.is_empty()) {
+            return None;
+        }
+        let at = (side_panel_x(screen_width()) + 10.0, takeback_row_y());
+        let may_move = self.awaiting.is_none();
+        let now = get_time();
+        let mv = (self.takebacks).update(input, at, snapshot, may_move, now)?;
+        self.send_move(snapshot, held, mv)
     }
 
     fn update_board(
@@ -188,6 +211,16 @@ impl RoomView {
             }
             BoardPlay::Move(mv) => mv,
         };
+        self.send_move(snapshot, held, mv)
+    }
+
+    /// Sends `mv` for the seat of ours that acts now, and waits for the room's answer.
+    fn send_move(
+        &mut self,
+        snapshot: &RoomSnapshot,
+        held: &[HeldSeat],
+        mv: GameMove,
+    ) -> Option<RoomAction> {
         let mover = held
             .iter()
             .find(|h| acting_seat(&snapshot.state) == Some(h.seat))?;
@@ -292,7 +325,11 @@ impl RoomView {
         };
         label(&progress, x, y, DIM_TEXT);
         y += 6.0;
-        let list_bottom = screen_height() - BUTTON_HEIGHT - 30.0;
+        let list_bottom = if takeback::shown(snapshot, !held.is_empty()) {
+            takeback_row_y() - 8.0
+        } else {
+            screen_height() - BUTTON_HEIGHT - 30.0
+        };
         let area = Rect::new(
             x,
             y,
@@ -362,6 +399,11 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
 /// an auto match, which keeps only its brains and its curve.
 fn is_stored_when_over(snapshot: Option<&RoomSnapshot>) -> bool {
     !snapshot.is_some_and(|s| matches!(s.state, GameState::HerMatch(_)))
+}
+
+/// Where a puzzle's Undo and Restart go: above Leave.
+fn takeback_row_y() -> f32 {
+    screen_height() - BUTTON_HEIGHT - 16.0 - takeback::ROW_HEIGHT
 }
 
 /// Leave, and Replay once the finished game is stored (greyed until then).

@@ -23,7 +23,7 @@ pub use check::{Checked, check_moves};
 pub use format::{FileError, LineProblem, MovesFile, parse_level, parse_moves};
 pub use generate::{GenerateError, Generated, generate, generate_with_progress};
 pub use pieces::{CAPTURED, PIECES, Pieces, PositionError};
-pub use room::{EwnGame, EwnMove, LevelSpec, SpecError};
+pub use room::{EwnGame, EwnMove, LevelSpec, MAX_MOVES_MADE, SpecError, TakebackError};
 pub use rules::{
     DICE_LEN, Level, LevelError, LossReason, Move, MoveError, PieceList, Rules, State, Status,
     movable_pieces,

@@ -54,12 +54,42 @@ pub struct EwnMove {
     pub to: u8,
 }
 
-/// A level being played.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The most moves of every kind (moves, undos, restarts) a game takes: every room state
+/// carries every move, so taking back and playing again must stop somewhere.
+pub const MAX_MOVES_MADE: u32 = 300;
+
+/// A level being played. Two games are equal when they show the same (what the wire
+/// carries), whatever moves led there.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(try_from = "EwnGameWire", into = "EwnGameWire")]
 pub struct EwnGame {
     level: Level,
     state: State,
+    /// The moves in effect, in order: an undo takes back the last, a restart all of them.
+    /// Not sent, like the moves made: whoever applies moves has the game from its start (the
+    /// server, a replay); a state read from a peer cannot undo.
+    trail: Vec<Move>,
+    /// Moves of every kind so far, against [`MAX_MOVES_MADE`].
+    made: u32,
+}
+
+impl PartialEq for EwnGame {
+    fn eq(&self, other: &EwnGame) -> bool {
+        (&self.level, &self.state) == (&other.level, &other.state)
+    }
+}
+
+impl Eq for EwnGame {}
+
+/// Why an undo or a restart is refused.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TakebackError {
+    #[error("the puzzle is over")]
+    Over,
+    #[error("there is no move to take back")]
+    NothingToUndo,
+    #[error("the game has taken its {MAX_MOVES_MADE} moves (moves, undos and restarts)")]
+    TooManyMoves,
 }
 
 #[derive(Clone, Serialize, Deserialize)]
@@ -95,6 +125,8 @@ impl TryFrom<EwnGameWire> for EwnGame {
         Ok(EwnGame {
             level,
             state: State { pieces, turn },
+            trail: Vec::new(),
+            made: turn as u32,
         })
     }
 }
@@ -102,7 +134,12 @@ impl TryFrom<EwnGameWire> for EwnGame {
 impl EwnGame {
     pub fn new(level: Level) -> EwnGame {
         let state = level.start_state();
-        EwnGame { level, state }
+        EwnGame {
+            level,
+            state,
+            trail: Vec::new(),
+            made: 0,
+        }
     }
 
     pub fn level(&self) -> &Level {
@@ -118,17 +155,66 @@ impl EwnGame {
     }
 
     pub fn play(&self, mv: EwnMove) -> Result<EwnGame, MoveError> {
-        let state = self.level.play(
-            &self.state,
-            Move {
-                piece: mv.piece,
-                to: mv.to,
-            },
-        )?;
+        let mv = Move {
+            piece: mv.piece,
+            to: mv.to,
+        };
+        let state = self.level.play(&self.state, mv)?;
+        let mut trail = self.trail.clone();
+        trail.push(mv);
         Ok(EwnGame {
             level: self.level.clone(),
             state,
+            trail,
+            made: self.made.saturating_add(1),
         })
+    }
+
+    /// Moves of every kind played so far (moves, undos, restarts), against [`MAX_MOVES_MADE`].
+    pub fn moves_made(&self) -> u32 {
+        self.made
+    }
+
+    /// The game with its last move taken back (the same die comes again): a move of the
+    /// game like any other.
+    pub fn undo(&self) -> Result<EwnGame, TakebackError> {
+        self.check_takeback()?;
+        let kept = &self.trail[..self.trail.len() - 1];
+        Ok(self.replayed(kept.to_vec()))
+    }
+
+    /// The game back at its start: one move of the game.
+    pub fn restart(&self) -> Result<EwnGame, TakebackError> {
+        self.check_takeback()?;
+        Ok(self.replayed(Vec::new()))
+    }
+
+    fn check_takeback(&self) -> Result<(), TakebackError> {
+        if self.status() != Status::Playing {
+            return Err(TakebackError::Over);
+        }
+        if self.trail.is_empty() {
+            return Err(TakebackError::NothingToUndo);
+        }
+        if self.made >= MAX_MOVES_MADE {
+            return Err(TakebackError::TooManyMoves);
+        }
+        Ok(())
+    }
+
+    /// The game after `trail` from the level's start, one move more made. Each move of the
+    /// trail was legal when it was played, from the same start.
+    fn replayed(&self, trail: Vec<Move>) -> EwnGame {
+        let mut state = self.level.start_state();
+        for &mv in &trail {
+            state = (self.level.play(&state, mv)).expect("a move of the trail replays");
+        }
+        EwnGame {
+            level: self.level.clone(),
+            state,
+            trail,
+            made: self.made.saturating_add(1),
+        }
     }
 
     /// The rest of the game as a level of its own: today's pieces, the dice still to come and
@@ -170,6 +256,43 @@ mod tests {
         );
         let bad = json.replace("\"target\":2", "\"target\":9");
         assert!(serde_json::from_str::<EwnGame>(&bad).is_err());
+    }
+
+    #[test]
+    fn undo_takes_back_a_move_and_restart_all_of_them_as_moves_of_the_game() {
+        let level = level1();
+        let start = EwnGame::new(level.clone());
+        assert_eq!(start.undo(), Err(TakebackError::NothingToUndo));
+        let path = solve(&level).unwrap().moves;
+        let step = |game: &EwnGame, index: usize| {
+            game.play(EwnMove {
+                piece: path[index].piece,
+                to: path[index].to,
+            })
+            .unwrap()
+        };
+        let one = step(&start, 0);
+        let two = step(&one, 1);
+        assert_eq!(two.undo().unwrap(), one, "the same die comes again");
+        assert_eq!(two.restart().unwrap(), start);
+        // Taking back and playing again ends at the limit of moves made.
+        let mut game = one;
+        loop {
+            match game.undo() {
+                Ok(undone) => game = step(&undone, 0),
+                Err(error) => {
+                    assert_eq!(error, TakebackError::TooManyMoves);
+                    break;
+                }
+            }
+        }
+        assert!(game.made >= MAX_MOVES_MADE);
+        // A solved puzzle is over.
+        let mut solved = start;
+        for index in 0..path.len() {
+            solved = step(&solved, index);
+        }
+        assert_eq!(solved.undo(), Err(TakebackError::Over));
     }
 
     #[test]

@@ -109,10 +109,15 @@ pub enum KlotskiMoveError {
     Slide(#[from] MoveError),
     #[error("the puzzle is over")]
     Over,
+    #[error("there is no slide to take back")]
+    NothingToUndo,
+    #[error("the game has taken its {MAX_STEPS} moves (slides, undos and restarts)")]
+    TooManyMoves,
 }
 
-/// A puzzle being played: the pieces where they stand now and the steps taken.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A puzzle being played: the pieces where they stand now and the steps taken. Two games are
+/// equal when they show the same (what the wire carries), whatever slides led there.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(try_from = "KlotskiGameWire", into = "KlotskiGameWire")]
 pub struct KlotskiGame {
     /// Its start position is the current one: the goal does not depend on where play began.
@@ -123,7 +128,22 @@ pub struct KlotskiGame {
     /// moves included, must fit a frame), none for a local replay. Not sent: a game read from
     /// a peer is a room's.
     step_limit: u32,
+    /// The slides in effect, in order: an undo takes back the last, a restart all of them
+    /// (`steps` is their count). Not sent, like the moves made: whoever applies moves has the
+    /// game from its start (the server, a replay); a state read from a peer cannot undo.
+    trail: Vec<Move>,
+    /// Moves of every kind so far (slides, undos, restarts): what the step limit counts, so
+    /// that sliding back and forth cannot grow a room's state past a frame.
+    made: u32,
 }
+
+impl PartialEq for KlotskiGame {
+    fn eq(&self, other: &KlotskiGame) -> bool {
+        (&self.puzzle, self.steps, self.status) == (&other.puzzle, other.steps, other.status)
+    }
+}
+
+impl Eq for KlotskiGame {}
 
 #[derive(Clone, Serialize, Deserialize)]
 struct KlotskiGameWire {
@@ -151,6 +171,8 @@ impl TryFrom<KlotskiGameWire> for KlotskiGame {
             steps: wire.steps,
             status: wire.status,
             step_limit: MAX_STEPS,
+            trail: Vec::new(),
+            made: wire.steps,
         })
     }
 }
@@ -168,6 +190,8 @@ impl KlotskiGame {
             steps: 0,
             status,
             step_limit: MAX_STEPS,
+            trail: Vec::new(),
+            made: 0,
         }
     }
 
@@ -207,19 +231,77 @@ impl KlotskiGame {
             KlotskiMove::GiveUp(reason) => next.status = KlotskiStatus::GaveUp(reason),
             KlotskiMove::Slide(slide) => {
                 let position = self.puzzle.apply(self.position(), slide)?;
-                // Saturating: a game read from a peer may claim any count.
-                next.steps = self.steps.saturating_add(1);
-                next.status = if self.puzzle.is_goal(&position) {
-                    KlotskiStatus::Solved
-                } else if next.steps >= self.step_limit {
-                    KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
-                } else {
-                    KlotskiStatus::Playing
-                };
-                next.puzzle = self.puzzle.restarted(position);
+                next.trail.push(slide);
+                next.moved_to(position, self.steps.saturating_add(1));
             }
         }
         Ok(next)
+    }
+
+    /// Moves of every kind played so far (slides, undos, restarts), against the step limit.
+    pub fn moves_made(&self) -> u32 {
+        self.made
+    }
+
+    /// The game with its last slide taken back: a move of the game like any other, counted
+    /// against the step limit.
+    pub fn undo(&self) -> Result<KlotskiGame, KlotskiMoveError> {
+        self.check_takeback()?;
+        let mut next = self.clone();
+        let last = next.trail.pop().ok_or(KlotskiMoveError::NothingToUndo)?;
+        let back = Move {
+            label: last.label,
+            dir: last.dir.opposite(),
+        };
+        let position = self.puzzle.apply(self.position(), back)?;
+        next.moved_to(position, self.steps.saturating_sub(1));
+        Ok(next)
+    }
+
+    /// The game back at its start, every slide taken back: one move of the game.
+    pub fn restart(&self) -> Result<KlotskiGame, KlotskiMoveError> {
+        self.check_takeback()?;
+        let mut next = self.clone();
+        let mut position = self.position().clone();
+        while let Some(last) = next.trail.pop() {
+            let back = Move {
+                label: last.label,
+                dir: last.dir.opposite(),
+            };
+            position = self.puzzle.apply(&position, back)?;
+        }
+        next.moved_to(position, 0);
+        Ok(next)
+    }
+
+    /// Undo and restart need a game under way with a slide to take back.
+    fn check_takeback(&self) -> Result<(), KlotskiMoveError> {
+        if self.status != KlotskiStatus::Playing {
+            return Err(KlotskiMoveError::Over);
+        }
+        if self.trail.is_empty() {
+            return Err(KlotskiMoveError::NothingToUndo);
+        }
+        if self.made >= self.step_limit {
+            return Err(KlotskiMoveError::TooManyMoves);
+        }
+        Ok(())
+    }
+
+    /// After a move to `position` that leaves `steps` slides in effect (the trail already
+    /// updated): the counts and the status.
+    fn moved_to(&mut self, position: Position, steps: u32) {
+        // Saturating: a game read from a peer may claim any count.
+        self.made = self.made.saturating_add(1);
+        self.steps = steps;
+        self.status = if self.puzzle.is_goal(&position) {
+            KlotskiStatus::Solved
+        } else if self.made >= self.step_limit {
+            KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
+        } else {
+            KlotskiStatus::Playing
+        };
+        self.puzzle = self.puzzle.restarted(position);
     }
 }
 
@@ -246,6 +328,68 @@ mod tests {
         // The state is unchanged by a refused move, and the wire form carries it whole.
         let json = serde_json::to_string(&done).unwrap();
         assert_eq!(serde_json::from_str::<KlotskiGame>(&json).unwrap(), done);
+    }
+
+    /// The game after the legal slides `picks` choose (each an index into the legal moves).
+    fn wander(game: &KlotskiGame, picks: &[usize]) -> KlotskiGame {
+        let mut game = game.clone();
+        for &pick in picks {
+            let legal = game.puzzle().legal_moves(game.position());
+            if game.status() != KlotskiStatus::Playing || legal.is_empty() {
+                break;
+            }
+            game = game
+                .play(KlotskiMove::Slide(legal[pick % legal.len()]))
+                .unwrap();
+        }
+        game
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn undo_takes_back_the_last_slide_and_restart_every_slide(
+            picks in proptest::collection::vec(0usize..8, 1..40),
+        ) {
+            let start = KlotskiGame::new(parse_puzzle("3 3\n1 2 3\n4 5 6\n7 0 8\n0\n").unwrap());
+            let before = wander(&start, &picks[..picks.len() - 1]);
+            let after = wander(&before, &picks[picks.len() - 1..]);
+            if after.status() == KlotskiStatus::Playing && after.steps() > before.steps() {
+                let undone = after.undo().unwrap();
+                proptest::prop_assert_eq!(undone.position(), before.position());
+                proptest::prop_assert_eq!(undone.steps(), before.steps());
+                let restarted = after.restart().unwrap();
+                proptest::prop_assert_eq!(restarted.position(), start.position());
+                proptest::prop_assert_eq!(restarted.steps(), 0);
+                proptest::prop_assert_eq!(restarted.undo(), Err(KlotskiMoveError::NothingToUndo));
+            }
+        }
+    }
+
+    #[test]
+    fn takebacks_count_against_the_step_limit_and_end_with_the_game() {
+        let puzzle = parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap();
+        let game = KlotskiGame::new(puzzle);
+        assert_eq!(game.undo(), Err(KlotskiMoveError::NothingToUndo));
+        assert_eq!(game.restart(), Err(KlotskiMoveError::NothingToUndo));
+        // Back and forth until the limit: the slides, undos and restarts all count.
+        let mut game = game;
+        while game.status() == KlotskiStatus::Playing {
+            game = game.play(slide(2, Dir::Down)).unwrap();
+            if game.status() == KlotskiStatus::Playing {
+                game = game.undo().unwrap();
+            }
+        }
+        assert_eq!(
+            game.status(),
+            KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
+        );
+        assert_eq!(game.undo(), Err(KlotskiMoveError::Over));
+        // A solved game takes no undo either.
+        let solved = KlotskiGame::new(parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap())
+            .play(slide(5, Dir::Left))
+            .unwrap();
+        assert_eq!(solved.status(), KlotskiStatus::Solved);
+        assert_eq!(solved.undo(), Err(KlotskiMoveError::Over));
     }
 
     #[test]
