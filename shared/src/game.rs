@@ -236,6 +236,30 @@ pub enum RuleError {
 }
 
 impl GameState {
+    /// The setup that starts a game like this one, from its start state: what a rematch
+    /// asks for. (For a game under way it is the setup of its current position.)
+    pub fn setup(&self) -> GameSetup {
+        match self {
+            GameState::Cave(_) => GameSetup::Cave,
+            GameState::Bricks(game) => {
+                let bricks::Setup {
+                    height,
+                    drops,
+                    bricks,
+                } = game.setup();
+                GameSetup::Bricks {
+                    height,
+                    drops,
+                    bricks,
+                }
+            }
+            GameState::Ewn(game) => GameSetup::Ewn(LevelSpec::of(game.level())),
+            GameState::Klotski(game) => GameSetup::Klotski(KlotskiBoard::of(game.puzzle())),
+            GameState::Hexapawn(game) => GameSetup::Hexapawn(game.setup.clone()),
+            GameState::HerMatch(view) => GameSetup::HerMatch(view.setup.clone()),
+        }
+    }
+
     pub fn kind(&self) -> GameKind {
         match self {
             GameState::Cave(_) => GameKind::Cave,
@@ -482,6 +506,10 @@ mod tests {
             }
         }
         assert_eq!(moves.len() as u64, 2 * MAX_ROOM_DROPS);
+        let again = Some(crate::protocol::Rematch {
+            setup: state.setup(),
+            seats: vec![crate::protocol::SeatSpec::ai(u32::MAX); 2],
+        });
         let message = ServerMsg::State(RoomSnapshot {
             room: u64::MAX,
             version: u64::MAX,
@@ -493,6 +521,7 @@ mod tests {
             moves,
             outcome: None,
             record: Some(u64::MAX),
+            again,
         });
         for format in [Format::Binary, Format::Json] {
             let frame = encode(&message, format);

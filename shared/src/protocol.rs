@@ -326,6 +326,16 @@ pub struct RoomSnapshot {
     pub outcome: Option<Outcome>,
     /// The stored record, once the game is over and saved.
     pub record: Option<RecordId>,
+    /// Once the game is over: the room that plays it again (same setup and seats; an oracle
+    /// with a secret strength gets a new secret one). Not for an auto match.
+    pub again: Option<Rematch>,
+}
+
+/// A room like one that has ended: what its Play again asks for.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Rematch {
+    pub setup: GameSetup,
+    pub seats: Vec<SeatSpec>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -95,6 +95,9 @@ struct PendingRoom {
     /// the link is back (see `net.rs`), so it is answered then, however many attempts that
     /// takes. A request the thread had sent is lost with its connection instead.
     queued: bool,
+    /// The room it replaces (Play again): left once the new room exists, so that a refusal
+    /// leaves the player where they were, told why.
+    replaces: Option<RoomId>,
 }
 
 pub struct App {
@@ -253,7 +256,7 @@ impl App {
                 }
             }
             Screen::BricksSetup => match self.bricks_setup.update(input, connected) {
-                Some(SetupAction::Create { setup, seats }) => self.create_room(setup, seats),
+                Some(SetupAction::Create { setup, seats }) => self.create_room(setup, seats, None),
                 Some(SetupAction::Back) => self.enter_lobby(),
                 None => {}
             },
@@ -380,7 +383,7 @@ impl App {
                     self.enter_lobby();
                 }
             },
-            LobbyAction::Create { setup, seats } => self.create_room(setup, seats),
+            LobbyAction::Create { setup, seats } => self.create_room(setup, seats, None),
             LobbyAction::SetUpBricks => self.screen = Screen::BricksSetup,
             LobbyAction::Join { room, seat } => {
                 self.open_room(room, ClientMsg::join_seat(room, seat))
@@ -410,8 +413,9 @@ impl App {
         }
     }
 
-    /// Asks for a room; its creator joins or watches it once it exists (`room_created`).
-    fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) {
+    /// Asks for a room; its creator joins or watches it once it exists (`room_created`),
+    /// leaving the room it `replaces` then.
+    fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>, replaces: Option<RoomId>) {
         if self.pending_room.is_some() {
             self.say("A room is on its way; wait for it", false);
             return;
@@ -419,6 +423,7 @@ impl App {
         self.pending_room = Some(PendingRoom {
             seats: seats.clone(),
             queued: !matches!(self.link, Link::Connected { .. }),
+            replaces,
         });
         self.send(ClientMsg::CreateRoom { setup, seats });
     }
@@ -430,10 +435,7 @@ impl App {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();
             }
-            RoomAction::NewRoom { setup, seats } => {
-                self.send(ClientMsg::Leave { room });
-                self.create_room(setup, seats);
-            }
+            RoomAction::NewRoom { setup, seats } => self.create_room(setup, seats, Some(room)),
             RoomAction::Replay(id) => {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();

@@ -124,6 +124,18 @@ impl RoomView {
         self.awaiting = None;
     }
 
+    /// What the panel says under the turn line, for the app's tests.
+    #[cfg(test)]
+    pub fn hint_text(&self) -> Option<&str> {
+        self.hint.as_ref().map(|(_, hint)| hint.as_str())
+    }
+
+    /// The room meant to replace this one (Play again) was refused: why, shown where the
+    /// player looks for as long as the room stays as it is (`version`, its last state's).
+    pub fn refused(&mut self, version: Option<u64>, why: String) {
+        self.hint = version.map(|version| (version, why));
+    }
+
     /// Handles the board and buttons and draws the screen; `snapshot` is `None` until the
     /// server's first state for the room arrives. `held` are this client's seats here.
     pub fn update(
@@ -141,7 +153,7 @@ impl RoomView {
                 TOP_BAR_HEIGHT + 70.0,
                 DIM_TEXT,
             );
-            return draw_buttons(input, None);
+            return draw_buttons(input, None, false);
         };
         let action = self.update_board(input, snapshot, held);
         let panel = self.draw_panel(input, snapshot, held);
@@ -343,7 +355,7 @@ impl RoomView {
             &snapshot.moves,
             snapshot.moves.len().checked_sub(1),
         );
-        action.or(draw_buttons(input, Some(snapshot)))
+        action.or(draw_buttons(input, Some(snapshot), !held.is_empty()))
     }
 }
 
@@ -406,8 +418,13 @@ fn takeback_row_y() -> f32 {
     screen_height() - BUTTON_HEIGHT - 16.0 - takeback::ROW_HEIGHT
 }
 
-/// Leave, and Replay once the finished game is stored (greyed until then).
-fn draw_buttons(input: &Input, snapshot: Option<&RoomSnapshot>) -> Option<RoomAction> {
+/// Leave, Replay once the finished game is stored (greyed until then), and for its players
+/// Play again once it is over: a room like it (Hexapawn's board offers its own).
+fn draw_buttons(
+    input: &Input,
+    snapshot: Option<&RoomSnapshot>,
+    seated: bool,
+) -> Option<RoomAction> {
     let x = side_panel_x(screen_width()) + 10.0;
     let y = screen_height() - BUTTON_HEIGHT - 16.0;
     if button_at(input, x, y, "Leave") {
@@ -417,17 +434,25 @@ fn draw_buttons(input: &Input, snapshot: Option<&RoomSnapshot>) -> Option<RoomAc
         return None;
     }
     let record = snapshot.and_then(|s| s.record);
-    let text = "Replay this game";
-    let rect = Rect::new(
+    let text = "Replay";
+    let replay = Rect::new(
         x + button_width("Leave") + 10.0,
         y,
         button_width(text),
         BUTTON_HEIGHT,
     );
-    if button_enabled(input, rect, text, record.is_some()) {
+    if button_enabled(input, replay, text, record.is_some()) {
         return record.map(RoomAction::Replay);
     }
-    None
+    let again = snapshot
+        .filter(|snapshot| seated && !matches!(snapshot.state, GameState::Hexapawn(_)))
+        .and_then(|snapshot| snapshot.again.clone())?;
+    let text = "Play again";
+    let rect = Rect::new(replay.right() + 10.0, y, button_width(text), BUTTON_HEIGHT);
+    button(input, rect, text).then_some(RoomAction::NewRoom {
+        setup: again.setup,
+        seats: again.seats,
+    })
 }
 
 #[cfg(test)]

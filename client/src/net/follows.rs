@@ -321,6 +321,7 @@ mod tests {
             moves: Vec::new(),
             outcome: None,
             record: None,
+            again: None,
         })
     }
 

@@ -198,6 +198,8 @@ impl MatchRoom {
             moves: Vec::new(),
             outcome: self.view.outcome(),
             record: None,
+            // A new match is made from the lobby's form (its brains have learnt meanwhile).
+            again: None,
         }
     }
 

@@ -4,7 +4,8 @@
 use parlor_shared::game::GameKind;
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
-    RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg, WATCHERS_SHOWN,
+    AiKind, Rematch, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
+    WATCHERS_SHOWN,
 };
 
 use super::Room;
@@ -60,6 +61,28 @@ impl Room {
             moves: self.moves.clone(),
             outcome: self.state.outcome(),
             record: self.record,
+            again: self.state.outcome().map(|_| self.rematch()),
+        }
+    }
+
+    /// The room that plays this game again: its start's setup and its seats, an oracle of a
+    /// secret strength given a new secret one (the old one must stay secret).
+    fn rematch(&self) -> Rematch {
+        let seats = (self.seats.iter())
+            .map(|seat| match seat.spec {
+                SeatSpec::Ai {
+                    move_ms,
+                    kind: AiKind::Oracle { .. },
+                } => SeatSpec::Ai {
+                    move_ms,
+                    kind: AiKind::Oracle { strength: None },
+                },
+                spec => spec,
+            })
+            .collect();
+        Rematch {
+            setup: self.start.setup(),
+            seats,
         }
     }
 

@@ -484,6 +484,10 @@ mod tests {
             KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
         );
         assert_eq!(moves.len(), MAX_STEPS as usize);
+        let again = Some(crate::protocol::Rematch {
+            setup: GameState::Klotski(game.clone()).setup(),
+            seats: vec![crate::protocol::SeatSpec::ai(u32::MAX)],
+        });
         let state = ServerMsg::State(RoomSnapshot {
             room: u64::MAX,
             version: u64::MAX,
@@ -495,6 +499,7 @@ mod tests {
             moves,
             outcome: None,
             record: Some(u64::MAX),
+            again,
         });
         for format in [Format::Binary, Format::Json] {
             let frame = encode(&state, format);

@@ -41,7 +41,7 @@ impl App {
                 if let Some((setup, seats)) =
                     self.script.as_mut().and_then(RoomScript::room_to_create)
                 {
-                    self.create_room(setup, seats);
+                    self.create_room(setup, seats, None);
                 }
             }
             NetEvent::Message(message) => self.handle_message(*message),
@@ -93,8 +93,21 @@ impl App {
             ServerMsg::Brain { name, .. } => self.say(format!("Brain {name} received"), false),
             ServerMsg::RoomCreated { room } => self.room_created(room),
             ServerMsg::RoomRefused { code, message } => {
-                self.pending_room = None;
-                self.say(format!("No room: {message} ({code:?})"), true);
+                let pending = self.pending_room.take();
+                let text = format!("No new room: {message} ({code:?})");
+                // Play again refused: the player stays in the room they played, told why
+                // there, with Leave as the way back.
+                match (
+                    &mut self.screen,
+                    pending.and_then(|pending| pending.replaces),
+                ) {
+                    (Screen::Room(view), Some(old)) if view.room == old => {
+                        let version = self.snapshots.get(&old).map(|s| s.version);
+                        view.refused(version, text.clone());
+                    }
+                    _ => {}
+                }
+                self.say(text, true);
             }
             ServerMsg::Seated { room, seat, token } => {
                 let seats = self.held.entry(room).or_default();
@@ -147,10 +160,16 @@ impl App {
 
     /// Our room exists: take its first human seat, or watch when the AI plays both.
     fn room_created(&mut self, room: RoomId) {
-        let Some(PendingRoom { seats, .. }) = self.pending_room.take() else {
+        let Some(PendingRoom {
+            seats, replaces, ..
+        }) = self.pending_room.take()
+        else {
             self.say(format!("Room #{room} created"), false);
             return;
         };
+        if let Some(old) = replaces {
+            self.send(ClientMsg::Leave { room: old });
+        }
         match seats.iter().position(|spec| *spec == SeatSpec::Human) {
             Some(seat) => self.open_room(room, ClientMsg::join_seat(room, seat as u8)),
             None => self.open_room(room, ClientMsg::Watch { room }),

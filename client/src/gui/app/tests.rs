@@ -84,6 +84,34 @@ fn a_room_asked_for_on_a_connection_that_drops_is_forgotten() {
 }
 
 #[test]
+fn a_refused_play_again_keeps_the_player_in_their_room_told_why() {
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(connected());
+    let mut snapshot = crate::gui::cave_room::tests::snapshot_after("a1 h1");
+    snapshot.room = 4;
+    app.snapshots.insert(4, snapshot);
+    app.on_room_action(4, play_again());
+    assert_eq!(
+        room_on_screen(&app),
+        Some(4),
+        "not left before the new room exists"
+    );
+    let refused = ServerMsg::RoomRefused {
+        code: parlor_shared::protocol::ErrorCode::LimitReached,
+        message: "you have 16 unfinished rooms".into(),
+    };
+    app.handle_event(NetEvent::Message(Box::new(refused)));
+    assert_eq!(room_on_screen(&app), Some(4));
+    let Screen::Room(view) = &app.screen else {
+        unreachable!("the room is on screen")
+    };
+    let hint = view.hint_text().unwrap_or_default();
+    assert!(hint.contains("16 unfinished rooms"), "{hint:?}");
+    assert!(app.snapshots.contains_key(&4), "the room is still followed");
+    assert!(app.pending_room.is_none(), "a new click may ask again");
+}
+
+#[test]
 fn a_room_request_the_network_thread_could_not_hold_is_forgotten() {
     let mut app = app_in_room_reconnecting(4);
     app.on_room_action(4, play_again());

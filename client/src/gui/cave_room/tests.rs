@@ -33,6 +33,7 @@ pub(in crate::gui) fn snapshot_after(moves: &str) -> RoomSnapshot {
         state,
         moves,
         record: None,
+        again: None,
     }
 }
 

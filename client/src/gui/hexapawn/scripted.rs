@@ -215,6 +215,7 @@ mod tests {
             moves: Vec::new(),
             outcome: None,
             record: None,
+            again: None,
         }
     }
 

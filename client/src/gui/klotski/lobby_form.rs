@@ -240,7 +240,7 @@ mod tests {
             "bad.in: line 3: number 2 is repeated"
         );
         form.boards = Some(Vec::new());
-        assert!(form.puzzle().unwrap_err().contains("pick Random"));
+        assert!(form.puzzle().unwrap_err().contains("or Random"));
         form.use_random = true;
         form.new_random();
         let (setup, seats) = form.room().unwrap();

@@ -211,6 +211,7 @@ mod tests {
             moves,
             outcome: None,
             record: None,
+            again: None,
         }
     }
 

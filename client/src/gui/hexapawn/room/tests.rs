@@ -109,6 +109,7 @@ fn play_again_asks_for_the_same_setup_and_pause() {
         moves: vec![],
         outcome: None,
         record: None,
+        again: None,
     };
     assert_eq!(
         again(&snapshot, &game),
