@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
-use parlor_server::ai::clamp_budget;
+use parlor_engines::clamp_budget;
 use parlor_shared::cave::{Outcome, Player, Position, Square};
 use parlor_shared::protocol::MAX_AI_MOVE_MS;
 

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, Subcommand, ValueEnum};
-use parlor_server::ai::{CaveEngine, Opponent, cave_engine, clamp_budget};
+use parlor_engines::cave::{CaveEngine, Opponent, cave_engine};
+use parlor_engines::clamp_budget;
 use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
@@ -234,7 +235,7 @@ fn tactics(
     count: u32,
     seed: u64,
 ) -> anyhow::Result<ExitCode> {
-    let mut search = parlor_server::ai::cave_prover::TacticsSearch::new(wins_in, 10, seed);
+    let mut search = parlor_engines::cave::prover::TacticsSearch::new(wins_in, 10, seed);
     let (started, mut reported, mut found) = (Instant::now(), Instant::now(), 0);
     while found < count {
         if let Some(game) = search.play_game() {

@@ -219,7 +219,7 @@ fn a_cave_room_shows_the_persons_clicked_bricks_and_the_ais_answers() {
     let Some(shot) = open_room("cave classic a1 b1") else {
         return;
     };
-    let mut classic = parlor_server::ai::cave_engine(parlor_shared::protocol::AiKind::Classic);
+    let mut classic = parlor_engines::cave::cave_engine(parlor_shared::protocol::AiKind::Classic);
     let mut position = parlor_shared::cave::Position::new();
     let mut white = Vec::new();
     for black in ["a1", "b1"] {

@@ -11,10 +11,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
-use parlor_server::ai::cave_dfpn::book::{self, Line};
-use parlor_server::ai::cave_dfpn::{
-    DEFAULT_TABLE_BITS, Dfpn, Question, Solution, Value, canonical,
-};
+use parlor_engines::cave::dfpn::book::{self, Line};
+use parlor_engines::cave::dfpn::{DEFAULT_TABLE_BITS, Dfpn, Question, Solution, Value, canonical};
 use parlor_shared::cave::{Position, Square};
 use serde_json::json;
 

@@ -1,7 +1,7 @@
 //! `client cave tune`: fits the strong engine's evaluation weights (Texel's method, see
-//! `parlor_server::ai::cave_tune`) to proven positions in the book's format
-//! (`parlor_server::ai::cave_dfpn::book`), and prints the `WEIGHTS` constant to paste into
-//! `server/src/ai/cave_strong/eval.rs`.
+//! `parlor_engines::cave::tune`) to proven positions in the book's format
+//! (`parlor_engines::cave::dfpn::book`), and prints the `WEIGHTS` constant to paste into
+//! `engines/src/cave/strong/eval.rs`.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -9,9 +9,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::Args;
-use parlor_server::ai::cave_dfpn::book;
-use parlor_server::ai::cave_strong::eval::{COLOUR_BLIND, FEATURE_NAMES, FEATURES, WEIGHTS};
-use parlor_server::ai::cave_tune::{EPOCHS, HOLD_OUT_EVERY, fit, prediction_error, split};
+use parlor_engines::cave::dfpn::book;
+use parlor_engines::cave::strong::eval::{COLOUR_BLIND, FEATURE_NAMES, FEATURES, WEIGHTS};
+use parlor_engines::cave::tune::{EPOCHS, HOLD_OUT_EVERY, fit, prediction_error, split};
 
 use crate::text_file::read_text_file;
 

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use parlor_shared::cave::{Position, Square};
 
-use crate::ai::cave_dfpn::{Dfpn, Value, book};
+use crate::cave::dfpn::{Dfpn, Value, book};
 
 /// Bricks on the board from which df-pn runs beside the search (at most 36 empty cells):
 /// earlier, its proofs rarely finish in a move's time. The arena's lost games were lost by a
@@ -116,7 +116,7 @@ impl Proofs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::cave_prover::test_position;
+    use crate::cave::prover::test_position;
 
     /// An arena game the strong engine lost at 0.1 s a move, at ply 38 with Black to move:
     /// df-pn proves every move loses; after b8, White's c2 wins by force 21 plies before the

@@ -101,7 +101,7 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::cave_strong::WIN;
+    use crate::cave::strong::WIN;
 
     #[test]
     fn win_distances_survive_a_store_at_one_ply_and_a_probe_at_another() {

@@ -72,7 +72,7 @@ impl Hashes {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::cave_prover::test_position as play;
+    use crate::cave::prover::test_position as play;
 
     #[test]
     fn mirror_images_share_a_key_and_different_positions_do_not() {

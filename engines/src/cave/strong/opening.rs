@@ -39,7 +39,7 @@
 //! difference: on the same 544 games at 100 ms it scored 530/2/12 with the rule and 533/0/11
 //! without it. It stays, as every 1 s sample of the foresight was played with it.
 //!
-//! [`Opponent::Classic`]: crate::ai::Opponent::Classic
+//! [`Opponent::Classic`]: crate::cave::Opponent::Classic
 
 use parlor_shared::cave::{Position, Square, beside_in_row, squares_of};
 
@@ -103,9 +103,9 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::ai::cave_prover::{test_bits as bits, test_position};
-    use crate::ai::cave_strong::table::Bound;
-    use crate::ai::{CaveEngine, Opponent};
+    use crate::cave::prover::{test_bits as bits, test_position};
+    use crate::cave::strong::table::Bound;
+    use crate::cave::{CaveEngine, Opponent};
 
     #[test]
     fn touching_cells_are_the_eight_neighbours_and_none_wrap_across_a_wall() {

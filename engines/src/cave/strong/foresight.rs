@@ -29,8 +29,8 @@ use parlor_shared::cave::{Position, Square, squares_of};
 
 use super::Strong;
 use super::zobrist::Hashes;
-use crate::ai::CaveEngine;
-use crate::ai::cave_classic::Classic;
+use crate::cave::CaveEngine;
+use crate::cave::classic::Classic;
 
 /// The replies kept; the cache starts again when full.
 const KEPT_REPLIES: usize = 1 << 16;
@@ -157,8 +157,8 @@ mod tests {
 
     use super::super::{WIN, WIN_THRESHOLD};
     use super::*;
-    use crate::ai::Opponent;
-    use crate::ai::cave_prover::{Xorshift, test_position};
+    use crate::cave::Opponent;
+    use crate::cave::prover::{Xorshift, test_position};
 
     /// Every position of a game of random moves seeded `seed`, from the empty cave.
     fn random_game(seed: u64) -> Vec<Position> {

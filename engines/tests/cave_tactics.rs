@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use parlor_server::ai::cave_prover::{fastest_win, wins_within};
-use parlor_server::ai::cave_strong::{Strong, WIN, WIN_THRESHOLD};
+use parlor_engines::cave::prover::{fastest_win, wins_within};
+use parlor_engines::cave::strong::{Strong, WIN, WIN_THRESHOLD};
 use parlor_shared::cave::{Position, parse_moves};
 
 struct Puzzle {

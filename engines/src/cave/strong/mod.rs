@@ -35,7 +35,7 @@ use self::table::{Bound, NO_MOVE, Table};
 use self::zobrist::Hashes;
 pub(crate) use self::zobrist::transform;
 use super::Opponent;
-use super::cave_lines::five_completions;
+use super::lines::five_completions;
 
 pub type Score = i32;
 /// A win `n` plies below the root scores `WIN - n`: quick wins and slow losses are preferred.

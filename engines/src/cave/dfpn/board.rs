@@ -4,7 +4,7 @@
 
 use parlor_shared::cave::{Position, anchored_cells, beside_in_row};
 
-use crate::ai::cave_lines::five_completions;
+use crate::cave::lines::five_completions;
 
 /// A node: bricks of the side to move (`mover`) and of the side that just moved (`other`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,7 +155,7 @@ mod tests {
     use parlor_shared::cave::{Square, has_five, squares_of};
 
     use super::*;
-    use crate::ai::cave_strong::transform;
+    use crate::cave::strong::transform;
 
     #[test]
     fn bitboard_mirrors_move_every_cell_like_the_cell_transform() {
@@ -171,7 +171,7 @@ mod tests {
 
     #[test]
     fn child_shapes_from_the_parents_facts_match_shapes_from_scratch() {
-        let mut random = crate::ai::cave_prover::Xorshift::new(9);
+        let mut random = crate::cave::prover::Xorshift::new(9);
         for _ in 0..300 {
             let mut position = Position::new();
             let bricks = random.next_u64() % 60;

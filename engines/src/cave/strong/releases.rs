@@ -246,7 +246,7 @@ mod tests {
     use proptest::prelude::*;
 
     use super::*;
-    use crate::ai::cave_prover::test_bits as bits;
+    use crate::cave::prover::test_bits as bits;
 
     /// Each row's empty interval (first column, last column).
     type Rows = Vec<(i32, i32)>;

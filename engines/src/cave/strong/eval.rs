@@ -1,6 +1,6 @@
 //! The static evaluation: a weighted sum of features counted colour by colour (windows of
 //! each size, upright threes, latent fours, and who wins the zugzwang at the end of the game),
-//! with weights fitted to proven positions (`crate::ai::cave_tune`), plus a term set by hand
+//! with weights fitted to proven positions (`crate::cave::tune`), plus a term set by hand
 //! for same-colour pairs across rows 4 and 5, which every vertical and diagonal five crosses.
 //!
 //! Every row fills from the walls inward, so a row's empty cells are one interval and a cell
@@ -17,7 +17,7 @@ use parlor_shared::cave::Player;
 
 use super::Score;
 use super::releases::zugzwang;
-use crate::ai::cave_lines::{five_completions, windows};
+use crate::cave::lines::{five_completions, windows};
 
 /// How many numbers [`features`] gives.
 pub const FEATURES: usize = 14;
@@ -139,13 +139,13 @@ pub fn evaluate(me: Player, mine: u64, theirs: u64, legal: u64) -> Score {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::cave_prover::{test_bits as bits, test_position};
+    use crate::cave::prover::{test_bits as bits, test_position};
 
     #[test]
     fn colour_blind_weights_give_the_window_heuristic_with_latent_fours_and_zugzwang() {
         // The same weights for both colours must give back the side-to-move formula the
         // features were split from: a check of every feature's index and sign.
-        let mut rng = crate::ai::cave_prover::Xorshift::new(5);
+        let mut rng = crate::cave::prover::Xorshift::new(5);
         for game in 0..40 {
             let mut position = parlor_shared::cave::Position::new();
             for _ in 0..(20 + game) {
@@ -165,7 +165,7 @@ mod tests {
             let my_fours = five_completions(mine, theirs) & !legal;
             let their_fours = five_completions(theirs, mine) & !legal;
             let (m, t) = (my_fours.count_ones(), their_fours.count_ones());
-            let expected = crate::ai::cave_lines::window_score(mine, theirs)
+            let expected = crate::cave::lines::window_score(mine, theirs)
                 + 40 * (m as Score - t as Score)
                 + 1000 * zugzwang(my_fours, their_fours, empty);
             let (black, white) = (

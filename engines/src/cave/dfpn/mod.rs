@@ -260,7 +260,7 @@ impl Dfpn {
 /// The cell that completes a five for the side to move of `node`, if any.
 fn winning_cell(node: Node) -> Option<u8> {
     let legal = parlor_shared::cave::anchored_cells(node.mover | node.other);
-    let fives = crate::ai::cave_lines::five_completions(node.mover, node.other) & legal;
+    let fives = crate::cave::lines::five_completions(node.mover, node.other) & legal;
     (fives != 0).then(|| fives.trailing_zeros() as u8)
 }
 

@@ -12,10 +12,10 @@
 
 use parlor_shared::cave::{Player, Position};
 
-use super::cave_dfpn::Value;
-use super::cave_dfpn::book::Line;
-use super::cave_lines::five_completions;
-use super::cave_strong::eval::{FEATURES, Weights, features};
+use super::dfpn::Value;
+use super::dfpn::book::Line;
+use super::lines::five_completions;
+use super::strong::eval::{FEATURES, Weights, features};
 
 /// One position: its features and its value for Black (1, 1/2 or 0).
 #[derive(Clone, Debug, PartialEq)]
@@ -205,8 +205,8 @@ mod tests {
     use parlor_shared::cave::parse_moves;
 
     use super::*;
-    use crate::ai::cave_dfpn::book;
-    use crate::ai::cave_strong::eval::{COLOUR_BLIND, WEIGHTS};
+    use crate::cave::dfpn::book;
+    use crate::cave::strong::eval::{COLOUR_BLIND, WEIGHTS};
 
     #[test]
     fn only_quiet_positions_are_samples() {
@@ -257,7 +257,7 @@ mod tests {
     fn fitting_lowers_the_error() {
         // Positions of random playouts, labelled with the playout's result.
         let mut samples = Vec::new();
-        let mut rng = super::super::cave_prover::Xorshift::new(7);
+        let mut rng = super::super::prover::Xorshift::new(7);
         while samples.len() < 3000 {
             let mut positions = vec![Position::new()];
             let mut position = Position::new();

@@ -5,9 +5,9 @@
 
 use std::time::Duration;
 
-use parlor_server::ai::cave_dfpn::book::{self, Line, PROVEN};
-use parlor_server::ai::cave_dfpn::{Dfpn, Value};
-use parlor_server::ai::cave_strong::Strong;
+use parlor_engines::cave::dfpn::book::{self, Line, PROVEN};
+use parlor_engines::cave::dfpn::{Dfpn, Value};
+use parlor_engines::cave::strong::Strong;
 use parlor_shared::cave::{Position, Square};
 
 fn lines() -> Vec<Line> {

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use parlor_shared::cave::{Outcome, Player, Position, Square, squares_of};
 
-pub use super::cave_lines::evaluate;
-use super::cave_lines::five_completions;
+pub use super::lines::evaluate;
+use super::lines::five_completions;
 
 /// Score of a won position; a win found `ply` moves deep scores `WIN - ply`, so the search
 /// prefers quick wins and slow losses.

@@ -6,7 +6,7 @@
 use parlor_shared::cave::{Player, Square, beside_in_row, squares_of};
 
 use super::{MAX_PLY, Strong};
-use crate::ai::cave_lines::five_completions;
+use crate::cave::lines::five_completions;
 
 /// History scores stay below every bonus of the move ordering (the smallest is 1 << 30).
 const HISTORY_CAP: u32 = (1 << 30) - 1;

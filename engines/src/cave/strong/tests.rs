@@ -3,9 +3,9 @@ use std::time::Duration;
 use parlor_shared::cave::{Outcome, Player, Position, Square, squares_of};
 
 use super::*;
-use crate::ai::cave_prover::test_position as position;
-use crate::ai::cave_prover::{Xorshift, game_value, wins_within};
-use crate::ai::{AlphaBeta, CaveEngine};
+use crate::cave::prover::test_position as position;
+use crate::cave::prover::{Xorshift, game_value, wins_within};
+use crate::cave::{AlphaBeta, CaveEngine};
 
 fn best(moves: &str) -> (String, Score) {
     let mut engine = Strong::default();

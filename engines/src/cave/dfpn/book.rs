@@ -23,11 +23,11 @@ use parlor_shared::cave::{Position, Square};
 
 use super::board::position_key;
 use super::{Solution, Value};
-use crate::ai::cave_strong::transform;
+use crate::cave::strong::transform;
 
 /// The first lines of a written book.
 pub const HEADER: &str = "\
-# Magnetic Cave positions proved by df-pn (server/src/ai/cave_dfpn), written by
+# Magnetic Cave positions proved by df-pn (engines/src/cave/dfpn), written by
 # `client cave prove --write levels/cave/proven.txt`; the strong engine plays the stored
 # move of every win, in the position and in its mirror images.
 # MOVES (from the empty cave, - for none) | VALUE for the side to move | BEST (- for none) | NODES

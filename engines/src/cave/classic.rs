@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use parlor_shared::cave::{Player, Position, Square, has_five, squares_of};
 
-use super::cave_lines::windows;
+use super::lines::windows;
 
 const FIVE: i32 = 1_000_000;
 const SEED_DEPTH: u32 = 4;
@@ -111,11 +111,11 @@ impl super::CaveEngine for Classic {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ai::CaveEngine;
+    use crate::cave::CaveEngine;
 
     #[test]
     fn takes_a_five_and_blocks_one_like_the_seed() {
-        let position = crate::ai::cave_prover::test_position;
+        let position = crate::cave::prover::test_position;
         let mut classic = Classic::default();
         let budget = Duration::from_secs(3);
         assert_eq!(

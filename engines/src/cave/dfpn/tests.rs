@@ -3,8 +3,8 @@
 use parlor_shared::cave::{Position, Square};
 
 use super::*;
-use crate::ai::cave_prover::test_position as position;
-use crate::ai::cave_prover::{Xorshift, game_value, wins_within};
+use crate::cave::prover::test_position as position;
+use crate::cave::prover::{Xorshift, game_value, wins_within};
 
 /// Positions of seeded random games with `bricks` bricks and the game still on.
 fn random_positions(bricks: u32, count: usize, seed: u64) -> Vec<Position> {

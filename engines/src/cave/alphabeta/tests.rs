@@ -3,7 +3,7 @@ use std::time::{Duration, Instant};
 use parlor_shared::cave::{Position, Square};
 
 use super::*;
-use crate::ai::cave_prover::test_position as position;
+use crate::cave::prover::test_position as position;
 
 fn best(moves: &str) -> String {
     AlphaBeta::default()
