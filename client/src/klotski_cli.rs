@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use clap::{Subcommand, ValueEnum};
-use parlor_shared::klotski::{
-    GenerateOptions, HeuristicKind, Method, Report, Shape, SolveOptions, Verdict, generate,
-    parse_puzzle, solve,
+use parlor_engines::klotski::{
+    GenerateOptions, HeuristicKind, Method, Report, SolveOptions, Verdict, generate, solve,
 };
+use parlor_shared::klotski::{Shape, parse_puzzle};
 
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 use crate::gui::show_klotski_game;

@@ -3,6 +3,7 @@
 //! console, engine mode, arena and benches call them directly.
 
 pub mod cave;
+pub mod klotski;
 
 use std::time::Duration;
 

@@ -9,10 +9,10 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use clap::Args;
-use parlor_shared::klotski::{
-    GenerateOptions, Method, Puzzle, Shape, SolveOptions, Verdict, generate, parse_puzzle, prepare,
-    solve,
+use parlor_engines::klotski::{
+    GenerateOptions, Method, SolveOptions, Verdict, generate, prepare, solve,
 };
+use parlor_shared::klotski::{Puzzle, Shape, parse_puzzle};
 
 use super::chart;
 use super::{HeuristicArg, MethodArg};

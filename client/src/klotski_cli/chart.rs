@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use parlor_shared::klotski::Method;
+use parlor_engines::klotski::Method;
 use plotters::prelude::*;
 
 use crate::chart_font::font_available;

@@ -4,7 +4,8 @@
 
 use std::path::Path;
 
-use parlor_shared::klotski::{GenerateOptions, Puzzle, Shape, generate, parse_puzzle};
+use parlor_engines::klotski::{GenerateOptions, generate};
+use parlor_shared::klotski::{Puzzle, Shape, parse_puzzle};
 
 use crate::level_files::files_with_extension;
 use crate::text_file::read_text_file;

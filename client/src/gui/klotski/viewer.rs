@@ -14,7 +14,8 @@ use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::klotski::{Puzzle, Shape, Verdict};
+use parlor_engines::klotski::Verdict;
+use parlor_shared::klotski::{Puzzle, Shape};
 
 use super::board::{BoardLayout, board_layout, draw_board, draw_goal, piece_at};
 use super::walk::{Walk, count_steps};

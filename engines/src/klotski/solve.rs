@@ -12,13 +12,13 @@ use std::fmt;
 use std::time::{Duration, Instant};
 
 use super::heuristic::{Heuristic, HeuristicKind, databases_apply};
-use super::invariants::{Unsolvable, prove_unsolvable};
 use super::key::KeyLayout;
-use super::puzzle::{Move, Puzzle};
 use super::search::{
     Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
     bytes_per_position, idastar, shorten,
 };
+use parlor_shared::klotski::{Move, Puzzle};
+use parlor_shared::klotski::{Unsolvable, prove_unsolvable};
 
 /// A search method.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -11,9 +11,9 @@
 
 use std::sync::Arc;
 
-use super::grid::{MAX_CELLS, Shape};
 use super::pdb::{Indices, PatternDatabases};
-use super::puzzle::Puzzle;
+use parlor_shared::klotski::Puzzle;
+use parlor_shared::klotski::{MAX_CELLS, Shape};
 
 /// Which lower bound a search uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -14,9 +14,9 @@ pub(crate) use shortcut::shorten;
 
 use std::time::Instant;
 
-use super::grid::Dir;
 use super::key::{KeyLayout, Packed};
-use super::puzzle::Puzzle;
+use parlor_shared::klotski::Dir;
+use parlor_shared::klotski::Puzzle;
 
 /// A move inside the searches: piece index and direction in one byte (at most 63 pieces).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,10 +8,10 @@
 //! commute). A round in which nothing exceeded the bound searched every reachable position.
 
 use super::{CLOCK_EVERY, Limits, Outcome, PieceMove, SearchStats, Space};
-use crate::klotski::grid::{Dir, MAX_CELLS, Shape, Step};
 use crate::klotski::heuristic::{Estimate, Heuristic};
 use crate::klotski::key::{Packed, hash_of};
-use crate::klotski::puzzle::cells_of;
+use parlor_shared::klotski::cells_of;
+use parlor_shared::klotski::{Dir, MAX_CELLS, Shape, Step};
 
 /// Slots of the transposition table at most (16 bytes each for one-word positions). Small on
 /// purpose: on random 15-puzzles a table of 2^22 slots saved 1% of the positions and cost 50%

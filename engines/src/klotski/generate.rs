@@ -8,9 +8,9 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::grid::{MAX_CELLS, Shape};
-use super::invariants::prove_unsolvable;
-use super::puzzle::{LayoutError, Position, Puzzle};
+use parlor_shared::klotski::prove_unsolvable;
+use parlor_shared::klotski::{LayoutError, Position, Puzzle};
+use parlor_shared::klotski::{MAX_CELLS, Shape};
 
 /// What to generate.
 #[derive(Clone, Debug, PartialEq, Eq)]

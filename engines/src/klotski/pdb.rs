@@ -15,8 +15,8 @@
 
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::grid::Shape;
-use super::puzzle::Puzzle;
+use parlor_shared::klotski::Puzzle;
+use parlor_shared::klotski::Shape;
 
 /// Cells of the largest board the tables cover (a cell fits in 4 bits).
 const MAX_CELLS: usize = 16;
@@ -266,7 +266,9 @@ fn build_table(rows: u8, cols: u8, goals: &[u8]) -> Vec<u8> {
             };
             state[index] = depth_bits | (word & 0xFFFF) | region;
             for (slot, &cell) in tiles.iter().enumerate() {
-                for target in super::puzzle::cells_of(u64::from(spread(1 << cell) & region)) {
+                for target in
+                    parlor_shared::klotski::cells_of(u64::from(spread(1 << cell) & region))
+                {
                     let moved = index ^ ((cell as usize ^ usize::from(target)) << (4 * slot));
                     if state[moved] & (1 << cell) == 0 {
                         next.push((moved << 4 | cell as usize) as u32);
