@@ -8,7 +8,7 @@ use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
 use macroquad::text::draw_text;
 use parlor_shared::cave::{Player, Position, SIZE, Square};
 
-use super::widgets::{TEXT, TEXT_SIZE, text_width};
+use crate::gui::widgets::{SIDE_PANEL_WIDTH, TEXT, TEXT_SIZE, TOP_BAR_HEIGHT, text_width};
 
 /// A black brick (■). Sampled by the window test at a cell's centre.
 pub const BLACK_BRICK: Color = Color::new(0.1, 0.1, 0.1, 1.0);
@@ -28,10 +28,6 @@ const WALL_MORTAR: Color = Color::new(0.30, 0.30, 0.35, 1.0);
 const BLACK_BRICK_EDGE: Color = Color::new(0.35, 0.35, 0.35, 1.0);
 const WHITE_BRICK_EDGE: Color = Color::new(0.25, 0.25, 0.25, 1.0);
 
-/// Height of the bar across the top of every screen (title, connection, messages).
-pub const TOP_BAR_HEIGHT: f32 = 60.0;
-/// Width of the panel right of the board (turn, seats, moves, buttons).
-pub const SIDE_PANEL_WIDTH: f32 = 330.0;
 /// Thickness of the cave's side walls.
 const WALL_WIDTH: f32 = 14.0;
 /// Room beside the board on each side for a wall, the row labels and a margin.
@@ -73,11 +69,6 @@ pub fn board_layout(screen_w: f32, screen_h: f32) -> BoardLayout {
         top: (TOP_BAR_HEIGHT + LABEL_BAND + ((fit_h - side) / 2.0).max(0.0)).floor(),
         cell,
     }
-}
-
-/// The x where the side panel starts on a screen `screen_w` wide.
-pub fn side_panel_x(screen_w: f32) -> f32 {
-    (screen_w - SIDE_PANEL_WIDTH).max(0.0)
 }
 
 /// The screen rectangle of `square`; row 8 is at the top, column a at the left.
@@ -233,23 +224,10 @@ fn draw_labels(layout: BoardLayout) {
     }
 }
 
-/// The side playing a seat: seat 0 is Black, seat 1 White.
-pub fn seat_player(seat: u8) -> Option<Player> {
-    [Player::Black, Player::White]
-        .into_iter()
-        .find(|player| player.seat() == seat)
-}
-
-pub fn player_name(player: Player) -> &'static str {
-    match player {
-        Player::Black => "Black",
-        Player::White => "White",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gui::widgets::side_panel_x;
 
     fn sq(name: &str) -> Square {
         name.parse().unwrap()
@@ -325,13 +303,6 @@ mod tests {
         assert_eq!(layout.cell, MIN_CELL);
         let (x, y) = cell_center(layout, sq("d4"));
         assert_eq!(square_at(layout, x, y), Some(sq("d4")));
-    }
-
-    #[test]
-    fn seats_map_to_players() {
-        assert_eq!(seat_player(0), Some(Player::Black));
-        assert_eq!(seat_player(1), Some(Player::White));
-        assert_eq!(seat_player(2), None);
     }
 
     #[test]

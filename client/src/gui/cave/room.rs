@@ -6,9 +6,9 @@ use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameMove, GameState};
 use parlor_shared::protocol::RoomSnapshot;
 
-use super::cave_board::{BoardMarks, board_layout, draw_board, square_at};
-use super::room_view::BoardPlay;
-use super::widgets::Input;
+use super::board::{BoardMarks, board_layout, draw_board, square_at};
+use crate::gui::board_play::BoardPlay;
+use crate::gui::widgets::Input;
 
 /// Draws the board of `position`; `mine` are the seats held here and `awaiting` says a move
 /// of ours is on its way.
@@ -77,6 +77,5 @@ fn click_refusal(
     position.check(square).err().map(|error| error.to_string())
 }
 
-pub(super) mod scripted;
 #[cfg(test)]
-pub(super) mod tests;
+pub(in crate::gui) mod tests;

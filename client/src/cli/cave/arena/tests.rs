@@ -1,5 +1,6 @@
 use super::*;
-use crate::cave_cli::temp_file;
+use crate::cli::cave::games::moves_of_game_line;
+use crate::cli::cave::temp_file;
 
 #[test]
 fn openings_are_distinct_legal_pairs() {

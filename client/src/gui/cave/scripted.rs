@@ -10,9 +10,9 @@ use parlor_shared::cave::Square;
 use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::protocol::{AiKind, RoomSnapshot, SeatSpec};
 
-use crate::gui::cave_board::{board_layout, cell_center};
-use crate::gui::room_view::HeldSeat;
-use crate::gui::scripted::ScriptedGame;
+use crate::gui::board_play::HeldSeat;
+use crate::gui::cave::board::{board_layout, cell_center};
+use crate::gui::scripted_game::ScriptedGame;
 
 /// The person's seat: Black moves first.
 const PERSON_SEAT: u8 = 0;

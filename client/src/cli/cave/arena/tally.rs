@@ -244,8 +244,8 @@ mod tests {
     #[test]
     fn the_text_and_the_json_give_the_same_interval() {
         let args = |json| ArenaArgs {
-            a: crate::cave_cli::EngineLevel::Strong,
-            b: crate::cave_cli::EngineLevel::Classic,
+            a: crate::cli::cave::EngineLevel::Strong,
+            b: crate::cli::cave::EngineLevel::Classic,
             games: None,
             openings: None,
             opening_offset: 0,

@@ -114,7 +114,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cave_cli::temp_file;
+    use crate::cli::cave::temp_file;
 
     fn tune(proven: PathBuf) -> anyhow::Result<String> {
         let args = TuneArgs {

@@ -10,7 +10,7 @@ use parlor_shared::hexapawn::{
     Brain, Dims, Her, HerChoice, HerResult, MatchboxView, Move, Pick, Position, Side, Status,
 };
 
-use crate::console::read_trimmed_line;
+use crate::cli::console::read_trimmed_line;
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {

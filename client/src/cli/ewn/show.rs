@@ -59,7 +59,7 @@ mod tests {
 
     #[test]
     fn the_moves_of_a_solution_file_are_the_solution() {
-        let text = include_str!("../../../levels/ewn/level1.txt");
+        let text = include_str!("../../../../levels/ewn/level1.txt");
         let level = parse_level(text, Rules::default()).unwrap();
         let solution = solve(&level).unwrap();
         let states = solution.replay(&level).unwrap();

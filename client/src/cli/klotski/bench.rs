@@ -89,7 +89,7 @@ impl Run {
 
 macro_rules! course {
     ($($name:literal),* $(,)?) => {
-        &[$(($name, include_str!(concat!("../../../levels/klotski/", $name, ".in")))),*]
+        &[$(($name, include_str!(concat!("../../../../levels/klotski/", $name, ".in")))),*]
     };
 }
 
@@ -128,7 +128,7 @@ const COURSE: &[(&str, &str)] = course![
     "phalaraluve_data_20",
 ];
 
-const SAMPLE: &str = include_str!("../../../levels/klotski/mahynotch_test_2_spec_sample.in");
+const SAMPLE: &str = include_str!("../../../../levels/klotski/mahynotch_test_2_spec_sample.in");
 
 /// Small boards (rows, columns, blanks, blocks, unsolvable), each drawn with seeds 1 and 2.
 const SMALL: &[(u32, u32, u32, &[Shape], bool)] = &[

@@ -85,7 +85,7 @@ fn positions_below(start: &[Square], plies: u32) -> Vec<Vec<Square>> {
 
 pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let starts = match &args.positions {
-        Some(path) => crate::cave_arena::load_starts(path, args.start_bricks)?,
+        Some(path) => super::games::load_starts(path, args.start_bricks)?,
         None => vec![super::parse_game(&args.position)?],
     };
     let todo: Vec<Vec<Square>> = starts

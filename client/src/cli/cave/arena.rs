@@ -18,8 +18,7 @@ use parlor_shared::cave::{Outcome, Player, Position, Square};
 use parlor_shared::protocol::MAX_AI_MOVE_MS;
 
 use self::tally::Tally;
-use crate::cave_cli::{EngineLevel, parse_game};
-use crate::text_file::read_text_file;
+use super::games::{EngineLevel, load_starts};
 
 mod tally;
 
@@ -84,44 +83,6 @@ struct Game {
     moves: Vec<Square>,
     a_times: Vec<Duration>,
     b_times: Vec<Duration>,
-}
-
-/// The starts in the file at `path` (see `ArenaArgs::starts`), each cut to `bricks` moves.
-pub(crate) fn load_starts(
-    path: &std::path::Path,
-    bricks: Option<usize>,
-) -> anyhow::Result<Vec<Vec<Square>>> {
-    let text = read_text_file(path).with_context(|| format!("reading {}", path.display()))?;
-    let mut starts = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let at = || format!("{} line {}", path.display(), index + 1);
-        let mut moves =
-            parse_game(moves_of_game_line(line)).map_err(|e| anyhow::anyhow!("{}: {e}", at()))?;
-        moves.truncate(bricks.unwrap_or(usize::MAX));
-        let position = Position::from_moves(&moves).expect("a beginning of a legal game");
-        if position.outcome().is_some() {
-            match bricks {
-                None => anyhow::bail!(
-                    "{}: the game is over; --start-bricks N starts from its first N bricks",
-                    at()
-                ),
-                Some(n) => anyhow::bail!("{}: the game is over within {n} bricks", at()),
-            }
-        }
-        starts.push(moves);
-    }
-    anyhow::ensure!(!starts.is_empty(), "{} holds no start", path.display());
-    Ok(starts)
-}
-
-/// The moves of a line `--games-out` writes (they follow its last `: `); a bare move list as
-/// it is.
-fn moves_of_game_line(line: &str) -> &str {
-    line.rsplit(": ").next().unwrap_or(line)
 }
 
 /// Every opening of two bricks, in a fixed order.

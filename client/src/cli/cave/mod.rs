@@ -8,18 +8,21 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{ArgGroup, Args, Subcommand, ValueEnum};
-use parlor_engines::cave::{CaveEngine, Opponent, cave_engine};
+use parlor_engines::cave::CaveEngine;
 use parlor_engines::clamp_budget;
-use parlor_shared::cave::{Outcome, Player, Position, Square, parse_moves};
-use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
+use parlor_shared::cave::{Outcome, Player, Position, Square};
+use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 
-use crate::console::read_trimmed_line;
+use crate::cli::console::read_trimmed_line;
 
+pub mod arena;
 mod bench;
+pub mod games;
 mod prove;
 mod tune;
 
 pub use bench::bench;
+pub use games::{EngineLevel, parse_game};
 
 #[derive(Subcommand, Debug)]
 pub enum CaveCommand {
@@ -78,7 +81,7 @@ pub enum CaveCommand {
     },
     /// Matches between engines: each pairing from both sides, from varied short openings;
     /// prints wins, losses and ties with a 95% confidence interval, and time per move.
-    Arena(crate::cave_arena::ArenaArgs),
+    Arena(crate::cli::cave::arena::ArenaArgs),
     /// Prove positions with the df-pn solver: the start (the empty cave unless --position) and
     /// every position --plies below it, one per mirror image: win, loss, tie, tie-or-better,
     /// tie-or-worse or unknown for the side to move, with nodes and time.
@@ -111,41 +114,6 @@ pub struct EngineArgs {
 impl EngineArgs {
     fn budget(&self) -> Duration {
         clamp_budget(self.move_ms)
-    }
-}
-
-/// The Magnetic Cave AIs, weakest first.
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum EngineLevel {
-    /// The seed's depth-4 minimax with its line sum.
-    Classic,
-    /// Two plies of alpha-beta.
-    Easy,
-    /// Iterative-deepening alpha-beta with the window heuristic.
-    Normal,
-    /// PVS with a transposition table and threat extensions.
-    Strong,
-}
-
-impl EngineLevel {
-    pub fn kind(self) -> AiKind {
-        match self {
-            EngineLevel::Classic => AiKind::Classic,
-            EngineLevel::Easy => AiKind::Easy,
-            EngineLevel::Normal => AiKind::Normal,
-            EngineLevel::Strong => AiKind::Strong,
-        }
-    }
-
-    pub fn engine(self) -> Box<dyn CaveEngine> {
-        cave_engine(self.kind())
-    }
-
-    /// The engine of this level, told that it plays `opponent`.
-    pub fn engine_facing(self, opponent: EngineLevel) -> Box<dyn CaveEngine> {
-        let mut engine = self.engine();
-        engine.face(Opponent::of_ai(opponent.kind()));
-        engine
     }
 }
 
@@ -216,7 +184,7 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
             count,
             seed,
         ),
-        CaveCommand::Arena(args) => crate::cave_arena::run(&args, &mut std::io::stdout()),
+        CaveCommand::Arena(args) => crate::cli::cave::arena::run(&args, &mut std::io::stdout()),
         CaveCommand::Prove(args) => prove::run(&args, &mut std::io::stdout()),
         CaveCommand::Tune(args) => tune::run(&args, &mut std::io::stdout()),
         CaveCommand::Show { moves, screenshot } => {
@@ -254,14 +222,6 @@ fn tactics(
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// Parses a move list and checks it is a legal game from the empty cave.
-pub(crate) fn parse_game(text: &str) -> anyhow::Result<Vec<Square>> {
-    let squares = parse_moves(text)?;
-    Position::from_moves(&squares)
-        .map_err(|(ply, error)| anyhow::anyhow!("move {} ({}): {error}", ply + 1, squares[ply]))?;
-    Ok(squares)
 }
 
 fn ask_mode(input: &mut impl BufRead, out: &mut impl Write) -> anyhow::Result<Option<Mode>> {

@@ -91,7 +91,7 @@ fn a_proof_is_in_the_book_before_it_is_printed() {
 /// A result for `moves`, as a run that proved it a "tie or better" would hold it.
 fn tie_or_better(moves: &str) -> Proved {
     Proved {
-        moves: crate::cave_cli::parse_game(moves).unwrap(),
+        moves: crate::cli::cave::parse_game(moves).unwrap(),
         solution: Solution {
             value: Value::TieOrBetter,
             best: None,
@@ -127,7 +127,7 @@ fn a_write_waits_for_another_runs_write_and_keeps_its_lines() {
 /// What the other run writes while it holds the lock: a book of one line.
 fn write_one_line_book(path: &Path, moves: &str) {
     let line = Line::new(
-        crate::cave_cli::parse_game(moves).unwrap(),
+        crate::cli::cave::parse_game(moves).unwrap(),
         &tie_or_better(moves).solution,
     );
     std::fs::write(path, format!("{}{}\n", book::HEADER, line.text())).unwrap();
@@ -192,7 +192,7 @@ fn a_book_that_cannot_be_written_is_refused_before_any_proving_and_left_as_it_wa
 fn the_benchmark_file_holds_its_four_unfinished_positions() {
     let path =
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/cave/dfpn_bench.txt");
-    let starts = crate::cave_arena::load_starts(&path, None).unwrap();
+    let starts = crate::cli::cave::games::load_starts(&path, None).unwrap();
     let bricks: Vec<usize> = starts.iter().map(Vec::len).collect();
     assert_eq!(bricks, [38, 30, 40, 27]);
 }
@@ -211,7 +211,7 @@ fn prove_file(path: &Path) -> String {
 #[test]
 fn every_start_of_a_positions_file_is_proved_in_order() {
     // The tactics puzzle (a win in two moves) and a won game's line before its last move.
-    let path = crate::cave_cli::temp_file(
+    let path = crate::cli::cave::temp_file(
         "prove-starts",
         "# two starts\na5 a8 a2 h4 g4 a6 b8 h6 a7 h5 c8\n\n\
          game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5\n",
@@ -225,7 +225,7 @@ fn every_start_of_a_positions_file_is_proved_in_order() {
 
 #[test]
 fn a_positions_file_with_a_byte_order_mark_reads_as_without() {
-    let path = crate::cave_cli::temp_file("prove-bom", "\u{feff}a1 h8 b1 h7\n");
+    let path = crate::cli::cave::temp_file("prove-bom", "\u{feff}a1 h8 b1 h7\n");
     let text = prove_file(&path);
     assert!(text.starts_with("a1 h8 b1 h7: "), "{text}");
 }
@@ -233,7 +233,7 @@ fn a_positions_file_with_a_byte_order_mark_reads_as_without() {
 #[test]
 fn a_games_out_file_is_proved_from_its_first_start_bricks() {
     // A whole game as `cave arena --games-out` writes it: Black's five ends it.
-    let path = crate::cave_cli::temp_file(
+    let path = crate::cli::cave::temp_file(
         "prove-games-out",
         "game   1: A as Black: Win(Black): a1 h8 b1 h7 c1 h6 d1 h5 e1\n",
     );

@@ -12,7 +12,7 @@ use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use super::{board_picture, read_level, write_text};
-use crate::console::read_trimmed_line;
+use crate::cli::console::read_trimmed_line;
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlayerKind {

@@ -30,7 +30,7 @@ fn a_solution_is_printed_exactly_in_the_seeds_form() {
 
 #[test]
 fn every_method_prints_a_shortest_solution_of_the_same_length() {
-    let input = include_str!("../../../levels/klotski/lunaqu4kez_extra_04.in");
+    let input = include_str!("../../../../levels/klotski/lunaqu4kez_extra_04.in");
     for method in Method::SEARCHES {
         let (code, out, _) = run_answer(input, method);
         assert_eq!(code.unwrap(), ExitCode::SUCCESS);
@@ -182,7 +182,7 @@ fn a_chart_that_cannot_be_written_is_refused_before_the_bench() {
 
 #[test]
 fn a_byte_order_mark_before_the_puzzle_or_the_moves_is_skipped() {
-    let input = include_str!("../../../levels/klotski/lunaqu4kez_extra_04.in");
+    let input = include_str!("../../../../levels/klotski/lunaqu4kez_extra_04.in");
     let read = read_input_from(format!("\u{feff}{input}").as_bytes()).unwrap();
     assert_eq!(read, input);
     let (mut out, mut notes) = (Vec::new(), Vec::new());

@@ -15,7 +15,7 @@ use parlor_shared::bricks::{
     Setup, Solution, State, Status, WinningAgent, game_tree,
 };
 
-use crate::console::read_trimmed_line;
+use crate::cli::console::read_trimmed_line;
 use crate::seed::clock_seed;
 
 #[derive(Subcommand, Debug)]

@@ -87,7 +87,7 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     // Only an import stores something: the others would create an empty store where a
     // mistyped --data points, and answer as if it held nothing.
     let creates = matches!(args.command, BrainsCommand::Import { .. });
-    let url = crate::admin_cli::hall_url(args.server.as_deref(), &args.data, &identity, creates)?;
+    let url = crate::cli::admin::hall_url(args.server.as_deref(), &args.data, &identity, creates)?;
     let file = match &args.command {
         BrainsCommand::Export { name, .. } => Some(name.as_str()),
         _ => None,
