@@ -14,7 +14,7 @@
 //! proved for the side to move (`win`, `loss`, `tie`, `tie-or-better`, `tie-or-worse`), BEST
 //! the proving move of a win or the holding move of a tie (`-` when there is none), NODES the
 //! nodes df-pn searched for it with the default table (each of its two searches fits in that
-//! many; `server/tests/cave_proven.rs` proves every line again within it).
+//! many; `engines/tests/cave_proven.rs` proves every line again within it).
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
