@@ -1,20 +1,13 @@
-//! Parlor's client: the macroquad window (`gui`), its network thread (`net`), and Magnetic
-//! Cave's console play, engine mode and viewer (`cave_cli`). The `client` binary is a thin
-//! command line over these; being a library lets the window tests reuse the board geometry.
+//! Parlor's client: the macroquad window (`gui`, a folder per game), its network thread
+//! (`net`), and the command-line tools (`cli`, a folder per game: console play, engine mode,
+//! solvers, benches). The `client` binary is a thin command line over these; being a library
+//! lets the window tests reuse the board geometry.
 
-pub mod admin_cli;
-pub mod bricks_cli;
 pub mod builtin_levels;
-pub mod cave_arena;
-pub mod cave_cli;
 pub mod chart_font;
-pub mod console;
-pub mod ewn_cli;
+pub mod cli;
 pub mod gui;
-pub mod hexapawn_cli;
 pub mod identity;
-pub mod identity_cli;
-pub mod klotski_cli;
 pub mod level_files;
 pub mod net;
 pub mod out_file;

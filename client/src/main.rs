@@ -4,10 +4,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use parlor_client::hexapawn_cli;
 use parlor_client::identity::{Home, Identity};
-use parlor_client::klotski_cli;
-use parlor_client::{admin_cli, bricks_cli, cave_cli, ewn_cli, gui, identity_cli};
+use parlor_client::{cli, gui};
 
 /// Parlor game hall client.
 ///
@@ -44,36 +42,36 @@ enum Command {
     /// Magnetic Cave without the window: console play, engine mode, a position viewer.
     Cave {
         #[command(subcommand)]
-        command: cave_cli::CaveCommand,
+        command: cli::cave::CaveCommand,
     },
     /// Dropping Bricks without the window: the closed-form solver, console play, the game tree.
     Bricks {
         #[command(subcommand)]
-        command: bricks_cli::BricksCommand,
+        command: cli::bricks::BricksCommand,
     },
     /// Hexapawn and HER, the matchbox robot: auto mode, console play, the solver, a bench.
     Hexapawn {
         #[command(subcommand)]
-        command: hexapawn_cli::HexapawnCommand,
+        command: cli::hexapawn::HexapawnCommand,
     },
     /// EinStein würfelt nicht! puzzle: play a level, check a moves.txt, solve, bench, generate.
     Ewn {
         #[command(subcommand)]
-        command: ewn_cli::EwnCommand,
+        command: cli::ewn::EwnCommand,
     },
     /// Numeric Klotski: the seed's terminal answer, chosen searches, a generator, a bench.
     Klotski {
         #[command(subcommand)]
-        command: klotski_cli::KlotskiCommand,
+        command: cli::klotski::KlotskiCommand,
     },
     /// Who you are to Parlor servers: show, rename, export to another machine, import.
     /// Kept in your config directory, or under $PARLOR_HOME when it is set.
     Identity {
         #[command(subcommand)]
-        command: identity_cli::IdentityCommand,
+        command: cli::identity::IdentityCommand,
     },
     /// Run a hall: list and end any room or auto match (brains: `client hexapawn brains`).
-    Admin(admin_cli::AdminArgs),
+    Admin(cli::admin::AdminArgs),
 }
 
 fn main() -> ExitCode {
@@ -93,13 +91,13 @@ fn main() -> ExitCode {
                 screenshot: args.screenshot,
             })
         }),
-        Some(Command::Cave { command }) => cave_cli::run(command),
-        Some(Command::Bricks { command }) => bricks_cli::run(command),
-        Some(Command::Hexapawn { command }) => hexapawn_cli::run(command),
-        Some(Command::Ewn { command }) => ewn_cli::run(command),
-        Some(Command::Klotski { command }) => klotski_cli::run(command),
-        Some(Command::Identity { command }) => identity_cli::run(command, &mut std::io::stdout()),
-        Some(Command::Admin(args)) => admin_cli::run(args, &mut std::io::stdout()),
+        Some(Command::Cave { command }) => cli::cave::run(command),
+        Some(Command::Bricks { command }) => cli::bricks::run(command),
+        Some(Command::Hexapawn { command }) => cli::hexapawn::run(command),
+        Some(Command::Ewn { command }) => cli::ewn::run(command),
+        Some(Command::Klotski { command }) => cli::klotski::run(command),
+        Some(Command::Identity { command }) => cli::identity::run(command, &mut std::io::stdout()),
+        Some(Command::Admin(args)) => cli::admin::run(args, &mut std::io::stdout()),
     };
     match result {
         Ok(code) => code,

@@ -16,12 +16,11 @@ use common::{
 };
 use macroquad::color::Color;
 use macroquad::math::Rect;
-use parlor_client::gui::cave_board::TOP_BAR_HEIGHT;
 use parlor_client::gui::hexapawn::{
     BEAD_ARROW, BLACK_PAWN, DARK_SQUARE, HER_COLORS, HexLayout, LAST_MOVE, LIGHT_SQUARE,
     MatchLayout, WHITE_PAWN, chart_rects, match_layout, play_layout, replay_layout,
 };
-use parlor_client::gui::{ERROR_TEXT, GOOD_TEXT, WINDOW_HEIGHT, WINDOW_WIDTH};
+use parlor_client::gui::{ERROR_TEXT, GOOD_TEXT, TOP_BAR_HEIGHT, WINDOW_HEIGHT, WINDOW_WIDTH};
 use parlor_client::identity::Identity;
 use parlor_client::net::{Connection, NetEvent};
 use parlor_shared::hexapawn::{

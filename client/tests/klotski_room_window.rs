@@ -10,9 +10,8 @@ mod common;
 use common::klotski::{LEVEL, goal_grid, level, level_puzzle, wrong_cells};
 use common::{Screenshot, have_xvfb, open_room, run_open_room, scratch};
 use macroquad::math::Rect;
-use parlor_client::gui::cave_board::{TOP_BAR_HEIGHT, side_panel_x};
 use parlor_client::gui::klotski::room_layout;
-use parlor_client::gui::{ERROR_TEXT, WINDOW_HEIGHT, WINDOW_WIDTH};
+use parlor_client::gui::{ERROR_TEXT, TOP_BAR_HEIGHT, WINDOW_HEIGHT, WINDOW_WIDTH, side_panel_x};
 use parlor_shared::klotski::{Move, Puzzle};
 
 /// The `--open-room` words for the course board followed by `words`.

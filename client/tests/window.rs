@@ -8,11 +8,11 @@ mod common;
 
 use common::{CLIENT, Screenshot, close_to, have_xvfb, open_room, run_under_xvfb, scratch};
 use macroquad::color::Color;
-use parlor_client::bricks_cli::parse_moves;
+use parlor_client::cli::bricks::parse_moves;
 use parlor_client::gui::bricks::{
     BROKEN_FLOOR, OPEN_FLOOR, PENDING_BRICK, SAFE_FLOOR, TowerLayout, board_area, tower_layout,
 };
-use parlor_client::gui::cave_board::{
+use parlor_client::gui::cave::board::{
     BLACK_BRICK, EMPTY_CELL, LEGAL_CELL, WHITE_BRICK, board_layout, cell_center,
 };
 use parlor_client::gui::{WINDOW_HEIGHT, WINDOW_WIDTH};
@@ -219,7 +219,7 @@ fn a_cave_room_shows_the_persons_clicked_bricks_and_the_ais_answers() {
     let Some(shot) = open_room("cave classic a1 b1") else {
         return;
     };
-    let mut classic = parlor_server::ai::cave_engine(parlor_shared::protocol::AiKind::Classic);
+    let mut classic = parlor_engines::cave::cave_engine(parlor_shared::protocol::AiKind::Classic);
     let mut position = parlor_shared::cave::Position::new();
     let mut white = Vec::new();
     for black in ["a1", "b1"] {

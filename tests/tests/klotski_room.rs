@@ -5,11 +5,11 @@
 mod common;
 
 use common::{Peer, start_server};
+use parlor_engines::klotski::{SolveOptions, Verdict, solve};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome};
 use parlor_shared::klotski::{
-    Dir, GiveUpReason, KlotskiBoard, KlotskiMove, KlotskiStatus, Move, SolveOptions, Verdict,
-    parse_puzzle, solve,
+    Dir, GiveUpReason, KlotskiBoard, KlotskiMove, KlotskiStatus, Move, parse_puzzle,
 };
 use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec};
 

@@ -12,13 +12,14 @@ use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec};
 
+use super::board_play::HeldSeat;
 use super::bricks::{BricksSetupView, SetupAction};
-use super::cave_board::TOP_BAR_HEIGHT;
 use super::describe;
 use super::lobby::{LobbyAction, LobbyView};
 use super::replay_view::{ReplayAction, ReplayView};
-use super::room_view::{HeldSeat, RoomAction, RoomView};
+use super::room_view::{RoomAction, RoomView};
 use super::scripted::RoomScript;
+use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, heading, label, text_width, truncate,
 };

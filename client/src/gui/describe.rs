@@ -9,7 +9,7 @@ use parlor_shared::game::{GameKind, Outcome};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::SeatState;
 
-use super::cave_board::{player_name, seat_player};
+use super::seats::{player_name, seat_player};
 
 /// "Black", "White", or "seat N" for a seat the cave does not have.
 pub fn seat_name(seat: u8) -> String {

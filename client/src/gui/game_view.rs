@@ -8,8 +8,9 @@ use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
 use parlor_shared::hexapawn::HER_SEAT;
 
 use super::bricks::draw_drop_history;
-use super::cave_board::{draw_swatch, seat_player};
+use super::cave::board::draw_swatch;
 use super::describe::game_seat_name;
+use super::seats::seat_player;
 
 use super::hexapawn::acting_seat as hexapawn_acting_seat;
 use super::move_list::{draw_move_list, draw_one_move_per_line};

@@ -15,7 +15,8 @@ use parlor_shared::protocol::{
     RoomSummary, SeatSpec,
 };
 
-use super::cave_board::{TOP_BAR_HEIGHT, draw_swatch, seat_player};
+use super::board_play::HeldSeat;
+use super::cave::board::draw_swatch;
 use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::EwnLobbyForm;
@@ -25,7 +26,8 @@ use super::lobby_rows::{
     STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
     empty_rooms_text, rooms_heading,
 };
-use super::room_view::HeldSeat;
+use super::seats::seat_player;
+use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button, button_at,
     button_enabled, button_width, heading, heading_fit, label, text_width, toggle,

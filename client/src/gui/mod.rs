@@ -1,14 +1,14 @@
 //! Parlor's window (macroquad): a lobby, the board of each game for players and spectators
-//! (Magnetic Cave in `cave_board` and `cave_room`, Dropping Bricks in `bricks`), and a replay
+//! (a folder per game: `cave`, `bricks`, `ewn`, `hexapawn`, `klotski`), and a replay
 //! view for stored games.
 //!
 //! The window is started from ordinary functions with `Window::from_config` rather than
 //! `#[macroquad::main]`, because the binary also has console modes that must not open one.
 
 mod app;
+mod board_play;
 pub mod bricks;
-pub mod cave_board;
-mod cave_room;
+pub mod cave;
 mod confirm;
 mod describe;
 pub mod ewn;
@@ -22,6 +22,8 @@ pub(crate) mod pacing;
 mod replay_view;
 mod room_view;
 mod scripted;
+mod scripted_game;
+mod seats;
 mod takeback;
 mod widgets;
 
@@ -48,9 +50,9 @@ use self::pacing::Pacer;
 use self::replay_view::{ReplayAction, ReplayView};
 use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};
 /// The colour of a refusal's reason, sampled by the window tests.
-pub use self::widgets::{ERROR_TEXT, GOOD_TEXT};
+pub use self::widgets::{ERROR_TEXT, GOOD_TEXT, TOP_BAR_HEIGHT, side_panel_x};
 
-/// The window has this fixed size, so the board's place (see [`cave_board::board_layout`]) is
+/// The window has this fixed size, so the board's place (see [`cave::board::board_layout`]) is
 /// known to tests that click cells or sample their colours.
 pub const WINDOW_WIDTH: i32 = 1024;
 pub const WINDOW_HEIGHT: i32 = 768;
@@ -347,7 +349,7 @@ fn save_screenshot(path: &str) -> anyhow::Result<()> {
 
 /// The bar across the top when there is no app around the screen (the lone replay).
 fn draw_title_bar(subtitle: &str) {
-    draw_rectangle(0.0, 0.0, screen_width(), cave_board::TOP_BAR_HEIGHT, PANEL);
+    draw_rectangle(0.0, 0.0, screen_width(), widgets::TOP_BAR_HEIGHT, PANEL);
     heading("Parlor", 16.0, 38.0);
     label(subtitle, 140.0, 36.0, DIM_TEXT);
 }

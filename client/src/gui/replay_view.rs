@@ -10,9 +10,7 @@ use parlor_shared::cave::Position;
 use parlor_shared::game::{GameMove, GameState};
 
 use super::bricks::draw_replay_board;
-use super::cave_board::{
-    BoardMarks, SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, board_layout, draw_board, side_panel_x,
-};
+use super::cave::board::{BoardMarks, board_layout, draw_board};
 use super::describe;
 use super::ewn::draw_replay_board as draw_ewn_replay;
 use super::game_view::{draw_moves, draw_seat_swatch, outcome_color};
@@ -21,6 +19,7 @@ use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_fit, label,
 };
+use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 
 /// What the replay screen asks of its owner.
 #[derive(Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! A room being played or watched: the board of the latest snapshot, whose turn it is, seats,
 //! spectators and moves. The server sends a full snapshot after every change, so this screen
-//! never applies moves itself; the game's board (`cave_room`, `bricks`, `ewn`) turns a click into a
+//! never applies moves itself; the game's board (`cave::room`, `bricks`, `ewn`) turns a click into a
 //! move, and this screen sends it as a `Move` request.
 //!
 //! One client may hold several seats of a room (two people sharing a screen), so the seats held
@@ -10,13 +10,11 @@ use macroquad::math::Rect;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome, turns};
-use parlor_shared::protocol::{
-    ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState, SeatToken,
-};
+use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState};
 
+use super::board_play::{BoardPlay, HeldSeat};
 use super::bricks::BricksRoomBoard;
-use super::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
-use super::cave_room;
+use super::cave::room as cave_room;
 use super::describe;
 use super::ewn::{self, EwnRoomBoard};
 use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, outcome_color, your_turn_hint};
@@ -27,6 +25,7 @@ use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
     button_enabled, button_width, fit_to_width, heading, heading_fit, label, text_width,
 };
+use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 
 /// What the room screen asks of its owner.
 #[derive(Debug, PartialEq, Eq)]
@@ -42,38 +41,6 @@ pub enum RoomAction {
         setup: GameSetup,
         seats: Vec<SeatSpec>,
     },
-}
-
-/// What a game's board made of this frame's input.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum BoardPlay {
-    Nothing,
-    /// A move for the seat held here that is to move.
-    Move(GameMove),
-    /// The user tried something that is not a move; the reason is shown as a hint.
-    Refused(String),
-    /// A new room with this setup, for this client to join.
-    NewRoom {
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-    },
-}
-
-impl BoardPlay {
-    /// `self`, or `other` when `self` is nothing.
-    pub fn or(self, other: BoardPlay) -> BoardPlay {
-        match self {
-            BoardPlay::Nothing => other,
-            play => play,
-        }
-    }
-}
-
-/// A seat this client holds in a room, with the token that proves it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct HeldSeat {
-    pub seat: u8,
-    pub token: SeatToken,
 }
 
 pub struct RoomView {
@@ -458,7 +425,7 @@ fn draw_buttons(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gui::cave_room::tests::snapshot_after;
+    use crate::gui::cave::room::tests::snapshot_after;
 
     #[test]
     fn a_newer_state_or_an_error_ends_the_wait_for_a_move() {

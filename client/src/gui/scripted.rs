@@ -5,7 +5,7 @@
 //!
 //! The text is words separated by spaces: the game first, then its own words (Hexapawn's in
 //! `hexapawn::HexScript`, Numeric Klotski's in `klotski::KlotskiScript`, Magnetic Cave's in
-//! `cave_room::scripted::CaveScript`, EWN's in `ewn::EwnScript`), and anywhere `replay`, which opens the stored game once
+//! `cave::scripted::CaveScript`, EWN's in `ewn::EwnScript`), and anywhere `replay`, which opens the stored game once
 //! it is over, `reconnecting`, which waits until the link to the server is lost and the
 //! client is trying again (the room must stay on the screen meanwhile), and `resume`, which
 //! creates no room but takes back the first seat the player holds, as the lobby's Resume
@@ -18,35 +18,12 @@ use macroquad::math::Vec2;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{self, RecordId, RoomId, RoomSnapshot, SeatSpec};
 
-use super::cave_room::scripted::CaveScript;
+use super::board_play::HeldSeat;
+use super::cave::scripted::CaveScript;
 use super::ewn::EwnScript;
 use super::hexapawn::HexScript;
 use super::klotski::KlotskiScript;
-use super::room_view::HeldSeat;
-
-/// One game's part of a script: the room to create, the clicks, and when it is there.
-pub trait ScriptedGame: Debug {
-    /// The room to create: its setup and seats.
-    fn room(&self) -> (GameSetup, Vec<SeatSpec>);
-
-    /// Where to click next on a `screen_w` x `screen_h` window, if anywhere this frame.
-    fn click(
-        &mut self,
-        snapshot: &RoomSnapshot,
-        held: &[HeldSeat],
-        screen_w: f32,
-        screen_h: f32,
-    ) -> Option<Vec2>;
-
-    /// Whether the room shows what was asked.
-    fn done(&self, snapshot: &RoomSnapshot) -> bool;
-
-    /// How long a state that is [`done`](Self::done) must stay on the screen before it shows
-    /// what was asked (a piece's slide), in seconds.
-    fn settle_seconds(&self) -> f64 {
-        0.0
-    }
-}
+use super::scripted_game::ScriptedGame;
 
 #[derive(Debug)]
 pub struct RoomScript {

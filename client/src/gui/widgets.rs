@@ -32,6 +32,16 @@ const BUTTON_DISABLED: Color = Color::new(0.25, 0.26, 0.29, 1.0);
 const FIELD: Color = Color::new(0.10, 0.11, 0.14, 1.0);
 const FIELD_FOCUS_OUTLINE: Color = Color::new(0.55, 0.70, 1.0, 1.0);
 
+/// Height of the bar across the top of every screen (title, connection, messages).
+pub const TOP_BAR_HEIGHT: f32 = 60.0;
+/// Width of the panel right of the board (turn, seats, moves, buttons).
+pub const SIDE_PANEL_WIDTH: f32 = 330.0;
+
+/// The x where the side panel starts on a screen `screen_w` wide.
+pub fn side_panel_x(screen_w: f32) -> f32 {
+    (screen_w - SIDE_PANEL_WIDTH).max(0.0)
+}
+
 /// Text size of body text and buttons.
 pub const TEXT_SIZE: f32 = 20.0;
 /// Text size of headings.

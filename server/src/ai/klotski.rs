@@ -4,10 +4,8 @@
 
 use std::time::Duration;
 
-use parlor_shared::klotski::{
-    GiveUpReason, KlotskiGame, KlotskiMove, MAX_STEPS, SolveOptions, Verdict, positions_within,
-    solve,
-};
+use parlor_engines::klotski::{SolveOptions, Verdict, positions_within, solve};
+use parlor_shared::klotski::{GiveUpReason, KlotskiGame, KlotskiMove, MAX_STEPS};
 use parlor_shared::protocol::AiKind;
 
 /// The solver's time per puzzle: shortest solutions of every course input and of random
@@ -58,9 +56,8 @@ fn plan_within(game: &KlotskiGame, memory: usize) -> Vec<KlotskiMove> {
 mod tests {
     use std::time::Instant;
 
-    use parlor_shared::klotski::{
-        GenerateOptions, KlotskiBoard, KlotskiStatus, generate, parse_puzzle,
-    };
+    use parlor_engines::klotski::{GenerateOptions, generate};
+    use parlor_shared::klotski::{KlotskiBoard, KlotskiStatus, parse_puzzle};
 
     use super::*;
 

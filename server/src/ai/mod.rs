@@ -1,15 +1,8 @@
-//! The AI seats' engines. Each game's engine sits behind a trait so a stronger one can replace
-//! it without touching the rooms. Searches are plain blocking code with a time budget: rooms
-//! run them on the AI [`pool`], never on a tokio worker.
+//! The AI seats: which AI fits which seat, what it is called, and the planners that run the
+//! engines of `parlor-engines` for a seat. Searches are plain blocking code with a time
+//! budget: rooms run them on the AI [`pool`], never on a tokio worker.
 
 mod bricks;
-pub mod cave_alphabeta;
-pub mod cave_classic;
-pub mod cave_dfpn;
-pub mod cave_lines;
-pub mod cave_prover;
-pub mod cave_strong;
-pub mod cave_tune;
 mod ewn;
 mod klotski;
 pub mod pool;
@@ -18,88 +11,11 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use parlor_engines::cave::{CaveEngine, Opponent, cave_engine};
 use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::HexMove;
-use parlor_shared::protocol::{AiKind, MAX_AI_MOVE_MS, SeatSpec};
-
-pub use cave_alphabeta::AlphaBeta;
-
-/// A Magnetic Cave player.
-pub trait CaveEngine: Send {
-    /// A name for logs and records.
-    fn name(&self) -> String;
-
-    /// A legal move for the side to move, decided within `budget`; `None` only when the game
-    /// is over.
-    fn choose_move(&mut self, position: &Position, budget: Duration) -> Option<Square>;
-
-    /// Depth, nodes and search time of the last `choose_move`, for reports and benches.
-    fn last_search(&self) -> SearchSummary;
-
-    /// Tells the engine what it knows of its opponent, for the moves that follow. Engines
-    /// that play every opponent alike ignore it.
-    fn face(&mut self, _opponent: Opponent) {}
-}
-
-/// What an engine knows of its opponent, as chess engines are told through `UCI_Opponent`.
-/// Against classic the strong engine opens apart from the opponent's bricks where its search
-/// alone would touch them (`cave_strong/opening.rs`): that wins games against classic's
-/// blocking that contact ties, and costs games against normal and against strong. It also
-/// foresees classic's replies (`cave_strong/foresight.rs`), which only classic's fixed search
-/// makes possible.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Opponent {
-    /// A person, another AI level, or a program nobody named: the plain search.
-    #[default]
-    Unknown,
-    /// The seed's depth-4 minimax with its line sum.
-    Classic,
-}
-
-impl Opponent {
-    /// What an AI of `kind` is as an opponent.
-    pub fn of_ai(kind: AiKind) -> Opponent {
-        match kind {
-            AiKind::Classic => Opponent::Classic,
-            _ => Opponent::Unknown,
-        }
-    }
-
-    /// What the seat `seat` plays against, of the seats played as `specs`: the first other
-    /// seat (only Magnetic Cave's engines are told, and it has two).
-    pub fn facing<'a>(specs: impl IntoIterator<Item = &'a SeatSpec>, seat: u8) -> Opponent {
-        let other = specs
-            .into_iter()
-            .enumerate()
-            .find(|&(index, _)| index != usize::from(seat));
-        match other {
-            Some((_, &SeatSpec::Ai { kind, .. })) => Opponent::of_ai(kind),
-            Some((_, SeatSpec::Human)) | None => Opponent::Unknown,
-        }
-    }
-}
-
-/// What one engine search did.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct SearchSummary {
-    /// The deepest fully searched depth, in plies.
-    pub depth: u32,
-    pub nodes: u64,
-    /// The time the nodes were searched in, when the move spent time on more than that (the
-    /// strong engine's df-pn checks); `None` when the search was the whole move.
-    pub search_time: Option<Duration>,
-}
-
-/// The Magnetic Cave engine of an AI kind: `Standard` is the strongest.
-pub fn cave_engine(kind: AiKind) -> Box<dyn CaveEngine> {
-    match kind {
-        AiKind::Classic => Box::new(cave_classic::Classic::default()),
-        AiKind::Easy => Box::new(AlphaBeta::with_max_depth(2)),
-        AiKind::Normal => Box::new(AlphaBeta::default()),
-        _ => Box::new(cave_strong::Strong::default()),
-    }
-}
+use parlor_shared::protocol::AiKind;
 
 /// Checks that `kind` can play `seat` of a game with `setup`, and settles what is left open
 /// (an oracle without a strength gets a secret one drawn from `seed`).
@@ -324,11 +240,6 @@ pub fn lane(game: GameKind) -> pool::Lane {
         | GameKind::Hexapawn
         | GameKind::HerMatch => pool::Lane::Search,
     }
-}
-
-/// A move budget clamped to the course rule (never over 3 s, never zero).
-pub fn clamp_budget(move_ms: u32) -> Duration {
-    Duration::from_millis(u64::from(move_ms.clamp(1, MAX_AI_MOVE_MS)))
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! The AI seats' planners: kept and spare engines, and what a seat tells its engine.
 
 use super::*;
+use parlor_engines::cave::SearchSummary;
 
 /// Plays the first legal move and counts its searches.
 struct CountingEngine {
@@ -130,34 +131,6 @@ fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
     assert_eq!(plan.len(), 1);
     let kept = planner.cave.as_ref().expect("kept");
     assert_eq!(kept.engine.name(), cave_engine(AiKind::Classic).name());
-}
-
-#[test]
-fn only_classic_is_named_as_an_opponent() {
-    let ai = |kind| SeatSpec::Ai { move_ms: 100, kind };
-    let seats = [ai(AiKind::Strong), ai(AiKind::Classic)];
-    assert_eq!(Opponent::facing(&seats, 0), Opponent::Classic);
-    assert_eq!(Opponent::facing(&seats, 1), Opponent::Unknown);
-    for kind in [AiKind::Easy, AiKind::Normal] {
-        assert_eq!(
-            Opponent::facing(&[SeatSpec::Human, ai(kind)], 0),
-            Opponent::Unknown
-        );
-    }
-    let strong_against_person = [ai(AiKind::Standard), SeatSpec::Human];
-    assert_eq!(
-        Opponent::facing(&strong_against_person, 0),
-        Opponent::Unknown
-    );
-    assert_eq!(
-        Opponent::facing(&strong_against_person, 1),
-        Opponent::Unknown
-    );
-    assert_eq!(
-        Opponent::facing(&[ai(AiKind::Classic)], 0),
-        Opponent::Unknown,
-        "alone"
-    );
 }
 
 /// What a told engine was told and asked, in order.

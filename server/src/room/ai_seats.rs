@@ -4,6 +4,7 @@
 
 use std::collections::VecDeque;
 
+use parlor_engines::cave::Opponent;
 use parlor_shared::game::GameMove;
 use parlor_shared::protocol::{ErrorCode, SeatSpec};
 use tracing::{error, warn};
@@ -31,7 +32,7 @@ impl Room {
         };
         self.ai_thinking = Some(self.version);
         let (state, version) = (self.state.clone(), self.version);
-        let (budget, seed) = (ai::clamp_budget(move_ms), self.seed ^ version);
+        let (budget, seed) = (parlor_engines::clamp_budget(move_ms), self.seed ^ version);
         let (paced, lane) = (ai::uses_whole_budget(self.game), ai::lane(self.game));
         // The pool shares its threads fairly between addresses and their players: the room's
         // work is its creator's.
@@ -43,7 +44,7 @@ impl Room {
         let planner = planned.is_empty().then(|| {
             self.seats[seat as usize].planner.take().unwrap_or_else(|| {
                 let specs = self.seats.iter().map(|place| &place.spec);
-                ai::Planner::new(kind, ai::Opponent::facing(specs, seat))
+                ai::Planner::new(kind, Opponent::facing(specs, seat))
             })
         });
         tokio::spawn(async move {

@@ -4,35 +4,27 @@
 //!
 //! - [`parse_puzzle`] reads the seed's input format and explains what is wrong with bad input.
 //! - [`Puzzle`] holds the rules: positions, legal moves, the goal, replaying a solution.
-//! - [`solve`] answers: cheap proofs of `No` ([`Unsolvable`]), then a search chosen by
-//!   [`Method`] (BFS, bidirectional BFS, A*, IDA* with a transposition table, anytime weighted
-//!   A*) guided by Manhattan distance, linear conflicts or additive pattern databases.
-//! - [`generate`] makes random solvable (or, on request, unsolvable) puzzles.
+//! - [`prove_unsolvable`] gives cheap proofs of `No` ([`Unsolvable`]): block shape, parity,
+//!   immovable pieces.
+//!
+//! The solvers and the generator are `parlor_engines::klotski`'s.
 
-mod generate;
 mod grid;
-mod heuristic;
 mod invariants;
-mod key;
 mod parse;
-mod pdb;
 mod puzzle;
 mod room;
-mod search;
-mod solve;
 
-pub use generate::{GenerateError, GenerateOptions, generate};
 pub use grid::{Dir, Geometry, MAX_CELLS, Shape, Step};
-pub use heuristic::HeuristicKind;
 pub use invariants::{Axis, Unsolvable, prove_unsolvable};
 pub use parse::{ParseError, Problem, parse_puzzle};
-pub use puzzle::{LayoutError, Move, MoveError, MoveSyntaxError, Piece, Position, Puzzle};
+pub use puzzle::{
+    LayoutError, Move, MoveError, MoveSyntaxError, Piece, Position, Puzzle, cells_of,
+};
 pub use room::{
     GiveUpReason, KlotskiBoard, KlotskiGame, KlotskiMove, KlotskiMoveError, KlotskiStatus,
     MAX_STEPS,
 };
-pub use search::SearchStats;
-pub use solve::{Method, Report, SolveOptions, Verdict, positions_within, prepare, solve};
 
 #[cfg(test)]
 mod tests;

@@ -365,7 +365,7 @@ impl Puzzle {
 
     /// The step piece `piece` at `top` would take towards `dir`, if it stays on the board.
     #[inline]
-    pub(crate) fn step(&self, piece: usize, top: u8, dir: Dir) -> Option<Step> {
+    pub fn step(&self, piece: usize, top: u8, dir: Dir) -> Option<Step> {
         self.geometry.step(self.pieces[piece].shape, top, dir)
     }
 

@@ -4,9 +4,9 @@
 use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomId, SeatSpec, ServerMsg};
 
 use super::{App, Link, PendingRoom, Screen, loading_text};
+use crate::gui::board_play::HeldSeat;
 use crate::gui::lobby::LobbyAction;
 use crate::gui::replay_view::ReplayView;
-use crate::gui::room_view::HeldSeat;
 use crate::gui::scripted::RoomScript;
 use crate::net::{NetEvent, refuses_a_join};
 

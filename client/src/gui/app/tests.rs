@@ -87,7 +87,7 @@ fn a_room_asked_for_on_a_connection_that_drops_is_forgotten() {
 fn a_refused_play_again_keeps_the_player_in_their_room_told_why() {
     let mut app = app_in_room_reconnecting(4);
     app.handle_event(connected());
-    let mut snapshot = crate::gui::cave_room::tests::snapshot_after("a1 h1");
+    let mut snapshot = crate::gui::cave::room::tests::snapshot_after("a1 h1");
     snapshot.room = 4;
     app.snapshots.insert(4, snapshot);
     app.on_room_action(4, play_again());

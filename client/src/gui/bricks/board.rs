@@ -11,8 +11,8 @@ use parlor_shared::game::GameMove;
 use super::draw::{BROKEN_TEXT, PENDING_TEXT, SAFE_TEXT, TowerMarks, draw_tower};
 use super::layout::{TOWER_WIDTH, board_area, tower_layout};
 use super::words::{Tone, drop_height, range_text, status_lines};
+use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::wrap;
-use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FieldEvent, GOOD_TEXT, Input, LINE_HEIGHT, TEXT,
     TextField, button_enabled, button_width, label, text_width,

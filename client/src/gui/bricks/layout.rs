@@ -6,7 +6,7 @@
 use macroquad::math::Rect;
 use parlor_shared::bricks::BricksGame;
 
-use crate::gui::cave_board::{TOP_BAR_HEIGHT, side_panel_x};
+use crate::gui::widgets::{TOP_BAR_HEIGHT, side_panel_x};
 
 /// Width of the part of the board area that holds the tower; the status card is right of it.
 pub const TOWER_WIDTH: f32 = 360.0;

@@ -12,8 +12,8 @@ use super::setup_input::{
     AgentChoice, AnswererChoice, RULES, game_setup, parse_setup, parse_strength, seat_specs,
     verdict_lines,
 };
-use crate::gui::cave_board::TOP_BAR_HEIGHT;
 use crate::gui::describe::wrap;
+use crate::gui::widgets::TOP_BAR_HEIGHT;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, TextField, button_at,
     button_enabled, button_width, heading, label, text_width, toggle, truncate,

@@ -10,7 +10,7 @@ use macroquad::window::screen_width;
 use parlor_shared::ewn::{BOARD_SIZE, EwnGame, PIECES, SQUARES, Status};
 
 use super::layout::{EwnLayout, square_rect};
-use crate::gui::cave_board::side_panel_x;
+use crate::gui::widgets::side_panel_x;
 use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_width, wrapped_label};
 
 /// The target piece's token. Sampled by the window test beside its digit.

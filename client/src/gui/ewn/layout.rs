@@ -4,7 +4,7 @@
 use macroquad::math::Rect;
 use parlor_shared::ewn::{BOARD_SIZE, DICE_LEN, SQUARES};
 
-use crate::gui::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
+use crate::gui::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 
 /// Room left of and above the board for the row and column labels.
 const LABEL_BAND: f32 = 30.0;

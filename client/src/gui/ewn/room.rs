@@ -10,8 +10,8 @@ use parlor_shared::protocol::RoomSnapshot;
 
 use super::draw::{EwnMarks, draw_ewn};
 use super::layout::{ewn_layout, square_at};
+use crate::gui::board_play::BoardPlay;
 use crate::gui::confirm::Confirmation;
-use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::Input;
 
 /// The replay's board: `last` is the move that led here, if any.

@@ -11,8 +11,8 @@ use parlor_shared::protocol::{RoomSnapshot, SeatSpec};
 
 use super::levels::{LEVELS_DIR, load_levels};
 use super::lobby_form::EwnPlayer;
-use crate::gui::room_view::HeldSeat;
-use crate::gui::scripted::ScriptedGame;
+use crate::gui::board_play::HeldSeat;
+use crate::gui::scripted_game::ScriptedGame;
 
 #[derive(Debug)]
 pub struct EwnScript {

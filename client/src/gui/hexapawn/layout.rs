@@ -5,7 +5,7 @@
 use macroquad::math::{Rect, Vec2, vec2};
 use parlor_shared::hexapawn::{Dims, Move, Square};
 
-use crate::gui::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
+use crate::gui::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 
 /// Room left of and under a board for its row and column labels.
 const LABEL_BAND: f32 = 22.0;

@@ -9,8 +9,8 @@ use parlor_shared::hexapawn::{MatchView, RoundResult, Side, brain_title};
 use super::curve::{HER_COLORS, draw_curve};
 use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
+use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::{count_of, count_s};
-use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, label, text_width, truncate};
 
 /// Heights of the band with the two boards and of the score under it.

@@ -16,8 +16,8 @@ use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatSt
 use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use super::words::{BrainAtStart, brain_line, turn_line};
+use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::count_s;
-use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width,
     fit_to_width, heading, label,

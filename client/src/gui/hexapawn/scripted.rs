@@ -15,8 +15,8 @@ use parlor_shared::hexapawn::{
 use parlor_shared::protocol::{RoomId, RoomSnapshot, SeatSpec};
 
 use super::room::{acting_seat, again_button_at, pick_button_at, play_layout};
-use crate::gui::room_view::HeldSeat;
-use crate::gui::scripted::ScriptedGame;
+use crate::gui::board_play::HeldSeat;
+use crate::gui::scripted_game::ScriptedGame;
 
 /// One step of the person's: a move (their own, or one forced on HER), or letting HER pick.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -5,7 +5,8 @@
 
 use std::path::Path;
 
-use parlor_shared::klotski::{GenerateOptions, Puzzle, Shape, generate, parse_puzzle};
+use parlor_engines::klotski::{GenerateOptions, generate};
+use parlor_shared::klotski::{Puzzle, Shape, parse_puzzle};
 
 use crate::builtin_levels;
 use crate::level_files::files_with_extension;

@@ -17,14 +17,14 @@ use super::board::{BoardLayout, Motion, board_layout, draw_board, draw_goal, pie
 use super::play::{slide_for_click, slide_for_key, slide_into_blank};
 use super::slides::Slides;
 use super::walk::count_steps;
-use crate::gui::cave_board::{TOP_BAR_HEIGHT, side_panel_x};
+use crate::gui::board_play::BoardPlay;
 use crate::gui::confirm::Confirmation;
 use crate::gui::describe::count_s;
-use crate::gui::room_view::BoardPlay;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_enabled,
     button_width, heading, label,
 };
+use crate::gui::widgets::{TOP_BAR_HEIGHT, side_panel_x};
 
 const MARGIN: f32 = 16.0;
 /// Room above the board for the status line.

@@ -18,9 +18,8 @@ use super::board::board_layout;
 use super::lobby_form::{SOLVER_MOVE_MS, klotski_seat};
 use super::room::{click_slide, room_layout};
 use super::walk::SLIDE_SECONDS;
-use crate::gui::game_view::acting_seat;
-use crate::gui::room_view::HeldSeat;
-use crate::gui::scripted::ScriptedGame;
+use crate::gui::board_play::HeldSeat;
+use crate::gui::scripted_game::ScriptedGame;
 use crate::gui::widgets::Input;
 use crate::text_file::read_text_file;
 
@@ -123,7 +122,7 @@ impl ScriptedGame for KlotskiScript {
         };
         let slide = *self.slides.get(self.sent)?;
         let made = snapshot.moves.len();
-        let to_move = acting_seat(&snapshot.state);
+        let to_move = snapshot.state.seat_to_move();
         if self.sent_at.is_some_and(|at| made <= at)
             || !held.iter().any(|h| Some(h.seat) == to_move)
         {

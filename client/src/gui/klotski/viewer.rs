@@ -14,16 +14,17 @@ use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::klotski::{Puzzle, Shape, Verdict};
+use parlor_engines::klotski::Verdict;
+use parlor_shared::klotski::{Puzzle, Shape};
 
 use super::board::{BoardLayout, board_layout, draw_board, draw_goal, piece_at};
 use super::walk::{Walk, count_steps};
-use crate::gui::cave_board::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use crate::gui::describe::{count_s, wrap};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT,
     button_enabled, button_width, heading, label, text_width,
 };
+use crate::gui::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use crate::gui::{KLOTSKI_CONSOLE, check_display, draw_title_bar, run_window, writable_png_path};
 
 /// Margin around the board and inside the side panel.

@@ -1,62 +1,30 @@
-//! Klotski's tests: an independent brute-force breadth-first search (`brute`) as the reference,
-//! the course inputs' answers (`golden`), the parser's errors (`parse`), each kind of proved
-//! `No` (`unsolvable`), properties over random puzzles (`properties`), cutting detours
-//! (`shortcut`) and a memory cap as positions (`memory`).
+//! Klotski's rules tests: the parser's errors (`parse`), and that it never panics.
 
-mod brute;
-mod golden;
-mod memory;
 mod parse;
-mod properties;
-mod shortcut;
-mod unsolvable;
 
-use std::time::Duration;
+use proptest::prelude::*;
 
 use super::*;
-
-/// Options that never run out on the small boards of these tests, so no result depends on
-/// the machine's speed.
-fn unlimited(method: Method) -> SolveOptions {
-    SolveOptions {
-        method,
-        budget: Duration::from_secs(3600),
-        max_positions: 4_000_000,
-        ..SolveOptions::default()
-    }
-}
 
 fn puzzle(text: &str) -> Puzzle {
     parse_puzzle(text).unwrap_or_else(|error| panic!("{error}\n{text}"))
 }
 
-/// The solution's length if solved, `None` if proved unsolvable; checks that a solution
-/// replays to the goal and that an exact method proved it shortest.
-fn solved_length(puzzle: &Puzzle, method: Method) -> Option<usize> {
-    solved_length_with(puzzle, &unlimited(method))
-}
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
 
-fn solved_length_with(puzzle: &Puzzle, options: &SolveOptions) -> Option<usize> {
-    let method = options.method;
-    match solve(puzzle, options).verdict {
-        Verdict::Solved {
-            moves,
-            proved_shortest,
-        } => {
-            let end = puzzle
-                .replay(&moves)
-                .unwrap_or_else(|(at, error)| panic!("{method}: move {at}: {error}"));
-            assert!(
-                puzzle.is_goal(&end),
-                "{method}: the solution does not end at the goal"
-            );
-            assert!(
-                proved_shortest,
-                "{method}: not proved shortest on a small board"
-            );
-            Some(moves.len())
+    #[test]
+    fn the_parser_never_panics(text in "[0-9 *x\n-]{0,60}") {
+        let _ = parse_puzzle(&text);
+    }
+
+    #[test]
+    fn the_parser_survives_any_edit_of_a_valid_input(at in 0usize..200, byte in any::<u8>()) {
+        let mut text = include_str!("../../../../levels/klotski/mahynotch_test_2_spec_sample.in").as_bytes().to_vec();
+        let at = at % text.len();
+        text[at] = byte;
+        if let Ok(text) = String::from_utf8(text) {
+            let _ = parse_puzzle(&text);
         }
-        Verdict::Unsolvable(_) => None,
-        Verdict::Undecided => panic!("{method}: undecided on a small board\n{}", puzzle.to_text()),
     }
 }

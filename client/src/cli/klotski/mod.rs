@@ -1,0 +1,417 @@
+//! Numeric Klotski on the command line: `terminal` prints exactly the seed's answer to a puzzle
+//! read from standard input, `gui` shows that answer in a window, `show` replays a given list
+//! of slides in the window's replay view, `solve` does the same as
+//! `terminal` with a chosen search and its statistics, `generate` prints random puzzles, `bench`
+//! compares the searches. Standard output carries only the answer; everything else goes to
+//! standard error.
+
+mod bench;
+mod chart;
+mod show;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use clap::{Subcommand, ValueEnum};
+use parlor_engines::klotski::{
+    GenerateOptions, HeuristicKind, Method, Report, SolveOptions, Verdict, generate, solve,
+};
+use parlor_shared::klotski::{Shape, parse_puzzle};
+
+use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
+use crate::gui::show_klotski_game;
+use crate::seed::clock_seed;
+use crate::text_file::{read_at_most, read_text_file, text_from_utf8};
+
+pub use bench::BenchArgs;
+
+/// The default search time: the seed's 5x6 sample gets a solution well within 5 s.
+const DEFAULT_BUDGET_MS: u64 = 4000;
+/// The longest input read from standard input.
+const MAX_INPUT_BYTES: u64 = 1 << 20;
+/// Exit code when neither a solution nor a proof of `No` was found in time.
+const UNDECIDED_EXIT: u8 = 2;
+/// What `terminal` and `solve` say about their exit codes after their help.
+const EXIT_CODES: &str = "Exit code: 0 with an answer (Yes or No); 1 on an error such as bad \
+    input; 2 when there is no answer: neither a solution nor a proof of No was found within the \
+    search time (or the cap on stored positions), and nothing is printed on standard output. \
+    A command line that is refused before any search also exits with 2.";
+
+#[derive(Subcommand, Debug)]
+pub enum KlotskiCommand {
+    /// Read a puzzle from standard input and print the seed's answer: `Yes`, the number of
+    /// steps and one `x S` line per step (a shortest solution whenever one is proved in time),
+    /// or `No` (only when proved). Notes go to standard error; bad input is an error there.
+    /// No answer in time is exit code 2.
+    #[command(after_help = EXIT_CODES)]
+    Terminal {
+        /// Search time in milliseconds.
+        #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
+        budget_ms: u64,
+    },
+    /// Read a puzzle from standard input, solve it as `terminal` does and show the solution in
+    /// a window: Next / Right arrow steps (the moving piece slides), Back / Left arrow steps
+    /// back, Home / End jump to the start / end. The answer is also said on standard error.
+    Gui {
+        /// Search time in milliseconds.
+        #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
+        budget_ms: u64,
+        /// The step to open at: a number from 0, or `end`.
+        #[arg(long, default_value_t = StartStep::At(0))]
+        step: StartStep,
+        /// Save the window as PNG after a few frames and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+    },
+    /// Read a puzzle from standard input and show the slides of a moves file (`terminal`'s
+    /// answer, or one `x S` line per slide) in the replay view of a stored room game: Right /
+    /// Left step (the piece slides), Home / End jump. An illegal slide opens no window.
+    Show {
+        /// The moves file.
+        #[arg(long)]
+        moves: PathBuf,
+        /// The step to open at: a number from 0, or `end`.
+        #[arg(long, default_value_t = StartStep::End)]
+        step: StartStep,
+        /// Save the window as PNG after a few frames and exit.
+        #[arg(long)]
+        screenshot: Option<PathBuf>,
+    },
+    /// The same answer by a chosen search, with its statistics on standard error. No answer
+    /// in time is exit code 2.
+    #[command(after_help = EXIT_CODES)]
+    Solve {
+        /// The search; auto is the one `terminal` and `gui` use.
+        #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+        method: MethodArg,
+        /// Search time in milliseconds.
+        #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
+        budget_ms: u64,
+        /// Most positions a search may store (about 64 bytes each).
+        #[arg(long, default_value_t = SolveOptions::default().max_positions)]
+        max_positions: usize,
+        /// The strongest heuristic to use (databases apply to one-blank boards of 1x1 tiles of
+        /// up to 16 cells, and fall back to conflicts elsewhere).
+        #[arg(long, value_enum, default_value_t = HeuristicArg::Databases)]
+        heuristic: HeuristicArg,
+    },
+    /// Print a random puzzle in the input format: solvable, or unsolvable with --unsolvable.
+    Generate {
+        /// Rows of the board: at least 1, and rows times columns at most 64 cells.
+        #[arg(long)]
+        rows: u32,
+        /// Columns of the board: at least 1, and rows times columns at most 64 cells.
+        #[arg(long)]
+        cols: u32,
+        /// Empty cells: fewer than the board's cells (0 gives a board that is already solved).
+        #[arg(long, default_value_t = 1)]
+        blanks: u32,
+        /// Blocks to tie, e.g. `2*2,1*2,2*1` (rows*columns).
+        #[arg(long, value_delimiter = ',', value_parser = parse_shape)]
+        blocks: Vec<Shape>,
+        /// Random seed (default: from the clock, printed on standard error).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Make a puzzle that has no solution (proved by an invariant).
+        #[arg(long)]
+        unsolvable: bool,
+        /// Scrambling walk length on boards with blocks or several blanks (default: 100 steps
+        /// a cell; at most a million, about half a second on 8x8); one-blank boards of 1x1
+        /// tiles are drawn uniformly instead.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_WALK))]
+        walk: Option<u32>,
+    },
+    /// Compare the searches on a fixed suite: every course input, boards of up to 12 cells,
+    /// seeded random 15-puzzles and the seed's 5x6 sample.
+    Bench(BenchArgs),
+}
+
+/// The searches, as named on the command line.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MethodArg {
+    /// IDA* with pattern databases on one-blank boards of 1x1 tiles, A* elsewhere, then
+    /// anytime weighted A* if time runs out (what `terminal` uses).
+    Auto,
+    /// Breadth-first search.
+    Bfs,
+    /// Bidirectional breadth-first search.
+    Bibfs,
+    /// A*.
+    Astar,
+    /// IDA* with a transposition table.
+    Idastar,
+    /// Anytime weighted A* (weights 10 down to 1).
+    Weighted,
+}
+
+impl MethodArg {
+    pub fn method(self) -> Method {
+        match self {
+            MethodArg::Auto => Method::Auto,
+            MethodArg::Bfs => Method::Bfs,
+            MethodArg::Bibfs => Method::Bibfs,
+            MethodArg::Astar => Method::Astar,
+            MethodArg::Idastar => Method::Idastar,
+            MethodArg::Weighted => Method::Weighted,
+        }
+    }
+}
+
+/// The heuristics, as named on the command line.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeuristicArg {
+    /// Sum of the pieces' Manhattan distances.
+    Manhattan,
+    /// Manhattan plus linear conflicts of 1x1 tiles.
+    Conflicts,
+    /// Additive pattern databases (6-6-3 on 4x4), where they apply.
+    Databases,
+}
+
+impl HeuristicArg {
+    pub fn kind(self) -> HeuristicKind {
+        match self {
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::Conflicts => HeuristicKind::Conflicts,
+            HeuristicArg::Databases => HeuristicKind::PatternDatabases,
+        }
+    }
+}
+
+fn parse_shape(text: &str) -> Result<Shape, String> {
+    Shape::parse_block(text)
+        .ok_or_else(|| format!("{text:?} is not a block shape: use 2*2, 1*2 or 2*1"))
+}
+
+pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
+    let (stdout, stderr) = (&mut std::io::stdout().lock(), &mut std::io::stderr().lock());
+    match command {
+        KlotskiCommand::Terminal { budget_ms } => {
+            answer(&read_input()?, &auto(budget_ms), false, stdout, stderr)
+        }
+        KlotskiCommand::Gui {
+            budget_ms,
+            step,
+            screenshot,
+        } => {
+            let puzzle = parse_puzzle(&read_input()?).context("the puzzle on standard input")?;
+            let window = ViewerWindow::check(screenshot.as_deref())?;
+            let options = auto(budget_ms);
+            let report = solve(&puzzle, &options);
+            let summary = summary(&report, &options);
+            writeln!(stderr, "{summary}")?;
+            window.show(&puzzle, &report.verdict, summary, step)
+        }
+        KlotskiCommand::Show {
+            moves,
+            step,
+            screenshot,
+        } => {
+            let puzzle = parse_puzzle(&read_input()?).context("the puzzle on standard input")?;
+            let text =
+                read_text_file(&moves).with_context(|| format!("reading {}", moves.display()))?;
+            let slides =
+                show::parse_moves_file(&text).with_context(|| format!("{}", moves.display()))?;
+            show_klotski_game(&puzzle, slides, step, screenshot)
+        }
+        KlotskiCommand::Solve {
+            method,
+            budget_ms,
+            max_positions,
+            heuristic,
+        } => {
+            let options = SolveOptions {
+                method: method.method(),
+                budget: Duration::from_millis(budget_ms),
+                max_positions,
+                heuristic: heuristic.kind(),
+            };
+            answer(&read_input()?, &options, true, stdout, stderr)
+        }
+        KlotskiCommand::Generate {
+            rows,
+            cols,
+            blanks,
+            blocks,
+            seed,
+            unsolvable,
+            walk,
+        } => {
+            let seed = seed.unwrap_or_else(|| {
+                let seed = clock_seed();
+                eprintln!("seed {seed}");
+                seed
+            });
+            let options = GenerateOptions {
+                rows,
+                cols,
+                blanks,
+                blocks,
+                seed,
+                unsolvable,
+                walk,
+            };
+            write!(stdout, "{}", generate(&options)?.to_text())?;
+            Ok(ExitCode::SUCCESS)
+        }
+        KlotskiCommand::Bench(args) => bench::run(&args, stdout, stderr),
+    }
+}
+
+/// The longest scrambling walk `generate` takes: far more than scrambles any board, and a
+/// typo's four billion steps would take the better part of an hour.
+const MAX_WALK: i64 = 1_000_000;
+
+/// What `terminal` and `gui` solve with: the automatic choice of search.
+fn auto(budget_ms: u64) -> SolveOptions {
+    SolveOptions {
+        method: Method::Auto,
+        budget: Duration::from_millis(budget_ms),
+        ..SolveOptions::default()
+    }
+}
+
+/// The answer in one line, for the window and standard error: "Yes: 17 steps, proved
+/// shortest", "No solution: <reason>", or that there is no answer.
+pub fn summary(report: &Report, options: &SolveOptions) -> String {
+    match &report.verdict {
+        Verdict::Solved {
+            moves,
+            proved_shortest: true,
+        } => format!("Yes: {}, proved shortest", count_steps(moves.len())),
+        Verdict::Solved { moves, .. } => format!(
+            "Yes: {}, not proved shortest (the shortest needs at least {})",
+            count_steps(moves.len()),
+            report.stats.lower_bound
+        ),
+        Verdict::Unsolvable(proof) => format!("No solution: {proof}"),
+        Verdict::Undecided if stopped_at_position_cap(report, options) => format!(
+            "Undecided: no solution and no proof that none exists found within {} stored \
+             positions, the most a search may store",
+            options.max_positions
+        ),
+        Verdict::Undecided => format!(
+            "Undecided: no solution and no proof that none exists found in {} ms; try a \
+             larger --budget-ms",
+            options.budget.as_millis()
+        ),
+    }
+}
+
+/// Whether a search that found no answer stopped at `options.max_positions` rather than at
+/// its time. The solver does not say why it gave up, so this is read from its statistics: it
+/// stored as many positions as allowed and its time was not up. IDA* never stops at the cap
+/// (its table is a cache of fixed size, reported as stored), so it is left out.
+fn stopped_at_position_cap(report: &Report, options: &SolveOptions) -> bool {
+    options.method != Method::Idastar
+        && report.stats.stored >= options.max_positions as u64
+        && report.elapsed < options.budget
+}
+
+/// Standard input as text, refusing anything longer than a puzzle could sensibly be.
+fn read_input() -> anyhow::Result<String> {
+    read_input_from(std::io::stdin())
+}
+
+/// [`read_input`] from `input`; a leading byte order mark is skipped.
+fn read_input_from(input: impl std::io::Read) -> anyhow::Result<String> {
+    let Some(bytes) = read_at_most(input, MAX_INPUT_BYTES).context("reading standard input")?
+    else {
+        bail!("the input is longer than {MAX_INPUT_BYTES} bytes");
+    };
+    text_from_utf8(bytes).context("the input is not UTF-8 text")
+}
+
+/// Solves the puzzle in `input` and writes the seed's answer to `out`, notes (and with
+/// `stats`, the search's statistics) to `notes`. Bad input is an error; no answer in time is
+/// exit code 2 with nothing on `out`.
+pub fn answer(
+    input: &str,
+    options: &SolveOptions,
+    stats: bool,
+    out: &mut impl Write,
+    notes: &mut impl Write,
+) -> anyhow::Result<ExitCode> {
+    let puzzle = parse_puzzle(input).context("the puzzle on standard input")?;
+    let report = solve(&puzzle, options);
+    if stats {
+        writeln!(notes, "{}", statistics(&report))?;
+    }
+    match &report.verdict {
+        Verdict::Solved {
+            moves,
+            proved_shortest,
+        } => {
+            let mut text = format!("Yes\n{}\n", moves.len());
+            for mv in moves {
+                text += &format!("{mv}\n");
+            }
+            out.write_all(text.as_bytes())?;
+            if !proved_shortest {
+                writeln!(
+                    notes,
+                    "note: this solution of {} steps is not proved shortest; the shortest needs at \
+                     least {} (search time {} ms)",
+                    moves.len(),
+                    report.stats.lower_bound,
+                    options.budget.as_millis()
+                )?;
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Unsolvable(proof) => {
+            writeln!(out, "No")?;
+            writeln!(notes, "no solution: {proof}")?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Verdict::Undecided => {
+            let (limit, hint) = if stopped_at_position_cap(&report, options) {
+                let hint = if stats {
+                    "try a larger --max-positions"
+                } else {
+                    "`klotski solve` takes a larger --max-positions"
+                };
+                (
+                    format!(
+                        "within the cap of {} stored positions",
+                        options.max_positions
+                    ),
+                    hint,
+                )
+            } else {
+                (
+                    format!("in {} ms", options.budget.as_millis()),
+                    "try a larger --budget-ms",
+                )
+            };
+            writeln!(
+                notes,
+                "no answer: neither a solution nor a proof that none exists was found {limit} \
+                 (the shortest solution, if any, needs at least {} steps); {hint}",
+                report.stats.lower_bound
+            )?;
+            Ok(ExitCode::from(UNDECIDED_EXIT))
+        }
+    }
+}
+
+/// One line of statistics: method, heuristic, positions, bound and time.
+fn statistics(report: &Report) -> String {
+    let heuristic = report
+        .heuristic
+        .map_or(String::new(), |kind| format!(" with {}", kind.name()));
+    format!(
+        "{}{heuristic}: {} positions expanded, {} stored, lower bound {}, {:.3} s",
+        report.method,
+        report.stats.expanded,
+        report.stats.stored,
+        report.stats.lower_bound,
+        report.elapsed.as_secs_f64()
+    )
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,37 @@
+//! What the room screen and each game's board share: what a board made of a frame's input
+//! (`BoardPlay`) and a seat this client holds (`HeldSeat`).
+
+use parlor_shared::game::{GameMove, GameSetup};
+use parlor_shared::protocol::{SeatSpec, SeatToken};
+
+/// What a game's board made of this frame's input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoardPlay {
+    Nothing,
+    /// A move for the seat held here that is to move.
+    Move(GameMove),
+    /// The user tried something that is not a move; the reason is shown as a hint.
+    Refused(String),
+    /// A new room with this setup, for this client to join.
+    NewRoom {
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    },
+}
+
+impl BoardPlay {
+    /// `self`, or `other` when `self` is nothing.
+    pub fn or(self, other: BoardPlay) -> BoardPlay {
+        match self {
+            BoardPlay::Nothing => other,
+            play => play,
+        }
+    }
+}
+
+/// A seat this client holds in a room, with the token that proves it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeldSeat {
+    pub seat: u8,
+    pub token: SeatToken,
+}

@@ -1,0 +1,22 @@
+//! Numeric Klotski's solvers, over the rules of `parlor_shared::klotski`:
+//!
+//! - [`solve`] answers: cheap proofs of `No` (`parlor_shared::klotski::prove_unsolvable`), then
+//!   a search chosen by [`Method`] (BFS, bidirectional BFS, A*, IDA* with a transposition
+//!   table, anytime weighted A*) guided by Manhattan distance, linear conflicts or additive
+//!   pattern databases.
+//! - [`generate`] makes random solvable (or, on request, unsolvable) puzzles.
+
+mod generate;
+mod heuristic;
+mod key;
+mod pdb;
+mod search;
+mod solve;
+
+pub use generate::{GenerateError, GenerateOptions, generate};
+pub use heuristic::HeuristicKind;
+pub use search::SearchStats;
+pub use solve::{Method, Report, SolveOptions, Verdict, positions_within, prepare, solve};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,281 @@
+//! The solver's front door: cheap proofs of `No` first, then the chosen search, each answer
+//! replayed against the rules before it is returned.
+//!
+//! `Method::Auto` (what `terminal` uses) first runs the exact search that suits the board: IDA*
+//! with pattern databases on classic one-blank boards of up to 16 cells (70% of the budget),
+//! A* with linear conflicts elsewhere (half; it also proves `No` by exhausting the reachable
+//! positions). If that runs out, the anytime weighted search spends the rest finding a
+//! solution as short as it can, and the exact search's bound says how far from shortest it
+//! may be.
+
+use std::fmt;
+use std::time::{Duration, Instant};
+
+use super::heuristic::{Heuristic, HeuristicKind, databases_apply};
+use super::key::KeyLayout;
+use super::search::{
+    Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
+    bytes_per_position, idastar, shorten,
+};
+use parlor_shared::klotski::{Move, Puzzle};
+use parlor_shared::klotski::{Unsolvable, prove_unsolvable};
+
+/// A search method.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// The exact search that suits the board, then the weighted fallback.
+    Auto,
+    Bfs,
+    /// Bidirectional breadth-first search.
+    Bibfs,
+    Astar,
+    /// IDA* with a transposition table.
+    Idastar,
+    /// Anytime weighted A*: weights 10, 3, 2.5, 2, 1.7, 1.5, 1.2 and 1, each looking for a
+    /// shorter solution than the last.
+    Weighted,
+}
+
+impl Method {
+    /// The methods a user picks from (everything but `Auto`).
+    pub const SEARCHES: [Method; 5] = [
+        Method::Bfs,
+        Method::Bibfs,
+        Method::Astar,
+        Method::Idastar,
+        Method::Weighted,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Auto => "auto",
+            Method::Bfs => "bfs",
+            Method::Bibfs => "bibfs",
+            Method::Astar => "astar",
+            Method::Idastar => "idastar",
+            Method::Weighted => "weighted",
+        }
+    }
+}
+
+impl fmt::Display for Method {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How to solve.
+#[derive(Clone, Copy, Debug)]
+pub struct SolveOptions {
+    pub method: Method,
+    /// Wall-clock time for the searches (building pattern databases comes on top, once).
+    pub budget: Duration,
+    /// Most positions a search may store, which bounds its memory ([`positions_within`] turns
+    /// a byte cap into positions).
+    pub max_positions: usize,
+    /// The strongest heuristic the informed searches may use: pattern databases fall back to
+    /// linear conflicts where they do not apply.
+    pub heuristic: HeuristicKind,
+}
+
+impl Default for SolveOptions {
+    fn default() -> SolveOptions {
+        SolveOptions {
+            method: Method::Auto,
+            budget: Duration::from_secs(4),
+            max_positions: 12_000_000,
+            heuristic: HeuristicKind::PatternDatabases,
+        }
+    }
+}
+
+/// The answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// A solution, replayed and checked; `proved_shortest` when no shorter one exists.
+    Solved {
+        moves: Vec<Move>,
+        proved_shortest: bool,
+    },
+    /// Proved to have no solution.
+    Unsolvable(Unsolvable),
+    /// Neither a solution nor a proof within the budget.
+    Undecided,
+}
+
+/// The answer with what it took.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub verdict: Verdict,
+    pub method: Method,
+    /// The heuristic the informed searches used, if any ran.
+    pub heuristic: Option<HeuristicKind>,
+    pub stats: SearchStats,
+    /// Including building pattern databases, if this call built them.
+    pub elapsed: Duration,
+}
+
+/// Builds, once per process, the tables the informed searches use on `puzzle`'s board (the
+/// 4x4 pattern databases take a few seconds), so that later solves time only their search.
+pub fn prepare(puzzle: &Puzzle) {
+    Heuristic::new(puzzle, HeuristicKind::PatternDatabases);
+}
+
+/// The most positions a search of `puzzle` may store (for [`SolveOptions::max_positions`]) so
+/// that its tables hold at most `bytes`: a position takes more memory on a board whose
+/// positions take more words (about 120 bytes on a 15-puzzle, over 400 on an 8x8 board of
+/// many pieces).
+/// Pattern databases, built once per board size and kept, are not counted.
+pub fn positions_within(puzzle: &Puzzle, bytes: usize) -> usize {
+    let layout = KeyLayout::new(puzzle.geometry().cells(), puzzle.pieces().len());
+    let per_position = match layout.words() {
+        1 => bytes_per_position::<1>(),
+        2 => bytes_per_position::<2>(),
+        3 => bytes_per_position::<3>(),
+        4 => bytes_per_position::<4>(),
+        _ => bytes_per_position::<8>(),
+    };
+    bytes / per_position
+}
+
+/// Solves `puzzle` with `options.method`.
+pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
+    let started = Instant::now();
+    let mut report = Report {
+        verdict: Verdict::Undecided,
+        method: options.method,
+        heuristic: None,
+        stats: SearchStats::default(),
+        elapsed: Duration::ZERO,
+    };
+    if let Some(proof) = prove_unsolvable(puzzle) {
+        report.verdict = Verdict::Unsolvable(proof);
+    } else {
+        let layout = KeyLayout::new(puzzle.geometry().cells(), puzzle.pieces().len());
+        // One monomorphised search per key width: one word holds a 15-puzzle, two the 5x6 sample.
+        report = match layout.words() {
+            1 => run(&Space::<1>::new(puzzle, layout), options, report),
+            2 => run(&Space::<2>::new(puzzle, layout), options, report),
+            3 => run(&Space::<3>::new(puzzle, layout), options, report),
+            4 => run(&Space::<4>::new(puzzle, layout), options, report),
+            _ => run(&Space::<8>::new(puzzle, layout), options, report),
+        };
+    }
+    report.elapsed = started.elapsed();
+    report
+}
+
+fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Report) -> Report {
+    let informed = !matches!(options.method, Method::Bfs | Method::Bibfs);
+    let heuristic = informed.then(|| Heuristic::new(space.puzzle, options.heuristic));
+    report.heuristic = heuristic.as_ref().map(Heuristic::kind);
+    let started = Instant::now();
+    let limits = |share: f64| Limits {
+        deadline: started + options.budget.mul_f64(share),
+        max_positions: options.max_positions,
+    };
+    let stats = &mut report.stats;
+    let outcome = match (options.method, &heuristic) {
+        (Method::Bfs, _) => bfs(space, &limits(1.0), stats),
+        (Method::Bibfs, _) => bidirectional(space, &limits(1.0), stats),
+        (Method::Astar, Some(heuristic)) => {
+            best_first(space, heuristic, Weight::ONE, None, &limits(1.0), stats)
+        }
+        (Method::Idastar, Some(heuristic)) => idastar(space, heuristic, &limits(1.0), stats),
+        (Method::Weighted, Some(heuristic)) => anytime(space, heuristic, &limits(1.0), stats),
+        (_, Some(heuristic)) => {
+            // On classic boards IDA* with databases nearly always finishes; elsewhere A* settles
+            // boards of up to about 20 cells and leaves the anytime search half the time.
+            let exact = if databases_apply(space.puzzle) {
+                idastar(space, heuristic, &limits(0.7), stats)
+            } else {
+                best_first(space, heuristic, Weight::ONE, None, &limits(0.5), stats)
+            };
+            match exact {
+                Outcome::OutOfBudget => {
+                    let bound = stats.lower_bound;
+                    let outcome = anytime(space, heuristic, &limits(1.0), stats);
+                    stats.lower_bound = stats.lower_bound.max(bound);
+                    outcome
+                }
+                decided => decided,
+            }
+        }
+        (_, None) => Outcome::OutOfBudget,
+    };
+    report.verdict = verdict(space.puzzle, outcome);
+    report
+}
+
+/// Weighted A* with falling weights, each round only looking for something shorter than the
+/// best so far (its detours cut out first); the last round (weight 1) is A* and proves its
+/// answer shortest.
+fn anytime<const W: usize>(
+    space: &Space<W>,
+    heuristic: &Heuristic,
+    limits: &Limits,
+    stats: &mut SearchStats,
+) -> Outcome {
+    // Greedy first for a quick answer, then down in steps: on the 5x6 sample weight 10 answers
+    // in a quarter second and 3 and 2.5 improve it within the default budget.
+    const WEIGHTS: [u32; 8] = [100, 30, 25, 20, 17, 15, 12, 10];
+    let mut best: Option<Vec<PieceMove>> = None;
+    for weight in WEIGHTS.map(Weight) {
+        let bound = best.as_ref().map(|path| path.len() as u32);
+        let mut round = SearchStats::default();
+        let outcome = best_first(space, heuristic, weight, bound, limits, &mut round);
+        stats.expanded += round.expanded;
+        stats.stored = stats.stored.max(round.stored);
+        stats.lower_bound = stats.lower_bound.max(round.lower_bound);
+        match (outcome, best.take()) {
+            (Outcome::Found { path, proved }, _) if proved => {
+                return Outcome::Found { path, proved };
+            }
+            (Outcome::Found { path, .. }, _) => best = Some(shorten(space, &path, limits)),
+            // Nothing shorter than the best exists: it is shortest.
+            (Outcome::Exhausted { .. }, Some(path)) => {
+                stats.lower_bound = stats.lower_bound.max(path.len() as u32);
+                return Outcome::Found { path, proved: true };
+            }
+            (exhausted @ Outcome::Exhausted { .. }, None) => return exhausted,
+            (Outcome::OutOfBudget, previous) => {
+                best = previous;
+                break;
+            }
+        }
+    }
+    match best {
+        Some(path) => Outcome::Found {
+            path,
+            proved: false,
+        },
+        None => Outcome::OutOfBudget,
+    }
+}
+
+/// The verdict of an outcome, its path turned into labelled moves and replayed to the goal.
+fn verdict(puzzle: &Puzzle, outcome: Outcome) -> Verdict {
+    match outcome {
+        Outcome::Found { path, proved } => {
+            let moves: Vec<Move> = path
+                .iter()
+                .map(|mv| Move {
+                    label: puzzle.pieces()[mv.piece()].label,
+                    dir: mv.dir(),
+                })
+                .collect();
+            // A search bug must never become a wrong `Yes`.
+            match puzzle.replay(&moves) {
+                Ok(end) if puzzle.is_goal(&end) => Verdict::Solved {
+                    moves,
+                    proved_shortest: proved,
+                },
+                _ => Verdict::Undecided,
+            }
+        }
+        Outcome::Exhausted { positions } => {
+            Verdict::Unsolvable(Unsolvable::Exhausted { positions })
+        }
+        Outcome::OutOfBudget => Verdict::Undecided,
+    }
+}
