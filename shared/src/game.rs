@@ -4,11 +4,15 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::bricks::{self, BricksGame, BricksMove};
+use crate::bricks::{self, BricksGame};
 use crate::cave;
-use crate::ewn::{self, EwnGame, EwnMove, LevelSpec};
+use crate::ewn::{self, EwnGame, LevelSpec};
 use crate::hexapawn::{self, HexGame, HexMove, HexSetup, MatchSetup, MatchView};
-use crate::klotski::{self, KlotskiBoard, KlotskiGame, KlotskiMove};
+use crate::klotski::{self, KlotskiBoard, KlotskiGame};
+
+mod moves;
+
+pub use moves::{GameMove, turns};
 
 /// Which game a room plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -183,20 +187,6 @@ pub enum GameState {
     Hexapawn(HexGame),
     /// An auto match takes no moves: its server room plays it.
     HerMatch(MatchView),
-}
-
-/// One move of some game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum GameMove {
-    Cave(cave::Square),
-    Bricks(BricksMove),
-    Ewn(EwnMove),
-    Klotski(KlotskiMove),
-    Hexapawn(HexMove),
-    /// A puzzle's player takes back their last move (EWN, Numeric Klotski).
-    Undo,
-    /// A puzzle's player starts over from the puzzle's start.
-    Restart,
 }
 
 /// How a finished game ended, in terms of seats.
@@ -377,74 +367,6 @@ impl GameState {
     }
 }
 
-impl GameMove {
-    /// The game the move belongs to; none for an undo or a restart, which every puzzle takes.
-    pub fn kind(&self) -> Option<GameKind> {
-        match self {
-            GameMove::Cave(_) => Some(GameKind::Cave),
-            GameMove::Bricks(_) => Some(GameKind::Bricks),
-            GameMove::Ewn(_) => Some(GameKind::Ewn),
-            GameMove::Klotski(_) => Some(GameKind::Klotski),
-            GameMove::Hexapawn(_) => Some(GameKind::Hexapawn),
-            GameMove::Undo | GameMove::Restart => None,
-        }
-    }
-
-    /// Whether the move is a turn as people count them: a Bricks drop (its answer is part of
-    /// it), a Klotski slide (giving up is none), a Hexapawn ply (HER's pick and resignation
-    /// are none), every Magnetic Cave and EWN move; an undo or a restart is none.
-    pub fn is_a_turn(&self) -> bool {
-        !matches!(
-            self,
-            GameMove::Bricks(BricksMove::Answer(_))
-                | GameMove::Klotski(KlotskiMove::GiveUp(_))
-                | GameMove::Hexapawn(HexMove::HerPicks | HexMove::HerResigns)
-                | GameMove::Undo
-                | GameMove::Restart
-        )
-    }
-
-    /// Whether a person may send this move. The rules take any give-up, but only the solver
-    /// knows why it gives up: a person claiming "no solution exists" or "out of time" would
-    /// put the solver's words into the game's record.
-    pub fn check_made_by_a_person(&self) -> Result<(), String> {
-        match self {
-            GameMove::Klotski(KlotskiMove::GiveUp(reason))
-                if *reason != klotski::GiveUpReason::Player =>
-            {
-                Err(format!(
-                    "only the solver gives up with \"{reason}\"; a person gives up as Player"
-                ))
-            }
-            _ => Ok(()),
-        }
-    }
-}
-
-/// The turns among `moves` (see [`GameMove::is_a_turn`]): what a room's summary and a stored
-/// game's record count.
-pub fn turns(moves: &[GameMove]) -> u32 {
-    moves.iter().filter(|mv| mv.is_a_turn()).count() as u32
-}
-
-impl std::fmt::Display for GameMove {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            GameMove::Cave(square) => write!(f, "{square}"),
-            GameMove::Bricks(BricksMove::Drop(height)) => write!(f, "drop from {height}"),
-            GameMove::Bricks(BricksMove::Answer(answer)) => write!(f, "{answer}"),
-            GameMove::Ewn(EwnMove { piece, to }) => write!(f, "piece {piece} to {to}"),
-            GameMove::Klotski(KlotskiMove::Slide(slide)) => write!(f, "{slide}"),
-            GameMove::Klotski(KlotskiMove::GiveUp(reason)) => write!(f, "gave up: {reason}"),
-            GameMove::Hexapawn(HexMove::Play(mv)) => write!(f, "{mv}"),
-            GameMove::Hexapawn(HexMove::HerPicks) => f.write_str("HER picks"),
-            GameMove::Hexapawn(HexMove::HerResigns) => f.write_str("HER resigns"),
-            GameMove::Undo => f.write_str("undo"),
-            GameMove::Restart => f.write_str("restart"),
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -539,25 +461,5 @@ mod tests {
             GameKind::Cave.seat_names().len(),
             GameKind::Cave.seats() as usize
         );
-    }
-    #[test]
-    fn turns_count_what_people_count() {
-        use crate::bricks::Answer;
-        let moves = [
-            GameMove::Bricks(BricksMove::Drop(5)),
-            GameMove::Bricks(BricksMove::Answer(Answer::Safe)),
-            GameMove::Bricks(BricksMove::Drop(7)),
-        ];
-        assert_eq!(turns(&moves), 2, "a drop and its answer are one turn");
-        let gave_up = [GameMove::Klotski(KlotskiMove::GiveUp(
-            klotski::GiveUpReason::Player,
-        ))];
-        assert_eq!(turns(&gave_up), 0, "giving up at once is no step");
-        let her = [
-            GameMove::Hexapawn(HexMove::HerPicks),
-            GameMove::Hexapawn(HexMove::HerResigns),
-        ];
-        assert_eq!(turns(&her), 0);
-        assert_eq!(turns(&[GameMove::Cave("a1".parse().unwrap())]), 1);
     }
 }

@@ -9,12 +9,14 @@
 //!
 //! The solvers and the generator are `parlor_engines::klotski`'s.
 
+mod board;
 mod grid;
 mod invariants;
 mod parse;
 mod puzzle;
 mod room;
 
+pub use board::KlotskiBoard;
 pub use grid::{Dir, Geometry, MAX_CELLS, Shape, Step};
 pub use invariants::{Axis, Unsolvable, prove_unsolvable};
 pub use parse::{ParseError, Problem, parse_puzzle};
@@ -22,8 +24,7 @@ pub use puzzle::{
     LayoutError, Move, MoveError, MoveSyntaxError, Piece, Position, Puzzle, cells_of,
 };
 pub use room::{
-    GiveUpReason, KlotskiBoard, KlotskiGame, KlotskiMove, KlotskiMoveError, KlotskiStatus,
-    MAX_STEPS,
+    GiveUpReason, KlotskiGame, KlotskiMove, KlotskiMoveError, KlotskiStatus, MAX_STEPS,
 };
 
 #[cfg(test)]
