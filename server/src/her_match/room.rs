@@ -335,7 +335,7 @@ mod tests {
             brains: ["A".into(), "B".into()],
         };
         let player = crate::audience::test_player(1);
-        (store.insert_match(1, &setup, 1, &player).done().await).unwrap();
+        (store.insert_match(1, &setup, 1, &player, None).done().await).unwrap();
         // Unwatched for 2 minutes when the server stopped.
         let since = crate::store::unix_now() - 120;
         (store.set_unfollowed_since(1, Some(since)).done().await).unwrap();
