@@ -33,6 +33,13 @@ struct Args {
     /// With --open-room: saves the window as PNG once the room is there, then quits.
     #[arg(long, hide = true, requires = "open_room")]
     screenshot: Option<PathBuf>,
+    /// The window's first size, WIDTHxHEIGHT (e.g. 800x600), for the layout tests.
+    #[arg(long, hide = true, value_parser = parse_window_size)]
+    window_size: Option<(i32, i32)>,
+    /// With --screenshot: writes what its frame drew where, and the layout problems found, as
+    /// JSON.
+    #[arg(long, hide = true, requires = "screenshot")]
+    layout_report: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -74,6 +81,19 @@ enum Command {
     Admin(cli::admin::AdminArgs),
 }
 
+/// A window size written WIDTHxHEIGHT, each from 200 to 8192 pixels.
+fn parse_window_size(text: &str) -> Result<(i32, i32), String> {
+    let sides = text.split_once('x').and_then(|(width, height)| {
+        let side = |side: &str| {
+            side.parse::<i32>()
+                .ok()
+                .filter(|side| (200..=8192).contains(side))
+        };
+        Some((side(width)?, side(height)?))
+    });
+    sides.ok_or_else(|| format!("{text:?} is not a size such as 800x600 (200 to 8192 each)"))
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(parlor_server::logging::log_filter("warn"))
@@ -89,6 +109,8 @@ fn main() -> ExitCode {
                 identity_file,
                 open_room: args.open_room,
                 screenshot: args.screenshot,
+                window_size: args.window_size,
+                layout_report: args.layout_report,
             })
         }),
         Some(Command::Cave { command }) => cli::cave::run(command),

@@ -14,14 +14,14 @@ use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpe
 
 use super::board_play::HeldSeat;
 use super::bricks::{BricksSetupView, SetupAction};
-use super::describe;
 use super::lobby::{LobbyAction, LobbyView};
 use super::replay_view::{ReplayAction, ReplayView};
 use super::room_view::{RoomAction, RoomView};
 use super::scripted::RoomScript;
 use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
-    DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, heading, label, text_width, truncate,
+    DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, fit_to_width, heading, label,
+    wrap_to_width,
 };
 use crate::identity::Identity;
 use crate::net::{Connection, NetEvent};
@@ -165,6 +165,9 @@ impl App {
 
     /// The app that opens the room of `script` by itself once connected.
     pub fn with_script(mut self, script: Option<RoomScript>) -> App {
+        if let Some(game) = script.as_ref().and_then(RoomScript::lobby_form) {
+            self.lobby.choose_game(game);
+        }
         self.script = script;
         self
     }
@@ -194,6 +197,10 @@ impl App {
                     && (reconnecting || !script.waits_for_reconnecting())
             }
             (Some(script), Screen::Replay(_)) => script.ends_in_replay(),
+            (Some(script), Screen::Lobby) => {
+                let answered = self.lobby.me.is_some() && !self.lobby.games.is_empty();
+                script.lobby_done(answered, get_time())
+            }
             _ => false,
         }
     }
@@ -451,7 +458,7 @@ impl App {
         draw_rectangle(0.0, 0.0, width, TOP_BAR_HEIGHT, PANEL);
         heading("Parlor", 16.0, 38.0);
         let x = 140.0;
-        let max_chars = ((width - x - 10.0) / text_width("m")).max(1.0) as usize;
+        let room = width - x - 10.0;
         let (text, color): (String, Color) = match &self.link {
             Link::Offline(reason) if reason.is_empty() => ("Not connected".into(), DIM_TEXT),
             Link::Offline(reason) => (format!("Not connected: {reason}"), ERROR_TEXT),
@@ -470,7 +477,7 @@ impl App {
             // The reason names the address when it matters ("cannot connect to ...").
             Link::Disconnected { reason, .. } => (format!("Disconnected: {reason}"), ERROR_TEXT),
         };
-        let mut lines = describe::wrap(&text, max_chars).into_iter();
+        let mut lines = wrap_to_width(&text, room).into_iter();
         label(&lines.next().unwrap_or_default(), x, 24.0, color);
         // The second line shows the latest notice, or else the rest of a long link status.
         let notice = self
@@ -484,6 +491,6 @@ impl App {
             ),
             None => (lines.collect::<Vec<_>>().join(" "), color),
         };
-        label(&truncate(&second, max_chars), x, 48.0, color);
+        label(&fit_to_width(&second, room), x, 48.0, color);
     }
 }

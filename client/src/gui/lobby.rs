@@ -29,8 +29,9 @@ use super::lobby_rows::{
 use super::seats::seat_player;
 use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button, button_at,
-    button_enabled, button_width, heading, heading_fit, label, text_width, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, FormArea, Input, LINE_HEIGHT, TEXT, TextField, button,
+    button_at, button_enabled, button_width, fit_to_width, heading_fit, label, text_width, toggle,
+    wrap_to_width,
 };
 
 /// The per-move budgets offered for AI seats.
@@ -38,6 +39,18 @@ const AI_BUDGETS: [u32; 3] = [100, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS];
 const LEFT_X: f32 = 20.0;
 const LEFT_WIDTH: f32 = 390.0;
 const RIGHT_X: f32 = 430.0;
+/// The space kept free along the window's right and bottom edges.
+const MARGIN: f32 = 16.0;
+/// The width of the name field, at the right of the server row.
+const NAME_FIELD_WIDTH: f32 = 160.0;
+/// Where the game buttons start, right of "Game".
+const GAME_BUTTONS_X: f32 = 50.0;
+/// The most lines of a game's description the form shows.
+const DESCRIPTION_LINES: usize = 2;
+/// The window height from which the form shows the game's description.
+const DESCRIPTION_MIN_HEIGHT: f32 = 700.0;
+/// The share of the right column's height the open rooms take; the stored games have the rest.
+const ROOMS_SHARE: f32 = 0.55;
 const ROOM_ROW_HEIGHT: f32 = 62.0;
 const RECORD_ROW_HEIGHT: f32 = 50.0;
 
@@ -126,6 +139,11 @@ impl LobbyView {
         }
     }
 
+    /// Shows the creation form of `game`, as a click on its button does.
+    pub fn choose_game(&mut self, game: GameKind) {
+        self.game = game;
+    }
+
     /// Forgets everything learnt from a server, before talking to another one.
     pub fn clear_lists(&mut self) {
         self.games.clear();
@@ -158,6 +176,10 @@ impl LobbyView {
     }
 
     /// Handles input and draws the lobby. `held` are the seats this client holds.
+    ///
+    /// Left: the server row, then the room creation form, whose Create button keeps its place
+    /// at the bottom however the form above it changes. Right: the seats we hold, the open
+    /// rooms, and under them the stored games, sharing the height the window has.
     pub fn update(
         &mut self,
         input: &Input,
@@ -167,16 +189,30 @@ impl LobbyView {
         let top = TOP_BAR_HEIGHT + 14.0;
         let mut action = self.draw_server_row(input, top);
         let columns_top = top + 64.0;
-        let form_top = self.draw_games(columns_top) + 4.0;
-        let (create, records_top) = self.draw_create_form(input, form_top, connected);
-        action = action.or(create);
-        action = action.or(self.draw_records(input, records_top + 16.0, connected));
-        action.or(self.draw_rooms(input, columns_top, connected, held))
+        let bottom = screen_height() - MARGIN;
+        action = action.or(self.draw_create_form(input, columns_top, bottom, connected));
+        let records_top = columns_top + (bottom - columns_top) * ROOMS_SHARE;
+        action = action.or(self.draw_records(input, records_top, bottom, connected));
+        action.or(self.draw_rooms(input, columns_top, records_top - MARGIN, connected, held))
     }
 
     fn draw_server_row(&mut self, input: &Input, y: f32) -> Option<LobbyAction> {
-        label("Server", LEFT_X, y + 20.0, TEXT);
-        let field = Rect::new(LEFT_X + 70.0, y, 470.0, BUTTON_HEIGHT);
+        label("Server", LEFT_X, y + 19.0, TEXT);
+        // The name field keeps its width at the right; the address takes what is left.
+        let name_field_w = NAME_FIELD_WIDTH;
+        let buttons_w = button_width("Connect") + button_width("Refresh") + 20.0;
+        let name_label_w = text_width("Name") + 10.0;
+        let address_x = LEFT_X + 60.0;
+        let address_w = (screen_width()
+            - MARGIN
+            - name_field_w
+            - name_label_w
+            - 20.0
+            - buttons_w
+            - 10.0
+            - address_x)
+            .clamp(120.0, 470.0);
+        let field = Rect::new(address_x, y, address_w, BUTTON_HEIGHT);
         let submitted = self.address.update(input, field) == FieldEvent::Submitted;
         let connect_x = field.x + field.w + 10.0;
         let mut action = None;
@@ -191,13 +227,8 @@ impl LobbyView {
             action = Some(LobbyAction::Refresh);
         }
         let name_x = refresh_x + button_width("Refresh") + 20.0;
-        label("Name", name_x, y + 20.0, TEXT);
-        let name_field = Rect::new(
-            name_x + 50.0,
-            y,
-            (screen_width() - name_x - 70.0).max(60.0),
-            BUTTON_HEIGHT,
-        );
+        label("Name", name_x, y + 19.0, TEXT);
+        let name_field = Rect::new(name_x + name_label_w, y, name_field_w, BUTTON_HEIGHT);
         if self.name.update(input, name_field) == FieldEvent::Submitted {
             action = Some(LobbyAction::Rename(self.name.text.clone()));
         }
@@ -208,48 +239,53 @@ impl LobbyView {
         } else {
             "Click the address to switch to another server, or your name to change it."
         };
-        label(hint, field.x, y + BUTTON_HEIGHT + 20.0, DIM_TEXT);
+        let hint_w = screen_width() - MARGIN - field.x;
+        label(
+            &fit_to_width(hint, hint_w),
+            field.x,
+            y + BUTTON_HEIGHT + 20.0,
+            DIM_TEXT,
+        );
         action
     }
 
-    /// The game chosen in the form as the server describes it (the form's buttons name the
-    /// others, and six descriptions would push the form off the screen); returns where the
-    /// column continues.
-    fn draw_games(&self, top: f32) -> f32 {
-        heading("Games", LEFT_X, top + 22.0);
-        let mut y = top + 22.0 + LINE_HEIGHT + 4.0;
-        if self.games.is_empty() {
-            label("(not known yet)", LEFT_X, y, DIM_TEXT);
-            return y + LINE_HEIGHT;
+    /// The chosen game as the server describes it, in at most two lines under the game
+    /// buttons (the buttons name the others); returns where the form continues.
+    fn draw_description(&self, y: f32) -> f32 {
+        let text = match self.games.iter().find(|game| game.kind == self.game) {
+            Some(game) => game.description.as_str(),
+            None => "(the server has not said yet what it offers)",
+        };
+        let mut lines = wrap_to_width(text, LEFT_WIDTH);
+        if lines.len() > DESCRIPTION_LINES {
+            let rest = lines.split_off(DESCRIPTION_LINES - 1).join(" ");
+            lines.push(fit_to_width(&rest, LEFT_WIDTH));
         }
-        let chars_per_line = (LEFT_WIDTH / text_width("m")).floor() as usize;
-        for game in self.games.iter().filter(|game| game.kind == self.game) {
-            label(&game.name, LEFT_X, y, TEXT);
+        let mut y = y;
+        for line in &lines {
+            label(line, LEFT_X, y + 16.0, DIM_TEXT);
             y += LINE_HEIGHT;
-            for line in describe::wrap(&game.description, chars_per_line) {
-                label(&line, LEFT_X, y, DIM_TEXT);
-                y += LINE_HEIGHT;
-            }
         }
-        y
+        y + 6.0
     }
 
-    /// The room creation form; returns its action and where the column continues.
+    /// The room creation form from `top` down, its Create button's row ending at `bottom`.
     fn draw_create_form(
         &mut self,
         input: &Input,
         top: f32,
+        bottom: f32,
         connected: bool,
-    ) -> (Option<LobbyAction>, f32) {
+    ) -> Option<LobbyAction> {
         let title = format!("New {} room", self.game.name());
         heading_fit(&title, LEFT_X, top + 22.0, LEFT_WIDTH);
         let mut y = top + 36.0;
-        label("Game", LEFT_X, y + 20.0, TEXT);
-        let mut x = LEFT_X + 50.0;
+        label("Game", LEFT_X, y + 19.0, TEXT);
+        let mut x = LEFT_X + GAME_BUTTONS_X;
         for game in GameKind::ALL {
-            let name = describe::short_game_name(game);
+            let name = form_button_name(game);
             if x + button_width(name) + 6.0 > LEFT_X + LEFT_WIDTH {
-                x = LEFT_X + 50.0;
+                x = LEFT_X + GAME_BUTTONS_X;
                 y += BUTTON_HEIGHT + 6.0;
             }
             let rect = Rect::new(x, y, button_width(name) + 6.0, BUTTON_HEIGHT);
@@ -258,39 +294,43 @@ impl LobbyView {
             }
             x += rect.w + 8.0;
         }
-        y += BUTTON_HEIGHT + 6.0;
+        y += BUTTON_HEIGHT + 8.0;
+        // On a short window the form needs the height more than the words.
+        if screen_height() >= DESCRIPTION_MIN_HEIGHT {
+            y = self.draw_description(y);
+        }
+        let area = FormArea {
+            x: LEFT_X,
+            top: y,
+            width: LEFT_WIDTH,
+            create_y: bottom - BUTTON_HEIGHT,
+        };
         if self.game == GameKind::Bricks {
             label(
                 "H, D, B and the seats come next.",
                 LEFT_X,
-                y + 20.0,
+                y + 19.0,
                 DIM_TEXT,
             );
-            y += BUTTON_HEIGHT + 6.0;
             let text = "Set up the game...";
-            let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
-            let action = button(input, rect, text).then_some(LobbyAction::SetUpBricks);
-            return (action, y + BUTTON_HEIGHT);
+            let rect = Rect::new(LEFT_X, area.create_y, button_width(text), BUTTON_HEIGHT);
+            return button(input, rect, text).then_some(LobbyAction::SetUpBricks);
         }
         let (ewn, klotski) = (&mut self.ewn, &mut self.klotski);
         let form = match self.game {
-            GameKind::Ewn => Some(ewn.update(input, LEFT_X, y, LEFT_WIDTH, connected)),
-            GameKind::Klotski => Some(klotski.update(input, LEFT_X, y, LEFT_WIDTH, connected)),
+            GameKind::Ewn => Some(ewn.update(input, &area, connected)),
+            GameKind::Klotski => Some(klotski.update(input, &area, connected)),
             _ => None,
         };
-        if let Some((room, bottom)) = form {
-            let action = room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
-            return (action, bottom);
+        if let Some(room) = form {
+            return room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
         }
         if matches!(self.game, GameKind::Hexapawn | GameKind::HerMatch) {
-            let (form, bottom) = self
-                .hexapawn
-                .update(input, self.game, LEFT_X, y, LEFT_WIDTH, connected);
-            let action = form.map(|form| match form {
+            let form = self.hexapawn.update(input, self.game, &area, connected);
+            return form.map(|form| match form {
                 FormAction::Create(setup, seats) => LobbyAction::Create { setup, seats },
                 FormAction::ListBrains => LobbyAction::ListBrains,
             });
-            return (action, bottom);
         }
         for seat in 0..2u8 {
             let swatch =
@@ -324,32 +364,38 @@ impl LobbyView {
                 }
             }
         }
-        y += BUTTON_HEIGHT + 10.0;
         let text = "Create room";
-        let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
-        let action = button_enabled(input, rect, text, connected).then(|| LobbyAction::Create {
+        let rect = Rect::new(LEFT_X, area.create_y, button_width(text), BUTTON_HEIGHT);
+        button_enabled(input, rect, text, connected).then(|| LobbyAction::Create {
             setup: GameSetup::Cave,
             seats: self.seat_specs(),
-        });
-        (action, y + BUTTON_HEIGHT)
+        })
     }
 
-    fn draw_records(&mut self, input: &Input, top: f32, connected: bool) -> Option<LobbyAction> {
+    /// The stored games, in the right column from `top` to `bottom`.
+    fn draw_records(
+        &mut self,
+        input: &Input,
+        top: f32,
+        bottom: f32,
+        connected: bool,
+    ) -> Option<LobbyAction> {
         let title = match (connected, self.records.is_empty()) {
             (false, false) => format!("Stored games {STALE}"),
             _ => "Stored games".to_string(),
         };
-        heading_fit(&title, LEFT_X, top + 22.0, LEFT_WIDTH);
+        let width = screen_width() - RIGHT_X - MARGIN;
+        heading_fit(&title, RIGHT_X, top + 22.0, width);
         let list = Rect::new(
-            LEFT_X,
+            RIGHT_X,
             top + 34.0,
-            LEFT_WIDTH,
-            screen_height() - top - 34.0 - LINE_HEIGHT - 8.0,
+            width,
+            bottom - top - 34.0 - LINE_HEIGHT,
         );
         if self.records.is_empty() {
             label(
-                empty_records_text(connected),
-                LEFT_X,
+                &fit_to_width(empty_records_text(connected), width),
+                RIGHT_X,
                 list.y + 20.0,
                 DIM_TEXT,
             );
@@ -371,10 +417,12 @@ impl LobbyView {
         action
     }
 
+    /// The seats we hold and the open rooms, in the right column from `top` to `bottom`.
     fn draw_rooms(
         &mut self,
         input: &Input,
         top: f32,
+        bottom: f32,
         connected: bool,
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
@@ -384,21 +432,22 @@ impl LobbyView {
         if resume.is_some() {
             return resume;
         }
-        heading(
+        let width = screen_width() - RIGHT_X - MARGIN;
+        heading_fit(
             &rooms_heading(self.rooms.len(), connected),
             RIGHT_X,
             top + 22.0,
+            width,
         );
-        let width = screen_width() - RIGHT_X - 20.0;
         let list = Rect::new(
             RIGHT_X,
             top + 34.0,
             width,
-            screen_height() - top - 34.0 - LINE_HEIGHT - 8.0,
+            bottom - top - 34.0 - LINE_HEIGHT,
         );
         if self.rooms.is_empty() {
             label(
-                empty_rooms_text(connected),
+                &fit_to_width(empty_rooms_text(connected), width),
                 RIGHT_X,
                 list.y + 20.0,
                 DIM_TEXT,
@@ -437,6 +486,18 @@ impl LobbyView {
         }
         draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
         action
+    }
+}
+
+/// A game's name on its button in the form (the form's title names it in full).
+fn form_button_name(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Cave => "Cave",
+        GameKind::Bricks => "Bricks",
+        GameKind::Ewn => "EWN",
+        GameKind::Klotski => "Klotski",
+        GameKind::Hexapawn => "Hexapawn",
+        GameKind::HerMatch => "HER vs HER",
     }
 }
 

@@ -23,7 +23,7 @@ use super::klotski::KlotskiRoomBoard;
 use super::takeback::{self, Takebacks};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
-    button_enabled, button_width, fit_to_width, heading, heading_fit, label, text_width,
+    button_enabled, button_width, fit_to_width, heading, heading_fit, label, wrap_to_width,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 
@@ -241,7 +241,6 @@ impl RoomView {
             .iter()
             .any(|h| acting_seat(&snapshot.state) == Some(h.seat));
         y += LINE_HEIGHT;
-        let chars_per_line = ((SIDE_PANEL_WIDTH - 20.0) / text_width("m")).floor() as usize;
         let hint = match &self.hint {
             Some((version, hint)) if *version == snapshot.version => {
                 Some((hint.as_str(), ERROR_TEXT))
@@ -251,7 +250,7 @@ impl RoomView {
             _ => None,
         };
         if let Some((text, color)) = hint {
-            for line in describe::wrap(text, chars_per_line) {
+            for line in wrap_to_width(text, SIDE_PANEL_WIDTH - 20.0) {
                 label(&line, x, y, color);
                 y += LINE_HEIGHT;
             }

@@ -5,11 +5,11 @@
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
-use macroquad::text::{draw_text, measure_text};
+use macroquad::text::measure_text;
 use parlor_shared::bricks::BricksGame;
 
 use super::layout::{Column, TOWER_WIDTH, TowerLayout, scale_labels, short_height, spread_labels};
-use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_width};
+use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_at, text_width};
 
 /// Floors known to be safe (1..=min safe). Sampled by the window test.
 pub const SAFE_FLOOR: Color = Color::new(0.28, 0.62, 0.34, 1.0);
@@ -192,7 +192,7 @@ fn draw_scale_label(
     };
     draw_line(edge_x, y, end_x, label_y, 1.0, color);
     let baseline = label_y + size.offset_y / 2.0;
-    draw_text(text, x.round(), baseline.round(), SCALE_TEXT_SIZE, color);
+    text_at(text, x.round(), baseline.round(), SCALE_TEXT_SIZE, color);
 }
 
 /// A frame around a floor, or a line across it when the floor is too thin to frame.
