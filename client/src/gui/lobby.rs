@@ -11,12 +11,11 @@ use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
-    BrainSummary, DEFAULT_AI_MOVE_MS, GameInfo, MAX_AI_MOVE_MS, RecordId, RecordSummary, RoomId,
-    RoomSummary, SeatSpec,
+    BrainSummary, GameInfo, RecordId, RecordSummary, RoomId, RoomSummary, SeatSpec,
 };
 
 use super::board_play::HeldSeat;
-use super::cave::board::draw_swatch;
+use super::cave::lobby_form::CaveLobbyForm;
 use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::EwnLobbyForm;
@@ -26,16 +25,12 @@ use super::lobby_rows::{
     STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
     empty_rooms_text, rooms_heading,
 };
-use super::seats::seat_player;
 use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, FieldEvent, FormArea, Input, LINE_HEIGHT, TEXT, TextField, button,
-    button_at, button_enabled, button_width, fit_to_width, heading_fit, label, text_width, toggle,
-    wrap_to_width,
+    button_at, button_width, fit_to_width, heading_fit, label, text_width, toggle, wrap_to_width,
 };
 
-/// The per-move budgets offered for AI seats.
-const AI_BUDGETS: [u32; 3] = [100, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS];
 const LEFT_X: f32 = 20.0;
 const LEFT_WIDTH: f32 = 390.0;
 const RIGHT_X: f32 = 430.0;
@@ -84,12 +79,6 @@ pub enum LobbyAction {
     Close(RoomId),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SeatChoice {
-    Human,
-    Ai,
-}
-
 pub struct LobbyView {
     pub address: TextField,
     pub games: Vec<GameInfo>,
@@ -101,10 +90,9 @@ pub struct LobbyView {
     pub my_seats: Vec<parlor_shared::protocol::HeldSeat>,
     /// The name we go by, to change.
     pub name: TextField,
-    /// The creation form: the game, who sits in each seat, and the AI's time per move.
+    /// The creation form's game, and each game's form.
     game: GameKind,
-    seats: [SeatChoice; 2],
-    ai_move_ms: u32,
+    cave: CaveLobbyForm,
     /// The EWN form: level and player.
     ewn: EwnLobbyForm,
     /// The forms of HER's rooms: against HER, and HER against HER.
@@ -128,8 +116,7 @@ impl LobbyView {
             my_seats: Vec::new(),
             name: TextField::new(""),
             game: GameKind::Cave,
-            seats: [SeatChoice::Human, SeatChoice::Ai],
-            ai_move_ms: DEFAULT_AI_MOVE_MS,
+            cave: CaveLobbyForm::default(),
             ewn: EwnLobbyForm::default(),
             hexapawn: HexLobbyForm::default(),
             klotski: KlotskiLobbyForm::default(),
@@ -162,17 +149,6 @@ impl LobbyView {
     /// The brains are asked for again when the form shows next (they learn in every game).
     pub fn forget_brains(&mut self) {
         self.hexapawn.forget_brains();
-    }
-
-    /// The seats of the room the form describes.
-    fn seat_specs(&self) -> Vec<SeatSpec> {
-        self.seats
-            .iter()
-            .map(|choice| match choice {
-                SeatChoice::Human => SeatSpec::Human,
-                SeatChoice::Ai => SeatSpec::ai(self.ai_move_ms),
-            })
-            .collect()
     }
 
     /// Handles input and draws the lobby. `held` are the seats this client holds.
@@ -332,44 +308,9 @@ impl LobbyView {
                 FormAction::ListBrains => LobbyAction::ListBrains,
             });
         }
-        for seat in 0..2u8 {
-            let swatch =
-                seat_player(seat).map_or(0.0, |player| draw_swatch(LEFT_X, y + 20.0, player));
-            let order = if seat == 0 { "first" } else { "second" };
-            label(
-                &format!("{} ({order})", describe::seat_name(seat)),
-                LEFT_X + swatch,
-                y + 20.0,
-                TEXT,
-            );
-            let choice = &mut self.seats[usize::from(seat)];
-            for (index, (option, text)) in [(SeatChoice::Human, "Human"), (SeatChoice::Ai, "AI")]
-                .into_iter()
-                .enumerate()
-            {
-                let rect = choice_rect(index, y);
-                if toggle(input, rect, text, *choice == option) {
-                    *choice = option;
-                }
-            }
-            y += BUTTON_HEIGHT + 6.0;
-        }
-        if self.seats.contains(&SeatChoice::Ai) {
-            label("AI time per move", LEFT_X, y + 20.0, TEXT);
-            for (index, budget) in AI_BUDGETS.into_iter().enumerate() {
-                let rect = choice_rect(index, y);
-                let text = describe::seconds(budget);
-                if toggle(input, rect, &text, self.ai_move_ms == budget) {
-                    self.ai_move_ms = budget;
-                }
-            }
-        }
-        let text = "Create room";
-        let rect = Rect::new(LEFT_X, area.create_y, button_width(text), BUTTON_HEIGHT);
-        button_enabled(input, rect, text, connected).then(|| LobbyAction::Create {
-            setup: GameSetup::Cave,
-            seats: self.seat_specs(),
-        })
+        self.cave
+            .update(input, &area, connected)
+            .map(|(setup, seats)| LobbyAction::Create { setup, seats })
     }
 
     /// The stored games, in the right column from `top` to `bottom`.
@@ -498,28 +439,5 @@ fn form_button_name(game: GameKind) -> &'static str {
         GameKind::Klotski => "Klotski",
         GameKind::Hexapawn => "Hexapawn",
         GameKind::HerMatch => "HER vs HER",
-    }
-}
-
-/// Where Magnetic Cave's choice `index` in a row (Human or AI, an AI budget) goes: the rows
-/// share columns, as many as there are budgets, right of the middle of the left column and
-/// inside it.
-fn choice_rect(index: usize, y: f32) -> Rect {
-    let x = LEFT_X + 170.0;
-    let gap = 6.0;
-    let step = ((LEFT_X + LEFT_WIDTH - x + gap) / AI_BUDGETS.len() as f32).min(80.0);
-    Rect::new(x + index as f32 * step, y, step - gap, BUTTON_HEIGHT)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cave_choices_stay_inside_the_left_column() {
-        let last = choice_rect(AI_BUDGETS.len() - 1, 0.0);
-        assert!(last.x + last.w <= LEFT_X + LEFT_WIDTH + 0.01, "{last:?}");
-        assert!(last.w >= 60.0, "{last:?}");
-        assert_eq!(choice_rect(1, 5.0).y, 5.0);
     }
 }
