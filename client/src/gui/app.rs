@@ -101,6 +101,13 @@ struct PendingRoom {
     replaces: Option<RoomId>,
 }
 
+/// A stored game asked for to replay, and the room that played it when asked there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct WantedRecord {
+    id: RecordId,
+    room: Option<RoomId>,
+}
+
 pub struct App {
     connection: Option<Connection>,
     /// Who we are to servers, sent in every `Hello`.
@@ -121,7 +128,7 @@ pub struct App {
     pending_room: Option<PendingRoom>,
     /// The stored game asked for to replay; opening a room meanwhile drops the wish, so a late
     /// answer does not take the screen from the room.
-    wanted_record: Option<RecordId>,
+    wanted_record: Option<WantedRecord>,
     notice: Option<Notice>,
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
@@ -371,9 +378,10 @@ impl App {
         self.screen = Screen::Room(RoomView::new(room));
     }
 
-    /// Asks for a stored game to replay once it comes.
-    fn load_record(&mut self, id: RecordId) {
-        self.wanted_record = Some(id);
+    /// Asks for a stored game to replay once it comes; `room` is the room that played it, when
+    /// the replay is asked for there (record and room numbers differ, and both are shown).
+    fn load_record(&mut self, id: RecordId, room: Option<RoomId>) {
+        self.wanted_record = Some(WantedRecord { id, room });
         self.send(ClientMsg::GetRecord { id });
         self.say(loading_text(id), false);
     }
@@ -415,7 +423,7 @@ impl App {
             LobbyAction::ListBrains => self.send(ClientMsg::ListBrains),
             LobbyAction::Rename(name) => self.rename(&name),
             LobbyAction::Replay(id) => {
-                self.load_record(id);
+                self.load_record(id, None);
             }
             LobbyAction::Close(room) => self.send(ClientMsg::CloseRoom { room }),
         }
@@ -447,7 +455,7 @@ impl App {
             RoomAction::Replay(id) => {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();
-                self.load_record(id);
+                self.load_record(id, Some(room));
             }
         }
     }

@@ -179,18 +179,25 @@ impl RoomView {
                     .update(input, now, game, moves, seated, allowed)
             }
         };
+        self.note_hint(snapshot.version, &play);
         let mv = match play {
-            BoardPlay::Nothing => return None,
-            BoardPlay::Refused(reason) => {
-                self.hint = Some((snapshot.version, reason));
-                return None;
-            }
+            BoardPlay::Nothing | BoardPlay::Refused(_) | BoardPlay::Picked => return None,
             BoardPlay::NewRoom { setup, seats } => {
                 return Some(RoomAction::NewRoom { setup, seats });
             }
             BoardPlay::Move(mv) => mv,
         };
         self.send_move(snapshot, held, mv)
+    }
+
+    /// What a board's play at `version` leaves of the hint: a refusal shows its reason, a
+    /// pick makes the last reason out of date.
+    fn note_hint(&mut self, version: u64, play: &BoardPlay) {
+        match play {
+            BoardPlay::Refused(reason) => self.hint = Some((version, reason.clone())),
+            BoardPlay::Picked => self.hint = None,
+            _ => {}
+        }
     }
 
     /// Sends `mv` for the seat of ours that acts now, and waits for the room's answer.
@@ -455,6 +462,21 @@ mod tests {
             ..snapshot_after("a1 h1")
         };
         assert!(!is_stored_when_over(Some(&auto_match)));
+    }
+
+    #[test]
+    fn a_refusal_shows_until_something_valid_is_picked() {
+        let mut view = RoomView::new(1);
+        view.note_hint(3, &BoardPlay::Refused("Drop from 1 to 9".into()));
+        assert_eq!(view.hint_text(), Some("Drop from 1 to 9"));
+        view.note_hint(3, &BoardPlay::Nothing);
+        assert_eq!(view.hint_text(), Some("Drop from 1 to 9"));
+        view.note_hint(3, &BoardPlay::Picked);
+        assert_eq!(
+            view.hint_text(),
+            None,
+            "a valid pick clears the stale reason"
+        );
     }
 
     #[test]

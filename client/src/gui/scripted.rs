@@ -19,6 +19,7 @@ use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::protocol::{self, RecordId, RoomId, RoomSnapshot, SeatSpec};
 
 use super::board_play::HeldSeat;
+use super::bricks::scripted::BricksScript;
 use super::cave::scripted::CaveScript;
 use super::ewn::EwnScript;
 use super::hexapawn::HexScript;
@@ -69,7 +70,7 @@ impl RoomScript {
             words.len() < count
         };
         let (replay, reconnecting, resume) = (take("replay"), take("reconnecting"), take("resume"));
-        let games = "cave, ewn, hexapawn, her-match or klotski";
+        let games = "bricks, cave, ewn, hexapawn, her-match or klotski";
         if let ["lobby", form @ ..] = &words[..] {
             let form = match form {
                 [] => None,
@@ -95,6 +96,7 @@ impl RoomScript {
             "klotski" => Box::new(KlotskiScript::parse(words)?),
             "cave" => Box::new(CaveScript::parse(words)?),
             "ewn" => Box::new(EwnScript::parse(words)?),
+            "bricks" => Box::new(BricksScript::parse(words)?),
             _ => return Err(format!("{kind:?} is not {games}")),
         };
         Ok(RoomScript {
@@ -203,7 +205,7 @@ mod tests {
         assert!(!script.ends_in_replay());
         assert_eq!(
             RoomScript::parse("chess").unwrap_err(),
-            "\"chess\" is not cave, ewn, hexapawn, her-match or klotski"
+            "\"chess\" is not bricks, cave, ewn, hexapawn, her-match or klotski"
         );
         let mut cave = RoomScript::parse("cave classic a1").unwrap();
         assert!(matches!(

@@ -17,10 +17,25 @@ pub const SPECTATORS_SHOWN_WITHIN: std::time::Duration = std::time::Duration::fr
 
 impl Room {
     pub(super) fn seat_states(&self) -> Vec<SeatState> {
+        let over = self.state.outcome().is_some();
         self.seats
             .iter()
             .zip(0u8..)
             .map(|(seat, index)| match (seat.spec, &seat.key) {
+                // An oracle's secret strength is told once the game is over.
+                (
+                    SeatSpec::Ai {
+                        move_ms,
+                        kind:
+                            kind @ AiKind::Oracle {
+                                strength: Some(strength),
+                            },
+                    },
+                    _,
+                ) if over => SeatState::Ai {
+                    move_ms,
+                    name: format!("{}, strength {strength}", ai::name(self.game, index, kind)),
+                },
                 (SeatSpec::Ai { move_ms, kind }, _) => SeatState::Ai {
                     move_ms,
                     name: ai::name(self.game, index, kind).into(),

@@ -129,7 +129,7 @@ fn the_loading_notice_goes_when_the_stored_game_arrives() {
     use parlor_shared::protocol::{GameRecord, RecordSummary};
 
     let mut app = App::new(Startup::Failed(String::new()), Identity::fresh(), None);
-    app.load_record(3);
+    app.load_record(3, None);
     assert!(app.notice.is_some());
     let record = GameRecord {
         summary: RecordSummary {

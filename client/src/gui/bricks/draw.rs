@@ -8,7 +8,7 @@ use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
 use macroquad::text::measure_text;
 use parlor_shared::bricks::BricksGame;
 
-use super::layout::{Column, TOWER_WIDTH, TowerLayout, scale_labels, short_height, spread_labels};
+use super::layout::{Column, TowerLayout, scale_labels, short_height, spread_labels};
 use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_at, text_width};
 
 /// Floors known to be safe (1..=min safe). Sampled by the window test.
@@ -58,7 +58,7 @@ pub fn draw_tower(layout: &TowerLayout, game: &BricksGame, marks: &TowerMarks) {
     let height = game.setup().height;
     let whole = &layout.whole;
     // The title starts 50 pixels left of the whole column and ends before the status card.
-    let room = TOWER_WIDTH - 40.0;
+    let room = layout.width - 40.0;
     let title = [
         format!("Tower: heights 1 to {height}"),
         format!("Heights 1 to {height}"),
