@@ -1,6 +1,6 @@
-//! The lobby's form for a Magnetic Cave room: who sits in each seat, and for AI seats how
-//! strong they play and how long they think. The strong engine beats nearly everyone, so a
-//! person picks the AI they want to meet.
+//! The lobby's form for a Magnetic Cave room: who sits in each seat, and for each AI seat how it
+//! plays (the course's classic minimax, or the easy, normal or strong engine), and how long the
+//! AIs think. The strong engine beats nearly everyone, so a person picks the AI they meet.
 
 use macroquad::math::Rect;
 use parlor_shared::game::GameSetup;
@@ -10,20 +10,20 @@ use crate::gui::cave::board::draw_swatch;
 use crate::gui::describe;
 use crate::gui::seats::seat_player;
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, FormArea, Input, TEXT, create_room_button, label, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, FormArea, Input, TEXT, create_room_button, label, toggle,
 };
 
 /// The per-move budgets offered for AI seats.
 const AI_BUDGETS: [u32; 3] = [100, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS];
-/// The AIs offered, weakest first, with their names on the buttons (the course's own minimax,
-/// `AiKind::Classic`, is for the command line and the arena).
-const AI_LEVELS: [(AiKind, &str); 3] = [
+/// The AIs offered, with their names on the buttons: the course's own, then weakest first.
+const AI_LEVELS: [(AiKind, &str); 4] = [
+    (AiKind::Classic, "Classic"),
     (AiKind::Easy, "Easy"),
     (AiKind::Normal, "Normal"),
     (AiKind::Strong, "Strong"),
 ];
 /// Where the choices start, right of their row's name.
-const CHOICES_X: f32 = 150.0;
+const CHOICES_X: f32 = 100.0;
 const ROW: f32 = BUTTON_HEIGHT + 6.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +35,8 @@ enum SeatChoice {
 #[derive(Debug)]
 pub struct CaveLobbyForm {
     seats: [SeatChoice; 2],
-    level: AiKind,
+    /// How each seat's AI plays, when the seat is an AI's.
+    levels: [AiKind; 2],
     move_ms: u32,
 }
 
@@ -43,7 +44,7 @@ impl Default for CaveLobbyForm {
     fn default() -> CaveLobbyForm {
         CaveLobbyForm {
             seats: [SeatChoice::Human, SeatChoice::Ai],
-            level: AiKind::Normal,
+            levels: [AiKind::Normal; 2],
             move_ms: DEFAULT_AI_MOVE_MS,
         }
     }
@@ -52,12 +53,12 @@ impl Default for CaveLobbyForm {
 impl CaveLobbyForm {
     /// The seats of the room the form describes.
     fn seat_specs(&self) -> Vec<SeatSpec> {
-        (self.seats.iter())
-            .map(|choice| match choice {
+        (self.seats.iter().zip(self.levels))
+            .map(|(choice, kind)| match choice {
                 SeatChoice::Human => SeatSpec::Human,
                 SeatChoice::Ai => SeatSpec::Ai {
                     move_ms: self.move_ms,
-                    kind: self.level,
+                    kind,
                 },
             })
             .collect()
@@ -74,9 +75,7 @@ impl CaveLobbyForm {
         for seat in 0..2u8 {
             let swatch =
                 seat_player(seat).map_or(0.0, |player| draw_swatch(area.x, y + 20.0, player));
-            let order = if seat == 0 { "first" } else { "second" };
-            let name = format!("{} ({order})", describe::seat_name(seat));
-            label(&name, area.x + swatch, y + 19.0, TEXT);
+            label(&describe::seat_name(seat), area.x + swatch, y + 19.0, TEXT);
             let choice = &mut self.seats[usize::from(seat)];
             let options = [(SeatChoice::Human, "Human"), (SeatChoice::Ai, "AI")];
             for (index, (option, text)) in options.into_iter().enumerate() {
@@ -91,17 +90,26 @@ impl CaveLobbyForm {
             }
             y += ROW;
         }
-        // Shown whether or not a seat is an AI's, so that nothing below moves on a click.
-        let with_ai = self.seats.contains(&SeatChoice::Ai);
-        label("AI plays", area.x, y + 19.0, TEXT);
-        for (index, (level, text)) in AI_LEVELS.into_iter().enumerate() {
-            let rect = choice_rect(area, index, AI_LEVELS.len(), y);
-            if with_ai && toggle(input, rect, text, self.level == level) {
-                self.level = level;
+        // Every row is drawn whoever sits where, so that nothing below moves on a click; a
+        // person's seat has no AI to choose.
+        for seat in 0..2u8 {
+            let name = format!("{} AI", describe::seat_name(seat));
+            label(&name, area.x, y + 19.0, TEXT);
+            let is_ai = self.seats[usize::from(seat)] == SeatChoice::Ai;
+            if !is_ai {
+                label("(a person plays)", area.x + CHOICES_X, y + 19.0, DIM_TEXT);
             }
+            let level = &mut self.levels[usize::from(seat)];
+            for (index, (kind, text)) in AI_LEVELS.into_iter().enumerate() {
+                let rect = choice_rect(area, index, AI_LEVELS.len(), y);
+                if is_ai && toggle(input, rect, text, *level == kind) {
+                    *level = kind;
+                }
+            }
+            y += ROW;
         }
-        y += ROW;
-        label("AI time per move", area.x, y + 19.0, TEXT);
+        let with_ai = self.seats.contains(&SeatChoice::Ai);
+        label("AI time", area.x, y + 19.0, TEXT);
         for (index, budget) in AI_BUDGETS.into_iter().enumerate() {
             let rect = choice_rect(area, index, AI_BUDGETS.len(), y);
             let text = describe::seconds(budget);
@@ -109,8 +117,11 @@ impl CaveLobbyForm {
                 self.move_ms = budget;
             }
         }
-        let hint = (!with_ai).then_some("Two people: one may join from another window.");
-        create_room_button(input, area, connected, hint)
+        let hint = match with_ai {
+            true => "Black moves first.",
+            false => "Black moves first; the other may join from another window.",
+        };
+        create_room_button(input, area, connected, Some(hint))
             .then(|| (GameSetup::Cave, self.seat_specs()))
     }
 }
@@ -151,13 +162,14 @@ mod tests {
             },
             "a casual player meets a beatable AI first"
         );
-        form.level = AiKind::Easy;
+        form.levels = [AiKind::Classic, AiKind::Strong];
         form.move_ms = 100;
         form.seats = [SeatChoice::Ai; 2];
-        assert!(form.seat_specs().iter().all(|seat| *seat
-            == SeatSpec::Ai {
-                move_ms: 100,
-                kind: AiKind::Easy
-            }));
+        let ai = |kind| SeatSpec::Ai { move_ms: 100, kind };
+        assert_eq!(
+            form.seat_specs(),
+            [ai(AiKind::Classic), ai(AiKind::Strong)],
+            "each AI seat plays the level chosen for it"
+        );
     }
 }
