@@ -79,6 +79,9 @@ enum Command {
     },
     /// Run a hall: list and end any room or auto match (brains: `client hexapawn brains`).
     Admin(cli::admin::AdminArgs),
+    /// The levels built into the program: list them by game, or print one. Their names stand
+    /// where a level file goes (`client ewn solve level4`).
+    Levels(cli::levels::LevelsArgs),
 }
 
 /// A window size written WIDTHxHEIGHT, each from 200 to 8192 pixels.
@@ -120,6 +123,7 @@ fn main() -> ExitCode {
         Some(Command::Klotski { command }) => cli::klotski::run(command),
         Some(Command::Identity { command }) => cli::identity::run(command, &mut std::io::stdout()),
         Some(Command::Admin(args)) => cli::admin::run(args, &mut std::io::stdout()),
+        Some(Command::Levels(args)) => cli::levels::run(args, &mut std::io::stdout()),
     };
     match result {
         Ok(code) => code,
