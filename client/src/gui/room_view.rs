@@ -36,6 +36,8 @@ pub enum RoomAction {
     Leave,
     /// Leave and open the stored record of the finished game.
     Replay(RecordId),
+    /// Replay the solution a solver seat has planned, while the room plays it.
+    ReplaySolution,
     /// Leave and create a room like this one (Hexapawn's "Play again").
     NewRoom {
         setup: GameSetup,
@@ -407,6 +409,13 @@ fn draw_buttons(
         return None;
     }
     let record = snapshot.and_then(|s| s.record);
+    // A solver's whole solution may be replayed as soon as it has one.
+    let planned = snapshot.is_some_and(|s| s.outcome.is_none() && !s.plan_ahead.is_empty());
+    if planned {
+        let text = "Replay the solution";
+        let at = x + button_width("Leave") + 10.0;
+        return button_at(input, at, y, text).then_some(RoomAction::ReplaySolution);
+    }
     let text = "Replay";
     let replay = Rect::new(
         x + button_width("Leave") + 10.0,

@@ -196,6 +196,7 @@ impl MatchRoom {
             creator: self.creator.clone(),
             state: GameState::HerMatch(self.view.clone()),
             moves: Vec::new(),
+            plan_ahead: vec![],
             outcome: self.view.outcome(),
             record: None,
             // A new match is made from the lobby's form (its brains have learnt meanwhile).

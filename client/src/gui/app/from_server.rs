@@ -143,7 +143,12 @@ impl App {
                     .take_if(|notice| notice.text == loading_text(id));
                 let title = replay_title(id, room, record.summary.game);
                 match ReplayView::new(title, record.summary.seats, record.start, record.moves) {
-                    Ok(view) => self.screen = Screen::Replay(view),
+                    Ok(view) => {
+                        self.screen = Screen::Replay {
+                            view,
+                            back_to: None,
+                        }
+                    }
                     Err(reason) => self.say(format!("Cannot replay game #{id}: {reason}"), true),
                 }
             }
