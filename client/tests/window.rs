@@ -211,14 +211,50 @@ fn a_bad_bricks_game_is_refused_before_any_window_opens() {
     }
 }
 
+/// [`open_room`] on a window of `size`, on a screen large enough for it.
+fn open_room_at(words: &str, size: (u32, u32)) -> Option<Screenshot> {
+    if !have_xvfb() {
+        return None;
+    }
+    let (dir, home) = (scratch(), scratch());
+    let png = dir.path().join("screenshot.png");
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1920x1080x24", CLIENT, "--data"])
+        .arg(dir.path().join("data"))
+        .args(["--open-room", words, "--window-size"])
+        .arg(format!("{}x{}", size.0, size.1))
+        .arg("--screenshot")
+        .arg(&png)
+        .env("PARLOR_HOME", home.path())
+        .output()
+        .expect("xvfb-run runs");
+    let shot = common::screenshot_taken_at(&output, &png, size);
+    Some(shot)
+}
+
 #[test]
 fn a_cave_room_shows_the_persons_clicked_bricks_and_the_ais_answers() {
-    // The person (Black) clicks a1, then b1; classic answers each. Classic's fixed-depth
-    // search is deterministic, so its answers are known: the screen must show exactly these
-    // four bricks, every other cell empty (or lit as legal: it is the person's turn again).
     let Some(shot) = open_room("cave classic a1 b1") else {
         return;
     };
+    check_cave_room(&shot);
+}
+
+#[test]
+fn the_cave_room_draws_its_bricks_where_they_are_at_every_window_size() {
+    for size in [(800, 600), (1366, 768), (1920, 1080)] {
+        let Some(shot) = open_room_at("cave classic a1 b1", size) else {
+            return;
+        };
+        check_cave_room(&shot);
+    }
+}
+
+/// The room of `cave classic a1 b1` as `shot` shows it, at whatever size it was taken.
+fn check_cave_room(shot: &Screenshot) {
+    // The person (Black) clicks a1, then b1; classic answers each. Classic's fixed-depth
+    // search is deterministic, so its answers are known: the screen must show exactly these
+    // four bricks, every other cell empty (or lit as legal: it is the person's turn again).
     let mut classic = parlor_engines::cave::cave_engine(parlor_shared::protocol::AiKind::Classic);
     let mut position = parlor_shared::cave::Position::new();
     let mut white = Vec::new();
@@ -239,10 +275,12 @@ fn a_cave_room_shows_the_persons_clicked_bricks_and_the_ais_answers() {
         } else {
             vec![EMPTY_CELL, LEGAL_CELL]
         };
-        let seen = cave_cell(&shot, &name);
+        let seen = cave_cell(shot, &name);
         assert!(
             expected.iter().any(|&colour| close_to(seen, colour)),
-            "{name}: {seen:?} (classic answered {white:?})"
+            "{name} at {}x{}: {seen:?} (classic answered {white:?})",
+            shot.width,
+            shot.height
         );
     }
 }

@@ -146,7 +146,8 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             let input = app.scripted_input().unwrap_or_else(Input::gather);
             app.frame(&input);
             if let Some(path) = screenshot.as_deref() {
-                done_frames = if app.script_done() {
+                // Taken once the screen is what was asked and nothing on it moves.
+                done_frames = if app.script_done() && !pacing::is_animating() {
                     done_frames + 1
                 } else {
                     0

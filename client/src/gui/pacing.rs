@@ -37,6 +37,12 @@ pub fn animating() {
     ANIMATING.set(true);
 }
 
+/// Whether the frame being drawn shows motion so far (the mark stays for the pacer): a
+/// screenshot waits until nothing moves.
+pub fn is_animating() -> bool {
+    ANIMATING.get()
+}
+
 /// Takes the frame's [`animating`] mark.
 fn take_animating() -> bool {
     ANIMATING.replace(false)

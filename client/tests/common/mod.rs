@@ -124,16 +124,18 @@ pub fn open_room(room: &str) -> Option<Screenshot> {
 
 /// The screenshot at `png` of a client that exited with `output`, which must be a success.
 pub fn screenshot_taken(output: &Output, png: &Path) -> Screenshot {
+    screenshot_taken_at(output, png, (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32))
+}
+
+/// [`screenshot_taken`] of a window of `size`.
+pub fn screenshot_taken_at(output: &Output, png: &Path, size: (u32, u32)) -> Screenshot {
     assert!(
         output.status.success(),
         "client failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
     let shot = Screenshot::read(png);
-    assert_eq!(
-        (shot.width, shot.height),
-        (WINDOW_WIDTH as u32, WINDOW_HEIGHT as u32)
-    );
+    assert_eq!((shot.width, shot.height), size);
     shot
 }
 
