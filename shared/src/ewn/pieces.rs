@@ -56,8 +56,9 @@ impl Pieces {
     }
 
     /// Exactly the pieces of `mask` (bit `p - 1` for piece `p`) alive, on arbitrary squares:
-    /// for questions that depend only on which pieces live, like [`super::movable_pieces`].
-    pub(super) fn with_live_mask(mask: usize) -> Pieces {
+    /// for questions that depend only on which pieces live, like [`super::movable_pieces`]
+    /// (the solver's bounds ask them of every set of live pieces).
+    pub fn with_live_mask(mask: usize) -> Pieces {
         let squares = std::array::from_fn(|i| {
             if mask & (1 << i) != 0 {
                 i as i8
@@ -95,8 +96,9 @@ impl Pieces {
         self.squares
     }
 
-    /// `piece` moves to `to`; whatever stood there is captured. The caller has checked the move.
-    pub(super) fn with_move(mut self, piece: u8, to: u8) -> Pieces {
+    /// `piece` moves to `to`; whatever stood there is captured. The caller has checked the move
+    /// ([`super::Level::play`] does; the solver makes only king steps from its pieces' squares).
+    pub fn with_move(mut self, piece: u8, to: u8) -> Pieces {
         if let Some(victim) = self.piece_on(to) {
             self.squares[usize::from(victim - 1)] = CAPTURED;
         }
