@@ -76,7 +76,7 @@ enum Command {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(parlor_server::logging::log_filter("warn"))
+        .with_env_filter(parlor_wire::log_filter("warn"))
         .with_writer(std::io::stderr)
         .init();
     let args = Args::parse();
