@@ -16,7 +16,6 @@ mod game_view;
 pub mod hexapawn;
 pub mod klotski;
 mod lobby;
-mod lobby_rows;
 mod move_list;
 pub(crate) mod pacing;
 mod replay_view;
