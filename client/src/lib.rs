@@ -4,8 +4,8 @@
 //! lets the window tests reuse the board geometry.
 
 pub mod builtin_levels;
-pub mod chart_font;
 pub mod cli;
+pub mod font;
 pub mod gui;
 pub mod identity;
 pub mod level_files;

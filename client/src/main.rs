@@ -33,6 +33,13 @@ struct Args {
     /// With --open-room: saves the window as PNG once the room is there, then quits.
     #[arg(long, hide = true, requires = "open_room")]
     screenshot: Option<PathBuf>,
+    /// The window's first size, WIDTHxHEIGHT (e.g. 800x600), for the layout tests.
+    #[arg(long, hide = true, value_parser = parse_window_size)]
+    window_size: Option<(i32, i32)>,
+    /// With --screenshot: writes what its frame drew where, and the layout problems found, as
+    /// JSON.
+    #[arg(long, hide = true, requires = "screenshot")]
+    layout_report: Option<PathBuf>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -72,6 +79,22 @@ enum Command {
     },
     /// Run a hall: list and end any room or auto match (brains: `client hexapawn brains`).
     Admin(cli::admin::AdminArgs),
+    /// The levels built into the program: list them by game, or print one. Their names stand
+    /// where a level file goes (`client ewn solve level4`).
+    Levels(cli::levels::LevelsArgs),
+}
+
+/// A window size written WIDTHxHEIGHT, each from 200 to 8192 pixels.
+fn parse_window_size(text: &str) -> Result<(i32, i32), String> {
+    let sides = text.split_once('x').and_then(|(width, height)| {
+        let side = |side: &str| {
+            side.parse::<i32>()
+                .ok()
+                .filter(|side| (200..=8192).contains(side))
+        };
+        Some((side(width)?, side(height)?))
+    });
+    sides.ok_or_else(|| format!("{text:?} is not a size such as 800x600 (200 to 8192 each)"))
 }
 
 fn main() -> ExitCode {
@@ -89,6 +112,8 @@ fn main() -> ExitCode {
                 identity_file,
                 open_room: args.open_room,
                 screenshot: args.screenshot,
+                window_size: args.window_size,
+                layout_report: args.layout_report,
             })
         }),
         Some(Command::Cave { command }) => cli::cave::run(command),
@@ -98,6 +123,7 @@ fn main() -> ExitCode {
         Some(Command::Klotski { command }) => cli::klotski::run(command),
         Some(Command::Identity { command }) => cli::identity::run(command, &mut std::io::stdout()),
         Some(Command::Admin(args)) => cli::admin::run(args, &mut std::io::stdout()),
+        Some(Command::Levels(args)) => cli::levels::run(args, &mut std::io::stdout()),
     };
     match result {
         Ok(code) => code,

@@ -113,7 +113,7 @@ fn bad_input_is_a_line_numbered_error_with_exit_1_and_no_window() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.contains("the puzzle on standard input: line 3: number 2 is repeated"),
+        stderr.contains("the puzzle: line 3: number 2 is repeated"),
         "{stderr}"
     );
     assert!(output.stdout.is_empty());

@@ -265,6 +265,7 @@ impl Connection {
         crate::hall::Asker {
             player: self.me.player.id,
             operator: self.me.operator,
+            source: Some(self.source),
         }
     }
 

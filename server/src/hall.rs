@@ -13,9 +13,10 @@ use parlor_shared::protocol::{
 };
 
 use crate::ai;
+use crate::brain_quota::BrainQuotas;
 use crate::brain_uses::BrainUses;
 use crate::her_match::{MatchInit, spawn_match};
-use crate::limits::{BrainQuota, Limits, RoomLifetimes};
+use crate::limits::{Limits, RoomLifetimes};
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
 use crate::room_caps::{Reservation, RoomCaps, RoomKind, RoomOwner};
 use crate::store::{MatchRow, Store, StoredRoom};
@@ -29,6 +30,8 @@ pub const MAX_LISTED_ROOMS: usize = 200;
 pub struct Asker {
     pub player: PlayerId,
     pub operator: bool,
+    /// The source address they ask from (`crate::source`).
+    pub source: Option<IpAddr>,
 }
 
 /// A refusal: the error code and the reason.
@@ -37,11 +40,11 @@ pub type Refusal = (ErrorCode, String);
 /// Shared by every connection task.
 pub struct Hall {
     rooms: Mutex<BTreeMap<RoomId, RoomHandle>>,
-    /// The address each room of this run was asked for from, for the per-address quotas
-    /// (rooms restored after a restart count for their creator only).
+    /// The source address each room was asked for from, for the per-address quotas (rooms
+    /// stored before addresses were kept count for their creator only).
     room_addresses: Mutex<HashMap<RoomId, IpAddr>>,
-    /// The brains one player may keep (`Limits::brains`).
-    brain_quota: BrainQuota,
+    /// The brains one player, and one address, may keep (`Limits::brains`).
+    brain_quotas: BrainQuotas,
     /// The players who run the hall: they may end any room or match and delete any brain.
     operators: std::collections::HashSet<PlayerId>,
     /// The rooms followed by each player and each address (`crate::follows`).
@@ -84,7 +87,7 @@ impl Hall {
             rooms: Mutex::new(BTreeMap::new()),
             room_addresses: Mutex::default(),
             operators: Default::default(),
-            brain_quota: Limits::default().brains,
+            brain_quotas: BrainQuotas::of(&Limits::default()),
             follows: Default::default(),
             next_room: AtomicU64::new(1),
             next_conn: AtomicU64::new(1),
@@ -112,6 +115,10 @@ impl Hall {
         let (matches, games): (Vec<_>, Vec<_>) = (unfinished.rooms.into_iter())
             .partition(|stored| matches!(stored, StoredRoom::Match(_)));
         for stored in matches.into_iter().chain(games) {
+            let address = match &stored {
+                StoredRoom::Game(row) => row.address,
+                StoredRoom::Match(row) => row.address,
+            };
             let (id, restored) = match stored {
                 StoredRoom::Game(row) => {
                     let id = row.id;
@@ -132,6 +139,9 @@ impl Hall {
             };
             match restored {
                 Ok(handle) => {
+                    if let Some(address) = address {
+                        crate::lock(&hall.room_addresses).insert(id, address);
+                    }
                     hall.lock_rooms().insert(id, handle);
                 }
                 Err(error) => {
@@ -158,6 +168,7 @@ impl Hall {
         let MatchRow {
             id,
             creator,
+            address: _,
             mut setup,
             seed,
             progress,
@@ -201,15 +212,15 @@ impl Hall {
         self
     }
 
-    /// The hall whose players may keep brains within `quota`.
-    pub fn with_brain_quota(mut self, quota: BrainQuota) -> Hall {
-        self.brain_quota = quota;
+    /// The hall whose players, and addresses, may keep brains within `quotas`.
+    pub fn with_brain_quotas(mut self, quotas: BrainQuotas) -> Hall {
+        self.brain_quotas = quotas;
         self
     }
 
-    /// The brains one player may keep.
-    pub fn brain_quota(&self) -> BrainQuota {
-        self.brain_quota
+    /// The brains one player, and one address, may keep.
+    pub fn brain_quotas(&self) -> BrainQuotas {
+        self.brain_quotas
     }
 
     /// Whether `player` runs the hall.
@@ -281,11 +292,12 @@ impl Hall {
             .collect::<Result<Vec<SeatSpec>, String>>()
             .map_err(bad_request)?;
         let handle = match setup {
-            GameSetup::HerMatch(setup) => self.open_match(setup, seed, creator).await?,
+            GameSetup::HerMatch(setup) => self.open_match(setup, seed, creator, address).await?,
             setup => {
                 let (start, her) = match setup {
                     GameSetup::Hexapawn(mut setup) => {
-                        let her = self.her_seat(&mut setup, &seats, seed, creator).await?;
+                        let her =
+                            (self.her_seat(&mut setup, &seats, seed, creator, address)).await?;
                         (her.start(HexGame::new(setup, her.brain())), Some(her))
                     }
                     _ => (start, None),

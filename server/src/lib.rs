@@ -107,7 +107,7 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
         Arc::new(
             Hall::restore(store, config.limits.room_lifetimes())?
                 .with_operators(&config.operators)
-                .with_brain_quota(config.limits.brains),
+                .with_brain_quotas(brain_quota::BrainQuotas::of(&config.limits)),
         ),
     ))
 }

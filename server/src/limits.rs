@@ -22,6 +22,8 @@ pub struct Limits {
     /// The brains one player may keep, and their stored bytes together (a full 8x8 brain is
     /// about 7.5 MB packed).
     pub brains: BrainQuota,
+    /// The brains the players of one source address may keep together.
+    pub brains_per_address: BrainQuota,
     /// Rooms one player follows at once (seats and watching, over all their connections),
     /// and the players of one address together.
     pub followed_per_player: usize,
@@ -106,6 +108,12 @@ impl Default for Limits {
             brains: BrainQuota {
                 count: 32,
                 bytes: 256 << 20,
+            },
+            // Four players' worth: a quarter of the store, so that fresh identities at one
+            // address cannot fill it with brains.
+            brains_per_address: BrainQuota {
+                count: 128,
+                bytes: 1 << 30,
             },
             followed_per_player: 64,
             followed_per_address: 512,

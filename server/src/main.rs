@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
-use parlor_server::limits::{PING_EVERY, RoomQuota};
+use parlor_server::limits::{BrainQuota, PING_EVERY, RoomQuota};
 use parlor_server::{Limits, ServerConfig, byte_size::ByteSize};
 use parlor_wire::log_filter;
 
@@ -45,6 +45,14 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().per_address.rooms,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     rooms_per_address: usize,
+    /// Brains one player may keep.
+    #[arg(long, default_value_t = Limits::default().brains.count,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    brains_per_player: usize,
+    /// Brains the players of one address may keep together.
+    #[arg(long, default_value_t = Limits::default().brains_per_address.count,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    brains_per_address: usize,
     /// A player who runs this hall (their public id, as `client identity show` prints it):
     /// they may end any room or auto match and delete any brain (`client admin`). Repeat for
     /// several.
@@ -100,6 +108,14 @@ async fn main() -> std::process::ExitCode {
         per_address: RoomQuota {
             rooms: args.rooms_per_address,
             ..Limits::default().per_address
+        },
+        brains: BrainQuota {
+            count: args.brains_per_player,
+            ..Limits::default().brains
+        },
+        brains_per_address: BrainQuota {
+            count: args.brains_per_address,
+            ..Limits::default().brains_per_address
         },
         followed_per_address: args.followed_per_address,
         ipv6_prefix: args.ipv6_prefix,

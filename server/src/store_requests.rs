@@ -10,7 +10,7 @@ use parlor_shared::hexapawn::{Brain, BrainRef};
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, ServerMsg};
 
-use crate::brain_quota;
+use crate::brain_quota::{self, BrainMaker};
 use crate::brain_uses::BrainWrite;
 use crate::hall::{Asker, Hall, Refusal, internal};
 use crate::store::{BrainRow, Store};
@@ -123,7 +123,7 @@ pub async fn import(hall: &Hall, name: String, json: String, asker: Asker) -> Se
     if let Err(refusal) = hall.store_has_room() {
         return refused(refusal);
     }
-    let quota = hall.brain_quota();
+    let quotas = hall.brain_quotas();
     run_blocking(hall, move |store| {
         let brain = match Brain::from_json(&json) {
             Ok(brain) => brain,
@@ -131,7 +131,11 @@ pub async fn import(hall: &Hall, name: String, json: String, asker: Asker) -> Se
         };
         let row = BrainRow::of(&brain);
         let bytes = row.stored_bytes();
-        if let Err(refusal) = brain_quota::check(store, quota, asker.player, &name, true, bytes) {
+        let maker = BrainMaker {
+            player: asker.player,
+            source: asker.source,
+        };
+        if let Err(refusal) = brain_quota::admit(store, quotas, maker, &name, bytes) {
             return Ok(refused(refusal));
         }
         store.put_brain_row(&name, &row)?;

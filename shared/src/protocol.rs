@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -323,6 +323,10 @@ pub struct RoomSnapshot {
     pub state: GameState,
     /// Every move from the start, so a late spectator sees the whole game.
     pub moves: Vec<GameMove>,
+    /// In a puzzle played by a solver seat: the moves it has planned and not played yet. With
+    /// `moves` they are its whole solution, which may be replayed at once while the room plays
+    /// it step by step. Together with `moves` never longer than the game's move limit.
+    pub plan_ahead: Vec<GameMove>,
     pub outcome: Option<Outcome>,
     /// The stored record, once the game is over and saved.
     pub record: Option<RecordId>,

@@ -239,25 +239,23 @@ async fn moves_out_of_turn_or_range_and_unfit_setups_are_refused() {
     );
 }
 
-#[tokio::test]
-async fn ai_against_ai_is_paced_by_the_budget_so_spectators_can_follow() {
-    let (server, _dir) = start_server("bricks-paced");
-    let mut watcher = Peer::connect(&server.url(), Format::Binary).await;
+/// A 10-floor tower, 6 drops and 2 bricks, the winning agent against `answerer`, both AIs
+/// taking `move_ms` a move.
+fn winning_agent_against(answerer: AiKind, move_ms: u32) -> (GameSetup, Vec<SeatSpec>) {
     let setup = GameSetup::Bricks {
         height: 10,
         drops: 6,
         bricks: 2,
     };
-    let seats = vec![
-        SeatSpec::Ai {
-            move_ms: 40,
-            kind: AiKind::WinningAgent,
-        },
-        SeatSpec::Ai {
-            move_ms: 40,
-            kind: AiKind::Adversary,
-        },
-    ];
+    let ai = |kind| SeatSpec::Ai { move_ms, kind };
+    (setup, vec![ai(AiKind::WinningAgent), ai(answerer)])
+}
+
+#[tokio::test]
+async fn ai_against_ai_is_paced_by_the_budget_so_spectators_can_follow() {
+    let (server, _dir) = start_server("bricks-paced");
+    let mut watcher = Peer::connect(&server.url(), Format::Binary).await;
+    let (setup, seats) = winning_agent_against(AiKind::Adversary, 40);
     let started = std::time::Instant::now();
     let room = watcher.create(setup, seats).await;
     watcher.send(ClientMsg::Watch { room }).await;
@@ -274,5 +272,22 @@ async fn ai_against_ai_is_paced_by_the_budget_so_spectators_can_follow() {
         "{:?} for {} moves",
         started.elapsed(),
         end.moves.len()
+    );
+}
+
+#[tokio::test]
+async fn an_oracles_secret_strength_is_told_once_the_game_is_over() {
+    let (server, _dir) = start_server("bricks-oracle-told");
+    let mut watcher = Peer::connect(&server.url(), Format::Binary).await;
+    let (setup, seats) = winning_agent_against(AiKind::Oracle { strength: Some(3) }, 1);
+    let room = watcher.create(setup, seats).await;
+    watcher.send(ClientMsg::Watch { room }).await;
+    let over = watcher.state_where(room, |s| s.outcome.is_some()).await;
+    assert_eq!(
+        over.seats[1],
+        SeatState::Ai {
+            move_ms: 1,
+            name: "honest oracle, strength 3".into()
+        }
     );
 }

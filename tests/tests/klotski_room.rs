@@ -97,6 +97,39 @@ async fn the_solver_seat_plays_a_shortest_solution_that_replays_from_the_store()
 }
 
 #[tokio::test]
+async fn a_spectator_has_the_whole_solution_at_once_while_the_room_plays_it_step_by_step() {
+    let puzzle = parse_puzzle(&course_input("lunaqu4kez_extra_04.in")).unwrap();
+    let (server, _dir) = start_server("klotski-plan-ahead");
+    let mut watcher = Peer::connect(&server.url(), Format::Binary).await;
+    let setup = GameSetup::Klotski(KlotskiBoard::of(&puzzle));
+    // Slow enough that the room is still playing when the solution is seen.
+    let room = watcher.create(setup.clone(), vec![SeatSpec::ai(300)]).await;
+    watcher.send(ClientMsg::Watch { room }).await;
+    let early = watcher.state_where(room, |s| !s.moves.is_empty()).await;
+    assert!(early.outcome.is_none(), "the room still plays");
+    assert!(
+        !early.plan_ahead.is_empty(),
+        "the rest of the solution is there"
+    );
+    let solution: Vec<GameMove> = early
+        .moves
+        .iter()
+        .chain(&early.plan_ahead)
+        .copied()
+        .collect();
+    assert_eq!(solution.len(), 17);
+    let states = setup.start().unwrap().replay(&solution).unwrap();
+    assert_eq!(
+        klotski_status(states.last().unwrap()),
+        KlotskiStatus::Solved
+    );
+    // The room then plays just that, and an ended room has nothing ahead.
+    let end = watcher.state_where(room, |s| s.outcome.is_some()).await;
+    assert_eq!(end.moves, solution);
+    assert!(end.plan_ahead.is_empty());
+}
+
+#[tokio::test]
 async fn the_solver_gives_up_on_a_board_proved_unsolvable() {
     // Two tiles swapped on a one-blank board: an odd permutation, which no slides undo.
     let text = "2 2\n2 1\n3 0\n0\n";

@@ -5,8 +5,6 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use macroquad::color::Color;
-use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameSetup;
@@ -14,21 +12,18 @@ use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpe
 
 use super::board_play::HeldSeat;
 use super::bricks::{BricksSetupView, SetupAction};
-use super::describe;
 use super::lobby::{LobbyAction, LobbyView};
 use super::replay_view::{ReplayAction, ReplayView};
 use super::room_view::{RoomAction, RoomView};
 use super::scripted::RoomScript;
-use super::widgets::TOP_BAR_HEIGHT;
-use super::widgets::{
-    DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, PANEL, TEXT, heading, label, text_width, truncate,
-};
+use super::widgets::Input;
 use crate::identity::Identity;
 use crate::net::{Connection, NetEvent};
 
 mod from_server;
 #[cfg(test)]
 mod tests;
+mod top_bar;
 
 /// The room list is asked for this often while the lobby is shown, in seconds.
 const ROOMS_REFRESH_SECONDS: f64 = 2.0;
@@ -75,7 +70,12 @@ enum Screen {
     /// The Dropping Bricks init phase: H, D, B and the seats of a new room.
     BricksSetup,
     Room(RoomView),
-    Replay(ReplayView),
+    /// A replay, and the room it goes back to: a solver's solution is replayed while its room,
+    /// still followed, plays it (`None`: back to the lobby).
+    Replay {
+        view: ReplayView,
+        back_to: Option<RoomId>,
+    },
 }
 
 /// A short message for the user in the top bar.
@@ -101,6 +101,13 @@ struct PendingRoom {
     replaces: Option<RoomId>,
 }
 
+/// A stored game asked for to replay, and the room that played it when asked there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct WantedRecord {
+    id: RecordId,
+    room: Option<RoomId>,
+}
+
 pub struct App {
     connection: Option<Connection>,
     /// Who we are to servers, sent in every `Hello`.
@@ -121,7 +128,7 @@ pub struct App {
     pending_room: Option<PendingRoom>,
     /// The stored game asked for to replay; opening a room meanwhile drops the wish, so a late
     /// answer does not take the screen from the room.
-    wanted_record: Option<RecordId>,
+    wanted_record: Option<WantedRecord>,
     notice: Option<Notice>,
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
@@ -165,6 +172,9 @@ impl App {
 
     /// The app that opens the room of `script` by itself once connected.
     pub fn with_script(mut self, script: Option<RoomScript>) -> App {
+        if let Some(game) = script.as_ref().and_then(RoomScript::lobby_form) {
+            self.lobby.choose_game(game);
+        }
         self.script = script;
         self
     }
@@ -193,7 +203,11 @@ impl App {
                 script.done(self.snapshots.get(&view.room), get_time())
                     && (reconnecting || !script.waits_for_reconnecting())
             }
-            (Some(script), Screen::Replay(_)) => script.ends_in_replay(),
+            (Some(script), Screen::Replay { .. }) => script.ends_in_replay(),
+            (Some(script), Screen::Lobby) => {
+                let answered = self.lobby.me.is_some() && !self.lobby.games.is_empty();
+                script.lobby_done(answered, get_time())
+            }
             _ => false,
         }
     }
@@ -268,9 +282,16 @@ impl App {
                     self.on_room_action(room, action);
                 }
             }
-            Screen::Replay(view) => {
-                if view.update(input, "Back to lobby") == Some(ReplayAction::Close) {
-                    self.enter_lobby();
+            Screen::Replay { view, back_to } => {
+                let close = match back_to {
+                    Some(_) => "Back to the room",
+                    None => "Back to lobby",
+                };
+                if view.update(input, close) == Some(ReplayAction::Close) {
+                    match *back_to {
+                        Some(room) => self.screen = Screen::Room(RoomView::new(room)),
+                        None => self.enter_lobby(),
+                    }
                 }
             }
         }
@@ -364,9 +385,10 @@ impl App {
         self.screen = Screen::Room(RoomView::new(room));
     }
 
-    /// Asks for a stored game to replay once it comes.
-    fn load_record(&mut self, id: RecordId) {
-        self.wanted_record = Some(id);
+    /// Asks for a stored game to replay once it comes; `room` is the room that played it, when
+    /// the replay is asked for there (record and room numbers differ, and both are shown).
+    fn load_record(&mut self, id: RecordId, room: Option<RoomId>) {
+        self.wanted_record = Some(WantedRecord { id, room });
         self.send(ClientMsg::GetRecord { id });
         self.say(loading_text(id), false);
     }
@@ -408,7 +430,7 @@ impl App {
             LobbyAction::ListBrains => self.send(ClientMsg::ListBrains),
             LobbyAction::Rename(name) => self.rename(&name),
             LobbyAction::Replay(id) => {
-                self.load_record(id);
+                self.load_record(id, None);
             }
             LobbyAction::Close(room) => self.send(ClientMsg::CloseRoom { room }),
         }
@@ -440,50 +462,43 @@ impl App {
             RoomAction::Replay(id) => {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();
-                self.load_record(id);
+                self.load_record(id, Some(room));
             }
+            RoomAction::ReplaySolution => self.replay_solution(room),
         }
     }
 
-    /// Title, connection state and the latest notice, across the top of every screen.
-    fn draw_top_bar(&self, now: f64) {
-        let width = screen_width();
-        draw_rectangle(0.0, 0.0, width, TOP_BAR_HEIGHT, PANEL);
-        heading("Parlor", 16.0, 38.0);
-        let x = 140.0;
-        let max_chars = ((width - x - 10.0) / text_width("m")).max(1.0) as usize;
-        let (text, color): (String, Color) = match &self.link {
-            Link::Offline(reason) if reason.is_empty() => ("Not connected".into(), DIM_TEXT),
-            Link::Offline(reason) => (format!("Not connected: {reason}"), ERROR_TEXT),
-            Link::Connecting { url } => (format!("Connecting to {url} ..."), TEXT),
-            Link::Connected { url, server } => {
-                (format!("Connected to {url} ({server})"), GOOD_TEXT)
+    /// Opens the whole solution a solver seat of `room` has planned, while the room goes on
+    /// playing it (still followed, so Back finds it where it has got to).
+    fn replay_solution(&mut self, room: RoomId) {
+        let Some(snapshot) = self.snapshots.get(&room) else {
+            return;
+        };
+        let solution = snapshot
+            .moves
+            .iter()
+            .chain(&snapshot.plan_ahead)
+            .copied()
+            .collect();
+        let title = format!("Solution of room #{room}, being played");
+        let seats = snapshot
+            .seats
+            .iter()
+            .map(super::describe::seat_state)
+            .collect();
+        let start = snapshot
+            .state
+            .setup()
+            .start()
+            .map_err(|error| error.to_string());
+        match start.and_then(|start| ReplayView::new(title, seats, start, solution)) {
+            Ok(view) => {
+                self.screen = Screen::Replay {
+                    view,
+                    back_to: Some(room),
+                }
             }
-            Link::Reconnecting {
-                url,
-                attempt,
-                reason,
-            } => (
-                format!("Reconnecting to {url}... (attempt {attempt}; {reason})"),
-                ERROR_TEXT,
-            ),
-            // The reason names the address when it matters ("cannot connect to ...").
-            Link::Disconnected { reason, .. } => (format!("Disconnected: {reason}"), ERROR_TEXT),
-        };
-        let mut lines = describe::wrap(&text, max_chars).into_iter();
-        label(&lines.next().unwrap_or_default(), x, 24.0, color);
-        // The second line shows the latest notice, or else the rest of a long link status.
-        let notice = self
-            .notice
-            .as_ref()
-            .filter(|notice| notice.at.is_none_or(|at| now - at < NOTICE_SECONDS));
-        let (second, color) = match notice {
-            Some(notice) => (
-                notice.text.clone(),
-                if notice.is_error { ERROR_TEXT } else { TEXT },
-            ),
-            None => (lines.collect::<Vec<_>>().join(" "), color),
-        };
-        label(&truncate(&second, max_chars), x, 48.0, color);
+            Err(reason) => self.say(format!("Cannot replay the solution: {reason}"), true),
+        }
     }
 }

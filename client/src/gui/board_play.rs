@@ -12,6 +12,9 @@ pub enum BoardPlay {
     Move(GameMove),
     /// The user tried something that is not a move; the reason is shown as a hint.
     Refused(String),
+    /// The user picked something that may become a move (a height, a piece): a reason shown
+    /// for an earlier try is out of date.
+    Picked,
     /// A new room with this setup, for this client to join.
     NewRoom {
         setup: GameSetup,

@@ -198,37 +198,64 @@ pub fn ago(then: u64, now: u64) -> String {
     }
 }
 
-/// Splits `text` at spaces into lines of at most `max_chars` characters (the window font is
-/// monospaced, so characters measure width); a word longer than a line is cut.
+/// Splits `text` at spaces into lines of at most `max_chars` characters; a word longer than a
+/// line is cut.
 pub fn wrap(text: &str, max_chars: usize) -> Vec<String> {
     let max_chars = max_chars.max(1);
+    wrap_by(text, |line| line.chars().count() <= max_chars)
+}
+
+/// Splits `text` at spaces into lines that each `fits`; a word that fits on no line is cut
+/// where it stops fitting (at least one character a line, so it always ends).
+pub fn wrap_by(text: &str, fits: impl Fn(&str) -> bool) -> Vec<String> {
     let mut lines = Vec::new();
     let mut line = String::new();
     for word in text.split_whitespace() {
-        let mut word: Vec<char> = word.chars().collect();
-        while word.len() > max_chars {
-            if !line.is_empty() {
-                lines.push(std::mem::take(&mut line));
-            }
-            lines.push(word.drain(..max_chars).collect());
+        let mut candidate = line.clone();
+        if !candidate.is_empty() {
+            candidate.push(' ');
         }
-        let word: String = word.into_iter().collect();
-        if word.is_empty() {
+        candidate.push_str(word);
+        if fits(&candidate) {
+            line = candidate;
             continue;
         }
-        let needed = line.chars().count() + usize::from(!line.is_empty()) + word.chars().count();
-        if needed > max_chars && !line.is_empty() {
+        if !line.is_empty() {
             lines.push(std::mem::take(&mut line));
         }
-        if !line.is_empty() {
-            line.push(' ');
+        let mut rest = word;
+        while !fits(rest) {
+            let cut = longest_fitting_prefix(rest, &fits)
+                .max(rest.chars().next().map_or(1, char::len_utf8));
+            lines.push(rest[..cut].to_string());
+            rest = &rest[cut..];
         }
-        line.push_str(&word);
+        line = rest.to_string();
     }
     if !line.is_empty() {
         lines.push(line);
     }
     lines
+}
+
+/// `text` cut with "..." to be at most `width` wide as `measure` measures it.
+pub fn fit_by(text: &str, width: f32, measure: impl Fn(&str) -> f32) -> String {
+    if measure(text) <= width {
+        return text.to_string();
+    }
+    let kept = longest_fitting_prefix(text, |prefix| measure(&format!("{prefix}...")) <= width);
+    format!("{}...", text[..kept].trim_end())
+}
+
+/// The byte length of the longest prefix of `text` that `fits` (ending at a character).
+pub fn longest_fitting_prefix(text: &str, fits: impl Fn(&str) -> bool) -> usize {
+    let ends: Vec<usize> = text
+        .char_indices()
+        .map(|(at, c)| at + c.len_utf8())
+        .collect();
+    // Prefixes grow with their length, so the ones that fit come first: a binary search.
+    let fitting = ends.partition_point(|&end| fits(&text[..end]));
+    if fitting == 0 { 0 } else { ends[fitting - 1] }
 }
 
 /// A server address as typed, made into a WebSocket URL: `host:port` gets `ws://` in front.

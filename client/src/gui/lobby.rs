@@ -13,33 +13,41 @@ use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
-    BrainSummary, DEFAULT_AI_MOVE_MS, GameInfo, MAX_AI_MOVE_MS, RecordId, RecordSummary, RoomId,
-    RoomSummary, SeatSpec,
+    BrainSummary, GameInfo, RecordId, RecordSummary, RoomId, RoomSummary, SeatSpec,
 };
 
 use super::board_play::HeldSeat;
-use super::cave::board::draw_swatch;
+use super::cave::lobby_form::CaveLobbyForm;
 use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
 use super::klotski::KlotskiLobbyForm;
-use super::seats::seat_player;
 use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, Input, LINE_HEIGHT, TEXT, TextField, button, button_at,
-    button_enabled, button_width, heading, heading_fit, label, text_width, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, FormArea, Input, LINE_HEIGHT, TEXT, TextField, button,
+    button_at, button_width, fit_to_width, heading_fit, label, text_width, toggle, wrap_to_width,
 };
 use rows::{
     STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
     empty_rooms_text, rooms_heading,
 };
 
-/// The per-move budgets offered for AI seats.
-const AI_BUDGETS: [u32; 3] = [100, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS];
 const LEFT_X: f32 = 20.0;
 const LEFT_WIDTH: f32 = 390.0;
 const RIGHT_X: f32 = 430.0;
+/// The space kept free along the window's right and bottom edges.
+const MARGIN: f32 = 16.0;
+/// The width of the name field, at the right of the server row.
+const NAME_FIELD_WIDTH: f32 = 160.0;
+/// Where the game buttons start, right of "Game".
+const GAME_BUTTONS_X: f32 = 50.0;
+/// The most lines of a game's description the form shows.
+const DESCRIPTION_LINES: usize = 2;
+/// The window height from which the form shows the game's description.
+const DESCRIPTION_MIN_HEIGHT: f32 = 700.0;
+/// The share of the right column's height the open rooms take; the stored games have the rest.
+const ROOMS_SHARE: f32 = 0.55;
 const ROOM_ROW_HEIGHT: f32 = 62.0;
 const RECORD_ROW_HEIGHT: f32 = 50.0;
 
@@ -73,12 +81,6 @@ pub enum LobbyAction {
     Close(RoomId),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SeatChoice {
-    Human,
-    Ai,
-}
-
 pub struct LobbyView {
     pub address: TextField,
     pub games: Vec<GameInfo>,
@@ -90,10 +92,9 @@ pub struct LobbyView {
     pub my_seats: Vec<parlor_shared::protocol::HeldSeat>,
     /// The name we go by, to change.
     pub name: TextField,
-    /// The creation form: the game, who sits in each seat, and the AI's time per move.
+    /// The creation form's game, and each game's form.
     game: GameKind,
-    seats: [SeatChoice; 2],
-    ai_move_ms: u32,
+    cave: CaveLobbyForm,
     /// The EWN form: level and player.
     ewn: EwnLobbyForm,
     /// The forms of HER's rooms: against HER, and HER against HER.
@@ -117,8 +118,7 @@ impl LobbyView {
             my_seats: Vec::new(),
             name: TextField::new(""),
             game: GameKind::Cave,
-            seats: [SeatChoice::Human, SeatChoice::Ai],
-            ai_move_ms: DEFAULT_AI_MOVE_MS,
+            cave: CaveLobbyForm::default(),
             ewn: EwnLobbyForm::default(),
             hexapawn: HexLobbyForm::default(),
             klotski: KlotskiLobbyForm::default(),
@@ -126,6 +126,11 @@ impl LobbyView {
             records_scroll: 0,
             closing: Confirmation::default(),
         }
+    }
+
+    /// Shows the creation form of `game`, as a click on its button does.
+    pub fn choose_game(&mut self, game: GameKind) {
+        self.game = game;
     }
 
     /// Forgets everything learnt from a server, before talking to another one.
@@ -148,18 +153,11 @@ impl LobbyView {
         self.hexapawn.forget_brains();
     }
 
-    /// The seats of the room the form describes.
-    fn seat_specs(&self) -> Vec<SeatSpec> {
-        self.seats
-            .iter()
-            .map(|choice| match choice {
-                SeatChoice::Human => SeatSpec::Human,
-                SeatChoice::Ai => SeatSpec::ai(self.ai_move_ms),
-            })
-            .collect()
-    }
-
     /// Handles input and draws the lobby. `held` are the seats this client holds.
+    ///
+    /// Left: the server row, then the room creation form, whose Create button keeps its place
+    /// at the bottom however the form above it changes. Right: the seats we hold, the open
+    /// rooms, and under them the stored games, sharing the height the window has.
     pub fn update(
         &mut self,
         input: &Input,
@@ -169,16 +167,30 @@ impl LobbyView {
         let top = TOP_BAR_HEIGHT + 14.0;
         let mut action = self.draw_server_row(input, top);
         let columns_top = top + 64.0;
-        let form_top = self.draw_games(columns_top) + 4.0;
-        let (create, records_top) = self.draw_create_form(input, form_top, connected);
-        action = action.or(create);
-        action = action.or(self.draw_records(input, records_top + 16.0, connected));
-        action.or(self.draw_rooms(input, columns_top, connected, held))
+        let bottom = screen_height() - MARGIN;
+        action = action.or(self.draw_create_form(input, columns_top, bottom, connected));
+        let records_top = columns_top + (bottom - columns_top) * ROOMS_SHARE;
+        action = action.or(self.draw_records(input, records_top, bottom, connected));
+        action.or(self.draw_rooms(input, columns_top, records_top - MARGIN, connected, held))
     }
 
     fn draw_server_row(&mut self, input: &Input, y: f32) -> Option<LobbyAction> {
-        label("Server", LEFT_X, y + 20.0, TEXT);
-        let field = Rect::new(LEFT_X + 70.0, y, 470.0, BUTTON_HEIGHT);
+        label("Server", LEFT_X, y + 19.0, TEXT);
+        // The name field keeps its width at the right; the address takes what is left.
+        let name_field_w = NAME_FIELD_WIDTH;
+        let buttons_w = button_width("Connect") + button_width("Refresh") + 20.0;
+        let name_label_w = text_width("Name") + 10.0;
+        let address_x = LEFT_X + 60.0;
+        let address_w = (screen_width()
+            - MARGIN
+            - name_field_w
+            - name_label_w
+            - 20.0
+            - buttons_w
+            - 10.0
+            - address_x)
+            .clamp(120.0, 470.0);
+        let field = Rect::new(address_x, y, address_w, BUTTON_HEIGHT);
         let submitted = self.address.update(input, field) == FieldEvent::Submitted;
         let connect_x = field.x + field.w + 10.0;
         let mut action = None;
@@ -193,13 +205,8 @@ impl LobbyView {
             action = Some(LobbyAction::Refresh);
         }
         let name_x = refresh_x + button_width("Refresh") + 20.0;
-        label("Name", name_x, y + 20.0, TEXT);
-        let name_field = Rect::new(
-            name_x + 50.0,
-            y,
-            (screen_width() - name_x - 70.0).max(60.0),
-            BUTTON_HEIGHT,
-        );
+        label("Name", name_x, y + 19.0, TEXT);
+        let name_field = Rect::new(name_x + name_label_w, y, name_field_w, BUTTON_HEIGHT);
         if self.name.update(input, name_field) == FieldEvent::Submitted {
             action = Some(LobbyAction::Rename(self.name.text.clone()));
         }
@@ -210,48 +217,53 @@ impl LobbyView {
         } else {
             "Click the address to switch to another server, or your name to change it."
         };
-        label(hint, field.x, y + BUTTON_HEIGHT + 20.0, DIM_TEXT);
+        let hint_w = screen_width() - MARGIN - field.x;
+        label(
+            &fit_to_width(hint, hint_w),
+            field.x,
+            y + BUTTON_HEIGHT + 20.0,
+            DIM_TEXT,
+        );
         action
     }
 
-    /// The game chosen in the form as the server describes it (the form's buttons name the
-    /// others, and six descriptions would push the form off the screen); returns where the
-    /// column continues.
-    fn draw_games(&self, top: f32) -> f32 {
-        heading("Games", LEFT_X, top + 22.0);
-        let mut y = top + 22.0 + LINE_HEIGHT + 4.0;
-        if self.games.is_empty() {
-            label("(not known yet)", LEFT_X, y, DIM_TEXT);
-            return y + LINE_HEIGHT;
+    /// The chosen game as the server describes it, in at most two lines under the game
+    /// buttons (the buttons name the others); returns where the form continues.
+    fn draw_description(&self, y: f32) -> f32 {
+        let text = match self.games.iter().find(|game| game.kind == self.game) {
+            Some(game) => game.description.as_str(),
+            None => "(the server has not said yet what it offers)",
+        };
+        let mut lines = wrap_to_width(text, LEFT_WIDTH);
+        if lines.len() > DESCRIPTION_LINES {
+            let rest = lines.split_off(DESCRIPTION_LINES - 1).join(" ");
+            lines.push(fit_to_width(&rest, LEFT_WIDTH));
         }
-        let chars_per_line = (LEFT_WIDTH / text_width("m")).floor() as usize;
-        for game in self.games.iter().filter(|game| game.kind == self.game) {
-            label(&game.name, LEFT_X, y, TEXT);
+        let mut y = y;
+        for line in &lines {
+            label(line, LEFT_X, y + 16.0, DIM_TEXT);
             y += LINE_HEIGHT;
-            for line in describe::wrap(&game.description, chars_per_line) {
-                label(&line, LEFT_X, y, DIM_TEXT);
-                y += LINE_HEIGHT;
-            }
         }
-        y
+        y + 6.0
     }
 
-    /// The room creation form; returns its action and where the column continues.
+    /// The room creation form from `top` down, its Create button's row ending at `bottom`.
     fn draw_create_form(
         &mut self,
         input: &Input,
         top: f32,
+        bottom: f32,
         connected: bool,
-    ) -> (Option<LobbyAction>, f32) {
+    ) -> Option<LobbyAction> {
         let title = format!("New {} room", self.game.name());
         heading_fit(&title, LEFT_X, top + 22.0, LEFT_WIDTH);
         let mut y = top + 36.0;
-        label("Game", LEFT_X, y + 20.0, TEXT);
-        let mut x = LEFT_X + 50.0;
+        label("Game", LEFT_X, y + 19.0, TEXT);
+        let mut x = LEFT_X + GAME_BUTTONS_X;
         for game in GameKind::ALL {
-            let name = describe::short_game_name(game);
+            let name = form_button_name(game);
             if x + button_width(name) + 6.0 > LEFT_X + LEFT_WIDTH {
-                x = LEFT_X + 50.0;
+                x = LEFT_X + GAME_BUTTONS_X;
                 y += BUTTON_HEIGHT + 6.0;
             }
             let rect = Rect::new(x, y, button_width(name) + 6.0, BUTTON_HEIGHT);
@@ -260,98 +272,73 @@ impl LobbyView {
             }
             x += rect.w + 8.0;
         }
-        y += BUTTON_HEIGHT + 6.0;
+        y += BUTTON_HEIGHT + 8.0;
+        // On a short window the form needs the height more than the words.
+        if screen_height() >= DESCRIPTION_MIN_HEIGHT {
+            y = self.draw_description(y);
+        }
+        let area = FormArea {
+            x: LEFT_X,
+            top: y,
+            width: LEFT_WIDTH,
+            create_y: bottom - BUTTON_HEIGHT,
+        };
         if self.game == GameKind::Bricks {
             label(
                 "H, D, B and the seats come next.",
                 LEFT_X,
-                y + 20.0,
+                y + 19.0,
                 DIM_TEXT,
             );
-            y += BUTTON_HEIGHT + 6.0;
             let text = "Set up the game...";
-            let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
-            let action = button(input, rect, text).then_some(LobbyAction::SetUpBricks);
-            return (action, y + BUTTON_HEIGHT);
+            let rect = Rect::new(LEFT_X, area.create_y, button_width(text), BUTTON_HEIGHT);
+            return button(input, rect, text).then_some(LobbyAction::SetUpBricks);
         }
         let (ewn, klotski) = (&mut self.ewn, &mut self.klotski);
         let form = match self.game {
-            GameKind::Ewn => Some(ewn.update(input, LEFT_X, y, LEFT_WIDTH, connected)),
-            GameKind::Klotski => Some(klotski.update(input, LEFT_X, y, LEFT_WIDTH, connected)),
+            GameKind::Ewn => Some(ewn.update(input, &area, connected)),
+            GameKind::Klotski => Some(klotski.update(input, &area, connected)),
             _ => None,
         };
-        if let Some((room, bottom)) = form {
-            let action = room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
-            return (action, bottom);
+        if let Some(room) = form {
+            return room.map(|(setup, seats)| LobbyAction::Create { setup, seats });
         }
         if matches!(self.game, GameKind::Hexapawn | GameKind::HerMatch) {
-            let (form, bottom) = self
-                .hexapawn
-                .update(input, self.game, LEFT_X, y, LEFT_WIDTH, connected);
-            let action = form.map(|form| match form {
+            let form = self.hexapawn.update(input, self.game, &area, connected);
+            return form.map(|form| match form {
                 FormAction::Create(setup, seats) => LobbyAction::Create { setup, seats },
                 FormAction::ListBrains => LobbyAction::ListBrains,
             });
-            return (action, bottom);
         }
-        for seat in 0..2u8 {
-            let swatch =
-                seat_player(seat).map_or(0.0, |player| draw_swatch(LEFT_X, y + 20.0, player));
-            let order = if seat == 0 { "first" } else { "second" };
-            label(
-                &format!("{} ({order})", describe::seat_name(seat)),
-                LEFT_X + swatch,
-                y + 20.0,
-                TEXT,
-            );
-            let choice = &mut self.seats[usize::from(seat)];
-            for (index, (option, text)) in [(SeatChoice::Human, "Human"), (SeatChoice::Ai, "AI")]
-                .into_iter()
-                .enumerate()
-            {
-                let rect = choice_rect(index, y);
-                if toggle(input, rect, text, *choice == option) {
-                    *choice = option;
-                }
-            }
-            y += BUTTON_HEIGHT + 6.0;
-        }
-        if self.seats.contains(&SeatChoice::Ai) {
-            label("AI time per move", LEFT_X, y + 20.0, TEXT);
-            for (index, budget) in AI_BUDGETS.into_iter().enumerate() {
-                let rect = choice_rect(index, y);
-                let text = describe::seconds(budget);
-                if toggle(input, rect, &text, self.ai_move_ms == budget) {
-                    self.ai_move_ms = budget;
-                }
-            }
-        }
-        y += BUTTON_HEIGHT + 10.0;
-        let text = "Create room";
-        let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
-        let action = button_enabled(input, rect, text, connected).then(|| LobbyAction::Create {
-            setup: GameSetup::Cave,
-            seats: self.seat_specs(),
-        });
-        (action, y + BUTTON_HEIGHT)
+        self.cave
+            .update(input, &area, connected)
+            .map(|(setup, seats)| LobbyAction::Create { setup, seats })
     }
 
-    fn draw_records(&mut self, input: &Input, top: f32, connected: bool) -> Option<LobbyAction> {
+    /// The stored games, in the right column from `top` to `bottom`.
+    fn draw_records(
+        &mut self,
+        input: &Input,
+        top: f32,
+        bottom: f32,
+        connected: bool,
+    ) -> Option<LobbyAction> {
         let title = match (connected, self.records.is_empty()) {
             (false, false) => format!("Stored games {STALE}"),
             _ => "Stored games".to_string(),
         };
-        heading_fit(&title, LEFT_X, top + 22.0, LEFT_WIDTH);
+        let width = screen_width() - RIGHT_X - MARGIN;
+        heading_fit(&title, RIGHT_X, top + 22.0, width);
         let list = Rect::new(
-            LEFT_X,
+            RIGHT_X,
             top + 34.0,
-            LEFT_WIDTH,
-            screen_height() - top - 34.0 - LINE_HEIGHT - 8.0,
+            width,
+            bottom - top - 34.0 - LINE_HEIGHT,
         );
         if self.records.is_empty() {
             label(
-                empty_records_text(connected),
-                LEFT_X,
+                &fit_to_width(empty_records_text(connected), width),
+                RIGHT_X,
                 list.y + 20.0,
                 DIM_TEXT,
             );
@@ -373,10 +360,12 @@ impl LobbyView {
         action
     }
 
+    /// The seats we hold and the open rooms, in the right column from `top` to `bottom`.
     fn draw_rooms(
         &mut self,
         input: &Input,
         top: f32,
+        bottom: f32,
         connected: bool,
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
@@ -386,21 +375,22 @@ impl LobbyView {
         if resume.is_some() {
             return resume;
         }
-        heading(
+        let width = screen_width() - RIGHT_X - MARGIN;
+        heading_fit(
             &rooms_heading(self.rooms.len(), connected),
             RIGHT_X,
             top + 22.0,
+            width,
         );
-        let width = screen_width() - RIGHT_X - 20.0;
         let list = Rect::new(
             RIGHT_X,
             top + 34.0,
             width,
-            screen_height() - top - 34.0 - LINE_HEIGHT - 8.0,
+            bottom - top - 34.0 - LINE_HEIGHT,
         );
         if self.rooms.is_empty() {
             label(
-                empty_rooms_text(connected),
+                &fit_to_width(empty_rooms_text(connected), width),
                 RIGHT_X,
                 list.y + 20.0,
                 DIM_TEXT,
@@ -442,25 +432,14 @@ impl LobbyView {
     }
 }
 
-/// Where Magnetic Cave's choice `index` in a row (Human or AI, an AI budget) goes: the rows
-/// share columns, as many as there are budgets, right of the middle of the left column and
-/// inside it.
-fn choice_rect(index: usize, y: f32) -> Rect {
-    let x = LEFT_X + 170.0;
-    let gap = 6.0;
-    let step = ((LEFT_X + LEFT_WIDTH - x + gap) / AI_BUDGETS.len() as f32).min(80.0);
-    Rect::new(x + index as f32 * step, y, step - gap, BUTTON_HEIGHT)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn cave_choices_stay_inside_the_left_column() {
-        let last = choice_rect(AI_BUDGETS.len() - 1, 0.0);
-        assert!(last.x + last.w <= LEFT_X + LEFT_WIDTH + 0.01, "{last:?}");
-        assert!(last.w >= 60.0, "{last:?}");
-        assert_eq!(choice_rect(1, 5.0).y, 5.0);
+/// A game's name on its button in the form (the form's title names it in full).
+fn form_button_name(game: GameKind) -> &'static str {
+    match game {
+        GameKind::Cave => "Cave",
+        GameKind::Bricks => "Bricks",
+        GameKind::Ewn => "EWN",
+        GameKind::Klotski => "Klotski",
+        GameKind::Hexapawn => "Hexapawn",
+        GameKind::HerMatch => "HER vs HER",
     }
 }

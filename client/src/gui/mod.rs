@@ -15,6 +15,7 @@ pub mod ewn;
 mod game_view;
 pub mod hexapawn;
 pub mod klotski;
+mod layout_audit;
 mod lobby;
 mod move_list;
 pub(crate) mod pacing;
@@ -36,7 +37,7 @@ use anyhow::{Context, bail};
 use macroquad::shapes::draw_rectangle;
 use macroquad::texture::get_screen_data;
 use macroquad::time::get_time;
-use macroquad::window::{Conf, clear_background, next_frame, screen_width};
+use macroquad::window::{Conf, clear_background, next_frame, screen_height, screen_width};
 use parlor_server::ServerConfig;
 use parlor_shared::bricks::{BricksMove, Setup};
 use parlor_shared::cave::Square;
@@ -51,10 +52,12 @@ use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};
 /// The colour of a refusal's reason, sampled by the window tests.
 pub use self::widgets::{ERROR_TEXT, GOOD_TEXT, TOP_BAR_HEIGHT, side_panel_x};
 
-/// The window has this fixed size, so the board's place (see [`cave::board::board_layout`]) is
-/// known to tests that click cells or sample their colours.
-pub const WINDOW_WIDTH: i32 = 1024;
-pub const WINDOW_HEIGHT: i32 = 768;
+/// The window's first size, which fits a 1366x768 laptop screen with its taskbar and the
+/// window's title bar; the window may then be resized, and everything is laid out for the size
+/// it has. Tests that click cells or sample their colours find the board's place from it (see
+/// [`cave::board::board_layout`]), or from the size they ask for with `--window-size`.
+pub const WINDOW_WIDTH: i32 = 1200;
+pub const WINDOW_HEIGHT: i32 = 680;
 /// Frames drawn before a screenshot, so that the window is mapped and fonts are cached.
 const SCREENSHOT_FRAME: u32 = 5;
 
@@ -71,6 +74,11 @@ pub struct GuiOptions {
     pub open_room: Option<String>,
     /// With `open_room`: save the window as PNG once the room shows what was asked, and quit.
     pub screenshot: Option<PathBuf>,
+    /// The window's first size, instead of [`WINDOW_WIDTH`] x [`WINDOW_HEIGHT`].
+    pub window_size: Option<(i32, i32)>,
+    /// With `screenshot`: write what the screenshot's frame drew where, and the problems
+    /// found in it, as JSON (see [`layout_audit`]).
+    pub layout_report: Option<PathBuf>,
 }
 
 /// A `--server` option as typed, made a WebSocket URL as the lobby's address box makes it (a
@@ -119,13 +127,20 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     };
     let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
     let saved_in_window = saved.clone();
-    macroquad::Window::from_config(window_conf("Parlor"), async move {
+    let layout_report = options.layout_report;
+    if layout_report.is_some() {
+        layout_audit::enable();
+    }
+    let conf = window_conf("Parlor", options.window_size);
+    macroquad::Window::from_config(conf, async move {
+        widgets::use_window_font();
         let mut app =
             App::new(startup, options.identity, Some(options.identity_file)).with_script(script);
         let (mut done_frames, mut pacer) = (0, Pacer::default());
         loop {
             let started = Instant::now();
             clear_background(BACKGROUND);
+            layout_audit::start_frame();
             let input = app.scripted_input().unwrap_or_else(Input::gather);
             app.frame(&input);
             if let Some(path) = screenshot.as_deref() {
@@ -135,7 +150,9 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
                     0
                 };
                 if done_frames >= SCREENSHOT_FRAME {
-                    *saved_in_window.borrow_mut() = save_screenshot(path);
+                    let report = layout_report.as_deref().map(write_layout_report);
+                    *saved_in_window.borrow_mut() =
+                        save_screenshot(path).and(report.unwrap_or(Ok(())));
                     break;
                 }
                 if get_time() > SCRIPT_SECONDS {
@@ -275,7 +292,8 @@ fn run_window(
 ) -> anyhow::Result<()> {
     let saved: Rc<RefCell<anyhow::Result<()>>> = Rc::new(RefCell::new(Ok(())));
     let saved_in_window = saved.clone();
-    macroquad::Window::from_config(window_conf(title), async move {
+    macroquad::Window::from_config(window_conf(title, None), async move {
+        widgets::use_window_font();
         let (mut frames, mut pacer) = (0, Pacer::default());
         loop {
             let started = Instant::now();
@@ -298,15 +316,31 @@ fn run_window(
     saved.replace(Ok(()))
 }
 
-fn window_conf(title: &str) -> Conf {
+/// A resizable window of `size` (or the first size), drawn at the screen's own resolution:
+/// on a HiDPI screen everything is laid out in logical pixels and drawn sharp.
+fn window_conf(title: &str, size: Option<(i32, i32)>) -> Conf {
+    let (width, height) = size.unwrap_or((WINDOW_WIDTH, WINDOW_HEIGHT));
     Conf {
         window_title: title.to_string(),
-        window_width: WINDOW_WIDTH,
-        window_height: WINDOW_HEIGHT,
-        window_resizable: false,
-        high_dpi: false,
+        window_width: width,
+        window_height: height,
+        window_resizable: true,
+        high_dpi: true,
         ..Conf::default()
     }
+}
+
+/// Writes what this frame drew where, and the layout problems in it, to `path` as JSON.
+fn write_layout_report(path: &Path) -> anyhow::Result<()> {
+    let drawn = layout_audit::frame();
+    let screen = [screen_width(), screen_height()];
+    let report = layout_audit::Report {
+        screen,
+        problems: layout_audit::problems(&drawn, screen),
+        drawn,
+    };
+    std::fs::write(path, serde_json::to_string_pretty(&report)?)
+        .with_context(|| format!("cannot write the layout report {}", path.display()))
 }
 
 /// What each window's game offers in the terminal instead, for the error without a display.

@@ -23,7 +23,7 @@ use super::klotski::KlotskiRoomBoard;
 use super::takeback::{self, Takebacks};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
-    button_enabled, button_width, fit_to_width, heading, heading_fit, label, text_width,
+    button_enabled, button_width, fit_to_width, heading, heading_fit, label, wrap_to_width,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 
@@ -36,6 +36,8 @@ pub enum RoomAction {
     Leave,
     /// Leave and open the stored record of the finished game.
     Replay(RecordId),
+    /// Replay the solution a solver seat has planned, while the room plays it.
+    ReplaySolution,
     /// Leave and create a room like this one (Hexapawn's "Play again").
     NewRoom {
         setup: GameSetup,
@@ -179,18 +181,25 @@ impl RoomView {
                     .update(input, now, game, moves, seated, allowed)
             }
         };
+        self.note_hint(snapshot.version, &play);
         let mv = match play {
-            BoardPlay::Nothing => return None,
-            BoardPlay::Refused(reason) => {
-                self.hint = Some((snapshot.version, reason));
-                return None;
-            }
+            BoardPlay::Nothing | BoardPlay::Refused(_) | BoardPlay::Picked => return None,
             BoardPlay::NewRoom { setup, seats } => {
                 return Some(RoomAction::NewRoom { setup, seats });
             }
             BoardPlay::Move(mv) => mv,
         };
         self.send_move(snapshot, held, mv)
+    }
+
+    /// What a board's play at `version` leaves of the hint: a refusal shows its reason, a
+    /// pick makes the last reason out of date.
+    fn note_hint(&mut self, version: u64, play: &BoardPlay) {
+        match play {
+            BoardPlay::Refused(reason) => self.hint = Some((version, reason.clone())),
+            BoardPlay::Picked => self.hint = None,
+            _ => {}
+        }
     }
 
     /// Sends `mv` for the seat of ours that acts now, and waits for the room's answer.
@@ -241,7 +250,6 @@ impl RoomView {
             .iter()
             .any(|h| acting_seat(&snapshot.state) == Some(h.seat));
         y += LINE_HEIGHT;
-        let chars_per_line = ((SIDE_PANEL_WIDTH - 20.0) / text_width("m")).floor() as usize;
         let hint = match &self.hint {
             Some((version, hint)) if *version == snapshot.version => {
                 Some((hint.as_str(), ERROR_TEXT))
@@ -251,7 +259,7 @@ impl RoomView {
             _ => None,
         };
         if let Some((text, color)) = hint {
-            for line in describe::wrap(text, chars_per_line) {
+            for line in wrap_to_width(text, SIDE_PANEL_WIDTH - 20.0) {
                 label(&line, x, y, color);
                 y += LINE_HEIGHT;
             }
@@ -401,6 +409,13 @@ fn draw_buttons(
         return None;
     }
     let record = snapshot.and_then(|s| s.record);
+    // A solver's whole solution may be replayed as soon as it has one.
+    let planned = snapshot.is_some_and(|s| s.outcome.is_none() && !s.plan_ahead.is_empty());
+    if planned {
+        let text = "Replay the solution";
+        let at = x + button_width("Leave") + 10.0;
+        return button_at(input, at, y, text).then_some(RoomAction::ReplaySolution);
+    }
     let text = "Replay";
     let replay = Rect::new(
         x + button_width("Leave") + 10.0,
@@ -456,6 +471,21 @@ mod tests {
             ..snapshot_after("a1 h1")
         };
         assert!(!is_stored_when_over(Some(&auto_match)));
+    }
+
+    #[test]
+    fn a_refusal_shows_until_something_valid_is_picked() {
+        let mut view = RoomView::new(1);
+        view.note_hint(3, &BoardPlay::Refused("Drop from 1 to 9".into()));
+        assert_eq!(view.hint_text(), Some("Drop from 1 to 9"));
+        view.note_hint(3, &BoardPlay::Nothing);
+        assert_eq!(view.hint_text(), Some("Drop from 1 to 9"));
+        view.note_hint(3, &BoardPlay::Picked);
+        assert_eq!(
+            view.hint_text(),
+            None,
+            "a valid pick clears the stale reason"
+        );
     }
 
     #[test]

@@ -15,19 +15,39 @@
 use std::fmt::Debug;
 
 use macroquad::math::Vec2;
-use parlor_shared::game::GameSetup;
+use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::protocol::{self, RecordId, RoomId, RoomSnapshot, SeatSpec};
 
 use super::board_play::HeldSeat;
+use super::bricks::scripted::BricksScript;
 use super::cave::scripted::CaveScript;
 use super::ewn::EwnScript;
 use super::hexapawn::HexScript;
 use super::klotski::KlotskiScript;
 use super::scripted_game::ScriptedGame;
 
+/// How long the lobby's first answer is given for the lists that follow it.
+const LOBBY_SETTLE_SECONDS: f64 = 1.0;
+
+/// The game a lobby script's form word names.
+fn lobby_form(word: &str) -> Result<GameKind, String> {
+    Ok(match word {
+        "cave" => GameKind::Cave,
+        "bricks" => GameKind::Bricks,
+        "ewn" => GameKind::Ewn,
+        "klotski" => GameKind::Klotski,
+        "hexapawn" => GameKind::Hexapawn,
+        "her-match" => GameKind::HerMatch,
+        _ => return Err(format!("{word:?} is not a game of the lobby's form")),
+    })
+}
+
 #[derive(Debug)]
 pub struct RoomScript {
-    game: Box<dyn ScriptedGame>,
+    /// `None` for the lobby.
+    game: Option<Box<dyn ScriptedGame>>,
+    /// With `lobby`: the game whose creation form to show.
+    lobby_form: Option<GameKind>,
     created: bool,
     /// Open the stored game once it is over (`replay`), and whether it was asked for.
     replay: bool,
@@ -50,7 +70,24 @@ impl RoomScript {
             words.len() < count
         };
         let (replay, reconnecting, resume) = (take("replay"), take("reconnecting"), take("resume"));
-        let games = "cave, ewn, hexapawn, her-match or klotski";
+        let games = "bricks, cave, ewn, hexapawn, her-match or klotski";
+        if let ["lobby", form @ ..] = &words[..] {
+            let form = match form {
+                [] => None,
+                [name] => Some(lobby_form(name)?),
+                _ => return Err("lobby takes at most the game of its form".into()),
+            };
+            return Ok(RoomScript {
+                game: None,
+                lobby_form: form,
+                created: true,
+                replay: false,
+                replay_asked: false,
+                reconnecting: false,
+                resume: false,
+                done_since: None,
+            });
+        }
         let Some((&kind, words)) = words.split_first() else {
             return Err(format!("a game first: {games}"));
         };
@@ -59,10 +96,12 @@ impl RoomScript {
             "klotski" => Box::new(KlotskiScript::parse(words)?),
             "cave" => Box::new(CaveScript::parse(words)?),
             "ewn" => Box::new(EwnScript::parse(words)?),
+            "bricks" => Box::new(BricksScript::parse(words)?),
             _ => return Err(format!("{kind:?} is not {games}")),
         };
         Ok(RoomScript {
-            game,
+            game: Some(game),
+            lobby_form: None,
             created: false,
             replay,
             replay_asked: false,
@@ -75,7 +114,8 @@ impl RoomScript {
     /// The room to create, the first time the app is connected (none with `resume`).
     pub fn room_to_create(&mut self) -> Option<(GameSetup, Vec<SeatSpec>)> {
         let first = !std::mem::replace(&mut self.created, true);
-        (first && !self.resume).then(|| self.game.room())
+        let game = self.game.as_ref().filter(|_| first && !self.resume)?;
+        Some(game.room())
     }
 
     /// With `resume`, the first of the player's seats, once.
@@ -93,7 +133,7 @@ impl RoomScript {
         screen_w: f32,
         screen_h: f32,
     ) -> Option<Vec2> {
-        self.game.click(snapshot, held, screen_w, screen_h)
+        (self.game.as_mut()?).click(snapshot, held, screen_w, screen_h)
     }
 
     /// The stored game to replay, once, when the room's game is over and stored.
@@ -119,13 +159,32 @@ impl RoomScript {
     /// there, and that state has been on the screen for the game's settling time. Never with
     /// `replay`, whose screen is the replay.
     pub fn done(&mut self, snapshot: Option<&RoomSnapshot>, now: f64) -> bool {
-        let done = snapshot.filter(|s| !self.replay && self.game.done(s));
+        let Some(game) = &self.game else {
+            return false;
+        };
+        let done = snapshot.filter(|s| !self.replay && game.done(s));
         let seen = done.map(|s| (s.room, s.version));
         if self.done_since.map(|(seen, _)| seen) != seen {
             self.done_since = seen.map(|seen| (seen, now));
         }
         self.done_since
-            .is_some_and(|(_, since)| now - since >= self.game.settle_seconds())
+            .is_some_and(|(_, since)| now - since >= game.settle_seconds())
+    }
+
+    /// With `lobby`: the game whose creation form to show.
+    pub fn lobby_form(&self) -> Option<GameKind> {
+        self.lobby_form
+    }
+
+    /// With `lobby`: whether the lobby shows what the server said at `now` (in seconds), given
+    /// whether it has answered (`answered`): a moment after its first answer, so its lists of
+    /// rooms and stored games are in too.
+    pub fn lobby_done(&mut self, answered: bool, now: f64) -> bool {
+        if self.game.is_some() || !answered {
+            return false;
+        }
+        let since = *self.done_since.get_or_insert(((0, 0), now));
+        now - since.1 >= LOBBY_SETTLE_SECONDS
     }
 }
 
@@ -146,7 +205,7 @@ mod tests {
         assert!(!script.ends_in_replay());
         assert_eq!(
             RoomScript::parse("chess").unwrap_err(),
-            "\"chess\" is not cave, ewn, hexapawn, her-match or klotski"
+            "\"chess\" is not bricks, cave, ewn, hexapawn, her-match or klotski"
         );
         let mut cave = RoomScript::parse("cave classic a1").unwrap();
         assert!(matches!(

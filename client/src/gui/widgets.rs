@@ -8,9 +8,10 @@ use macroquad::input::{
 };
 use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::shapes::{draw_rectangle, draw_rectangle_lines};
-use macroquad::text::{draw_text, measure_text};
+use macroquad::text::{draw_text, load_ttf_font_from_bytes, measure_text, set_default_font};
 
-use super::describe::wrap;
+use super::describe::{fit_by, wrap_by};
+use super::layout_audit;
 
 /// The window's background.
 pub const BACKGROUND: Color = Color::new(0.16, 0.18, 0.22, 1.0);
@@ -43,9 +44,9 @@ pub fn side_panel_x(screen_w: f32) -> f32 {
 }
 
 /// Text size of body text and buttons.
-pub const TEXT_SIZE: f32 = 20.0;
+pub const TEXT_SIZE: f32 = 16.0;
 /// Text size of headings.
-pub const HEADING_SIZE: f32 = 28.0;
+pub const HEADING_SIZE: f32 = 24.0;
 /// Height of a button or text field.
 pub const BUTTON_HEIGHT: f32 = 28.0;
 /// Vertical distance between lines of body text.
@@ -95,13 +96,31 @@ impl Input {
     }
 }
 
+/// Makes the embedded DejaVu Sans the window's font (`crate::font`); the library's own pixel
+/// font stays if it cannot be loaded. Called once the window is open.
+pub fn use_window_font() {
+    match load_ttf_font_from_bytes(crate::font::DEJAVU_SANS) {
+        Ok(font) => set_default_font(font),
+        Err(error) => tracing::warn!("the window font did not load: {error}"),
+    }
+}
+
+/// Draws `text` at `size` with its baseline at `y`; returns the width drawn. Every text of the
+/// window is drawn here, so the layout tests see it (`layout_audit`).
+pub fn text_at(text: &str, x: f32, y: f32, size: f32, color: Color) -> f32 {
+    let drawn = draw_text(text, x, y, size, color);
+    let top = y - drawn.offset_y;
+    layout_audit::note_text(Rect::new(x, top, drawn.width, drawn.height), text);
+    drawn.width
+}
+
 /// Draws `text` with its baseline at `y`; returns the width drawn.
 pub fn label(text: &str, x: f32, y: f32, color: Color) -> f32 {
-    draw_text(text, x, y, TEXT_SIZE, color).width
+    text_at(text, x, y, TEXT_SIZE, color)
 }
 
 pub fn heading(text: &str, x: f32, y: f32) {
-    draw_text(text, x, y, HEADING_SIZE, TEXT);
+    text_at(text, x, y, HEADING_SIZE, TEXT);
 }
 
 /// A heading no wider than `max_width`: at heading size when it fits, else smaller (down to
@@ -114,7 +133,7 @@ pub fn heading_fit(text: &str, x: f32, y: f32, max_width: f32) {
     let size = (HEADING_SIZE * max_width / full).floor().max(TEXT_SIZE);
     let char_width = measure_text("m", None, size as u16, 1.0).width.max(1.0);
     let chars = (max_width / char_width).floor().max(1.0) as usize;
-    draw_text(truncate(text, chars), x, y, size, TEXT);
+    text_at(&truncate(text, chars), x, y, size, TEXT);
 }
 
 /// Width of `text` at body size, for laying out what follows it.
@@ -122,19 +141,14 @@ pub fn text_width(text: &str) -> f32 {
     measure_text(text, None, TEXT_SIZE as u16, 1.0).width
 }
 
-/// How many characters of body text fit in `width` (the window font is monospaced).
-pub fn chars_in(width: f32) -> usize {
-    (width / text_width("m")).floor().max(1.0) as usize
-}
-
 /// `text` cut with "..." to fit `width` at body size.
 pub fn fit_to_width(text: &str, width: f32) -> String {
-    truncate(text, chars_in(width))
+    fit_by(text, width, text_width)
 }
 
 /// `text` broken at spaces into lines that fit `width` at body size.
 pub fn wrap_to_width(text: &str, width: f32) -> Vec<String> {
-    wrap(text, chars_in(width))
+    wrap_by(text, |line| text_width(line) <= width)
 }
 
 /// Draws `text` in lines that fit `width`, the first with its baseline at `y`; returns the
@@ -208,19 +222,34 @@ pub fn choice_row<T: Copy + PartialEq>(
     }
 }
 
-/// A lobby form's "Create room" button at (`x`, `y`), with `hint` beside it; whether it was
+/// Where a lobby form lays itself out: from `top` down at `x` within `width`, with its Create
+/// button on the row at `create_y`, which stays put however the rows above it change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FormArea {
+    pub x: f32,
+    pub top: f32,
+    pub width: f32,
+    pub create_y: f32,
+}
+
+/// A lobby form's "Create room" button on its row, with `hint` beside it; whether it was
 /// clicked.
 pub fn create_room_button(
     input: &Input,
-    x: f32,
-    y: f32,
+    area: &FormArea,
     enabled: bool,
     hint: Option<&str>,
 ) -> bool {
     let text = "Create room";
-    let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
+    let rect = Rect::new(area.x, area.create_y, button_width(text), BUTTON_HEIGHT);
     if let Some(hint) = hint {
-        label(hint, rect.right() + 10.0, y + 20.0, DIM_TEXT);
+        let room = area.x + area.width - rect.right() - 10.0;
+        label(
+            &fit_to_width(hint, room),
+            rect.right() + 10.0,
+            area.create_y + 19.0,
+            DIM_TEXT,
+        );
     }
     button_enabled(input, rect, text, enabled)
 }
@@ -233,6 +262,10 @@ enum ButtonLook {
 }
 
 fn draw_button(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool {
+    layout_audit::control(rect, text, || draw_button_now(input, rect, text, look))
+}
+
+fn draw_button_now(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool {
     let hovered = rect.contains(input.mouse);
     let fill = match look {
         ButtonLook::Disabled => BUTTON_DISABLED,
@@ -251,7 +284,7 @@ fn draw_button(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool 
     let capital = measure_text("H", None, TEXT_SIZE as u16, 1.0);
     let x = rect.x + (rect.w - width) / 2.0;
     let y = rect.y + (rect.h + capital.height) / 2.0;
-    draw_text(text, x.round(), y.round(), TEXT_SIZE, text_color);
+    text_at(text, x.round(), y.round(), TEXT_SIZE, text_color);
     look != ButtonLook::Disabled && input.clicked && hovered
 }
 
@@ -318,6 +351,10 @@ impl TextField {
     }
 
     fn draw(&self, rect: Rect) {
+        layout_audit::control(rect, &self.text, || self.draw_now(rect));
+    }
+
+    fn draw_now(&self, rect: Rect) {
         draw_rectangle(rect.x, rect.y, rect.w, rect.h, FIELD);
         if self.focused {
             draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 2.0, FIELD_FOCUS_OUTLINE);

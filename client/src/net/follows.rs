@@ -319,6 +319,7 @@ mod tests {
             spectators: 1,
             state: GameSetup::Cave.start().unwrap(),
             moves: Vec::new(),
+            plan_ahead: vec![],
             outcome: None,
             record: None,
             again: None,

@@ -2,15 +2,17 @@
 //! against their owner's rights and quota and loaded, and the holds that keep a brain's writers
 //! apart (see `crate::brain_uses`).
 
+use std::net::IpAddr;
 use std::sync::atomic::Ordering;
 
 use parlor_shared::hexapawn::{
     Brain, BrainOwner, BrainRef, HER_SEAT, HexSetup, MatchSetup, PERSON_SEAT,
 };
-use parlor_shared::identity::{Player, PlayerId};
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{AiKind, ErrorCode, SeatSpec};
 
 use super::{Asker, Hall, Refusal, bad_request, internal};
+use crate::brain_quota::BrainMaker;
 use crate::brain_uses::{BrainClaim, BrainWrite};
 use crate::her_match::{MatchInit, spawn_match};
 use crate::her_seat::HerSeat;
@@ -21,14 +23,19 @@ impl Hall {
     /// HER's seat for a game against a person: seat 0 the person, seat 1 HER, with the stored
     /// brain of the game's name (or a new one). The setup's brain name is made canonical (its
     /// owner written out, `creator`'s for a plain name); the game teaches the brain when it
-    /// ends only if it is `creator`'s.
+    /// ends only if it is `creator`'s. A new brain counts against `creator` and `address`.
     pub(super) async fn her_seat(
         &self,
         setup: &mut HexSetup,
         seats: &[SeatSpec],
         seed: u64,
         creator: &Player,
+        address: Option<IpAddr>,
     ) -> Result<HerSeat, Refusal> {
+        let maker = BrainMaker {
+            player: creator.id,
+            source: address,
+        };
         let her_seat_ok = matches!(
             seats[HER_SEAT as usize],
             SeatSpec::Ai {
@@ -58,7 +65,7 @@ impl Hall {
             ));
         }
         if brain.is_none() {
-            self.check_new_brain(creator.id, &setup.brain).await?;
+            self.admit_new_brain(maker, &setup.brain).await?;
         }
         let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
         in_game.hold_boxes(brain.boxes())?;
@@ -67,14 +74,19 @@ impl Hall {
         Ok(her)
     }
 
-    /// An auto match `creator` asked for: both brains must be theirs (named plainly, or by
+    /// An auto match `creator` asked for from `address`: both brains must be theirs (named plainly, or by
     /// their own id), since a match trains them.
     pub(super) async fn open_match(
         &self,
         mut setup: MatchSetup,
         seed: u64,
         creator: &Player,
+        address: Option<IpAddr>,
     ) -> Result<RoomHandle, Refusal> {
+        let maker = BrainMaker {
+            player: creator.id,
+            source: address,
+        };
         for name in &mut setup.brains {
             let brain = BrainRef::canonical(name, Some(creator.id)).map_err(bad_request)?;
             if !brain.writable_by(creator.id) {
@@ -96,14 +108,14 @@ impl Hall {
         for name in &setup.brains {
             let brain = self.load_brain(name).await?;
             if brain.is_none() {
-                self.check_new_brain(creator.id, name).await?;
+                self.admit_new_brain(maker, name).await?;
             }
             brains.push(fitting_brain(brain, setup.dims, setup.mirrors, name)?);
         }
         let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
         let id = self.next_room.fetch_add(1, Ordering::Relaxed);
         self.store
-            .insert_match(id, &setup, seed, creator)
+            .insert_match(id, &setup, seed, creator, address)
             .done()
             .await
             .map_err(internal)?;
@@ -123,11 +135,12 @@ impl Hall {
         .map_err(internal)
     }
 
-    /// Refuses a new brain `canonical` of `owner`'s over their quota (it starts empty).
-    async fn check_new_brain(&self, owner: PlayerId, canonical: &str) -> Result<(), Refusal> {
-        let (store, name, quota) = (self.store.clone(), canonical.to_string(), self.brain_quota);
-        let check = move || crate::brain_quota::check(&store, quota, owner, &name, true, 0);
-        tokio::task::spawn_blocking(check).await.map_err(internal)?
+    /// Admits a new brain `canonical` that `maker` makes, or refuses it over their quotas (it
+    /// starts empty).
+    async fn admit_new_brain(&self, maker: BrainMaker, canonical: &str) -> Result<(), Refusal> {
+        let (store, name, quotas) = (self.store.clone(), canonical.to_string(), self.brain_quotas);
+        let admit = move || crate::brain_quota::admit(&store, quotas, maker, &name, 0);
+        tokio::task::spawn_blocking(admit).await.map_err(internal)?
     }
 
     async fn load_brain(&self, name: &str) -> Result<Option<Brain>, Refusal> {

@@ -196,6 +196,7 @@ impl MatchRoom {
             creator: self.creator.clone(),
             state: GameState::HerMatch(self.view.clone()),
             moves: Vec::new(),
+            plan_ahead: vec![],
             outcome: self.view.outcome(),
             record: None,
             // A new match is made from the lobby's form (its brains have learnt meanwhile).
@@ -335,7 +336,7 @@ mod tests {
             brains: ["A".into(), "B".into()],
         };
         let player = crate::audience::test_player(1);
-        (store.insert_match(1, &setup, 1, &player).done().await).unwrap();
+        (store.insert_match(1, &setup, 1, &player, None).done().await).unwrap();
         // Unwatched for 2 minutes when the server stopped.
         let since = crate::store::unix_now() - 120;
         (store.set_unfollowed_since(1, Some(since)).done().await).unwrap();

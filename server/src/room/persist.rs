@@ -55,6 +55,7 @@ impl RoomInit {
             keys: self.keys.clone(),
             players: self.players.clone(),
             creator: self.creator.clone(),
+            address: self.creator_address,
             seed: self.seed,
             her: self.her.as_ref().map(|her| HerStart {
                 mode: her.mode(),

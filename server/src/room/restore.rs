@@ -24,6 +24,7 @@ impl RoomInit {
             keys,
             mut players,
             creator,
+            address,
             seed,
             her,
             moves,
@@ -97,7 +98,7 @@ impl RoomInit {
             keys,
             players,
             creator,
-            creator_address: None,
+            creator_address: address,
             unfollowed_since,
         })
     }
@@ -131,6 +132,7 @@ mod tests {
             keys: vec![key.clone()],
             players: vec![],
             creator: None,
+            address: None,
             seed: 1,
             her: None,
             unfollowed_since: None,
@@ -147,6 +149,7 @@ mod tests {
             keys: vec![None; 2],
             players: vec![],
             creator: None,
+            address: None,
             seed: 2,
             her: None,
             moves: vec![GameMove::Cave("a1".parse().unwrap()); 2],
@@ -168,6 +171,7 @@ mod tests {
             players: vec![],
             // The brain's owner made it: the game teaches the brain.
             creator: Some(crate::audience::test_player(1)),
+            address: None,
             seed: 3,
             her: Some(HerStart {
                 mode: PlayMode::Slow,
@@ -269,20 +273,20 @@ mod tests {
             brains: ["A".into(), "A".into()],
         };
         store
-            .insert_match(1, &setup, 1, &crate::audience::test_player(1))
+            .insert_match(1, &setup, 1, &crate::audience::test_player(1), None)
             .done()
             .await
             .unwrap();
         setup.brains[1] = "B".into();
         setup.rounds = MAX_MATCH_ROUNDS + 1;
         store
-            .insert_match(2, &setup, 1, &crate::audience::test_player(1))
+            .insert_match(2, &setup, 1, &crate::audience::test_player(1), None)
             .done()
             .await
             .unwrap();
         setup.rounds = 10;
         store
-            .insert_match(3, &setup, 1, &crate::audience::test_player(1))
+            .insert_match(3, &setup, 1, &crate::audience::test_player(1), None)
             .done()
             .await
             .unwrap();
@@ -308,7 +312,7 @@ mod tests {
             brains: ["HER".into(), "B".into()],
         };
         store
-            .insert_match(4, &on_her, 1, &crate::audience::test_player(1))
+            .insert_match(4, &on_her, 1, &crate::audience::test_player(1), None)
             .done()
             .await
             .unwrap();

@@ -253,6 +253,7 @@ pub(crate) fn cave_row(id: RoomId, since: Option<u64>) -> RoomRow {
         keys: vec![None; 2],
         players: vec![],
         creator: None,
+        address: None,
         seed: id,
         her: None,
         moves: vec![],

@@ -1,8 +1,10 @@
 //! What a room shows: its full snapshot to followers, its summary to the lobby, and how its
 //! seats are named in a stored record.
 
-use parlor_shared::game::GameKind;
+use parlor_shared::ewn::MAX_MOVES_MADE;
+use parlor_shared::game::{GameKind, GameMove};
 use parlor_shared::identity::Player;
+use parlor_shared::klotski::MAX_STEPS;
 use parlor_shared::protocol::{
     AiKind, Rematch, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
     WATCHERS_SHOWN,
@@ -17,10 +19,25 @@ pub const SPECTATORS_SHOWN_WITHIN: std::time::Duration = std::time::Duration::fr
 
 impl Room {
     pub(super) fn seat_states(&self) -> Vec<SeatState> {
+        let over = self.state.outcome().is_some();
         self.seats
             .iter()
             .zip(0u8..)
             .map(|(seat, index)| match (seat.spec, &seat.key) {
+                // An oracle's secret strength is told once the game is over.
+                (
+                    SeatSpec::Ai {
+                        move_ms,
+                        kind:
+                            kind @ AiKind::Oracle {
+                                strength: Some(strength),
+                            },
+                    },
+                    _,
+                ) if over => SeatState::Ai {
+                    move_ms,
+                    name: format!("{}, strength {strength}", ai::name(self.game, index, kind)),
+                },
                 (SeatSpec::Ai { move_ms, kind }, _) => SeatState::Ai {
                     move_ms,
                     name: ai::name(self.game, index, kind).into(),
@@ -59,10 +76,26 @@ impl Room {
             creator: self.creator.clone(),
             state: self.state.clone(),
             moves: self.moves.clone(),
+            plan_ahead: self.plan_ahead(),
             outcome: self.state.outcome(),
             record: self.record,
             again: self.state.outcome().map(|_| self.rematch()),
         }
+    }
+
+    /// A solver seat's moves still to come in a puzzle, within the game's move limit: with
+    /// the moves made, the whole solution, which spectators may replay at once.
+    fn plan_ahead(&self) -> Vec<GameMove> {
+        let limit = match self.game {
+            GameKind::Ewn => MAX_MOVES_MADE,
+            GameKind::Klotski => MAX_STEPS,
+            _ => return Vec::new(),
+        };
+        if self.state.outcome().is_some() {
+            return Vec::new();
+        }
+        let room_left = (limit as usize).saturating_sub(self.moves.len());
+        self.ai_plan.iter().take(room_left).copied().collect()
     }
 
     /// The room that plays this game again: its start's setup and its seats, an oracle of a

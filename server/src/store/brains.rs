@@ -7,6 +7,8 @@
 //! `hall/<name>`). A player's brain is stored under that name; the hall's under its plain
 //! name, as every brain was stored before brains had owners, so older stores need no change.
 
+use std::net::IpAddr;
+
 use anyhow::Context;
 use parlor_shared::hexapawn::{Brain, BrainRef, HALL, Her, Pick};
 use parlor_shared::identity::PlayerId;
@@ -92,10 +94,41 @@ impl Store {
         Ok((count as usize, bytes as u64))
     }
 
+    /// How many brains made (or last imported) from the source `address` are kept, and their
+    /// stored bytes, leaving out the brain `except` (canonical).
+    pub fn brain_usage_from(&self, address: IpAddr, except: &str) -> anyhow::Result<(usize, u64)> {
+        let (count, bytes): (i64, i64) = self.lock().query_row(
+            "SELECT count(*), coalesce(sum(length(brains.brain)), 0)
+                 FROM brain_sources JOIN brains USING (name)
+                 WHERE brain_sources.address = ?1 AND name != ?2",
+            params![address.to_string(), row_name(except)],
+            |row| Ok((row.get(0)?, row.get(1)?)),
+        )?;
+        Ok((count as usize, bytes as u64))
+    }
+
+    /// Notes that the brain `name` (canonical) is made, or imported over, from the source
+    /// `address`: it counts against that address from now on.
+    pub fn note_brain_source(&self, name: &str, address: IpAddr) -> anyhow::Result<()> {
+        self.lock().execute(
+            "INSERT INTO brain_sources (name, address) VALUES (?1, ?2)
+             ON CONFLICT (name) DO UPDATE SET address = excluded.address",
+            params![row_name(name), address.to_string()],
+        )?;
+        Ok(())
+    }
+
     /// Deletes the brain `name`; false when there is none.
     pub fn delete_brain(&self, name: &str) -> anyhow::Result<bool> {
+        let mut connection = self.lock();
+        let transaction = connection.transaction()?;
         let deleted =
-            (self.lock()).execute("DELETE FROM brains WHERE name = ?1", [row_name(name)])?;
+            transaction.execute("DELETE FROM brains WHERE name = ?1", [row_name(name)])?;
+        transaction.execute(
+            "DELETE FROM brain_sources WHERE name = ?1",
+            [row_name(name)],
+        )?;
+        transaction.commit()?;
         Ok(deleted > 0)
     }
 

@@ -37,8 +37,12 @@ const BRAIN_REVISIONS_VERSION: i64 = 2;
 /// before it cannot read: they see a BLOB where they expect text.
 const PACKED_BRAINS_VERSION: i64 = 3;
 /// The layout version from which rooms keep who made them, who took each seat, and since when
-/// nobody follows them. It is the newest layout; a store of a newer one is refused.
+/// nobody follows them.
 const PLAYERS_VERSION: i64 = 4;
+/// The layout version from which rooms and brains keep the source address they were made from
+/// (`crate::source`), so the per-address quotas count them across restarts. It is the newest
+/// layout; a store of a newer one is refused.
+const SOURCES_VERSION: i64 = 5;
 
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
@@ -108,10 +112,10 @@ impl Store {
     ) -> anyhow::Result<Store> {
         // Before anything is created in it.
         let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        if version > PLAYERS_VERSION {
+        if version > SOURCES_VERSION {
             bail!(
                 "a newer Parlor wrote it (layout {version}; this server knows up to \
-                 {PLAYERS_VERSION}): run that version, or give this one another --data"
+                 {SOURCES_VERSION}): run that version, or give this one another --data"
             );
         }
         tables::check_parlor_store(&connection, version)?;
@@ -120,13 +124,13 @@ impl Store {
              PRAGMA synchronous = NORMAL;",
         )?;
         connection.execute_batch(tables::SCHEMA)?;
-        // A store from before layout 4 gets its rooms' new columns before anything reads them.
-        if version < PLAYERS_VERSION {
+        // A store from before layout 5 gets its rooms' new columns before anything reads them.
+        if version < SOURCES_VERSION {
             let has_rooms = connection
                 .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rooms'")?
                 .exists([])?;
             if has_rooms {
-                rooms::add_layout_4_columns(&connection)?;
+                rooms::add_missing_columns(&connection)?;
             }
         }
         connection.execute_batch(rooms::SCHEMA)?;
@@ -155,8 +159,9 @@ impl Store {
             // Nothing to change: text rows are read as they are.
             connection.pragma_update(None, "user_version", PACKED_BRAINS_VERSION)?;
         }
-        if version < PLAYERS_VERSION {
-            connection.pragma_update(None, "user_version", PLAYERS_VERSION)?;
+        if version < SOURCES_VERSION {
+            // Rooms and brains of older stores keep no address: they count for their player.
+            connection.pragma_update(None, "user_version", SOURCES_VERSION)?;
         }
         let size = Arc::new(size::StoreSize::uncapped(&connection));
         let connection = Arc::new(Mutex::new(connection));

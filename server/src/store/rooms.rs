@@ -10,6 +10,8 @@
 //! Room ids are never reused: `counters.last_room` keeps the highest id ever given out.
 //! A restart reads the rooms back through `load.rs`.
 
+use std::net::IpAddr;
+
 use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::hexapawn::{Brain, CurvePoint, HerStats, MatchSetup, PlayMode, RoundResult};
 use parlor_shared::identity::Player;
@@ -41,7 +43,10 @@ pub(super) const SCHEMA: &str = "
         creator     TEXT,
         -- Since when nobody follows the room (unix seconds; NULL while somebody does), so a
         -- restart does not start its abandoned time again. From layout 4 on.
-        unfollowed_since INTEGER
+        unfollowed_since INTEGER,
+        -- The source address it was asked for from (crate::source), which it counts against.
+        -- From layout 5 on.
+        address     TEXT
     );
     CREATE TABLE IF NOT EXISTS room_moves (
         room        INTEGER NOT NULL,
@@ -91,6 +96,9 @@ pub struct RoomRow {
     /// The player who took each seat (empty for rooms stored before players were known).
     pub players: Vec<Option<Player>>,
     pub creator: Option<Player>,
+    /// The source address it was asked for from (`crate::source`); `None` for rooms stored
+    /// before addresses were kept.
+    pub address: Option<IpAddr>,
     pub seed: u64,
     pub her: Option<HerStart>,
     pub moves: Vec<GameMove>,
@@ -116,6 +124,8 @@ pub struct MatchProgress {
 pub struct MatchRow {
     pub id: RoomId,
     pub creator: Option<Player>,
+    /// The source address it was asked for from, as for [`RoomRow::address`].
+    pub address: Option<IpAddr>,
     pub setup: MatchSetup,
     pub seed: u64,
     pub progress: MatchProgress,
@@ -207,13 +217,14 @@ impl Store {
             ))
         })();
         let (id, seed, unfollowed_since) = (room.id, room.seed, room.unfollowed_since);
+        let address = room.address.map(|address| address.to_string());
         submit(&self.writer, move |connection| {
             let ([game, start, seats, tokens, players, creator], her, moves) = columns?;
             connection.execute(
                 "INSERT INTO rooms
                      (id, game, start, seats, tokens, seed, her, created_at, players, creator,
-                      unfollowed_since)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                      unfollowed_since, address)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                 params![
                     id as i64,
                     game,
@@ -226,6 +237,7 @@ impl Store {
                     players,
                     creator,
                     unfollowed_since.map(|since| since as i64),
+                    address,
                 ],
             )?;
             for (ply, mv) in moves.iter().enumerate() {
@@ -238,21 +250,23 @@ impl Store {
         })
     }
 
-    /// Stores a new auto match `creator` made, watched by nobody yet.
+    /// Stores a new auto match `creator` made from `address`, watched by nobody yet.
     pub fn insert_match(
         &self,
         id: RoomId,
         setup: &MatchSetup,
         seed: u64,
         creator: &Player,
+        address: Option<IpAddr>,
     ) -> Pending<()> {
         let (setup, creator) = (json(setup), json(creator));
+        let address = address.map(|address| address.to_string());
         submit(&self.writer, move |connection| {
             connection.execute(
                 "INSERT INTO rooms
                      (id, game, start, seats, tokens, seed, her, created_at, players, creator,
-                      unfollowed_since)
-                 VALUES (?1, ?2, ?3, '[]', '[]', ?4, NULL, ?5, '[]', ?6, ?5)",
+                      unfollowed_since, address)
+                 VALUES (?1, ?2, ?3, '[]', '[]', ?4, NULL, ?5, '[]', ?6, ?5, ?7)",
                 params![
                     id as i64,
                     json(&GameKind::HerMatch)?,
@@ -260,6 +274,7 @@ impl Store {
                     seed as i64,
                     unix_now() as i64,
                     creator?,
+                    address,
                 ],
             )?;
             note_room_id(connection, id)
@@ -354,15 +369,17 @@ impl Store {
     }
 }
 
-/// Adds the columns of layout 4 (who took each seat, who made the room, since when nobody
-/// follows it) to a store from before it. Its rooms keep `NULL` there: made and taken before
-/// players were known, and followed, as far as anybody knows, when that server stopped (so the
-/// abandoned time of each starts at this start).
-pub(super) fn add_layout_4_columns(connection: &Connection) -> anyhow::Result<()> {
+/// Adds the columns of layouts 4 (who took each seat, who made the room, since when nobody
+/// follows it) and 5 (the address it was asked for from) to a store from before them. Its
+/// rooms keep `NULL` there: made and taken before players were known, followed, as far as
+/// anybody knows, when that server stopped (so the abandoned time of each starts at this
+/// start), and counted for their player only.
+pub(super) fn add_missing_columns(connection: &Connection) -> anyhow::Result<()> {
     for (column, kind) in [
         ("players", "TEXT"),
         ("creator", "TEXT"),
         ("unfollowed_since", "INTEGER"),
+        ("address", "TEXT"),
     ] {
         let exists = connection
             .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = ?1")?

@@ -32,6 +32,7 @@ fn cave_room(id: RoomId) -> RoomRow {
         keys: vec![Some(key_of("00ff")), None],
         players: vec![],
         creator: None,
+        address: Some([10, 1, 2, 3].into()),
         seed: u64::MAX - 7,
         her: None,
         moves: Vec::new(),
@@ -144,9 +145,16 @@ fn since_when_nobody_follows_a_room_is_kept_and_cleared_and_a_forgotten_room_sta
 fn an_auto_match_comes_back_with_its_progress_and_curve() {
     let store = Store::in_memory().unwrap();
     let brain = Brain::new(Dims::HEXAPAWN, false);
+    let source: std::net::IpAddr = "2001:db8:1:2::".parse().unwrap();
     block_on(async {
         store
-            .insert_match(9, &match_setup(), 42, &crate::audience::test_player(1))
+            .insert_match(
+                9,
+                &match_setup(),
+                42,
+                &crate::audience::test_player(1),
+                Some(source),
+            )
             .done()
             .await
             .unwrap();
@@ -163,6 +171,7 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
     let expected = MatchRow {
         id: 9,
         creator: Some(crate::audience::test_player(1)),
+        address: Some(source),
         setup: match_setup(),
         seed: 42,
         progress: MatchProgress::default(),
@@ -375,7 +384,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         .unwrap();
     assert_eq!(
         version,
-        crate::store::PLAYERS_VERSION,
+        crate::store::SOURCES_VERSION,
         "migrated once, to the latest layout, not at every open"
     );
     let unfinished = store.load_rooms().unwrap();
@@ -389,23 +398,28 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
 }
 
 #[test]
-fn a_store_from_before_layout_4_gets_its_columns_and_its_rooms_keep_working() {
+fn a_store_from_before_layouts_4_and_5_gets_its_columns_and_its_rooms_keep_working() {
     let dir = tempfile::tempdir().unwrap();
     {
         let store = Store::open(dir.path()).unwrap();
         block_on(store.insert_room(&cave_room(4)).done()).unwrap();
-        // The rooms table of layout 3: no players, no creator, no time since unfollowed.
+        // The rooms table of layout 3: no players, no creator, no time since unfollowed, no
+        // address; and no brain sources.
         let connection = store.lock();
-        for column in ["players", "creator", "unfollowed_since"] {
+        for column in ["players", "creator", "unfollowed_since", "address"] {
             let drop = format!("ALTER TABLE rooms DROP COLUMN {column}");
             connection.execute_batch(&drop).unwrap();
         }
+        connection
+            .execute_batch("DROP TABLE brain_sources")
+            .unwrap();
         connection.pragma_update(None, "user_version", 3).unwrap();
     }
     let store = Store::open(dir.path()).unwrap();
     let unfinished = store.load_rooms().unwrap();
     let rows = game_rows(&unfinished);
     assert_eq!((rows[0].id, rows[0].creator.clone()), (4, None));
+    assert_eq!(rows[0].address, None, "it counts for its player only");
     assert!(
         rows[0].players.is_empty(),
         "taken before players were known"
@@ -414,6 +428,16 @@ fn a_store_from_before_layout_4_gets_its_columns_and_its_rooms_keep_working() {
         rows[0].unfollowed_since, None,
         "its clock starts when it is restored"
     );
+    // Brains made now count against their address.
+    let address = [10, 0, 0, 9].into();
+    store
+        .put_brain(
+            "HER",
+            &parlor_shared::hexapawn::Brain::new(Dims::HEXAPAWN, false),
+        )
+        .unwrap();
+    store.note_brain_source("HER", address).unwrap();
+    assert_eq!(store.brain_usage_from(address, "x").unwrap().0, 1);
     // A seat taken now is kept with its player.
     let players = [None, Some(crate::audience::test_player(3))];
     block_on(store.set_seats(4, &[None, None], &players).done()).unwrap();

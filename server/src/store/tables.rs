@@ -5,7 +5,7 @@
 use anyhow::{bail, ensure};
 use rusqlite::Connection;
 
-use super::{BRAIN_REVISIONS_VERSION, PLAYERS_VERSION, rooms};
+use super::{BRAIN_REVISIONS_VERSION, PLAYERS_VERSION, SOURCES_VERSION, rooms};
 
 /// Finished games and HER's brains (the rooms in progress are `rooms::SCHEMA`).
 pub(super) const SCHEMA: &str = "
@@ -29,6 +29,14 @@ pub(super) const SCHEMA: &str = "
         games       INTEGER NOT NULL,
         updated_at  INTEGER NOT NULL,
         revision    INTEGER NOT NULL DEFAULT 0
+    );
+    -- The source address (crate::source) each brain was made or last imported from, for the
+    -- per-address brain quota. Noted when a brain is allowed to be made, before its row may
+    -- exist (a game's brain is stored when the game ends), so a note without a brain counts
+    -- nothing. From layout 5 on.
+    CREATE TABLE IF NOT EXISTS brain_sources (
+        name        TEXT    PRIMARY KEY,
+        address     TEXT    NOT NULL
     );";
 
 /// How many of a foreign database's tables, or a foreign table's columns, a refusal names.
@@ -84,6 +92,7 @@ fn added_later(table: &str, column: &str, version: i64) -> bool {
     match (table, column) {
         ("brains", "revision") => version < BRAIN_REVISIONS_VERSION,
         ("rooms", "players" | "creator" | "unfollowed_since") => version < PLAYERS_VERSION,
+        ("rooms", "address") => version < SOURCES_VERSION,
         _ => false,
     }
 }

@@ -452,6 +452,7 @@ mod tests {
             watchers: vec![crate::identity::widest_player(); crate::protocol::WATCHERS_SHOWN],
             state: GameState::Klotski(game),
             moves,
+            plan_ahead: vec![],
             outcome: None,
             record: Some(u64::MAX),
             again,

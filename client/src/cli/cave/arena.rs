@@ -66,7 +66,8 @@ pub struct ArenaArgs {
     jobs: u32,
     /// Start the games from these positions instead of the two-brick openings: a file with a
     /// move list per line, as `cave prove --position` takes them, or lines of a `--games-out`
-    /// file (the moves after the last `: `). Those games are finished, and a finished game is
+    /// file (the moves after the last `: `), or a built-in list's name (`client levels cave`).
+    /// Those games are finished, and a finished game is
     /// refused as a start: give --start-bricks with them. Empty lines and lines starting with
     /// # are skipped. Each start is played twice, with A on each side.
     #[arg(long)]

@@ -7,8 +7,6 @@ use parlor_engines::cave::{CaveEngine, Opponent, cave_engine};
 use parlor_shared::cave::{Position, Square, parse_moves};
 use parlor_shared::protocol::AiKind;
 
-use crate::text_file::read_text_file;
-
 /// The Magnetic Cave AIs, weakest first.
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EngineLevel {
@@ -57,7 +55,8 @@ pub fn load_starts(
     path: &std::path::Path,
     bricks: Option<usize>,
 ) -> anyhow::Result<Vec<Vec<Square>>> {
-    let text = read_text_file(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = crate::builtin_levels::level_text("cave", path)
+        .with_context(|| format!("reading {}", path.display()))?;
     let mut starts = Vec::new();
     for (index, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -13,13 +13,12 @@ use parlor_engines::cave::dfpn::book;
 use parlor_engines::cave::strong::eval::{COLOUR_BLIND, FEATURE_NAMES, FEATURES, WEIGHTS};
 use parlor_engines::cave::tune::{EPOCHS, HOLD_OUT_EVERY, fit, prediction_error, split};
 
-use crate::text_file::read_text_file;
-
 #[derive(Args, Debug, Clone)]
 pub struct TuneArgs {
     /// Files of proven positions in the book's format (`MOVES | VALUE | BEST | NODES`, as
-    /// in levels/cave/eval_positions.txt and levels/cave/proven.txt). Positions whose value
-    /// is not win, loss or tie (unknown, tie-or-better, ...) are skipped.
+    /// in levels/cave/eval_positions.txt and levels/cave/proven.txt), or the names of built-in
+    /// lists (`eval_positions`, `proven`). Positions whose value is not win, loss or tie
+    /// (unknown, tie-or-better, ...) are skipped.
     #[arg(long, num_args = 1.., required = true)]
     proven: Vec<PathBuf>,
     /// Steps of the fit, each over every training position.
@@ -64,7 +63,8 @@ fn warnings(training: usize, held_out_error: (f64, f64)) -> Vec<String> {
 pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let mut proven = Vec::new();
     for path in &args.proven {
-        let text = read_text_file(path).with_context(|| format!("reading {}", path.display()))?;
+        let text = crate::builtin_levels::level_text("cave", path)
+            .with_context(|| format!("reading {}", path.display()))?;
         proven.extend(book::parse(&text).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?);
     }
     let (train, held_out) = split(&proven, args.hold_out_every);

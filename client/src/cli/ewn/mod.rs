@@ -18,6 +18,7 @@ use parlor_shared::ewn::{
     Status, check_moves, parse_level, parse_moves,
 };
 
+use crate::builtin_levels;
 use crate::level_files::{files_with_extension, natural_key};
 use crate::seed::clock_seed;
 use crate::text_file::read_text_file;
@@ -29,7 +30,8 @@ pub enum EwnCommand {
     /// Play a level as a human, the random player or the AI, and write moves.txt. Whatever is
     /// not given (player, name, level) is asked for.
     Play {
-        /// The level file (target, start positions, dice). Asked for if omitted.
+        /// The level file (target, start positions, dice), or a built-in level's name such as
+        /// level4. Asked for if omitted.
         #[arg(long)]
         level: Option<PathBuf>,
         /// Who plays. Asked for if omitted.
@@ -41,9 +43,10 @@ pub enum EwnCommand {
         /// Where the game is written.
         #[arg(long, default_value = "moves.txt")]
         out: PathBuf,
-        /// Where a level number typed at the prompt is looked up (levelN.txt).
-        #[arg(long, default_value = "levels/ewn")]
-        levels_dir: PathBuf,
+        /// Where a level number typed at the prompt is looked up (levelN.txt). Default: the
+        /// levels built in (`client levels ewn`).
+        #[arg(long)]
+        levels_dir: Option<PathBuf>,
         /// Seed of the random player (default: a fresh one, printed).
         #[arg(long)]
         seed: Option<u64>,
@@ -55,7 +58,8 @@ pub enum EwnCommand {
     View {
         /// The moves file.
         file: PathBuf,
-        /// Also check that the file plays this level (its dice, target and start).
+        /// Also check that the file plays this level (its dice, target and start): a file, or
+        /// a built-in level's name.
         #[arg(long)]
         level: Option<PathBuf>,
         /// After the check passes, open the file in the window (Prev/Next, Home/End keys).
@@ -69,7 +73,7 @@ pub enum EwnCommand {
     },
     /// Print a fewest-move solution of a level.
     Solve {
-        /// The level file.
+        /// The level file, or a built-in level's name such as level4 (`client levels`).
         file: PathBuf,
         /// Also write the solution as a moves file.
         #[arg(long)]
@@ -80,9 +84,9 @@ pub enum EwnCommand {
     /// Solve every level in a folder and print moves and time per level.
     Bench {
         /// The folder whose .txt files are solved, each a level, in natural order (level2
-        /// before level10); its subfolders are not read.
-        #[arg(long, default_value = "levels/ewn")]
-        dir: PathBuf,
+        /// before level10); its subfolders are not read. Default: the levels built in.
+        #[arg(long)]
+        dir: Option<PathBuf>,
         #[command(flatten)]
         rules: RulesArgs,
     },
@@ -171,7 +175,7 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
             out: moves_path,
             rules,
         } => solve_level(out, &file, moves_path.as_deref(), rules.rules()),
-        EwnCommand::Bench { dir, rules } => bench(out, &dir, rules.rules()),
+        EwnCommand::Bench { dir, rules } => bench(out, dir.as_deref(), rules.rules()),
         EwnCommand::Generate {
             moves_at_least,
             moves_at_most,
@@ -196,13 +200,18 @@ fn read_text(path: &Path) -> anyhow::Result<String> {
     read_text_file(path).with_context(|| format!("reading {}", path.display()))
 }
 
+/// The text of a level: the file at `path`, or the built-in level it names.
+fn read_level_text(path: &Path) -> anyhow::Result<String> {
+    builtin_levels::level_text("ewn", path).with_context(|| format!("reading {}", path.display()))
+}
+
 fn write_text(path: &Path, text: &str) -> anyhow::Result<()> {
     crate::out_file::write(path, text)
 }
 
 /// Reads and checks a level file.
 pub fn read_level(path: &Path, rules: Rules) -> anyhow::Result<Level> {
-    let text = read_text(path)?;
+    let text = read_level_text(path)?;
     parse_level(&text, rules).with_context(|| format!("level {}", path.display()))
 }
 
@@ -327,14 +336,30 @@ fn level_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// `client ewn bench`: every level of a folder solved, with moves and time. A file that is
-/// not a level says why on its row and the others are still solved; it makes the exit code 1,
-/// as does a folder without levels.
-pub fn bench(out: &mut impl Write, dir: &Path, rules: Rules) -> anyhow::Result<ExitCode> {
-    let files = level_files(dir)?;
-    if files.is_empty() {
-        bail!("no levels (.txt files) in {}", dir.display());
-    }
+/// `client ewn bench`: every level of a folder (or every built-in level) solved, with moves
+/// and time. A file that is not a level says why on its row and the others are still solved;
+/// it makes the exit code 1, as does a folder without levels.
+pub fn bench(out: &mut impl Write, dir: Option<&Path>, rules: Rules) -> anyhow::Result<ExitCode> {
+    let levels: Vec<(String, anyhow::Result<String>)> = match dir {
+        Some(dir) => {
+            let files = level_files(dir)?;
+            if files.is_empty() {
+                bail!("no levels (.txt files) in {}", dir.display());
+            }
+            (files.iter())
+                .map(|path| {
+                    let name = path.file_name().unwrap_or_default().to_string_lossy();
+                    (
+                        name.into_owned(),
+                        read_text_file(path).map_err(anyhow::Error::from),
+                    )
+                })
+                .collect()
+        }
+        None => (builtin_levels::in_folder("ewn").into_iter())
+            .map(|level| (level.name.to_string(), Ok(level.text.to_string())))
+            .collect(),
+    };
     writeln!(
         out,
         "{:<16} {:>6} {:>12} {:>10}",
@@ -342,11 +367,9 @@ pub fn bench(out: &mut impl Write, dir: &Path, rules: Rules) -> anyhow::Result<E
     )?;
     let started = Instant::now();
     let mut refused = 0;
-    for path in &files {
-        let name = path.file_name().unwrap_or_default().to_string_lossy();
-        let read = read_text_file(path)
-            .map_err(anyhow::Error::from)
-            .and_then(|text| Ok(parse_level(&text, rules)?));
+    for (name, text) in &levels {
+        let read = (text.as_ref().map_err(|error| anyhow::anyhow!("{error:#}")))
+            .and_then(|text| Ok(parse_level(text, rules)?));
         let level = match read {
             Ok(level) => level,
             Err(error) => {
@@ -369,7 +392,7 @@ pub fn bench(out: &mut impl Write, dir: &Path, rules: Rules) -> anyhow::Result<E
         writeln!(
             out,
             "{refused} of {} files are not levels (see their rows)",
-            files.len()
+            levels.len()
         )?;
         return Ok(ExitCode::FAILURE);
     }

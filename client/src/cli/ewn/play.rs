@@ -42,8 +42,9 @@ pub struct PlayOptions {
     pub name: Option<String>,
     pub out: PathBuf,
     pub rules: Rules,
-    /// Where a level number typed at the prompt is looked up (`levelN.txt`).
-    pub levels_dir: PathBuf,
+    /// Where a level number typed at the prompt is looked up (`levelN.txt`); `None` for the
+    /// levels built in.
+    pub levels_dir: Option<PathBuf>,
     /// The random player's seed; `None` draws one.
     pub seed: Option<u64>,
 }
@@ -102,21 +103,24 @@ fn player_name(text: &str) -> Result<String, String> {
     Ok(name.to_string())
 }
 
-/// A level by number (`levelN.txt` in `levels_dir`) or by path, asked until one loads.
+/// A level by number (`levelN.txt` in `levels_dir`, or the built-in levelN), by built-in name
+/// or by path, asked until one loads.
 fn ask_level(
     input: &mut impl BufRead,
     out: &mut impl Write,
-    levels_dir: &Path,
+    levels_dir: Option<&Path>,
     rules: Rules,
 ) -> anyhow::Result<Option<(PathBuf, Level)>> {
-    let question = format!(
-        "Level (a number N for {}, or a file):",
-        levels_dir.join("levelN.txt").display()
-    );
+    let numbered = match levels_dir {
+        Some(dir) => dir.join("levelN.txt").display().to_string(),
+        None => "the built-in levelN".to_string(),
+    };
+    let question = format!("Level (a number N for {numbered}, or a file):");
     ask(input, out, &question, |answer| {
-        let path = match answer.parse::<u32>() {
-            Ok(number) => levels_dir.join(format!("level{number}.txt")),
-            Err(_) => PathBuf::from(answer),
+        let path = match (answer.parse::<u32>(), levels_dir) {
+            (Ok(number), Some(dir)) => dir.join(format!("level{number}.txt")),
+            (Ok(number), None) => PathBuf::from(format!("level{number}")),
+            (Err(_), _) => PathBuf::from(answer),
         };
         let level = read_level(&path, rules).map_err(|error| format!("{error:#}"))?;
         Ok((path, level))
@@ -228,7 +232,7 @@ pub fn play(
     };
     let (level_path, level) = match &options.level {
         Some(path) => (path.clone(), read_level(path, options.rules)?),
-        None => match ask_level(input, out, &options.levels_dir, options.rules)? {
+        None => match ask_level(input, out, options.levels_dir.as_deref(), options.rules)? {
             Some(asked) => asked,
             None => return abandon(out),
         },

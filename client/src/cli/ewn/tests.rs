@@ -30,7 +30,7 @@ fn options(level: Option<&str>, player: Option<PlayerKind>, out: &Path) -> PlayO
         name: None,
         out: out.to_path_buf(),
         rules: Rules::default(),
-        levels_dir: levels_dir(),
+        levels_dir: Some(levels_dir()),
         seed: Some(7),
     }
 }
@@ -221,6 +221,31 @@ fn solve_prints_each_move_and_writes_a_file_the_viewer_accepts() {
 }
 
 #[test]
+fn a_built_in_levels_name_stands_where_its_file_goes_from_any_folder() {
+    let dir = scratch();
+    let moves = dir.path().join("moves.txt");
+    // No such file here: the name is the built-in level's.
+    let by_name = Path::new("level1");
+    assert!(!by_name.exists());
+    let (shown, code) = text(|out| solve_level(out, by_name, Some(&moves), Rules::default()));
+    assert_eq!(code, ExitCode::SUCCESS, "{shown}");
+    assert!(shown.contains("6 moves (fewest possible)."), "{shown}");
+    // A number typed at the prompt is the built-in levelN when no folder is given.
+    let options = PlayOptions {
+        levels_dir: None,
+        ..options(None, Some(PlayerKind::Ai), &moves)
+    };
+    let (shown, code) = run_play("1\n", options);
+    assert_eq!(code, ExitCode::SUCCESS, "{shown}");
+    assert!(shown.contains("the built-in levelN"), "{shown}");
+    let missing = read_level(Path::new("level99"), Rules::default()).unwrap_err();
+    assert!(
+        format!("{missing:#}").contains("client levels"),
+        "{missing:#}"
+    );
+}
+
+#[test]
 fn a_byte_order_mark_before_a_level_or_a_moves_file_is_skipped() {
     let dir = scratch();
     let level1 = levels_dir().join("level1.txt");
@@ -247,7 +272,7 @@ fn bench_lists_the_levels_in_natural_order() {
     for name in ["level10.txt", "level2.txt", "notes.md"] {
         std::fs::copy(levels_dir().join("level1.txt"), dir.path().join(name)).unwrap();
     }
-    let (shown, code) = text(|out| bench(out, dir.path(), Rules::default()));
+    let (shown, code) = text(|out| bench(out, Some(dir.path()), Rules::default()));
     assert_eq!(code, ExitCode::SUCCESS);
     let rows: Vec<&str> = shown.lines().collect();
     assert_eq!(rows.len(), 4, "{shown}");
@@ -272,7 +297,7 @@ fn a_bad_level_is_reported_on_its_row_and_the_bench_goes_on() {
         dir.path().join("level3.txt"),
     )
     .unwrap();
-    let (shown, code) = text(|out| bench(out, dir.path(), Rules::default()));
+    let (shown, code) = text(|out| bench(out, Some(dir.path()), Rules::default()));
     assert_eq!(code, ExitCode::FAILURE, "{shown}");
     let rows: Vec<&str> = shown.lines().collect();
     assert_eq!(rows.len(), 6, "{shown}");
@@ -290,7 +315,7 @@ fn a_folder_without_levels_is_an_error() {
     let dir = scratch();
     std::fs::write(dir.path().join("notes.md"), "no levels here").unwrap();
     let mut out = Vec::new();
-    let refused = bench(&mut out, dir.path(), Rules::default()).expect_err("no levels");
+    let refused = bench(&mut out, Some(dir.path()), Rules::default()).expect_err("no levels");
     let expected = format!("no levels (.txt files) in {}", dir.path().display());
     assert_eq!(refused.to_string(), expected);
     assert!(out.is_empty());

@@ -8,7 +8,7 @@ use anyhow::Context;
 use parlor_shared::hexapawn::{AutoReport, CURVE_WINDOW};
 use plotters::prelude::*;
 
-use crate::chart_font::font_available;
+use crate::font::font_available;
 use crate::png_file::{ChartError, chart_error};
 
 const WIDTH: u32 = 1000;
@@ -25,7 +25,7 @@ pub fn draw_learning_curve(path: &Path, report: &AutoReport) -> anyhow::Result<&
     Ok(if with_text {
         ""
     } else {
-        " (no TrueType font found, so the chart has no text: losses per 10 rounds above, beads \
+        " (the font could not be loaded, so the chart has no text: losses per 10 rounds above, beads \
          left below, blue HER 1, red HER 2)"
     })
 }

@@ -9,7 +9,7 @@ use anyhow::Context;
 use parlor_engines::klotski::Method;
 use plotters::prelude::*;
 
-use crate::chart_font::font_available;
+use crate::font::font_available;
 use crate::png_file::{ChartError, chart_error};
 
 use super::bench::{Instance, Run};
@@ -42,7 +42,7 @@ pub fn draw(
     Ok(if with_text {
         ""
     } else {
-        " (no TrueType font found, so the chart has no text; methods in the order given)"
+        " (the font could not be loaded, so the chart has no text; methods in the order given)"
     })
 }
 

@@ -15,12 +15,13 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::{Context, bail};
-use clap::{Subcommand, ValueEnum};
+use clap::{Args, Subcommand, ValueEnum};
 use parlor_engines::klotski::{
     GenerateOptions, HeuristicKind, Method, Report, SolveOptions, Verdict, generate, solve,
 };
 use parlor_shared::klotski::{Shape, parse_puzzle};
 
+use crate::builtin_levels;
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 use crate::gui::show_klotski_game;
 use crate::seed::clock_seed;
@@ -51,6 +52,8 @@ pub enum KlotskiCommand {
         /// Search time in milliseconds.
         #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
         budget_ms: u64,
+        #[command(flatten)]
+        input: PuzzleInput,
     },
     /// Read a puzzle from standard input, solve it as `terminal` does and show the solution in
     /// a window: Next / Right arrow steps (the moving piece slides), Back / Left arrow steps
@@ -59,6 +62,8 @@ pub enum KlotskiCommand {
         /// Search time in milliseconds.
         #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
         budget_ms: u64,
+        #[command(flatten)]
+        input: PuzzleInput,
         /// The step to open at: a number from 0, or `end`.
         #[arg(long, default_value_t = StartStep::At(0))]
         step: StartStep,
@@ -73,6 +78,8 @@ pub enum KlotskiCommand {
         /// The moves file.
         #[arg(long)]
         moves: PathBuf,
+        #[command(flatten)]
+        input: PuzzleInput,
         /// The step to open at: a number from 0, or `end`.
         #[arg(long, default_value_t = StartStep::End)]
         step: StartStep,
@@ -97,6 +104,8 @@ pub enum KlotskiCommand {
         /// up to 16 cells, and fall back to conflicts elsewhere).
         #[arg(long, value_enum, default_value_t = HeuristicArg::Databases)]
         heuristic: HeuristicArg,
+        #[command(flatten)]
+        input: PuzzleInput,
     },
     /// Print a random puzzle in the input format: solvable, or unsolvable with --unsolvable.
     Generate {
@@ -189,15 +198,16 @@ fn parse_shape(text: &str) -> Result<Shape, String> {
 pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
     let (stdout, stderr) = (&mut std::io::stdout().lock(), &mut std::io::stderr().lock());
     match command {
-        KlotskiCommand::Terminal { budget_ms } => {
-            answer(&read_input()?, &auto(budget_ms), false, stdout, stderr)
+        KlotskiCommand::Terminal { budget_ms, input } => {
+            answer(&input.read()?, &auto(budget_ms), false, stdout, stderr)
         }
         KlotskiCommand::Gui {
             budget_ms,
+            input,
             step,
             screenshot,
         } => {
-            let puzzle = parse_puzzle(&read_input()?).context("the puzzle on standard input")?;
+            let puzzle = parse_puzzle(&input.read()?).context("the puzzle")?;
             let window = ViewerWindow::check(screenshot.as_deref())?;
             let options = auto(budget_ms);
             let report = solve(&puzzle, &options);
@@ -207,10 +217,11 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
         }
         KlotskiCommand::Show {
             moves,
+            input,
             step,
             screenshot,
         } => {
-            let puzzle = parse_puzzle(&read_input()?).context("the puzzle on standard input")?;
+            let puzzle = parse_puzzle(&input.read()?).context("the puzzle")?;
             let text =
                 read_text_file(&moves).with_context(|| format!("reading {}", moves.display()))?;
             let slides =
@@ -222,6 +233,7 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             budget_ms,
             max_positions,
             heuristic,
+            input,
         } => {
             let options = SolveOptions {
                 method: method.method(),
@@ -229,7 +241,7 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
                 max_positions,
                 heuristic: heuristic.kind(),
             };
-            answer(&read_input()?, &options, true, stdout, stderr)
+            answer(&input.read()?, &options, true, stdout, stderr)
         }
         KlotskiCommand::Generate {
             rows,
@@ -312,11 +324,27 @@ fn stopped_at_position_cap(report: &Report, options: &SolveOptions) -> bool {
 }
 
 /// Standard input as text, refusing anything longer than a puzzle could sensibly be.
-fn read_input() -> anyhow::Result<String> {
-    read_input_from(std::io::stdin())
+/// Where a command reads its puzzle: standard input, as the course's grader gives it, or a
+/// file or built-in board named with `--level`.
+#[derive(Args, Debug)]
+pub struct PuzzleInput {
+    /// Read the puzzle from this file, or the built-in board of this name (`client levels
+    /// klotski`), instead of standard input.
+    #[arg(long)]
+    level: Option<PathBuf>,
 }
 
-/// [`read_input`] from `input`; a leading byte order mark is skipped.
+impl PuzzleInput {
+    fn read(&self) -> anyhow::Result<String> {
+        match &self.level {
+            None => read_input_from(std::io::stdin()),
+            Some(path) => builtin_levels::level_text("klotski", path)
+                .with_context(|| format!("reading {}", path.display())),
+        }
+    }
+}
+
+/// The puzzle on `input` (standard input); a leading byte order mark is skipped.
 fn read_input_from(input: impl std::io::Read) -> anyhow::Result<String> {
     let Some(bytes) = read_at_most(input, MAX_INPUT_BYTES).context("reading standard input")?
     else {
@@ -335,7 +363,7 @@ pub fn answer(
     out: &mut impl Write,
     notes: &mut impl Write,
 ) -> anyhow::Result<ExitCode> {
-    let puzzle = parse_puzzle(input).context("the puzzle on standard input")?;
+    let puzzle = parse_puzzle(input).context("the puzzle")?;
     let report = solve(&puzzle, options);
     if stats {
         writeln!(notes, "{}", statistics(&report))?;

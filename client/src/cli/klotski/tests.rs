@@ -215,3 +215,25 @@ fn terminal_and_solve_say_in_their_help_that_no_answer_is_exit_code_2() {
         }
     }
 }
+
+#[test]
+fn a_puzzle_comes_from_a_file_or_a_built_in_board_named_with_level() {
+    let named = PuzzleInput {
+        level: Some("lunaqu4kez_extra_04".into()),
+    };
+    let text = named.read().unwrap();
+    assert_eq!(
+        text,
+        crate::builtin_levels::named("klotski", "lunaqu4kez_extra_04")
+            .unwrap()
+            .text
+    );
+    let (result, out, _) = run_answer(&text, Method::Auto);
+    assert_eq!(result.unwrap(), ExitCode::SUCCESS);
+    assert!(out.starts_with("Yes\n17\n"), "{out}");
+    let missing = PuzzleInput {
+        level: Some("no_such_board".into()),
+    };
+    let error = format!("{:#}", missing.read().unwrap_err());
+    assert!(error.contains("client levels"), "{error}");
+}

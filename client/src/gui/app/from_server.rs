@@ -1,7 +1,8 @@
 //! What the server and the network thread tell the app: connection events and server
 //! messages, applied at the start of each frame.
 
-use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomId, SeatSpec, ServerMsg};
+use parlor_shared::game::GameKind;
+use parlor_shared::protocol::{ClientMsg, ErrorCode, RecordId, RoomId, SeatSpec, ServerMsg};
 
 use super::{App, Link, PendingRoom, Screen, loading_text};
 use crate::gui::board_play::HeldSeat;
@@ -131,14 +132,23 @@ impl App {
                 }
                 self.say(message, true);
             }
-            ServerMsg::Record(record) if self.wanted_record == Some(record.summary.id) => {
-                self.wanted_record = None;
+            ServerMsg::Record(record)
+                if self
+                    .wanted_record
+                    .is_some_and(|wanted| wanted.id == record.summary.id) =>
+            {
+                let room = self.wanted_record.take().and_then(|wanted| wanted.room);
                 let id = record.summary.id;
                 self.notice
                     .take_if(|notice| notice.text == loading_text(id));
-                let title = format!("#{id} {}", record.summary.game.name());
+                let title = replay_title(id, room, record.summary.game);
                 match ReplayView::new(title, record.summary.seats, record.start, record.moves) {
-                    Ok(view) => self.screen = Screen::Replay(view),
+                    Ok(view) => {
+                        self.screen = Screen::Replay {
+                            view,
+                            back_to: None,
+                        }
+                    }
                     Err(reason) => self.say(format!("Cannot replay game #{id}: {reason}"), true),
                 }
             }
@@ -182,4 +192,30 @@ impl App {
 /// move made in an earlier room, say) leaves a room being opened alone.
 fn refuses_opening_a_room(code: ErrorCode) -> bool {
     refuses_a_join(code) || code == ErrorCode::BadToken
+}
+
+/// A replay's title: the stored game's number, and the room's when it was played in one just
+/// left ("Stored game #5, room #6: Magnetic Cave"), since the two count apart.
+pub(super) fn replay_title(id: RecordId, room: Option<RoomId>, game: GameKind) -> String {
+    match room {
+        Some(room) => format!("Stored game #{id}, room #{room}: {}", game.name()),
+        None => format!("Stored game #{id}: {}", game.name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_replay_names_its_stored_game_and_the_room_it_was_played_in() {
+        assert_eq!(
+            replay_title(5, Some(6), GameKind::Cave),
+            "Stored game #5, room #6: Magnetic Cave"
+        );
+        assert_eq!(
+            replay_title(5, None, GameKind::Klotski),
+            "Stored game #5: Numeric Klotski"
+        );
+    }
 }

@@ -129,7 +129,7 @@ fn the_loading_notice_goes_when_the_stored_game_arrives() {
     use parlor_shared::protocol::{GameRecord, RecordSummary};
 
     let mut app = App::new(Startup::Failed(String::new()), Identity::fresh(), None);
-    app.load_record(3);
+    app.load_record(3, None);
     assert!(app.notice.is_some());
     let record = GameRecord {
         summary: RecordSummary {
@@ -144,9 +144,63 @@ fn the_loading_notice_goes_when_the_stored_game_arrives() {
         moves: Vec::new(),
     };
     app.handle_event(NetEvent::Message(Box::new(ServerMsg::Record(record))));
-    assert!(matches!(app.screen, Screen::Replay(_)));
+    assert!(matches!(app.screen, Screen::Replay { .. }));
     assert!(
         app.notice.is_none(),
         "the replay is there: nothing is loading"
+    );
+}
+
+#[test]
+fn a_solvers_plan_opens_as_a_replay_that_goes_back_to_its_room() {
+    use parlor_shared::game::GameMove;
+    use parlor_shared::klotski::{Dir, KlotskiBoard, KlotskiMove, Move, parse_puzzle};
+    use parlor_shared::protocol::SeatState;
+
+    let puzzle = parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap();
+    let start = GameSetup::Klotski(KlotskiBoard::of(&puzzle))
+        .start()
+        .unwrap();
+    let slide = |label, dir| GameMove::Klotski(KlotskiMove::Slide(Move { label, dir }));
+    let snapshot = |plan_ahead| RoomSnapshot {
+        room: 7,
+        version: 1,
+        seats: vec![SeatState::Ai {
+            move_ms: 300,
+            name: "solver".into(),
+        }],
+        spectators: 1,
+        watchers: vec![],
+        creator: None,
+        state: start.clone(),
+        moves: vec![],
+        plan_ahead,
+        outcome: None,
+        record: None,
+        again: None,
+    };
+    let mut app = app_in_room_reconnecting(7);
+    app.snapshots.insert(7, snapshot(vec![slide(5, Dir::Left)]));
+    app.on_room_action(7, RoomAction::ReplaySolution);
+    assert!(
+        matches!(
+            app.screen,
+            Screen::Replay {
+                back_to: Some(7),
+                ..
+            }
+        ),
+        "the solution is replayed, the room still followed"
+    );
+    assert!(app.snapshots.contains_key(&7));
+    // A plan that does not replay is refused in words, and the room stays.
+    app.screen = Screen::Room(RoomView::new(7));
+    app.snapshots.insert(7, snapshot(vec![slide(1, Dir::Up)]));
+    app.on_room_action(7, RoomAction::ReplaySolution);
+    assert_eq!(room_on_screen(&app), Some(7));
+    let notice = app.notice.as_ref().map(|notice| notice.text.as_str());
+    assert!(
+        notice.is_some_and(|text| text.contains("Cannot replay the solution")),
+        "{notice:?}"
     );
 }

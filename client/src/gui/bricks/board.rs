@@ -9,14 +9,19 @@ use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, Answer, BricksGame, Brick
 use parlor_shared::game::GameMove;
 
 use super::draw::{BROKEN_TEXT, PENDING_TEXT, SAFE_TEXT, TowerMarks, draw_tower};
-use super::layout::{TOWER_WIDTH, board_area, tower_layout};
+use super::layout::{board_area, tower_layout, tower_width};
 use super::words::{Tone, drop_height, range_text, status_lines};
 use crate::gui::board_play::BoardPlay;
-use crate::gui::describe::wrap;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FieldEvent, GOOD_TEXT, Input, LINE_HEIGHT, TEXT,
-    TextField, button_enabled, button_width, label, text_width,
+    TextField, button_enabled, button_width, fit_to_width, label, text_width, wrap_to_width,
 };
+
+/// The space kept free under the controls.
+const MARGIN: f32 = 16.0;
+/// The height of one seat's controls: its title, the field or buttons, and up to three lines
+/// of note.
+const SEAT_CONTROLS_HEIGHT: f32 = 10.0 + BUTTON_HEIGHT + 4.0 * LINE_HEIGHT + 10.0;
 
 /// The tower and the status card of a replayed game.
 pub fn draw_replay_board(game: &BricksGame) {
@@ -27,13 +32,21 @@ pub fn draw_replay_board(game: &BricksGame) {
 
 /// Where the status card starts, right of the tower.
 fn card_x(area: Rect) -> f32 {
-    area.x + TOWER_WIDTH + 10.0
+    area.x + tower_width(area) + 10.0
 }
 
-/// The characters that fit on a line of the card.
-fn card_chars(area: Rect) -> usize {
-    let width = area.x + area.w - card_x(area) - 10.0;
-    (width / text_width("m")).floor().max(1.0) as usize
+/// The width of a line of the card.
+fn card_width(area: Rect) -> f32 {
+    area.x + area.w - card_x(area) - 10.0
+}
+
+/// The first of `texts` that fits `width`, or the last cut to fit.
+fn fit_first(texts: &[&str], width: f32) -> String {
+    let fitting = texts.iter().find(|text| text_width(text) <= width);
+    fitting.map_or_else(
+        || fit_to_width(texts[texts.len() - 1], width),
+        |text| text.to_string(),
+    )
 }
 
 /// What is known and left, and what comes next; returns the y below it.
@@ -49,7 +62,7 @@ fn draw_status_card(area: Rect, game: &BricksGame) -> f32 {
             Tone::Pending => PENDING_TEXT,
             Tone::Final => GOOD_TEXT,
         };
-        for line in wrap(&text, card_chars(area)) {
+        for line in wrap_to_width(&text, card_width(area)) {
             label(&line, x, y, color);
             y += LINE_HEIGHT;
         }
@@ -60,7 +73,7 @@ fn draw_status_card(area: Rect, game: &BricksGame) -> f32 {
 /// Draws `text` wrapped to the card's width at `y`; returns the y below it.
 fn draw_note(area: Rect, y: f32, text: &str, color: Color) -> f32 {
     let mut y = y;
-    for line in wrap(text, card_chars(area)) {
+    for line in wrap_to_width(text, card_width(area)) {
         label(&line, card_x(area), y, color);
         y += LINE_HEIGHT;
     }
@@ -107,13 +120,25 @@ impl BricksRoomBoard {
         if let Some(height) = picked_on_tower {
             self.height.text = height.to_string();
         }
+        let typed_before = self.height.text.clone();
         let typed = drop_height(&self.height.text, game);
         let marks = TowerMarks {
             hovered,
             picked: typed.as_ref().ok().copied().filter(|_| agent_to_drop),
         };
         draw_tower(&layout, game, &marks);
-        let mut y = draw_status_card(area, game) + 20.0;
+        let card_bottom = draw_status_card(area, game);
+        // The controls keep their place at the foot of the card, so that Safe, Broken and the
+        // drop field do not move as the card's lines come and go between turns.
+        let seats_held = [AGENT_SEAT, ANSWERER_SEAT]
+            .iter()
+            .filter(|seat| mine.contains(seat))
+            .count();
+        let controls_top = area.y + area.h - MARGIN - seats_held as f32 * SEAT_CONTROLS_HEIGHT;
+        let mut y = match seats_held {
+            0 => card_bottom + 20.0,
+            _ => controls_top.max(card_bottom + 20.0) + 16.0,
+        };
         let mut play = BoardPlay::Nothing;
         if mine.contains(&AGENT_SEAT) {
             let focus =
@@ -130,7 +155,14 @@ impl BricksRoomBoard {
         if mine.is_empty() {
             draw_note(area, y, "You are watching.", DIM_TEXT);
         }
-        play
+        // A height picked or typed anew makes a refusal of the last one out of date.
+        let picked = picked_on_tower.is_some() || self.height.text != typed_before;
+        let picked = picked && drop_height(&self.height.text, game).is_ok();
+        play.or(if picked {
+            BoardPlay::Picked
+        } else {
+            BoardPlay::Nothing
+        })
     }
 
     /// The drop field and button; `focus` puts the keyboard in the field.
@@ -144,15 +176,25 @@ impl BricksRoomBoard {
         focus: bool,
     ) -> BoardPlay {
         let x = card_x(area);
-        label("Your drop (you are the agent)", x, *y, TEXT);
+        let title = fit_first(
+            &["Your drop (you are the agent)", "Your drop"],
+            card_width(area),
+        );
+        label(&title, x, *y, TEXT);
         *y += 10.0;
-        let field = Rect::new(x, *y, 170.0, BUTTON_HEIGHT);
+        let field_w = (card_width(area) - button_width("Drop") - 10.0).clamp(60.0, 170.0);
+        let field = Rect::new(x, *y, field_w, BUTTON_HEIGHT);
         let submitted = self.height.update(input, field) == FieldEvent::Submitted;
         if focus {
             self.height.focus();
         }
         let typed = drop_height(&self.height.text, game);
-        let button = Rect::new(x + 180.0, *y, button_width("Drop"), BUTTON_HEIGHT);
+        let button = Rect::new(
+            field.right() + 10.0,
+            *y,
+            button_width("Drop"),
+            BUTTON_HEIGHT,
+        );
         let clicked = button_enabled(input, button, "Drop", agent_to_drop && typed.is_ok());
         *y += BUTTON_HEIGHT + LINE_HEIGHT;
         let (note, color) = match (&typed, game.turn()) {
@@ -199,7 +241,8 @@ fn answerer_controls(
     awaiting: bool,
 ) -> BoardPlay {
     let x = card_x(area);
-    label("Your answer (you are the answerer)", x, *y, TEXT);
+    let title = ["Your answer (you are the answerer)", "Your answer"];
+    label(&fit_first(&title, card_width(area)), x, *y, TEXT);
     *y += 10.0;
     let waiting_drop = match game.turn() {
         Turn::Answerer { height } => Some(height),
@@ -212,7 +255,8 @@ fn answerer_controls(
             Answer::Safe => "Safe",
             Answer::Broken => "Broken",
         };
-        let rect = Rect::new(x + index as f32 * 110.0, *y, 100.0, BUTTON_HEIGHT);
+        let width = ((card_width(area) - 10.0) / 2.0).min(100.0);
+        let rect = Rect::new(x + index as f32 * (width + 10.0), *y, width, BUTTON_HEIGHT);
         if button_enabled(input, rect, text, enabled) {
             play = BoardPlay::Move(GameMove::Bricks(BricksMove::Answer(answer)));
         }

@@ -5,11 +5,11 @@
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
-use macroquad::text::{draw_text, measure_text};
+use macroquad::text::measure_text;
 use parlor_shared::bricks::BricksGame;
 
-use super::layout::{Column, TOWER_WIDTH, TowerLayout, scale_labels, short_height, spread_labels};
-use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_width};
+use super::layout::{Column, TowerLayout, scale_labels, short_height, spread_labels};
+use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_at, text_width};
 
 /// Floors known to be safe (1..=min safe). Sampled by the window test.
 pub const SAFE_FLOOR: Color = Color::new(0.28, 0.62, 0.34, 1.0);
@@ -58,7 +58,7 @@ pub fn draw_tower(layout: &TowerLayout, game: &BricksGame, marks: &TowerMarks) {
     let height = game.setup().height;
     let whole = &layout.whole;
     // The title starts 50 pixels left of the whole column and ends before the status card.
-    let room = TOWER_WIDTH - 40.0;
+    let room = layout.width - 40.0;
     let title = [
         format!("Tower: heights 1 to {height}"),
         format!("Heights 1 to {height}"),
@@ -192,7 +192,7 @@ fn draw_scale_label(
     };
     draw_line(edge_x, y, end_x, label_y, 1.0, color);
     let baseline = label_y + size.offset_y / 2.0;
-    draw_text(text, x.round(), baseline.round(), SCALE_TEXT_SIZE, color);
+    text_at(text, x.round(), baseline.round(), SCALE_TEXT_SIZE, color);
 }
 
 /// A frame around a floor, or a line across it when the floor is too thin to frame.

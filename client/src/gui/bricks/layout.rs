@@ -8,8 +8,13 @@ use parlor_shared::bricks::BricksGame;
 
 use crate::gui::widgets::{TOP_BAR_HEIGHT, side_panel_x};
 
-/// Width of the part of the board area that holds the tower; the status card is right of it.
+/// Width of the part of the board area that holds the tower, when there is room; the status
+/// card is right of it.
 pub const TOWER_WIDTH: f32 = 360.0;
+/// The least the tower's part may shrink to: its columns and their labels ("100 max safe").
+const MIN_TOWER_WIDTH: f32 = 280.0;
+/// The width the status card and the controls want before the tower gives up any of its own.
+const CARD_MIN_WIDTH: f32 = 190.0;
 /// Room above the columns for the title.
 const TITLE_BAND: f32 = 44.0;
 /// Room below the columns for the ground and its label.
@@ -113,6 +118,8 @@ impl Column {
 /// The tower's columns on screen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TowerLayout {
+    /// The width of the tower's part of the area, from its left edge.
+    pub width: f32,
     /// Heights 1..=H.
     pub whole: Column,
     /// The open heights with their neighbours, magnified; only when H is too tall for the
@@ -132,6 +139,12 @@ impl TowerLayout {
 }
 
 /// The tower of `game` in the board `area`.
+/// The width of the tower's part of `area`: all it wants when the card keeps its own, less on
+/// a narrow window.
+pub fn tower_width(area: Rect) -> f32 {
+    (area.w - CARD_MIN_WIDTH).clamp(MIN_TOWER_WIDTH, TOWER_WIDTH)
+}
+
 pub fn tower_layout(area: Rect, game: &BricksGame) -> TowerLayout {
     let height = game.setup().height;
     let top = area.y + TITLE_BAND;
@@ -144,10 +157,12 @@ pub fn tower_layout(area: Rect, game: &BricksGame) -> TowerLayout {
     let state = game.state();
     match close_up_window(height, column_h, state.min_safe(), state.max_safe()) {
         None => TowerLayout {
+            width: tower_width(area),
             whole: column(60.0, 100.0, 1, height),
             close_up: None,
         },
         Some((low, high)) => TowerLayout {
+            width: tower_width(area),
             whole: column(70.0, 30.0, 1, height),
             close_up: Some(column(150.0, 70.0, low, high)),
         },

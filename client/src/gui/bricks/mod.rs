@@ -8,6 +8,7 @@ mod board;
 mod draw;
 mod history;
 mod layout;
+pub(super) mod scripted;
 mod setup_input;
 mod setup_screen;
 mod words;

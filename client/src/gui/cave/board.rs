@@ -5,10 +5,9 @@
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
-use macroquad::text::draw_text;
 use parlor_shared::cave::{Player, Position, SIZE, Square};
 
-use crate::gui::widgets::{SIDE_PANEL_WIDTH, TEXT, TEXT_SIZE, TOP_BAR_HEIGHT, text_width};
+use crate::gui::widgets::{SIDE_PANEL_WIDTH, TEXT, TEXT_SIZE, TOP_BAR_HEIGHT, text_at, text_width};
 
 /// A black brick (■). Sampled by the window test at a cell's centre.
 pub const BLACK_BRICK: Color = Color::new(0.1, 0.1, 0.1, 1.0);
@@ -209,12 +208,12 @@ fn draw_labels(layout: BoardLayout) {
         let name = square.to_string();
         let (letter, number) = name.split_at(1);
         let x = center_x - text_width(letter) / 2.0;
-        draw_text(letter, x, layout.top - 10.0, TEXT_SIZE, TEXT);
-        draw_text(letter, x, layout.top + side + 24.0, TEXT_SIZE, TEXT);
+        text_at(letter, x, layout.top - 10.0, TEXT_SIZE, TEXT);
+        text_at(letter, x, layout.top + side + 24.0, TEXT_SIZE, TEXT);
         let baseline = center_y + 6.0;
         let left_x = layout.left - WALL_WIDTH - 10.0 - text_width(number);
-        draw_text(number, left_x, baseline, TEXT_SIZE, TEXT);
-        draw_text(
+        text_at(number, left_x, baseline, TEXT_SIZE, TEXT);
+        text_at(
             number,
             layout.left + side + WALL_WIDTH + 10.0,
             baseline,

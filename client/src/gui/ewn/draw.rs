@@ -5,13 +5,14 @@
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle_lines;
 use macroquad::shapes::{draw_circle, draw_circle_lines, draw_line, draw_rectangle};
-use macroquad::text::draw_text;
 use macroquad::window::screen_width;
 use parlor_shared::ewn::{BOARD_SIZE, EwnGame, PIECES, SQUARES, Status};
 
 use super::layout::{EwnLayout, square_rect};
 use crate::gui::widgets::side_panel_x;
-use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_width, wrapped_label};
+use crate::gui::widgets::{
+    DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_at, text_width, wrapped_label,
+};
 
 /// The target piece's token. Sampled by the window test beside its digit.
 pub const TARGET_PIECE: Color = Color::new(0.86, 0.10, 0.10, 1.0);
@@ -131,7 +132,7 @@ fn draw_piece(layout: EwnLayout, game: &EwnGame, marks: &EwnMarks, piece: u8, sq
     };
     // The digit is centred; the token's own colour shows left and right of it (the window test
     // samples there).
-    draw_text(
+    text_at(
         &text,
         cx - dims.width / 2.0,
         cy + dims.height / 2.0,
@@ -144,7 +145,7 @@ fn draw_labels(layout: EwnLayout) {
     for index in 0..BOARD_SIZE {
         let offset = f32::from(index) * layout.cell + layout.cell / 2.0;
         let col = index.to_string();
-        draw_text(
+        text_at(
             &col,
             layout.left + offset - text_width(&col) / 2.0,
             layout.top - 10.0,
@@ -153,7 +154,7 @@ fn draw_labels(layout: EwnLayout) {
         );
         let row = (index * BOARD_SIZE).to_string();
         let x = layout.left - 8.0 - text_width(&row);
-        draw_text(&row, x, layout.top + offset + 6.0, TEXT_SIZE, DIM_TEXT);
+        text_at(&row, x, layout.top + offset + 6.0, TEXT_SIZE, DIM_TEXT);
     }
 }
 
@@ -183,7 +184,7 @@ fn draw_dice(layout: EwnLayout, game: &EwnGame) {
         }
         let text = die.to_string();
         let x = rect.x + (rect.w - text_width(&text)) / 2.0;
-        draw_text(&text, x, rect.y + rect.h * 0.75, TEXT_SIZE, text_color);
+        text_at(&text, x, rect.y + rect.h * 0.75, TEXT_SIZE, text_color);
     }
     let y = layout.die_rect(0).y + layout.die_rect(0).h + 26.0;
     let (line, color) = status_line(game);

@@ -10,8 +10,8 @@ use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
 
 use super::levels::{LEVELS_DIR, LevelChoice, load_levels};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, Input, TEXT, button_width, choice_row, create_room_button, label,
-    toggle,
+    BUTTON_HEIGHT, DIM_TEXT, FormArea, Input, TEXT, button_width, choice_row, create_room_button,
+    label, toggle,
 };
 
 const LEVEL_BUTTON: f32 = 40.0;
@@ -61,16 +61,14 @@ impl EwnLobbyForm {
         Some((GameSetup::Ewn(level.spec), vec![self.player.seat()]))
     }
 
-    /// Draws the form from `y` down at `x` within `width`; returns the room to create when
-    /// Create is clicked, and where the column continues.
+    /// Draws the form in `area`; returns the room to create when Create is clicked.
     pub fn update(
         &mut self,
         input: &Input,
-        x: f32,
-        mut y: f32,
-        width: f32,
+        area: &FormArea,
         connected: bool,
-    ) -> (Option<(GameSetup, Vec<SeatSpec>)>, f32) {
+    ) -> Option<(GameSetup, Vec<SeatSpec>)> {
+        let (x, mut y, width) = (area.x, area.top, area.width);
         let levels = self
             .levels
             .get_or_insert_with(|| load_levels(Path::new(LEVELS_DIR)));
@@ -106,13 +104,11 @@ impl EwnLobbyForm {
             (EwnPlayer::Random, "Random"),
         ];
         choice_row(input, left, y, &choices, &mut self.player);
-        y += BUTTON_HEIGHT + 10.0;
         let hint = (self.player == EwnPlayer::Solver).then_some("Watch it solve, then Replay.");
         let enabled = connected && self.room().is_some();
-        let create = create_room_button(input, x, y, enabled, hint)
+        create_room_button(input, area, enabled, hint)
             .then(|| self.room())
-            .flatten();
-        (create, y + BUTTON_HEIGHT)
+            .flatten()
     }
 }
 

@@ -233,7 +233,7 @@ mod tests {
         let movable = vec![3];
         let take = GameMove::Ewn(EwnMove { piece: 3, to: 32 });
         let (play, _) = click(&game, &movable, Some(3), 32);
-        assert_eq!(play, BoardPlay::Move(take.clone()));
+        assert_eq!(play, BoardPlay::Move(take));
         let first = board.ask_before_losing(&game, 1, play.clone(), 10.0);
         assert!(
             matches!(&first, BoardPlay::Refused(why) if why.contains("loses the puzzle")),

@@ -6,11 +6,11 @@ use macroquad::math::Vec2;
 use macroquad::shapes::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines,
 };
-use macroquad::text::{draw_text, measure_text};
+use macroquad::text::measure_text;
 use parlor_shared::hexapawn::{BoxView, Move, Position, Side, Square};
 
 use super::layout::HexLayout;
-use crate::gui::widgets::DIM_TEXT;
+use crate::gui::widgets::{DIM_TEXT, text_at};
 
 pub const LIGHT_SQUARE: Color = Color::new(0.86, 0.80, 0.66, 1.0);
 pub const DARK_SQUARE: Color = Color::new(0.62, 0.48, 0.34, 1.0);
@@ -104,12 +104,12 @@ fn draw_labels(layout: HexLayout) {
         let rect = layout.square_rect(Square::new(col, 0));
         let text = char::from(b'a' + col).to_string();
         let x = rect.x + rect.w / 2.0 - 4.0;
-        draw_text(&text, x, rect.y + rect.h + 16.0, LABEL_SIZE, DIM_TEXT);
+        text_at(&text, x, rect.y + rect.h + 16.0, LABEL_SIZE, DIM_TEXT);
     }
     for row in 0..dims.rows() {
         let rect = layout.square_rect(Square::new(0, row));
         let text = (row + 1).to_string();
-        draw_text(
+        text_at(
             &text,
             rect.x - 16.0,
             rect.y + rect.h / 2.0 + 5.0,
@@ -163,5 +163,5 @@ fn draw_tag(at: Vec2, text: &str, font_size: f32, color: Color) {
     let (x, y) = (at.x - w / 2.0, at.y - h / 2.0);
     draw_rectangle(x, y, w, h, Color::new(0.1, 0.1, 0.12, 0.85));
     draw_rectangle_lines(x, y, w, h, 2.0, color);
-    draw_text(text, x + 3.0, y + h * 0.75, font_size, WHITE_PAWN);
+    text_at(text, x + 3.0, y + h * 0.75, font_size, WHITE_PAWN);
 }

@@ -9,10 +9,10 @@ use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name};
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
-use crate::gui::describe::{count_of, count_s, seconds, wrap};
+use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, LINE_HEIGHT, TEXT, TextField, button_enabled,
-    button_width, chars_in, label, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, TextField,
+    button_enabled, button_width, label, text_width, toggle,
 };
 
 const SIZES: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 4), (5, 5)];
@@ -124,17 +124,16 @@ impl HexLobbyForm {
         Ok((GameSetup::Hexapawn(setup), seats))
     }
 
-    /// Draws the form for `kind` from `y` down at `x` within `width`; returns the room to create when Create
-    /// is clicked, and where the column continues.
+    /// Draws the form for `kind` in `area`; returns the room to create when Create is
+    /// clicked, or the wish to know the server's brains.
     pub fn update(
         &mut self,
         input: &Input,
         kind: GameKind,
-        x: f32,
-        mut y: f32,
-        width: f32,
+        area: &FormArea,
         connected: bool,
-    ) -> (Option<FormAction>, f32) {
+    ) -> Option<FormAction> {
+        let (x, mut y, width) = (area.x, area.top, area.width);
         let ask = (self.known.is_none() && connected).then(|| {
             self.known = Some(Vec::new());
             FormAction::ListBrains
@@ -168,14 +167,13 @@ impl HexLobbyForm {
                 y = choices(input, x, y, "HER waits", &pauses, &mut self.pause_ms);
             }
         }
-        y += 4.0;
         let room = self.room(kind);
         let text = if kind == GameKind::HerMatch {
             "Create and watch"
         } else {
             "Create room"
         };
-        let rect = Rect::new(x, y, button_width(text), BUTTON_HEIGHT);
+        let rect = Rect::new(x, area.create_y, button_width(text), BUTTON_HEIGHT);
         let clicked = button_enabled(input, rect, text, connected && room.is_ok());
         let (note, color) = match &room {
             Err(reason) => (reason.as_str(), ERROR_TEXT),
@@ -183,22 +181,24 @@ impl HexLobbyForm {
             Ok(_) => ("You play White and move first.", DIM_TEXT),
         };
         let beside = rect.w + 10.0;
-        let (lines, below) = note_lines(note, chars_in(beside) + 1, chars_in(width));
-        let (note_x, mut baseline) = match below {
-            false => (x + beside, y + 20.0),
-            true => (x, y + BUTTON_HEIGHT + 20.0),
+        let (lines, above) = note_lines(note, width - beside, width, text_width);
+        let (note_x, mut baseline) = match above {
+            false => (x + beside, area.create_y + 19.0),
+            true => (
+                x,
+                area.create_y - 8.0 - (lines.len() as f32 - 1.0) * LINE_HEIGHT,
+            ),
         };
-        for line in &lines {
-            label(line, note_x, baseline, color);
-            baseline += LINE_HEIGHT;
+        // A note above the button that would run into the rows is left to the rows.
+        if !above || baseline - 16.0 > y {
+            for line in &lines {
+                label(line, note_x, baseline, color);
+                baseline += LINE_HEIGHT;
+            }
         }
-        let bottom = match below {
-            false => y + BUTTON_HEIGHT,
-            true => baseline - LINE_HEIGHT + 6.0,
-        };
         let create = room.ok().filter(|_| clicked);
         let action = create.map(|(setup, seats)| FormAction::Create(setup, seats));
-        (action.or(ask), bottom)
+        action.or(ask)
     }
 
     /// The server's brains as buttons (a click takes the brain and its board) and what the
@@ -291,15 +291,19 @@ fn text_row(input: &Input, x: f32, y: f32, name: &str, field: &mut TextField) ->
     y + ROW
 }
 
-/// The note of the Create button in lines, and whether they go under it: beside it when the
-/// note fits right of the button's `button_chars` in the column's `width_chars`, else wrapped
-/// to the column under the button.
-fn note_lines(note: &str, button_chars: usize, width_chars: usize) -> (Vec<String>, bool) {
-    let room = width_chars.saturating_sub(button_chars);
-    if note.chars().count() <= room {
+/// The note of the Create button in lines, and whether they go above it: beside it when the
+/// note fits in the `beside` width right of the button, else wrapped to the column's `width`
+/// above it. `measure` gives a text's width.
+fn note_lines(
+    note: &str,
+    beside: f32,
+    width: f32,
+    measure: impl Fn(&str) -> f32,
+) -> (Vec<String>, bool) {
+    if measure(note) <= beside {
         (vec![note.to_string()], false)
     } else {
-        (wrap(note, width_chars), true)
+        (wrap_by(note, |line| measure(line) <= width), true)
     }
 }
 
@@ -309,12 +313,19 @@ mod tests {
     use parlor_shared::protocol::AiKind;
 
     #[test]
-    fn a_note_too_long_for_beside_the_button_goes_under_it_wrapped() {
+    fn a_note_too_long_for_beside_the_button_goes_above_it_wrapped() {
         let note = "The server keeps both brains.";
-        assert_eq!(note_lines(note, 10, 60), (vec![note.to_string()], false));
-        assert_eq!(note_lines(note, 18, 40), (vec![note.to_string()], true));
-        let (lines, below) = note_lines(note, 18, 20);
-        assert!(below && lines.len() == 2, "{lines:?}");
+        let chars = |text: &str| text.chars().count() as f32;
+        assert_eq!(
+            note_lines(note, 50.0, 60.0, chars),
+            (vec![note.to_string()], false)
+        );
+        assert_eq!(
+            note_lines(note, 22.0, 40.0, chars),
+            (vec![note.to_string()], true)
+        );
+        let (lines, above) = note_lines(note, 2.0, 20.0, chars);
+        assert!(above && lines.len() == 2, "{lines:?}");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::{count_of, count_s};
-use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, label, text_width, truncate};
+use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, fit_to_width, label};
 
 /// Heights of the band with the two boards and of the score under it.
 const BOARDS_HEIGHT: f32 = 290.0;
@@ -112,8 +112,7 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
 
 /// The round, each HER's wins and the share of them moving first, and the last round.
 fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]) {
-    let max_chars = (width / text_width("m")).floor() as usize;
-    let line = |text: &str, y: f32, color| label(&truncate(text, max_chars), x, y, color);
+    let line = |text: &str, y: f32, color| label(&fit_to_width(text, width), x, y, color);
     let round = if view.finished && view.rounds_played < view.setup.rounds {
         format!(
             "Stopped after {} of {} on {}: a brain is full",

@@ -213,6 +213,7 @@ mod tests {
             spectators: 0,
             state: GameState::Hexapawn(game),
             moves: Vec::new(),
+            plan_ahead: vec![],
             outcome: None,
             record: None,
             again: None,

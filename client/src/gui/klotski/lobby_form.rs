@@ -12,10 +12,10 @@ use parlor_shared::protocol::{AiKind, SeatSpec};
 
 use super::board::{board_layout, draw_board};
 use super::levels::{BoardFile, LEVELS_DIR, RANDOM_SIZES, load_boards, random_board};
-use crate::gui::describe::{count_s, wrap};
+use crate::gui::describe::{count_s, fit_by, wrap};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, Input, LINE_HEIGHT, TEXT, button, button_enabled,
-    button_width, chars_in, choice_row, create_room_button, label, text_width, toggle, truncate,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button,
+    button_enabled, button_width, choice_row, create_room_button, label, text_width, toggle,
 };
 use crate::seed::clock_seed;
 
@@ -77,16 +77,14 @@ impl KlotskiLobbyForm {
         self.random = Some(random_board(self.size, clock_seed()));
     }
 
-    /// Draws the form from `y` down at `x` within `width`; returns the room to create when
-    /// Create is clicked, and where the column continues.
+    /// Draws the form in `area`; returns the room to create when Create is clicked.
     pub fn update(
         &mut self,
         input: &Input,
-        x: f32,
-        mut y: f32,
-        width: f32,
+        area: &FormArea,
         connected: bool,
-    ) -> (Option<(GameSetup, Vec<SeatSpec>)>, f32) {
+    ) -> Option<(GameSetup, Vec<SeatSpec>)> {
+        let (x, mut y, width) = (area.x, area.top, area.width);
         let count = self
             .boards
             .get_or_insert_with(|| load_boards(Path::new(LEVELS_DIR)))
@@ -115,13 +113,11 @@ impl KlotskiLobbyForm {
         label("Player", x, y + 20.0, TEXT);
         let players = [(false, "Solve it myself"), (true, "Server's solver")];
         choice_row(input, left, y, &players, &mut self.solver);
-        y += BUTTON_HEIGHT + 10.0;
         let hint = self.solver.then_some("Watch it solve, then Replay.");
         let enabled = connected && self.room().is_some();
-        let create = create_room_button(input, x, y, enabled, hint)
+        create_room_button(input, area, enabled, hint)
             .then(|| self.room())
-            .flatten();
-        (create, y + BUTTON_HEIGHT)
+            .flatten()
     }
 
     /// The file's name and place in the list, or the random sizes and New; returns the next y.
@@ -136,7 +132,7 @@ impl KlotskiLobbyForm {
         if !self.use_random {
             let boards = self.boards.as_deref().unwrap_or_default();
             if let Some(file) = boards.get(self.chosen) {
-                let text = source_line(&file.name, self.chosen, count, chars_in(width));
+                let text = source_line(&file.name, self.chosen, count, width, text_width);
                 label(&text, left, y + 18.0, TEXT);
             }
             return y + LINE_HEIGHT + 6.0;
@@ -193,12 +189,18 @@ impl KlotskiLobbyForm {
     }
 }
 
-/// A board file's name and place in the list, "name.in (12 of 32)", in `max_chars`: a long
-/// name is cut, its place kept.
-fn source_line(name: &str, index: usize, count: usize, max_chars: usize) -> String {
+/// A board file's name and place in the list, "name.in (12 of 32)", at most `width` wide as
+/// `measure` measures it: a long name is cut, its place kept.
+fn source_line(
+    name: &str,
+    index: usize,
+    count: usize,
+    width: f32,
+    measure: impl Fn(&str) -> f32,
+) -> String {
     let place = format!(" ({} of {count})", index + 1);
-    let room = max_chars.saturating_sub(place.chars().count()).max(4);
-    format!("{}{place}", truncate(name, room))
+    let room = width - measure(&place);
+    format!("{}{place}", fit_by(name, room, measure))
 }
 
 #[cfg(test)]
@@ -208,8 +210,12 @@ mod tests {
     #[test]
     fn a_long_file_name_is_cut_and_its_place_kept() {
         let name = "mahynotch_test_2_spec_sample.in";
-        assert_eq!(source_line(name, 11, 32, 60), format!("{name} (12 of 32)"));
-        let cut = source_line(name, 11, 32, 34);
+        let chars = |text: &str| text.chars().count() as f32;
+        assert_eq!(
+            source_line(name, 11, 32, 60.0, chars),
+            format!("{name} (12 of 32)")
+        );
+        let cut = source_line(name, 11, 32, 34.0, chars);
         assert_eq!(cut, "mahynotch_test_2_spe... (12 of 32)");
     }
 

@@ -22,7 +22,7 @@ use crate::gui::confirm::Confirmation;
 use crate::gui::describe::count_s;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_enabled,
-    button_width, heading, label,
+    button_width, fit_to_width, heading, label, text_width,
 };
 use crate::gui::widgets::{TOP_BAR_HEIGHT, side_panel_x};
 
@@ -155,12 +155,27 @@ impl KlotskiRoomBoard {
             if let Some(label) = self.picked.filter(|_| settled) {
                 outline_piece(&board, puzzle, position, label);
             }
-            let hint = "Click a piece to slide it; arrow keys move the piece picked last.";
             let text = self.giving_up.text((), "Give up", now);
             // As wide as its question, so nothing beside it moves when it asks.
             let width = button_width("Sure? Give up");
             let rect = Rect::new(MARGIN, layout.buttons_y, width, BUTTON_HEIGHT);
-            label(hint, rect.right() + 12.0, layout.buttons_y + 20.0, DIM_TEXT);
+            let room = side_panel_x(screen_width()) - rect.right() - 12.0 - MARGIN;
+            let hint = [
+                "Click a piece to slide it; arrow keys move the piece picked last.",
+                "Click a piece to slide it, or use the arrow keys.",
+            ]
+            .into_iter()
+            .find(|hint| text_width(hint) <= room)
+            .map_or_else(
+                || fit_to_width("Click a piece to slide it.", room),
+                str::to_string,
+            );
+            label(
+                &hint,
+                rect.right() + 12.0,
+                layout.buttons_y + 20.0,
+                DIM_TEXT,
+            );
             if button_enabled(input, rect, &text, may_move.is_ok()) && self.giving_up.click((), now)
             {
                 return BoardPlay::Move(GameMove::Klotski(KlotskiMove::GiveUp(

@@ -208,6 +208,7 @@ mod tests {
             spectators: 0,
             state: GameState::Klotski(game),
             moves,
+            plan_ahead: vec![],
             outcome: None,
             record: None,
             again: None,

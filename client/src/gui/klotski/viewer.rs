@@ -387,16 +387,25 @@ mod tests {
 
     #[test]
     fn board_goal_and_buttons_share_the_window_without_overlapping() {
-        let (w, h) = (WINDOW_WIDTH as f32, WINDOW_HEIGHT as f32);
-        let layout = viewer_layout(w, h);
-        assert!(layout.board.y >= TOP_BAR_HEIGHT + INFO_BAND);
-        assert!(layout.board.right() <= layout.goal.x - MARGIN);
-        assert!(layout.board.bottom() <= layout.buttons_y);
-        assert!(layout.buttons_y + BUTTON_HEIGHT <= h);
-        assert!(layout.goal.right() <= w && layout.goal.y > TOP_BAR_HEIGHT);
-        assert!(
-            layout.board.w > 500.0 && layout.board.h > 500.0,
-            "{layout:?}"
-        );
+        let sizes = [
+            (WINDOW_WIDTH, WINDOW_HEIGHT),
+            (800, 600),
+            (1366, 768),
+            (1920, 1080),
+        ];
+        for (w, h) in sizes.map(|(w, h)| (w as f32, h as f32)) {
+            let layout = viewer_layout(w, h);
+            assert!(layout.board.y >= TOP_BAR_HEIGHT + INFO_BAND);
+            assert!(layout.board.right() <= layout.goal.x - MARGIN);
+            assert!(layout.board.bottom() <= layout.buttons_y);
+            assert!(layout.buttons_y + BUTTON_HEIGHT <= h);
+            assert!(layout.goal.right() <= w && layout.goal.y > TOP_BAR_HEIGHT);
+            // The board's area is a good share of what the top bar leaves.
+            let side = layout.board.w.min(layout.board.h);
+            assert!(
+                side > 0.55 * w.min(h - TOP_BAR_HEIGHT),
+                "{w}x{h}: {layout:?}"
+            );
+        }
     }
 }

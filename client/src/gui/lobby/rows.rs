@@ -15,7 +15,7 @@ use crate::gui::describe;
 use crate::gui::game_view::{draw_seat_swatch, seat_in_list};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled,
-    button_width, fit_to_width, heading, label, text_width, truncate,
+    button_width, fit_to_width, heading, label, text_width,
 };
 
 /// Buttons inside list rows are a little lower than ordinary ones.
@@ -85,8 +85,12 @@ pub fn draw_room_row(
         } else {
             describe::seat_state(state)
         };
-        let chars = ((right - 10.0 - x) / text_width("m")).floor().max(0.0) as usize;
-        let text = truncate(&seat_in_list(room.game, seat, &who), chars);
+        let room_left = right - 10.0 - x;
+        let text = fit_to_width(&seat_in_list(room.game, seat, &who), room_left);
+        // Three dots say nothing: a seat with no room for a word is left out.
+        if text.trim_end_matches("...").trim().is_empty() {
+            break;
+        }
         x += label(&text, x, baseline, TEXT) + 16.0;
     }
     action

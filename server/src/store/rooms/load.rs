@@ -28,7 +28,7 @@ impl Store {
             .context("cannot read the room counter")?;
         let mut statement = connection.prepare(
             "SELECT id, game, start, seats, tokens, seed, her, players, creator,
-                    unfollowed_since
+                    unfollowed_since, address
                  FROM rooms ORDER BY id",
         )?;
         // A column of the wrong type fails its row only (the id, the key, always reads).
@@ -46,6 +46,7 @@ impl Store {
                         players: row.get(7)?,
                         creator: row.get(8)?,
                         unfollowed_since: row.get(9)?,
+                        address: row.get(10)?,
                     })
                 };
                 Ok((row.get::<_, i64>(0)?, raw()))
@@ -86,6 +87,7 @@ struct RawRoom {
     players: Option<String>,
     creator: Option<String>,
     unfollowed_since: Option<i64>,
+    address: Option<String>,
 }
 
 impl RawRoom {
@@ -98,6 +100,9 @@ impl RawRoom {
             .transpose()
             .context("creator")?
             .flatten();
+        // An address that does not read is no reason to lose the room: it counts for its
+        // player only, as rooms stored before addresses were kept do.
+        let address = self.address.and_then(|text| text.parse().ok());
         // A time before 1970 is no time: the room's clock starts at this start.
         let unfollowed_since = self
             .unfollowed_since
@@ -107,6 +112,7 @@ impl RawRoom {
             return Ok(StoredRoom::Match(Box::new(MatchRow {
                 id,
                 creator,
+                address,
                 setup,
                 seed,
                 progress: read_progress(connection, self.id)?,
@@ -148,6 +154,7 @@ impl RawRoom {
                 .context("seat players")?
                 .unwrap_or_default(),
             creator,
+            address,
             seed,
             her,
             moves,

@@ -32,6 +32,7 @@ pub(in crate::gui) fn snapshot_after(moves: &str) -> RoomSnapshot {
         outcome: state.outcome(),
         state,
         moves,
+        plan_ahead: vec![],
         record: None,
         again: None,
     }

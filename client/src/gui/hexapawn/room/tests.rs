@@ -107,6 +107,7 @@ fn play_again_asks_for_the_same_setup_and_pause() {
         spectators: 0,
         state: parlor_shared::game::GameState::Hexapawn(game.clone()),
         moves: vec![],
+        plan_ahead: vec![],
         outcome: None,
         record: None,
         again: None,

@@ -1,0 +1,134 @@
+//! The window fits the screens people have: the real client under Xvfb at 800x600, 1366x768
+//! and 1920x1080, on the lobby (with each game's creation form, rooms and stored games in its
+//! lists) and on a room of every game, writes what its screenshot's frame drew where (the
+//! hidden `--layout-report`), and nothing in it is cut off by the window's edge, no text runs
+//! into another, and no control covers another.
+
+mod common;
+
+use std::path::Path;
+use std::process::Command;
+
+use common::klotski::{LEVEL, level};
+use common::server::{free_addr, start_server};
+use common::{CLIENT, have_xvfb, scratch};
+
+/// The sizes the issue names: a small window, a laptop, a desktop.
+const SIZES: [(u32, u32); 3] = [(800, 600), (1366, 768), (1920, 1080)];
+
+/// The rooms looked at, as `--open-room` words (the Klotski board is added).
+const ROOMS: [&str; 8] = [
+    "cave classic a1 b1",
+    "bricks agent",
+    "bricks answerer",
+    "hexapawn slow b1-b2",
+    "hexapawn fast 4x4 b1-b2 a1-a2",
+    "her-match 3x3 300",
+    "ewn 1",
+    "klotski",
+];
+
+/// The lobby's forms looked at.
+const FORMS: [&str; 6] = ["cave", "bricks", "ewn", "klotski", "hexapawn", "her-match"];
+
+/// Runs the client at `size` with `args` and the layout report; the problems it found, after
+/// checking that the window had the size asked for and drew something.
+fn problems(size: (u32, u32), home: &Path, dir: &Path, args: &[&str]) -> Vec<String> {
+    let (png, report) = (dir.join("shot.png"), dir.join("layout.json"));
+    let window = format!("{}x{}", size.0, size.1);
+    let output = Command::new("xvfb-run")
+        .args(["-a", "-s", "-screen 0 1920x1080x24", CLIENT])
+        .args(args)
+        .args(["--window-size", &window, "--screenshot"])
+        .arg(&png)
+        .arg("--layout-report")
+        .arg(&report)
+        .env("PARLOR_HOME", home)
+        .output()
+        .expect("xvfb-run runs");
+    assert!(
+        output.status.success(),
+        "{args:?} at {window}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).expect("a layout report"))
+            .expect("the report is JSON");
+    assert_eq!(
+        report["screen"],
+        serde_json::json!([size.0 as f32, size.1 as f32]),
+        "{args:?}: the window has the size asked for"
+    );
+    let drawn = report["drawn"].as_array().expect("what was drawn").len();
+    assert!(
+        drawn > 10,
+        "{args:?} at {window}: only {drawn} things drawn"
+    );
+    let problems = report["problems"].as_array().expect("the problems");
+    problems
+        .iter()
+        .map(|problem| format!("{args:?} at {window}: {}", problem.as_str().unwrap()))
+        .collect()
+}
+
+/// Every screen at `size`: the problems found on any of them.
+fn every_screen_at(size: (u32, u32)) -> Vec<String> {
+    let (dir, home) = (scratch(), scratch());
+    let klotski = format!("klotski {} 9L 2R", level(LEVEL).display());
+    let data = dir.path().join("data");
+    let data = data.to_str().unwrap();
+    let mut found = Vec::new();
+    for room in ROOMS {
+        let words = if room == "klotski" {
+            klotski.as_str()
+        } else {
+            room
+        };
+        let args = ["--data", data, "--open-room", words];
+        found.extend(problems(size, home.path(), dir.path(), &args));
+    }
+    // A server whose lobby lists rooms (the cave room left by the first run) and a stored game
+    // (a board the solver solves), for the same player, who holds a seat there.
+    let (addr, server_data) = (free_addr(), scratch());
+    let _server = start_server(addr, server_data.path());
+    let url = format!("ws://{addr}");
+    let solved = format!("klotski {} solver 50ms", level(LEVEL).display());
+    for words in ["cave classic a1", solved.as_str()] {
+        let args = ["--server", &url, "--open-room", words];
+        problems(size, home.path(), dir.path(), &args);
+    }
+    for form in FORMS {
+        let words = format!("lobby {form}");
+        let args = ["--server", &url, "--open-room", &words];
+        found.extend(problems(size, home.path(), dir.path(), &args));
+    }
+    found
+}
+
+fn check(size: (u32, u32)) {
+    if !have_xvfb() {
+        return;
+    }
+    let found = every_screen_at(size);
+    assert!(
+        found.is_empty(),
+        "{} problems:\n{}",
+        found.len(),
+        found.join("\n")
+    );
+}
+
+#[test]
+fn nothing_overlaps_or_is_cut_off_at_800x600() {
+    check(SIZES[0]);
+}
+
+#[test]
+fn nothing_overlaps_or_is_cut_off_at_1366x768() {
+    check(SIZES[1]);
+}
+
+#[test]
+fn nothing_overlaps_or_is_cut_off_at_1920x1080() {
+    check(SIZES[2]);
+}
