@@ -6,6 +6,7 @@
 //! `#[macroquad::main]`, because the binary also has console modes that must not open one.
 
 mod app;
+mod arrival;
 mod board_play;
 pub mod bricks;
 pub mod cave;

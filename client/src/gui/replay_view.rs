@@ -9,6 +9,7 @@ use macroquad::window::{screen_height, screen_width};
 use parlor_shared::cave::Position;
 use parlor_shared::game::{GameMove, GameState};
 
+use super::arrival::Arrival;
 use super::bricks::draw_replay_board;
 use super::cave::board::{BoardMarks, board_layout, draw_board};
 use super::describe;
@@ -38,6 +39,8 @@ pub struct ReplayView {
     step: usize,
     /// Numeric Klotski: the piece sliding into (or back out of) the shown step.
     klotski: Slides,
+    /// The other games: how far the shown step's move has come.
+    arrival: Arrival,
 }
 
 impl ReplayView {
@@ -62,6 +65,7 @@ impl ReplayView {
             moves,
             states,
             klotski: Slides::default(),
+            arrival: Arrival::default(),
         })
     }
 
@@ -89,16 +93,21 @@ impl ReplayView {
     /// lobby" in the app, "Quit" for a lone replay); Escape does the same.
     pub fn update(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
         self.handle_keys();
+        let arrival = self.arrival.progress(self.step, get_time());
         match &self.states[self.step] {
-            GameState::Cave(position) => self.draw_cave_board(position),
-            GameState::Bricks(game) => draw_replay_board(game),
+            GameState::Cave(position) => self.draw_cave_board(position, arrival),
+            GameState::Bricks(game) => draw_replay_board(game, arrival),
             GameState::Ewn(game) => {
                 let last = self.step.checked_sub(1).and_then(|ply| self.moves.get(ply));
-                draw_ewn_replay(game, last)
+                let before = match self.step.checked_sub(1).map(|ply| &self.states[ply]) {
+                    Some(GameState::Ewn(before)) => Some(before),
+                    _ => None,
+                };
+                draw_ewn_replay(game, last, before, arrival)
             }
             GameState::Hexapawn(game) => {
                 let last = self.step.checked_sub(1).and_then(|ply| self.moves.get(ply));
-                draw_hex_replay(game, last)
+                draw_hex_replay(game, last, arrival)
             }
             GameState::Klotski(game) => {
                 let (step, moves) = (self.step, &self.moves);
@@ -112,7 +121,7 @@ impl ReplayView {
         self.draw_panel(input, close_label)
     }
 
-    fn draw_cave_board(&self, position: &Position) {
+    fn draw_cave_board(&self, position: &Position, arrival: f32) {
         let layout = board_layout(screen_width(), screen_height());
         let last_move = self.step.checked_sub(1).map(|ply| self.moves[ply]);
         let marks = BoardMarks {
@@ -121,6 +130,7 @@ impl ReplayView {
                 _ => None,
             }),
             winning_line: position.winning_line(),
+            entering: Some(arrival),
             ..BoardMarks::default()
         };
         draw_board(layout, position, &marks);

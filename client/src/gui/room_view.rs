@@ -12,6 +12,7 @@ use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome, turns};
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState};
 
+use super::arrival::Arrival;
 use super::board_play::{BoardPlay, HeldSeat};
 use super::bricks::BricksRoomBoard;
 use super::cave::room as cave_room;
@@ -60,6 +61,8 @@ pub struct RoomView {
     hexapawn: HexRoomBoard,
     /// The Numeric Klotski controls: the piece picked last and the slide on show.
     klotski: KlotskiRoomBoard,
+    /// How far the last move has come on the board.
+    arrival: Arrival,
     /// A puzzle's Undo and Restart.
     takebacks: Takebacks,
 }
@@ -74,6 +77,7 @@ impl RoomView {
             ewn: EwnRoomBoard::default(),
             hexapawn: HexRoomBoard::default(),
             klotski: KlotskiRoomBoard::default(),
+            arrival: Arrival::default(),
             takebacks: Takebacks::default(),
         }
     }
@@ -155,22 +159,22 @@ impl RoomView {
     ) -> Option<RoomAction> {
         let mine: Vec<u8> = held.iter().map(|h| h.seat).collect();
         let awaiting = self.awaiting.is_some();
+        let arrival = self.arrival.progress(snapshot.moves.len(), get_time());
         let play = match &snapshot.state {
             GameState::Cave(position) => {
-                cave_room::update_board(input, snapshot, position, &mine, awaiting)
+                cave_room::update_board(input, snapshot, position, (&mine, awaiting), arrival)
             }
             GameState::Bricks(game) => {
-                self.bricks
-                    .update(input, snapshot.version, game, &mine, awaiting)
+                let seats = (mine.as_slice(), awaiting);
+                (self.bricks).update(input, snapshot.version, game, seats, arrival)
             }
             GameState::Ewn(game) => {
                 let allowed = ewn::may_move(snapshot, &mine, awaiting);
                 let last = snapshot.moves.last();
-                self.ewn
-                    .update(input, snapshot.version, game, last, allowed)
+                (self.ewn).update(input, snapshot.version, game, (last, arrival), allowed)
             }
             GameState::Hexapawn(game) => {
-                self.hexapawn.update(input, snapshot, game, &mine, awaiting)
+                (self.hexapawn).update(input, snapshot, game, (&mine, awaiting), arrival)
             }
             GameState::HerMatch(view) => draw_match(view),
             GameState::Klotski(game) => {

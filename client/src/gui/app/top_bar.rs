@@ -37,20 +37,35 @@ impl App {
             // The reason names the address when it matters ("cannot connect to ...").
             Link::Disconnected { reason, .. } => (format!("Disconnected: {reason}"), ERROR_TEXT),
         };
-        let mut lines = wrap_to_width(&text, room).into_iter();
-        label(&lines.next().unwrap_or_default(), x, 24.0, color);
-        // The second line shows the latest notice, or else the rest of a long link status.
         let notice = self
             .notice
             .as_ref()
             .filter(|notice| notice.at.is_none_or(|at| now - at < NOTICE_SECONDS));
-        let (second, color) = match notice {
-            Some(notice) => (
-                notice.text.clone(),
-                if notice.is_error { ERROR_TEXT } else { TEXT },
-            ),
-            None => (lines.collect::<Vec<_>>().join(" "), color),
+        let status = wrap_to_width(&text, room);
+        let [first, second] = match notice {
+            // A notice too long for the second line takes both while it is shown: it says what
+            // matters now; the link's state is back when it goes.
+            Some(notice) => {
+                let notice_color = if notice.is_error { ERROR_TEXT } else { TEXT };
+                let wrapped = wrap_to_width(&notice.text, room);
+                match &wrapped[..] {
+                    [one] => [
+                        (two_lines(&status, room)[0].clone(), color),
+                        (one.clone(), notice_color),
+                    ],
+                    _ => two_lines(&wrapped, room).map(|line| (line, notice_color)),
+                }
+            }
+            None => two_lines(&status, room).map(|line| (line, color)),
         };
-        label(&fit_to_width(&second, room), x, 48.0, color);
+        label(&first.0, x, 24.0, first.1);
+        label(&second.0, x, 48.0, second.1);
     }
+}
+
+/// `lines` in two: the first as it is, the rest joined and cut to `width`.
+fn two_lines(lines: &[String], width: f32) -> [String; 2] {
+    let first = lines.first().cloned().unwrap_or_default();
+    let rest = lines.get(1..).unwrap_or_default().join(" ");
+    [first, fit_to_width(&rest, width)]
 }

@@ -23,10 +23,14 @@ const MARGIN: f32 = 16.0;
 /// of note.
 const SEAT_CONTROLS_HEIGHT: f32 = 10.0 + BUTTON_HEIGHT + 4.0 * LINE_HEIGHT + 10.0;
 
-/// The tower and the status card of a replayed game.
-pub fn draw_replay_board(game: &BricksGame) {
+/// The tower and the status card of a replayed game, its last drop `arrival` of the way down.
+pub fn draw_replay_board(game: &BricksGame, arrival: f32) {
     let area = board_area(screen_width(), screen_height());
-    draw_tower(&tower_layout(area, game), game, &TowerMarks::default());
+    let marks = TowerMarks {
+        falling: Some(arrival),
+        ..TowerMarks::default()
+    };
+    draw_tower(&tower_layout(area, game), game, &marks);
     draw_status_card(area, game);
 }
 
@@ -106,8 +110,8 @@ impl BricksRoomBoard {
         input: &Input,
         version: u64,
         game: &BricksGame,
-        mine: &[u8],
-        awaiting: bool,
+        (mine, awaiting): (&[u8], bool),
+        arrival: f32,
     ) -> BoardPlay {
         let area = board_area(screen_width(), screen_height());
         let layout = tower_layout(area, game);
@@ -125,6 +129,7 @@ impl BricksRoomBoard {
         let marks = TowerMarks {
             hovered,
             picked: typed.as_ref().ok().copied().filter(|_| agent_to_drop),
+            falling: Some(arrival),
         };
         draw_tower(&layout, game, &marks);
         let card_bottom = draw_status_card(area, game);

@@ -42,6 +42,9 @@ pub struct TowerMarks {
     pub hovered: Option<u64>,
     /// The open height typed in the drop field.
     pub picked: Option<u64>,
+    /// How far the pending drop's brick has fallen (`crate::gui::arrival`); `None` is on its
+    /// floor.
+    pub falling: Option<f32>,
 }
 
 /// What a column is for. Beside a close-up, the whole tower is an overview: too coarse for
@@ -115,7 +118,7 @@ fn draw_column(column: &Column, game: &BricksGame, marks: &TowerMarks, role: Col
         outline_floor(column, height, PICK_MARK);
     }
     if let Some(height) = game.pending_drop().filter(in_column) {
-        draw_pending_brick(column, height);
+        draw_pending_brick(column, height, marks.falling);
     }
     let marked = marked_labels(column, game, marks);
     let at: Vec<f32> = marked.iter().map(|(h, ..)| column.label_y(*h)).collect();
@@ -213,9 +216,12 @@ fn outline_floor(column: &Column, height: u64, color: Color) {
     }
 }
 
-/// The brick of the drop waiting for its answer, centred on its floor.
-fn draw_pending_brick(column: &Column, height: u64) {
-    let (x, y) = column.floor_center(height);
+/// The brick of the drop waiting for its answer, centred on its floor; `falling` of the way
+/// down from the column's top while it falls.
+fn draw_pending_brick(column: &Column, height: u64, falling: Option<f32>) {
+    let (x, floor_y) = column.floor_center(height);
+    let top = column.rect.y;
+    let y = falling.map_or(floor_y, |progress| top + (floor_y - top) * progress);
     let w = (column.rect.w * 0.6).min(48.0);
     let h = column.floor_pixels().clamp(10.0, 18.0);
     let brick = Rect::new(x - w / 2.0, y - h / 2.0, w, h);

@@ -108,6 +108,9 @@ pub struct BoardMarks {
     pub winning_line: Option<[Square; 5]>,
     /// A faint brick where the pointer would place one.
     pub preview: Option<(Square, Player)>,
+    /// How far the last move's brick has come (`crate::gui::arrival`): it slides in from the
+    /// side wall nearer its cell. `None` is in place.
+    pub entering: Option<f32>,
 }
 
 /// Draws walls, labels, cells and bricks of `position` at `layout`.
@@ -128,7 +131,8 @@ pub fn draw_board(layout: BoardLayout, position: &Position, marks: &BoardMarks) 
         };
         draw_rectangle(rect.x, rect.y, rect.w, rect.h, background);
         if let Some(player) = position.at(square) {
-            draw_brick(rect, player, 1.0);
+            let entering = marks.entering.filter(|_| marks.last_move == Some(square));
+            draw_brick(sliding_in(layout, square, rect, entering), player, 1.0);
         } else if let Some((_, player)) = marks.preview.filter(|&(at, _)| at == square) {
             draw_brick(rect, player, 0.45);
         }
@@ -144,6 +148,24 @@ pub fn draw_board(layout: BoardLayout, position: &Position, marks: &BoardMarks) 
             4.0,
             LAST_MOVE_MARK,
         );
+    }
+}
+
+/// Where a brick of `square` (its cell `rect`) is drawn `progress` of the way in from the side
+/// wall nearer it: the wall's outside at 0, its cell at 1.
+fn sliding_in(layout: BoardLayout, square: Square, rect: Rect, progress: Option<f32>) -> Rect {
+    let Some(progress) = progress else {
+        return rect;
+    };
+    let row = square.row();
+    let wall_x = if square.col() < SIZE / 2 {
+        cell_rect(layout, Square::new(0, row).expect("column 0")).x - rect.w
+    } else {
+        cell_rect(layout, Square::new(SIZE - 1, row).expect("the last column")).right()
+    };
+    Rect {
+        x: wall_x + (rect.x - wall_x) * progress,
+        ..rect
     }
 }
 

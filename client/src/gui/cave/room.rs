@@ -10,14 +10,14 @@ use super::board::{BoardMarks, board_layout, draw_board, square_at};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::widgets::Input;
 
-/// Draws the board of `position`; `mine` are the seats held here and `awaiting` says a move
-/// of ours is on its way.
+/// Draws the board of `position`, its last brick `arrival` of the way in; `mine` are the seats
+/// held here and `awaiting` says a move of ours is on its way.
 pub fn update_board(
     input: &Input,
     snapshot: &RoomSnapshot,
     position: &Position,
-    mine: &[u8],
-    awaiting: bool,
+    (mine, awaiting): (&[u8], bool),
+    arrival: f32,
 ) -> BoardPlay {
     let layout = board_layout(screen_width(), screen_height());
     let my_turn = snapshot
@@ -37,6 +37,7 @@ pub fn update_board(
         }),
         winning_line: position.winning_line(),
         preview,
+        entering: Some(arrival),
     };
     draw_board(layout, position, &marks);
     let Some(square) = hovered.filter(|_| input.clicked) else {

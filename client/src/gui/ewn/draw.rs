@@ -52,6 +52,9 @@ pub struct EwnMarks {
     pub loses: Option<u8>,
     /// The square the last move went to.
     pub last_to: Option<u8>,
+    /// The square the last move came from, and how far its piece has come from there
+    /// (`crate::gui::arrival`); `None` draws it in place.
+    pub moving: Option<(u8, f32)>,
 }
 
 /// Draws the board, pieces, dice and move line of `game`.
@@ -107,7 +110,12 @@ pub fn draw_ewn(layout: EwnLayout, game: &EwnGame, marks: &EwnMarks) {
 }
 
 fn draw_piece(layout: EwnLayout, game: &EwnGame, marks: &EwnMarks, piece: u8, square: u8) {
-    let rect = square_rect(layout, square);
+    let mut rect = square_rect(layout, square);
+    if let (Some((from, progress)), true) = (marks.moving, marks.last_to == Some(square)) {
+        let start = square_rect(layout, from);
+        rect.x = start.x + (rect.x - start.x) * progress;
+        rect.y = start.y + (rect.y - start.y) * progress;
+    }
     let (cx, cy) = (rect.x + rect.w / 2.0, rect.y + rect.h / 2.0);
     let radius = rect.w * 0.36;
     let fill = if piece == game.level().target() {

@@ -4,7 +4,7 @@
 
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
-use parlor_shared::ewn::{EwnGame, EwnMove, Move, neighbours};
+use parlor_shared::ewn::{EwnGame, EwnMove, Move, Pieces, neighbours};
 use parlor_shared::game::GameMove;
 use parlor_shared::protocol::RoomSnapshot;
 
@@ -14,14 +14,30 @@ use crate::gui::board_play::BoardPlay;
 use crate::gui::confirm::Confirmation;
 use crate::gui::widgets::Input;
 
-/// The replay's board: `last` is the move that led here, if any.
-pub fn draw_replay_board(game: &EwnGame, last: Option<&GameMove>) {
+/// The replay's board: `last` is the move that led here, if any, from the game `before` it,
+/// `arrival` of the way.
+pub fn draw_replay_board(
+    game: &EwnGame,
+    last: Option<&GameMove>,
+    before: Option<&EwnGame>,
+    arrival: f32,
+) {
     let layout = ewn_layout(screen_width(), screen_height());
     let marks = EwnMarks {
         last_to: last_to(last),
+        moving: moving_from(last, before.map(|game| game.state().pieces), arrival),
         ..EwnMarks::default()
     };
     draw_ewn(layout, game, &marks);
+}
+
+/// Where the last move's piece came from, in the pieces `before` it, with `arrival`.
+fn moving_from(last: Option<&GameMove>, before: Option<Pieces>, arrival: f32) -> Option<(u8, f32)> {
+    let Some(GameMove::Ewn(mv)) = last else {
+        return None;
+    };
+    let from = before?.square_of(mv.piece)?;
+    (from != mv.to).then_some((from, arrival))
 }
 
 fn last_to(last: Option<&GameMove>) -> Option<u8> {
@@ -36,6 +52,10 @@ fn last_to(last: Option<&GameMove>) -> Option<u8> {
 #[derive(Debug, Default)]
 pub struct EwnRoomBoard {
     selected: Option<(u64, u8)>,
+    /// The pieces of the version shown now and of the one before it, for the last move's
+    /// arrival.
+    shown: Option<(u64, Pieces)>,
+    before: Option<Pieces>,
     taking_target: Confirmation<(u64, EwnMove)>,
 }
 
@@ -47,10 +67,14 @@ impl EwnRoomBoard {
         input: &Input,
         version: u64,
         game: &EwnGame,
-        last: Option<&GameMove>,
+        (last, arrival): (Option<&GameMove>, f32),
         may_move: Result<(), String>,
     ) -> BoardPlay {
         let layout = ewn_layout(screen_width(), screen_height());
+        if self.shown.is_none_or(|(seen, _)| seen != version) {
+            self.before = self.shown.map(|(_, pieces)| pieces);
+            self.shown = Some((version, game.state().pieces));
+        }
         let movable: Vec<u8> = game.level().movable(game.state()).as_slice().to_vec();
         let selected = self.selected(version, &movable, may_move.is_ok());
         let legal = selected.map_or_else(Vec::new, |piece| legal_squares(game, piece));
@@ -64,6 +88,7 @@ impl EwnRoomBoard {
             loses: legal.iter().copied().find(|&to| takes_target(game, to)),
             legal,
             last_to: last_to(last),
+            moving: moving_from(last, self.before, arrival),
         };
         draw_ewn(layout, game, &marks);
         let Some(square) =

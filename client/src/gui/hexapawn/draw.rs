@@ -33,6 +33,9 @@ const LABEL_SIZE: f32 = 18.0;
 #[derive(Clone, Debug, Default)]
 pub struct HexMarks {
     pub last: Option<Move>,
+    /// How far the last move's pawn has come from its square (`crate::gui::arrival`); `None`
+    /// is in place.
+    pub moving: Option<f32>,
     pub selected: Option<Square>,
     pub targets: Vec<Square>,
 }
@@ -76,15 +79,21 @@ pub fn draw_board(layout: HexLayout, position: &Position, marks: &HexMarks) {
         for col in 0..dims.cols() {
             let square = Square::new(col, row);
             if let Some(side) = position.pawn_at(square) {
-                draw_pawn(layout, square, side, marks.selected == Some(square));
+                let center = match (marks.last, marks.moving) {
+                    (Some(last), Some(progress)) if last.to == square => layout
+                        .square_center(last.from)
+                        .lerp(layout.square_center(square), progress),
+                    _ => layout.square_center(square),
+                };
+                draw_pawn(layout, center, side, marks.selected == Some(square));
             }
         }
     }
 }
 
-/// A pawn: a disc on its square with a rim, ringed when picked.
-fn draw_pawn(layout: HexLayout, square: Square, side: Side, selected: bool) {
-    let center = layout.square_center(square);
+/// A pawn: a disc at `center` (its square's, or on its way there) with a rim, ringed when
+/// picked.
+fn draw_pawn(layout: HexLayout, center: Vec2, side: Side, selected: bool) {
     let radius = layout.cell * 0.32;
     let fill = match side {
         Side::White => WHITE_PAWN,

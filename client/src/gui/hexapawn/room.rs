@@ -65,14 +65,16 @@ pub fn replay_layout(screen_w: f32, screen_h: f32, dims: Dims) -> (HexLayout, f3
     (HexLayout::fit(boards, dims), info.y)
 }
 
-/// The board of a stored game at one step: `last` is the move that led here.
-pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>) {
+/// The board of a stored game at one step: `last` is the move that led here, `arrival` of the
+/// way there.
+pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>, arrival: f32) {
     let (layout, info_y) = replay_layout(screen_width(), screen_height(), game.setup.dims);
     let marks = HexMarks {
         last: match last {
             Some(GameMove::Hexapawn(HexMove::Play(mv))) => Some(*mv),
             _ => None,
         },
+        moving: Some(arrival),
         ..HexMarks::default()
     };
     caption(
@@ -161,8 +163,8 @@ impl HexRoomBoard {
         input: &Input,
         snapshot: &RoomSnapshot,
         game: &HexGame,
-        mine: &[u8],
-        awaiting: bool,
+        (mine, awaiting): (&[u8], bool),
+        arrival: f32,
     ) -> BoardPlay {
         let (board, matchbox_at, info_y) = play_layout(screen_width(), screen_height(), game);
         self.brain_at_start.note(snapshot.room, game);
@@ -174,6 +176,7 @@ impl HexRoomBoard {
             .map(|(_, square)| square);
         let marks = HexMarks {
             last: game.plies.last().copied(),
+            moving: Some(arrival),
             selected,
             targets: selected.map_or_else(Vec::new, |from| targets(&game.position, from)),
         };
