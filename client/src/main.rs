@@ -99,7 +99,7 @@ fn parse_window_size(text: &str) -> Result<(i32, i32), String> {
 
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
-        .with_env_filter(parlor_server::logging::log_filter("warn"))
+        .with_env_filter(parlor_wire::log_filter("warn"))
         .with_writer(std::io::stderr)
         .init();
     let args = Args::parse();

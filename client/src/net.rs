@@ -16,10 +16,10 @@ use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
+use parlor_wire::{self as wire, Incoming};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
 use tokio::time::Instant;

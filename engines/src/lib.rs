@@ -2,7 +2,9 @@
 //! `parlor-shared`. The server runs them on its AI pool with a time budget; the client's
 //! console, engine mode, arena and benches call them directly.
 
+pub mod bricks;
 pub mod cave;
+pub mod ewn;
 pub mod klotski;
 
 use std::time::Duration;

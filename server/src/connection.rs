@@ -34,7 +34,7 @@ use crate::room::{RoomCommand, Subscriber};
 use crate::room_caps::{RoomKind, RoomOwner};
 use crate::source::source_of;
 use crate::store_requests;
-use crate::wire::{self, Incoming};
+use parlor_wire::{self as wire, Incoming};
 
 mod brain_files;
 mod closing;

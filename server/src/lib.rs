@@ -27,7 +27,6 @@ pub mod seat_key;
 pub mod source;
 pub mod store;
 mod store_requests;
-pub mod wire;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;

@@ -8,8 +8,8 @@ use std::time::Duration;
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use parlor_server::limits::{BrainQuota, PING_EVERY, RoomQuota};
-use parlor_server::logging::log_filter;
 use parlor_server::{Limits, ServerConfig, byte_size::ByteSize};
+use parlor_wire::log_filter;
 
 /// The shortest idle timeout: one ping interval and a second for the pong.
 const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;

@@ -12,10 +12,9 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 
 use parlor_shared::codec::{CodecError, Format};
 use parlor_shared::protocol::{RoomId, ServerMsg};
+use parlor_wire as wire;
 use tokio::sync::Notify;
 use tokio_tungstenite::tungstenite::Message;
-
-use crate::wire;
 
 /// Replies a connection may have waiting; a client that lets more pile up (by sending requests
 /// without reading the answers) is closed as abusive.

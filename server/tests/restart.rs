@@ -8,9 +8,10 @@
 mod common;
 
 use common::{Peer, Running, data_dir, start};
+use parlor_engines::ewn::solve;
 use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
-use parlor_shared::ewn::{EwnMove, LevelSpec, Rules, parse_level, solve};
+use parlor_shared::ewn::{EwnMove, LevelSpec, Rules, parse_level};
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::{
     Dims, HexMove, HexSetup, MAX_MATCH_ROUNDS, MatchSetup, MatchView, Pace, PlayMode,

@@ -3,13 +3,14 @@
 //!
 //! There are no passwords: a client makes its secret once, keeps it, and proves who it is by
 //! sending it in `Hello`. The server keeps only what it derives from the secret (a one-way
-//! hash), so nothing it stores or shows lets anybody act as someone else. Secrets and seat
-//! tokens that a client chooses must look random ([`looks_random`]): an all-zero or patterned
-//! one could be guessed by anybody.
+//! hash, [`player_id`]), so nothing it stores or shows lets anybody act as someone else.
+//! Secrets and seat tokens that a client chooses must look random ([`looks_random`]): an
+//! all-zero or patterned one could be guessed by anybody.
 
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
 
 /// The most characters a display name may have.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -71,6 +72,20 @@ impl fmt::Debug for PlayerId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "PlayerId({self})")
     }
+}
+
+/// The public id of the holder of `secret`: a one-way hash of it, so that every server derives
+/// the same id from the same secret (no table of players is needed to know who is who) and
+/// nothing that shows or stores ids lets anybody act as the player. A secret carries 256 random
+/// bits, so a plain digest is enough.
+pub fn player_id(secret: &PlayerSecret) -> PlayerId {
+    let digest = Sha256::new()
+        .chain_update(b"parlor player id\0")
+        .chain_update(secret.0.as_bytes())
+        .finalize();
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    PlayerId(u64::from_be_bytes(first))
 }
 
 /// A person as others see them: their public id and display name.
@@ -163,6 +178,13 @@ mod tests {
         assert!(a.is_strong() && b.is_strong());
         assert_ne!(a, b);
         assert_eq!(a.0.len(), PlayerSecret::LENGTH);
+    }
+
+    #[test]
+    fn the_id_does_not_show_the_secret() {
+        let secret = PlayerSecret::random();
+        let id = player_id(&secret).to_string();
+        assert!(!secret.0.contains(&id));
     }
 
     #[test]

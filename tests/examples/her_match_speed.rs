@@ -9,11 +9,11 @@ use std::time::Instant;
 
 use clap::Parser;
 use futures_util::{SinkExt, StreamExt};
-use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameSetup, GameState};
 use parlor_shared::hexapawn::{Dims, MatchSetup, Pace};
 use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use parlor_wire::{self as wire, Incoming};
 
 #[derive(Parser)]
 struct Args {

@@ -8,7 +8,6 @@ use std::time::Duration;
 use tempfile::TempDir;
 
 use futures_util::{SinkExt, StreamExt};
-use parlor_server::wire::{self, Incoming};
 use parlor_server::{BackgroundServer, Limits, ServerConfig};
 use parlor_shared::brain_parts::{Assembly, Part};
 use parlor_shared::codec::Format;
@@ -19,6 +18,7 @@ use parlor_shared::protocol::{
     BrainSummary, ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RoomId,
     RoomSnapshot, RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
+use parlor_wire::{self as wire, Incoming};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;

@@ -4,8 +4,9 @@
 mod common;
 
 use common::{Peer, start_server};
+use parlor_engines::ewn::solve;
 use parlor_shared::codec::Format;
-use parlor_shared::ewn::{EwnMove, Level, LevelSpec, Rules, parse_level, solve};
+use parlor_shared::ewn::{EwnMove, Level, LevelSpec, Rules, parse_level};
 use parlor_shared::game::{GameMove, GameSetup, Outcome};
 use parlor_shared::protocol::{AiKind, ClientMsg, ErrorCode, SeatSpec, SeatState};
 

@@ -6,13 +6,13 @@ mod common;
 use common::Peer;
 use parlor_shared::codec::Format;
 use parlor_shared::hexapawn::{Brain, Dims};
-use parlor_shared::identity::PlayerSecret;
+use parlor_shared::identity::{PlayerSecret, player_id};
 use parlor_shared::protocol::{ClientMsg, ErrorCode, SeatSpec, ServerMsg};
 
 #[tokio::test]
 async fn the_operator_ends_any_room_and_deletes_any_brain_and_nobody_else_does() {
     let operator = PlayerSecret::random();
-    let operator_id = parlor_server::players::player_id(&operator);
+    let operator_id = player_id(&operator);
     let dir = tempfile::tempdir().unwrap();
     let mut config = parlor_server::ServerConfig::new(
         "127.0.0.1:0".parse().unwrap(),

@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use anyhow::bail;
 use clap::{Args, Subcommand};
+use parlor_shared::identity::player_id;
 use parlor_shared::protocol::{ClientMsg, RoomId, ServerMsg};
 
 use crate::identity::{Home, Identity};
@@ -119,6 +120,6 @@ pub fn hall_url(
     }
     let mut config =
         parlor_server::ServerConfig::new(([127, 0, 0, 1], 0).into(), Some(data.to_path_buf()));
-    config.operators = vec![parlor_server::players::player_id(&identity.secret)];
+    config.operators = vec![player_id(&identity.secret)];
     Ok(parlor_server::start_in_background(config)?.url())
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::bail;
 use clap::Subcommand;
+use parlor_shared::identity::player_id;
 
 use crate::identity::{HOME_VARIABLE, Home, Identity};
 
@@ -43,7 +44,7 @@ pub fn run(command: IdentityCommand, out: &mut impl Write) -> anyhow::Result<Exi
         IdentityCommand::Show => {
             let identity = Identity::load_or_create(&home)?;
             writeln!(out, "Name: {}", identity.name)?;
-            let id = parlor_server::players::player_id(&identity.secret);
+            let id = player_id(&identity.secret);
             writeln!(
                 out,
                 "Public id: {id} (what a server shows, and what --operator takes)"

@@ -1,6 +1,8 @@
 //! The lobby: which server, the games it offers, a form to create a room (Magnetic Cave here,
 //! EWN in `ewn::EwnLobbyForm`; Dropping Bricks goes on to its own init screen), the open rooms to join or watch, and the
-//! stored games to replay.
+//! stored games to replay. Its rows are drawn by `rows`.
+
+mod rows;
 
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -21,14 +23,14 @@ use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
 use super::klotski::KlotskiLobbyForm;
-use super::lobby_rows::{
-    STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
-    empty_rooms_text, rooms_heading,
-};
 use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, FieldEvent, FormArea, Input, LINE_HEIGHT, TEXT, TextField, button,
     button_at, button_width, fit_to_width, heading_fit, label, text_width, toggle, wrap_to_width,
+};
+use rows::{
+    STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
+    empty_rooms_text, rooms_heading,
 };
 
 const LEFT_X: f32 = 20.0;

@@ -18,7 +18,6 @@ pub mod hexapawn;
 pub mod klotski;
 mod layout_audit;
 mod lobby;
-mod lobby_rows;
 mod move_list;
 pub(crate) mod pacing;
 mod replay_view;

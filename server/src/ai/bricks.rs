@@ -1,10 +1,8 @@
 //! Dropping Bricks AI seats: the agents (winning, random) in seat 0 and the answerers
-//! (adversary, oracle) in seat 1, all from `parlor_shared::bricks`.
+//! (adversary, oracle) in seat 1, all from `parlor_engines::bricks`.
 
-use parlor_shared::bricks::{
-    AGENT_SEAT, ANSWERER_SEAT, Adversary, Answerer, BricksGame, BricksMove, Oracle, Setup, Turn,
-    best_drop,
-};
+use parlor_engines::bricks::{Adversary, Answerer, Oracle, best_drop};
+use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, BricksGame, BricksMove, Setup, Turn};
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::AiKind;
 use rand::rngs::StdRng;

@@ -2,7 +2,8 @@
 
 use std::time::{Duration, Instant};
 
-use parlor_shared::ewn::{EwnGame, EwnMove, Move, solve_by};
+use parlor_engines::ewn::solve_by;
+use parlor_shared::ewn::{EwnGame, EwnMove, Move};
 use parlor_shared::protocol::{AiKind, MAX_AI_MOVE_MS};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
@@ -60,7 +61,8 @@ fn plan_within(game: &EwnGame, kind: AiKind, seed: u64, budget: Duration) -> Vec
 
 #[cfg(test)]
 mod tests {
-    use parlor_shared::ewn::{Rules, Status, parse_level, solve};
+    use parlor_engines::ewn::solve;
+    use parlor_shared::ewn::{Rules, Status, parse_level};
 
     use super::*;
 

@@ -7,13 +7,13 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::codec::Format;
 use parlor_shared::protocol::{ErrorCode, ServerMsg};
+use parlor_wire as wire;
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::{Connection, accept};
 use crate::limits::Limits;
-use crate::wire;
 
 /// The longest a connection over the cap is kept while it is told so.
 pub const BUSY_REFUSAL_TIME: Duration = Duration::from_secs(2);

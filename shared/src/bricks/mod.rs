@@ -3,20 +3,13 @@
 //! Safe or Broken.
 //!
 //! The game state is the seed's (minSafe, maxSafe, drops left, bricks left): S is known to lie
-//! in minSafe..=maxSafe. Everything here is a pure function of that state; the closed form
-//! (`closed_form`) answers every question instantly for H and D up to 10^18 and B up to 64,
-//! and the seed's backward induction (`induction`) stays as the cross-check on small inputs.
+//! in minSafe..=maxSafe. Everything here is a pure function of that state, and `turns` makes
+//! it a two-seat game for rooms. Who plays it is `parlor_engines::bricks`'s: the agents and
+//! answerers, the closed form (which answers every question instantly for H and D up to 10^18
+//! and B up to 64) and the seed's backward induction (the cross-check on small inputs).
 
-mod agents;
-mod answerers;
-mod closed_form;
-mod induction;
 mod turns;
 
-pub use agents::{Agent, RandomAgent, WinningAgent};
-pub use answerers::{Adversary, Answerer, Oracle};
-pub use closed_form::{Solution, best_drop, distinguishable_heights, fewest_drops, is_winnable};
-pub use induction::{BackwardInduction, INDUCTION_MAX_HEIGHT, game_tree};
 pub use turns::{AGENT_SEAT, ANSWERER_SEAT, BricksGame, BricksMove, BricksMoveError, Turn};
 
 use std::fmt;
@@ -30,6 +23,9 @@ pub const MAX_HEIGHT: u64 = 1_000_000_000_000_000_000;
 pub const MAX_DROPS: u64 = MAX_HEIGHT;
 /// The most bricks B the game accepts.
 pub const MAX_BRICKS: u32 = 64;
+/// The largest tower backward induction is run on (the table grows as its cube, the work as
+/// its fourth power).
+pub const INDUCTION_MAX_HEIGHT: u64 = 64;
 
 /// Why a setup, a drop or an answer is refused.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]

@@ -21,6 +21,7 @@ pub fn neighbours(from: u8, blocked: u8) -> impl Iterator<Item = u8> {
 }
 
 /// King moves between two squares on an empty board: the larger of the row and column gaps.
+#[inline]
 pub fn chebyshev(a: u8, b: u8) -> u8 {
     let rows = (a / BOARD_SIZE).abs_diff(b / BOARD_SIZE);
     let cols = (a % BOARD_SIZE).abs_diff(b % BOARD_SIZE);
@@ -28,6 +29,7 @@ pub fn chebyshev(a: u8, b: u8) -> u8 {
 }
 
 /// King moves from `square` to square 0 on an empty board.
+#[inline]
 pub fn chebyshev_to_corner(square: u8) -> u8 {
     chebyshev(square, 0)
 }

@@ -3,32 +3,26 @@
 //! bring to square 0 in as few moves as possible.
 //!
 //! Everything here is a pure function of a [`Level`] and a [`State`]: the console simulator, the
-//! moves.txt checker, the solver and the generator all use these same rules.
+//! moves.txt checker, the solver and the generator all use these same rules. The solver and the
+//! generator are `parlor_engines::ewn`'s.
 
 mod board;
-mod capture_bound;
 mod check;
 mod course;
 mod format;
-mod generate;
 mod pieces;
-mod relaxed;
 mod room;
 mod rules;
-mod solver;
-mod transposition;
 
-pub use board::{BOARD_SIZE, DEFAULT_BLOCKED, SQUARES, chebyshev_to_corner, neighbours};
+pub use board::{BOARD_SIZE, DEFAULT_BLOCKED, SQUARES, chebyshev, chebyshev_to_corner, neighbours};
 pub use check::{Checked, check_moves};
 pub use format::{FileError, LineProblem, MovesFile, parse_level, parse_moves};
-pub use generate::{GenerateError, Generated, generate, generate_with_progress};
 pub use pieces::{CAPTURED, PIECES, Pieces, PositionError};
 pub use room::{EwnGame, EwnMove, LevelSpec, MAX_MOVES_MADE, SpecError, TakebackError};
 pub use rules::{
     DICE_LEN, Level, LevelError, LossReason, Move, MoveError, PieceList, Rules, State, Status,
     movable_pieces,
 };
-pub use solver::{OutOfTime, Solution, solve, solve_by};
 
 #[cfg(test)]
 mod tests;

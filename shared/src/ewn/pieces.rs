@@ -56,8 +56,9 @@ impl Pieces {
     }
 
     /// Exactly the pieces of `mask` (bit `p - 1` for piece `p`) alive, on arbitrary squares:
-    /// for questions that depend only on which pieces live, like [`super::movable_pieces`].
-    pub(super) fn with_live_mask(mask: usize) -> Pieces {
+    /// for questions that depend only on which pieces live, like [`super::movable_pieces`]
+    /// (the solver's bounds ask them of every set of live pieces).
+    pub fn with_live_mask(mask: usize) -> Pieces {
         let squares = std::array::from_fn(|i| {
             if mask & (1 << i) != 0 {
                 i as i8
@@ -69,21 +70,25 @@ impl Pieces {
     }
 
     /// The square of `piece` (1..6), or `None` once it is captured (or not a piece at all).
+    #[inline]
     pub fn square_of(&self, piece: u8) -> Option<u8> {
         let square = *self.squares.get(usize::from(piece.wrapping_sub(1)))?;
         (square >= 0).then_some(square as u8)
     }
 
     /// The piece standing on `square`, if any.
+    #[inline]
     pub fn piece_on(&self, square: u8) -> Option<u8> {
         (1..=PIECES).find(|&piece| self.square_of(piece) == Some(square))
     }
 
+    #[inline]
     pub fn is_live(&self, piece: u8) -> bool {
         self.square_of(piece).is_some()
     }
 
     /// The live pieces as a bit set: bit `p - 1` for piece `p`.
+    #[inline]
     pub fn live_mask(&self) -> u8 {
         (1..=PIECES)
             .filter(|&piece| self.is_live(piece))
@@ -91,12 +96,15 @@ impl Pieces {
     }
 
     /// The six numbers as written in files (-1 for a captured piece).
+    #[inline]
     pub fn numbers(&self) -> [i8; PIECES as usize] {
         self.squares
     }
 
-    /// `piece` moves to `to`; whatever stood there is captured. The caller has checked the move.
-    pub(super) fn with_move(mut self, piece: u8, to: u8) -> Pieces {
+    /// `piece` moves to `to`; whatever stood there is captured. The caller has checked the move
+    /// ([`super::Level::play`] does; the solver makes only king steps from its pieces' squares).
+    #[inline]
+    pub fn with_move(mut self, piece: u8, to: u8) -> Pieces {
         if let Some(victim) = self.piece_on(to) {
             self.squares[usize::from(victim - 1)] = CAPTURED;
         }

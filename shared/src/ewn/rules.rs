@@ -133,10 +133,12 @@ impl PieceList {
         self.len += 1;
     }
 
+    #[inline]
     pub fn as_slice(&self) -> &[u8] {
         &self.pieces[..usize::from(self.len)]
     }
 
+    #[inline]
     pub fn contains(&self, piece: u8) -> bool {
         self.as_slice().contains(&piece)
     }
@@ -155,6 +157,7 @@ impl fmt::Display for PieceList {
 
 /// The pieces die `die` lets move: the piece `die` itself if it is live; otherwise the largest
 /// live piece below `die` and the smallest live piece above it, whichever exist.
+#[inline]
 pub fn movable_pieces(pieces: &Pieces, die: u8) -> PieceList {
     let mut list = PieceList::EMPTY;
     if pieces.is_live(die) {

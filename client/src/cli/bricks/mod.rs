@@ -10,10 +10,10 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Args, Subcommand, ValueEnum};
-use parlor_shared::bricks::{
-    Adversary, Agent, Answer, Answerer, BricksMove, INDUCTION_MAX_HEIGHT, Oracle, RandomAgent,
-    Setup, Solution, State, Status, WinningAgent, game_tree,
+use parlor_engines::bricks::{
+    Adversary, Agent, Answerer, Oracle, RandomAgent, Solution, WinningAgent, game_tree,
 };
+use parlor_shared::bricks::{Answer, BricksMove, INDUCTION_MAX_HEIGHT, Setup, State, Status};
 
 use crate::cli::console::read_trimmed_line;
 use crate::seed::clock_seed;

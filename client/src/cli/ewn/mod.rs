@@ -12,9 +12,10 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
+use parlor_engines::ewn::{generate_with_progress, solve};
 use parlor_shared::ewn::{
     BOARD_SIZE, Checked, DEFAULT_BLOCKED, DICE_LEN, FileError, Level, MovesFile, Pieces, Rules,
-    Status, check_moves, generate_with_progress, parse_level, parse_moves, solve,
+    Status, check_moves, parse_level, parse_moves,
 };
 
 use crate::builtin_levels;

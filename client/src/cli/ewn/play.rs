@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use parlor_shared::ewn::{Level, Move, MovesFile, Rules, State, Status, solve};
+use parlor_engines::ewn::solve;
+use parlor_shared::ewn::{Level, Move, MovesFile, Rules, State, Status};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 

@@ -55,7 +55,8 @@ fn step(before: &Pieces, after: &Pieces) -> Option<EwnMove> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::ewn::{parse_level, solve};
+    use parlor_engines::ewn::solve;
+    use parlor_shared::ewn::parse_level;
 
     #[test]
     fn the_moves_of_a_solution_file_are_the_solution() {

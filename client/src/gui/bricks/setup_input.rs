@@ -2,7 +2,8 @@
 //! optional strength, and the rules and closed-form verdict shown before a room is created.
 //! Pure functions, so every refusal is tested without a window.
 
-use parlor_shared::bricks::{BricksError, Setup, Solution};
+use parlor_engines::bricks::Solution;
+use parlor_shared::bricks::{BricksError, Setup};
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
 

@@ -2,7 +2,8 @@
 //! open, the status of a game and the agent's final statement. Pure functions, tested without a
 //! window.
 
-use parlor_shared::bricks::{Agent, BricksGame, Statement, Status, Turn, WinningAgent};
+use parlor_engines::bricks::{Agent, WinningAgent};
+use parlor_shared::bricks::{BricksGame, Statement, Status, Turn};
 
 /// How a status line is coloured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use anyhow::{Context, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
-use parlor_server::wire::{self, Incoming};
 use parlor_shared::codec::Format;
 use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use parlor_wire::{self as wire, Incoming};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};

@@ -1,20 +1,13 @@
-use std::collections::HashSet;
+//! The EWN rules' tests: movable pieces, king steps, the level and moves files, the checker,
+//! and properties of the moves; the solver's are `parlor_engines::ewn`'s.
+
+mod fixtures;
 
 use proptest::prelude::*;
 
 use super::board::{chebyshev, is_king_step};
 use super::*;
-
-const LEVEL1: &str =
-    "2\n21 32 43 34 23 12\n3 3 5 4 1 3 2 3 1 6 6 6 1 4 3 3 6 4 2 5 6 2 4 3 2 6 3 2 6 2";
-
-fn pieces(numbers: [i64; 6]) -> Pieces {
-    Pieces::from_numbers(numbers).unwrap()
-}
-
-fn level1() -> Level {
-    parse_level(LEVEL1, Rules::default()).unwrap()
-}
+use fixtures::{LEVEL1, any_state, level_with, level1, pieces};
 
 fn line_problem(result: Result<Level, FileError>) -> (usize, LineProblem) {
     let error = result.unwrap_err();
@@ -304,24 +297,6 @@ fn moves_files_print_in_the_seeds_form_and_read_back() {
     );
 }
 
-#[test]
-fn the_solver_finds_level1_in_six_moves() {
-    let level = level1();
-    let solution = solve(&level).unwrap();
-    assert_eq!(solution.moves.len(), 6);
-    let states = solution.replay(&level).unwrap();
-    assert_eq!(level.status(states.last().unwrap()), Status::Won);
-    let five = parse_level(
-        LEVEL1,
-        Rules {
-            max_moves: 5,
-            ..Rules::default()
-        },
-    )
-    .unwrap();
-    assert_eq!(solve(&five), None);
-}
-
 /// The plain reading of the movable-piece rule, to check the implementation against.
 fn movable_by_the_book(live: &[bool; 6], die: u8) -> Vec<u8> {
     let alive = |p: u8| live[usize::from(p - 1)];
@@ -331,65 +306,6 @@ fn movable_by_the_book(live: &[bool; 6], die: u8) -> Vec<u8> {
     let below = (1..die).filter(|&p| alive(p)).max();
     let above = (die + 1..=6).filter(|&p| alive(p)).min();
     below.into_iter().chain(above).collect()
-}
-
-/// Six distinct squares (not 22) in the top-left `span` x `span` corner, some pieces captured,
-/// the target live.
-fn any_state(span: i64) -> impl Strategy<Value = (u8, Pieces)> {
-    let squares: Vec<i64> = (0..100)
-        .filter(|&s| s != 22 && s / 10 < span && s % 10 < span)
-        .collect();
-    (
-        1..=6u8,
-        proptest::sample::subsequence(squares, 6),
-        proptest::collection::vec(proptest::bool::weighted(0.25), 6),
-    )
-        .prop_flat_map(|(target, squares, captured)| {
-            let squares = Just(squares).prop_shuffle();
-            (Just(target), squares, Just(captured))
-        })
-        .prop_map(|(target, squares, captured)| {
-            let numbers: [i64; 6] = std::array::from_fn(|i| {
-                if captured[i] && i + 1 != usize::from(target) {
-                    -1
-                } else {
-                    squares[i]
-                }
-            });
-            (target, pieces(numbers))
-        })
-}
-
-fn level_with(target: u8, start: Pieces, dice: [u8; DICE_LEN], max_moves: usize) -> Level {
-    Level::new(
-        target,
-        start,
-        dice,
-        Rules {
-            max_moves,
-            ..Rules::default()
-        },
-    )
-    .unwrap()
-}
-
-/// The true optimum of a small search: every position reachable in 0, 1, 2... moves, until one
-/// is won or the level's moves run out.
-fn shortest_by_breadth_first(level: &Level) -> Option<usize> {
-    let mut layer = HashSet::from([level.start_state()]);
-    for moves in 0..=level.rules().max_moves {
-        if layer.iter().any(|state| level.status(state) == Status::Won) {
-            return Some(moves);
-        }
-        layer = layer
-            .iter()
-            .flat_map(|state| {
-                let next = level.legal_moves(state).into_iter();
-                next.map(|mv| level.play(state, mv).unwrap())
-            })
-            .collect();
-    }
-    None
 }
 
 proptest! {
@@ -450,24 +366,6 @@ proptest! {
         prop_assert_eq!(&reread, &file);
         let checked = check_moves(&reread, &level).unwrap();
         prop_assert_eq!(checked, Checked { status: level.status(&state), moves: state.turn });
-    }
-
-    #[test]
-    fn solutions_replay_to_a_win_and_none_is_shorter(
-        (target, start) in any_state(5),
-        dice in proptest::array::uniform30(1..=6u8),
-    ) {
-        // Five moves keep the breadth-first search small.
-        let level = level_with(target, start, dice, 5);
-        let brute = shortest_by_breadth_first(&level);
-        match solve(&level) {
-            Some(solution) => {
-                let states = solution.replay(&level).unwrap();
-                prop_assert_eq!(level.status(states.last().unwrap()), Status::Won);
-                prop_assert_eq!(Some(solution.moves.len()), brute);
-            }
-            None => prop_assert_eq!(brute, None),
-        }
     }
 }
 

@@ -7,9 +7,8 @@
 //! drop one above what f(d-1, b-1) resolves keeps both answers winnable. All of it is O(b) or
 //! O(b log H) arithmetic, so H and D up to 10^18 are instant.
 
+use parlor_shared::bricks::{BricksError, Setup, State};
 use serde::Serialize;
-
-use super::{BricksError, Setup, State};
 
 /// f(drops, bricks) = sum over i = 1..=bricks of C(drops, i): how many open heights that many
 /// drops and bricks can resolve. Saturates at `u64::MAX` (which every height is below).

@@ -9,11 +9,13 @@
 
 use std::time::Instant;
 
-use super::board::{SQUARES, chebyshev_to_corner, neighbours};
+use parlor_shared::ewn::{
+    Level, Move, MoveError, Pieces, SQUARES, State, Status, chebyshev_to_corner, movable_pieces,
+    neighbours,
+};
+
 use super::capture_bound::CaptureBound;
-use super::pieces::Pieces;
 use super::relaxed::RelaxedBound;
-use super::rules::{Level, Move, State, Status, movable_pieces};
 use super::transposition::{Transposition, key};
 
 /// A shortest solution and the work it took.
@@ -220,7 +222,7 @@ impl Search<'_> {
 
 impl Solution {
     /// The states the solution passes through, the start first.
-    pub fn replay(&self, level: &Level) -> Result<Vec<State>, super::MoveError> {
+    pub fn replay(&self, level: &Level) -> Result<Vec<State>, MoveError> {
         let mut states = vec![level.start_state()];
         for &mv in &self.moves {
             let next = level.play(states.last().expect("never empty"), mv)?;

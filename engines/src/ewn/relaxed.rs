@@ -10,9 +10,7 @@
 //! which turns the dice give the target and how captures add turns, but not how far apart the
 //! pieces are; [`super::capture_bound`] does, at a higher price.
 
-use super::board::BOARD_SIZE;
-use super::pieces::{PIECES, Pieces};
-use super::rules::{DICE_LEN, Level, movable_pieces};
+use parlor_shared::ewn::{BOARD_SIZE, DICE_LEN, Level, PIECES, Pieces, movable_pieces};
 
 /// "Cannot be done within the move limit."
 pub const UNREACHABLE: u8 = u8::MAX;

@@ -5,8 +5,9 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use parlor_shared::bricks::{Answer, BricksError, Setup, State};
+
 use super::closed_form::{fewest_drops, is_winnable};
-use super::{Answer, BricksError, Setup, State};
 
 /// Answers the agent's drops.
 pub trait Answerer {

@@ -4,8 +4,9 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
+use parlor_shared::bricks::{Answer, BricksError, Setup, State, Statement, Status};
+
 use super::closed_form::{best_drop, is_winnable};
-use super::{Answer, BricksError, Setup, State, Statement, Status};
 
 /// A dropping agent. It keeps its own observations; the answers come from elsewhere.
 pub trait Agent {

@@ -4,9 +4,8 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::board::{SQUARES, chebyshev_to_corner};
-use super::pieces::{PIECES, Pieces};
-use super::rules::{DICE_LEN, Level, Rules};
+use parlor_shared::ewn::{DICE_LEN, Level, PIECES, Pieces, Rules, SQUARES, chebyshev_to_corner};
+
 use super::solver::{Solution, solve};
 
 /// A generated level with its optimum.

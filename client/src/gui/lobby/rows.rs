@@ -9,11 +9,11 @@ use parlor_shared::game::GameKind;
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{RecordSummary, RoomId, RoomSummary, SeatState};
 
-use super::board_play::HeldSeat;
-use super::describe;
-use super::game_view::{draw_seat_swatch, seat_in_list};
-use super::lobby::LobbyAction;
-use super::widgets::{
+use super::LobbyAction;
+use crate::gui::board_play::HeldSeat;
+use crate::gui::describe;
+use crate::gui::game_view::{draw_seat_swatch, seat_in_list};
+use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled,
     button_width, fit_to_width, heading, label, text_width,
 };

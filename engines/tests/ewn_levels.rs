@@ -1,11 +1,12 @@
-//! Golden games: for each level in `levels/ewn/`, `tests/golden/ewn/<level>.moves.txt` is a
+//! Golden games: for each level in `levels/ewn/`, `shared/tests/golden/ewn/<level>.moves.txt` is a
 //! solution. The checker must accept it as a win, the solver (which tries every shorter length
 //! first, and is checked against breadth-first search in the unit tests) must find one of the
 //! same length, and `levels/ewn/README.md` must state that length and the level's move limit.
 
 use std::path::{Path, PathBuf};
 
-use parlor_shared::ewn::{Level, Rules, Status, check_moves, parse_level, parse_moves, solve};
+use parlor_engines::ewn::solve;
+use parlor_shared::ewn::{Level, Rules, Status, check_moves, parse_level, parse_moves};
 
 fn levels_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../levels/ewn")
@@ -19,7 +20,7 @@ fn level(name: &str, rules: Rules) -> Level {
 /// The length of the golden solution, after checking it wins the level.
 fn golden_length(name: &str) -> usize {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/golden/ewn")
+        .join("../shared/tests/golden/ewn")
         .join(format!("{name}.moves.txt"));
     let moves = parse_moves(&std::fs::read_to_string(path).unwrap()).unwrap();
     let checked = check_moves(&moves, &level(name, Rules::default())).unwrap();
@@ -85,7 +86,7 @@ fn every_level_has_a_golden_game_and_the_readme_states_its_optimum() {
 fn a_solve_with_a_deadline_gives_up_when_it_passes_and_else_finds_the_same_optimum() {
     use std::time::{Duration, Instant};
 
-    use parlor_shared::ewn::{OutOfTime, solve_by};
+    use parlor_engines::ewn::{OutOfTime, solve_by};
 
     // Level 8 takes about 100,000 positions: far more than one look at the clock apart.
     let hard = level("level8", Rules::default());

@@ -16,10 +16,11 @@
 //! The table bound ([`super::relaxed`]) is cheaper and blind to distances between pieces; the
 //! solver asks it first.
 
-use super::board::{chebyshev, chebyshev_to_corner};
-use super::pieces::{PIECES, Pieces};
+use parlor_shared::ewn::{
+    DICE_LEN, Level, PIECES, PieceList, Pieces, chebyshev, chebyshev_to_corner, movable_pieces,
+};
+
 use super::relaxed::UNREACHABLE;
-use super::rules::{DICE_LEN, Level, PieceList, movable_pieces};
 
 const MASKS: usize = 1 << PIECES;
 const N: usize = PIECES as usize;

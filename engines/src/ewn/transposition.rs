@@ -3,7 +3,7 @@
 //! One `u64` per slot and a slot per hash, overwritten on collision: a lost entry only costs a
 //! search again, and a fixed size keeps memory flat however long a search runs.
 
-use super::pieces::{PIECES, Pieces};
+use parlor_shared::ewn::{PIECES, Pieces};
 
 /// Bits of a key: 7 per piece (square 0..99, 100 when captured) and 5 for the turn (0..30).
 const KEY_BITS: u32 = 7 * PIECES as u32 + 5;

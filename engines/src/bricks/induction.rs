@@ -10,11 +10,7 @@
 
 use std::fmt::Write;
 
-use super::{Answer, BricksError, Setup, State, Status};
-
-/// The largest tower backward induction is run on (the table grows as its cube, the work as
-/// its fourth power).
-pub const INDUCTION_MAX_HEIGHT: u64 = 64;
+use parlor_shared::bricks::{Answer, BricksError, INDUCTION_MAX_HEIGHT, Setup, State, Status};
 
 /// Which positions are winning, for open heights, drops and bricks up to the given maxima.
 pub struct BackwardInduction {

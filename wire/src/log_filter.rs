@@ -1,0 +1,79 @@
+//! The binaries' log filter. Frames carry seat tokens, and the WebSocket library logs frames
+//! whole at trace and debug, so its targets are off unless RUST_LOG names them.
+
+use tracing_subscriber::EnvFilter;
+
+/// The WebSocket library's log targets: each logs frames, payload included.
+const FRAME_LOGGING_TARGETS: [&str; 2] = ["tungstenite", "tokio_tungstenite"];
+
+/// The binaries' log filter: RUST_LOG when set and valid, else `default_level`, with the
+/// WebSocket library's targets turned off unless RUST_LOG names them itself (someone debugging
+/// the library asked for its frames, tokens and all).
+pub fn log_filter(default_level: &str) -> EnvFilter {
+    let asked = std::env::var(EnvFilter::DEFAULT_ENV).ok();
+    EnvFilter::new(directives(asked.as_deref(), default_level))
+}
+
+/// The directives `log_filter` uses. A RUST_LOG that does not parse is passed over whole, as
+/// the binaries did before.
+fn directives(asked: Option<&str>, default_level: &str) -> String {
+    let base = asked
+        .filter(|asked| EnvFilter::try_new(asked).is_ok())
+        .unwrap_or(default_level);
+    let mut directives: Vec<String> = (!base.is_empty())
+        .then(|| base.to_owned())
+        .into_iter()
+        .collect();
+    for target in FRAME_LOGGING_TARGETS {
+        if !names_target(base, target) {
+            directives.push(format!("{target}=off"));
+        }
+    }
+    directives.join(",")
+}
+
+/// Whether one of `directives` is about `target` or a module below it.
+fn names_target(directives: &str, target: &str) -> bool {
+    directives.split(',').any(|directive| {
+        let named = directive.split(['=', '[']).next().unwrap_or("").trim();
+        named == target
+            || named
+                .strip_prefix(target)
+                .is_some_and(|below| below.starts_with("::"))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_websocket_library_is_off_unless_asked_for_by_name() {
+        let off = "tungstenite=off,tokio_tungstenite=off";
+        assert_eq!(directives(None, "info"), format!("info,{off}"));
+        assert_eq!(directives(Some("trace"), "info"), format!("trace,{off}"));
+        assert_eq!(
+            directives(Some(""), "info"),
+            off,
+            "set but empty: nothing logged"
+        );
+        assert_eq!(
+            directives(Some("debug,tungstenite::protocol=trace"), "info"),
+            "debug,tungstenite::protocol=trace,tokio_tungstenite=off"
+        );
+        assert_eq!(
+            directives(Some("tokio_tungstenite"), "info"),
+            "tokio_tungstenite,tungstenite=off",
+            "a name that only ends in another target does not name it"
+        );
+        assert_eq!(
+            directives(Some("tungstenite_extra=trace"), "info"),
+            format!("tungstenite_extra=trace,{off}")
+        );
+        assert_eq!(
+            directives(Some("not a directive=="), "warn"),
+            format!("warn,{off}"),
+            "an invalid RUST_LOG is passed over"
+        );
+    }
+}
