@@ -21,6 +21,7 @@ use crate::identity::Identity;
 use crate::net::{Connection, NetEvent};
 
 mod from_server;
+mod replays;
 #[cfg(test)]
 mod tests;
 mod top_bar;
@@ -101,13 +102,6 @@ struct PendingRoom {
     replaces: Option<RoomId>,
 }
 
-/// A stored game asked for to replay, and the room that played it when asked there.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct WantedRecord {
-    id: RecordId,
-    room: Option<RoomId>,
-}
-
 pub struct App {
     connection: Option<Connection>,
     /// Who we are to servers, sent in every `Hello`.
@@ -128,7 +122,7 @@ pub struct App {
     pending_room: Option<PendingRoom>,
     /// The stored game asked for to replay; opening a room meanwhile drops the wish, so a late
     /// answer does not take the screen from the room.
-    wanted_record: Option<WantedRecord>,
+    wanted_record: Option<replays::WantedRecord>,
     notice: Option<Notice>,
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
@@ -385,14 +379,6 @@ impl App {
         self.screen = Screen::Room(RoomView::new(room));
     }
 
-    /// Asks for a stored game to replay once it comes; `room` is the room that played it, when
-    /// the replay is asked for there (record and room numbers differ, and both are shown).
-    fn load_record(&mut self, id: RecordId, room: Option<RoomId>) {
-        self.wanted_record = Some(WantedRecord { id, room });
-        self.send(ClientMsg::GetRecord { id });
-        self.say(loading_text(id), false);
-    }
-
     fn on_lobby_action(&mut self, action: LobbyAction) {
         match action {
             LobbyAction::Connect(url) => self.connect(url),
@@ -465,40 +451,6 @@ impl App {
                 self.load_record(id, Some(room));
             }
             RoomAction::ReplaySolution => self.replay_solution(room),
-        }
-    }
-
-    /// Opens the whole solution a solver seat of `room` has planned, while the room goes on
-    /// playing it (still followed, so Back finds it where it has got to).
-    fn replay_solution(&mut self, room: RoomId) {
-        let Some(snapshot) = self.snapshots.get(&room) else {
-            return;
-        };
-        let solution = snapshot
-            .moves
-            .iter()
-            .chain(&snapshot.plan_ahead)
-            .copied()
-            .collect();
-        let title = format!("Solution of room #{room}, being played");
-        let seats = snapshot
-            .seats
-            .iter()
-            .map(super::describe::seat_state)
-            .collect();
-        let start = snapshot
-            .state
-            .setup()
-            .start()
-            .map_err(|error| error.to_string());
-        match start.and_then(|start| ReplayView::new(title, seats, start, solution)) {
-            Ok(view) => {
-                self.screen = Screen::Replay {
-                    view,
-                    back_to: Some(room),
-                }
-            }
-            Err(reason) => self.say(format!("Cannot replay the solution: {reason}"), true),
         }
     }
 }

@@ -23,12 +23,16 @@ use super::hexapawn::{HexRoomBoard, draw_match, her_waits_for_white, match_turn_
 use super::klotski::KlotskiRoomBoard;
 use super::takeback::{self, Takebacks};
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at,
-    button_enabled, button_width, fit_to_width, heading, heading_fit, label, wrap_to_width,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button, button_width,
+    fit_to_width, heading, heading_fit, label, wrap_to_width,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 
 /// What the room screen asks of its owner.
+mod buttons;
+
+use buttons::draw_buttons;
+
 #[derive(Debug, PartialEq, Eq)]
 pub enum RoomAction {
     /// Send this request (a move, or taking an open seat).
@@ -395,50 +399,6 @@ fn is_stored_when_over(snapshot: Option<&RoomSnapshot>) -> bool {
 /// Where a puzzle's Undo and Restart go: above Leave.
 fn takeback_row_y() -> f32 {
     screen_height() - BUTTON_HEIGHT - 16.0 - takeback::ROW_HEIGHT
-}
-
-/// Leave, Replay once the finished game is stored (greyed until then), and for its players
-/// Play again once it is over: a room like it (Hexapawn's board offers its own).
-fn draw_buttons(
-    input: &Input,
-    snapshot: Option<&RoomSnapshot>,
-    seated: bool,
-) -> Option<RoomAction> {
-    let x = side_panel_x(screen_width()) + 10.0;
-    let y = screen_height() - BUTTON_HEIGHT - 16.0;
-    if button_at(input, x, y, "Leave") {
-        return Some(RoomAction::Leave);
-    }
-    if !is_stored_when_over(snapshot) {
-        return None;
-    }
-    let record = snapshot.and_then(|s| s.record);
-    // A solver's whole solution may be replayed as soon as it has one.
-    let planned = snapshot.is_some_and(|s| s.outcome.is_none() && !s.plan_ahead.is_empty());
-    if planned {
-        let text = "Replay the solution";
-        let at = x + button_width("Leave") + 10.0;
-        return button_at(input, at, y, text).then_some(RoomAction::ReplaySolution);
-    }
-    let text = "Replay";
-    let replay = Rect::new(
-        x + button_width("Leave") + 10.0,
-        y,
-        button_width(text),
-        BUTTON_HEIGHT,
-    );
-    if button_enabled(input, replay, text, record.is_some()) {
-        return record.map(RoomAction::Replay);
-    }
-    let again = snapshot
-        .filter(|snapshot| seated && !matches!(snapshot.state, GameState::Hexapawn(_)))
-        .and_then(|snapshot| snapshot.again.clone())?;
-    let text = "Play again";
-    let rect = Rect::new(replay.right() + 10.0, y, button_width(text), BUTTON_HEIGHT);
-    button(input, rect, text).then_some(RoomAction::NewRoom {
-        setup: again.setup,
-        seats: again.seats,
-    })
 }
 
 #[cfg(test)]

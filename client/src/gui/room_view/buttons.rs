@@ -1,0 +1,56 @@
+//! The room's buttons at the foot of its side panel: Leave, Replay (or Replay the solution while
+//! a solver plays it) and Play again.
+
+use macroquad::math::Rect;
+use macroquad::window::{screen_height, screen_width};
+use parlor_shared::game::GameState;
+use parlor_shared::protocol::RoomSnapshot;
+
+use super::{RoomAction, is_stored_when_over};
+use crate::gui::widgets::{
+    BUTTON_HEIGHT, Input, button, button_at, button_enabled, button_width, side_panel_x,
+};
+
+/// Leave, Replay once the finished game is stored (greyed until then), and for its players
+/// Play again once it is over: a room like it (Hexapawn's board offers its own).
+pub(super) fn draw_buttons(
+    input: &Input,
+    snapshot: Option<&RoomSnapshot>,
+    seated: bool,
+) -> Option<RoomAction> {
+    let x = side_panel_x(screen_width()) + 10.0;
+    let y = screen_height() - BUTTON_HEIGHT - 16.0;
+    if button_at(input, x, y, "Leave") {
+        return Some(RoomAction::Leave);
+    }
+    if !is_stored_when_over(snapshot) {
+        return None;
+    }
+    let record = snapshot.and_then(|s| s.record);
+    // A solver's whole solution may be replayed as soon as it has one.
+    let planned = snapshot.is_some_and(|s| s.outcome.is_none() && !s.plan_ahead.is_empty());
+    if planned {
+        let text = "Replay the solution";
+        let at = x + button_width("Leave") + 10.0;
+        return button_at(input, at, y, text).then_some(RoomAction::ReplaySolution);
+    }
+    let text = "Replay";
+    let replay = Rect::new(
+        x + button_width("Leave") + 10.0,
+        y,
+        button_width(text),
+        BUTTON_HEIGHT,
+    );
+    if button_enabled(input, replay, text, record.is_some()) {
+        return record.map(RoomAction::Replay);
+    }
+    let again = snapshot
+        .filter(|snapshot| seated && !matches!(snapshot.state, GameState::Hexapawn(_)))
+        .and_then(|snapshot| snapshot.again.clone())?;
+    let text = "Play again";
+    let rect = Rect::new(replay.right() + 10.0, y, button_width(text), BUTTON_HEIGHT);
+    button(input, rect, text).then_some(RoomAction::NewRoom {
+        setup: again.setup,
+        seats: again.seats,
+    })
+}
