@@ -5,6 +5,7 @@
 pub mod bricks;
 pub mod cave;
 pub mod ewn;
+pub mod hexapawn;
 pub mod klotski;
 
 use std::time::Duration;

@@ -382,7 +382,8 @@ impl Position {
 
     /// The position after `mv`, for moves known to be legal (from [`Position::moves`] or a
     /// matchbox built from it): the hot path of self-play.
-    pub(crate) fn play_unchecked(&self, mv: Move) -> Position {
+    #[inline]
+    pub fn play_unchecked(&self, mv: Move) -> Position {
         let (from, to) = (mv.from.bit(self.dims), mv.to.bit(self.dims));
         let mut next = *self;
         match self.to_move {
@@ -424,8 +425,9 @@ impl Position {
     }
 
     /// Both bitboards in one number: a cheap key for tables of positions of one size and one
-    /// side to move.
-    pub(crate) const fn key(&self) -> u128 {
+    /// side to move (HER's boxes, the solver's table).
+    #[inline]
+    pub const fn key(&self) -> u128 {
         self.white as u128 | (self.black as u128) << 64
     }
 

@@ -6,9 +6,9 @@
 //!
 //! The rules (`board`, bitboard helpers in `bits`) are pure functions of a [`Position`], two
 //! `u64` bitboards, and generate moves into a fixed-capacity [`MoveList`] without allocating.
-//! On top of them: the exact solver and the perfect "exploiter" (`solver`), HER the matchbox
-//! learner (`her`), its brain's JSON form (`brain_json`), and the auto mode and training loops
-//! (`modes`). Slow and fast mode are single turns of HER: [`Brain::matchbox`] shows the box,
+//! On top of them: HER the matchbox learner (`her`), its brain's JSON form (`brain_json`), and
+//! the auto mode and the check that HER can no longer lose (`modes`). The exact solver, the
+//! perfect "exploiter" and the training against it are engines: `parlor_engines::hexapawn`. Slow and fast mode are single turns of HER: [`Brain::matchbox`] shows the box,
 //! [`Her::choose`] with [`Pick::Forced`] or [`Pick::Random`] moves.
 
 mod bits;
@@ -18,7 +18,6 @@ mod brain_ref;
 mod her;
 mod modes;
 mod room;
-mod solver;
 mod text;
 
 pub use board::{MAX_MOVES, Move, MoveList, Position, PositionData, Square, Status, WinReason};
@@ -27,14 +26,13 @@ pub use brain_ref::{BrainOwner, BrainRef, HALL, brain_title};
 pub use her::{BeadView, Brain, Her, HerChoice, HerResult, MatchboxView, Pick};
 pub use modes::{
     AutoConfig, AutoMatch, AutoReport, CURVE_WINDOW, CurvePoint, HerStats, MAX_BRAIN_BOXES,
-    RoundResult, games_until_unbeatable, is_unbeatable, play_against_exploiter,
+    RoundResult, is_unbeatable,
 };
 pub use room::{
     BoxView, HER_SEAT, HexGame, HexMove, HexSetup, MAX_BRAIN_NAME, MAX_CURVE_POINTS,
     MAX_MATCH_ROUNDS, MAX_PLY_MS, MatchSetup, MatchView, PERSON_SEAT, PERSON_SIDE, Pace, PlayMode,
     check_brain_name, thin_curve,
 };
-pub use solver::{DEFAULT_SOLVER_LIMIT, Exploiter, Solver, game_value};
 
 use serde::{Deserialize, Serialize};
 

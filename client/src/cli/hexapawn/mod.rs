@@ -12,9 +12,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use clap::Subcommand;
+use parlor_engines::hexapawn::{Solver, games_until_unbeatable};
 use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, AutoReport, CurvePoint, Dims, MAX_BRAIN_BOXES, MAX_MATCH_ROUNDS,
-    Position, Side, Solver, games_until_unbeatable,
+    Position, Side,
 };
 use serde_json::json;
 

@@ -1,12 +1,12 @@
 //! Hexapawn's tests: golden games and text forms (`rules`), properties of the rules over random
-//! games (`properties`), and the solver's values (`solver`).
+//! games (`properties`), HER (`her`), its brain file (`brain_json`) and auto mode (`auto`); the
+//! solver's are in `parlor-engines`.
 
 mod auto;
 mod brain_json;
 mod her;
 mod properties;
 mod rules;
-mod solver;
 
 use super::{Dims, Move, Position};
 

@@ -4,9 +4,11 @@
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
-use super::bits::KeyMap;
-use super::board::{Move, MoveList, Position, Status};
-use super::{Dims, HexapawnError, Side};
+use parlor_shared::hexapawn::{Dims, HexapawnError, Move, MoveList, Position, Side, Status};
+
+/// A table keyed by `Position::key`, as HER's brain keys its boxes: foldhash is about as fast
+/// as a plain multiplication, and its seed is random.
+type KeyMap<V> = std::collections::HashMap<u128, V, foldhash::fast::RandomState>;
 
 /// How many positions the solver remembers before it gives up (about 150 MB): 3x3 has a few
 /// dozen, 4x4 a few thousand, 5x5 about a million.

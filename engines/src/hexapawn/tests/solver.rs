@@ -1,5 +1,7 @@
+use parlor_shared::hexapawn::{Dims, HexapawnError, Position, Side, Status};
+
 use super::hexapawn_start;
-use crate::hexapawn::{Dims, Exploiter, HexapawnError, Position, Side, Solver, Status, game_value};
+use crate::hexapawn::{Exploiter, Solver, game_value};
 
 /// Plain minimax without memory or mirror merging: the cross-check for the solver.
 fn brute_force_wins(position: &Position) -> bool {
