@@ -133,3 +133,70 @@ fn nothing_overlaps_or_is_cut_off_at_1366x768() {
 fn nothing_overlaps_or_is_cut_off_at_1920x1080() {
     check(SIZES[2]);
 }
+
+/// Whether `xrdb` is here to give an Xvfb screen a HiDPI setting; in CI its absence is a failure.
+fn have_xrdb() -> bool {
+    let found = Command::new("sh")
+        .args(["-c", "command -v xrdb"])
+        .output()
+        .is_ok_and(|output| output.status.success());
+    if !found {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have xrdb (see .ci/run)"
+        );
+        eprintln!(
+            "HiDPI window test skipped: xrdb is not installed (apt-get install x11-xserver-utils)"
+        );
+    }
+    found
+}
+
+#[test]
+fn a_hidpi_screen_gets_a_window_of_the_size_asked_drawn_at_twice_the_pixels() {
+    if !have_xvfb() || !have_xrdb() {
+        return;
+    }
+    let (dir, home) = (scratch(), scratch());
+    let (png, report) = (dir.path().join("shot.png"), dir.path().join("layout.json"));
+    // Xft.dpi 192 is a scale of two, as a HiDPI desktop sets it; -noreset keeps it once xrdb
+    // has gone.
+    let client = format!(
+        "echo 'Xft.dpi: 192' | xrdb -nocpp -merge && exec {CLIENT} --data {} --open-room \
+         'lobby cave' --window-size 800x600 --screenshot {} --layout-report {}",
+        dir.path().join("data").display(),
+        png.display(),
+        report.display()
+    );
+    let output = Command::new("xvfb-run")
+        .args([
+            "-a",
+            "-s",
+            "-noreset -screen 0 2400x1600x24",
+            "sh",
+            "-c",
+            &client,
+        ])
+        .env("PARLOR_HOME", home.path())
+        .output()
+        .expect("xvfb-run runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let shot = common::Screenshot::read(&png);
+    assert_eq!(
+        (shot.width, shot.height),
+        (1600, 1200),
+        "drawn at the screen's resolution"
+    );
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    assert_eq!(
+        report["screen"],
+        serde_json::json!([800.0, 600.0]),
+        "laid out for 800x600"
+    );
+    assert_eq!(report["problems"], serde_json::json!([]), "{report}");
+}

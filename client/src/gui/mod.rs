@@ -133,8 +133,10 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         layout_audit::enable();
     }
     let conf = window_conf("Parlor", options.window_size);
+    let logical_size = options.window_size.unwrap_or((WINDOW_WIDTH, WINDOW_HEIGHT));
     macroquad::Window::from_config(conf, async move {
         widgets::use_window_font();
+        size_in_logical_pixels(logical_size);
         let mut app =
             App::new(startup, options.identity, Some(options.identity_file)).with_script(script);
         let (mut done_frames, mut pacer) = (0, Pacer::default());
@@ -329,6 +331,17 @@ fn window_conf(title: &str, size: Option<(i32, i32)>) -> Conf {
         window_resizable: true,
         high_dpi: true,
         ..Conf::default()
+    }
+}
+
+/// Asks for the window's first size in logical pixels where the platform made it in physical
+/// ones: on X11 a HiDPI screen (`Xft.dpi` over 96) would otherwise give a window of half the
+/// size, laid out for a screen of half the width. Where the platform already counts logical
+/// pixels (macOS), the window has its size and nothing changes.
+fn size_in_logical_pixels((width, height): (i32, i32)) {
+    let (width, height) = (width as f32, height as f32);
+    if screen_width() < width * 0.9 || screen_height() < height * 0.9 {
+        macroquad::window::request_new_screen_size(width, height);
     }
 }
 
