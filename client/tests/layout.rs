@@ -134,27 +134,10 @@ fn nothing_overlaps_or_is_cut_off_at_1920x1080() {
     check(SIZES[2]);
 }
 
-/// Whether `xrdb` is here to give an Xvfb screen a HiDPI setting; in CI its absence is a failure.
-fn have_xrdb() -> bool {
-    let found = Command::new("sh")
-        .args(["-c", "command -v xrdb"])
-        .output()
-        .is_ok_and(|output| output.status.success());
-    if !found {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have xrdb (see .ci/run)"
-        );
-        eprintln!(
-            "HiDPI window test skipped: xrdb is not installed (apt-get install x11-xserver-utils)"
-        );
-    }
-    found
-}
-
 #[test]
 fn a_hidpi_screen_gets_a_window_of_the_size_asked_drawn_at_twice_the_pixels() {
-    if !have_xvfb() || !have_xrdb() {
+    // xrdb gives the Xvfb screen its HiDPI setting.
+    if !have_xvfb() || !common::have_command("xrdb", "x11-xserver-utils") {
         return;
     }
     let (dir, home) = (scratch(), scratch());

@@ -21,16 +21,22 @@ pub const CLIENT: &str = env!("CARGO_BIN_EXE_client");
 
 /// Whether `xvfb-run` is here; in CI its absence is a failure.
 pub fn have_xvfb() -> bool {
+    have_command("xvfb-run", "xvfb")
+}
+
+/// Whether `command` is here; in CI its absence is a failure, elsewhere the test is skipped
+/// with a note naming the Debian `package` that has it.
+pub fn have_command(command: &str, package: &str) -> bool {
     let found = Command::new("sh")
-        .args(["-c", "command -v xvfb-run"])
+        .args(["-c", &format!("command -v {command}")])
         .output()
         .is_ok_and(|o| o.status.success());
     if !found {
         assert!(
             std::env::var_os("CI").is_none(),
-            "CI must have xvfb-run (see .ci/run)"
+            "CI must have {command} (see .ci/run)"
         );
-        eprintln!("window test skipped: xvfb-run is not installed (apt-get install xvfb)");
+        eprintln!("window test skipped: {command} is not installed (apt-get install {package})");
     }
     found
 }
