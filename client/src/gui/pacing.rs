@@ -5,7 +5,12 @@
 //! - **asleep** otherwise: the loop waits up to [`ASLEEP_FRAME`] for the network between
 //!   frames, and draws at once when an event arrives (see `App::wait_for_network`); the
 //!   window's input is looked at every [`ASLEEP_FRAME`], so a click after a quiet spell is
-//!   answered within a tenth of a second, and the frames after it are awake.
+//!   answered within a tenth of a second, and the frames after it are awake;
+//! - **deep asleep** once nothing has happened for [`DEEP_SLEEP_AFTER`]: the wait grows to
+//!   [`DEEP_ASLEEP_FRAME`]. Each frame redraws the whole window, a few milliseconds under
+//!   software OpenGL, so an idle window costs in proportion to its frames; a network event
+//!   still ends the wait at once, and the first click after a long quiet spell is answered
+//!   within a fifth of a second.
 //!
 //! A frame that draws motion (a piece sliding) says so with [`animating`], wherever it is drawn;
 //! its next frame then comes awake.
@@ -26,6 +31,10 @@ pub const ASLEEP_FRAME: Duration = Duration::from_millis(100);
 /// How long the window stays awake after the person's last input, in seconds: hover marks and
 /// typing stay smooth, and a move's answer is drawn at once.
 pub const AWAKE_AFTER_INPUT: f64 = 1.0;
+/// How long after the last input or motion the window sleeps deeper, in seconds.
+pub const DEEP_SLEEP_AFTER: f64 = 10.0;
+/// The longest wait between frames in deep sleep.
+pub const DEEP_ASLEEP_FRAME: Duration = Duration::from_millis(200);
 
 thread_local! {
     /// Whether the frame being drawn shows motion (macroquad draws on one thread).
@@ -53,6 +62,8 @@ fn take_animating() -> bool {
 pub struct Pacer {
     /// Awake until this time (macroquad's seconds).
     awake_until: f64,
+    /// When the person last did something or something last moved (macroquad's seconds).
+    last_active: f64,
     /// The pointer and the window's size at the last frame, to see them change.
     last_mouse: Vec2,
     last_size: (f32, f32),
@@ -77,15 +88,21 @@ impl Pacer {
         self.wait(now, acted || busy, take_animating())
     }
 
-    /// The pacing rule: awake after input and while animating, else asleep.
+    /// The pacing rule: awake after input and while animating, else asleep, and deeper asleep
+    /// after a long quiet spell.
     fn wait(&mut self, now: f64, acted: bool, animating: bool) -> Duration {
         if acted {
             self.awake_until = now + AWAKE_AFTER_INPUT;
         }
+        if acted || animating {
+            self.last_active = now;
+        }
         if animating || now < self.awake_until {
             AWAKE_FRAME
-        } else {
+        } else if now - self.last_active < DEEP_SLEEP_AFTER {
             ASLEEP_FRAME
+        } else {
+            DEEP_ASLEEP_FRAME
         }
     }
 }
@@ -98,9 +115,9 @@ mod tests {
     fn input_keeps_the_window_awake_for_a_while_and_motion_while_it_lasts() {
         let mut pacer = Pacer::default();
         assert_eq!(
-            pacer.wait(10.0, false, false),
+            pacer.wait(5.0, false, false),
             ASLEEP_FRAME,
-            "nothing happens"
+            "nothing happens since the window opened"
         );
         assert_eq!(pacer.wait(10.1, true, false), AWAKE_FRAME, "a click");
         assert_eq!(pacer.wait(10.9, false, false), AWAKE_FRAME, "just after it");
@@ -113,6 +130,22 @@ mod tests {
             pacer.wait(20.2, false, false),
             ASLEEP_FRAME,
             "and has arrived"
+        );
+        let quiet = 20.0 + DEEP_SLEEP_AFTER;
+        assert_eq!(
+            pacer.wait(quiet, false, false),
+            DEEP_ASLEEP_FRAME,
+            "a long quiet spell"
+        );
+        assert_eq!(
+            pacer.wait(quiet + 1.0, true, false),
+            AWAKE_FRAME,
+            "woken by a click"
+        );
+        assert_eq!(
+            pacer.wait(quiet + 3.0, false, false),
+            ASLEEP_FRAME,
+            "dozing again"
         );
     }
 
