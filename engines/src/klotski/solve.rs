@@ -165,7 +165,15 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
     report
 }
 
+/// How long the automatic search tries a board with the cheap bound before it builds or loads
+/// pattern databases (at most a tenth of the budget): a board a few slides from solved is
+/// answered by then, and tables it does not need would cost seconds.
+pub const QUICK_TRY: Duration = Duration::from_millis(10);
+
 fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Report) -> Report {
+    if let Some(answered) = quick_try(space, options, &mut report) {
+        return answered;
+    }
     let informed = !matches!(options.method, Method::Bfs | Method::Bibfs);
     let heuristic = informed.then(|| Heuristic::new(space.puzzle, options.heuristic));
     report.heuristic = heuristic.as_ref().map(Heuristic::kind);
@@ -205,6 +213,35 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
     };
     report.verdict = verdict(space.puzzle, outcome);
     report
+}
+
+/// The automatic search's first step on a board pattern databases would serve: IDA* with
+/// linear conflicts for [`QUICK_TRY`], which is exact too. The report, decided, when it
+/// finishes; `None` (its statistics kept) when the tables are needed.
+fn quick_try<const W: usize>(
+    space: &Space<W>,
+    options: &SolveOptions,
+    report: &mut Report,
+) -> Option<Report> {
+    let tables_wanted = options.method == Method::Auto
+        && options.heuristic == HeuristicKind::PatternDatabases
+        && databases_apply(space.puzzle);
+    if !tables_wanted {
+        return None;
+    }
+    let cheap = Heuristic::new(space.puzzle, HeuristicKind::Conflicts);
+    let limits = Limits {
+        deadline: Instant::now() + QUICK_TRY.min(options.budget / 10),
+        max_positions: options.max_positions,
+    };
+    match idastar(space, &cheap, &limits, &mut report.stats) {
+        Outcome::OutOfBudget => None,
+        decided => Some(Report {
+            verdict: verdict(space.puzzle, decided),
+            heuristic: Some(HeuristicKind::Conflicts),
+            ..report.clone()
+        }),
+    }
 }
 
 /// Weighted A* with falling weights, each round only looking for something shorter than the

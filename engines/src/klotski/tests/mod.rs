@@ -1,10 +1,12 @@
 //! Klotski's solver tests: an independent brute-force breadth-first search (`brute`) as the
 //! reference, the course inputs' answers (`golden`), each kind of proved `No` (`unsolvable`),
 //! properties over random puzzles (`properties`), cutting detours (`shortcut`) and a memory cap
-//! as positions (`memory`). The parser's are in `parlor_shared::klotski`.
+//! as positions (`memory`), and no tables for a board that needs none (`lazy_tables`). The
+//! parser's are in `parlor_shared::klotski`.
 
 mod brute;
 mod golden;
+mod lazy_tables;
 mod memory;
 mod properties;
 mod shortcut;
