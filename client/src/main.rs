@@ -103,6 +103,12 @@ fn main() -> ExitCode {
         .with_writer(std::io::stderr)
         .init();
     let args = Args::parse();
+    // Klotski's pattern tables are kept in the cache folder, for every search of this
+    // process: the window's embedded server's solver seats, and the command-line tools.
+    if let Ok(home) = Home::locate() {
+        let tables = parlor_client::klotski_tables::TableCache::new(&home.cache);
+        parlor_engines::klotski::set_table_store(Box::new(tables));
+    }
     let result = match args.command {
         None => window_identity(args.name.as_deref()).and_then(|(identity, identity_file)| {
             gui::run(gui::GuiOptions {

@@ -11,7 +11,9 @@
 //! A table is indexed by the tiles' cells, 4 bits each (`16^k` bytes: 16 MiB for 6 tiles), and
 //! built by a breadth-first search over (tiles' cells, blank's cell) in layers of tile moves:
 //! every position in a layer first spreads its blank over the free cells it can reach at no
-//! cost. Tables are built at first use and kept for the process.
+//! cost. Tables are built at first use and kept for the process; a [`TableStore`] the program
+//! sets (the client's, over its cache folder) keeps them between processes, since the 4x4
+//! tables take seconds to build.
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -56,6 +58,49 @@ pub struct PatternDatabases {
     transpose: Option<([u8; MAX_CELLS], [Slot; MAX_CELLS])>,
 }
 
+/// Keeps the tables of a board size between processes: engines do no I/O of their own.
+pub trait TableStore: Send + Sync {
+    /// The tables of a `rows` x `cols` board as they were saved, if they were; they are
+    /// checked again before use ([`table_lengths`]).
+    fn load(&self, rows: u8, cols: u8) -> Option<Vec<Vec<u8>>>;
+    /// Keeps tables just built.
+    fn save(&self, rows: u8, cols: u8, tables: &[Vec<u8>]);
+}
+
+static STORE: OnceLock<Box<dyn TableStore>> = OnceLock::new();
+
+/// Sets the process's table store, once (a later call changes nothing).
+pub fn set_table_store(store: Box<dyn TableStore>) {
+    let _ = STORE.set(store);
+}
+
+/// The length of each table of a `rows` x `cols` board: 16 to the power of its group's tiles.
+pub fn table_lengths(rows: u8, cols: u8) -> Vec<usize> {
+    (partition(rows, cols).iter())
+        .map(|group| 1usize << (4 * group.len()))
+        .collect()
+}
+
+/// The tables of a `rows` x `cols` board, built now (seconds on 4x4), for a store to keep.
+pub fn build_tables(rows: u8, cols: u8) -> Vec<Vec<u8>> {
+    let groups = partition(rows, cols);
+    // One thread a group: the two large tables of 4x4 take most of the time.
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|group| scope.spawn(move || build_table(rows, cols, group)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}
+
 impl PatternDatabases {
     /// Whether `puzzle` is a classic board the tables cover.
     pub fn applies(puzzle: &Puzzle) -> bool {
@@ -86,28 +131,28 @@ impl PatternDatabases {
         if let Some((_, databases)) = cache.iter().find(|(key, _)| *key == size) {
             return Some(Arc::clone(databases));
         }
-        let databases = Arc::new(PatternDatabases::build(size.0, size.1));
+        let (rows, cols) = size;
+        let stored = STORE.get().and_then(|store| store.load(rows, cols));
+        let lengths = table_lengths(rows, cols);
+        let fits = |tables: &Vec<Vec<u8>>| tables.iter().map(Vec::len).eq(lengths.iter().copied());
+        let tables = match stored.filter(fits) {
+            Some(tables) => tables,
+            None => {
+                let tables = build_tables(rows, cols);
+                if let Some(store) = STORE.get() {
+                    store.save(rows, cols, &tables);
+                }
+                tables
+            }
+        };
+        let databases = Arc::new(PatternDatabases::with_tables(rows, cols, tables));
         cache.push((size, Arc::clone(&databases)));
         Some(databases)
     }
 
-    fn build(rows: u8, cols: u8) -> PatternDatabases {
+    /// The databases of a `rows` x `cols` board over its `tables` (of [`table_lengths`]).
+    fn with_tables(rows: u8, cols: u8, tables: Vec<Vec<u8>>) -> PatternDatabases {
         let groups = partition(rows, cols);
-        // One thread a group: the two large tables of 4x4 take most of the time.
-        let tables: Vec<Vec<u8>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = groups
-                .iter()
-                .map(|group| scope.spawn(move || build_table(rows, cols, group)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|handle| {
-                    handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
-        });
         let mut direct = [Slot::default(); MAX_CELLS];
         for (group, pieces) in groups.iter().enumerate() {
             for (slot, &piece) in pieces.iter().enumerate() {

@@ -8,6 +8,7 @@
 mod bench;
 mod chart;
 mod show;
+mod tables;
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -136,6 +137,12 @@ pub enum KlotskiCommand {
     /// Compare the searches on a fixed suite: every course input, boards of up to 12 cells,
     /// seeded random 15-puzzles and the seed's 5x6 sample.
     Bench(BenchArgs),
+    /// The pattern tables kept in the cache folder (PARLOR_HOME/cache, else the platform's):
+    /// build them ahead, list them, or delete them.
+    Tables {
+        #[command(subcommand)]
+        command: tables::TablesCommand,
+    },
 }
 
 /// The searches, as named on the command line.
@@ -270,6 +277,7 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         KlotskiCommand::Bench(args) => bench::run(&args, stdout, stderr),
+        KlotskiCommand::Tables { command } => tables::run(command, stdout),
     }
 }
 
