@@ -132,9 +132,15 @@ struct Room {
     /// When the unfinished room closes while nobody follows it (see `crate::abandon_clock`).
     abandon_clock: AbandonClock,
     /// Set when the game cannot go on (an AI seat failed) or its creator ended it: the room
-    /// closes once the command at hand is done.
-    closing_now: bool,
+    /// closes once the command at hand is done, and then says why to its followers.
+    closing_now: Option<ClosingWords>,
     lifetimes: RoomLifetimes,
+}
+
+/// Why a room closes now, and who asked for it (told too, should they not follow it).
+struct ClosingWords {
+    message: String,
+    asker: Option<Subscriber>,
 }
 
 /// What a room starts with: a new room (see `RoomInit::new`) or one restored from the store
@@ -224,7 +230,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         store_retry_at: None,
         spectators_news_at: None,
         abandon_clock,
-        closing_now: false,
+        closing_now: None,
         lifetimes,
     };
     room.publish_summary();
@@ -279,8 +285,14 @@ impl Room {
                 break;
             };
             self.handle(command).await;
-            if self.closing_now {
+            if let Some(words) = self.closing_now.take() {
+                // The inbox closes first: a follower told that the room has closed must find it
+                // gone, its place in their quota of followed rooms free.
                 turn_away(self.id, &mut inbox);
+                match &words.asker {
+                    Some(asker) => (self.audience).close_at_request(self.id, asker, &words.message),
+                    None => self.audience.close_with(self.id, &words.message),
+                }
                 break;
             }
         }

@@ -130,8 +130,10 @@ impl Room {
              again when the server restarts",
             self.id
         );
-        self.audience.close_with(self.id, &message);
-        self.closing_now = true;
+        self.closing_now = Some(super::ClosingWords {
+            message,
+            asker: None,
+        });
     }
 }
 

@@ -9,7 +9,7 @@ use tracing::{info, warn};
 use parlor_shared::protocol::{ErrorCode, RoomId, ServerMsg};
 use tokio::sync::mpsc;
 
-use super::{Room, RoomCommand, Subscriber};
+use super::{ClosingWords, Room, RoomCommand, Subscriber};
 
 impl Room {
     /// When the room may close, if nobody follows it by then: `linger` after its game was
@@ -107,8 +107,10 @@ impl Room {
         let by = who.closer();
         info!(room = self.id, moves = self.moves.len(), by, "room closed");
         let message = format!("room {} was closed by {by}", self.id);
-        self.audience.close_at_request(self.id, &who, &message);
-        self.closing_now = true;
+        self.closing_now = Some(ClosingWords {
+            message,
+            asker: Some(who),
+        });
     }
 
     /// An unfinished game closing: its rows go from the store, so a restart does not bring it
