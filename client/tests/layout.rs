@@ -6,12 +6,12 @@
 
 mod common;
 
+use std::ffi::OsStr;
 use std::path::Path;
-use std::process::Command;
 
 use common::klotski::{LEVEL, level};
 use common::server::{free_addr, start_server};
-use common::{CLIENT, have_xvfb, scratch};
+use common::{have_xvfb, scratch};
 
 /// The sizes the issue names: a small window, a laptop, a desktop.
 const SIZES: [(u32, u32); 3] = [(800, 600), (1366, 768), (1920, 1080)];
@@ -31,25 +31,31 @@ const ROOMS: [&str; 8] = [
 /// The lobby's forms looked at.
 const FORMS: [&str; 6] = ["cave", "bricks", "ewn", "klotski", "hexapawn", "her-match"];
 
-/// Runs the client at `size` with `args` and the layout report; the problems it found, after
-/// checking that the window had the size asked for and drew something.
-fn problems(size: (u32, u32), home: &Path, dir: &Path, args: &[&str]) -> Vec<String> {
+/// Runs the client at `size` (at `scale`: see `common::run_in_window`) with `args` and the
+/// layout report; the report, after checking that the window had the size asked for and drew
+/// something.
+fn layout_report(
+    size: (u32, u32),
+    scale: u32,
+    (home, dir): (&Path, &Path),
+    args: &[&str],
+) -> serde_json::Value {
     let (png, report) = (dir.join("shot.png"), dir.join("layout.json"));
+    let mut all: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+    all.extend(["--screenshot".as_ref(), png.as_os_str()]);
+    all.extend(["--layout-report".as_ref(), report.as_os_str()]);
+    let output = common::run_in_window(size, scale, home, &all);
     let window = format!("{}x{}", size.0, size.1);
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1920x1080x24", CLIENT])
-        .args(args)
-        .args(["--window-size", &window, "--screenshot"])
-        .arg(&png)
-        .arg("--layout-report")
-        .arg(&report)
-        .env("PARLOR_HOME", home)
-        .output()
-        .expect("xvfb-run runs");
     assert!(
         output.status.success(),
         "{args:?} at {window}: {}",
         String::from_utf8_lossy(&output.stderr)
+    );
+    let shot = common::Screenshot::read(&png);
+    assert_eq!(
+        (shot.width, shot.height),
+        (size.0 * scale, size.1 * scale),
+        "{args:?}: drawn at the screen's resolution"
     );
     let report: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&report).expect("a layout report"))
@@ -64,6 +70,13 @@ fn problems(size: (u32, u32), home: &Path, dir: &Path, args: &[&str]) -> Vec<Str
         drawn > 10,
         "{args:?} at {window}: only {drawn} things drawn"
     );
+    report
+}
+
+/// The problems the layout report of the client at `size` with `args` names.
+fn problems(size: (u32, u32), home: &Path, dir: &Path, args: &[&str]) -> Vec<String> {
+    let report = layout_report(size, 1, (home, dir), args);
+    let window = format!("{}x{}", size.0, size.1);
     let problems = report["problems"].as_array().expect("the problems");
     problems
         .iter()
@@ -141,45 +154,14 @@ fn a_hidpi_screen_gets_a_window_of_the_size_asked_drawn_at_twice_the_pixels() {
         return;
     }
     let (dir, home) = (scratch(), scratch());
-    let (png, report) = (dir.path().join("shot.png"), dir.path().join("layout.json"));
-    // Xft.dpi 192 is a scale of two, as a HiDPI desktop sets it; -noreset keeps it once xrdb
-    // has gone.
-    let client = format!(
-        "echo 'Xft.dpi: 192' | xrdb -nocpp -merge && exec {CLIENT} --data {} --open-room \
-         'lobby cave' --window-size 800x600 --screenshot {} --layout-report {}",
-        dir.path().join("data").display(),
-        png.display(),
-        report.display()
-    );
-    let output = Command::new("xvfb-run")
-        .args([
-            "-a",
-            "-s",
-            "-noreset -screen 0 2400x1600x24",
-            "sh",
-            "-c",
-            &client,
-        ])
-        .env("PARLOR_HOME", home.path())
-        .output()
-        .expect("xvfb-run runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let shot = common::Screenshot::read(&png);
-    assert_eq!(
-        (shot.width, shot.height),
-        (1600, 1200),
-        "drawn at the screen's resolution"
-    );
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
-    assert_eq!(
-        report["screen"],
-        serde_json::json!([800.0, 600.0]),
-        "laid out for 800x600"
-    );
+    let data = dir.path().join("data");
+    let args = [
+        "--data",
+        data.to_str().unwrap(),
+        "--open-room",
+        "lobby cave",
+    ];
+    // A scale of two, as a HiDPI desktop sets it: an 800x600 layout drawn at 1600x1200.
+    let report = layout_report((800, 600), 2, (home.path(), dir.path()), &args);
     assert_eq!(report["problems"], serde_json::json!([]), "{report}");
 }

@@ -217,17 +217,16 @@ fn open_room_at(words: &str, size: (u32, u32)) -> Option<Screenshot> {
         return None;
     }
     let (dir, home) = (scratch(), scratch());
-    let png = dir.path().join("screenshot.png");
-    let output = Command::new("xvfb-run")
-        .args(["-a", "-s", "-screen 0 1920x1080x24", CLIENT, "--data"])
-        .arg(dir.path().join("data"))
-        .args(["--open-room", words, "--window-size"])
-        .arg(format!("{}x{}", size.0, size.1))
-        .arg("--screenshot")
-        .arg(&png)
-        .env("PARLOR_HOME", home.path())
-        .output()
-        .expect("xvfb-run runs");
+    let (data, png) = (dir.path().join("data"), dir.path().join("screenshot.png"));
+    let args = [
+        "--data".as_ref(),
+        data.as_os_str(),
+        "--open-room".as_ref(),
+        words.as_ref(),
+        "--screenshot".as_ref(),
+        png.as_os_str(),
+    ];
+    let output = common::run_in_window(size, 1, home.path(), &args);
     let shot = common::screenshot_taken_at(&output, &png, size);
     Some(shot)
 }

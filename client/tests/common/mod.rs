@@ -82,6 +82,39 @@ fn under_xvfb_at(args: &[&std::ffi::OsStr], home: &Path) -> Command {
     command
 }
 
+/// Runs the client with `args` in a window of `size` (its logical pixels, `--window-size`) on
+/// an Xvfb screen large enough for it, with `home` as its `PARLOR_HOME`. With `scale` 2 the
+/// screen is a HiDPI desktop's (`Xft.dpi: 192`, set with `xrdb`, which must be there), and
+/// the window takes twice the pixels.
+pub fn run_in_window(
+    size: (u32, u32),
+    scale: u32,
+    home: &Path,
+    args: &[&std::ffi::OsStr],
+) -> Output {
+    // -noreset keeps xrdb's setting once xrdb has gone.
+    let screen = format!(
+        "-noreset -screen 0 {}x{}x24",
+        (size.0 * scale).max(1920),
+        (size.1 * scale).max(1080)
+    );
+    let mut command = Command::new("xvfb-run");
+    command.args(["-a", "-s", &screen]);
+    if scale > 1 {
+        let dpi = (96 * scale).to_string();
+        let set_dpi = "echo \"Xft.dpi: $0\" | xrdb -nocpp -merge && exec \"$@\"";
+        command.args(["sh", "-c", set_dpi, &dpi]);
+    }
+    command
+        .arg(CLIENT)
+        .args(args)
+        .arg("--window-size")
+        .arg(format!("{}x{}", size.0, size.1))
+        .env("PARLOR_HOME", home)
+        .output()
+        .expect("xvfb-run runs")
+}
+
 /// [`spawn_under_xvfb`] with `home` as the client's `PARLOR_HOME`: one person's machine.
 pub fn spawn_under_xvfb_at(args: &[&std::ffi::OsStr], home: &Path) -> Child {
     under_xvfb_at(args, home)
