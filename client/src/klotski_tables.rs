@@ -58,8 +58,8 @@ impl TableCache {
         Ok(path)
     }
 
-    /// The table files in the folder, each with its board size and whether it can be used.
-    pub fn status(&self) -> Vec<(PathBuf, u64, Result<(), String>)> {
+    /// The table files in the folder, with the board size their names give.
+    fn files(&self) -> Vec<(PathBuf, (u8, u8))> {
         let Ok(entries) = std::fs::read_dir(&self.folder) else {
             return Vec::new();
         };
@@ -69,20 +69,29 @@ impl TableCache {
                 let name = entry.file_name().into_string().ok()?;
                 let size = name.strip_prefix("klotski-tables-")?.strip_suffix(".bin")?;
                 let (rows, cols) = size.split_once('x')?;
-                let (rows, cols) = (rows.parse().ok()?, cols.parse().ok()?);
-                let bytes = entry.metadata().ok()?.len();
-                let usable = self.read(rows, cols).map(|_| ());
-                Some((entry.path(), bytes, usable))
+                Some((entry.path(), (rows.parse().ok()?, cols.parse().ok()?)))
             })
             .collect();
         found.sort();
         found
     }
 
+    /// The table files in the folder, each with its size in bytes and whether it can be used
+    /// (which reads it whole).
+    pub fn status(&self) -> Vec<(PathBuf, u64, Result<(), String>)> {
+        (self.files().into_iter())
+            .map(|(path, (rows, cols))| {
+                let bytes = std::fs::metadata(&path).map_or(0, |meta| meta.len());
+                let usable = self.read(rows, cols).map(|_| ());
+                (path, bytes, usable)
+            })
+            .collect()
+    }
+
     /// Deletes every table file; how many there were.
     pub fn clear(&self) -> anyhow::Result<usize> {
-        let files = self.status();
-        for (path, ..) in &files {
+        let files = self.files();
+        for (path, _) in &files {
             std::fs::remove_file(path)
                 .with_context(|| format!("cannot delete {}", path.display()))?;
         }

@@ -327,23 +327,11 @@ impl LobbyView {
             (false, false) => format!("Stored games {STALE}"),
             _ => "Stored games".to_string(),
         };
-        let width = screen_width() - RIGHT_X - MARGIN;
-        heading_fit(&title, RIGHT_X, top + 22.0, width);
-        let list = Rect::new(
-            RIGHT_X,
-            top + 34.0,
-            width,
-            bottom - top - 34.0 - LINE_HEIGHT,
-        );
-        if self.records.is_empty() {
-            label(
-                &fit_to_width(empty_records_text(connected), width),
-                RIGHT_X,
-                list.y + 20.0,
-                DIM_TEXT,
-            );
-            return None;
-        }
+        let empty = self
+            .records
+            .is_empty()
+            .then(|| empty_records_text(connected));
+        let list = right_list(&title, empty, top, bottom)?;
         let visible = ((list.h / RECORD_ROW_HEIGHT).floor() as usize).max(1);
         input.scroll(&mut self.records_scroll, list, self.records.len(), visible);
         let now = SystemTime::now()
@@ -375,28 +363,9 @@ impl LobbyView {
         if resume.is_some() {
             return resume;
         }
-        let width = screen_width() - RIGHT_X - MARGIN;
-        heading_fit(
-            &rooms_heading(self.rooms.len(), connected),
-            RIGHT_X,
-            top + 22.0,
-            width,
-        );
-        let list = Rect::new(
-            RIGHT_X,
-            top + 34.0,
-            width,
-            bottom - top - 34.0 - LINE_HEIGHT,
-        );
-        if self.rooms.is_empty() {
-            label(
-                &fit_to_width(empty_rooms_text(connected), width),
-                RIGHT_X,
-                list.y + 20.0,
-                DIM_TEXT,
-            );
-            return None;
-        }
+        let heading = rooms_heading(self.rooms.len(), connected);
+        let empty = self.rooms.is_empty().then(|| empty_rooms_text(connected));
+        let list = right_list(&heading, empty, top, bottom)?;
         // Newest first: fresh rooms are the ones people are waiting in.
         let mut rooms: Vec<&RoomSummary> = self.rooms.iter().collect();
         rooms.sort_by_key(|room| std::cmp::Reverse(room.room));
@@ -430,6 +399,29 @@ impl LobbyView {
         draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
         action
     }
+}
+
+/// A list of the right column from `top` to `bottom` under its `heading`: the rectangle its
+/// rows go in, or `None` when it is `empty`, said in these words in its place.
+fn right_list(heading: &str, empty: Option<&str>, top: f32, bottom: f32) -> Option<Rect> {
+    let width = screen_width() - RIGHT_X - MARGIN;
+    heading_fit(heading, RIGHT_X, top + 22.0, width);
+    let list = Rect::new(
+        RIGHT_X,
+        top + 34.0,
+        width,
+        bottom - top - 34.0 - LINE_HEIGHT,
+    );
+    if let Some(empty) = empty {
+        label(
+            &fit_to_width(empty, width),
+            RIGHT_X,
+            list.y + 20.0,
+            DIM_TEXT,
+        );
+        return None;
+    }
+    Some(list)
 }
 
 /// A game's name on its button in the form (the form's title names it in full).

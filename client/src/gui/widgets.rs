@@ -146,6 +146,16 @@ pub fn fit_to_width(text: &str, width: f32) -> String {
     fit_by(text, width, text_width)
 }
 
+/// The first of `texts` (longest first, say) that fits `width` at body size, or the last cut
+/// with "..." to fit.
+pub fn first_that_fits(texts: &[&str], width: f32) -> String {
+    let fitting = texts.iter().find(|text| text_width(text) <= width);
+    fitting.map_or_else(
+        || fit_to_width(texts[texts.len() - 1], width),
+        |text| text.to_string(),
+    )
+}
+
 /// `text` broken at spaces into lines that fit `width` at body size.
 pub fn wrap_to_width(text: &str, width: f32) -> Vec<String> {
     wrap_by(text, |line| text_width(line) <= width)

@@ -50,7 +50,7 @@ impl App {
                 let wrapped = wrap_to_width(&notice.text, room);
                 match &wrapped[..] {
                     [one] => [
-                        (two_lines(&status, room)[0].clone(), color),
+                        (status.first().cloned().unwrap_or_default(), color),
                         (one.clone(), notice_color),
                     ],
                     _ => two_lines(&wrapped, room).map(|line| (line, notice_color)),

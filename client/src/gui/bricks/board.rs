@@ -14,7 +14,7 @@ use super::words::{Tone, drop_height, range_text, status_lines};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FieldEvent, GOOD_TEXT, Input, LINE_HEIGHT, TEXT,
-    TextField, button_enabled, button_width, fit_to_width, label, text_width, wrap_to_width,
+    TextField, button_enabled, button_width, first_that_fits, label, wrap_to_width,
 };
 
 /// The space kept free under the controls.
@@ -42,15 +42,6 @@ fn card_x(area: Rect) -> f32 {
 /// The width of a line of the card.
 fn card_width(area: Rect) -> f32 {
     area.x + area.w - card_x(area) - 10.0
-}
-
-/// The first of `texts` that fits `width`, or the last cut to fit.
-fn fit_first(texts: &[&str], width: f32) -> String {
-    let fitting = texts.iter().find(|text| text_width(text) <= width);
-    fitting.map_or_else(
-        || fit_to_width(texts[texts.len() - 1], width),
-        |text| text.to_string(),
-    )
 }
 
 /// What is known and left, and what comes next; returns the y below it.
@@ -181,7 +172,7 @@ impl BricksRoomBoard {
         focus: bool,
     ) -> BoardPlay {
         let x = card_x(area);
-        let title = fit_first(
+        let title = first_that_fits(
             &["Your drop (you are the agent)", "Your drop"],
             card_width(area),
         );
@@ -247,7 +238,7 @@ fn answerer_controls(
 ) -> BoardPlay {
     let x = card_x(area);
     let title = ["Your answer (you are the answerer)", "Your answer"];
-    label(&fit_first(&title, card_width(area)), x, *y, TEXT);
+    label(&first_that_fits(&title, card_width(area)), x, *y, TEXT);
     *y += 10.0;
     let waiting_drop = match game.turn() {
         Turn::Answerer { height } => Some(height),

@@ -22,7 +22,7 @@ use crate::gui::confirm::Confirmation;
 use crate::gui::describe::count_s;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_enabled,
-    button_width, fit_to_width, heading, label, text_width,
+    button_width, first_that_fits, heading, label,
 };
 use crate::gui::widgets::{TOP_BAR_HEIGHT, side_panel_x};
 
@@ -160,16 +160,12 @@ impl KlotskiRoomBoard {
             let width = button_width("Sure? Give up");
             let rect = Rect::new(MARGIN, layout.buttons_y, width, BUTTON_HEIGHT);
             let room = side_panel_x(screen_width()) - rect.right() - 12.0 - MARGIN;
-            let hint = [
+            let hints = [
                 "Click a piece to slide it; arrow keys move the piece picked last.",
                 "Click a piece to slide it, or use the arrow keys.",
-            ]
-            .into_iter()
-            .find(|hint| text_width(hint) <= room)
-            .map_or_else(
-                || fit_to_width("Click a piece to slide it.", room),
-                str::to_string,
-            );
+                "Click a piece to slide it.",
+            ];
+            let hint = first_that_fits(&hints, room);
             label(
                 &hint,
                 rect.right() + 12.0,
