@@ -6,8 +6,8 @@
 #
 # Prints, for the lobby and for a room (HER waiting for the person's first move), the
 # client's CPU (and the Xvfb server's, which shows its frames) over $SECONDS_MEASURED
-# seconds (default 10) after $SETTLE seconds (default 4), as a share of one core. The window
-# sleeps deeper 10 s after its last input or motion (gui/pacing.rs): SETTLE=12 measures that.
+# seconds (default 10) after $SETTLE seconds (default 4), as a share of one core. A quiet
+# window draws once a second, woken sooner by input and the network (gui/pacing.rs, wake.rs).
 # The client runs its embedded server (as `cargo run --bin client` does), with a fresh
 # PARLOR_HOME and data folder.
 set -euo pipefail

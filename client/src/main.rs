@@ -40,6 +40,10 @@ struct Args {
     /// JSON.
     #[arg(long, hide = true, requires = "screenshot")]
     layout_report: Option<PathBuf>,
+    /// The longest time between two frames of a quiet window whose input wakes it (default 1
+    /// s), for the test that input and the network wake the window by themselves.
+    #[arg(long, hide = true)]
+    quiet_frame_seconds: Option<u64>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -120,6 +124,7 @@ fn main() -> ExitCode {
                 screenshot: args.screenshot,
                 window_size: args.window_size,
                 layout_report: args.layout_report,
+                quiet_frame: args.quiet_frame_seconds.map(std::time::Duration::from_secs),
             })
         }),
         Some(Command::Cave { command }) => cli::cave::run(command),

@@ -12,7 +12,6 @@
 
 use std::collections::VecDeque;
 use std::future::Future;
-use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
@@ -29,12 +28,15 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub use self::backoff::Backoff;
 use self::backoff::{Outage, STEADY};
+use self::events::EventSender;
 use self::follows::Follows;
+pub use self::events::EventReceiver;
 pub(crate) use self::follows::refuses_a_join;
 use self::plain::plain;
 use crate::identity::Identity;
 
 mod backoff;
+pub(crate) mod events;
 mod follows;
 mod plain;
 
@@ -67,7 +69,7 @@ const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(10);
 /// The UI's end of a connection. Dropping it closes the connection.
 pub struct Connection {
     requests: mpsc::UnboundedSender<ClientMsg>,
-    events: std_mpsc::Receiver<NetEvent>,
+    events: EventReceiver,
 }
 
 impl Connection {
@@ -87,7 +89,7 @@ impl Connection {
     /// A connection resumed with `backoff`, or never when `None`.
     pub fn open_with(url: &str, identity: &Identity, backoff: Option<Backoff>) -> Connection {
         let (requests, request_rx) = mpsc::unbounded_channel();
-        let (event_tx, events) = std_mpsc::channel();
+        let (event_tx, events) = events::channel().expect("cannot make the network's channel");
         let (url, identity) = (url.to_string(), identity.clone());
         std::thread::Builder::new()
             .name("parlor-net".into())
@@ -125,12 +127,17 @@ impl Connection {
 
     /// The next event, if one has arrived.
     pub fn try_recv(&self) -> Option<NetEvent> {
-        self.events.try_recv().ok()
+        self.events.try_recv()
     }
 
     /// The next event, waiting at most `timeout` (for command-line tools, not the window).
     pub fn recv_timeout(&self, timeout: Duration) -> Option<NetEvent> {
-        self.events.recv_timeout(timeout).ok()
+        self.events.recv_timeout(timeout)
+    }
+
+    /// The channel's bell, for a window that sleeps on it and its input together.
+    pub fn events(&self) -> &EventReceiver {
+        &self.events
     }
 }
 
@@ -152,7 +159,7 @@ struct Link {
     /// Who we say we are in every `Hello`.
     identity: Identity,
     requests: mpsc::UnboundedReceiver<ClientMsg>,
-    events: std_mpsc::Sender<NetEvent>,
+    events: EventSender,
     /// Requests that arrived while no connection was up, oldest first.
     queue: VecDeque<ClientMsg>,
     follows: Follows,

@@ -3,7 +3,6 @@
 //! reports what the user did, and the app turns that into requests and screen changes.
 
 use std::collections::HashMap;
-use std::time::Duration;
 
 use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
@@ -18,7 +17,7 @@ use super::room_view::{RoomAction, RoomView};
 use super::scripted::RoomScript;
 use super::widgets::Input;
 use crate::identity::Identity;
-use crate::net::{Connection, NetEvent};
+use crate::net::{Connection, EventReceiver, NetEvent};
 
 mod from_server;
 mod replays;
@@ -127,8 +126,6 @@ pub struct App {
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
     script: Option<RoomScript>,
-    /// An event that ended the wait between frames (`wait_for_network`), handled first.
-    woke_us: Option<NetEvent>,
 }
 
 impl App {
@@ -155,7 +152,6 @@ impl App {
             notice: None,
             last_rooms_request: 0.0,
             script: None,
-            woke_us: None,
         };
         match startup {
             Startup::Connect(url) => app.connect(url),
@@ -212,15 +208,10 @@ impl App {
         self.script.is_some() && !self.script_done()
     }
 
-    /// Waits up to `timeout` between frames, ending early when the network has something (see
-    /// `pacing`): a move or a state is drawn as soon as it arrives, not at the next tick.
-    pub fn wait_for_network(&mut self, timeout: Duration) {
-        match &self.connection {
-            Some(connection) if self.woke_us.is_none() => {
-                self.woke_us = connection.recv_timeout(timeout);
-            }
-            _ => std::thread::sleep(timeout),
-        }
+    /// The network's events, for the window to sleep on (`pacing::FrameClock`): a move or a
+    /// state is drawn as soon as it arrives, not at the next tick.
+    pub fn network(&self) -> Option<&EventReceiver> {
+        self.connection.as_ref().map(Connection::events)
     }
 
     /// One frame: apply what arrived, draw the screen, act on the user's input.
@@ -228,12 +219,7 @@ impl App {
         let arrived = self.connection.as_ref().map(|connection| {
             std::iter::from_fn(|| connection.try_recv()).collect::<Vec<NetEvent>>()
         });
-        let events = self
-            .woke_us
-            .take()
-            .into_iter()
-            .chain(arrived.into_iter().flatten());
-        for event in events {
+        for event in arrived.into_iter().flatten() {
             self.handle_event(event);
         }
         if let (Some(script), Screen::Room(view)) = (&mut self.script, &self.screen) {

@@ -20,6 +20,7 @@ mod layout_audit;
 mod lobby;
 mod move_list;
 pub(crate) mod pacing;
+mod wake;
 mod replay_view;
 mod room_view;
 mod scripted;
@@ -32,7 +33,6 @@ use std::cell::RefCell;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::rc::Rc;
-use std::time::Instant;
 
 use anyhow::{Context, bail};
 use macroquad::shapes::draw_rectangle;
@@ -47,7 +47,7 @@ use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::klotski::{KlotskiBoard, KlotskiMove, Move, Puzzle};
 
 use self::app::{App, Startup};
-use self::pacing::Pacer;
+use self::pacing::FrameClock;
 use self::replay_view::{ReplayAction, ReplayView};
 use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};
 /// The colour of a refusal's reason, sampled by the window tests.
@@ -80,6 +80,8 @@ pub struct GuiOptions {
     /// With `screenshot`: write what the screenshot's frame drew where, and the problems
     /// found in it, as JSON (see [`layout_audit`]).
     pub layout_report: Option<PathBuf>,
+    /// The longest time between quiet frames, instead of [`pacing::QUIET_FRAME`].
+    pub quiet_frame: Option<std::time::Duration>,
 }
 
 /// A `--server` option as typed, made a WebSocket URL as the lobby's address box makes it (a
@@ -139,9 +141,10 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         size_in_logical_pixels(logical_size);
         let mut app =
             App::new(startup, options.identity, Some(options.identity_file)).with_script(script);
-        let (mut done_frames, mut pacer) = (0, Pacer::default());
+        let quiet_frame = options.quiet_frame.unwrap_or(pacing::QUIET_FRAME);
+        let (mut done_frames, mut clock) = (0, FrameClock::new(quiet_frame));
         loop {
-            let started = Instant::now();
+            clock.before_frame(app.network());
             clear_background(BACKGROUND);
             layout_audit::start_frame();
             let input = app.scripted_input().unwrap_or_else(Input::gather);
@@ -168,8 +171,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             }
             // A scripted run plays and takes its screenshot as fast as it can.
             let busy = screenshot.is_some() || app.script_playing();
-            let wait = pacer.after_frame(get_time(), &input, busy);
-            app.wait_for_network(wait.saturating_sub(started.elapsed()));
+            clock.after_frame(&input, busy);
             next_frame().await;
         }
     });
@@ -298,9 +300,9 @@ fn run_window(
     let saved_in_window = saved.clone();
     macroquad::Window::from_config(window_conf(title, None), async move {
         widgets::use_window_font();
-        let (mut frames, mut pacer) = (0, Pacer::default());
+        let (mut frames, mut clock) = (0, FrameClock::new(pacing::QUIET_FRAME));
         loop {
-            let started = Instant::now();
+            clock.before_frame(None);
             clear_background(BACKGROUND);
             let input = Input::gather();
             let closing = frame(&input);
@@ -312,8 +314,7 @@ fn run_window(
             if closing {
                 break;
             }
-            let wait = pacer.after_frame(get_time(), &input, screenshot.is_some());
-            std::thread::sleep(wait.saturating_sub(started.elapsed()));
+            clock.after_frame(&input, screenshot.is_some());
             next_frame().await;
         }
     });

@@ -1,31 +1,39 @@
 //! When the window draws. macroquad draws frame after frame as fast as it can: an idle lobby
-//! took more than a whole core under software OpenGL. So the loop paces itself:
+//! took more than a whole core under software OpenGL. So the loop sleeps before each frame
+//! (`wake.rs`), woken at once by the person's input or by the network, and otherwise by the
+//! pacer's timer:
 //! - **awake** (the person did something in the last [`AWAKE_AFTER_INPUT`], or something on
 //!   screen moves): a frame every [`AWAKE_FRAME`] at most, smooth;
-//! - **asleep** otherwise: the loop waits up to [`ASLEEP_FRAME`] for the network between
-//!   frames, and draws at once when an event arrives (see `App::wait_for_network`); the
-//!   window's input is looked at every [`ASLEEP_FRAME`], so a click after a quiet spell is
-//!   answered within a tenth of a second, and the frames after it are awake;
-//! - **deep asleep** once nothing has happened for [`DEEP_SLEEP_AFTER`]: the wait grows to
-//!   [`DEEP_ASLEEP_FRAME`]. Each frame redraws the whole window, a few milliseconds under
-//!   software OpenGL, so an idle window costs in proportion to its frames; a network event
-//!   still ends the wait at once, and the first click after a long quiet spell is answered
-//!   within a fifth of a second.
+//! - **quiet** otherwise, where input wakes the window (X11): a frame every [`QUIET_FRAME`],
+//!   often enough for what changes with time alone (a notice that expires, a confirmation that
+//!   lapses, the lobby's refresh);
+//! - where input cannot wake it (no X connection found), the window must look at its input
+//!   itself: **asleep**, a frame every [`ASLEEP_FRAME`], so a click after a quiet spell is
+//!   answered within a tenth of a second; **deep asleep** once nothing has happened for
+//!   [`DEEP_SLEEP_AFTER`], every [`DEEP_ASLEEP_FRAME`].
+//!
+//! Each frame redraws the whole window, a few milliseconds under software OpenGL, so an idle
+//! window costs in proportion to its frames. A network event ends any sleep at once.
 //!
 //! A frame that draws motion (a piece sliding) says so with [`animating`], wherever it is drawn;
 //! its next frame then comes awake.
 
 use std::cell::Cell;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use macroquad::input::{MouseButton, get_keys_down, get_keys_pressed, is_mouse_button_down};
 use macroquad::math::Vec2;
+use macroquad::time::get_time;
 use macroquad::window::{screen_height, screen_width};
 
+use super::wake::{Sleeper, Woken};
 use super::widgets::Input;
+use crate::net::EventReceiver;
 
 /// The shortest time between awake frames: 60 frames a second.
 pub const AWAKE_FRAME: Duration = Duration::from_micros(16_667);
+/// The longest wait between quiet frames when input wakes the window.
+pub const QUIET_FRAME: Duration = Duration::from_secs(1);
 /// The longest wait between frames while asleep (input is looked at this often).
 pub const ASLEEP_FRAME: Duration = Duration::from_millis(100);
 /// How long the window stays awake after the person's last input, in seconds: hover marks and
@@ -67,12 +75,24 @@ pub struct Pacer {
     /// The pointer and the window's size at the last frame, to see them change.
     last_mouse: Vec2,
     last_size: (f32, f32),
+    /// The longest wait between quiet frames when input ends a sleep by itself (`wake.rs`
+    /// found the X connection); `None` when it does not.
+    quiet_frame: Option<Duration>,
 }
 
 impl Pacer {
-    /// After a frame drawn at `now` (seconds) with `input`: how long the loop may wait for the
-    /// network before the next frame. `busy` keeps the window awake whatever it saw (a
-    /// scripted run, which must not wait).
+    /// The pacer of a window whose input ends its sleeps, drawing every `quiet_frame` when
+    /// quiet, or (`None`) of one whose input does not.
+    pub fn new(quiet_frame: Option<Duration>) -> Pacer {
+        Pacer {
+            quiet_frame,
+            ..Pacer::default()
+        }
+    }
+
+    /// After a frame drawn at `now` (seconds) with `input`: how long the loop may sleep before the
+    /// next frame. `busy` keeps the window awake whatever it saw: a scripted run, which must
+    /// not wait, or a sleep ended by input, which miniquad hands to the frame after this one.
     pub fn after_frame(&mut self, now: f64, input: &Input, busy: bool) -> Duration {
         let size = (screen_width(), screen_height());
         let acted = input.clicked
@@ -88,8 +108,8 @@ impl Pacer {
         self.wait(now, acted || busy, take_animating())
     }
 
-    /// The pacing rule: awake after input and while animating, else asleep, and deeper asleep
-    /// after a long quiet spell.
+    /// The pacing rule: awake after input and while animating, else quiet where input wakes
+    /// the window, else asleep, and deeper asleep after a long quiet spell.
     fn wait(&mut self, now: f64, acted: bool, animating: bool) -> Duration {
         if acted {
             self.awake_until = now + AWAKE_AFTER_INPUT;
@@ -99,11 +119,52 @@ impl Pacer {
         }
         if animating || now < self.awake_until {
             AWAKE_FRAME
+        } else if let Some(quiet_frame) = self.quiet_frame {
+            quiet_frame
         } else if now - self.last_active < DEEP_SLEEP_AFTER {
             ASLEEP_FRAME
         } else {
             DEEP_ASLEEP_FRAME
         }
+    }
+}
+
+/// The window loop's clock: sleeps before each frame for as long as the pacer said after the
+/// last one, so that what a frame draws is shown at once, not after the sleep.
+pub struct FrameClock {
+    sleeper: Sleeper,
+    pacer: Pacer,
+    /// How long after `last_start` the next frame may come.
+    wait: Duration,
+    last_start: Instant,
+    woken_by_input: bool,
+}
+
+impl FrameClock {
+    /// The clock of the window it is made in (see [`Sleeper::find`]), drawing every
+    /// `quiet_frame` when quiet if input wakes the window.
+    pub fn new(quiet_frame: Duration) -> FrameClock {
+        let sleeper = Sleeper::find();
+        FrameClock {
+            pacer: Pacer::new(sleeper.input_wakes().then_some(quiet_frame)),
+            sleeper,
+            wait: Duration::ZERO,
+            last_start: Instant::now(),
+            woken_by_input: false,
+        }
+    }
+
+    /// Sleeps until the next frame is due, or input or a `network` event comes first.
+    pub fn before_frame(&mut self, network: Option<&EventReceiver>) {
+        let timeout = self.wait.saturating_sub(self.last_start.elapsed());
+        self.woken_by_input = self.sleeper.sleep(network, timeout) == Woken::Input;
+        self.last_start = Instant::now();
+    }
+
+    /// After a frame drawn with `input`; `busy` as in [`Pacer::after_frame`].
+    pub fn after_frame(&mut self, input: &Input, busy: bool) {
+        let busy = busy || self.woken_by_input;
+        self.wait = self.pacer.after_frame(get_time(), input, busy);
     }
 }
 
@@ -147,6 +208,16 @@ mod tests {
             ASLEEP_FRAME,
             "dozing again"
         );
+    }
+
+    #[test]
+    fn where_input_wakes_the_window_a_quiet_one_draws_once_a_second() {
+        let mut pacer = Pacer::new(Some(QUIET_FRAME));
+        assert_eq!(pacer.wait(5.0, false, false), QUIET_FRAME);
+        assert_eq!(pacer.wait(5.1, true, false), AWAKE_FRAME, "a click");
+        assert_eq!(pacer.wait(5.2, false, true), AWAKE_FRAME, "a piece slides");
+        let later = 5.1 + AWAKE_AFTER_INPUT + DEEP_SLEEP_AFTER;
+        assert_eq!(pacer.wait(later, false, false), QUIET_FRAME, "no deeper sleep");
     }
 
     #[test]

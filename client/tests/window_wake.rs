@@ -1,0 +1,191 @@
+//! A quiet window sleeps until something happens (`gui/wake.rs`): the person's input wakes it
+//! by itself. The client runs under Xvfb with quiet frames 10 minutes apart, so only a wake
+//! can redraw it within the test; the pointer is moved onto a button with `xdotool` and the
+//! screen is grabbed from outside with `xwd` until the button shows its hover colour.
+
+mod common;
+
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{CLIENT, have_command, run_in_window, scratch};
+
+/// The window's size, in the lobby's report and in the test.
+const SIZE: (u32, u32) = (1200, 680);
+
+/// An Xvfb server of its own, stopped when dropped.
+struct Screen {
+    server: Child,
+    display: String,
+}
+
+impl Screen {
+    fn start() -> Screen {
+        let mut server = Command::new("Xvfb")
+            .args(["-displayfd", "1", "-screen", "0", "1366x768x24", "-nolisten", "tcp"])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("Xvfb starts");
+        let mut line = String::new();
+        BufReader::new(server.stdout.take().unwrap())
+            .read_line(&mut line)
+            .expect("Xvfb names its display");
+        Screen {
+            server,
+            display: format!(":{}", line.trim()),
+        }
+    }
+
+    fn command(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        command.env("DISPLAY", &self.display);
+        command
+    }
+
+    /// The screen's pixels as `xwd` dumps them (its header skipped), row by row.
+    fn grab(&self) -> Grab {
+        let output = self.command("xwd").args(["-root", "-silent"]).output().unwrap();
+        assert!(output.status.success(), "xwd: {output:?}");
+        Grab::parse(&output.stdout)
+    }
+}
+
+impl Drop for Screen {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
+}
+
+/// An `xwd` dump: pixels of `bytes_per_pixel` in rows of `bytes_per_line`.
+#[derive(PartialEq)]
+struct Grab {
+    bytes_per_pixel: usize,
+    bytes_per_line: usize,
+    pixels: Vec<u8>,
+}
+
+impl Grab {
+    /// The dump's header is 25 big-endian 32-bit fields, then the window's name (to
+    /// `header_size`), then `ncolors` colour entries of 12 bytes, then the pixels.
+    fn parse(dump: &[u8]) -> Grab {
+        let field = |i: usize| u32::from_be_bytes(dump[i * 4..i * 4 + 4].try_into().unwrap());
+        let (header_size, height, bits_per_pixel) = (field(0), field(5), field(11));
+        let (bytes_per_line, ncolors) = (field(12) as usize, field(19) as usize);
+        let start = header_size as usize + ncolors * 12;
+        Grab {
+            bytes_per_pixel: bits_per_pixel as usize / 8,
+            bytes_per_line,
+            pixels: dump[start..start + bytes_per_line * height as usize].to_vec(),
+        }
+    }
+
+    /// The pixels of `rect` (x, y, width, height), row by row.
+    fn region(&self, rect: [f32; 4]) -> Vec<u8> {
+        let [x, y, w, h] = rect.map(|v| v as usize);
+        (y..y + h)
+            .flat_map(|row| {
+                let start = row * self.bytes_per_line + x * self.bytes_per_pixel;
+                self.pixels[start..start + w * self.bytes_per_pixel].to_vec()
+            })
+            .collect()
+    }
+}
+
+/// Where the lobby draws its "Create room" button at [`SIZE`], from its layout report.
+fn create_button(dir: &Path) -> [f32; 4] {
+    let (data, png, report) = (dir.join("data"), dir.join("lobby.png"), dir.join("lobby.json"));
+    let args = [
+        "--data".as_ref(),
+        data.as_os_str(),
+        "--open-room".as_ref(),
+        "lobby cave".as_ref(),
+        "--screenshot".as_ref(),
+        png.as_os_str(),
+        "--layout-report".as_ref(),
+        report.as_os_str(),
+    ];
+    let output = run_in_window(SIZE, 1, &dir.join("home"), &args);
+    assert!(output.status.success(), "{output:?}");
+    let report: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
+    let button = report["drawn"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|drawn| drawn["kind"] == "Control" && drawn["text"] == "Create room")
+        .expect("the lobby has a Create room button");
+    serde_json::from_value(button["rect"].clone()).unwrap()
+}
+
+/// Grabs until two grabs a second apart are the same (the window has drawn and gone quiet);
+/// gives up after `patience`.
+fn settled(screen: &Screen, patience: Duration) -> Grab {
+    let start = Instant::now();
+    let mut last = screen.grab();
+    loop {
+        std::thread::sleep(Duration::from_secs(1));
+        let grab = screen.grab();
+        let drawn = grab.pixels.iter().any(|&byte| byte != 0);
+        if drawn && grab == last {
+            return grab;
+        }
+        assert!(start.elapsed() < patience, "the window never went quiet");
+        last = grab;
+    }
+}
+
+#[test]
+fn the_pointer_wakes_a_quiet_window() {
+    if !have_command("xdotool", "xdotool") || !have_command("xwd", "x11-apps") {
+        return;
+    }
+    if !have_command("Xvfb", "xvfb") {
+        return;
+    }
+    let dir = scratch();
+    let button = create_button(dir.path());
+    let screen = Screen::start();
+    let size = format!("{}x{}", SIZE.0, SIZE.1);
+    let mut client = screen
+        .command(CLIENT)
+        .args(["--data".as_ref(), dir.path().join("data").as_os_str()])
+        .args(["--window-size", &size, "--quiet-frame-seconds", "600"])
+        .env("PARLOR_HOME", dir.path().join("home"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let quiet = settled(&screen, Duration::from_secs(60));
+    let before = quiet.region(button);
+
+    let [x, y, w, h] = button;
+    let (x, y) = ((x + w / 2.0) as i32, (y + h / 2.0) as i32);
+    let moved = screen
+        .command("xdotool")
+        .args(["mousemove", &x.to_string(), &y.to_string()])
+        .status()
+        .unwrap();
+    assert!(moved.success());
+    let start = Instant::now();
+    let hovered = loop {
+        let now = screen.grab().region(button);
+        if now != before {
+            break true;
+        }
+        if start.elapsed() > Duration::from_secs(20) {
+            break false;
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    let _ = client.kill();
+    let _ = client.wait();
+    assert!(
+        hovered,
+        "the button under the pointer was not redrawn: the pointer did not wake the window"
+    );
+}
