@@ -1,70 +1,63 @@
-//! Finished games and HER's brains in SQLite (bundled): one row per game with its moves as
-//! JSON, so the games stay readable with the `sqlite3` tool and independent of the wire codec,
-//! and one row per brain with its brain file, packed with LZ4 (`packed.rs`; `client hexapawn
-//! brains export` gives the JSON).
+//! The store: finished games, rooms in progress with every move, auto matches, and HER's
+//! brains. It is the truth after a restart: a room shows a state only once the store has it.
+//!
+//! One interface, [`Backend`], with the database behind it: SQLite in the data directory
+//! (`sqlite/`, the default, one server per store). Rooms, the hall and the requests hold a
+//! [`Store`], a cheap handle, and never know which database it is.
+//!
+//! Reads (and brain imports and resets) block, so async code calls them on a blocking thread;
+//! the writes of rooms answer with a [`Pending`] once durable.
 
-mod brains;
-mod checkpoints;
+mod backend;
 mod packed;
-mod rooms;
-mod size;
-mod tables;
-mod writer;
+mod pending;
+mod rows;
+pub mod sqlite;
 
-pub use brains::{BrainRow, BrainUse, PreparedLesson};
-pub use rooms::{HerStart, MatchProgress, MatchRound, MatchRow, RoomRow, StoredRoom, Unfinished};
-pub use size::StoreFull;
-pub use writer::Pending;
-
-use std::fs::{File, TryLockError};
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use anyhow::{Context, anyhow, bail, ensure};
 use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
-use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
-use rusqlite::{Connection, OptionalExtension, params};
-use tracing::{info, warn};
 
-/// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
-/// their keys: an older store is migrated once, when it opens.
-const SEAT_KEYS_VERSION: i64 = 1;
-/// The layout version from which brains carry a revision (for lessons prepared beside the
-/// writer, `brains::PreparedLesson`).
-const BRAIN_REVISIONS_VERSION: i64 = 2;
-/// The layout version from which brains may be stored packed (`packed.rs`), which servers
-/// before it cannot read: they see a BLOB where they expect text.
-const PACKED_BRAINS_VERSION: i64 = 3;
-/// The layout version from which rooms keep who made them, who took each seat, and since when
-/// nobody follows them.
-const PLAYERS_VERSION: i64 = 4;
-/// The layout version from which rooms and brains keep the source address they were made from
-/// (`crate::source`), so the per-address quotas count them across restarts. It is the newest
-/// layout; a store of a newer one is refused.
-const SOURCES_VERSION: i64 = 5;
+pub use backend::Backend;
+pub use pending::Pending;
+pub use rows::{
+    BrainRow, BrainUse, HerStart, MAX_LISTED_BRAINS, MatchProgress, MatchRound, MatchRow,
+    PreparedLesson, RoomRow, StoreFull, StoredRoom, Unfinished,
+};
 
 /// How many records `ListRecords` returns at most.
 pub const RECORD_LIST_LIMIT: u32 = 200;
 
-/// A cheap handle to the database. Reads (and brain imports and resets) block, so async code
-/// calls them through `spawn_blocking`; the writes of rooms go through the store's one writer
-/// thread and answer with a [`Pending`] once committed.
+/// A cheap handle to the store, whichever database holds it.
 #[derive(Clone)]
-pub struct Store {
-    connection: Arc<Mutex<Connection>>,
-    /// What it holds, and its cap (see `size.rs`).
-    size: Arc<size::StoreSize>,
-    writer: writer::Jobs,
-    /// Waits for the writer when the last handle goes: after `writer`, the last sender, and
-    /// before the lock (fields are dropped in order).
-    _writer_thread: Arc<writer::JoinedThread>,
-    /// The thread that checkpoints the WAL beside the writer. `None` in memory. Before the
-    /// lock: fields are dropped in order, and its connection must be closed first.
-    _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
-    /// The data directory's lock, held while any handle lives: two servers writing one store
-    /// would hand out the same room ids and store games twice. `None` in memory.
-    _data_dir_lock: Option<Arc<File>>,
+pub struct Store(Arc<dyn Backend>);
+
+impl Store {
+    /// The SQLite store `games.db` in `data_dir` (created if needed), which no other server
+    /// may be using (see [`sqlite::SqliteStore::open`]).
+    pub fn open(data_dir: &Path) -> anyhow::Result<Store> {
+        Ok(Store(Arc::new(sqlite::SqliteStore::open(data_dir)?)))
+    }
+
+    /// A store that lives in memory only (tests, throwaway servers).
+    pub fn in_memory() -> anyhow::Result<Store> {
+        Ok(Store(Arc::new(sqlite::SqliteStore::in_memory()?)))
+    }
+
+    /// A store in another database.
+    pub fn with(backend: impl Backend) -> Store {
+        Store(Arc::new(backend))
+    }
+}
+
+impl std::ops::Deref for Store {
+    type Target = dyn Backend;
+
+    fn deref(&self) -> &(dyn Backend + 'static) {
+        &*self.0
+    }
 }
 
 /// A finished game about to be stored.
@@ -76,351 +69,9 @@ pub struct NewRecord {
     pub moves: Vec<GameMove>,
 }
 
-impl Store {
-    /// Opens (creating if needed) `games.db` in `data_dir`, which no other server may be using.
-    /// A database that cannot be written, is damaged, was cut off from the data in its WAL,
-    /// or is not a Parlor store is refused here, at the start, naming it, rather than losing
-    /// writes or failing every request later.
-    pub fn open(data_dir: &Path) -> anyhow::Result<Store> {
-        std::fs::create_dir_all(data_dir)
-            .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
-        let lock = lock_data_dir(data_dir)?;
-        let path = data_dir.join("games.db");
-        // Before SQLite opens it: opening a database of no pages deletes the WAL beside it.
-        check_not_truncated(&path)
-            .with_context(|| format!("cannot use database {}", path.display()))?;
-        let connection = Connection::open(&path)
-            .with_context(|| format!("cannot open database {}", path.display()))?;
-        check_usable(&connection)
-            .and_then(|()| checkpoints::take_over(&connection, &path))
-            .and_then(|checkpoints| {
-                let on_disk = (Arc::new(checkpoints), Arc::new(lock));
-                Store::init(connection, Some(on_disk))
-            })
-            .with_context(|| format!("cannot use database {}", path.display()))
-    }
-
-    /// A store that lives in memory only (tests, throwaway servers).
-    pub fn in_memory() -> anyhow::Result<Store> {
-        Store::init(Connection::open_in_memory()?, None)
-    }
-
-    /// `on_disk`: the checkpoint thread and the data directory's lock, for a store in a file.
-    fn init(
-        connection: Connection,
-        on_disk: Option<(Arc<checkpoints::Checkpoints>, Arc<File>)>,
-    ) -> anyhow::Result<Store> {
-        // Before anything is created in it.
-        let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        if version > SOURCES_VERSION {
-            bail!(
-                "a newer Parlor wrote it (layout {version}; this server knows up to \
-                 {SOURCES_VERSION}): run that version, or give this one another --data"
-            );
-        }
-        tables::check_parlor_store(&connection, version)?;
-        connection.execute_batch(
-            "PRAGMA journal_mode = WAL;
-             PRAGMA synchronous = NORMAL;",
-        )?;
-        connection.execute_batch(tables::SCHEMA)?;
-        // A store from before layout 5 gets its rooms' new columns before anything reads them.
-        if version < SOURCES_VERSION {
-            let has_rooms = connection
-                .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rooms'")?
-                .exists([])?;
-            if has_rooms {
-                rooms::add_missing_columns(&connection)?;
-            }
-        }
-        connection.execute_batch(rooms::SCHEMA)?;
-        if version < SEAT_KEYS_VERSION {
-            let hidden = rooms::hide_stored_tokens(&connection)?;
-            if hidden > 0 {
-                info!(
-                    rooms = hidden,
-                    "seat tokens in the store replaced by their keys"
-                );
-            }
-            connection.pragma_update(None, "user_version", SEAT_KEYS_VERSION)?;
-        }
-        if version < BRAIN_REVISIONS_VERSION {
-            let has_revision = connection
-                .prepare("SELECT 1 FROM pragma_table_info('brains') WHERE name = 'revision'")?
-                .exists([])?;
-            if !has_revision {
-                connection.execute_batch(
-                    "ALTER TABLE brains ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
-                )?;
-            }
-            connection.pragma_update(None, "user_version", BRAIN_REVISIONS_VERSION)?;
-        }
-        if version < PACKED_BRAINS_VERSION {
-            // Nothing to change: text rows are read as they are.
-            connection.pragma_update(None, "user_version", PACKED_BRAINS_VERSION)?;
-        }
-        if version < SOURCES_VERSION {
-            // Rooms and brains of older stores keep no address: they count for their player.
-            connection.pragma_update(None, "user_version", SOURCES_VERSION)?;
-        }
-        let size = Arc::new(size::StoreSize::uncapped(&connection));
-        let connection = Arc::new(Mutex::new(connection));
-        let (writer, writer_thread) = writer::spawn(Arc::clone(&connection), Arc::clone(&size))?;
-        let (checkpoints, data_dir_lock) = on_disk.unzip();
-        Ok(Store {
-            connection,
-            size,
-            writer,
-            _writer_thread: Arc::new(writer_thread),
-            _checkpoints: checkpoints,
-            _data_dir_lock: data_dir_lock,
-        })
-    }
-
-    fn lock(&self) -> size::Locked<'_> {
-        // A panic while holding the lock cannot leave SQLite half-written: it has its own
-        // transactions.
-        size::Locked::new(crate::lock(&self.connection), &self.size)
-    }
-
-    /// Caps the store's size, for every handle (`Limits::max_store_bytes`; none by default):
-    /// once it holds that much, [`Store::check_not_full`] refuses.
-    pub fn cap_size(&self, max_bytes: u64) {
-        self.size.cap(max_bytes);
-    }
-
-    /// The bytes the store holds, as its last write left it (see `size.rs`).
-    pub fn size_bytes(&self) -> u64 {
-        self.size.bytes()
-    }
-
-    /// Refuses once the store is at or over its cap: asked before what would only grow it (a
-    /// new room, a brain import, an auto match's next rounds), never before a game's moves and
-    /// end. Never waits: the size is measured after each write.
-    pub fn check_not_full(&self) -> Result<(), StoreFull> {
-        self.size.check_not_full()
-    }
-
-    /// Drops `table`, so that the writes needing it fail: for tests of what a failed write
-    /// does.
-    #[cfg(test)]
-    pub(crate) fn drop_table(&self, table: &str) {
-        (self.lock())
-            .execute(&format!("DROP TABLE {table}"), [])
-            .expect("a table to drop");
-    }
-
-    /// Renames `table`: away, the writes needing it fail; back, they work again. For tests of
-    /// what is tried again after a failed write.
-    #[cfg(test)]
-    pub(crate) fn rename_table(&self, table: &str, to: &str) {
-        (self.lock())
-            .execute(&format!("ALTER TABLE {table} RENAME TO {to}"), [])
-            .expect("a table to rename");
-    }
-
-    pub fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
-        insert_record(&self.lock(), record)
-    }
-
-    /// The newest records first. A row that does not read back is logged and left out, so
-    /// that it does not hide the others.
-    pub fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
-        let connection = self.lock();
-        let mut statement = connection.prepare(
-            "SELECT id, game, seats, outcome, move_count, finished_at FROM games
-             ORDER BY id DESC LIMIT ?1",
-        )?;
-        let rows = statement.query_map([RECORD_LIST_LIMIT], |row| {
-            Ok((row.get::<_, i64>(0)?, summary_columns(row)))
-        })?;
-        let mut summaries = Vec::new();
-        for row in rows {
-            let (id, columns) = row?;
-            match columns
-                .map_err(anyhow::Error::from)
-                .and_then(RawSummary::decode)
-            {
-                Ok(summary) => summaries.push(summary),
-                Err(error) => warn!(
-                    record = id,
-                    error = format!("{error:#}"),
-                    "stored game left out of the list"
-                ),
-            }
-        }
-        Ok(summaries)
-    }
-
-    pub fn get(&self, id: RecordId) -> anyhow::Result<Option<GameRecord>> {
-        let connection = self.lock();
-        let row = connection
-            .query_row(
-                "SELECT id, game, seats, outcome, move_count, finished_at, start, moves
-                 FROM games WHERE id = ?1",
-                [id as i64],
-                |row| {
-                    Ok((
-                        summary_columns(row)?,
-                        row.get::<_, String>(6)?,
-                        row.get::<_, String>(7)?,
-                    ))
-                },
-            )
-            .optional()?;
-        row.map(|(summary, start, moves)| {
-            Ok(GameRecord {
-                summary: summary.decode()?,
-                start: serde_json::from_str(&start)?,
-                moves: serde_json::from_str(&moves)?,
-            })
-        })
-        .transpose()
-    }
-}
-
-/// Takes `data_dir`'s lock file (`server.lock`), refused while another process holds it. The
-/// operating system lets go of it when the process ends, even by `kill -9`.
-fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
-    let path = data_dir.join("server.lock");
-    let file = File::options()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .with_context(|| format!("cannot open {}", path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
-        Err(TryLockError::WouldBlock) => bail!(
-            "another Parlor server uses {}: give this one another --data, or join that one \
-             with --server (a window shows its address in its top bar)",
-            data_dir.display()
-        ),
-        Err(TryLockError::Error(error)) => {
-            Err(error).with_context(|| format!("cannot lock {}", path.display()))
-        }
-    }
-}
-
-/// Refuses a `database` that is empty (0 bytes) or missing while its WAL beside it holds data:
-/// the database was truncated, or moved away without its WAL, and SQLite, opening it, would
-/// delete the WAL and start an empty store.
-fn check_not_truncated(database: &Path) -> anyhow::Result<()> {
-    let mut wal = database.as_os_str().to_owned();
-    wal.push("-wal");
-    let wal = Path::new(&wal);
-    let wal_bytes = match file_bytes(wal)? {
-        None | Some(0) => return Ok(()),
-        Some(bytes) => bytes,
-    };
-    let state = match file_bytes(database)? {
-        Some(0) => "it is empty (0 bytes)",
-        None => "it is missing",
-        Some(_) => return Ok(()),
-    };
-    bail!(
-        "{state} while its WAL {} holds {wal_bytes} bytes: the database was truncated or moved \
-         away without its WAL, and opening it would throw the WAL away. Restore {} from a copy, \
-         or move both files away to start with an empty store",
-        wal.display(),
-        database.display()
-    )
-}
-
-/// The size of the file at `path`; `None` when there is none.
-fn file_bytes(path: &Path) -> anyhow::Result<Option<u64>> {
-    match std::fs::metadata(path) {
-        Ok(metadata) => Ok(Some(metadata.len())),
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(error) => Err(error).with_context(|| format!("cannot read {}", path.display())),
-    }
-}
-
-/// Refuses a database this process can only read (SQLite then opens it read-only and fails
-/// each write), a file that is no database, or a database that SQLite finds damaged.
-fn check_usable(connection: &Connection) -> anyhow::Result<()> {
-    if connection.is_readonly(rusqlite::MAIN_DB)? {
-        bail!("it can only be read: check the permissions of the file and of its folder");
-    }
-    let check: String = connection
-        .query_row("PRAGMA quick_check(1)", [], |row| row.get(0))
-        .map_err(|error| match error.sqlite_error_code() {
-            Some(rusqlite::ErrorCode::NotADatabase) => anyhow!(
-                "it is not an SQLite database: if it was Parlor's store, restore it from a copy; \
-                 if it is another program's file, give the server another --data"
-            ),
-            _ => error.into(),
-        })?;
-    ensure!(
-        check == "ok",
-        "it is damaged (SQLite's quick_check says: {}); restore it from a copy, or move it \
-         away to start with an empty store",
-        check.replace('\n', "; ")
-    );
-    // The write lock every write needs (the -wal and -shm files must be writable too).
-    connection
-        .execute_batch("BEGIN IMMEDIATE; COMMIT;")
-        .context("it cannot be written")
-}
-
-fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<RecordId> {
-    let finished_at = unix_now();
-    connection.execute(
-        "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-        params![
-            serde_json::to_string(&record.game)?,
-            serde_json::to_string(&record.seats)?,
-            serde_json::to_string(&record.outcome)?,
-            serde_json::to_string(&record.start)?,
-            serde_json::to_string(&record.moves)?,
-            i64::from(parlor_shared::game::turns(&record.moves)),
-            finished_at as i64,
-        ],
-    )?;
-    Ok(connection.last_insert_rowid() as RecordId)
-}
-
 /// Seconds since the Unix epoch.
 pub(crate) fn unix_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
 }
-
-/// The summary columns as read, before their JSON is decoded.
-struct RawSummary {
-    id: i64,
-    game: String,
-    seats: String,
-    outcome: String,
-    moves: i64,
-    finished_at: i64,
-}
-
-fn summary_columns(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawSummary> {
-    Ok(RawSummary {
-        id: row.get(0)?,
-        game: row.get(1)?,
-        seats: row.get(2)?,
-        outcome: row.get(3)?,
-        moves: row.get(4)?,
-        finished_at: row.get(5)?,
-    })
-}
-
-impl RawSummary {
-    fn decode(self) -> anyhow::Result<RecordSummary> {
-        Ok(RecordSummary {
-            id: self.id as RecordId,
-            game: serde_json::from_str(&self.game)?,
-            seats: serde_json::from_str(&self.seats)?,
-            outcome: serde_json::from_str(&self.outcome)?,
-            moves: self.moves as u32,
-            finished_at: self.finished_at as u64,
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests;

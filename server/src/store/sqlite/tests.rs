@@ -2,6 +2,7 @@
 //! files.
 
 use super::*;
+use crate::store::*;
 use parlor_shared::game::GameSetup;
 
 #[test]
@@ -18,8 +19,8 @@ fn a_saved_game_comes_back_whole_and_survives_reopening() {
         start: GameSetup::Cave.start().unwrap(),
         moves: moves.clone(),
     };
-    let id = Store::open(dir.path()).unwrap().save(&record).unwrap();
-    let store = Store::open(dir.path()).unwrap();
+    let id = SqliteStore::open(dir.path()).unwrap().save(&record).unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
     let got = store.get(id).unwrap().unwrap();
     assert_eq!(got.moves, moves);
     assert_eq!(got.start, GameSetup::Cave.start().unwrap());
@@ -58,7 +59,7 @@ fn a_store_from_before_brain_revisions_gets_them_and_keeps_its_brains() {
         )
         .unwrap();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
     assert_eq!(store.load_brain("OLD").unwrap(), Some((brain, 5)));
     store
         .put_brain(
@@ -83,22 +84,22 @@ fn a_store_from_before_brain_revisions_gets_them_and_keeps_its_brains() {
 #[test]
 fn a_data_directory_serves_one_store_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
-    let first = Store::open(dir.path()).unwrap();
+    let first = SqliteStore::open(dir.path()).unwrap();
     let second = first.clone();
-    let refused = Store::open(dir.path()).err().expect("refused while in use");
+    let refused = SqliteStore::open(dir.path()).err().expect("refused while in use");
     let message = format!("{refused:#}");
     assert!(message.contains("another Parlor server uses"), "{message}");
     drop(first);
-    assert!(Store::open(dir.path()).is_err(), "a clone still holds it");
+    assert!(SqliteStore::open(dir.path()).is_err(), "a clone still holds it");
     drop(second);
-    Store::open(dir.path()).expect("free once every handle is gone");
+    SqliteStore::open(dir.path()).expect("free once every handle is gone");
 }
 
 #[test]
 fn a_damaged_database_is_refused_at_the_start_naming_it() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
         for _ in 0..200 {
             store.save(&cave_record()).unwrap();
         }
@@ -119,7 +120,7 @@ fn a_damaged_database_is_refused_at_the_start_naming_it() {
     assert!(bytes.len() > 3 * 4096, "{} bytes", bytes.len());
     bytes[2 * 4096..3 * 4096].fill(0x5a);
     std::fs::write(&path, bytes).unwrap();
-    let refused = Store::open(dir.path())
+    let refused = SqliteStore::open(dir.path())
         .err()
         .expect("a damaged store is refused");
     let message = format!("{refused:#}");
@@ -133,7 +134,7 @@ fn a_damaged_database_is_refused_at_the_start_naming_it() {
 #[test]
 fn a_database_that_can_only_be_read_is_refused() {
     let dir = tempfile::tempdir().unwrap();
-    drop(Store::open(dir.path()).unwrap());
+    drop(SqliteStore::open(dir.path()).unwrap());
     // Root may write files without write permission, so the read-only opening that SQLite
     // falls back to for such a file is asked for directly.
     let read_only = Connection::open_with_flags(
@@ -147,7 +148,7 @@ fn a_database_that_can_only_be_read_is_refused() {
 
 #[test]
 fn a_stored_game_that_does_not_read_back_is_left_out_of_the_list_not_the_others() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let ids: Vec<RecordId> = (0..3)
         .map(|_| store.save(&cave_record()).unwrap())
         .collect();
@@ -168,7 +169,7 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_was() {
         let newer = Connection::open(dir.path().join("games.db")).unwrap();
         newer.pragma_update(None, "user_version", 99).unwrap();
     }
-    let refused = Store::open(dir.path()).err().expect("refused");
+    let refused = SqliteStore::open(dir.path()).err().expect("refused");
     let message = format!("{refused:#}");
     assert!(
         message.contains("a newer Parlor wrote it (layout 99"),
@@ -188,7 +189,7 @@ fn a_store_of_a_newer_layout_is_refused_and_left_as_it_was() {
 #[test]
 fn every_connection_is_closed_when_the_last_handle_goes() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path()).unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
     let second = store.clone();
     for _ in 0..50 {
         store.save(&cave_record()).unwrap();
@@ -210,7 +211,7 @@ fn refused_leaving_untouched(dir: &Path, files: &[&str]) -> String {
             .collect()
     };
     let before = read();
-    let refused = Store::open(dir).err().expect("refused");
+    let refused = SqliteStore::open(dir).err().expect("refused");
     assert_eq!(read(), before, "{files:?} changed");
     let message = format!("{refused:#}");
     let database = dir.join("games.db").display().to_string();
@@ -223,7 +224,7 @@ fn a_database_truncated_while_its_wal_holds_data_is_refused_and_left_as_it_was()
     let dir = tempfile::tempdir().unwrap();
     let wal = dir.path().join("games.db-wal");
     let database = dir.path().join("games.db");
-    let store = Store::open(dir.path()).unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
     for _ in 0..20 {
         store.save(&cave_record()).unwrap();
     }
@@ -244,7 +245,7 @@ fn a_database_truncated_while_its_wal_holds_data_is_refused_and_left_as_it_was()
     // An empty database beside an empty WAL holds nothing to lose: a new store.
     std::fs::write(&database, b"").unwrap();
     std::fs::write(&wal, b"").unwrap();
-    Store::open(dir.path()).expect("a new store");
+    SqliteStore::open(dir.path()).expect("a new store");
 }
 
 #[test]

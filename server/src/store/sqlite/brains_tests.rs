@@ -1,4 +1,5 @@
 use super::*;
+use crate::store::*;
 use parlor_shared::codec::{self, Format, MAX_FRAME_BYTES};
 use parlor_shared::hexapawn::{
     AutoConfig, AutoMatch, Dims, HerResult, MAX_BRAIN_NAME, Move, Position, Side, check_brain_name,
@@ -18,7 +19,7 @@ fn trained_pair() -> [Brain; 2] {
 
 #[test]
 fn brains_round_trip_count_games_and_reset_to_empty() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let [a, b] = trained_pair();
     assert!(store.load_brain("A").unwrap().is_none());
     let both = [
@@ -55,7 +56,7 @@ fn brains_round_trip_count_games_and_reset_to_empty() {
 
 #[test]
 fn the_list_holds_the_brains_changed_last_by_name() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let empty = Brain::new(Dims::HEXAPAWN, false);
     let count = MAX_LISTED_BRAINS + 2;
     for i in 0..count {
@@ -112,7 +113,7 @@ fn a_full_list_of_the_largest_summaries_fits_in_a_frame() {
 
 #[test]
 fn a_lost_game_against_a_person_takes_the_bead_of_hers_last_draw() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let start = Position::start(Dims::HEXAPAWN);
     let after_white = start.play("b1-b2".parse().unwrap()).unwrap();
     assert_eq!(after_white.to_move(), Side::Black);
@@ -141,7 +142,7 @@ fn a_lost_game_against_a_person_takes_the_bead_of_hers_last_draw() {
 fn a_loss_whose_last_bead_is_gone_takes_no_earlier_bead() {
     // Two games of one brain against people at once, both lost with the same last move:
     // the first recorded takes that bead, and the second may not take its earlier one.
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let first = Position::start(Dims::HEXAPAWN)
         .play("b1-b2".parse().unwrap())
         .unwrap();
@@ -181,7 +182,7 @@ fn a_loss_whose_last_bead_is_gone_takes_no_earlier_bead() {
 
 #[test]
 fn a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_counted() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let after_white = Position::start(Dims::HEXAPAWN)
         .play("b1-b2".parse().unwrap())
         .unwrap();
@@ -202,7 +203,7 @@ fn a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_c
 
 #[test]
 fn a_prepared_lesson_is_stored_as_prepared_or_worked_out_again_if_the_brain_changed_meanwhile() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let start = Position::start(Dims::HEXAPAWN);
     let b2 = start.play("b1-b2".parse().unwrap()).unwrap();
     let a2 = start.play("a1-a2".parse().unwrap()).unwrap();
@@ -258,7 +259,7 @@ fn a_prepared_lesson_is_stored_as_prepared_or_worked_out_again_if_the_brain_chan
 
 #[test]
 fn a_player_lists_their_own_brains_by_plain_name_and_the_halls_but_not_other_players() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let empty = Brain::new(Dims::HEXAPAWN, false);
     let (ada, bob) = (PlayerId(0xada), PlayerId(0xb0b));
     let own = |player: PlayerId, name: &str| format!("{player}/{name}");

@@ -13,10 +13,10 @@ use std::thread::JoinHandle;
 
 use anyhow::anyhow;
 use rusqlite::Connection;
-use tokio::sync::oneshot;
 use tracing::warn;
 
 use super::size::StoreSize;
+use crate::store::Pending;
 
 /// The most jobs one transaction takes.
 pub const MAX_BATCH: usize = 1024;
@@ -28,36 +28,6 @@ pub(super) type Work = Box<dyn FnOnce(&Connection) -> Reply + Send>;
 
 /// The queue into the writer thread.
 pub(super) type Jobs = Sender<Work>;
-
-/// A job's answer, once its transaction has committed.
-pub struct Pending<T>(oneshot::Receiver<anyhow::Result<T>>);
-
-impl<T> Pending<T> {
-    /// Waits (asynchronously) for the commit.
-    pub async fn done(self) -> anyhow::Result<T> {
-        self.0
-            .await
-            .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
-    }
-
-    /// The answer if it has come, without waiting.
-    pub fn try_done(&mut self) -> Option<anyhow::Result<T>> {
-        match self.0.try_recv() {
-            Ok(result) => Some(result),
-            Err(oneshot::error::TryRecvError::Empty) => None,
-            Err(oneshot::error::TryRecvError::Closed) => {
-                Some(Err(anyhow!("the store's writer has stopped")))
-            }
-        }
-    }
-
-    /// Waits on a thread outside the async runtime (never on a tokio worker).
-    pub fn wait(self) -> anyhow::Result<T> {
-        self.0
-            .blocking_recv()
-            .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
-    }
-}
 
 /// One of the store's threads (the writer, the checkpoints), waited for when this is dropped,
 /// so that its connection is closed before the store lets go of its data directory. Its
@@ -100,7 +70,7 @@ pub(super) fn submit<T: Send + 'static>(
     jobs: &Jobs,
     job: impl FnOnce(&Connection) -> anyhow::Result<T> + Send + 'static,
 ) -> Pending<T> {
-    let (answer, pending) = oneshot::channel();
+    let (answer, pending) = Pending::channel();
     let work: Work = Box::new(move |connection| {
         let result = in_savepoint(connection, job);
         Box::new(move |commit_error: Option<&str>| {
@@ -113,7 +83,7 @@ pub(super) fn submit<T: Send + 'static>(
     });
     // If the writer is gone the job is dropped with its sender, and `done` says so.
     let _ = jobs.send(work);
-    Pending(pending)
+    pending
 }
 
 fn in_savepoint<T>(

@@ -12,16 +12,17 @@
 
 use std::net::IpAddr;
 
-use parlor_shared::game::{GameKind, GameMove, GameState};
-use parlor_shared::hexapawn::{Brain, CurvePoint, HerStats, MatchSetup, PlayMode, RoundResult};
+use parlor_shared::game::{GameKind, GameMove};
+use parlor_shared::hexapawn::{MatchSetup, PlayMode};
 use parlor_shared::identity::Player;
-use parlor_shared::protocol::{RecordId, RoomId, SeatSpec, SeatToken};
+use parlor_shared::protocol::{RecordId, RoomId, SeatToken};
 use rusqlite::{Connection, params};
 use serde::{Deserialize, Serialize};
 
-use super::brains::{self, BrainRow, Games, PreparedLesson};
-use super::writer::{Pending, submit};
-use super::{NewRecord, Store, insert_record, unix_now};
+use super::brains::{self, Games};
+use super::writer::submit;
+use super::{SqliteStore, insert_record};
+use crate::store::{MatchRound, NewRecord, Pending, PreparedLesson, RoomRow, unix_now};
 use crate::her_seat::HerGameRecord;
 use crate::seat_key::SeatKey;
 
@@ -69,14 +70,6 @@ pub(super) const SCHEMA: &str = "
         value       INTEGER NOT NULL
     );";
 
-/// HER's side of a game against a person as it began: the brain then (the person's game is
-/// replayed against it on restart) and the mode.
-#[derive(Clone, Debug, PartialEq)]
-pub struct HerStart {
-    pub mode: PlayMode,
-    pub brain: Brain,
-}
-
 #[derive(Serialize, Deserialize)]
 struct HerColumn {
     mode: PlayMode,
@@ -84,79 +77,6 @@ struct HerColumn {
     brain: String,
 }
 
-/// A room in progress as stored: how it began and the moves made since.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoomRow {
-    pub id: RoomId,
-    pub start: GameState,
-    /// The settled seats (an oracle's secret strength included).
-    pub seats: Vec<SeatSpec>,
-    /// The key of each seat's token, once someone has joined it.
-    pub keys: Vec<Option<SeatKey>>,
-    /// The player who took each seat (empty for rooms stored before players were known).
-    pub players: Vec<Option<Player>>,
-    pub creator: Option<Player>,
-    /// The source address it was asked for from (`crate::source`); `None` for rooms stored
-    /// before addresses were kept.
-    pub address: Option<IpAddr>,
-    pub seed: u64,
-    pub her: Option<HerStart>,
-    pub moves: Vec<GameMove>,
-    /// Since when nobody follows the room (unix seconds); `None` while somebody does.
-    pub unfollowed_since: Option<u64>,
-}
-
-/// How far an auto match has come, in the match's own numbering of its HERs.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MatchProgress {
-    pub rounds_played: u64,
-    pub stats: [HerStats; 2],
-    /// Each HER's losses since the curve's last point.
-    pub window_losses: [u32; 2],
-    pub last_round: Option<RoundResult>,
-    /// The learning curve (stored a row per point, not with the rest).
-    #[serde(skip)]
-    pub curve: Vec<CurvePoint>,
-}
-
-/// An auto match in progress as stored.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatchRow {
-    pub id: RoomId,
-    pub creator: Option<Player>,
-    /// The source address it was asked for from, as for [`RoomRow::address`].
-    pub address: Option<IpAddr>,
-    pub setup: MatchSetup,
-    pub seed: u64,
-    pub progress: MatchProgress,
-    /// Since when nobody watches the match (unix seconds); `None` while somebody does.
-    pub unfollowed_since: Option<u64>,
-}
-
-/// A room in progress as stored: a game, or an auto match.
-#[derive(Clone, Debug, PartialEq)]
-pub enum StoredRoom {
-    Game(Box<RoomRow>),
-    Match(Box<MatchRow>),
-}
-
-/// What a restarting server finds: the rooms in progress and the next room id to give out.
-pub struct Unfinished {
-    pub rooms: Vec<StoredRoom>,
-    /// Rows that did not read back (each logged).
-    pub unreadable: usize,
-    pub next_room: RoomId,
-}
-
-/// The rounds of an auto match played since its last write: both brains after them (each
-/// counting `rounds` more games), the progress after them, and the curve's new points.
-pub struct MatchRound {
-    pub room: RoomId,
-    pub brains: [(String, BrainRow); 2],
-    pub rounds: u64,
-    pub progress: MatchProgress,
-    pub points: Vec<CurvePoint>,
-}
 
 fn json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<String> {
     Ok(serde_json::to_string(value)?)
@@ -184,7 +104,7 @@ fn delete_room(connection: &Connection, room: RoomId) -> anyhow::Result<()> {
     Ok(())
 }
 
-impl Store {
+impl SqliteStore {
     /// Stores a new room (its moves, if any, too).
     pub fn insert_room(&self, room: &RoomRow) -> Pending<()> {
         let columns = (|| {

@@ -16,21 +16,13 @@ use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::warn;
 
-use super::packed::{pack, unpack};
-use super::{Store, unix_now};
+use super::super::packed::unpack_column;
+use super::SqliteStore;
+use crate::store::{BrainRow, BrainUse, MAX_LISTED_BRAINS, PreparedLesson, unix_now};
 use crate::her_seat::HerGameRecord;
 
-/// The most brains [`Store::list_brains`] gives: its answer must fit in one frame, and this
-/// many summaries with the longest names and the largest counts do (see the tests).
-pub const MAX_LISTED_BRAINS: u32 = 150;
 
-/// A brain to save after a finished game.
-pub struct BrainUse<'a> {
-    pub name: &'a str,
-    pub brain: &'a Brain,
-}
-
-impl Store {
+impl SqliteStore {
     /// The stored brain `name` and the games it has finished, if there is one.
     pub fn load_brain(&self, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {
         read_brain(&self.lock(), name)
@@ -59,10 +51,6 @@ impl Store {
         Ok(())
     }
 
-    /// Stores `brain` as `name`, replacing any brain of that name; its game count starts over.
-    pub fn put_brain(&self, name: &str, brain: &Brain) -> anyhow::Result<()> {
-        self.put_brain_row(name, &BrainRow::of(brain))
-    }
 
     /// [`Store::put_brain`] of a brain already packed.
     pub fn put_brain_row(&self, name: &str, row: &BrainRow) -> anyhow::Result<()> {
@@ -196,17 +184,8 @@ fn row_name(canonical: &str) -> &str {
         .unwrap_or(canonical)
 }
 
-/// A finished game's lesson, worked out beside the store's writer from the brain as stored
-/// at `revision` (see [`Store::prepare_lesson`]): decoding, teaching and encoding a brain of
-/// 200,000 boxes takes seconds, which on the writer would hold up every room's moves.
-pub struct PreparedLesson {
-    /// The stored brain's revision when it was read; `None` when there was none.
-    revision: Option<i64>,
-    /// The brain taught, ready to write; `None` when there is nothing to teach.
-    taught: Option<BrainRow>,
-}
 
-impl Store {
+impl SqliteStore {
     /// Works out `game`'s lesson from its brain as stored now. Blocking, but the store is
     /// locked only while the brain's row is read.
     pub fn prepare_lesson(&self, game: &HerGameRecord) -> anyhow::Result<PreparedLesson> {
@@ -214,7 +193,7 @@ impl Store {
             .query_row(
                 "SELECT brain, revision FROM brains WHERE name = ?1",
                 [row_name(&game.brain)],
-                |row| Ok((unpack(row.get_ref(0)?), row.get::<_, i64>(1)?)),
+                |row| Ok((unpack_column(row.get_ref(0)?), row.get::<_, i64>(1)?)),
             )
             .optional()?;
         let (brain, revision) = match stored {
@@ -311,7 +290,7 @@ fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Bra
         .query_row(
             "SELECT brain, games FROM brains WHERE name = ?1",
             [row_name(name)],
-            |row| Ok((unpack(row.get_ref(0)?), row.get::<_, i64>(1)?)),
+            |row| Ok((unpack_column(row.get_ref(0)?), row.get::<_, i64>(1)?)),
         )
         .optional()?;
     row.map(|(json, games)| Ok((decode_brain(name, &json?)?, games as u64)))
@@ -329,34 +308,6 @@ pub(super) fn write_brain(
     games: Games,
 ) -> anyhow::Result<()> {
     write_brain_row(connection, name, &BrainRow::of(brain), games)
-}
-
-/// A brain ready to be written: its file packed (see `packed.rs`) and its counts (made by
-/// whoever holds the brain, so the writer thread only runs SQL).
-#[derive(Clone, Debug)]
-pub struct BrainRow {
-    size: String,
-    mirrors: bool,
-    packed: Vec<u8>,
-    boxes: i64,
-    beads: i64,
-}
-
-impl BrainRow {
-    /// The bytes it takes in the store.
-    pub fn stored_bytes(&self) -> u64 {
-        self.packed.len() as u64
-    }
-
-    pub fn of(brain: &Brain) -> BrainRow {
-        BrainRow {
-            packed: pack(&brain.to_compact_json()),
-            size: brain.dims().to_string(),
-            mirrors: brain.mirrors(),
-            boxes: brain.boxes() as i64,
-            beads: brain.beads() as i64,
-        }
-    }
 }
 
 pub(super) fn write_brain_row(

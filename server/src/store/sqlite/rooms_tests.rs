@@ -1,4 +1,7 @@
 use super::*;
+use crate::store::*;
+use parlor_shared::hexapawn::{Brain, CurvePoint};
+use parlor_shared::protocol::SeatSpec;
 use parlor_shared::game::{GameSetup, Outcome};
 use parlor_shared::hexapawn::{Dims, Pace};
 use parlor_shared::protocol::AiKind;
@@ -73,7 +76,7 @@ fn game_rows(unfinished: &Unfinished) -> Vec<&RoomRow> {
 
 #[test]
 fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let empty = store.load_rooms().unwrap();
     assert!(empty.rooms.is_empty());
     assert_eq!(empty.next_room, 1);
@@ -113,8 +116,8 @@ fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not
 
 #[test]
 fn since_when_nobody_follows_a_room_is_kept_and_cleared_and_a_forgotten_room_stays_forgotten() {
-    let store = Store::in_memory().unwrap();
-    let since = |store: &Store| {
+    let store = SqliteStore::in_memory().unwrap();
+    let since = |store: &SqliteStore| {
         let unfinished = store.load_rooms().unwrap();
         game_rows(&unfinished)
             .iter()
@@ -143,7 +146,7 @@ fn since_when_nobody_follows_a_room_is_kept_and_cleared_and_a_forgotten_room_sta
 
 #[test]
 fn an_auto_match_comes_back_with_its_progress_and_curve() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     let brain = Brain::new(Dims::HEXAPAWN, false);
     let source: std::net::IpAddr = "2001:db8:1:2::".parse().unwrap();
     block_on(async {
@@ -229,7 +232,7 @@ fn an_auto_match_comes_back_with_its_progress_and_curve() {
 
 #[test]
 fn rows_that_do_not_read_back_are_skipped_and_others_still_load() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     block_on(async {
         for id in 1..=7 {
             store.insert_room(&cave_room(id)).done().await.unwrap();
@@ -271,7 +274,7 @@ fn rows_that_do_not_read_back_are_skipped_and_others_still_load() {
 
 #[test]
 fn a_failing_job_undoes_only_itself_in_a_shared_transaction() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     block_on(async {
         store.insert_room(&cave_room(1)).done().await.unwrap();
         // Queued together: the duplicate room fails, the moves around it commit.
@@ -293,7 +296,7 @@ fn a_failing_job_undoes_only_itself_in_a_shared_transaction() {
 #[test]
 fn the_writer_keeps_each_rooms_moves_in_order_under_load() {
     let dir = tempfile::tempdir().unwrap();
-    let store = Store::open(dir.path()).unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
     let rooms = 200u64;
     let plies = 20u64;
     let squares: Vec<GameMove> = (0..plies)
@@ -337,7 +340,7 @@ fn the_writer_keeps_each_rooms_moves_in_order_under_load() {
 
 #[test]
 fn a_job_that_panics_is_undone_and_the_writer_goes_on() {
-    let store = Store::in_memory().unwrap();
+    let store = SqliteStore::in_memory().unwrap();
     block_on(async {
         store.insert_room(&cave_room(1)).done().await.unwrap();
         let panicking = super::submit(&store.writer, |connection| {
@@ -358,7 +361,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
     let dir = tempfile::tempdir().unwrap();
     let token = SeatToken::random();
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
         block_on(store.insert_room(&cave_room(4)).done()).unwrap();
         // What the rooms table held before: the token itself.
         let plain = format!("[null, \"{}\"]", token.0);
@@ -367,7 +370,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         // And the layout version from before seat keys.
         store.lock().pragma_update(None, "user_version", 0).unwrap();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
     let column: String = store
         .lock()
         .query_row("SELECT tokens FROM rooms WHERE id = 4", [], |row| {
@@ -384,7 +387,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         .unwrap();
     assert_eq!(
         version,
-        crate::store::SOURCES_VERSION,
+        crate::store::sqlite::SOURCES_VERSION,
         "migrated once, to the latest layout, not at every open"
     );
     let unfinished = store.load_rooms().unwrap();
@@ -401,7 +404,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
 fn a_store_from_before_layouts_4_and_5_gets_its_columns_and_its_rooms_keep_working() {
     let dir = tempfile::tempdir().unwrap();
     {
-        let store = Store::open(dir.path()).unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
         block_on(store.insert_room(&cave_room(4)).done()).unwrap();
         // The rooms table of layout 3: no players, no creator, no time since unfollowed, no
         // address; and no brain sources.
@@ -415,7 +418,7 @@ fn a_store_from_before_layouts_4_and_5_gets_its_columns_and_its_rooms_keep_worki
             .unwrap();
         connection.pragma_update(None, "user_version", 3).unwrap();
     }
-    let store = Store::open(dir.path()).unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
     let unfinished = store.load_rooms().unwrap();
     let rows = game_rows(&unfinished);
     assert_eq!((rows[0].id, rows[0].creator.clone()), (4, None));

@@ -20,6 +20,7 @@ use rusqlite::Connection;
 use tracing::{info, warn};
 
 use crate::byte_size::ByteSize;
+use crate::store::StoreFull;
 
 /// The store's size as last measured, and its cap (none until [`StoreSize::cap`]).
 pub(super) struct StoreSize {
@@ -27,18 +28,6 @@ pub(super) struct StoreSize {
     max_bytes: AtomicU64,
 }
 
-/// The store is at or over its cap: the refusal of what would grow it.
-#[derive(Debug)]
-pub struct StoreFull {
-    pub max_bytes: u64,
-}
-
-impl std::fmt::Display for StoreFull {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let cap = ByteSize(self.max_bytes);
-        write!(f, "the server's store is full (its cap is {cap})")
-    }
-}
 
 impl StoreSize {
     pub(super) fn uncapped(connection: &Connection) -> StoreSize {
@@ -138,11 +127,12 @@ impl Drop for Locked<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Store, writer};
+    use super::super::writer;
+    use super::super::SqliteStore;
 
     #[test]
     fn the_store_is_full_at_its_cap_and_has_room_again_once_space_is_freed() {
-        let store = Store::in_memory().unwrap();
+        let store = SqliteStore::in_memory().unwrap();
         let empty = store.size_bytes();
         assert!(empty > 0, "an empty store has its tables");
         let cap = empty + 64 * 1024;
@@ -166,7 +156,7 @@ mod tests {
 
     #[tokio::test]
     async fn what_the_writer_stores_counts_by_the_time_its_commit_is_answered() {
-        let store = Store::in_memory().unwrap();
+        let store = SqliteStore::in_memory().unwrap();
         let before = store.size_bytes();
         writer::submit(&store.writer, |connection| {
             connection.execute_batch(

@@ -61,13 +61,13 @@ pub fn take_over(writer: &Connection, database: &Path) -> anyhow::Result<Checkpo
 
 #[cfg(test)]
 mod tests {
-    use super::super::Store;
+    use super::super::SqliteStore;
     use super::BACKSTOP_PAGES;
 
     #[tokio::test]
     async fn the_wal_is_copied_back_beside_the_writer_not_in_its_commits() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
         let autocheckpoint: i64 = (store.lock())
             .pragma_query_value(None, "wal_autocheckpoint", |row| row.get(0))
             .unwrap();
@@ -93,7 +93,7 @@ mod tests {
     #[test]
     fn many_small_commits_do_not_grow_the_wal_without_end() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(dir.path()).unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
         (store.lock())
             .execute_batch("CREATE TABLE filler (x INTEGER)")
             .unwrap();

@@ -10,10 +10,11 @@ use parlor_shared::protocol::RoomId;
 use rusqlite::{Connection, OptionalExtension};
 use tracing::warn;
 
-use super::{HerColumn, HerStart, MatchProgress, MatchRow, RoomRow, StoredRoom, Unfinished};
-use crate::store::Store;
+use super::HerColumn;
+use crate::store::{HerStart, MatchProgress, MatchRow, RoomRow, StoredRoom, Unfinished};
+use super::super::SqliteStore;
 
-impl Store {
+impl SqliteStore {
     /// The rooms in progress, oldest first, and the next room id. A row that does not read
     /// back is logged and skipped (its id still counts).
     pub fn load_rooms(&self) -> anyhow::Result<Unfinished> {
