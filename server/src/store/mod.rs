@@ -9,6 +9,8 @@
 //! the writes of rooms answer with a [`Pending`] once durable.
 
 mod backend;
+pub(crate) mod columns;
+mod lessons;
 mod packed;
 mod pending;
 mod rows;

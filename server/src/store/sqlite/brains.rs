@@ -10,14 +10,14 @@
 use std::net::IpAddr;
 
 use anyhow::Context;
-use parlor_shared::hexapawn::{Brain, BrainRef, HALL, Her, Pick};
+use parlor_shared::hexapawn::{Brain, BrainRef};
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
-use tracing::warn;
 
 use super::super::packed::unpack_column;
 use super::SqliteStore;
+use crate::store::lessons::{Games, decode_brain, row_name, taught_brain};
 use crate::store::{BrainRow, BrainUse, MAX_LISTED_BRAINS, PreparedLesson, unix_now};
 use crate::her_seat::HerGameRecord;
 
@@ -176,13 +176,6 @@ impl SqliteStore {
 /// The stored names of players' brains: 16 hex digits, a slash, a name.
 const OWNED_NAME_GLOB: &str = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]/*";
 
-/// The row name of the brain `canonical` names: the hall's are stored under their plain names.
-fn row_name(canonical: &str) -> &str {
-    canonical
-        .strip_prefix(HALL)
-        .and_then(|rest| rest.strip_prefix('/'))
-        .unwrap_or(canonical)
-}
 
 
 impl SqliteStore {
@@ -205,33 +198,6 @@ impl SqliteStore {
     }
 }
 
-/// `brain` (a new one when there is none) after `game`'s draws are replayed into it and its
-/// result applied; `None` when it is not the game's kind of brain.
-fn taught_brain(brain: Option<Brain>, game: &HerGameRecord) -> Option<Brain> {
-    let brain = brain.unwrap_or_else(|| Brain::new(game.dims, game.mirrors));
-    if (brain.dims(), brain.mirrors()) != (game.dims, game.mirrors) {
-        // Imported over during the game, as a brain of another board or mirror setting: the
-        // game has nothing to teach it, and is not one of its games.
-        warn!(
-            brain = game.brain,
-            "a finished game's brain was replaced by another kind; its lesson is dropped"
-        );
-        return None;
-    }
-    let mut her = Her::new(brain, 0);
-    let mut last_replayed = true;
-    for (position, mv) in &game.draws {
-        // Forced draws touch no random source; a refused one changes nothing.
-        last_replayed = her.choose(position, Pick::Forced(*mv)).is_ok();
-    }
-    // A loss takes the bead of HER's last move (SPEC §5). When that draw is refused, another
-    // game of this brain, played at the same time, has taken the bead already: no earlier
-    // bead may go in its place.
-    if last_replayed {
-        her.finish(game.result);
-    }
-    Some(her.into_brain())
-}
 
 /// Replays a finished game's draws into the stored brain `game.brain` (see
 /// [`Store::record_her_game`]), inside the caller's transaction: the `prepared` lesson when
@@ -266,24 +232,6 @@ fn stored_revision(connection: &Connection, name: &str) -> anyhow::Result<Option
         .optional()?)
 }
 
-/// Whether a write adds finished games to the brain's count or starts the count over.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(super) enum Games {
-    OneMore,
-    /// An auto match's rounds since its last write.
-    More(u64),
-    Zero,
-}
-
-impl Games {
-    fn added(self) -> i64 {
-        match self {
-            Games::OneMore => 1,
-            Games::More(games) => games as i64,
-            Games::Zero => 0,
-        }
-    }
-}
 
 fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {
     let row = connection
@@ -297,9 +245,6 @@ fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Bra
         .transpose()
 }
 
-fn decode_brain(name: &str, json: &str) -> anyhow::Result<Brain> {
-    Brain::from_json(json).with_context(|| format!("the stored brain {name:?} does not read back"))
-}
 
 pub(super) fn write_brain(
     connection: &Connection,

@@ -13,13 +13,14 @@
 use std::net::IpAddr;
 
 use parlor_shared::game::{GameKind, GameMove};
-use parlor_shared::hexapawn::{MatchSetup, PlayMode};
+use parlor_shared::hexapawn::MatchSetup;
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{RecordId, RoomId, SeatToken};
 use rusqlite::{Connection, params};
-use serde::{Deserialize, Serialize};
 
-use super::brains::{self, Games};
+use super::brains;
+use crate::store::columns::{RoomColumns, json};
+use crate::store::lessons::Games;
 use super::writer::submit;
 use super::{SqliteStore, insert_record};
 use crate::store::{MatchRound, NewRecord, Pending, PreparedLesson, RoomRow, unix_now};
@@ -70,18 +71,6 @@ pub(super) const SCHEMA: &str = "
         value       INTEGER NOT NULL
     );";
 
-#[derive(Serialize, Deserialize)]
-struct HerColumn {
-    mode: PlayMode,
-    /// The brain file (`Brain::to_json`).
-    brain: String,
-}
-
-
-fn json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<String> {
-    Ok(serde_json::to_string(value)?)
-}
-
 fn note_room_id(connection: &Connection, id: RoomId) -> anyhow::Result<()> {
     connection.execute(
         "INSERT INTO counters (name, value) VALUES ('last_room', ?1)
@@ -107,39 +96,20 @@ fn delete_room(connection: &Connection, room: RoomId) -> anyhow::Result<()> {
 impl SqliteStore {
     /// Stores a new room (its moves, if any, too).
     pub fn insert_room(&self, room: &RoomRow) -> Pending<()> {
-        let columns = (|| {
-            let her = room
-                .her
-                .as_ref()
-                .map(|her| {
-                    json(&HerColumn {
-                        mode: her.mode,
-                        brain: her.brain.to_compact_json(),
-                    })
-                })
-                .transpose()?;
-            let moves = room
-                .moves
-                .iter()
-                .map(json)
-                .collect::<anyhow::Result<Vec<_>>>()?;
-            anyhow::Ok((
-                [
-                    json(&room.start.kind())?,
-                    json(&room.start)?,
-                    json(&room.seats)?,
-                    json(&room.keys)?,
-                    json(&room.players)?,
-                    json(&room.creator)?,
-                ],
-                her,
-                moves,
-            ))
-        })();
+        let columns = RoomColumns::of(room);
         let (id, seed, unfollowed_since) = (room.id, room.seed, room.unfollowed_since);
         let address = room.address.map(|address| address.to_string());
         submit(&self.writer, move |connection| {
-            let ([game, start, seats, tokens, players, creator], her, moves) = columns?;
+            let RoomColumns {
+                game,
+                start,
+                seats,
+                tokens,
+                players,
+                creator,
+                her,
+                moves,
+            } = columns?;
             connection.execute(
                 "INSERT INTO rooms
                      (id, game, start, seats, tokens, seed, her, created_at, players, creator,

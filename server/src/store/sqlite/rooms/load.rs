@@ -3,16 +3,13 @@
 //! skipped, and the next room id after the highest ever given out.
 
 use anyhow::Context;
-use parlor_shared::game::{GameKind, GameMove};
-use parlor_shared::hexapawn::{Brain, CurvePoint};
-use parlor_shared::identity::Player;
 use parlor_shared::protocol::RoomId;
 use rusqlite::{Connection, OptionalExtension};
 use tracing::warn;
 
-use super::HerColumn;
-use crate::store::{HerStart, MatchProgress, MatchRow, RoomRow, StoredRoom, Unfinished};
 use super::super::SqliteStore;
+use crate::store::Unfinished;
+use crate::store::columns::RawRoom;
 
 impl SqliteStore {
     /// The rooms in progress, oldest first, and the next room id. A row that does not read
@@ -56,7 +53,7 @@ impl SqliteStore {
         let mut rooms = Vec::with_capacity(rows.len());
         let mut unreadable = 0;
         for (id, raw) in rows {
-            match raw.and_then(|raw| raw.decode(&connection)) {
+            match raw.and_then(|raw| raw.decode(|id| read_moves(&connection, id), |id| read_progress(&connection, id))) {
                 Ok(room) => rooms.push(room),
                 Err(error) => {
                     unreadable += 1;
@@ -76,95 +73,18 @@ impl SqliteStore {
     }
 }
 
-/// A `rooms` row as read, before its JSON is decoded.
-struct RawRoom {
-    id: i64,
-    game: String,
-    start: String,
-    seats: String,
-    tokens: String,
-    seed: i64,
-    her: Option<String>,
-    players: Option<String>,
-    creator: Option<String>,
-    unfollowed_since: Option<i64>,
-    address: Option<String>,
+/// The room's moves, ply and JSON, by ply.
+fn read_moves(connection: &Connection, room: i64) -> anyhow::Result<Vec<(i64, String)>> {
+    let mut statement =
+        connection.prepare("SELECT ply, move FROM room_moves WHERE room = ?1 ORDER BY ply")?;
+    let moves = statement
+        .query_map([room], |row| Ok((row.get(0)?, row.get(1)?)))?
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(moves)
 }
 
-impl RawRoom {
-    fn decode(self, connection: &Connection) -> anyhow::Result<StoredRoom> {
-        let id = self.id as RoomId;
-        let seed = self.seed as u64;
-        let game: GameKind = serde_json::from_str(&self.game).context("game")?;
-        let creator: Option<Player> = (self.creator.as_deref())
-            .map(serde_json::from_str)
-            .transpose()
-            .context("creator")?
-            .flatten();
-        // An address that does not read is no reason to lose the room: it counts for its
-        // player only, as rooms stored before addresses were kept do.
-        let address = self.address.and_then(|text| text.parse().ok());
-        // A time before 1970 is no time: the room's clock starts at this start.
-        let unfollowed_since = self
-            .unfollowed_since
-            .and_then(|since| u64::try_from(since).ok());
-        if game == GameKind::HerMatch {
-            let setup = serde_json::from_str(&self.start).context("match setup")?;
-            return Ok(StoredRoom::Match(Box::new(MatchRow {
-                id,
-                creator,
-                address,
-                setup,
-                seed,
-                progress: read_progress(connection, self.id)?,
-                unfollowed_since,
-            })));
-        }
-        let her = self
-            .her
-            .map(|text| {
-                let column: HerColumn = serde_json::from_str(&text).context("HER")?;
-                let brain = Brain::from_json(&column.brain).context("HER's brain")?;
-                anyhow::Ok(HerStart {
-                    mode: column.mode,
-                    brain,
-                })
-            })
-            .transpose()?;
-        let mut statement =
-            connection.prepare("SELECT ply, move FROM room_moves WHERE room = ?1 ORDER BY ply")?;
-        let moves = statement
-            .query_map([self.id], |row| {
-                Ok((row.get::<_, i64>(0)?, row.get::<_, String>(1)?))
-            })?
-            .enumerate()
-            .map(|(expected, row)| {
-                let (ply, text) = row?;
-                anyhow::ensure!(ply == expected as i64, "move {expected} is missing");
-                serde_json::from_str(&text).with_context(|| format!("move {ply}"))
-            })
-            .collect::<anyhow::Result<Vec<GameMove>>>()?;
-        Ok(StoredRoom::Game(Box::new(RoomRow {
-            id,
-            start: serde_json::from_str(&self.start).context("start")?,
-            seats: serde_json::from_str(&self.seats).context("seats")?,
-            keys: serde_json::from_str(&self.tokens).context("seat keys")?,
-            players: (self.players.as_deref())
-                .map(serde_json::from_str)
-                .transpose()
-                .context("seat players")?
-                .unwrap_or_default(),
-            creator,
-            address,
-            seed,
-            her,
-            moves,
-            unfollowed_since,
-        })))
-    }
-}
-
-fn read_progress(connection: &Connection, room: i64) -> anyhow::Result<MatchProgress> {
+/// An auto match's progress and its curve's points in order, if written yet.
+fn read_progress(connection: &Connection, room: i64) -> anyhow::Result<Option<(String, Vec<String>)>> {
     let progress: Option<String> = connection
         .query_row(
             "SELECT progress FROM match_progress WHERE room = ?1",
@@ -173,14 +93,12 @@ fn read_progress(connection: &Connection, room: i64) -> anyhow::Result<MatchProg
         )
         .optional()?;
     let Some(progress) = progress else {
-        return Ok(MatchProgress::default());
+        return Ok(None);
     };
-    let mut progress: MatchProgress = serde_json::from_str(&progress).context("match progress")?;
     let mut statement =
         connection.prepare("SELECT point FROM match_curve WHERE room = ?1 ORDER BY round")?;
-    progress.curve = statement
+    let curve = statement
         .query_map([room], |row| row.get::<_, String>(0))?
-        .map(|text| serde_json::from_str(&text?).context("curve point"))
-        .collect::<anyhow::Result<Vec<CurvePoint>>>()?;
-    Ok(progress)
+        .collect::<rusqlite::Result<_>>()?;
+    Ok(Some((progress, curve)))
 }

@@ -1,0 +1,68 @@
+//! What every store does with brains whatever its database: the row name of a brain, the
+//! lesson of a finished game, and how a write counts the brain's games.
+
+use anyhow::Context;
+use parlor_shared::hexapawn::{Brain, HALL, Her, Pick};
+use tracing::warn;
+
+use crate::her_seat::HerGameRecord;
+
+/// The row name of the brain `canonical` names: the hall's are stored under their plain names.
+pub fn row_name(canonical: &str) -> &str {
+    canonical
+        .strip_prefix(HALL)
+        .and_then(|rest| rest.strip_prefix('/'))
+        .unwrap_or(canonical)
+}
+
+/// `brain` (a new one when there is none) after `game`'s draws are replayed into it and its
+/// result applied; `None` when it is not the game's kind of brain.
+pub fn taught_brain(brain: Option<Brain>, game: &HerGameRecord) -> Option<Brain> {
+    let brain = brain.unwrap_or_else(|| Brain::new(game.dims, game.mirrors));
+    if (brain.dims(), brain.mirrors()) != (game.dims, game.mirrors) {
+        // Imported over during the game, as a brain of another board or mirror setting: the
+        // game has nothing to teach it, and is not one of its games.
+        warn!(
+            brain = game.brain,
+            "a finished game's brain was replaced by another kind; its lesson is dropped"
+        );
+        return None;
+    }
+    let mut her = Her::new(brain, 0);
+    let mut last_replayed = true;
+    for (position, mv) in &game.draws {
+        // Forced draws touch no random source; a refused one changes nothing.
+        last_replayed = her.choose(position, Pick::Forced(*mv)).is_ok();
+    }
+    // A loss takes the bead of HER's last move (SPEC §5). When that draw is refused, another
+    // game of this brain, played at the same time, has taken the bead already: no earlier
+    // bead may go in its place.
+    if last_replayed {
+        her.finish(game.result);
+    }
+    Some(her.into_brain())
+}
+
+/// Whether a write adds finished games to the brain's count or starts the count over.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Games {
+    OneMore,
+    /// An auto match's rounds since its last write.
+    More(u64),
+    Zero,
+}
+
+impl Games {
+    pub fn added(self) -> i64 {
+        match self {
+            Games::OneMore => 1,
+            Games::More(games) => games as i64,
+            Games::Zero => 0,
+        }
+    }
+}
+
+/// The stored brain `name` from its JSON file.
+pub fn decode_brain(name: &str, json: &str) -> anyhow::Result<Brain> {
+    Brain::from_json(json).with_context(|| format!("the stored brain {name:?} does not read back"))
+}
