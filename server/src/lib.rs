@@ -68,6 +68,9 @@ pub struct ServerConfig {
     pub addr: SocketAddr,
     /// Directory of the game database; `None` keeps everything in memory.
     pub data_dir: Option<PathBuf>,
+    /// A PostgreSQL database to keep the hall in instead (`postgres://…`); `data_dir` is then
+    /// not used.
+    pub store_url: Option<String>,
     pub limits: Limits,
     /// Players who run the hall (`server --operator ID`): they may end any room or match and
     /// delete any brain.
@@ -80,6 +83,7 @@ impl ServerConfig {
         ServerConfig {
             addr,
             data_dir,
+            store_url: None,
             limits: Limits::default(),
             operators: Vec::new(),
         }
@@ -87,9 +91,10 @@ impl ServerConfig {
 }
 
 fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
-    let store = match &config.data_dir {
-        Some(dir) => Store::open(dir)?,
-        None => Store::in_memory()?,
+    let store = match (&config.store_url, &config.data_dir) {
+        (Some(url), _) => Store::with(store::postgres::PgStore::connect(url)?),
+        (None, Some(dir)) => Store::open(dir)?,
+        (None, None) => Store::in_memory()?,
     };
     store.cap_size(config.limits.max_store_bytes);
     Ok(store)

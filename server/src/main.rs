@@ -32,6 +32,11 @@ struct Args {
     /// Keep stored games in memory only; nothing is written to disk.
     #[arg(long, conflicts_with = "data")]
     memory: bool,
+    /// Keep the hall in a PostgreSQL database instead of --data, e.g.
+    /// postgres://parlor:secret@db.example:5432/parlor (its tables are made when it has none).
+    /// One server uses a database at a time.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["data", "memory"])]
+    store: Option<String>,
     /// Connections held at once; more are told the server is busy (close code 1013).
     #[arg(long, default_value_t = Limits::default().max_connections,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -130,6 +135,7 @@ async fn main() -> std::process::ExitCode {
         operators: args.operators,
         addr: args.addr,
         data_dir: (!args.memory).then_some(args.data),
+        store_url: args.store,
         limits,
     };
     match parlor_server::run(config).await {

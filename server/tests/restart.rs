@@ -1,6 +1,6 @@
 //! Rooms in progress outlive `kill -9`: the real `server` binary, rooms of every game played by
 //! real WebSocket clients (players and a spectator), SIGKILL right after the last state is
-//! seen, and a restart on the same data directory. Every room is back at its last move, its
+//! seen, and a restart on the same data directory (or PostgreSQL database). Every room is back at its last move, its
 //! players reclaim their seats with their tokens and play on, a spectator sees the same state,
 //! finished games and HER's brains are intact, room ids are not reused, and the auto match goes
 //! on from its round.
@@ -8,6 +8,7 @@
 mod common;
 
 use common::{Peer, Running, data_dir, start};
+use parlor_server::store::postgres::test_database::TestDatabase;
 use parlor_engines::ewn::solve;
 use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
@@ -89,7 +90,23 @@ struct Played {
 async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
     let dir = data_dir();
     let data = dir.path().to_str().unwrap();
-    let server = start(&["--data", data]);
+    rooms_survive_kill_9(&["--data", data]).await;
+}
+
+/// The same with the hall kept in PostgreSQL (`server --store`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rooms_kept_in_postgres_are_back_at_their_last_move_after_kill_9() {
+    let Some(database) = TestDatabase::create() else {
+        return;
+    };
+    let url = database.url();
+    rooms_survive_kill_9(&["--store", &url]).await;
+}
+
+/// Plays rooms of every game on a server started with `store` (where it keeps the hall),
+/// kills it with SIGKILL, starts it again on the same store and checks what came back.
+async fn rooms_survive_kill_9(store: &[&str]) {
+    let server = start(store);
     let url = server.url.clone();
 
     // A finished game, stored before the kill.
@@ -284,7 +301,7 @@ async fn rooms_in_progress_are_back_at_their_last_move_after_kill_9() {
         },
     ];
 
-    let server = start(&["--data", data]);
+    let server = start(store);
     let url = server.url.clone();
     // Henry again: the match's brains are his (the list shows a player's own brains).
     let mut lobby = Peer::connect_as(&url, Format::Json, &henry_is).await;

@@ -2,7 +2,9 @@
 //! lesson of a finished game, and how a write counts the brain's games.
 
 use anyhow::Context;
-use parlor_shared::hexapawn::{Brain, HALL, Her, Pick};
+use parlor_shared::hexapawn::{Brain, BrainRef, HALL, Her, Pick};
+use parlor_shared::identity::PlayerId;
+use parlor_shared::protocol::BrainSummary;
 use tracing::warn;
 
 use crate::her_seat::HerGameRecord;
@@ -65,4 +67,37 @@ impl Games {
 /// The stored brain `name` from its JSON file.
 pub fn decode_brain(name: &str, json: &str) -> anyhow::Result<Brain> {
     Brain::from_json(json).with_context(|| format!("the stored brain {name:?} does not read back"))
+}
+
+/// A brain's columns as listed: stored `name`, `size` ("3x3"), mirrors, boxes, beads, games
+/// and last update.
+pub struct ListedColumns {
+    pub name: String,
+    pub size: String,
+    pub mirrors: bool,
+    pub boxes: i64,
+    pub beads: i64,
+    pub games: i64,
+    pub updated_at: i64,
+}
+
+impl ListedColumns {
+    /// The summary `viewer` sees: the brain named as they name it (`BrainRef::shown_to`).
+    pub fn summary(self, viewer: PlayerId) -> anyhow::Result<BrainSummary> {
+        let name = self.name;
+        let dims = (self.size)
+            .parse()
+            .with_context(|| format!("brain {name:?} has a bad size"))?;
+        let name =
+            BrainRef::canonical(&name, None).map_or(name, |brain| brain.shown_to(Some(viewer)));
+        Ok(BrainSummary {
+            name,
+            dims,
+            mirrors: self.mirrors,
+            boxes: u32::try_from(self.boxes)?,
+            beads: self.beads as u64,
+            games: self.games as u64,
+            updated_at: self.updated_at as u64,
+        })
+    }
 }

@@ -9,10 +9,13 @@
 //! the writes of rooms answer with a [`Pending`] once durable.
 
 mod backend;
+#[cfg(test)]
+mod conformance;
 pub(crate) mod columns;
 mod lessons;
 mod packed;
 mod pending;
+pub mod postgres;
 mod rows;
 pub mod sqlite;
 
@@ -63,6 +66,7 @@ impl std::ops::Deref for Store {
 }
 
 /// A finished game about to be stored.
+#[derive(Clone)]
 pub struct NewRecord {
     pub game: GameKind,
     pub seats: Vec<String>,

@@ -9,15 +9,14 @@
 
 use std::net::IpAddr;
 
-use anyhow::Context;
-use parlor_shared::hexapawn::{Brain, BrainRef};
+use parlor_shared::hexapawn::Brain;
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::BrainSummary;
 use rusqlite::{Connection, OptionalExtension, params};
 
 use super::super::packed::unpack_column;
 use super::SqliteStore;
-use crate::store::lessons::{Games, decode_brain, row_name, taught_brain};
+use crate::store::lessons::{Games, ListedColumns, decode_brain, row_name, taught_brain};
 use crate::store::{BrainRow, BrainUse, MAX_LISTED_BRAINS, PreparedLesson, unix_now};
 use crate::her_seat::HerGameRecord;
 
@@ -142,33 +141,17 @@ impl SqliteStore {
         let mine = format!("{viewer}/");
         let args = params![MAX_LISTED_BRAINS, mine, OWNED_NAME_GLOB, every];
         let rows = statement.query_map(args, |row| {
-            Ok((
-                row.get::<_, String>(0)?,
-                row.get::<_, String>(1)?,
-                row.get::<_, bool>(2)?,
-                row.get::<_, u32>(3)?,
-                row.get::<_, i64>(4)?,
-                row.get::<_, i64>(5)?,
-                row.get::<_, i64>(6)?,
-            ))
-        })?;
-        rows.map(|row| {
-            let (name, size, mirrors, boxes, beads, games, updated_at) = row?;
-            let dims = size
-                .parse()
-                .with_context(|| format!("brain {name:?} has a bad size"))?;
-            let name =
-                BrainRef::canonical(&name, None).map_or(name, |brain| brain.shown_to(Some(viewer)));
-            Ok(BrainSummary {
-                name,
-                dims,
-                mirrors,
-                boxes,
-                beads: beads as u64,
-                games: games as u64,
-                updated_at: updated_at as u64,
+            Ok(ListedColumns {
+                name: row.get(0)?,
+                size: row.get(1)?,
+                mirrors: row.get(2)?,
+                boxes: row.get(3)?,
+                beads: row.get(4)?,
+                games: row.get(5)?,
+                updated_at: row.get(6)?,
             })
-        })
+        })?;
+        rows.map(|row| row?.summary(viewer))
         .collect()
     }
 }

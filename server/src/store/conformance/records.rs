@@ -1,0 +1,38 @@
+//! Finished games: stored whole, listed newest first, and the store's cap.
+
+use parlor_shared::game::GameSetup;
+
+use super::*;
+use crate::store::Store;
+
+on_every_database!(
+    a_saved_game_comes_back_whole_and_lists_first,
+    a_capped_store_refuses_growth_once_full,
+);
+
+fn a_saved_game_comes_back_whole_and_lists_first(store: Store) {
+    let moves = vec![cave("a1"), cave("h8"), cave("b1")];
+    let older = store.save(&record(vec![cave("a1")])).unwrap();
+    let mut game = record(moves.clone());
+    game.seats = vec!["human".into(), "AI 1000 ms".into()];
+    let id = store.save(&game).unwrap();
+    assert!(id > older, "ids grow");
+    let got = store.get(id).unwrap().unwrap();
+    assert_eq!(got.moves, moves);
+    assert_eq!(got.start, GameSetup::Cave.start().unwrap());
+    assert_eq!(got.summary.seats, game.seats);
+    assert_eq!(got.summary.outcome, Outcome::Won { seat: 0 });
+    assert_eq!(got.summary.moves, 3);
+    let listed: Vec<_> = store.list().unwrap().iter().map(|summary| summary.id).collect();
+    assert_eq!(listed, vec![id, older], "newest first");
+    assert!(store.get(id + 1000).unwrap().is_none());
+}
+
+fn a_capped_store_refuses_growth_once_full(store: Store) {
+    assert!(store.check_not_full().is_ok(), "uncapped");
+    store.cap_size(store.size_bytes().max(1));
+    let full = store.check_not_full().unwrap_err();
+    assert!(full.to_string().contains("full"), "{full}");
+    store.cap_size(u64::MAX);
+    assert!(store.check_not_full().is_ok());
+}

@@ -1,0 +1,221 @@
+//! The store in PostgreSQL (`server --store postgres://…`): the same tables as the SQLite
+//! store (`schema.rs`), written the same way. One server uses a database at a time (the hall's
+//! lock, `schema::lock_hall`), as one uses a data directory: several servers sharing one hall
+//! need rooms owned by one node each, which is not built yet.
+//!
+//! The store runs on a small tokio runtime of its own, so that its blocking calls (made on
+//! blocking threads, see `Backend`) never wait on the server's runtime and its writes go on
+//! whatever the server's threads do. Room writes go through one writer task that takes what
+//! is queued and commits it in one transaction, each write in a savepoint of its own
+//! (`writer.rs`), as the SQLite writer does: the writes of one room keep their order, and a
+//! write's answer comes only once it is committed.
+
+mod backend;
+mod brains;
+mod records;
+mod rooms;
+mod schema;
+#[doc(hidden)]
+pub mod test_database;
+mod writer;
+
+#[cfg(test)]
+mod tests;
+
+use std::future::Future;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, anyhow};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use tokio::runtime::Runtime;
+use tokio_postgres::NoTls;
+use tracing::warn;
+
+use crate::store::StoreFull;
+
+/// How many connections one server keeps to the database at most: the writer's and the
+/// blocking calls' (brains, records, restores).
+const MAX_CONNECTIONS: usize = 16;
+/// How often the store's size is measured at most (after writes).
+const MEASURE_EVERY: Duration = Duration::from_secs(1);
+
+/// A handle to a hall's PostgreSQL database.
+pub struct PgStore {
+    shared: Arc<Shared>,
+    writer: writer::Jobs,
+}
+
+/// What the store's tasks share.
+struct Shared {
+    pool: Pool,
+    size: Size,
+    /// The session holding the hall's lock (`schema::lock_hall`), for as long as the store
+    /// lives. Before the runtime: fields are dropped in order.
+    _hall_lock: tokio_postgres::Client,
+    runtime: RuntimeHolder,
+}
+
+impl PgStore {
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`),
+    /// creating Parlor's tables when it has none. A database of another program, or of a
+    /// newer Parlor, is refused here, naming why.
+    pub fn connect(url: &str) -> anyhow::Result<PgStore> {
+        let config: tokio_postgres::Config = url
+            .parse()
+            .with_context(|| format!("{} is not a PostgreSQL address", redacted(url)))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .thread_name("parlor-postgres")
+            .enable_all()
+            .build()
+            .context("cannot start the store's runtime")?;
+        let manager = Manager::from_config(
+            config.clone(),
+            NoTls,
+            ManagerConfig {
+                recycling_method: RecyclingMethod::Fast,
+            },
+        );
+        let pool = Pool::builder(manager)
+            .max_size(MAX_CONNECTIONS)
+            .runtime(deadpool_postgres::Runtime::Tokio1)
+            .wait_timeout(Some(Duration::from_secs(30)))
+            .create_timeout(Some(Duration::from_secs(10)))
+            .build()
+            .context("cannot make the store's connection pool")?;
+        let runtime = RuntimeHolder(Some(runtime));
+        let setup = {
+            let (pool, config) = (pool.clone(), config.clone());
+            run_on(&runtime, async move {
+                let mut client = pool.get().await?;
+                schema::create(&mut client).await?;
+                schema::lock_hall(&config).await
+            })
+        };
+        let hall_lock =
+            setup.with_context(|| format!("cannot use the database {}", redacted(url)))?;
+        let shared = Arc::new(Shared {
+            pool,
+            size: Size::default(),
+            _hall_lock: hall_lock,
+            runtime,
+        });
+        shared.measure_now();
+        let writer = writer::spawn(Arc::clone(&shared));
+        Ok(PgStore { shared, writer })
+    }
+}
+
+impl Shared {
+    /// Runs `work` on the store's runtime and waits for it on this thread (never a tokio
+    /// worker of the server's: see `Backend`).
+    fn run<T: Send + 'static>(
+        &self,
+        work: impl Future<Output = anyhow::Result<T>> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        run_on(&self.runtime, work)
+    }
+
+    /// Measures the store's size now, waiting for the answer.
+    fn measure_now(&self) {
+        let pool = self.pool.clone();
+        match self.run(async move { schema::bytes(&*pool.get().await?).await }) {
+            Ok(bytes) => self.size.set(bytes),
+            Err(error) => warn!(error = format!("{error:#}"), "cannot measure the store"),
+        }
+    }
+
+    /// Measures the store's size unless it was measured in the last [`MEASURE_EVERY`].
+    async fn measure_soon(&self, client: &tokio_postgres::Client) {
+        if !self.size.due() {
+            return;
+        }
+        match schema::bytes(client).await {
+            Ok(bytes) => self.size.set(bytes),
+            Err(error) => warn!(error = format!("{error:#}"), "cannot measure the store"),
+        }
+    }
+}
+
+/// The store's size as last measured, and its cap.
+struct Size {
+    bytes: AtomicU64,
+    max_bytes: AtomicU64,
+    measured: std::sync::Mutex<Option<Instant>>,
+}
+
+impl Default for Size {
+    fn default() -> Size {
+        Size {
+            bytes: AtomicU64::new(0),
+            max_bytes: AtomicU64::new(u64::MAX),
+            measured: std::sync::Mutex::new(None),
+        }
+    }
+}
+
+impl Size {
+    fn set(&self, bytes: u64) {
+        self.bytes.store(bytes, Ordering::Relaxed);
+        *crate::lock(&self.measured) = Some(Instant::now());
+    }
+
+    fn due(&self) -> bool {
+        crate::lock(&self.measured).is_none_or(|at| at.elapsed() >= MEASURE_EVERY)
+    }
+
+    fn check_not_full(&self) -> Result<(), StoreFull> {
+        let max_bytes = self.max_bytes.load(Ordering::Relaxed);
+        match self.bytes.load(Ordering::Relaxed) < max_bytes {
+            true => Ok(()),
+            false => Err(StoreFull { max_bytes }),
+        }
+    }
+}
+
+/// The store's runtime, shut down without waiting when the last handle goes: dropping a
+/// runtime where blocking is not allowed (inside the server's async code) would panic.
+struct RuntimeHolder(Option<Runtime>);
+
+impl RuntimeHolder {
+    fn get(&self) -> &Runtime {
+        self.0.as_ref().expect("the runtime lives as long as its holder")
+    }
+}
+
+impl Drop for RuntimeHolder {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.0.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// Runs `work` on `runtime` and waits for it on this thread.
+fn run_on<T: Send + 'static>(
+    runtime: &RuntimeHolder,
+    work: impl Future<Output = anyhow::Result<T>> + Send + 'static,
+) -> anyhow::Result<T> {
+    let (answer, answered) = std::sync::mpsc::channel();
+    runtime.get().spawn(async move {
+        let _ = answer.send(work.await);
+    });
+    answered
+        .recv()
+        .unwrap_or_else(|_| Err(anyhow!("the store's runtime has stopped")))
+}
+
+/// `url` without its password, for messages and logs.
+fn redacted(url: &str) -> String {
+    match (url.find("://"), url.rfind('@')) {
+        (Some(scheme), Some(at)) if at > scheme => {
+            let credentials = &url[scheme + 3..at];
+            let user = credentials.split(':').next().unwrap_or("");
+            format!("{}{user}:…{}", &url[..scheme + 3], &url[at..])
+        }
+        _ => url.to_string(),
+    }
+}
+

@@ -1,0 +1,79 @@
+//! Finished games in PostgreSQL: one row per game with its moves as JSON, as in SQLite.
+
+use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
+use tokio_postgres::{Client, Row};
+use tracing::warn;
+
+use crate::store::{NewRecord, RECORD_LIST_LIMIT, unix_now};
+
+pub async fn insert(client: &Client, record: &NewRecord) -> anyhow::Result<RecordId> {
+    let row = client
+        .query_one(
+            "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            &[
+                &serde_json::to_string(&record.game)?,
+                &serde_json::to_string(&record.seats)?,
+                &serde_json::to_string(&record.outcome)?,
+                &serde_json::to_string(&record.start)?,
+                &serde_json::to_string(&record.moves)?,
+                &i64::from(parlor_shared::game::turns(&record.moves)),
+                &(unix_now() as i64),
+            ],
+        )
+        .await?;
+    Ok(row.get::<_, i64>(0) as RecordId)
+}
+
+/// The newest records first; a row that does not read back is logged and left out.
+pub async fn list(client: &Client) -> anyhow::Result<Vec<RecordSummary>> {
+    let rows = client
+        .query(
+            "SELECT id, game, seats, outcome, move_count, finished_at FROM games
+             ORDER BY id DESC LIMIT $1",
+            &[&i64::from(RECORD_LIST_LIMIT)],
+        )
+        .await?;
+    let mut summaries = Vec::with_capacity(rows.len());
+    for row in rows {
+        match summary(&row) {
+            Ok(summary) => summaries.push(summary),
+            Err(error) => warn!(
+                record = row.get::<_, i64>(0),
+                error = format!("{error:#}"),
+                "stored game left out of the list"
+            ),
+        }
+    }
+    Ok(summaries)
+}
+
+pub async fn get(client: &Client, id: RecordId) -> anyhow::Result<Option<GameRecord>> {
+    let row = client
+        .query_opt(
+            "SELECT id, game, seats, outcome, move_count, finished_at, start, moves
+             FROM games WHERE id = $1",
+            &[&(id as i64)],
+        )
+        .await?;
+    row.map(|row| {
+        Ok(GameRecord {
+            summary: summary(&row)?,
+            start: serde_json::from_str(row.try_get(6)?)?,
+            moves: serde_json::from_str(row.try_get(7)?)?,
+        })
+    })
+    .transpose()
+}
+
+/// The summary columns (the first six) of a `games` row.
+fn summary(row: &Row) -> anyhow::Result<RecordSummary> {
+    Ok(RecordSummary {
+        id: row.try_get::<_, i64>(0)? as RecordId,
+        game: serde_json::from_str(row.try_get(1)?)?,
+        seats: serde_json::from_str(row.try_get(2)?)?,
+        outcome: serde_json::from_str(row.try_get(3)?)?,
+        moves: row.try_get::<_, i64>(4)? as u32,
+        finished_at: row.try_get::<_, i64>(5)? as u64,
+    })
+}

@@ -1,0 +1,183 @@
+//! The tables, as the SQLite store's (`sqlite/tables.rs`, `sqlite/rooms.rs`) with
+//! PostgreSQL's types, and the check that a database is a Parlor store before anything is
+//! written to it. Several servers may start at once on one new database: the tables are made
+//! under an advisory lock.
+
+use anyhow::bail;
+use tokio_postgres::{Client, Config, NoTls};
+use tracing::warn;
+
+/// The layout this server writes (`parlor_meta.layout`); a newer one is refused.
+pub const LAYOUT: i64 = 1;
+
+/// The advisory lock key under which the tables are made (any number of Parlor's own).
+const SCHEMA_LOCK: i64 = 0x7061_726c_6f72;
+/// The advisory lock key a server holds for as long as it uses the database.
+const HALL_LOCK: i64 = 0x7061_726c_6f73;
+
+/// Parlor's tables, for the size and the check of a foreign database.
+pub const TABLES: [&str; 9] = [
+    "parlor_meta",
+    "counters",
+    "games",
+    "brains",
+    "brain_sources",
+    "rooms",
+    "room_moves",
+    "match_progress",
+    "match_curve",
+];
+
+const SCHEMA: &str = "
+    CREATE TABLE IF NOT EXISTS parlor_meta (
+        name        TEXT    PRIMARY KEY,
+        value       BIGINT  NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS counters (
+        name        TEXT    PRIMARY KEY,
+        value       BIGINT  NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS games (
+        id          BIGSERIAL PRIMARY KEY,
+        game        TEXT    NOT NULL,
+        seats       TEXT    NOT NULL,
+        outcome     TEXT    NOT NULL,
+        start       TEXT    NOT NULL,
+        moves       TEXT    NOT NULL,
+        move_count  BIGINT  NOT NULL,
+        finished_at BIGINT  NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS brains (
+        name        TEXT    PRIMARY KEY,
+        size        TEXT    NOT NULL,
+        mirrors     BOOLEAN NOT NULL,
+        -- The brain file packed with LZ4 (store/packed.rs).
+        brain       BYTEA   NOT NULL,
+        boxes       BIGINT  NOT NULL,
+        beads       BIGINT  NOT NULL,
+        games       BIGINT  NOT NULL,
+        updated_at  BIGINT  NOT NULL,
+        revision    BIGINT  NOT NULL DEFAULT 0
+    );
+    CREATE TABLE IF NOT EXISTS brain_sources (
+        name        TEXT    PRIMARY KEY,
+        address     TEXT    NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS rooms (
+        id          BIGINT  PRIMARY KEY,
+        game        TEXT    NOT NULL,
+        start       TEXT    NOT NULL,
+        seats       TEXT    NOT NULL,
+        tokens      TEXT    NOT NULL,
+        seed        BIGINT  NOT NULL,
+        her         TEXT,
+        created_at  BIGINT  NOT NULL,
+        players     TEXT,
+        creator     TEXT,
+        unfollowed_since BIGINT,
+        address     TEXT
+    );
+    CREATE TABLE IF NOT EXISTS room_moves (
+        room        BIGINT  NOT NULL,
+        ply         BIGINT  NOT NULL,
+        move        TEXT    NOT NULL,
+        PRIMARY KEY (room, ply)
+    );
+    CREATE TABLE IF NOT EXISTS match_progress (
+        room        BIGINT  PRIMARY KEY,
+        progress    TEXT    NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS match_curve (
+        room        BIGINT  NOT NULL,
+        round       BIGINT  NOT NULL,
+        point       TEXT    NOT NULL,
+        PRIMARY KEY (room, round)
+    );";
+
+/// Makes Parlor's tables in a new database, after checking that it is not another program's
+/// or a newer Parlor's.
+pub async fn create(client: &mut Client) -> anyhow::Result<()> {
+    let transaction = client.transaction().await?;
+    transaction
+        .execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
+        .await?;
+    let found: Vec<String> = transaction
+        .query(
+            "SELECT table_name::text FROM information_schema.tables
+             WHERE table_schema = current_schema() ORDER BY table_name",
+            &[],
+        )
+        .await?
+        .iter()
+        .map(|row| row.get(0))
+        .collect();
+    let ours = |table: &String| TABLES.contains(&table.as_str());
+    if !found.is_empty() && !found.iter().any(ours) {
+        let named: Vec<&str> = found.iter().take(5).map(String::as_str).collect();
+        bail!(
+            "it is not a Parlor store: it holds tables of another program ({}) and none of \
+             Parlor's; give the server another database",
+            named.join(", ")
+        );
+    }
+    if found.iter().any(|table| table == "parlor_meta") {
+        let layout: Option<i64> = transaction
+            .query_opt("SELECT value FROM parlor_meta WHERE name = 'layout'", &[])
+            .await?
+            .map(|row| row.get(0));
+        if let Some(layout) = layout.filter(|&layout| layout > LAYOUT) {
+            bail!(
+                "a newer Parlor wrote it (layout {layout}; this server knows up to {LAYOUT}): \
+                 run that version"
+            );
+        }
+    }
+    transaction.batch_execute(SCHEMA).await?;
+    transaction
+        .execute(
+            "INSERT INTO parlor_meta (name, value) VALUES ('layout', $1)
+             ON CONFLICT (name) DO NOTHING",
+            &[&LAYOUT],
+        )
+        .await?;
+    transaction.commit().await?;
+    Ok(())
+}
+
+/// The bytes Parlor's tables take (with their indexes and TOAST).
+pub async fn bytes(client: &Client) -> anyhow::Result<u64> {
+    let tables: Vec<String> = TABLES.iter().map(|table| table.to_string()).collect();
+    let bytes: i64 = client
+        .query_one(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0)::bigint
+             FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+             WHERE n.nspname = current_schema() AND c.relname = ANY($1)",
+            &[&tables],
+        )
+        .await?
+        .get(0);
+    Ok(bytes.max(0) as u64)
+}
+
+/// Takes the hall's lock on a session of its own, refused while another server holds it: two
+/// servers on one database would hand out the same room ids and both play every room. The
+/// database lets go of it when the session ends, also when the server is killed.
+pub async fn lock_hall(config: &Config) -> anyhow::Result<Client> {
+    let (client, connection) = config.connect(NoTls).await?;
+    tokio::spawn(async move {
+        if let Err(error) = connection.await {
+            warn!(%error, "the session holding the hall's lock has ended");
+        }
+    });
+    let locked: bool = client
+        .query_one("SELECT pg_try_advisory_lock($1)", &[&HALL_LOCK])
+        .await?
+        .get(0);
+    if !locked {
+        bail!(
+            "another Parlor server uses this database: give this one another database, or \
+             join that one with --server"
+        );
+    }
+    Ok(client)
+}
