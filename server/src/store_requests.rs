@@ -43,14 +43,20 @@ async fn delete(hall: &Hall, name: String, asker: Asker) -> ServerMsg {
         Ok(_) => hall.hold_brain_to_change(&name, asker),
         Err(refusal) => Err((ErrorCode::BadRequest, refusal)),
     };
-    change(hall, held, name, asker, |store, name| store.delete_brain(name)).await
+    change(hall, held, name, asker, |store, name| {
+        store.delete_brain(name)
+    })
+    .await
 }
 
 /// Empties `asker`'s brain `name`, holding it while it writes: a match may neither be training
 /// it nor start.
 async fn reset(hall: &Hall, name: String, asker: Asker) -> ServerMsg {
     let held = hall.hold_brain_to_change(&name, asker);
-    change(hall, held, name, asker, |store, name| store.reset_brain(name)).await
+    change(hall, held, name, asker, |store, name| {
+        store.reset_brain(name)
+    })
+    .await
 }
 
 /// Changes the brain `held` (its write held, its canonical name) with `act`, which says

@@ -8,8 +8,8 @@
 mod common;
 
 use common::{Peer, Running, data_dir, start};
-use parlor_server::store::postgres::test_database::TestDatabase;
 use parlor_engines::ewn::solve;
+use parlor_server::store::postgres::test_database::TestDatabase;
 use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
 use parlor_shared::ewn::{EwnMove, LevelSpec, Rules, parse_level};

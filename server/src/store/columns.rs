@@ -20,12 +20,10 @@ pub struct HerColumn {
     pub brain: String,
 }
 
-
 /// `value` as JSON, the form of every column but the ids, numbers and brains.
 pub fn json<T: Serialize + ?Sized>(value: &T) -> anyhow::Result<String> {
     Ok(serde_json::to_string(value)?)
 }
-
 
 /// The columns of a new game's room (the id, seed, times and address are numbers or plain).
 pub struct RoomColumns {
@@ -153,7 +151,6 @@ impl RawRoom {
         })))
     }
 }
-
 
 /// An auto match's progress from its columns: none written yet is a match about to begin.
 fn decode_progress(columns: Option<(String, Vec<String>)>) -> anyhow::Result<MatchProgress> {

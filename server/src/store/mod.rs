@@ -9,9 +9,9 @@
 //! the writes of rooms answer with a [`Pending`] once durable.
 
 mod backend;
+pub(crate) mod columns;
 #[cfg(test)]
 mod conformance;
-pub(crate) mod columns;
 mod lessons;
 mod packed;
 mod pending;

@@ -48,13 +48,18 @@ mod tests {
         let packed = pack(&json);
         assert!(packed.len() < json.len() / 4, "{} bytes", packed.len());
         assert_eq!(unpack_column(ValueRef::Blob(&packed)).unwrap(), json);
-        assert_eq!(unpack_column(ValueRef::Text(json.as_bytes())).unwrap(), json);
+        assert_eq!(
+            unpack_column(ValueRef::Text(json.as_bytes())).unwrap(),
+            json
+        );
     }
 
     #[test]
     fn a_damaged_packed_brain_is_an_error_not_a_huge_allocation() {
         let huge = u32::MAX.to_le_bytes();
-        let refused = unpack_column(ValueRef::Blob(&huge)).unwrap_err().to_string();
+        let refused = unpack_column(ValueRef::Blob(&huge))
+            .unwrap_err()
+            .to_string();
         assert!(refused.contains("says it holds"), "{refused}");
         let mut cut = pack(&"brain ".repeat(1000));
         cut.truncate(cut.len() / 2);

@@ -18,7 +18,6 @@ impl<T> Pending<T> {
     }
 }
 
-
 impl<T> Pending<T> {
     /// Waits (asynchronously) for the commit.
     pub async fn done(self) -> anyhow::Result<T> {
@@ -45,4 +44,3 @@ impl<T> Pending<T> {
             .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
     }
 }
-

@@ -9,9 +9,9 @@ use parlor_shared::identity::Player;
 use parlor_shared::protocol::{RoomId, SeatSpec};
 use serde::{Deserialize, Serialize};
 
+use super::packed::pack;
 use crate::byte_size::ByteSize;
 use crate::seat_key::SeatKey;
-use super::packed::pack;
 
 /// HER's side of a game against a person as it began: the brain then (the person's game is
 /// replayed against it on restart) and the mode.

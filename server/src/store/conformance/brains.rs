@@ -128,7 +128,9 @@ fn a_loss_whose_last_bead_is_gone_takes_no_earlier_bead(store: Store) {
     );
 }
 
-fn a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_counted(store: Store) {
+fn a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_counted(
+    store: Store,
+) {
     let after_white = Position::start(Dims::HEXAPAWN)
         .play("b1-b2".parse().unwrap())
         .unwrap();
@@ -147,7 +149,9 @@ fn a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_c
     assert_eq!((brain, games), (octapawn, 0));
 }
 
-fn a_prepared_lesson_is_stored_as_prepared_or_worked_out_again_if_the_brain_changed_meanwhile(store: Store) {
+fn a_prepared_lesson_is_stored_as_prepared_or_worked_out_again_if_the_brain_changed_meanwhile(
+    store: Store,
+) {
     let start = Position::start(Dims::HEXAPAWN);
     let b2 = start.play("b1-b2".parse().unwrap()).unwrap();
     let a2 = start.play("a1-a2".parse().unwrap()).unwrap();

@@ -109,7 +109,3 @@ pub fn game_rows(unfinished: &Unfinished) -> Vec<&RoomRow> {
         })
         .collect()
 }
-
-
-
-

@@ -23,7 +23,12 @@ fn a_saved_game_comes_back_whole_and_lists_first(store: Store) {
     assert_eq!(got.summary.seats, game.seats);
     assert_eq!(got.summary.outcome, Outcome::Won { seat: 0 });
     assert_eq!(got.summary.moves, 3);
-    let listed: Vec<_> = store.list().unwrap().iter().map(|summary| summary.id).collect();
+    let listed: Vec<_> = store
+        .list()
+        .unwrap()
+        .iter()
+        .map(|summary| summary.id)
+        .collect();
     assert_eq!(listed, vec![id, older], "newest first");
     assert!(store.get(id + 1000).unwrap().is_none());
 }

@@ -52,7 +52,9 @@ fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not
     assert_eq!(unfinished.next_room, 6);
 }
 
-fn since_when_nobody_follows_a_room_is_kept_and_cleared_and_a_forgotten_room_stays_forgotten(store: Store) {
+fn since_when_nobody_follows_a_room_is_kept_and_cleared_and_a_forgotten_room_stays_forgotten(
+    store: Store,
+) {
     let since = |store: &Store| {
         let unfinished = store.load_rooms().unwrap();
         game_rows(&unfinished)

@@ -11,7 +11,7 @@ use parlor_shared::protocol::{BrainSummary, GameRecord, RecordId, RecordSummary,
 use tokio_postgres::Client;
 
 use super::writer::submit;
-use super::{PgStore, brains, records, rooms};
+use super::{PgStore, brains, ownership, records, rooms};
 use crate::her_seat::HerGameRecord;
 use crate::seat_key::SeatKey;
 use crate::store::columns::RoomColumns;
@@ -24,7 +24,7 @@ use crate::store::{
 impl PgStore {
     /// Runs `work` on a pooled connection, waiting for it on this thread; with `writes`, the
     /// store's size is measured after it.
-    fn blocking<T, F>(&self, writes: bool, work: F) -> anyhow::Result<T>
+    pub(super) fn blocking<T, F>(&self, writes: bool, work: F) -> anyhow::Result<T>
     where
         T: Send + 'static,
         F: for<'a> FnOnce(&'a Client) -> futures_util::future::BoxFuture<'a, anyhow::Result<T>>
@@ -62,6 +62,26 @@ impl PgStore {
     }
 }
 
+impl PgStore {
+    /// Queues a write of the existing `room`: refused at once when this node holds no claim on
+    /// it, and in its transaction when another node has taken it since (`ownership.rs`).
+    fn room_write<T, F>(&self, room: RoomId, job: F) -> Pending<T>
+    where
+        T: Send + 'static,
+        F: for<'a> FnOnce(&'a Client) -> futures_util::future::BoxFuture<'a, anyhow::Result<T>>
+            + Send
+            + 'static,
+    {
+        let fence = self.fence(room);
+        submit(&self.writer, move |client| {
+            Box::pin(async move {
+                ownership::check(client, room, &fence?).await?;
+                job(client).await
+            })
+        })
+    }
+}
+
 impl Backend for PgStore {
     fn cap_size(&self, max_bytes: u64) {
         (self.shared.size.max_bytes).store(max_bytes, std::sync::atomic::Ordering::Relaxed);
@@ -77,7 +97,9 @@ impl Backend for PgStore {
 
     fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
         let record = record.clone();
-        self.blocking(true, move |client| Box::pin(async move { records::insert(client, &record).await }))
+        self.blocking(true, move |client| {
+            Box::pin(async move { records::insert(client, &record).await })
+        })
     }
 
     fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
@@ -90,8 +112,12 @@ impl Backend for PgStore {
 
     fn insert_room(&self, room: &RoomRow) -> Pending<()> {
         let (room, columns) = (room.clone(), RoomColumns::of(room));
+        let (fence, lease_ms) = self.fence_new(room.id);
         submit(&self.writer, move |client| {
-            Box::pin(async move { rooms::insert_room(client, &room, columns?).await })
+            Box::pin(async move {
+                rooms::insert_room(client, &room, columns?).await?;
+                ownership::own_new_room(client, room.id, &fence, lease_ms).await
+            })
         })
     }
 
@@ -104,15 +130,17 @@ impl Backend for PgStore {
         address: Option<IpAddr>,
     ) -> Pending<()> {
         let (setup, creator) = (setup.clone(), creator.clone());
+        let (fence, lease_ms) = self.fence_new(id);
         submit(&self.writer, move |client| {
             Box::pin(async move {
-                rooms::insert_match(client, id, &setup, seed, &creator, address).await
+                rooms::insert_match(client, id, &setup, seed, &creator, address).await?;
+                ownership::own_new_room(client, id, &fence, lease_ms).await
             })
         })
     }
 
     fn append_move(&self, room: RoomId, ply: u64, mv: GameMove) -> Pending<()> {
-        submit(&self.writer, move |client| {
+        self.room_write(room, move |client| {
             Box::pin(async move { rooms::append_move(client, room, ply, &mv).await })
         })
     }
@@ -124,13 +152,13 @@ impl Backend for PgStore {
         players: &[Option<Player>],
     ) -> Pending<()> {
         let (keys, players) = (keys.to_vec(), players.to_vec());
-        submit(&self.writer, move |client| {
+        self.room_write(room, move |client| {
             Box::pin(async move { rooms::set_seats(client, room, &keys, &players).await })
         })
     }
 
     fn set_unfollowed_since(&self, room: RoomId, since: Option<u64>) -> Pending<()> {
-        submit(&self.writer, move |client| {
+        self.room_write(room, move |client| {
             Box::pin(rooms::set_unfollowed_since(client, room, since))
         })
     }
@@ -141,19 +169,23 @@ impl Backend for PgStore {
         record: NewRecord,
         her_game: Option<(HerGameRecord, Option<PreparedLesson>)>,
     ) -> Pending<RecordId> {
-        submit(&self.writer, move |client| {
-            Box::pin(async move { rooms::finish_room(client, room, &record, her_game.as_ref()).await })
+        self.room_write(room, move |client| {
+            Box::pin(
+                async move { rooms::finish_room(client, room, &record, her_game.as_ref()).await },
+            )
         })
     }
 
     fn save_match_round(&self, round: MatchRound) -> Pending<()> {
-        submit(&self.writer, move |client| {
+        self.room_write(round.room, move |client| {
             Box::pin(async move { rooms::save_match_round(client, &round).await })
         })
     }
 
     fn forget_room(&self, room: RoomId) -> Pending<()> {
-        submit(&self.writer, move |client| Box::pin(rooms::forget_room(client, room)))
+        self.room_write(room, move |client| {
+            Box::pin(rooms::forget_room(client, room))
+        })
     }
 
     fn load_rooms(&self) -> anyhow::Result<Unfinished> {
@@ -162,7 +194,9 @@ impl Backend for PgStore {
 
     fn load_brain(&self, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {
         let name = name.to_string();
-        self.blocking(false, move |client| Box::pin(async move { brains::read(client, &name).await }))
+        self.blocking(false, move |client| {
+            Box::pin(async move { brains::read(client, &name).await })
+        })
     }
 
     fn save_brains(&self, used: &[BrainUse<'_>]) -> anyhow::Result<()> {
@@ -196,7 +230,9 @@ impl Backend for PgStore {
 
     fn reset_brain(&self, name: &str) -> anyhow::Result<bool> {
         let name = name.to_string();
-        self.in_transaction(move |client| Box::pin(async move { brains::reset(client, &name).await }))
+        self.in_transaction(move |client| {
+            Box::pin(async move { brains::reset(client, &name).await })
+        })
     }
 
     fn brain_usage(&self, owner: PlayerId, except: &str) -> anyhow::Result<(usize, u64)> {
@@ -222,7 +258,9 @@ impl Backend for PgStore {
 
     fn delete_brain(&self, name: &str) -> anyhow::Result<bool> {
         let name = name.to_string();
-        self.in_transaction(move |client| Box::pin(async move { brains::delete(client, &name).await }))
+        self.in_transaction(move |client| {
+            Box::pin(async move { brains::delete(client, &name).await })
+        })
     }
 
     fn brain_json(&self, name: &str) -> anyhow::Result<Option<String>> {
@@ -230,7 +268,9 @@ impl Backend for PgStore {
     }
 
     fn list_brains(&self, viewer: PlayerId, every: bool) -> anyhow::Result<Vec<BrainSummary>> {
-        self.blocking(false, move |client| Box::pin(brains::list(client, viewer, every)))
+        self.blocking(false, move |client| {
+            Box::pin(brains::list(client, viewer, every))
+        })
     }
 
     fn prepare_lesson(&self, game: &HerGameRecord) -> anyhow::Result<PreparedLesson> {

@@ -83,7 +83,10 @@ pub async fn delete(client: &Client, name: &str) -> anyhow::Result<bool> {
         .execute("DELETE FROM brains WHERE name = $1", &[&row_name(name)])
         .await?;
     client
-        .execute("DELETE FROM brain_sources WHERE name = $1", &[&row_name(name)])
+        .execute(
+            "DELETE FROM brain_sources WHERE name = $1",
+            &[&row_name(name)],
+        )
         .await?;
     Ok(deleted > 0)
 }
@@ -130,7 +133,11 @@ pub async fn note_source(client: &Client, name: &str, address: IpAddr) -> anyhow
 }
 
 /// `viewer`'s brains and the hall's (every player's for an operator), as `Backend::list_brains`.
-pub async fn list(client: &Client, viewer: PlayerId, every: bool) -> anyhow::Result<Vec<BrainSummary>> {
+pub async fn list(
+    client: &Client,
+    viewer: PlayerId,
+    every: bool,
+) -> anyhow::Result<Vec<BrainSummary>> {
     let rows = client
         .query(
             "SELECT name, size, mirrors, boxes, beads, games, updated_at FROM
@@ -163,7 +170,10 @@ pub async fn list(client: &Client, viewer: PlayerId, every: bool) -> anyhow::Res
 }
 
 /// `game`'s lesson from its brain as stored now (see `Backend::prepare_lesson`).
-pub async fn prepare_lesson(client: &Client, game: &HerGameRecord) -> anyhow::Result<PreparedLesson> {
+pub async fn prepare_lesson(
+    client: &Client,
+    game: &HerGameRecord,
+) -> anyhow::Result<PreparedLesson> {
     let stored = client
         .query_opt(
             "SELECT brain, revision FROM brains WHERE name = $1",
@@ -173,7 +183,10 @@ pub async fn prepare_lesson(client: &Client, game: &HerGameRecord) -> anyhow::Re
     let (brain, revision) = match stored {
         Some(row) => {
             let json = unpack(row.try_get(0)?)?;
-            (Some(decode_brain(&game.brain, &json)?), Some(row.try_get::<_, i64>(1)?))
+            (
+                Some(decode_brain(&game.brain, &json)?),
+                Some(row.try_get::<_, i64>(1)?),
+            )
         }
         None => (None, None),
     };

@@ -1,7 +1,7 @@
 //! The store in PostgreSQL (`server --store postgres://…`): the same tables as the SQLite
-//! store (`schema.rs`), written the same way. One server uses a database at a time (the hall's
-//! lock, `schema::lock_hall`), as one uses a data directory: several servers sharing one hall
-//! need rooms owned by one node each, which is not built yet.
+//! store (`schema.rs`), written the same way. A hall's only server holds the hall's lock
+//! (`schema::lock_hall`), as one locks a data directory; the nodes of a hall that several
+//! servers share own its rooms one by one instead, fenced by epochs (`ownership.rs`).
 //!
 //! The store runs on a small tokio runtime of its own, so that its blocking calls (made on
 //! blocking threads, see `Backend`) never wait on the server's runtime and its writes go on
@@ -12,6 +12,7 @@
 
 mod backend;
 mod brains;
+pub mod ownership;
 mod records;
 mod rooms;
 mod schema;
@@ -19,6 +20,8 @@ mod schema;
 pub mod test_database;
 mod writer;
 
+#[cfg(test)]
+mod ownership_tests;
 #[cfg(test)]
 mod tests;
 
@@ -51,17 +54,29 @@ pub struct PgStore {
 struct Shared {
     pool: Pool,
     size: Size,
-    /// The session holding the hall's lock (`schema::lock_hall`), for as long as the store
-    /// lives. Before the runtime: fields are dropped in order.
-    _hall_lock: tokio_postgres::Client,
+    /// What a cluster node's store owns (`ownership.rs`); `None` for a hall's only server.
+    claims: Option<ownership::Claims>,
+    /// The only server's session holding the hall's lock (`schema::lock_hall`), for as long
+    /// as the store lives. Before the runtime: fields are dropped in order.
+    _hall_lock: Option<tokio_postgres::Client>,
     runtime: RuntimeHolder,
 }
 
 impl PgStore {
-    /// Connects to the database at `url` (`postgres://user:password@host:port/database`),
-    /// creating Parlor's tables when it has none. A database of another program, or of a
-    /// newer Parlor, is refused here, naming why.
+    /// Connects to the database at `url` (`postgres://user:password@host:port/database`) as the
+    /// hall's only server, creating Parlor's tables when it has none. A database of another
+    /// program, of a newer Parlor, or that another server uses, is refused here, naming why.
     pub fn connect(url: &str) -> anyhow::Result<PgStore> {
+        PgStore::open(url, None)
+    }
+
+    /// Connects to the database at `url` as one `node` of a hall that several share: rooms
+    /// are written only while this node owns them (`ownership.rs`).
+    pub fn connect_node(url: &str, node: ownership::Node) -> anyhow::Result<PgStore> {
+        PgStore::open(url, Some(node))
+    }
+
+    fn open(url: &str, node: Option<ownership::Node>) -> anyhow::Result<PgStore> {
         let config: tokio_postgres::Config = url
             .parse()
             .with_context(|| format!("{} is not a PostgreSQL address", redacted(url)))?;
@@ -87,11 +102,14 @@ impl PgStore {
             .context("cannot make the store's connection pool")?;
         let runtime = RuntimeHolder(Some(runtime));
         let setup = {
-            let (pool, config) = (pool.clone(), config.clone());
+            let (pool, config, alone) = (pool.clone(), config.clone(), node.is_none());
             run_on(&runtime, async move {
                 let mut client = pool.get().await?;
                 schema::create(&mut client).await?;
-                schema::lock_hall(&config).await
+                match alone {
+                    true => Ok(Some(schema::lock_hall(&config).await?)),
+                    false => Ok(None),
+                }
             })
         };
         let hall_lock =
@@ -99,6 +117,7 @@ impl PgStore {
         let shared = Arc::new(Shared {
             pool,
             size: Size::default(),
+            claims: node.map(ownership::Claims::new),
             _hall_lock: hall_lock,
             runtime,
         });
@@ -181,7 +200,9 @@ struct RuntimeHolder(Option<Runtime>);
 
 impl RuntimeHolder {
     fn get(&self) -> &Runtime {
-        self.0.as_ref().expect("the runtime lives as long as its holder")
+        self.0
+            .as_ref()
+            .expect("the runtime lives as long as its holder")
     }
 }
 
@@ -218,4 +239,3 @@ fn redacted(url: &str) -> String {
         _ => url.to_string(),
     }
 }
-

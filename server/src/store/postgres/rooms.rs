@@ -112,7 +112,12 @@ pub async fn insert_match(
     note_room_id(client, id).await
 }
 
-pub async fn append_move(client: &Client, room: RoomId, ply: u64, mv: &GameMove) -> anyhow::Result<()> {
+pub async fn append_move(
+    client: &Client,
+    room: RoomId,
+    ply: u64,
+    mv: &GameMove,
+) -> anyhow::Result<()> {
     client
         .execute(
             "INSERT INTO room_moves (room, ply, move) VALUES ($1, $2, $3)",
@@ -213,7 +218,10 @@ pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
         .await?;
     let moves = by_room(
         client
-            .query("SELECT room, ply, move FROM room_moves ORDER BY room, ply", &[])
+            .query(
+                "SELECT room, ply, move FROM room_moves ORDER BY room, ply",
+                &[],
+            )
             .await?
             .iter()
             .map(|row| (row.get(0), (row.get(1), row.get(2)))),
@@ -226,7 +234,10 @@ pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
         .collect();
     let curves = by_room(
         client
-            .query("SELECT room, point FROM match_curve ORDER BY room, round", &[])
+            .query(
+                "SELECT room, point FROM match_curve ORDER BY room, round",
+                &[],
+            )
             .await?
             .iter()
             .map(|row| (row.get(0), row.get(1))),
@@ -263,7 +274,11 @@ pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
             Ok(room) => rooms.push(room),
             Err(error) => {
                 unreadable += 1;
-                warn!(room = id, error = format!("{error:#}"), "stored room skipped");
+                warn!(
+                    room = id,
+                    error = format!("{error:#}"),
+                    "stored room skipped"
+                );
             }
         }
     }

@@ -75,7 +75,12 @@ const SCHEMA: &str = "
         players     TEXT,
         creator     TEXT,
         unfollowed_since BIGINT,
-        address     TEXT
+        address     TEXT,
+        -- The node that plays the room, the epoch of its claim and until when (ms, the
+        -- database's clock) its lease holds: postgres/ownership.rs. NULL for the only server.
+        owner       TEXT,
+        epoch       BIGINT  NOT NULL DEFAULT 0,
+        lease_until BIGINT
     );
     CREATE TABLE IF NOT EXISTS room_moves (
         room        BIGINT  NOT NULL,

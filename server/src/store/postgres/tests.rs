@@ -13,14 +13,23 @@ fn another_programs_database_is_refused_and_a_newer_layout_too() {
     let url = database.url();
     run(&url, "CREATE TABLE customers (id INTEGER PRIMARY KEY)");
     let refused = format!("{:#}", PgStore::connect(&url).err().unwrap());
-    assert!(refused.contains("not a Parlor store") && refused.contains("customers"), "{refused}");
-    assert!(!refused.contains(":parlor@"), "no password in messages: {refused}");
+    assert!(
+        refused.contains("not a Parlor store") && refused.contains("customers"),
+        "{refused}"
+    );
+    assert!(
+        !refused.contains(":parlor@"),
+        "no password in messages: {refused}"
+    );
 
     let Some(newer) = TestDatabase::create() else {
         return;
     };
     drop(newer.store());
-    run(&newer.url(), "UPDATE parlor_meta SET value = 99 WHERE name = 'layout'");
+    run(
+        &newer.url(),
+        "UPDATE parlor_meta SET value = 99 WHERE name = 'layout'",
+    );
     let refused = format!("{:#}", PgStore::connect(&newer.url()).err().unwrap());
     assert!(refused.contains("newer Parlor"), "{refused}");
 }
@@ -41,14 +50,20 @@ fn a_second_server_is_refused_while_the_first_uses_the_database_and_a_reopened_s
     drop(first);
     let reopened = database.store();
     let unfinished = reopened.load_rooms().unwrap();
-    assert_eq!(game_rows(&unfinished)[0].moves, vec![cave("a1"), cave("h8")]);
+    assert_eq!(
+        game_rows(&unfinished)[0].moves,
+        vec![cave("a1"), cave("h8")]
+    );
     assert_eq!(unfinished.next_room, 5);
     assert!(reopened.size_bytes() > 0, "the tables are measured");
 }
 
 #[test]
 fn a_bad_address_is_a_clear_error() {
-    let refused = format!("{:#}", PgStore::connect("postgres://nobody@/").err().unwrap());
+    let refused = format!(
+        "{:#}",
+        PgStore::connect("postgres://nobody@/").err().unwrap()
+    );
     assert!(refused.contains("cannot use the database"), "{refused}");
     let refused = format!("{:#}", PgStore::connect("mysql:/x").err().unwrap());
     assert!(refused.contains("not a PostgreSQL address"), "{refused}");

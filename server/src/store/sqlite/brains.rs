@@ -16,10 +16,9 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use super::super::packed::unpack_column;
 use super::SqliteStore;
+use crate::her_seat::HerGameRecord;
 use crate::store::lessons::{Games, ListedColumns, decode_brain, row_name, taught_brain};
 use crate::store::{BrainRow, BrainUse, MAX_LISTED_BRAINS, PreparedLesson, unix_now};
-use crate::her_seat::HerGameRecord;
-
 
 impl SqliteStore {
     /// The stored brain `name` and the games it has finished, if there is one.
@@ -49,7 +48,6 @@ impl SqliteStore {
         transaction.commit()?;
         Ok(())
     }
-
 
     /// [`Store::put_brain`] of a brain already packed.
     pub fn put_brain_row(&self, name: &str, row: &BrainRow) -> anyhow::Result<()> {
@@ -151,15 +149,12 @@ impl SqliteStore {
                 updated_at: row.get(6)?,
             })
         })?;
-        rows.map(|row| row?.summary(viewer))
-        .collect()
+        rows.map(|row| row?.summary(viewer)).collect()
     }
 }
 
 /// The stored names of players' brains: 16 hex digits, a slash, a name.
 const OWNED_NAME_GLOB: &str = "[0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f]/*";
-
-
 
 impl SqliteStore {
     /// Works out `game`'s lesson from its brain as stored now. Blocking, but the store is
@@ -180,7 +175,6 @@ impl SqliteStore {
         Ok(PreparedLesson { revision, taught })
     }
 }
-
 
 /// Replays a finished game's draws into the stored brain `game.brain` (see
 /// [`Store::record_her_game`]), inside the caller's transaction: the `prepared` lesson when
@@ -215,7 +209,6 @@ fn stored_revision(connection: &Connection, name: &str) -> anyhow::Result<Option
         .optional()?)
 }
 
-
 fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {
     let row = connection
         .query_row(
@@ -227,7 +220,6 @@ fn read_brain(connection: &Connection, name: &str) -> anyhow::Result<Option<(Bra
     row.map(|(json, games)| Ok((decode_brain(name, &json?)?, games as u64)))
         .transpose()
 }
-
 
 pub(super) fn write_brain(
     connection: &Connection,

@@ -1,13 +1,9 @@
 use super::*;
 use crate::store::*;
 use parlor_shared::codec::{self, Format, MAX_FRAME_BYTES};
-use parlor_shared::hexapawn::{
-    Dims, MAX_BRAIN_NAME, check_brain_name,
-};
+use parlor_shared::hexapawn::{Dims, MAX_BRAIN_NAME, check_brain_name};
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::ServerMsg;
-
-
 
 #[test]
 fn the_list_holds_the_brains_changed_last_by_name() {
@@ -65,8 +61,3 @@ fn a_full_list_of_the_largest_summaries_fits_in_a_frame() {
         );
     }
 }
-
-
-
-
-

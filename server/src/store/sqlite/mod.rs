@@ -59,7 +59,6 @@ pub struct SqliteStore {
     _data_dir_lock: Option<Arc<File>>,
 }
 
-
 impl SqliteStore {
     /// Opens (creating if needed) `games.db` in `data_dir`, which no other server may be using.
     /// A database that cannot be written, is damaged, was cut off from the data in its WAL,
@@ -364,7 +363,6 @@ fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<
     )?;
     Ok(connection.last_insert_rowid() as RecordId)
 }
-
 
 /// The summary columns as read, before their JSON is decoded.
 struct RawSummary {

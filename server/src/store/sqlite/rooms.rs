@@ -19,13 +19,13 @@ use parlor_shared::protocol::{RecordId, RoomId, SeatToken};
 use rusqlite::{Connection, params};
 
 use super::brains;
-use crate::store::columns::{RoomColumns, json};
-use crate::store::lessons::Games;
 use super::writer::submit;
 use super::{SqliteStore, insert_record};
-use crate::store::{MatchRound, NewRecord, Pending, PreparedLesson, RoomRow, unix_now};
 use crate::her_seat::HerGameRecord;
 use crate::seat_key::SeatKey;
+use crate::store::columns::{RoomColumns, json};
+use crate::store::lessons::Games;
+use crate::store::{MatchRound, NewRecord, Pending, PreparedLesson, RoomRow, unix_now};
 
 mod load;
 

@@ -45,8 +45,6 @@ fn rows_that_do_not_read_back_are_skipped_and_others_still_load() {
     assert_eq!(unfinished.next_room, 8);
 }
 
-
-
 #[test]
 fn a_job_that_panics_is_undone_and_the_writer_goes_on() {
     let store = SqliteStore::in_memory().unwrap();

@@ -28,7 +28,6 @@ pub(super) struct StoreSize {
     max_bytes: AtomicU64,
 }
 
-
 impl StoreSize {
     pub(super) fn uncapped(connection: &Connection) -> StoreSize {
         let size = StoreSize {
@@ -127,8 +126,8 @@ impl Drop for Locked<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::writer;
     use super::super::SqliteStore;
+    use super::super::writer;
 
     #[test]
     fn the_store_is_full_at_its_cap_and_has_room_again_once_space_is_freed() {

@@ -19,7 +19,10 @@ fn a_saved_game_comes_back_whole_and_survives_reopening() {
         start: GameSetup::Cave.start().unwrap(),
         moves: moves.clone(),
     };
-    let id = SqliteStore::open(dir.path()).unwrap().save(&record).unwrap();
+    let id = SqliteStore::open(dir.path())
+        .unwrap()
+        .save(&record)
+        .unwrap();
     let store = SqliteStore::open(dir.path()).unwrap();
     let got = store.get(id).unwrap().unwrap();
     assert_eq!(got.moves, moves);
@@ -86,11 +89,16 @@ fn a_data_directory_serves_one_store_at_a_time() {
     let dir = tempfile::tempdir().unwrap();
     let first = SqliteStore::open(dir.path()).unwrap();
     let second = first.clone();
-    let refused = SqliteStore::open(dir.path()).err().expect("refused while in use");
+    let refused = SqliteStore::open(dir.path())
+        .err()
+        .expect("refused while in use");
     let message = format!("{refused:#}");
     assert!(message.contains("another Parlor server uses"), "{message}");
     drop(first);
-    assert!(SqliteStore::open(dir.path()).is_err(), "a clone still holds it");
+    assert!(
+        SqliteStore::open(dir.path()).is_err(),
+        "a clone still holds it"
+    );
     drop(second);
     SqliteStore::open(dir.path()).expect("free once every handle is gone");
 }

@@ -53,7 +53,12 @@ impl SqliteStore {
         let mut rooms = Vec::with_capacity(rows.len());
         let mut unreadable = 0;
         for (id, raw) in rows {
-            match raw.and_then(|raw| raw.decode(|id| read_moves(&connection, id), |id| read_progress(&connection, id))) {
+            match raw.and_then(|raw| {
+                raw.decode(
+                    |id| read_moves(&connection, id),
+                    |id| read_progress(&connection, id),
+                )
+            }) {
                 Ok(room) => rooms.push(room),
                 Err(error) => {
                     unreadable += 1;
@@ -84,7 +89,10 @@ fn read_moves(connection: &Connection, room: i64) -> anyhow::Result<Vec<(i64, St
 }
 
 /// An auto match's progress and its curve's points in order, if written yet.
-fn read_progress(connection: &Connection, room: i64) -> anyhow::Result<Option<(String, Vec<String>)>> {
+fn read_progress(
+    connection: &Connection,
+    room: i64,
+) -> anyhow::Result<Option<(String, Vec<String>)>> {
     let progress: Option<String> = connection
         .query_row(
             "SELECT progress FROM match_progress WHERE room = ?1",

@@ -1,0 +1,274 @@
+//! One owner per room, fenced: the store of a cluster node (`PgStore::connect_node`) writes a
+//! room only while it owns it. A room's row carries its owner node, an epoch and a lease. A
+//! node claims a room by raising the epoch (when the room has no owner, is its own, or its
+//! owner's lease has run out) and renews its leases; every write of a room first locks the
+//! room's row and checks that the epoch is still the one this node claimed, in the same
+//! transaction. So an owner that was paused or cut off can never write again once another node
+//! has taken the room: the taker's claim raised the epoch, and a claim waits for the old
+//! owner's transaction in progress (the row lock) rather than slipping in under it.
+//!
+//! Times are the database's clock (`clock_timestamp()`), so the nodes' clocks never matter.
+//!
+//! The cluster's other parts (the bus, taking rooms over by replay) are not built yet: for now
+//! only the tests use a node's store.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use parlor_shared::protocol::RoomId;
+use tokio_postgres::Client;
+
+use super::PgStore;
+
+/// The database's clock, in milliseconds since the Unix epoch.
+const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// Who a node's store writes as.
+#[derive(Clone, Debug)]
+pub struct Node {
+    /// Unique among the hall's nodes (e.g. its host and port).
+    pub id: String,
+    /// How long a claim or renewal holds a room: another node may take it once that has passed
+    /// without a renewal.
+    pub lease: Duration,
+}
+
+/// The room `room` belongs to another node now (or never belonged to this one): the write was
+/// refused and changed nothing.
+#[derive(Debug, thiserror::Error)]
+#[error("room {room} is not this node's: another node has taken it")]
+pub struct Fenced {
+    pub room: RoomId,
+}
+
+/// What a node's store owns: the epoch it claimed each room at.
+pub(super) struct Claims {
+    node: Node,
+    epochs: Mutex<HashMap<RoomId, i64>>,
+}
+
+/// What a room write must check first: nothing alone, the node and epoch in a cluster.
+pub(super) type Fence = Option<(String, i64)>;
+
+impl Claims {
+    pub(super) fn new(node: Node) -> Claims {
+        Claims {
+            node,
+            epochs: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The fence for a write of `room`; refused at once when this node holds no claim on it.
+    pub(super) fn fence(&self, room: RoomId) -> Result<Fence, Fenced> {
+        match crate::lock(&self.epochs).get(&room) {
+            Some(&epoch) => Ok(Some((self.node.id.clone(), epoch))),
+            None => Err(Fenced { room }),
+        }
+    }
+
+    fn lease_ms(&self) -> i64 {
+        i64::try_from(self.node.lease.as_millis()).unwrap_or(i64::MAX)
+    }
+}
+
+/// Locks the room's row and checks that `node` still owns it at `epoch`: inside the write's
+/// transaction, before the write.
+pub(super) async fn check(client: &Client, room: RoomId, fence: &Fence) -> anyhow::Result<()> {
+    let Some((node, epoch)) = fence else {
+        return Ok(());
+    };
+    let owned = client
+        .query_opt(
+            "SELECT 1 FROM rooms WHERE id = $1 AND owner = $2 AND epoch = $3 FOR UPDATE",
+            &[&(room as i64), node, epoch],
+        )
+        .await?
+        .is_some();
+    match owned {
+        true => Ok(()),
+        false => Err(Fenced { room }.into()),
+    }
+}
+
+/// The owner columns of a new room: this node's, at epoch 1, or none alone.
+pub(super) async fn own_new_room(
+    client: &Client,
+    room: RoomId,
+    fence: &Fence,
+    lease_ms: i64,
+) -> anyhow::Result<()> {
+    if let Some((node, epoch)) = fence {
+        client
+            .execute(
+                &format!(
+                    "UPDATE rooms SET owner = $2, epoch = $3, lease_until = {NOW_MS} + $4
+                     WHERE id = $1"
+                ),
+                &[&(room as i64), node, epoch, &lease_ms],
+            )
+            .await?;
+    }
+    Ok(())
+}
+
+impl PgStore {
+    /// The node this store writes as; `None` for a hall's only server.
+    pub fn node(&self) -> Option<&Node> {
+        self.shared.claims.as_ref().map(|claims| &claims.node)
+    }
+
+    /// The fence of a write of an existing `room` (see [`Claims::fence`]).
+    pub(super) fn fence(&self, room: RoomId) -> Result<Fence, Fenced> {
+        match &self.shared.claims {
+            Some(claims) => claims.fence(room),
+            None => Ok(None),
+        }
+    }
+
+    /// The fence of a new room, which a node owns from the start at epoch 1, and the lease.
+    pub(super) fn fence_new(&self, room: RoomId) -> (Fence, i64) {
+        match &self.shared.claims {
+            Some(claims) => {
+                crate::lock(&claims.epochs).insert(room, 1);
+                (Some((claims.node.id.clone(), 1)), claims.lease_ms())
+            }
+            None => (None, 0),
+        }
+    }
+
+    /// A room id no node has given out, from the database (nodes share the counter).
+    pub fn allocate_room_id(&self) -> anyhow::Result<RoomId> {
+        self.blocking(true, |client| {
+            Box::pin(async move {
+                let row = client
+                    .query_one(
+                        "INSERT INTO counters (name, value)
+                         VALUES ('last_room', coalesce((SELECT max(id) FROM rooms), 0) + 1)
+                         ON CONFLICT (name) DO UPDATE SET value = counters.value + 1
+                         RETURNING value",
+                        &[],
+                    )
+                    .await?;
+                Ok(row.get::<_, i64>(0) as RoomId)
+            })
+        })
+    }
+
+    /// Claims `room` for this node: answers the new epoch, or `None` while another node's lease
+    /// on it runs (or the room is gone). Writes this node made before at an older epoch are
+    /// fenced from now on, as a restarted node's must be.
+    pub fn claim_room(&self, room: RoomId) -> anyhow::Result<Option<i64>> {
+        let claims = self.claims()?;
+        let (node, lease_ms) = (claims.node.id.clone(), claims.lease_ms());
+        let epoch = self.blocking(true, move |client| {
+            Box::pin(async move {
+                let row = client
+                    .query_opt(
+                        &format!(
+                            "UPDATE rooms SET owner = $2, epoch = epoch + 1,
+                                 lease_until = {NOW_MS} + $3
+                             WHERE id = $1
+                               AND (owner IS NULL OR owner = $2 OR lease_until < {NOW_MS})
+                             RETURNING epoch"
+                        ),
+                        &[&(room as i64), &node, &lease_ms],
+                    )
+                    .await?;
+                Ok(row.map(|row| row.get::<_, i64>(0)))
+            })
+        })?;
+        if let Some(epoch) = epoch {
+            crate::lock(&claims.epochs).insert(room, epoch);
+        }
+        Ok(epoch)
+    }
+
+    /// Renews the leases of every room this node owns; answers the rooms it no longer has
+    /// (taken by another node meanwhile, which it must stop playing, or finished and gone).
+    pub fn renew_claims(&self) -> anyhow::Result<Vec<RoomId>> {
+        let claims = self.claims()?;
+        let (rooms, epochs): (Vec<i64>, Vec<i64>) = crate::lock(&claims.epochs)
+            .iter()
+            .map(|(&room, &epoch)| (room as i64, epoch))
+            .unzip();
+        let (node, lease_ms) = (claims.node.id.clone(), claims.lease_ms());
+        let asked = rooms.clone();
+        let renewed: Vec<i64> = self.blocking(true, move |client| {
+            Box::pin(async move {
+                let rows = client
+                    .query(
+                        &format!(
+                            "UPDATE rooms SET lease_until = {NOW_MS} + $2
+                             FROM unnest($3::bigint[], $4::bigint[]) AS claim(id, epoch)
+                             WHERE rooms.id = claim.id AND rooms.epoch = claim.epoch
+                               AND rooms.owner = $1
+                             RETURNING rooms.id"
+                        ),
+                        &[&node, &lease_ms, &rooms, &epochs],
+                    )
+                    .await?;
+                Ok(rows.iter().map(|row| row.get(0)).collect())
+            })
+        })?;
+        let lost: Vec<RoomId> = asked
+            .into_iter()
+            .filter(|room| !renewed.contains(room))
+            .map(|room| room as RoomId)
+            .collect();
+        let mut epochs = crate::lock(&claims.epochs);
+        for room in &lost {
+            epochs.remove(room);
+        }
+        Ok(lost)
+    }
+
+    /// Gives `room` up (a node handing its rooms over as it stops): another node may claim it
+    /// at once.
+    pub fn release_room(&self, room: RoomId) -> anyhow::Result<()> {
+        let claims = self.claims()?;
+        let Some(epoch) = crate::lock(&claims.epochs).remove(&room) else {
+            return Ok(());
+        };
+        let node = claims.node.id.clone();
+        self.blocking(true, move |client| {
+            Box::pin(async move {
+                client
+                    .execute(
+                        "UPDATE rooms SET owner = NULL, lease_until = NULL
+                         WHERE id = $1 AND owner = $2 AND epoch = $3",
+                        &[&(room as i64), &node, &epoch],
+                    )
+                    .await?;
+                Ok(())
+            })
+        })
+    }
+
+    /// The rooms in progress that no node holds: never owned, released, or whose owner's lease
+    /// has run out.
+    pub fn claimable_rooms(&self) -> anyhow::Result<Vec<RoomId>> {
+        self.blocking(false, |client| {
+            Box::pin(async move {
+                let rows = client
+                    .query(
+                        &format!(
+                            "SELECT id FROM rooms
+                             WHERE owner IS NULL OR lease_until < {NOW_MS} ORDER BY id"
+                        ),
+                        &[],
+                    )
+                    .await?;
+                Ok(rows
+                    .iter()
+                    .map(|row| row.get::<_, i64>(0) as RoomId)
+                    .collect())
+            })
+        })
+    }
+
+    fn claims(&self) -> anyhow::Result<&Claims> {
+        (self.shared.claims.as_ref())
+            .ok_or_else(|| anyhow::anyhow!("this store is not a cluster node's"))
+    }
+}
