@@ -15,7 +15,7 @@ mod solve;
 
 pub use generate::{GenerateError, GenerateOptions, generate};
 pub use heuristic::HeuristicKind;
-pub use pdb::{TableStore, build_tables, set_table_store, table_lengths};
+pub use pdb::{BuildProgress, TableData, TableSpec, TableStore, build_tables, set_table_store};
 pub use search::SearchStats;
 pub use solve::{Method, Report, SolveOptions, Verdict, positions_within, prepare, solve};
 

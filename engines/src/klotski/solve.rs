@@ -15,7 +15,7 @@ use super::heuristic::{Heuristic, HeuristicKind, databases_apply};
 use super::key::KeyLayout;
 use super::search::{
     Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
-    bytes_per_position, idastar, shorten,
+    bytes_per_position, idastar, shorten, tiles_idastar,
 };
 use parlor_shared::klotski::{Move, Puzzle};
 use parlor_shared::klotski::{Unsolvable, prove_unsolvable};
@@ -110,6 +110,8 @@ pub struct Report {
     pub method: Method,
     /// The heuristic the informed searches used, if any ran.
     pub heuristic: Option<HeuristicKind>,
+    /// The pattern databases they used, "4x4 7-8", if any.
+    pub tables: Option<String>,
     pub stats: SearchStats,
     /// Including building pattern databases, if this call built them.
     pub elapsed: Duration,
@@ -145,6 +147,7 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
         verdict: Verdict::Undecided,
         method: options.method,
         heuristic: None,
+        tables: None,
         stats: SearchStats::default(),
         elapsed: Duration::ZERO,
     };
@@ -177,6 +180,9 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
     let informed = !matches!(options.method, Method::Bfs | Method::Bibfs);
     let heuristic = informed.then(|| Heuristic::new(space.puzzle, options.heuristic));
     report.heuristic = heuristic.as_ref().map(Heuristic::kind);
+    report.tables = (heuristic.as_ref())
+        .and_then(Heuristic::databases)
+        .map(|databases| databases.spec().label());
     let started = Instant::now();
     let limits = |share: f64| Limits {
         deadline: started + options.budget.mul_f64(share),
@@ -194,7 +200,9 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
         (_, Some(heuristic)) => {
             // On classic boards IDA* with databases nearly always finishes; elsewhere A* settles
             // boards of up to about 20 cells and leaves the anytime search half the time.
-            let exact = if databases_apply(space.puzzle) {
+            let exact = if let Some(databases) = heuristic.databases() {
+                tiles_idastar(space.puzzle, databases, &limits(0.7), stats)
+            } else if databases_apply(space.puzzle) {
                 idastar(space, heuristic, &limits(0.7), stats)
             } else {
                 best_first(space, heuristic, Weight::ONE, None, &limits(0.5), stats)
@@ -224,7 +232,10 @@ fn quick_try<const W: usize>(
     report: &mut Report,
 ) -> Option<Report> {
     let tables_wanted = options.method == Method::Auto
-        && options.heuristic == HeuristicKind::PatternDatabases
+        && matches!(
+            options.heuristic,
+            HeuristicKind::PatternDatabases | HeuristicKind::SmallPatternDatabases
+        )
         && databases_apply(space.puzzle);
     if !tables_wanted {
         return None;

@@ -6,11 +6,13 @@ mod astar;
 mod bfs;
 mod idastar;
 mod shortcut;
+mod tiles;
 
 pub(crate) use astar::{Weight, best_first, bytes_per_position};
 pub(crate) use bfs::{bfs, bidirectional};
 pub(crate) use idastar::idastar;
 pub(crate) use shortcut::shorten;
+pub(crate) use tiles::tiles_idastar;
 
 use std::time::Instant;
 
