@@ -183,8 +183,11 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan plus linear conflicts of 1x1 tiles.
     Conflicts,
-    /// Additive pattern databases (6-6-3 on 4x4), where they apply.
+    /// Additive pattern databases, where they apply: the 7-8 tables on 4x4 when they are
+    /// kept (`klotski tables build`), else the small ones, built in the process.
     Databases,
+    /// The small pattern databases only (6-6-3 on 4x4), built in the process when not kept.
+    SmallDatabases,
 }
 
 impl HeuristicArg {
@@ -193,6 +196,7 @@ impl HeuristicArg {
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::Conflicts => HeuristicKind::Conflicts,
             HeuristicArg::Databases => HeuristicKind::PatternDatabases,
+            HeuristicArg::SmallDatabases => HeuristicKind::SmallPatternDatabases,
         }
     }
 }
@@ -436,9 +440,10 @@ pub fn answer(
 
 /// One line of statistics: method, heuristic, positions, bound and time.
 fn statistics(report: &Report) -> String {
-    let heuristic = report
-        .heuristic
-        .map_or(String::new(), |kind| format!(" with {}", kind.name()));
+    let tables = (report.tables.as_ref()).map_or(String::new(), |tables| format!(" ({tables})"));
+    let heuristic = report.heuristic.map_or(String::new(), |kind| {
+        format!(" with {}{tables}", kind.name())
+    });
     format!(
         "{}{heuristic}: {} positions expanded, {} stored, lower bound {}, {:.3} s",
         report.method,

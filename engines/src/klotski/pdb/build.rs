@@ -3,15 +3,19 @@
 //! are indistinguishable, so the blank wanders among them for free: a state holds the whole
 //! region of free cells the blank can reach, and a layer's states move one of the group's
 //! tiles into that region. The depth at which a placement is first met is the fewest moves of
-//! the group's tiles that bring them home, from any blank region.
+//! the group's tiles that bring them home, from any blank region. Each placement keeps the
+//! regions already met (16 bits: cells), so every state enters a layer once; the table keeps
+//! `(depth - manhattan) / 2`, half a byte (see [`super`]).
 //!
-//! Each placement keeps the regions already met (16 bits: cells), so every state enters a
-//! layer once; the table keeps `(depth - manhattan) / 2`, half a byte (see [`super`]). A layer
-//! is split among the machine's cores, which meet in atomic updates of those two arrays.
+//! The 8-tile table has 519 million placements, and a layer's moves land all over them: met
+//! one by one, each would be a miss of the processor's caches. So a layer goes in chunks of
+//! states, each in two steps: every move is made and put in a bucket by the first three cells
+//! of its placement (which fix a run of the table: 154,440 placements, 302 KiB of regions for
+//! the 8 tiles), then each bucket's moves are met against their run, which stays in the cache,
+//! the regions of a few moves ahead asked for early. The buckets are shared among the cores,
+//! each core owning whole runs, so nothing is shared while written.
 
-use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU64, Ordering};
-
-use super::rank::{Placement, cell_at, rank};
+use super::rank::{Placement, cell_at, rank, rank_prefix};
 use super::spec::TableSpec;
 use parlor_shared::klotski::Geometry;
 
@@ -33,6 +37,14 @@ pub struct BuildProgress {
 /// The most a table entry holds: a placement that needs more is kept at 15, a smaller lower
 /// bound and so still admissible (none of the 4x4 tables' groups needs it).
 const MAX_ENTRY: u32 = 15;
+/// States of a layer expanded together: their moves (about ten each, eight bytes a move, so
+/// some 600 MB) are held until they are met; the more, the more of them meet a run while it is
+/// in the cache.
+const CHUNK: usize = 1 << 23;
+/// Tiles whose cells choose a move's bucket, at most.
+const BUCKET_TILES: usize = 3;
+/// Moves whose regions are asked for ahead of their meeting.
+const AHEAD: usize = 16;
 
 /// The tables of `spec`, one per group, `progress` told after every layer.
 pub fn build_tables(spec: &TableSpec, progress: &(dyn Fn(&BuildProgress) + Sync)) -> Vec<Vec<u8>> {
@@ -41,19 +53,34 @@ pub fn build_tables(spec: &TableSpec, progress: &(dyn Fn(&BuildProgress) + Sync)
         .collect()
 }
 
-/// A frontier state: placement (bits 0-31), the blank's region (32-47), its tiles' Manhattan
-/// distance from home (48-55).
+/// A state: placement (bits 0-31), the blank's region (32-47), its tiles' Manhattan distance
+/// from home (48-55).
 fn state(placement: Placement, region: u32, manhattan: u32) -> u64 {
     u64::from(placement) | u64::from(region) << 32 | u64::from(manhattan) << 48
 }
 
-/// What a build needs of the board, worked out once.
+/// A move not yet met: the placement after it (bits 0-31), the cell its tile left, where the
+/// blank now is (32-35), the Manhattan distance after it (48-55).
+fn candidate(placement: Placement, vacated: u32, manhattan: u32) -> u64 {
+    u64::from(placement) | u64::from(vacated) << 32 | u64::from(manhattan) << 48
+}
+
+/// What a build needs of the board and the group, worked out once.
 struct Board {
+    tiles: usize,
     cells: u32,
+    all_cells: u32,
     /// Each cell's neighbours.
     neighbours: [u32; 16],
+    first_col: u32,
+    last_col: u32,
+    cols: u32,
     /// `distance[slot][cell]`: Manhattan distance of the slot's tile on `cell` from its home.
     distance: Vec<[u8; 16]>,
+    /// Tiles whose cells choose a bucket, and the placements a bucket holds (a run of the
+    /// table, even, so that its half bytes are its own).
+    bucket_tiles: usize,
+    bucket_len: usize,
 }
 
 impl Board {
@@ -62,7 +89,12 @@ impl Board {
     fn region(&self, start: u32, free: u32) -> u32 {
         let mut region = start;
         loop {
-            let grown = (region | self.around(region)) & free;
+            let spread = region
+                | (region >> 1) & !self.last_col
+                | (region << 1) & !self.first_col
+                | region >> self.cols
+                | region << self.cols;
+            let grown = spread & free;
             if grown == region {
                 return region;
             }
@@ -71,14 +103,9 @@ impl Board {
     }
 
     #[inline]
-    fn around(&self, cells: u32) -> u32 {
-        let mut around = 0;
-        let mut rest = cells;
-        while rest != 0 {
-            around |= self.neighbours[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-        }
-        around
+    fn free(&self, placement: Placement) -> u32 {
+        let taken = (0..self.tiles).fold(0u32, |taken, slot| taken | 1 << cell_at(placement, slot));
+        self.all_cells & !taken
     }
 }
 
@@ -91,6 +118,7 @@ fn build_table(
     let tiles = goals.len();
     let geometry = Geometry::new(spec.rows, spec.cols);
     let cells = u32::from(spec.cells());
+    let cols = u32::from(spec.cols);
     let mut neighbours = [0u32; 16];
     for (cell, around) in neighbours.iter_mut().enumerate().take(cells as usize) {
         for other in 0..cells {
@@ -99,135 +127,209 @@ fn build_table(
             }
         }
     }
-    let distance = (goals.iter())
-        .map(|&goal| std::array::from_fn(|cell| geometry.manhattan(cell as u8, goal) as u8))
-        .collect();
-    let board = Board {
-        cells,
-        neighbours,
-        distance,
-    };
+    let first_col = (0..u32::from(spec.rows)).fold(0, |mask, row| mask | 1 << (row * cols));
     let placements = spec.placements()[group];
-    let regions: Vec<AtomicU16> = std::iter::repeat_with(|| AtomicU16::new(0))
-        .take(placements)
-        .collect();
-    let table: Vec<AtomicU8> = std::iter::repeat_with(|| AtomicU8::new(0))
-        .take(placements.div_ceil(2))
-        .collect();
-    let home = (goals.iter().enumerate())
-        .fold(0, |placement, (slot, &goal)| placement | u32::from(goal) << (4 * slot));
-    let all_cells = (1u32 << cells) - 1;
-    let free = all_cells & !goals.iter().fold(0, |taken, &goal| taken | 1 << goal);
-    let region = board.region(1 << (cells - 1), free);
-    regions[rank(home, tiles, cells)].store(region as u16, Ordering::Relaxed);
-    let reached = AtomicU64::new(1);
+    // Runs fixed by the first d tiles' cells: (cells - d)! / (cells - tiles)! placements; the
+    // most tiles that give runs of an even length (one run, the whole table, if none does).
+    let run =
+        |fixed: usize| -> usize { (cells as usize - tiles + 1..=cells as usize - fixed).product() };
+    let bucket_tiles = (1..tiles.min(BUCKET_TILES + 1))
+        .rev()
+        .find(|&fixed| run(fixed) % 2 == 0)
+        .unwrap_or(0);
+    let bucket_len = match bucket_tiles {
+        0 => placements.next_multiple_of(2),
+        fixed => run(fixed),
+    };
+    let board = Board {
+        tiles,
+        cells,
+        all_cells: (1u32 << cells) - 1,
+        neighbours,
+        first_col,
+        last_col: first_col << (cols - 1),
+        cols,
+        distance: (goals.iter())
+            .map(|&goal| std::array::from_fn(|cell| geometry.manhattan(cell as u8, goal) as u8))
+            .collect(),
+        bucket_tiles,
+        bucket_len,
+    };
+    let buckets = placements.div_ceil(bucket_len);
+    let mut regions = vec![0u16; buckets * bucket_len];
+    let mut table = vec![0u8; buckets * bucket_len / 2];
+    let home = (goals.iter().enumerate()).fold(0, |placement, (slot, &goal)| {
+        placement | u32::from(goal) << (4 * slot)
+    });
+    let region = board.region(1 << (cells - 1), board.free(home));
+    regions[rank(home, tiles, cells)] = region as u16;
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
-    // One part a worker: each takes the part it made in the layer before.
-    let mut frontier = vec![vec![state(home, region, 0)]];
+    let mut reached = 1u64;
+    let mut frontier = vec![state(home, region, 0)];
     let mut depth = 0;
-    while frontier.iter().any(|part| !part.is_empty()) {
-        let layer = Layer {
-            board: &board,
-            tiles,
-            depth,
-            regions: &regions,
-            table: &table,
-            reached: &reached,
-        };
-        let parts = split(frontier, workers);
-        frontier = std::thread::scope(|scope| {
-            let layer = &layer;
-            let handles: Vec<_> = (parts.into_iter())
-                .map(|part| scope.spawn(move || layer.expand(&part)))
-                .collect();
-            (handles.into_iter())
-                .map(|handle| {
-                    handle
-                        .join()
-                        .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-                })
-                .collect()
-        });
+    while !frontier.is_empty() {
+        let mut next = Vec::new();
+        for chunk in frontier.chunks(CHUNK) {
+            let moves = parallel(chunk.chunks(chunk.len().div_ceil(workers)), |part| {
+                board.moves(part, buckets)
+            });
+            // Each worker takes every `workers`-th run of the table, whole.
+            let mut runs: Vec<Vec<(usize, &mut [u16], &mut [u8])>> =
+                (0..workers).map(|_| Vec::new()).collect();
+            for (bucket, (regions, table)) in (regions.chunks_mut(bucket_len))
+                .zip(table.chunks_mut(bucket_len / 2))
+                .enumerate()
+            {
+                runs[bucket % workers].push((bucket, regions, table));
+            }
+            let met = parallel(runs, |runs| {
+                let mut states = Vec::new();
+                let mut first_met = 0;
+                for (bucket, regions, table) in runs {
+                    for made in &moves {
+                        first_met += board.meet(
+                            &made[bucket],
+                            depth + 1,
+                            bucket,
+                            regions,
+                            table,
+                            &mut states,
+                        );
+                    }
+                }
+                (states, first_met)
+            });
+            for (states, first_met) in met {
+                next.extend(states);
+                reached += first_met;
+            }
+        }
+        frontier = next;
         depth += 1;
         progress(&BuildProgress {
             group,
             groups: spec.groups().len(),
             tiles,
             depth,
-            reached: reached.load(Ordering::Relaxed),
+            reached,
             placements: placements as u64,
         });
     }
-    table.into_iter().map(AtomicU8::into_inner).collect()
+    table.truncate(placements.div_ceil(2));
+    table
 }
 
-/// Shares the states of `parts` among `workers` parts of about equal size.
-fn split(parts: Vec<Vec<u64>>, workers: usize) -> Vec<Vec<u64>> {
-    let total: usize = parts.iter().map(Vec::len).sum();
-    if parts.len() == workers && parts.iter().all(|part| part.len() * workers <= total * 2) {
-        return parts;
-    }
-    let all: Vec<u64> = parts.into_iter().flatten().collect();
-    all.chunks(total.div_ceil(workers).max(1))
-        .map(<[u64]>::to_vec)
-        .collect()
+/// `work` on each of `parts`, one thread each.
+fn parallel<P: Send, R: Send>(
+    parts: impl IntoIterator<Item = P>,
+    work: impl Fn(P) -> R + Sync,
+) -> Vec<R> {
+    std::thread::scope(|scope| {
+        let work = &work;
+        let handles: Vec<_> = (parts.into_iter())
+            .map(|part| scope.spawn(move || work(part)))
+            .collect();
+        (handles.into_iter())
+            .map(|handle| {
+                handle
+                    .join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
 }
 
-/// One layer of a build, shared by its workers.
-struct Layer<'a> {
-    board: &'a Board,
-    tiles: usize,
-    depth: u32,
-    regions: &'a [AtomicU16],
-    table: &'a [AtomicU8],
-    reached: &'a AtomicU64,
-}
-
-impl Layer<'_> {
-    /// The states one move of a group's tile from those of `part`, not met before.
-    fn expand(&self, part: &[u64]) -> Vec<u64> {
-        let board = self.board;
-        let mut next = Vec::with_capacity(part.len() * 2);
-        let mut first_met = 0;
+impl Board {
+    /// Every move of a group's tile from the states of `part`, by bucket.
+    fn moves(&self, part: &[u64], buckets: usize) -> Vec<Vec<u64>> {
+        let mut by_bucket = vec![Vec::new(); buckets];
         for &entry in part {
             let placement = entry as u32;
             let region = (entry >> 32) as u32 & 0xFFFF;
             let manhattan = (entry >> 48) as u32;
-            let taken = (0..self.tiles).fold(0u32, |taken, slot| {
-                taken | 1 << cell_at(placement, slot)
-            });
-            let free = ((1u32 << board.cells) - 1) & !taken;
             for slot in 0..self.tiles {
                 let cell = cell_at(placement, slot);
-                let mut targets = board.neighbours[usize::from(cell)] & region;
+                let mut targets = self.neighbours[usize::from(cell)] & region;
                 while targets != 0 {
                     let target = targets.trailing_zeros();
                     targets &= targets - 1;
                     let moved = placement ^ (u32::from(cell) ^ target) << (4 * slot);
-                    let moved_free = (free & !(1 << target)) | 1 << cell;
-                    let moved_region = board.region(1 << cell, moved_free);
-                    let index = rank(moved, self.tiles, board.cells);
-                    let before =
-                        self.regions[index].fetch_or(moved_region as u16, Ordering::Relaxed);
-                    if u32::from(before) & moved_region != 0 {
-                        continue;
-                    }
-                    let distance = &board.distance[slot];
+                    let distance = &self.distance[slot];
                     let moved_manhattan = manhattan + u32::from(distance[target as usize])
                         - u32::from(distance[usize::from(cell)]);
-                    if before == 0 {
-                        first_met += 1;
-                        // Moves of the group's tiles and their Manhattan distance have the same
-                        // parity, and there are at least as many moves.
-                        let extra = ((self.depth + 1 - moved_manhattan) / 2).min(MAX_ENTRY);
-                        let shift = (index & 1) * 4;
-                        self.table[index >> 1].fetch_or((extra as u8) << shift, Ordering::Relaxed);
-                    }
-                    next.push(state(moved, moved_region, moved_manhattan));
+                    let bucket = rank_prefix(moved, self.bucket_tiles, self.cells);
+                    by_bucket[bucket].push(candidate(moved, u32::from(cell), moved_manhattan));
                 }
             }
         }
-        self.reached.fetch_add(first_met, Ordering::Relaxed);
-        next
+        by_bucket
     }
+
+    /// Meets the moves of one bucket against its run of the table (`regions` and `table`),
+    /// at `depth`: the states not met before go to `states`. How many placements were met
+    /// for the first time.
+    fn meet(
+        &self,
+        moves: &[u64],
+        depth: u32,
+        bucket: usize,
+        regions: &mut [u16],
+        table: &mut [u8],
+        states: &mut Vec<u64>,
+    ) -> u64 {
+        let mut first_met = 0;
+        let start = bucket * self.bucket_len;
+        let index_of = |made: u64| rank(made as u32, self.tiles, self.cells) - start;
+        let mut ahead = [0usize; AHEAD];
+        for (at, &made) in moves.iter().enumerate() {
+            // The region of the move AHEAD places on, asked for now, is there when it is met.
+            let slot = at % AHEAD;
+            let index = match at {
+                0 => {
+                    for (early, &made) in ahead.iter_mut().zip(moves) {
+                        *early = index_of(made);
+                        prefetch(&regions[*early]);
+                    }
+                    ahead[0]
+                }
+                _ => ahead[slot],
+            };
+            if let Some(&later) = moves.get(at + AHEAD) {
+                ahead[slot] = index_of(later);
+                prefetch(&regions[ahead[slot]]);
+            }
+            let placement = made as u32;
+            let blank = (made >> 32) as u32 & 15;
+            let manhattan = (made >> 48) as u32;
+            let before = regions[index];
+            if before & 1 << blank != 0 {
+                continue;
+            }
+            let region = self.region(1 << blank, self.free(placement));
+            regions[index] = before | region as u16;
+            if before == 0 {
+                first_met += 1;
+                // Moves of the group's tiles and their Manhattan distance have the same
+                // parity, and there are at least as many moves.
+                let extra = ((depth - manhattan) / 2).min(MAX_ENTRY);
+                table[index >> 1] |= (extra as u8) << ((index & 1) * 4);
+            }
+            states.push(state(placement, region, manhattan));
+        }
+        first_met
+    }
+}
+
+/// Asks the processor to bring `value`'s cache line in (a hint: it changes no memory).
+#[inline]
+fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch reads nothing the program sees and cannot fault; `value` is a valid
+    // reference anyway.
+    unsafe {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((value as *const T).cast());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }

@@ -23,6 +23,8 @@ mod build;
 mod rank;
 mod spec;
 mod store;
+#[cfg(test)]
+mod tests;
 
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -30,11 +32,11 @@ use parlor_shared::klotski::Puzzle;
 
 pub use build::{BuildProgress, build_tables};
 use rank::{Placement, nibble, rank};
+pub use spec::TableSpec;
 pub(crate) use spec::applies;
 use spec::{MAX_CELLS, MAX_GROUPS};
-pub use spec::TableSpec;
-pub use store::{TableData, TableStore, set_table_store};
 use store::table_store;
+pub use store::{TableData, TableStore, set_table_store};
 
 /// Where a piece's cell sits in the lookups: its group and the bit shift of its slot.
 #[derive(Clone, Copy, Default)]
@@ -266,8 +268,7 @@ impl Lookup<'_> {
             let change = mirror[usize::from(from)] ^ mirror[usize::from(to)];
             next.reflected[group] ^= u32::from(change) << slot.shift;
             next.reflected_entries[group] = self.entry(group, next.reflected[group]);
-            next.reflected_extra = next.reflected_extra
-                + u32::from(next.reflected_entries[group])
+            next.reflected_extra = next.reflected_extra + u32::from(next.reflected_entries[group])
                 - u32::from(indices.reflected_entries[group]);
         }
         next

@@ -15,16 +15,26 @@ pub(crate) fn cell_at(placement: Placement, slot: usize) -> u8 {
 /// The table position of `placement` of `tiles` tiles on a board of `cells` cells.
 #[inline]
 pub(crate) fn rank(placement: Placement, tiles: usize, cells: u32) -> usize {
-    let mut taken = 0u32;
+    // How many earlier tiles hold a cell below each cell, half a byte a cell (at most 7): a
+    // tile taking cell c adds one to every cell above c. This spares a population count per
+    // tile, which the baseline x86-64 instruction set lacks.
+    const ONE_EACH: u64 = 0x1111_1111_1111_1111;
+    let mut below = 0u64;
     let mut rank = 0u32;
     for slot in 0..tiles {
         let cell = u32::from(cell_at(placement, slot));
-        // The cell's number among the cells no earlier tile holds.
-        let among_free = cell - (taken & ((1 << cell) - 1)).count_ones();
+        let among_free = cell - (below >> (4 * cell) & 15) as u32;
         rank = rank * (cells - slot as u32) + among_free;
-        taken |= 1 << cell;
+        below += (ONE_EACH << (4 * cell)) << 4;
     }
     rank as usize
+}
+
+/// The table position of `placement`'s first `slots` tiles among the placements of those
+/// alone: the high part of [`rank`], which those tiles' cells fix.
+#[inline]
+pub(crate) fn rank_prefix(placement: Placement, slots: usize, cells: u32) -> usize {
+    rank(placement, slots, cells)
 }
 
 /// Entry `index` of a table of half bytes.

@@ -20,14 +20,15 @@ pub struct TableSpec {
 }
 
 impl TableSpec {
+    /// The set of these groups of tiles (by goal cell) on a `rows` x `cols` board.
+    pub(crate) fn new(rows: u8, cols: u8, groups: Vec<Vec<u8>>) -> TableSpec {
+        TableSpec { rows, cols, groups }
+    }
+
     /// Korf and Felner's 7-8 split of the 15-puzzle for this project's goal (the blank last):
     /// the eight tiles of the top two rows, and the seven of the bottom two.
     pub fn seven_eight() -> TableSpec {
-        TableSpec {
-            rows: 4,
-            cols: 4,
-            groups: vec![(0..8).collect(), (8..15).collect()],
-        }
+        TableSpec::new(4, 4, vec![(0..8).collect(), (8..15).collect()])
     }
 
     /// The tables a search builds for itself when no better ones are kept: 6-6-3 on 4x4
@@ -46,7 +47,7 @@ impl TableSpec {
             let all: Vec<u8> = (0..tiles as u8).collect();
             all.chunks(size).map(<[u8]>::to_vec).collect()
         };
-        TableSpec { rows, cols, groups }
+        TableSpec::new(rows, cols, groups)
     }
 
     /// Every set for a board size, best first: on 4x4 the 7-8 tables (kept, never built in a
@@ -62,7 +63,9 @@ impl TableSpec {
 
     /// Whether a search may build these tables itself when none are kept.
     pub fn built_in_search(&self) -> bool {
-        self.groups.iter().all(|group| group.len() <= ON_DEMAND_GROUP)
+        self.groups
+            .iter()
+            .all(|group| group.len() <= ON_DEMAND_GROUP)
     }
 
     /// The group sizes, "7-8" or "6-6-3".
@@ -112,6 +115,7 @@ pub(crate) fn applies(puzzle: &Puzzle) -> bool {
         && puzzle.cols() >= 2
         && geometry.cells() <= MAX_CELLS
         && puzzle.blank_count() == 1
-        && (puzzle.pieces().iter().enumerate())
-            .all(|(index, piece)| piece.shape == Shape::Single && usize::from(piece.label) == index + 1)
+        && (puzzle.pieces().iter().enumerate()).all(|(index, piece)| {
+            piece.shape == Shape::Single && usize::from(piece.label) == index + 1
+        })
 }

@@ -23,8 +23,10 @@ impl TableData {
         ranges: Vec<Range<usize>>,
     ) -> Option<TableData> {
         let len = (*owner).as_ref().len();
-        (ranges.iter().all(|range| range.start <= range.end && range.end <= len))
-            .then_some(TableData { owner, ranges })
+        (ranges
+            .iter()
+            .all(|range| range.start <= range.end && range.end <= len))
+        .then_some(TableData { owner, ranges })
     }
 
     /// Tables just built, one vector each.
@@ -49,7 +51,10 @@ impl TableData {
     /// The tables' bytes, each.
     pub fn tables(&self) -> Vec<&[u8]> {
         let bytes = (*self.owner).as_ref();
-        self.ranges.iter().map(|range| &bytes[range.clone()]).collect()
+        self.ranges
+            .iter()
+            .map(|range| &bytes[range.clone()])
+            .collect()
     }
 }
 

@@ -80,7 +80,9 @@ impl Walker<'_> {
         let mut children = [(0u32, 0u8, Dir::Left, Indices::default()); 4];
         let mut count = 0;
         let moves = &self.moves;
-        for &(cell, dir) in &moves.from[usize::from(blank)][..usize::from(moves.count[usize::from(blank)])] {
+        for &(cell, dir) in
+            &moves.from[usize::from(blank)][..usize::from(moves.count[usize::from(blank)])]
+        {
             if cell == came_from {
                 continue;
             }
