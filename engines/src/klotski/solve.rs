@@ -117,10 +117,10 @@ pub struct Report {
     pub elapsed: Duration,
 }
 
-/// Builds, once per process, the tables the informed searches use on `puzzle`'s board (the
-/// 4x4 pattern databases take a few seconds), so that later solves time only their search.
-pub fn prepare(puzzle: &Puzzle) {
-    Heuristic::new(puzzle, HeuristicKind::PatternDatabases);
+/// Loads or builds, once per process, the tables the informed searches use with `heuristic`
+/// on `puzzle`'s board, so that later solves time only their search.
+pub fn prepare(puzzle: &Puzzle, heuristic: HeuristicKind) {
+    Heuristic::new(puzzle, heuristic);
 }
 
 /// The most positions a search of `puzzle` may store (for [`SolveOptions::max_positions`]) so

@@ -41,8 +41,11 @@ const MAX_ENTRY: u32 = 15;
 /// some 600 MB) are held until they are met; the more, the more of them meet a run while it is
 /// in the cache.
 const CHUNK: usize = 1 << 23;
-/// Tiles whose cells choose a move's bucket, at most.
+/// Tiles whose cells choose a move's bucket, at most: three on tables too large for the
+/// processor's caches, one (a bucket per worker or so) on those that fit.
 const BUCKET_TILES: usize = 3;
+/// Placements of the largest table that fits the caches (2 bytes of regions each).
+const CACHED_PLACEMENTS: usize = 1 << 23;
 /// Moves whose regions are asked for ahead of their meeting.
 const AHEAD: usize = 16;
 
@@ -133,7 +136,11 @@ fn build_table(
     // most tiles that give runs of an even length (one run, the whole table, if none does).
     let run =
         |fixed: usize| -> usize { (cells as usize - tiles + 1..=cells as usize - fixed).product() };
-    let bucket_tiles = (1..tiles.min(BUCKET_TILES + 1))
+    let most_tiles = match placements > CACHED_PLACEMENTS {
+        true => BUCKET_TILES,
+        false => 1,
+    };
+    let bucket_tiles = (1..tiles.min(most_tiles + 1))
         .rev()
         .find(|&fixed| run(fixed) % 2 == 0)
         .unwrap_or(0);

@@ -16,19 +16,30 @@ const ON_DEMAND_GROUP: usize = 6;
 pub struct TableSpec {
     pub rows: u8,
     pub cols: u8,
+    /// The group sizes, "7-8" or "6-6-3".
+    name: String,
     groups: Vec<Vec<u8>>,
 }
 
 impl TableSpec {
     /// The set of these groups of tiles (by goal cell) on a `rows` x `cols` board.
     pub(crate) fn new(rows: u8, cols: u8, groups: Vec<Vec<u8>>) -> TableSpec {
-        TableSpec { rows, cols, groups }
+        let sizes: Vec<String> = groups.iter().map(|group| group.len().to_string()).collect();
+        TableSpec {
+            rows,
+            cols,
+            name: sizes.join("-"),
+            groups,
+        }
     }
 
     /// Korf and Felner's 7-8 split of the 15-puzzle for this project's goal (the blank last):
     /// the eight tiles of the top two rows, and the seven of the bottom two.
     pub fn seven_eight() -> TableSpec {
-        TableSpec::new(4, 4, vec![(0..8).collect(), (8..15).collect()])
+        TableSpec {
+            name: "7-8".into(),
+            ..TableSpec::new(4, 4, vec![(0..8).collect(), (8..15).collect()])
+        }
     }
 
     /// The tables a search builds for itself when no better ones are kept: 6-6-3 on 4x4
@@ -70,10 +81,7 @@ impl TableSpec {
 
     /// The group sizes, "7-8" or "6-6-3".
     pub fn name(&self) -> String {
-        let mut sizes: Vec<usize> = self.groups.iter().map(Vec::len).collect();
-        sizes.sort_unstable();
-        let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
-        sizes.join("-")
+        self.name.clone()
     }
 
     /// "4x4 7-8": the board and the split, as files and notes name them.
