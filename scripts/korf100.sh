@@ -17,7 +17,8 @@
 # a step, nothing else), a solution that replays to the goal (an awk replay that shares no
 # code with the solver), and its length equal to OPTIMAL.tsv's (Korf's) or the cross-check's.
 # A note on standard error about missing or damaged tables fails the run. Prints each
-# instance's time, then the total and the worst. Environment: CLIENT (default
+# instance's wall time and processor time, then the totals, the worst and the machine's load
+# (others' work on a shared machine stretches the wall time, not the processor time). Environment: CLIENT (default
 # target/release/client), KORF (the folder of k15-NNN.in and OPTIMAL.tsv).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -77,14 +78,16 @@ replay() {
 }
 
 now() { date +%s%N; }
-total=0 worst=0 worst_name= failures=0
-printf '%-22s %6s %8s %9s\n' instance steps optimal "time ms"
+total=0 worst=0 worst_name= failures=0 cpu_total=0
+printf '%-22s %6s %8s %9s %8s\n' instance steps optimal "time ms" "cpu ms"
 for instance in "${instances[@]}"; do
   read -r name input optimal <<< "$instance"
   started=$(now)
   status=0
-  "$client" klotski terminal < "$input" > "$work/out" 2> "$work/err" || status=$?
+  /usr/bin/time -o "$work/cpu" -f "%U %S" "$client" klotski terminal < "$input" > "$work/out" 2> "$work/err" || status=$?
   took=$((($(now) - started) / 1000000))
+  cpu=$(awk '{ printf "%d", ($1 + $2) * 1000 }' "$work/cpu")
+  cpu_total=$((cpu_total + cpu))
   total=$((total + took))
   if [ "$took" -gt "$worst" ]; then worst=$took worst_name=$name; fi
   problem=
@@ -102,10 +105,12 @@ for instance in "${instances[@]}"; do
   if [ -z "$problem" ] && [ "$optimal" != "?" ] && [ "$steps" != "$optimal" ]; then
     problem="$steps steps, the optimum is $optimal"
   fi
-  printf '%-22s %6s %8s %9d %s\n' "$name" "${steps:--}" "$optimal" "$took" "${problem:+FAILED: $problem}"
+  printf '%-22s %6s %8s %9d %8d %s\n' "$name" "${steps:--}" "$optimal" "$took" "$cpu" "${problem:+FAILED: $problem}"
   if [ -n "$problem" ]; then failures=$((failures + 1)); fi
   steps=
 done
 echo
-echo "${#instances[@]} processes one after another: total $(awk "BEGIN { printf \"%.2f\", $total / 1000 }") s, worst $worst ms ($worst_name), $failures failed"
+seconds() { awk "BEGIN { printf \"%.2f\", $1 / 1000 }"; }
+echo "${#instances[@]} processes one after another: total $(seconds "$total") s, worst $worst ms ($worst_name), $failures failed"
+echo "their processor time (user + system): $(seconds "$cpu_total") s; load while measured: $(cut -d' ' -f1-3 /proc/loadavg)"
 [ "$failures" -eq 0 ]

@@ -171,7 +171,7 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
 /// How long the automatic search tries a board with the cheap bound before it builds or loads
 /// pattern databases (at most a tenth of the budget): a board a few slides from solved is
 /// answered by then, and tables it does not need would cost seconds.
-pub const QUICK_TRY: Duration = Duration::from_millis(10);
+pub const QUICK_TRY: Duration = Duration::from_millis(3);
 
 fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Report) -> Report {
     if let Some(answered) = quick_try(space, options, &mut report) {

@@ -90,6 +90,12 @@ impl TableCache {
             }
             stamp::record(&path, &metadata, header.checksum);
         }
+        // A search reads pages all over the tables. Ask the system to read the whole file now,
+        // in the background and in order: after the file left the page cache (a reboot, or
+        // others' memory needs), a search would otherwise wait on thousands of reads of one
+        // page each (5 s seen for one 15-puzzle). When the file is cached this costs a walk
+        // of its pages.
+        let _ = map.advise(memmap2::Advice::WillNeed);
         TableData::new(Arc::new(map), header.ranges()).ok_or_else(|| "damaged: cut short".into())
     }
 

@@ -128,13 +128,13 @@ impl PatternDatabases {
                 Err(why) if spec.built_in_search() => {
                     let data = TableData::built(build_tables(&spec, &|_| {}));
                     if let Some(store) = table_store() {
-                        let (wanted, why) = missing.take().unwrap_or((spec.clone(), why));
-                        store.note(&format!(
-                            "the {} pattern tables are {why}; built the {} tables for this \
-                             process instead",
-                            wanted.label(),
-                            spec.label()
-                        ));
+                        if missing.is_none() {
+                            store.note(&format!(
+                                "the {} pattern tables are {why}; built them for this process \
+                                 (and kept them)",
+                                spec.label()
+                            ));
+                        }
                         store.save(&spec, &data);
                     }
                     data
@@ -144,6 +144,15 @@ impl PatternDatabases {
                     continue;
                 }
             };
+            if let (Some((wanted, why)), Some(store)) = (&missing, table_store()) {
+                store.note(&format!(
+                    "the {} pattern tables are {why}; using the {} tables instead, a slower \
+                     search (`client klotski tables build` builds the {} ones, once)",
+                    wanted.label(),
+                    spec.label(),
+                    wanted.name()
+                ));
+            }
             let databases = Arc::new(PatternDatabases::new(spec, data));
             cache.push(Arc::clone(&databases));
             return Some(databases);

@@ -15,6 +15,12 @@ pub struct TableData {
     ranges: Vec<Range<usize>>,
 }
 
+impl std::fmt::Debug for TableData {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "TableData({:?} bytes)", self.lengths())
+    }
+}
+
 impl TableData {
     /// Tables at `ranges` of `owner`'s bytes (a mapped file: its header, then the tables).
     /// `None` when a range lies outside them.
