@@ -181,18 +181,26 @@ fn build_table(
                 board.moves(part, buckets)
             });
             // Each worker takes every `workers`-th run of the table, whole.
-            let mut runs: Vec<Vec<(usize, &mut [u16], &mut [u8])>> =
-                (0..workers).map(|_| Vec::new()).collect();
+            let mut runs: Vec<Vec<Run>> = (0..workers).map(|_| Vec::new()).collect();
             for (bucket, (regions, table)) in (regions.chunks_mut(bucket_len))
                 .zip(table.chunks_mut(bucket_len / 2))
                 .enumerate()
             {
-                runs[bucket % workers].push((bucket, regions, table));
+                runs[bucket % workers].push(Run {
+                    bucket,
+                    regions,
+                    table,
+                });
             }
             let met = parallel(runs, |runs| {
                 let mut states = Vec::new();
                 let mut first_met = 0;
-                for (bucket, regions, table) in runs {
+                for Run {
+                    bucket,
+                    regions,
+                    table,
+                } in runs
+                {
                     for made in &moves {
                         first_met += board.meet(
                             &made[bucket],
@@ -224,6 +232,13 @@ fn build_table(
     }
     table.truncate(placements.div_ceil(2));
     table
+}
+
+/// A bucket's run of the table: its placements' regions and entries.
+struct Run<'a> {
+    bucket: usize,
+    regions: &'a mut [u16],
+    table: &'a mut [u8],
 }
 
 /// `work` on each of `parts`, one thread each.
