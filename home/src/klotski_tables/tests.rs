@@ -73,6 +73,11 @@ fn kept_tables_come_back_mapped_and_damaged_foreign_or_other_files_are_refused()
     assert!(cache.status().is_empty());
 }
 
+fn set_modified(path: &Path, time: SystemTime) {
+    let file = File::options().write(true).open(path).unwrap();
+    file.set_modified(time).unwrap();
+}
+
 #[test]
 fn a_file_changed_behind_its_record_is_found_by_status() {
     let folder = tempfile::tempdir().unwrap();
@@ -86,9 +91,7 @@ fn a_file_changed_behind_its_record_is_found_by_status() {
     let last = bytes.len() - 1;
     bytes[last] ^= 1;
     std::fs::write(&path, &bytes).unwrap();
-    let file = File::options().write(true).open(&path).unwrap();
-    file.set_modified(modified).unwrap();
-    drop(file);
+    set_modified(&path, modified);
     assert!(cache.map(&spec).is_ok());
     assert!(
         cache.status()[0]

@@ -5,7 +5,7 @@
 //! bound, no allocation and no table (one blank leaves few transpositions worth a cache miss).
 //! The children are searched in order of their bound, so the last round meets the goal early.
 
-use super::{CLOCK_EVERY, Limits, Outcome, PieceMove, SearchStats};
+use super::{CLOCK_EVERY, Flow, Limits, Outcome, PieceMove, SearchStats, deepen};
 use crate::klotski::pdb::{Indices, Lookup, PatternDatabases};
 use parlor_shared::klotski::{Dir, Puzzle, Shape};
 
@@ -15,13 +15,6 @@ const NO_CELL: u8 = u8::MAX;
 const BLANK: u8 = u8::MAX;
 /// Most cells of a board searched here.
 const CELLS: usize = 16;
-
-enum Flow {
-    Found,
-    /// Nothing found within the bound (the least f beyond it is in `Walker::next_bound`).
-    Continue,
-    Stopped,
-}
 
 /// The blank's moves from each cell: the neighbour whose tile slides in, and that slide's
 /// direction.
@@ -146,26 +139,11 @@ pub(crate) fn tiles_idastar(
         next_bound: u32::MAX,
         expanded: 0,
     };
-    loop {
-        stats.lower_bound = walker.bound;
+    deepen(walker.bound, stats, |bound| {
+        walker.bound = bound;
         walker.next_bound = u32::MAX;
-        let before = walker.expanded;
         let flow = walker.search(0, &start, NO_CELL);
-        stats.expanded = walker.expanded;
-        match flow {
-            Flow::Found => {
-                return Outcome::Found {
-                    path: walker.path,
-                    proved: true,
-                };
-            }
-            Flow::Stopped => return Outcome::OutOfBudget,
-            Flow::Continue if walker.next_bound == u32::MAX => {
-                return Outcome::Exhausted {
-                    positions: walker.expanded - before,
-                };
-            }
-            Flow::Continue => walker.bound = walker.next_bound,
-        }
-    }
+        (flow, walker.next_bound, walker.expanded)
+    })
+    .with_path(walker.path)
 }
