@@ -17,7 +17,7 @@ use crate::identity::Home;
 #[derive(Subcommand, Debug)]
 pub enum TablesCommand {
     /// Build the pattern tables of a board size and keep them. On 4x4: the 7-8 tables
-    /// (276 MiB kept; about a minute and a half and 1.6 GB of memory on two cores, with a
+    /// (275 MiB kept; minutes and 4.4 GB of memory on two cores, with a
     /// progress bar on standard error) and the small 6-6-3 ones (8 MiB).
     Build {
         /// The board, ROWSxCOLS: one blank, 1x1 tiles, 2 to 16 cells a side product.
