@@ -47,7 +47,9 @@ pub enum KlotskiCommand {
     /// Read a puzzle from standard input and print the seed's answer: `Yes`, the number of
     /// steps and one `x S` line per step (a shortest solution whenever one is proved in time),
     /// or `No` (only when proved). Notes go to standard error; bad input is an error there.
-    /// No answer in time is exit code 2.
+    /// No answer in time is exit code 2. 15-puzzles are solved with the 7-8 pattern tables
+    /// that `klotski tables build` keeps; without them a note says so and the small tables
+    /// are used (built in a few seconds, and kept).
     #[command(after_help = EXIT_CODES)]
     Terminal {
         /// Search time in milliseconds.

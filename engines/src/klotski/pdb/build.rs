@@ -174,12 +174,19 @@ fn build_table(
     let mut reached = 1u64;
     let mut frontier = vec![state(home, region, 0)];
     let mut depth = 0;
+    // Each worker's moves by bucket, kept from chunk to chunk: made anew, their pages would be
+    // cleared by the system each time (a seventh of the build's time).
+    let mut moves: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); buckets]; workers];
     while !frontier.is_empty() {
         let mut next = Vec::new();
         for chunk in frontier.chunks(CHUNK) {
-            let moves = parallel(chunk.chunks(chunk.len().div_ceil(workers)), |part| {
-                board.moves(part, buckets)
+            // Emptied whole: a chunk of fewer states than workers leaves some buffers unused.
+            moves.iter_mut().flatten().for_each(Vec::clear);
+            let parts = chunk.chunks(chunk.len().div_ceil(workers));
+            parallel(parts.zip(moves.iter_mut()), |(part, by_bucket)| {
+                board.moves(part, by_bucket)
             });
+            let moves = &moves;
             // Each worker takes every `workers`-th run of the table, whole.
             let mut runs: Vec<Vec<Run>> = (0..workers).map(|_| Vec::new()).collect();
             for (bucket, (regions, table)) in (regions.chunks_mut(bucket_len))
@@ -201,7 +208,7 @@ fn build_table(
                     table,
                 } in runs
                 {
-                    for made in &moves {
+                    for made in moves {
                         first_met += board.meet(
                             &made[bucket],
                             depth + 1,
@@ -262,9 +269,8 @@ fn parallel<P: Send, R: Send>(
 }
 
 impl Board {
-    /// Every move of a group's tile from the states of `part`, by bucket.
-    fn moves(&self, part: &[u64], buckets: usize) -> Vec<Vec<u64>> {
-        let mut by_bucket = vec![Vec::new(); buckets];
+    /// Every move of a group's tile from the states of `part`, added to `by_bucket`.
+    fn moves(&self, part: &[u64], by_bucket: &mut [Vec<u64>]) {
         for &entry in part {
             let placement = entry as u32;
             let region = (entry >> 32) as u32 & 0xFFFF;
@@ -284,7 +290,6 @@ impl Board {
                 }
             }
         }
-        by_bucket
     }
 
     /// Meets the moves of one bucket against its run of the table (`regions` and `table`),

@@ -214,9 +214,10 @@ impl PatternDatabases {
 
     /// Lookups with the tables' bytes borrowed once (for a whole search).
     pub fn lookup(&self) -> Lookup<'_> {
+        // Called for every move by the general searches: no allocation.
         let mut tables: [&[u8]; MAX_GROUPS] = [&[]; MAX_GROUPS];
-        for (slot, table) in tables.iter_mut().zip(self.data.tables()) {
-            *slot = table;
+        for (index, slot) in tables.iter_mut().enumerate().take(self.spec.groups().len()) {
+            *slot = self.data.table(index);
         }
         Lookup {
             databases: self,

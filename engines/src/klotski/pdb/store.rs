@@ -56,11 +56,15 @@ impl TableData {
 
     /// The tables' bytes, each.
     pub fn tables(&self) -> Vec<&[u8]> {
-        let bytes = (*self.owner).as_ref();
-        self.ranges
-            .iter()
-            .map(|range| &bytes[range.clone()])
+        (0..self.ranges.len())
+            .map(|index| self.table(index))
             .collect()
+    }
+
+    /// Table `index`'s bytes.
+    #[inline]
+    pub fn table(&self, index: usize) -> &[u8] {
+        &(*self.owner).as_ref()[self.ranges[index].clone()]
     }
 }
 
