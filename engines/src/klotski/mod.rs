@@ -3,7 +3,7 @@
 //! - [`solve`] answers: cheap proofs of `No` (`parlor_shared::klotski::prove_unsolvable`), then
 //!   a search chosen by [`Method`] (BFS, bidirectional BFS, A*, IDA* with a transposition
 //!   table, anytime weighted A*) guided by Manhattan distance, linear conflicts or additive
-//!   pattern databases.
+//!   pattern databases (7-8 with reflection on 4x4, kept by the program's [`TableStore`]).
 //! - [`generate`] makes random solvable (or, on request, unsolvable) puzzles.
 
 mod generate;

@@ -1,8 +1,10 @@
 //! The solver's front door: cheap proofs of `No` first, then the chosen search, each answer
 //! replayed against the rules before it is returned.
 //!
-//! `Method::Auto` (what `terminal` uses) first runs the exact search that suits the board: IDA*
-//! with pattern databases on classic one-blank boards of up to 16 cells (70% of the budget),
+//! `Method::Auto` (what `terminal` uses) first tries IDA* with linear conflicts for a few
+//! milliseconds (a nearly solved board needs no tables), then runs the exact search that suits
+//! the board: IDA* with pattern databases on classic one-blank boards of up to 16 cells (the
+//! 15-puzzle's own IDA*, `search/tiles.rs`, with the 7-8 tables when kept; 70% of the budget),
 //! A* with linear conflicts elsewhere (half; it also proves `No` by exhausting the reachable
 //! positions). If that runs out, the anytime weighted search spends the rest finding a
 //! solution as short as it can, and the exact search's bound says how far from shortest it

@@ -38,9 +38,9 @@ pub struct BuildProgress {
 /// bound and so still admissible (none of the 4x4 tables' groups needs it).
 const MAX_ENTRY: u32 = 15;
 /// States of a layer expanded together: their moves (about ten each, eight bytes a move, so
-/// some 600 MB) are held until they are met; the more, the more of them meet a run while it is
+/// some 300 MB) are held until they are met; the more, the more of them meet a run while it is
 /// in the cache.
-const CHUNK: usize = 1 << 23;
+const CHUNK: usize = 1 << 22;
 /// Tiles whose cells choose a move's bucket, at most: three on tables too large for the
 /// processor's caches, one (a bucket per worker or so) on those that fit.
 const BUCKET_TILES: usize = 3;
@@ -174,11 +174,13 @@ fn build_table(
     let mut reached = 1u64;
     let mut frontier = vec![state(home, region, 0)];
     let mut depth = 0;
-    // Each worker's moves by bucket, kept from chunk to chunk: made anew, their pages would be
-    // cleared by the system each time (a seventh of the build's time).
-    let mut moves: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); buckets]; workers];
+
     while !frontier.is_empty() {
         let mut next = Vec::new();
+        // Each worker's moves by bucket, kept from chunk to chunk (made anew, their pages would
+        // be cleared by the system each time: a seventh of the build's time), and from layer
+        // to layer no longer, since each bucket keeps the room of its largest chunk.
+        let mut moves: Vec<Vec<Vec<u64>>> = vec![vec![Vec::new(); buckets]; workers];
         for chunk in frontier.chunks(CHUNK) {
             // Emptied whole: a chunk of fewer states than workers leaves some buffers unused.
             moves.iter_mut().flatten().for_each(Vec::clear);
