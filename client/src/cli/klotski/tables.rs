@@ -17,13 +17,13 @@ use crate::identity::Home;
 #[derive(Subcommand, Debug)]
 pub enum TablesCommand {
     /// Build the pattern tables of a board size and keep them. On 4x4: the 7-8 tables
-    /// (275 MiB kept; minutes and 4.4 GB of memory on two cores, with a
-    /// progress bar on standard error) and the small 6-6-3 ones (8 MiB).
+    /// (275 MiB kept; about 5 minutes and 6 GB of memory on two cores, with a progress bar on
+    /// standard error) and the small 6-6-3 ones (5.5 MiB, seconds).
     Build {
         /// The board, ROWSxCOLS: one blank, 1x1 tiles, 2 to 16 cells a side product.
         #[arg(long, default_value = "4x4")]
         size: String,
-        /// Build the small tables only (6-6-3 on 4x4: a second).
+        /// Build the small tables only (6-6-3 on 4x4: a few seconds).
         #[arg(long)]
         small: bool,
     },
