@@ -10,7 +10,7 @@
 
 use std::fs;
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use anyhow::{Context, bail};
 use parlor_shared::identity::{PlayerSecret, check_name};
@@ -18,50 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::text_file::read_text_file;
 
-/// The environment variable that moves everything Parlor keeps for a person and a machine.
-pub const HOME_VARIABLE: &str = "PARLOR_HOME";
-
-/// The identity file's name in the config directory.
-const FILE_NAME: &str = "identity.json";
-
-/// Where Parlor keeps what belongs to the person (config) and to the machine (cache).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Home {
-    pub config: PathBuf,
-    pub cache: PathBuf,
-}
-
-impl Home {
-    /// `$PARLOR_HOME/config` and `$PARLOR_HOME/cache` when `PARLOR_HOME` is set (and not
-    /// empty), else the platform's directories for Parlor.
-    pub fn locate() -> anyhow::Result<Home> {
-        match std::env::var_os(HOME_VARIABLE).filter(|home| !home.is_empty()) {
-            Some(home) => Ok(Home::under(Path::new(&home))),
-            None => {
-                let dirs = directories::ProjectDirs::from("", "", "parlor").context(
-                    "this system names no home directory; set PARLOR_HOME to a folder for \
-                     Parlor's settings",
-                )?;
-                Ok(Home {
-                    config: dirs.config_dir().to_path_buf(),
-                    cache: dirs.cache_dir().to_path_buf(),
-                })
-            }
-        }
-    }
-
-    /// The layout under one folder, as `PARLOR_HOME` gives it.
-    pub fn under(folder: &Path) -> Home {
-        Home {
-            config: folder.join("config"),
-            cache: folder.join("cache"),
-        }
-    }
-
-    pub fn identity_file(&self) -> PathBuf {
-        self.config.join(FILE_NAME)
-    }
-}
+pub use parlor_home::{HOME_VARIABLE, Home};
 
 /// A person's identity as the client keeps it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

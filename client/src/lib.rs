@@ -8,7 +8,6 @@ pub mod cli;
 pub mod font;
 pub mod gui;
 pub mod identity;
-pub mod klotski_tables;
 pub mod level_files;
 pub mod net;
 pub mod out_file;

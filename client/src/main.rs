@@ -110,7 +110,7 @@ fn main() -> ExitCode {
     // Klotski's pattern tables are kept in the cache folder, for every search of this
     // process: the window's embedded server's solver seats, and the command-line tools.
     if let Ok(home) = Home::locate() {
-        let tables = parlor_client::klotski_tables::TableCache::new(&home.cache);
+        let tables = parlor_home::klotski_tables::TableCache::new(&home.cache);
         parlor_engines::klotski::set_table_store(Box::new(tables));
     }
     let result = match args.command {

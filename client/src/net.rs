@@ -28,9 +28,9 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 pub use self::backoff::Backoff;
 use self::backoff::{Outage, STEADY};
+pub use self::events::EventReceiver;
 use self::events::EventSender;
 use self::follows::Follows;
-pub use self::events::EventReceiver;
 pub(crate) use self::follows::refuses_a_join;
 use self::plain::plain;
 use crate::identity::Identity;

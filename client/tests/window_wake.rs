@@ -24,7 +24,15 @@ struct Screen {
 impl Screen {
     fn start() -> Screen {
         let mut server = Command::new("Xvfb")
-            .args(["-displayfd", "1", "-screen", "0", "1366x768x24", "-nolisten", "tcp"])
+            .args([
+                "-displayfd",
+                "1",
+                "-screen",
+                "0",
+                "1366x768x24",
+                "-nolisten",
+                "tcp",
+            ])
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
@@ -47,7 +55,11 @@ impl Screen {
 
     /// The screen's pixels as `xwd` dumps them (its header skipped), row by row.
     fn grab(&self) -> Grab {
-        let output = self.command("xwd").args(["-root", "-silent"]).output().unwrap();
+        let output = self
+            .command("xwd")
+            .args(["-root", "-silent"])
+            .output()
+            .unwrap();
         assert!(output.status.success(), "xwd: {output:?}");
         Grab::parse(&output.stdout)
     }
@@ -97,7 +109,11 @@ impl Grab {
 
 /// Where the lobby draws its "Create room" button at [`SIZE`], from its layout report.
 fn create_button(dir: &Path) -> [f32; 4] {
-    let (data, png, report) = (dir.join("data"), dir.join("lobby.png"), dir.join("lobby.json"));
+    let (data, png, report) = (
+        dir.join("data"),
+        dir.join("lobby.png"),
+        dir.join("lobby.json"),
+    );
     let args = [
         "--data".as_ref(),
         data.as_os_str(),

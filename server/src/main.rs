@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
+use parlor_home::klotski_tables::TableCache;
 use parlor_server::limits::{BrainQuota, PING_EVERY, RoomQuota};
 use parlor_server::{Limits, ServerConfig, byte_size::ByteSize};
 use parlor_wire::log_filter;
@@ -94,6 +95,12 @@ struct Args {
     /// and are stored. Brains reset, or a bigger cap, make room again.
     #[arg(long, default_value_t = ByteSize(Limits::default().max_store_bytes))]
     max_store_bytes: ByteSize,
+    /// Folder of Klotski's pattern tables, which the solver seats map (default: the cache
+    /// folder the client keeps them in, PARLOR_HOME/cache or the platform's). `client klotski
+    /// tables build` builds the 4x4 7-8 ones there; without them the solver builds and keeps
+    /// the small ones (6-6-3) and says so in the log.
+    #[arg(long, value_name = "DIR")]
+    tables: Option<PathBuf>,
 }
 
 #[tokio::main]
@@ -104,6 +111,7 @@ async fn main() -> std::process::ExitCode {
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     let args = Args::parse();
+    set_table_store(args.tables.clone());
     let limits = Limits {
         max_connections: args.max_connections,
         per_player: RoomQuota {
@@ -145,4 +153,24 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// Sets Klotski's table store for the solver seats: the cache in `folder`, else in the cache
+/// folder the client uses; its notes go to the log.
+fn set_table_store(folder: Option<PathBuf>) {
+    let folder = match folder {
+        Some(folder) => folder,
+        None => match parlor_home::Home::locate() {
+            Ok(home) => home.cache,
+            Err(error) => {
+                tracing::warn!(
+                    "no folder for Klotski's pattern tables ({error:#}): each solve builds its own"
+                );
+                return;
+            }
+        },
+    };
+    tracing::info!("Klotski's pattern tables: {}", folder.display());
+    let cache = TableCache::with_notes(&folder, Box::new(|note| tracing::warn!("klotski: {note}")));
+    parlor_engines::klotski::set_table_store(Box::new(cache));
 }

@@ -20,13 +20,13 @@ mod layout_audit;
 mod lobby;
 mod move_list;
 pub(crate) mod pacing;
-mod wake;
 mod replay_view;
 mod room_view;
 mod scripted;
 mod scripted_game;
 mod seats;
 mod takeback;
+mod wake;
 mod widgets;
 
 use std::cell::RefCell;

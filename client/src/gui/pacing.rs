@@ -217,7 +217,11 @@ mod tests {
         assert_eq!(pacer.wait(5.1, true, false), AWAKE_FRAME, "a click");
         assert_eq!(pacer.wait(5.2, false, true), AWAKE_FRAME, "a piece slides");
         let later = 5.1 + AWAKE_AFTER_INPUT + DEEP_SLEEP_AFTER;
-        assert_eq!(pacer.wait(later, false, false), QUIET_FRAME, "no deeper sleep");
+        assert_eq!(
+            pacer.wait(later, false, false),
+            QUIET_FRAME,
+            "no deeper sleep"
+        );
     }
 
     #[test]

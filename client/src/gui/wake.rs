@@ -154,7 +154,10 @@ mod tests {
         let sleeper = Sleeper { x: None };
         let (sender, receiver) = channel().unwrap();
         let start = Instant::now();
-        assert_eq!(sleeper.sleep(Some(&receiver), Duration::from_millis(50)), Woken::Time);
+        assert_eq!(
+            sleeper.sleep(Some(&receiver), Duration::from_millis(50)),
+            Woken::Time
+        );
         assert!(start.elapsed() >= Duration::from_millis(50));
 
         let ring = std::thread::spawn(move || {
@@ -165,8 +168,14 @@ mod tests {
         let start = Instant::now();
         let woken = sleeper.sleep(Some(&receiver), Duration::from_secs(60));
         assert_eq!(woken, Woken::Network);
-        assert!(start.elapsed() < Duration::from_secs(30), "woken by the event");
-        assert!(matches!(receiver.try_recv(), Some(NetEvent::Disconnected(_))));
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "woken by the event"
+        );
+        assert!(matches!(
+            receiver.try_recv(),
+            Some(NetEvent::Disconnected(_))
+        ));
         let _sender = ring.join().unwrap();
         assert_eq!(
             sleeper.sleep(Some(&receiver), Duration::ZERO),

@@ -105,7 +105,10 @@ mod tests {
         assert!(readable(receiver.bell()));
         receiver.silence();
         assert!(!readable(receiver.bell()), "silenced");
-        assert!(matches!(receiver.try_recv(), Some(NetEvent::Disconnected(_))));
+        assert!(matches!(
+            receiver.try_recv(),
+            Some(NetEvent::Disconnected(_))
+        ));
         let mut buffer = [0u8; 1];
         let error = (&receiver.bell).read(&mut buffer).unwrap_err();
         assert_eq!(error.kind(), ErrorKind::WouldBlock);

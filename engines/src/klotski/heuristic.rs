@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::pdb::{Indices, PatternDatabases};
+use super::pdb::{Indices, PatternDatabases, Wanted};
 use parlor_shared::klotski::Puzzle;
 use parlor_shared::klotski::{MAX_CELLS, Shape};
 
@@ -21,8 +21,11 @@ pub enum HeuristicKind {
     Manhattan,
     /// Manhattan plus linear conflicts of 1x1 tiles.
     Conflicts,
-    /// Additive pattern databases (the larger of the direct and the transposed lookups).
+    /// Additive pattern databases (the larger of the direct and the reflected lookups): the
+    /// best kept (7-8 on 4x4), else those a search builds.
     PatternDatabases,
+    /// The pattern databases a search builds for itself (6-6-3 on 4x4), never the kept 7-8.
+    SmallPatternDatabases,
 }
 
 impl HeuristicKind {
@@ -31,6 +34,7 @@ impl HeuristicKind {
             HeuristicKind::Manhattan => "manhattan",
             HeuristicKind::Conflicts => "manhattan+conflicts",
             HeuristicKind::PatternDatabases => "pattern databases",
+            HeuristicKind::SmallPatternDatabases => "small pattern databases",
         }
     }
 }
@@ -102,11 +106,16 @@ impl Heuristic {
         let row_members = members(&|piece| goal_lines[usize::from(piece)].0, geometry.rows());
         let col_members = members(&|piece| goal_lines[usize::from(piece)].1, geometry.cols());
         let databases = match kind {
-            HeuristicKind::PatternDatabases => PatternDatabases::for_puzzle(puzzle),
+            HeuristicKind::PatternDatabases => PatternDatabases::for_puzzle(puzzle, Wanted::Best),
+            HeuristicKind::SmallPatternDatabases => {
+                PatternDatabases::for_puzzle(puzzle, Wanted::Small)
+            }
             _ => None,
         };
         let kind = match (kind, &databases) {
-            (HeuristicKind::PatternDatabases, None) => HeuristicKind::Conflicts,
+            (HeuristicKind::PatternDatabases | HeuristicKind::SmallPatternDatabases, None) => {
+                HeuristicKind::Conflicts
+            }
             _ => kind,
         };
         Heuristic {
@@ -128,6 +137,11 @@ impl Heuristic {
         self.kind
     }
 
+    /// The pattern databases in use, if any.
+    pub fn databases(&self) -> Option<&PatternDatabases> {
+        self.databases.as_deref()
+    }
+
     /// Lower bound on the steps from the position with these top-left cells to the goal.
     #[inline]
     pub fn estimate(&self, tops: &[u8]) -> u32 {
@@ -138,7 +152,7 @@ impl Heuristic {
     pub fn start(&self, tops: &[u8]) -> Estimate {
         match &self.databases {
             Some(databases) => Estimate {
-                indices: databases.indices(tops),
+                indices: databases.lookup().indices(tops),
                 ..Estimate::default()
             },
             None => Estimate {
@@ -152,7 +166,7 @@ impl Heuristic {
     #[inline]
     pub fn value(&self, estimate: &Estimate) -> u32 {
         match &self.databases {
-            Some(databases) => databases.value(&estimate.indices),
+            Some(databases) => databases.lookup().value(&estimate.indices),
             None => estimate.manhattan + estimate.conflicts,
         }
     }
@@ -171,7 +185,7 @@ impl Heuristic {
     ) -> Estimate {
         if let Some(databases) = &self.databases {
             return Estimate {
-                indices: databases.moved(&estimate.indices, piece, from, to),
+                indices: databases.lookup().moved(&estimate.indices, piece, from, to),
                 ..*estimate
             };
         }
@@ -296,7 +310,7 @@ fn longest_increasing(values: &[u8]) -> usize {
 
 /// Whether databases can be built for this board's geometry (used to pick defaults).
 pub fn databases_apply(puzzle: &Puzzle) -> bool {
-    PatternDatabases::applies(puzzle)
+    super::pdb::applies(puzzle)
 }
 
 impl std::fmt::Debug for Heuristic {

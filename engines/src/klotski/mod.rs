@@ -3,7 +3,7 @@
 //! - [`solve`] answers: cheap proofs of `No` (`parlor_shared::klotski::prove_unsolvable`), then
 //!   a search chosen by [`Method`] (BFS, bidirectional BFS, A*, IDA* with a transposition
 //!   table, anytime weighted A*) guided by Manhattan distance, linear conflicts or additive
-//!   pattern databases.
+//!   pattern databases (7-8 with reflection on 4x4, kept by the program's [`TableStore`]).
 //! - [`generate`] makes random solvable (or, on request, unsolvable) puzzles.
 
 mod generate;
@@ -15,7 +15,7 @@ mod solve;
 
 pub use generate::{GenerateError, GenerateOptions, generate};
 pub use heuristic::HeuristicKind;
-pub use pdb::{TableStore, build_tables, set_table_store, table_lengths};
+pub use pdb::{BuildProgress, TableData, TableSpec, TableStore, build_tables, set_table_store};
 pub use search::SearchStats;
 pub use solve::{Method, Report, SolveOptions, Verdict, positions_within, prepare, solve};
 

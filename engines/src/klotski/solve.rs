@@ -1,8 +1,10 @@
 //! The solver's front door: cheap proofs of `No` first, then the chosen search, each answer
 //! replayed against the rules before it is returned.
 //!
-//! `Method::Auto` (what `terminal` uses) first runs the exact search that suits the board: IDA*
-//! with pattern databases on classic one-blank boards of up to 16 cells (70% of the budget),
+//! `Method::Auto` (what `terminal` uses) first tries IDA* with linear conflicts for a few
+//! milliseconds (a nearly solved board needs no tables), then runs the exact search that suits
+//! the board: IDA* with pattern databases on classic one-blank boards of up to 16 cells (the
+//! 15-puzzle's own IDA*, `search/tiles.rs`, with the 7-8 tables when kept; 70% of the budget),
 //! A* with linear conflicts elsewhere (half; it also proves `No` by exhausting the reachable
 //! positions). If that runs out, the anytime weighted search spends the rest finding a
 //! solution as short as it can, and the exact search's bound says how far from shortest it
@@ -15,7 +17,7 @@ use super::heuristic::{Heuristic, HeuristicKind, databases_apply};
 use super::key::KeyLayout;
 use super::search::{
     Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
-    bytes_per_position, idastar, shorten,
+    bytes_per_position, idastar, shorten, tiles_idastar,
 };
 use parlor_shared::klotski::{Move, Puzzle};
 use parlor_shared::klotski::{Unsolvable, prove_unsolvable};
@@ -110,15 +112,17 @@ pub struct Report {
     pub method: Method,
     /// The heuristic the informed searches used, if any ran.
     pub heuristic: Option<HeuristicKind>,
+    /// The pattern databases they used, "4x4 7-8", if any.
+    pub tables: Option<String>,
     pub stats: SearchStats,
     /// Including building pattern databases, if this call built them.
     pub elapsed: Duration,
 }
 
-/// Builds, once per process, the tables the informed searches use on `puzzle`'s board (the
-/// 4x4 pattern databases take a few seconds), so that later solves time only their search.
-pub fn prepare(puzzle: &Puzzle) {
-    Heuristic::new(puzzle, HeuristicKind::PatternDatabases);
+/// Loads or builds, once per process, the tables the informed searches use with `heuristic`
+/// on `puzzle`'s board, so that later solves time only their search.
+pub fn prepare(puzzle: &Puzzle, heuristic: HeuristicKind) {
+    Heuristic::new(puzzle, heuristic);
 }
 
 /// The most positions a search of `puzzle` may store (for [`SolveOptions::max_positions`]) so
@@ -145,6 +149,7 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
         verdict: Verdict::Undecided,
         method: options.method,
         heuristic: None,
+        tables: None,
         stats: SearchStats::default(),
         elapsed: Duration::ZERO,
     };
@@ -168,7 +173,7 @@ pub fn solve(puzzle: &Puzzle, options: &SolveOptions) -> Report {
 /// How long the automatic search tries a board with the cheap bound before it builds or loads
 /// pattern databases (at most a tenth of the budget): a board a few slides from solved is
 /// answered by then, and tables it does not need would cost seconds.
-pub const QUICK_TRY: Duration = Duration::from_millis(10);
+pub const QUICK_TRY: Duration = Duration::from_millis(3);
 
 fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Report) -> Report {
     if let Some(answered) = quick_try(space, options, &mut report) {
@@ -177,6 +182,9 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
     let informed = !matches!(options.method, Method::Bfs | Method::Bibfs);
     let heuristic = informed.then(|| Heuristic::new(space.puzzle, options.heuristic));
     report.heuristic = heuristic.as_ref().map(Heuristic::kind);
+    report.tables = (heuristic.as_ref())
+        .and_then(Heuristic::databases)
+        .map(|databases| databases.spec().label());
     let started = Instant::now();
     let limits = |share: f64| Limits {
         deadline: started + options.budget.mul_f64(share),
@@ -194,7 +202,9 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
         (_, Some(heuristic)) => {
             // On classic boards IDA* with databases nearly always finishes; elsewhere A* settles
             // boards of up to about 20 cells and leaves the anytime search half the time.
-            let exact = if databases_apply(space.puzzle) {
+            let exact = if let Some(databases) = heuristic.databases() {
+                tiles_idastar(space.puzzle, databases, &limits(0.7), stats)
+            } else if databases_apply(space.puzzle) {
                 idastar(space, heuristic, &limits(0.7), stats)
             } else {
                 best_first(space, heuristic, Weight::ONE, None, &limits(0.5), stats)
@@ -224,7 +234,10 @@ fn quick_try<const W: usize>(
     report: &mut Report,
 ) -> Option<Report> {
     let tables_wanted = options.method == Method::Auto
-        && options.heuristic == HeuristicKind::PatternDatabases
+        && matches!(
+            options.heuristic,
+            HeuristicKind::PatternDatabases | HeuristicKind::SmallPatternDatabases
+        )
         && databases_apply(space.puzzle);
     if !tables_wanted {
         return None;

@@ -1,7 +1,9 @@
 //! The searches compared on a fixed suite (the seed's second bonus): every course input, boards
 //! of up to 12 cells made by the generator from fixed seeds, seeded random 15-puzzles and the
-//! seed's 5x6 sample. One table per method (answer, length, proved, time, positions), then a
-//! summary per method and suite, and optionally a PNG chart.
+//! seed's 5x6 sample. One table per contender, a method with a heuristic (answer, length,
+//! proved, time, positions), then a summary per contender and suite, and optionally a PNG
+//! chart. The informed methods run with each heuristic asked for: by default the best pattern
+//! databases (the kept 4x4 7-8 ones) and the small ones a search builds (6-6-3), side by side.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use clap::Args;
 use parlor_engines::klotski::{
-    GenerateOptions, Method, SolveOptions, Verdict, generate, prepare, solve,
+    GenerateOptions, HeuristicKind, Method, SolveOptions, Verdict, generate, prepare, solve,
 };
 use parlor_shared::klotski::{Puzzle, Shape, parse_puzzle};
 
@@ -31,9 +33,52 @@ pub struct BenchArgs {
     /// The methods to compare (default: all, and auto).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub methods: Vec<MethodArg>,
-    /// The strongest heuristic the informed methods may use.
-    #[arg(long, value_enum, default_value_t = HeuristicArg::Databases)]
-    pub heuristic: HeuristicArg,
+    /// The heuristics the informed methods (all but bfs and bibfs) run with, each a
+    /// contender of its own.
+    #[arg(long, value_enum, value_delimiter = ',', default_values_t = [HeuristicArg::Databases, HeuristicArg::SmallDatabases])]
+    pub heuristics: Vec<HeuristicArg>,
+}
+
+/// One line of the comparison: a method and the heuristic it runs with (none for the blind
+/// searches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Contender {
+    pub method: Method,
+    pub heuristic: Option<HeuristicKind>,
+}
+
+impl Contender {
+    /// "idastar", "auto small-tables": the method, and the heuristic unless it is the best
+    /// pattern databases.
+    pub fn name(&self) -> String {
+        match self.heuristic {
+            None | Some(HeuristicKind::PatternDatabases) => self.method.name().to_string(),
+            Some(HeuristicKind::SmallPatternDatabases) => format!("{} small-tables", self.method),
+            Some(HeuristicKind::Conflicts) => format!("{} conflicts", self.method),
+            Some(HeuristicKind::Manhattan) => format!("{} manhattan", self.method),
+        }
+    }
+}
+
+/// Every method asked for with every heuristic asked for (the blind ones once).
+pub fn contenders(methods: &[Method], heuristics: &[HeuristicKind]) -> Vec<Contender> {
+    let mut all = Vec::new();
+    for &method in methods {
+        if matches!(method, Method::Bfs | Method::Bibfs) {
+            all.push(Contender {
+                method,
+                heuristic: None,
+            });
+            continue;
+        }
+        for &heuristic in heuristics {
+            all.push(Contender {
+                method,
+                heuristic: Some(heuristic),
+            });
+        }
+    }
+    all
 }
 
 /// The parts of the suite, each summarised on its own.
@@ -64,10 +109,10 @@ pub struct Instance {
     pub puzzle: Puzzle,
 }
 
-/// One method's result on one instance.
+/// One contender's result on one instance.
 #[derive(Clone, Debug)]
 pub struct Run {
-    pub method: Method,
+    pub contender: Contender,
     pub instance: usize,
     /// Steps of the solution found, if any.
     pub length: Option<usize>,
@@ -214,36 +259,40 @@ pub fn run(
     } else {
         args.methods.iter().map(|method| method.method()).collect()
     };
-    // Pattern databases are built once per process; build them first so that no instance's
+    let heuristics: Vec<HeuristicKind> = args.heuristics.iter().map(|arg| arg.kind()).collect();
+    let contenders = contenders(&methods, &heuristics);
+    // Pattern databases are loaded or built once per process; first, so that no instance's
     // time includes them.
-    writeln!(notes, "building the heuristic tables...")?;
+    writeln!(notes, "loading or building the heuristic tables...")?;
     let building = Instant::now();
     for instance in &instances {
-        prepare(&instance.puzzle);
+        for &heuristic in &heuristics {
+            prepare(&instance.puzzle, heuristic);
+        }
     }
     writeln!(
         out,
-        "{} puzzles, {} ms a search; heuristic tables built in {:.1} s",
+        "{} puzzles, {} ms a search; heuristic tables ready in {:.1} s",
         instances.len(),
         args.budget_ms,
         building.elapsed().as_secs_f64()
     )?;
-    let options = |method| SolveOptions {
-        method,
+    let options = |contender: Contender| SolveOptions {
+        method: contender.method,
         budget: Duration::from_millis(args.budget_ms),
-        heuristic: args.heuristic.kind(),
+        heuristic: contender.heuristic.unwrap_or(HeuristicKind::Manhattan),
         ..SolveOptions::default()
     };
     let mut runs = Vec::new();
-    for &method in &methods {
-        writeln!(out, "\n== {method}")?;
+    for &contender in &contenders {
+        writeln!(out, "\n== {}", contender.name())?;
         writeln!(
             out,
-            "{:<34} {:>6} {:>6} {:>6} {:>10} {:>12} {:>6}",
+            "{:<34} {:>6} {:>6} {:>6} {:>10} {:>12} {:>6} tables",
             "puzzle", "answer", "steps", "proved", "time ms", "expanded", "bound"
         )?;
         for (index, instance) in instances.iter().enumerate() {
-            let report = solve(&instance.puzzle, &options(method));
+            let report = solve(&instance.puzzle, &options(contender));
             let (length, proved, no) = match &report.verdict {
                 Verdict::Solved {
                     moves,
@@ -252,8 +301,9 @@ pub fn run(
                 Verdict::Unsolvable(_) => (None, true, true),
                 Verdict::Undecided => (None, false, false),
             };
+            let tables = report.tables.unwrap_or_default();
             let run = Run {
-                method,
+                contender,
                 instance: index,
                 length,
                 proved,
@@ -262,7 +312,7 @@ pub fn run(
                 expanded: report.stats.expanded,
                 lower_bound: report.stats.lower_bound,
             };
-            writeln!(out, "{}", row(instance, &run))?;
+            writeln!(out, "{} {tables}", row(instance, &run))?;
             runs.push(run);
         }
     }
@@ -271,12 +321,12 @@ pub fn run(
         out,
         "\n== summary (time: mean / max over the answered puzzles)"
     )?;
-    write_summary(out, &instances, &methods, &runs)?;
+    write_summary(out, &instances, &contenders, &runs)?;
     for line in &disagreements {
         writeln!(out, "DISAGREEMENT: {line}")?;
     }
     if let Some(path) = &args.chart {
-        let note = chart::draw(path, &instances, &methods, &runs)?;
+        let note = chart::draw(path, &instances, &contenders, &runs)?;
         writeln!(out, "\nchart written to {}{note}", path.display())?;
     }
     Ok(if disagreements.is_empty() {
@@ -324,7 +374,11 @@ fn disagreements(instances: &[Instance], runs: &[Run]) -> Vec<String> {
         {
             found.push(format!(
                 "{}: {} says {:?}, {} says {:?}",
-                instance.name, first.method, first.length, other.method, other.length
+                instance.name,
+                first.contender.name(),
+                first.length,
+                other.contender.name(),
+                other.length
             ));
         }
     }
@@ -334,19 +388,19 @@ fn disagreements(instances: &[Instance], runs: &[Run]) -> Vec<String> {
 fn write_summary(
     out: &mut impl Write,
     instances: &[Instance],
-    methods: &[Method],
+    contenders: &[Contender],
     runs: &[Run],
 ) -> anyhow::Result<()> {
     writeln!(
         out,
-        "{:<10} {:<11} {:>8} {:>8} {:>8} {:>19} {:>14}",
+        "{:<22} {:<11} {:>8} {:>8} {:>8} {:>19} {:>14}",
         "method", "suite", "answered", "proved", "puzzles", "time ms mean / max", "expanded"
     )?;
-    for &method in methods {
+    for &contender in contenders {
         for suite in Suite::ALL {
             let of_suite: Vec<&Run> = runs
                 .iter()
-                .filter(|run| run.method == method && instances[run.instance].suite == suite)
+                .filter(|run| run.contender == contender && instances[run.instance].suite == suite)
                 .collect();
             let answered: Vec<&&Run> = of_suite.iter().filter(|run| run.answered()).collect();
             let proved = answered.iter().filter(|run| run.proved).count();
@@ -365,8 +419,8 @@ fn write_summary(
             let expanded: u64 = of_suite.iter().map(|run| run.expanded).sum();
             writeln!(
                 out,
-                "{:<10} {:<11} {:>8} {:>8} {:>8} {:>19} {:>14}",
-                method.name(),
+                "{:<22} {:<11} {:>8} {:>8} {:>8} {:>19} {:>14}",
+                contender.name(),
                 suite.name(),
                 answered.len(),
                 proved,

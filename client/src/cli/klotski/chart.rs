@@ -1,4 +1,4 @@
-//! The bench as a PNG: one line per method, the puzzles it answered sorted by time (a "cactus"
+//! The bench as a PNG: one line per contender (a method with its heuristic), the puzzles it answered sorted by time (a "cactus"
 //! plot: further right is more puzzles answered, lower is faster). Drawn with plotters' bitmap
 //! backend; text needs a TrueType font from the usual system places, and without one the chart
 //! is drawn without text.
@@ -6,50 +6,53 @@
 use std::path::Path;
 
 use anyhow::Context;
-use parlor_engines::klotski::Method;
 use plotters::prelude::*;
 
 use crate::font::font_available;
 use crate::png_file::{ChartError, chart_error};
 
-use super::bench::{Instance, Run};
+use super::bench::{Contender, Instance, Run};
 
 const WIDTH: u32 = 1000;
 const HEIGHT: u32 = 650;
 /// Times below this (ms) are drawn at it: the log scale needs a floor.
 const FLOOR_MS: f64 = 0.01;
-const COLOURS: [RGBColor; 6] = [
+const COLOURS: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
     RGBColor(214, 39, 40),
     RGBColor(148, 103, 189),
     RGBColor(90, 90, 90),
+    RGBColor(140, 86, 75),
+    RGBColor(227, 119, 194),
+    RGBColor(188, 189, 34),
+    RGBColor(23, 190, 207),
 ];
 
 /// Draws the chart into `path`; returns a note for the user ("" when all went as asked).
 pub fn draw(
     path: &Path,
     instances: &[Instance],
-    methods: &[Method],
+    contenders: &[Contender],
     runs: &[Run],
 ) -> anyhow::Result<&'static str> {
     let with_text = font_available();
     crate::out_file::replace_with(path, |temp| {
-        draw_lines(temp, instances.len(), methods, runs, with_text).map_err(chart_error)
+        draw_lines(temp, instances.len(), contenders, runs, with_text).map_err(chart_error)
     })
     .with_context(|| format!("drawing the bench chart into {}", path.display()))?;
     Ok(if with_text {
         ""
     } else {
-        " (the font could not be loaded, so the chart has no text; methods in the order given)"
+        " (the font could not be loaded, so the chart has no text; contenders in the order given)"
     })
 }
 
 fn draw_lines(
     path: &Path,
     puzzles: usize,
-    methods: &[Method],
+    contenders: &[Contender],
     runs: &[Run],
     with_text: bool,
 ) -> Result<(), ChartError> {
@@ -66,7 +69,7 @@ fn draw_lines(
     if with_text {
         builder
             .caption(
-                "Numeric Klotski: puzzles answered within a time, by method",
+                "Numeric Klotski: puzzles answered within a time, by method and heuristic",
                 ("sans-serif", 22),
             )
             .x_label_area_size(40)
@@ -84,10 +87,10 @@ fn draw_lines(
         mesh.disable_x_mesh().disable_y_mesh();
     }
     mesh.draw()?;
-    for (&method, colour) in methods.iter().zip(COLOURS.iter().cycle()) {
+    for (&contender, colour) in contenders.iter().zip(COLOURS.iter().cycle()) {
         let mut times: Vec<f64> = runs
             .iter()
-            .filter(|run| run.method == method && run.answered())
+            .filter(|run| run.contender == contender && run.answered())
             .map(millis)
             .collect();
         times.sort_by(f64::total_cmp);
@@ -98,7 +101,7 @@ fn draw_lines(
         let series = chart.draw_series(LineSeries::new(line, colour.stroke_width(2)))?;
         if with_text {
             series
-                .label(method.name())
+                .label(contender.name())
                 .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], colour));
         }
     }
@@ -116,13 +119,20 @@ fn draw_lines(
 
 #[cfg(test)]
 mod tests {
+    use parlor_engines::klotski::Method;
+
     use super::*;
+
+    const BFS: Contender = Contender {
+        method: Method::Bfs,
+        heuristic: None,
+    };
 
     #[test]
     fn a_chart_without_a_font_is_drawn_without_text() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("chart.png");
-        draw_lines(&path, 1, &[Method::Bfs], &[], false).unwrap();
+        draw_lines(&path, 1, &[BFS], &[], false).unwrap();
         assert!(std::fs::metadata(&path).unwrap().len() > 1_000);
     }
 
@@ -130,7 +140,7 @@ mod tests {
     fn a_chart_that_cannot_be_written_says_the_io_error_not_plotters_debug_text() {
         let dir = tempfile::tempdir().unwrap();
         let nowhere = dir.path().join("no-such-folder").join("chart.png");
-        let error = draw_lines(&nowhere, 1, &[Method::Bfs], &[], false).map_err(chart_error);
+        let error = draw_lines(&nowhere, 1, &[BFS], &[], false).map_err(chart_error);
         let message = format!("{:#}", error.expect_err("no folder"));
         assert!(message.contains("No such file or directory"), "{message}");
         assert!(

@@ -47,7 +47,9 @@ pub enum KlotskiCommand {
     /// Read a puzzle from standard input and print the seed's answer: `Yes`, the number of
     /// steps and one `x S` line per step (a shortest solution whenever one is proved in time),
     /// or `No` (only when proved). Notes go to standard error; bad input is an error there.
-    /// No answer in time is exit code 2.
+    /// No answer in time is exit code 2. 15-puzzles are solved with the 7-8 pattern tables
+    /// that `klotski tables build` keeps; without them a note says so and the small tables
+    /// are used (built in a few seconds, and kept).
     #[command(after_help = EXIT_CODES)]
     Terminal {
         /// Search time in milliseconds.
@@ -183,8 +185,11 @@ pub enum HeuristicArg {
     Manhattan,
     /// Manhattan plus linear conflicts of 1x1 tiles.
     Conflicts,
-    /// Additive pattern databases (6-6-3 on 4x4), where they apply.
+    /// Additive pattern databases, where they apply: the 7-8 tables on 4x4 when they are
+    /// kept (`klotski tables build`), else the small ones, built in the process.
     Databases,
+    /// The small pattern databases only (6-6-3 on 4x4), built in the process when not kept.
+    SmallDatabases,
 }
 
 impl HeuristicArg {
@@ -193,6 +198,7 @@ impl HeuristicArg {
             HeuristicArg::Manhattan => HeuristicKind::Manhattan,
             HeuristicArg::Conflicts => HeuristicKind::Conflicts,
             HeuristicArg::Databases => HeuristicKind::PatternDatabases,
+            HeuristicArg::SmallDatabases => HeuristicKind::SmallPatternDatabases,
         }
     }
 }
@@ -436,9 +442,10 @@ pub fn answer(
 
 /// One line of statistics: method, heuristic, positions, bound and time.
 fn statistics(report: &Report) -> String {
-    let heuristic = report
-        .heuristic
-        .map_or(String::new(), |kind| format!(" with {}", kind.name()));
+    let tables = (report.tables.as_ref()).map_or(String::new(), |tables| format!(" ({tables})"));
+    let heuristic = report.heuristic.map_or(String::new(), |kind| {
+        format!(" with {}{tables}", kind.name())
+    });
     format!(
         "{}{heuristic}: {} positions expanded, {} stored, lower bound {}, {:.3} s",
         report.method,

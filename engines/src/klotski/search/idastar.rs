@@ -7,7 +7,7 @@
 //! This cuts the many transpositions of boards with several blanks (where independent moves
 //! commute). A round in which nothing exceeded the bound searched every reachable position.
 
-use super::{CLOCK_EVERY, Limits, Outcome, PieceMove, SearchStats, Space};
+use super::{CLOCK_EVERY, Flow, Limits, Outcome, PieceMove, SearchStats, Space, deepen};
 use crate::klotski::heuristic::{Estimate, Heuristic};
 use crate::klotski::key::{Packed, hash_of};
 use parlor_shared::klotski::cells_of;
@@ -72,13 +72,6 @@ impl<const W: usize> Table<W> {
         };
         false
     }
-}
-
-enum Flow {
-    Found,
-    /// Nothing found within the bound (the least f beyond it is in `Walker::next_bound`).
-    Continue,
-    Stopped,
 }
 
 /// Marks a blank cell in `Walker::owner`.
@@ -225,27 +218,12 @@ pub(crate) fn idastar<const W: usize>(
         expanded: 0,
     };
     stats.stored = walker.table.slots.len() as u64;
-    loop {
-        stats.lower_bound = walker.bound;
+    deepen(walker.bound, stats, |bound| {
+        walker.bound = bound;
         walker.round = walker.table.next_round(walker.round);
         walker.next_bound = u32::MAX;
-        let before = walker.expanded;
         let flow = walker.search(0, start);
-        stats.expanded = walker.expanded;
-        match flow {
-            Flow::Found => {
-                return Outcome::Found {
-                    path: walker.path,
-                    proved: true,
-                };
-            }
-            Flow::Stopped => return Outcome::OutOfBudget,
-            Flow::Continue if walker.next_bound == u32::MAX => {
-                return Outcome::Exhausted {
-                    positions: walker.expanded - before,
-                };
-            }
-            Flow::Continue => walker.bound = walker.next_bound,
-        }
-    }
+        (flow, walker.next_bound, walker.expanded)
+    })
+    .with_path(walker.path)
 }

@@ -6,11 +6,13 @@ mod astar;
 mod bfs;
 mod idastar;
 mod shortcut;
+mod tiles;
 
 pub(crate) use astar::{Weight, best_first, bytes_per_position};
 pub(crate) use bfs::{bfs, bidirectional};
 pub(crate) use idastar::idastar;
 pub(crate) use shortcut::shorten;
+pub(crate) use tiles::tiles_idastar;
 
 use std::time::Instant;
 
@@ -71,6 +73,57 @@ pub(crate) enum Outcome {
     Found { path: Vec<PieceMove>, proved: bool },
     Exhausted { positions: u64 },
     OutOfBudget,
+}
+
+/// How a depth-first search below a position ended.
+pub(crate) enum Flow {
+    Found,
+    /// Nothing found within the bound.
+    Continue,
+    Stopped,
+}
+
+/// IDA*'s rounds: `round` searches within a bound and returns how it ended, the least f that
+/// exceeded the bound (`u32::MAX` if none did) and the positions expanded so far; each round's
+/// bound is the last one's least f beyond it, so the first solution is a shortest one and each
+/// bound a proved lower bound. A solution's path is left empty, for the caller to fill from its
+/// walker. A round in which nothing exceeded the bound searched every reachable position.
+pub(crate) fn deepen(
+    first_bound: u32,
+    stats: &mut SearchStats,
+    mut round: impl FnMut(u32) -> (Flow, u32, u64),
+) -> Outcome {
+    let (mut bound, mut before) = (first_bound, 0);
+    loop {
+        stats.lower_bound = bound;
+        let (flow, next_bound, expanded) = round(bound);
+        stats.expanded = expanded;
+        match flow {
+            Flow::Found => {
+                return Outcome::Found {
+                    path: Vec::new(),
+                    proved: true,
+                };
+            }
+            Flow::Stopped => return Outcome::OutOfBudget,
+            Flow::Continue if next_bound == u32::MAX => {
+                return Outcome::Exhausted {
+                    positions: expanded - before,
+                };
+            }
+            Flow::Continue => (bound, before) = (next_bound, expanded),
+        }
+    }
+}
+
+impl Outcome {
+    /// The outcome with `path` as its solution, if it found one.
+    pub(crate) fn with_path(self, path: Vec<PieceMove>) -> Outcome {
+        match self {
+            Outcome::Found { proved, .. } => Outcome::Found { path, proved },
+            other => other,
+        }
+    }
 }
 
 /// How often (in expansions) the clock is read.

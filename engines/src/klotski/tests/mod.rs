@@ -1,7 +1,8 @@
 //! Klotski's solver tests: an independent brute-force breadth-first search (`brute`) as the
 //! reference, the course inputs' answers (`golden`), each kind of proved `No` (`unsolvable`),
 //! properties over random puzzles (`properties`), cutting detours (`shortcut`) and a memory cap
-//! as positions (`memory`), and no tables for a board that needs none (`lazy_tables`). The
+//! as positions (`memory`), no tables for a board that needs none (`lazy_tables`), and the
+//! 15-puzzle's IDA* against the reference (`tiles`); the tables' own are in `pdb/tests.rs`. The
 //! parser's are in `parlor_shared::klotski`.
 
 mod brute;
@@ -10,6 +11,7 @@ mod lazy_tables;
 mod memory;
 mod properties;
 mod shortcut;
+mod tiles;
 mod unsolvable;
 
 use std::time::Duration;

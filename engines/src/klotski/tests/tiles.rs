@@ -1,0 +1,51 @@
+//! The 15-puzzle's IDA* (`search/tiles.rs`) against the reference on classic boards a walk away
+//! from the goal, with the small tables of each board size (the 7-8 ones are checked on Korf's
+//! 100 by `scripts/korf100.sh`, and by `parlor-home`'s ignored test where they are built).
+
+use std::time::Instant;
+
+use proptest::prelude::*;
+
+use super::super::pdb::{PatternDatabases, Wanted};
+use super::super::search::{Limits, Outcome, SearchStats, tiles_idastar};
+use super::*;
+
+const GOALS: &[&str] = &[
+    "4 4\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0\n0\n",
+    "3 3\n1 2 3\n4 5 6\n7 8 0\n0\n",
+    "2 4\n1 2 3 4\n5 6 7 0\n0\n",
+    "3 4\n1 2 3 4\n5 6 7 8\n9 10 11 0\n0\n",
+];
+
+/// The start after a walk from the goal, each step taking move `choice % legal moves`.
+fn walked(goal: &Puzzle, choices: &[usize]) -> Puzzle {
+    let end = (choices.iter()).fold(goal.start().clone(), |position, &choice| {
+        let moves = goal.legal_moves(&position);
+        goal.apply(&position, moves[choice % moves.len()]).unwrap()
+    });
+    goal.restarted(end)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn the_fifteen_puzzle_search_finds_the_reference_s_shortest_length(
+        goal in prop::sample::select(GOALS),
+        choices in prop::collection::vec(any::<usize>(), 0..=18),
+    ) {
+        let start = walked(&puzzle(goal), &choices);
+        let databases = PatternDatabases::for_puzzle(&start, Wanted::Small).expect("a classic board");
+        let limits = Limits { deadline: Instant::now() + Duration::from_secs(600), max_positions: 1 };
+        let outcome = tiles_idastar(&start, &databases, &limits, &mut SearchStats::default());
+        let Outcome::Found { path, proved: true } = outcome else {
+            return Err(TestCaseError::fail(format!("{outcome:?}")));
+        };
+        let moves: Vec<Move> = (path.iter())
+            .map(|mv| Move { label: start.pieces()[mv.piece()].label, dir: mv.dir() })
+            .collect();
+        let end = start.replay(&moves).map_err(|(at, error)| TestCaseError::fail(format!("{at}: {error}")))?;
+        prop_assert!(start.is_goal(&end));
+        prop_assert_eq!(Some(moves.len()), brute::shortest(&start.to_text()), "{}", start.to_text());
+    }
+}
