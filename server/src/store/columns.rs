@@ -10,7 +10,7 @@ use parlor_shared::identity::Player;
 use parlor_shared::protocol::RoomId;
 use serde::{Deserialize, Serialize};
 
-use super::{HerStart, MatchProgress, MatchRow, RoomRow, StoredRoom};
+use super::{HerStart, MatchProgress, MatchRow, RoomRow, StoredRoom, Unfinished};
 
 /// HER's side of a game against a person, as its column holds it.
 #[derive(Serialize, Deserialize)]
@@ -163,4 +163,32 @@ fn decode_progress(columns: Option<(String, Vec<String>)>) -> anyhow::Result<Mat
         .map(|text| serde_json::from_str(text).context("curve point"))
         .collect::<anyhow::Result<Vec<CurvePoint>>>()?;
     Ok(progress)
+}
+
+/// What a restart finds, from each row's id and how it decoded, and the highest id given out:
+/// a row that does not read is logged and skipped (its id still counts).
+pub fn unfinished(
+    decoded: impl IntoIterator<Item = (i64, anyhow::Result<StoredRoom>)>,
+    last: i64,
+) -> Unfinished {
+    let mut rooms = Vec::new();
+    let mut unreadable = 0;
+    for (id, room) in decoded {
+        match room {
+            Ok(room) => rooms.push(room),
+            Err(error) => {
+                unreadable += 1;
+                tracing::warn!(
+                    room = id,
+                    error = format!("{error:#}"),
+                    "stored room skipped"
+                );
+            }
+        }
+    }
+    Unfinished {
+        rooms,
+        unreadable,
+        next_room: last as RoomId + 1,
+    }
 }

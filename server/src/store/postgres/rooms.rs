@@ -10,12 +10,11 @@ use parlor_shared::hexapawn::MatchSetup;
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{RecordId, RoomId};
 use tokio_postgres::Client;
-use tracing::warn;
 
 use super::{brains, records};
 use crate::her_seat::HerGameRecord;
 use crate::seat_key::SeatKey;
-use crate::store::columns::{RawRoom, RoomColumns, json};
+use crate::store::columns::{self, RawRoom, RoomColumns, json};
 use crate::store::lessons::Games;
 use crate::store::{MatchRound, NewRecord, PreparedLesson, RoomRow, Unfinished, unix_now};
 
@@ -242,9 +241,7 @@ pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
             .iter()
             .map(|row| (row.get(0), row.get(1))),
     );
-    let mut rooms = Vec::with_capacity(rows.len());
-    let mut unreadable = 0;
-    for row in rows {
+    let decoded = rows.iter().map(|row| {
         let id: i64 = row.get(0);
         let raw = || {
             anyhow::Ok(RawRoom {
@@ -270,23 +267,9 @@ pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
                 },
             )
         });
-        match decoded {
-            Ok(room) => rooms.push(room),
-            Err(error) => {
-                unreadable += 1;
-                warn!(
-                    room = id,
-                    error = format!("{error:#}"),
-                    "stored room skipped"
-                );
-            }
-        }
-    }
-    Ok(Unfinished {
-        rooms,
-        unreadable,
-        next_room: last as RoomId + 1,
-    })
+        (id, decoded)
+    });
+    Ok(columns::unfinished(decoded, last))
 }
 
 /// Rows grouped by room, in their order.

@@ -3,13 +3,11 @@
 //! skipped, and the next room id after the highest ever given out.
 
 use anyhow::Context;
-use parlor_shared::protocol::RoomId;
 use rusqlite::{Connection, OptionalExtension};
-use tracing::warn;
 
 use super::super::SqliteStore;
 use crate::store::Unfinished;
-use crate::store::columns::RawRoom;
+use crate::store::columns::{self, RawRoom};
 
 impl SqliteStore {
     /// The rooms in progress, oldest first, and the next room id. A row that does not read
@@ -50,31 +48,16 @@ impl SqliteStore {
                 Ok((row.get::<_, i64>(0)?, raw()))
             })?
             .collect::<rusqlite::Result<Vec<_>>>()?;
-        let mut rooms = Vec::with_capacity(rows.len());
-        let mut unreadable = 0;
-        for (id, raw) in rows {
-            match raw.and_then(|raw| {
+        let decoded = rows.into_iter().map(|(id, raw)| {
+            let room = raw.and_then(|raw| {
                 raw.decode(
                     |id| read_moves(&connection, id),
                     |id| read_progress(&connection, id),
                 )
-            }) {
-                Ok(room) => rooms.push(room),
-                Err(error) => {
-                    unreadable += 1;
-                    warn!(
-                        room = id,
-                        error = format!("{error:#}"),
-                        "stored room skipped"
-                    );
-                }
-            }
-        }
-        Ok(Unfinished {
-            rooms,
-            unreadable,
-            next_room: last as RoomId + 1,
-        })
+            });
+            (id, room)
+        });
+        Ok(columns::unfinished(decoded, last))
     }
 }
 
