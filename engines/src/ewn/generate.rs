@@ -60,6 +60,14 @@ fn random_level(rng: &mut StdRng, rules: Rules) -> Level {
     Level::new(target, start, dice, rules).expect("a random level keeps the rules")
 }
 
+/// The random levels `generate` draws from `seed`, in order, under `rules`: the target at least
+/// five king steps from square 0, the other pieces anywhere else, random dice. Benches draw
+/// from it too, to measure the solver on boards it was not tuned on.
+pub fn candidates(seed: u64, rules: Rules) -> impl Iterator<Item = Level> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    std::iter::repeat_with(move || random_level(&mut rng, rules))
+}
+
 /// Draws levels from `seed` until one's optimum is within `at_least..=at_most` moves (under
 /// `rules`), giving up after `max_tries`. The same arguments always give the same level.
 pub fn generate(
@@ -95,9 +103,7 @@ pub fn generate_with_progress(
         max_moves: at_most,
         ..rules
     };
-    let mut rng = StdRng::seed_from_u64(seed);
-    for tries in 1..=max_tries {
-        let candidate = random_level(&mut rng, search_rules);
+    for (tries, candidate) in (1..=max_tries).zip(candidates(seed, search_rules)) {
         // Hopeless candidates cost little: the solver's relaxed bound turns most away at once.
         if let Some(solution) = solve(&candidate).filter(|s| s.moves.len() >= at_least) {
             let level = Level::new(

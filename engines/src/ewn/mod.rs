@@ -8,7 +8,7 @@ mod relaxed;
 mod solver;
 mod transposition;
 
-pub use generate::{GenerateError, Generated, generate, generate_with_progress};
+pub use generate::{GenerateError, Generated, candidates, generate, generate_with_progress};
 pub use solver::{OutOfTime, Solution, solve, solve_by};
 
 #[cfg(test)]
