@@ -1,9 +1,10 @@
-//! The EinStein würfelt nicht! puzzle's fewest-move solver (IDA* with a relaxed bound, a
-//! capture-time bound and a failure table) and its level generator, over the rules of
+//! The EinStein würfelt nicht! puzzle's fewest-move solver (IDA* with a relaxed bound, the
+//! region relaxation and a failure table) and its level generator, over the rules of
 //! `parlor_shared::ewn`.
 
-mod capture_bound;
 mod generate;
+mod region_memory;
+mod regions;
 mod relaxed;
 mod solver;
 mod transposition;

@@ -1,11 +1,14 @@
-//! The fewest-move solver: iterative deepening depth-first search (IDA*) with two lower bounds
-//! on the moves still needed (the cheap table of [`super::relaxed`], then the capture-time race
-//! of [`super::capture_bound`]) and a table of positions already known to fail.
+//! The fewest-move solver: iterative deepening depth-first search (IDA*) over real positions,
+//! pruned by two lower bounds on the moves still needed (the cheap table of
+//! [`super::relaxed`], then the region relaxation of [`super::regions`]) and a table of
+//! positions already known to fail.
 //!
 //! Each round allows one more move than the last, so the first win found is a shortest one;
-//! a round ends early wherever a bound says the moves left cannot be enough. The failure table
-//! keeps what a round learnt for the next: a position that cannot win within r moves cannot
-//! win within fewer.
+//! a round ends early wherever a bound says the moves left cannot be enough. The region bound
+//! is almost always exact, so rounds below the optimum end at the start position and the
+//! round at the optimum walks nearly straight down a solution. The failure table keeps what a
+//! round learnt for the next: a position that cannot win within r moves cannot win within
+//! fewer.
 
 use std::time::Instant;
 
@@ -14,20 +17,21 @@ use parlor_shared::ewn::{
     neighbours,
 };
 
-use super::capture_bound::CaptureBound;
-use super::relaxed::RelaxedBound;
+use super::regions::{RegionBound, regions_of};
 use super::transposition::{Transposition, key};
 
 /// A shortest solution and the work it took.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
     pub moves: Vec<Move>,
-    /// Positions expanded, over all rounds.
+    /// Real positions expanded, over all rounds.
     pub nodes: u64,
+    /// Positions of the region relaxation expanded to bound them.
+    pub region_nodes: u64,
 }
 
 /// Failure-table sizes: small levels stay cheap, long searches get room (up to 64 MiB).
-const TABLE_BITS_FIRST: u32 = 16;
+const TABLE_BITS_FIRST: u32 = 12;
 const TABLE_BITS_MAX: u32 = 23;
 /// Remembered failures between checks of the failure table's size.
 const GROWTH_CHECK: u64 = 1 << 12;
@@ -47,8 +51,7 @@ struct Search<'a> {
     level: &'a Level,
     target: u8,
     max_moves: u8,
-    bound: RelaxedBound,
-    capture_bound: CaptureBound,
+    bound: RegionBound,
     failures: Transposition,
     table_bits: u32,
     /// King steps from each square, the removed square left out.
@@ -59,7 +62,8 @@ struct Search<'a> {
     /// Failures written to the table, which sizes it.
     remembered: u64,
     deadline: Option<Instant>,
-    /// Set once the deadline has passed: every call then unwinds at once, remembering nothing.
+    /// Set once the deadline has passed (or the region bound saw it pass): every call then
+    /// unwinds at once, remembering nothing.
     out_of_time: bool,
 }
 
@@ -82,6 +86,7 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
             return Ok(Some(Solution {
                 moves: Vec::new(),
                 nodes: 0,
+                region_nodes: 0,
             }));
         }
         Status::Lost(_) => return Ok(None),
@@ -91,8 +96,7 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
         level,
         target: level.target(),
         max_moves: level.rules().max_moves as u8,
-        bound: RelaxedBound::new(level),
-        capture_bound: CaptureBound::new(level),
+        bound: RegionBound::new(level, deadline),
         failures: Transposition::new(TABLE_BITS_FIRST),
         table_bits: TABLE_BITS_FIRST,
         steps: (0..SQUARES)
@@ -106,7 +110,7 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
     };
     for allowed in 1..=search.max_moves {
         let won = search.wins_within(start.pieces, 0, allowed);
-        if search.out_of_time {
+        if search.stopped() {
             return Err(OutOfTime);
         }
         if won {
@@ -114,6 +118,7 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
             return Ok(Some(Solution {
                 moves: search.path,
                 nodes: search.nodes,
+                region_nodes: search.bound.nodes(),
             }));
         }
     }
@@ -121,6 +126,10 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
 }
 
 impl Search<'_> {
+    fn stopped(&self) -> bool {
+        self.out_of_time || self.bound.out_of_time()
+    }
+
     /// A bigger failure table once the search has remembered half as many failures as it has
     /// slots, so that a long round does not keep overwriting what it learnt.
     fn grow_table(&mut self) {
@@ -159,13 +168,13 @@ impl Search<'_> {
     /// Whether the target can reach square 0 within `allowed` moves from `pieces` at `turn`;
     /// on success the moves are pushed on `path`, last first.
     fn wins_within(&mut self, pieces: Pieces, turn: usize, allowed: u8) -> bool {
-        if self.out_of_time {
+        if self.stopped() {
             return false;
         }
         let target_square = pieces.square_of(self.target).expect("the target is live");
         let distance = chebyshev_to_corner(target_square);
-        // The cheap bound first, then the memory, then the costly capture bound.
-        if self.bound.moves_needed(turn, pieces.live_mask(), distance) > allowed {
+        // The cheap bound first, then the memory, then the costly region bound.
+        if (self.bound.relaxed()).moves_needed(turn, pieces.live_mask(), distance) > allowed {
             return false;
         }
         let key = key(&pieces, turn);
@@ -176,16 +185,13 @@ impl Search<'_> {
         {
             return false;
         }
-        if self
-            .capture_bound
-            .moves_needed(&pieces, turn, distance, allowed)
-            > allowed
-        {
+        if !self.bound.wins_within(&regions_of(&pieces), turn, allowed) {
             // Remembered too: the same position often comes again by another order of moves.
-            self.remember_failure(key, allowed);
+            if !self.stopped() {
+                self.remember_failure(key, allowed);
+            }
             return false;
         }
-        self.nodes += 1;
         if self.nodes.is_multiple_of(CLOCK_CHECK)
             && self
                 .deadline
@@ -194,6 +200,7 @@ impl Search<'_> {
             self.out_of_time = true;
             return false;
         }
+        self.nodes += 1;
         let (children, len) = self.children(&pieces, turn);
         for &(_, mv) in &children[..len] {
             let next = pieces.with_move(mv.piece, mv.to);
@@ -205,7 +212,7 @@ impl Search<'_> {
             }
         }
         // A round cut short proved nothing here.
-        if !self.out_of_time {
+        if !self.stopped() {
             self.remember_failure(key, allowed);
         }
         false

@@ -1,0 +1,214 @@
+//! The region relaxation: a lower bound on the moves still needed that forgets where exactly
+//! each piece stands, and keeps only the region of squares it may stand on.
+//!
+//! Pieces meet only by capturing (a move onto another piece takes it), so between captures
+//! each piece wanders on its own: after a move its region is every king step from its region.
+//! A capture ties two histories together at one square, which both regions must hold; the
+//! captor's region becomes the squares it can reach inside the victim's, the victim's empty.
+//! The turn, the dice and the live pieces are kept exactly, so which pieces may move is the
+//! real puzzle's. A move that captures nothing cannot end on a square a piece surely holds (a
+//! region of one square). The puzzle is won once the target's region holds square 0.
+//!
+//! Every real line of play is a line of this relaxed puzzle: by induction each piece's real
+//! square stays in its region, a real capture is a relaxed one (the square is in both
+//! regions), and a real move that captures nothing goes to an empty square, so not to a surely
+//! held one. So the relaxed optimum never exceeds the real one. It falls short only when the
+//! pieces' paths cannot all be kept apart (in random boards, a few in a thousand); the real
+//! search (`super::solver`) settles those.
+//!
+//! The relaxed puzzle is searched depth first with the cheap table of [`super::relaxed`] and
+//! a memory of what each region position was found to need ([`super::region_memory`]).
+
+use std::time::Instant;
+
+use parlor_shared::ewn::{
+    BOARD_SIZE, DICE_LEN, Level, PIECES, PieceList, Pieces, SQUARES, movable_pieces,
+};
+
+use super::region_memory::RegionMemory;
+use super::relaxed::RelaxedBound;
+
+const N: usize = PIECES as usize;
+const MASKS: usize = 1 << PIECES;
+
+/// A set of squares, bit `s` for square `s`.
+pub type Squares = u128;
+
+/// Each piece's region (index 0 is piece 1); empty once the piece is captured.
+pub type Regions = [Squares; N];
+
+const BOARD: Squares = (1 << SQUARES) - 1;
+
+/// Region work between looks at the clock.
+const CLOCK_CHECK: u64 = 1 << 10;
+
+/// The region of each piece of `pieces`: its square, or nothing once it is captured.
+pub fn regions_of(pieces: &Pieces) -> Regions {
+    std::array::from_fn(|index| {
+        pieces
+            .square_of(index as u8 + 1)
+            .map_or(0, |square| 1 << square)
+    })
+}
+
+fn column(col: u8) -> Squares {
+    (0..BOARD_SIZE).fold(0, |set, row| set | 1 << (row * BOARD_SIZE + col))
+}
+
+pub struct RegionBound {
+    target: usize,
+    limit: usize,
+    dice: [u8; DICE_LEN],
+    /// `movers[live mask][die]`: the pieces the die lets move.
+    movers: [[PieceList; N + 1]; MASKS],
+    /// The board without its removed square.
+    open: Squares,
+    /// The board without its first and without its last column, for king steps sideways.
+    not_first_column: Squares,
+    not_last_column: Squares,
+    /// `corner[d]`: the squares at most `d` king steps from square 0.
+    corner: [Squares; BOARD_SIZE as usize],
+    relaxed: RelaxedBound,
+    memory: RegionMemory,
+    /// Region positions expanded: the work, for the clock and the benches.
+    nodes: u64,
+    deadline: Option<Instant>,
+    out_of_time: bool,
+}
+
+impl RegionBound {
+    pub fn new(level: &Level, deadline: Option<Instant>) -> RegionBound {
+        let mut movers = [[PieceList::EMPTY; N + 1]; MASKS];
+        for (mask, row) in movers.iter_mut().enumerate() {
+            for die in 1..=PIECES {
+                row[usize::from(die)] = movable_pieces(&Pieces::with_live_mask(mask), die);
+            }
+        }
+        let corner = std::array::from_fn(|distance| {
+            (0..SQUARES)
+                .filter(|&square| {
+                    square / BOARD_SIZE <= distance as u8 && square % BOARD_SIZE <= distance as u8
+                })
+                .fold(0, |set, square| set | 1 << square)
+        });
+        RegionBound {
+            target: usize::from(level.target() - 1),
+            limit: level.rules().max_moves,
+            dice: *level.dice(),
+            movers,
+            open: BOARD & !(1 << level.rules().blocked),
+            not_first_column: BOARD & !column(0),
+            not_last_column: BOARD & !column(BOARD_SIZE - 1),
+            corner,
+            relaxed: RelaxedBound::new(level),
+            memory: RegionMemory::new(),
+            nodes: 0,
+            deadline,
+            out_of_time: false,
+        }
+    }
+
+    /// The cheap table bound the region search prunes with, for the real search to ask first.
+    pub fn relaxed(&self) -> &RelaxedBound {
+        &self.relaxed
+    }
+
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the deadline passed during a search; its answers since prove nothing.
+    pub fn out_of_time(&self) -> bool {
+        self.out_of_time
+    }
+
+    /// Every square one king step from a square of `set`.
+    fn king_steps(&self, set: Squares) -> Squares {
+        let sideways = (set << 1 & self.not_first_column) | (set >> 1 & self.not_last_column);
+        let row = set | sideways;
+        (sideways | row << BOARD_SIZE | row >> BOARD_SIZE) & self.open
+    }
+
+    /// King steps from the nearest square of `set` to square 0 (0 for an empty set, which
+    /// the target's region never is).
+    fn distance_to_corner(&self, set: Squares) -> u8 {
+        self.corner
+            .iter()
+            .position(|&near| set & near != 0)
+            .unwrap_or(0) as u8
+    }
+
+    /// Whether the relaxed puzzle can be won within `allowed` moves from `regions` at `turn`.
+    /// `false` also once the deadline has passed (see [`RegionBound::out_of_time`]).
+    pub fn wins_within(&mut self, regions: &Regions, turn: usize, allowed: u8) -> bool {
+        let distance = self.distance_to_corner(regions[self.target]);
+        if distance == 0 {
+            return true;
+        }
+        let live = regions
+            .iter()
+            .enumerate()
+            .filter(|(_, region)| **region != 0)
+            .fold(0u8, |mask, (index, _)| mask | 1 << index);
+        if turn >= self.limit
+            || self.relaxed.moves_needed(turn, live, distance) > allowed
+            || self.out_of_time
+        {
+            return false;
+        }
+        let known = self.memory.recall(regions, turn);
+        if allowed < known.at_least {
+            return false;
+        }
+        if allowed >= known.at_most {
+            return true;
+        }
+        if self.nodes.is_multiple_of(CLOCK_CHECK)
+            && self
+                .deadline
+                .is_some_and(|deadline| Instant::now() >= deadline)
+        {
+            self.out_of_time = true;
+            return false;
+        }
+        self.nodes += 1;
+        let won = self.some_move_wins(regions, turn, live, allowed);
+        if !self.out_of_time {
+            self.memory.learn(regions, turn, allowed, won);
+        }
+        won
+    }
+
+    /// Whether a move of the relaxed puzzle from `regions` at `turn` wins within `allowed`
+    /// moves (counting itself): each movable piece either captures nothing or takes one
+    /// piece other than the target whose region it reaches.
+    fn some_move_wins(&mut self, regions: &Regions, turn: usize, live: u8, allowed: u8) -> bool {
+        let surely_held = regions
+            .iter()
+            .filter(|region| region.count_ones() == 1)
+            .fold(0, |set, region| set | region);
+        let movers = self.movers[usize::from(live)][usize::from(self.dice[turn])];
+        for &mover in movers.as_slice() {
+            let mover = usize::from(mover - 1);
+            let reach = self.king_steps(regions[mover]);
+            let mut next = *regions;
+            next[mover] = reach & !surely_held;
+            if next[mover] != 0 && self.wins_within(&next, turn + 1, allowed - 1) {
+                return true;
+            }
+            for victim in 0..N {
+                let landing = reach & regions[victim];
+                if victim == mover || victim == self.target || landing == 0 {
+                    continue;
+                }
+                let mut next = *regions;
+                next[mover] = landing;
+                next[victim] = 0;
+                if self.wins_within(&next, turn + 1, allowed - 1) {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
