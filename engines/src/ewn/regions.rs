@@ -21,15 +21,12 @@
 
 use std::time::Instant;
 
-use parlor_shared::ewn::{
-    BOARD_SIZE, DICE_LEN, Level, PIECES, PieceList, Pieces, SQUARES, movable_pieces,
-};
+use parlor_shared::ewn::{BOARD_SIZE, DICE_LEN, Level, PIECES, Pieces, SQUARES};
 
 use super::region_memory::RegionMemory;
-use super::relaxed::RelaxedBound;
+use super::relaxed::{MOVERS, RelaxedBound};
 
 const N: usize = PIECES as usize;
-const MASKS: usize = 1 << PIECES;
 
 /// A set of squares, bit `s` for square `s`.
 pub type Squares = u128;
@@ -59,8 +56,6 @@ pub struct RegionBound {
     target: usize,
     limit: usize,
     dice: [u8; DICE_LEN],
-    /// `movers[live mask][die]`: the pieces the die lets move.
-    movers: [[PieceList; N + 1]; MASKS],
     /// The board without its removed square.
     open: Squares,
     /// The board without its first and without its last column, for king steps sideways.
@@ -78,12 +73,6 @@ pub struct RegionBound {
 
 impl RegionBound {
     pub fn new(level: &Level, deadline: Option<Instant>) -> RegionBound {
-        let mut movers = [[PieceList::EMPTY; N + 1]; MASKS];
-        for (mask, row) in movers.iter_mut().enumerate() {
-            for die in 1..=PIECES {
-                row[usize::from(die)] = movable_pieces(&Pieces::with_live_mask(mask), die);
-            }
-        }
         let corner = std::array::from_fn(|distance| {
             (0..SQUARES)
                 .filter(|&square| {
@@ -95,7 +84,6 @@ impl RegionBound {
             target: usize::from(level.target() - 1),
             limit: level.rules().max_moves,
             dice: *level.dice(),
-            movers,
             open: BOARD & !(1 << level.rules().blocked),
             not_first_column: BOARD & !column(0),
             not_last_column: BOARD & !column(BOARD_SIZE - 1),
@@ -129,13 +117,11 @@ impl RegionBound {
         (sideways | row << BOARD_SIZE | row >> BOARD_SIZE) & self.open
     }
 
-    /// King steps from the nearest square of `set` to square 0 (0 for an empty set, which
-    /// the target's region never is).
+    /// King steps from the nearest square of `set` to square 0 (that of the board's far
+    /// corner for an empty set, which the target's region never is).
     fn distance_to_corner(&self, set: Squares) -> u8 {
-        self.corner
-            .iter()
-            .position(|&near| set & near != 0)
-            .unwrap_or(0) as u8
+        // The corner squares grow with the distance: the first that meets `set`, by halving.
+        self.corner.partition_point(|&near| set & near == 0) as u8
     }
 
     /// Whether the relaxed puzzle can be won within `allowed` moves from `regions` at `turn`.
@@ -183,11 +169,13 @@ impl RegionBound {
     /// moves (counting itself): each movable piece either captures nothing or takes one
     /// piece other than the target whose region it reaches.
     fn some_move_wins(&mut self, regions: &Regions, turn: usize, live: u8, allowed: u8) -> bool {
-        let surely_held = regions
-            .iter()
-            .filter(|region| region.count_ones() == 1)
-            .fold(0, |set, region| set | region);
-        let movers = self.movers[usize::from(live)][usize::from(self.dice[turn])];
+        // Regions of one square (or none: `region & (region - 1)` is then 0 too, and adds
+        // nothing), without branches.
+        let surely_held = regions.iter().fold(0, |set, &region| {
+            let one_square = region & region.wrapping_sub(1) == 0;
+            set | region & 0u128.wrapping_sub(u128::from(one_square))
+        });
+        let movers = MOVERS[usize::from(live)][usize::from(self.dice[turn])];
         for &mover in movers.as_slice() {
             let mover = usize::from(mover - 1);
             let reach = self.king_steps(regions[mover]);
