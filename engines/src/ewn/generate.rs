@@ -1,18 +1,29 @@
 //! New levels of a chosen difficulty: random starts and dice from a seed, kept when the solver's
-//! optimum falls in the wanted range.
+//! optimum falls in the wanted range, or when the solver proves there is none.
 
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
 use parlor_shared::ewn::{DICE_LEN, Level, PIECES, Pieces, Rules, SQUARES, chebyshev_to_corner};
 
-use super::solver::{Solution, solve};
+use super::solver::{Solution, has_solution, solve};
+
+/// What a generated level must need.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Wanted {
+    /// A fewest-move solution of `at_least..=at_most` moves.
+    Moves { at_least: usize, at_most: usize },
+    /// No solution within the move limit: rare among random levels (about one in 200,000
+    /// under the course's rules), for measuring how fast the solver proves it.
+    NoSolution,
+}
 
 /// A generated level with its optimum.
 #[derive(Clone, Debug)]
 pub struct Generated {
     pub level: Level,
-    pub solution: Solution,
+    /// A shortest solution; `None` for [`Wanted::NoSolution`].
+    pub solution: Option<Solution>,
     /// Candidates drawn before this one was kept.
     pub tries: u32,
 }
@@ -34,6 +45,8 @@ pub enum GenerateError {
         at_most: usize,
         tries: u32,
     },
+    #[error("no level without a solution within {limit} moves was found in {tries} tries")]
+    NoneUnsolvable { limit: usize, tries: u32 },
 }
 
 /// The target starts at least this many king steps from square 0, so it has a way to go.
@@ -68,44 +81,53 @@ pub fn candidates(seed: u64, rules: Rules) -> impl Iterator<Item = Level> {
     std::iter::repeat_with(move || random_level(&mut rng, rules))
 }
 
-/// Draws levels from `seed` until one's optimum is within `at_least..=at_most` moves (under
-/// `rules`), giving up after `max_tries`. The same arguments always give the same level.
+/// Draws levels from `seed` until one needs what is `wanted` (under `rules`), giving up after
+/// `max_tries`. The same arguments always give the same level.
 pub fn generate(
-    at_least: usize,
-    at_most: usize,
+    wanted: Wanted,
     seed: u64,
     rules: Rules,
     max_tries: u32,
 ) -> Result<Generated, GenerateError> {
-    generate_with_progress(at_least, at_most, seed, rules, max_tries, |_| {})
+    generate_with_progress(wanted, seed, rules, max_tries, |_| {})
 }
 
 /// [`generate`], calling `progress` with the candidates tried so far after each one refused:
 /// a wide search can take minutes.
 pub fn generate_with_progress(
-    at_least: usize,
-    at_most: usize,
+    wanted: Wanted,
     seed: u64,
     rules: Rules,
     max_tries: u32,
     mut progress: impl FnMut(u32),
 ) -> Result<Generated, GenerateError> {
-    // Every level needs a move: a level's start is never its end.
-    if at_most == 0 || at_least > at_most || at_most > rules.max_moves {
-        return Err(GenerateError::Range {
-            at_least,
-            at_most,
-            limit: rules.max_moves,
-        });
-    }
-    // The search only needs to look `at_most` moves deep: anything longer is not wanted.
-    let search_rules = Rules {
-        max_moves: at_most,
-        ..rules
+    let keep = |candidate: &Level| match wanted {
+        Wanted::Moves { at_least, .. } => solve(candidate)
+            .filter(|solution| solution.moves.len() >= at_least)
+            .map(Some),
+        Wanted::NoSolution => (!has_solution(candidate)).then_some(None),
+    };
+    // A range search only looks `at_most` moves deep: anything longer is not wanted.
+    let search_rules = match wanted {
+        Wanted::Moves { at_least, at_most } => {
+            // Every level needs a move: a level's start is never its end.
+            if at_most == 0 || at_least > at_most || at_most > rules.max_moves {
+                return Err(GenerateError::Range {
+                    at_least,
+                    at_most,
+                    limit: rules.max_moves,
+                });
+            }
+            Rules {
+                max_moves: at_most,
+                ..rules
+            }
+        }
+        Wanted::NoSolution => rules,
     };
     for (tries, candidate) in (1..=max_tries).zip(candidates(seed, search_rules)) {
-        // Hopeless candidates cost little: the solver's relaxed bound turns most away at once.
-        if let Some(solution) = solve(&candidate).filter(|s| s.moves.len() >= at_least) {
+        // Hopeless candidates cost little: the solver's bounds turn most away at once.
+        if let Some(solution) = keep(&candidate) {
             let level = Level::new(
                 candidate.target(),
                 candidate.start(),
@@ -121,9 +143,15 @@ pub fn generate_with_progress(
         }
         progress(tries);
     }
-    Err(GenerateError::NotFound {
-        at_least,
-        at_most,
-        tries: max_tries,
+    Err(match wanted {
+        Wanted::Moves { at_least, at_most } => GenerateError::NotFound {
+            at_least,
+            at_most,
+            tries: max_tries,
+        },
+        Wanted::NoSolution => GenerateError::NoneUnsolvable {
+            limit: rules.max_moves,
+            tries: max_tries,
+        },
     })
 }

@@ -36,6 +36,9 @@ pub type Regions = [Squares; N];
 
 const BOARD: Squares = (1 << SQUARES) - 1;
 
+/// At most two movable pieces, each capturing nothing or one of five pieces.
+const MAX_CHILDREN: usize = 12;
+
 /// Region work between looks at the clock.
 const CLOCK_CHECK: u64 = 1 << 10;
 
@@ -54,7 +57,6 @@ fn column(col: u8) -> Squares {
 
 pub struct RegionBound {
     target: usize,
-    limit: usize,
     dice: [u8; DICE_LEN],
     /// The board without its removed square.
     open: Squares,
@@ -82,7 +84,6 @@ impl RegionBound {
         });
         RegionBound {
             target: usize::from(level.target() - 1),
-            limit: level.rules().max_moves,
             dice: *level.dice(),
             open: BOARD & !(1 << level.rules().blocked),
             not_first_column: BOARD & !column(0),
@@ -136,10 +137,15 @@ impl RegionBound {
             .enumerate()
             .filter(|(_, region)| **region != 0)
             .fold(0u8, |mask, (index, _)| mask | 1 << index);
-        if turn >= self.limit
-            || self.relaxed.moves_needed(turn, live, distance) > allowed
-            || self.out_of_time
-        {
+        // The table knows the move limit: past it, nothing is reachable.
+        self.relaxed.moves_needed(turn, live, distance) <= allowed
+            && self.wins_from(regions, live, turn, allowed)
+    }
+
+    /// [`RegionBound::wins_within`] for regions whose target is not on square 0, with `live`
+    /// their live pieces, which the relaxed table lets win within `allowed` moves.
+    fn wins_from(&mut self, regions: &Regions, live: u8, turn: usize, allowed: u8) -> bool {
+        if self.out_of_time {
             return false;
         }
         let known = self.memory.recall(regions, turn);
@@ -158,7 +164,7 @@ impl RegionBound {
             return false;
         }
         self.nodes += 1;
-        let won = self.some_move_wins(regions, turn, live, allowed);
+        let won = self.some_move_wins(regions, live, turn, allowed);
         if !self.out_of_time {
             self.memory.learn(regions, turn, allowed, won);
         }
@@ -168,33 +174,60 @@ impl RegionBound {
     /// Whether a move of the relaxed puzzle from `regions` at `turn` wins within `allowed`
     /// moves (counting itself): each movable piece either captures nothing or takes one
     /// piece other than the target whose region it reaches.
-    fn some_move_wins(&mut self, regions: &Regions, turn: usize, live: u8, allowed: u8) -> bool {
+    fn some_move_wins(&mut self, regions: &Regions, live: u8, turn: usize, allowed: u8) -> bool {
         // Regions of one square (or none: `region & (region - 1)` is then 0 too, and adds
         // nothing), without branches.
         let surely_held = regions.iter().fold(0, |set, &region| {
             let one_square = region & region.wrapping_sub(1) == 0;
             set | region & 0u128.wrapping_sub(u128::from(one_square))
         });
+        let target_distance = self.distance_to_corner(regions[self.target]);
         let movers = MOVERS[usize::from(live)][usize::from(self.dice[turn])];
+        // The moves worth a search, as (moves the relaxed table says they still need, mover,
+        // victim or `N` for none), to be tried the most promising first.
+        let mut moves = [(0u8, 0u8, 0u8); MAX_CHILDREN];
+        let mut len = 0;
         for &mover in movers.as_slice() {
             let mover = usize::from(mover - 1);
             let reach = self.king_steps(regions[mover]);
-            let mut next = *regions;
-            next[mover] = reach & !surely_held;
-            if next[mover] != 0 && self.wins_within(&next, turn + 1, allowed - 1) {
-                return true;
-            }
-            for victim in 0..N {
-                let landing = reach & regions[victim];
-                if victim == mover || victim == self.target || landing == 0 {
+            for victim in 0..=N {
+                let (landing, live_after) = match victim {
+                    N => (reach & !surely_held, live),
+                    _ if victim == mover || victim == self.target => continue,
+                    _ => (reach & regions[victim], live & !(1 << victim)),
+                };
+                if landing == 0 {
                     continue;
                 }
-                let mut next = *regions;
-                next[mover] = landing;
-                next[victim] = 0;
-                if self.wins_within(&next, turn + 1, allowed - 1) {
+                let distance = match mover == self.target {
+                    true => self.distance_to_corner(landing),
+                    false => target_distance,
+                };
+                if distance == 0 {
                     return true;
                 }
+                let needed = self.relaxed.moves_needed(turn + 1, live_after, distance);
+                if needed < allowed {
+                    moves[len] = (needed, mover as u8, victim as u8);
+                    len += 1;
+                }
+            }
+        }
+        moves[..len].sort_unstable_by_key(|&(needed, ..)| needed);
+        for &(_, mover, victim) in &moves[..len] {
+            let (mover, victim) = (usize::from(mover), usize::from(victim));
+            let reach = self.king_steps(regions[mover]);
+            let mut next = *regions;
+            let mut live_after = live;
+            if victim == N {
+                next[mover] = reach & !surely_held;
+            } else {
+                next[mover] = reach & regions[victim];
+                next[victim] = 0;
+                live_after &= !(1 << victim);
+            }
+            if self.wins_from(&next, live_after, turn + 1, allowed - 1) {
+                return true;
             }
         }
         false

@@ -71,15 +71,35 @@ struct Search<'a> {
 /// limit. It may take long on a hard level (seconds on random 30-move levels); a player that
 /// must answer in time uses [`solve_by`].
 pub fn solve(level: &Level) -> Option<Solution> {
-    search(level, None).unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
+    search(level, None, Rounds::Shortest).unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
 }
 
 /// As [`solve`], but gives up with [`OutOfTime`] once `deadline` has passed.
 pub fn solve_by(level: &Level, deadline: Instant) -> Result<Option<Solution>, OutOfTime> {
-    search(level, Some(deadline))
+    search(level, Some(deadline), Rounds::Shortest)
 }
 
-fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, OutOfTime> {
+/// Whether `level` has a solution within its move limit: one round with every move allowed,
+/// which stops at the first solution however long, faster than finding the shortest.
+pub fn has_solution(level: &Level) -> bool {
+    search(level, None, Rounds::LimitOnly)
+        .unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
+        .is_some()
+}
+
+/// Which rounds a search makes.
+enum Rounds {
+    /// One more move allowed each round, from one: the first solution is a shortest.
+    Shortest,
+    /// Only the round that allows every move.
+    LimitOnly,
+}
+
+fn search(
+    level: &Level,
+    deadline: Option<Instant>,
+    rounds: Rounds,
+) -> Result<Option<Solution>, OutOfTime> {
     let start = level.start_state();
     match level.status(&start) {
         Status::Won => {
@@ -108,7 +128,11 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
         deadline,
         out_of_time: false,
     };
-    for allowed in 1..=search.max_moves {
+    let first = match rounds {
+        Rounds::Shortest => 1,
+        Rounds::LimitOnly => search.max_moves,
+    };
+    for allowed in first..=search.max_moves {
         let won = search.wins_within(start.pieces, 0, allowed);
         if search.stopped() {
             return Err(OutOfTime);
