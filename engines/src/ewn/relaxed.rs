@@ -71,11 +71,11 @@ impl RelaxedBound {
                         }
                     }
                     // A target move brings it one step closer: from `distance` it needs what
-                    // `distance - 1` needs after the move.
-                    let shift = usize::from(mover_bit == target_bit);
-                    for distance in 1..DISTANCES {
-                        best[distance] = best[distance].min(after[distance - shift]);
+                    // `distance - 1` needs after the move, the row moved one place up.
+                    if mover_bit == target_bit {
+                        after = (u128::from_le_bytes(after) << 8).to_le_bytes();
                     }
+                    best = least(&best, &after);
                 }
                 let row = &mut moves_needed[turn][mask];
                 for distance in 1..DISTANCES {
