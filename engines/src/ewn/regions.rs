@@ -190,11 +190,12 @@ impl RegionBound {
         for &mover in movers.as_slice() {
             let mover = usize::from(mover - 1);
             let reach = self.king_steps(regions[mover]);
-            for victim in 0..=N {
+            // Each piece as the victim, then index `N` (past the pieces) for no capture.
+            for (victim, region) in regions.iter().chain([&0]).enumerate() {
                 let (landing, live_after) = match victim {
                     N => (reach & !surely_held, live),
                     _ if victim == mover || victim == self.target => continue,
-                    _ => (reach & regions[victim], live & !(1 << victim)),
+                    _ => (reach & region, live & !(1 << victim)),
                 };
                 if landing == 0 {
                     continue;

@@ -172,8 +172,10 @@ pub fn bench_generated(
         write_header(out, "seed")?;
         let mut times = Vec::new();
         for seed in (request.seed..).take(count as usize) {
-            // Finding a board without a solution takes minutes: say what is going on.
-            writeln!(log, "seed {seed}: looking for a board ({kind})")?;
+            // Finding a board without a solution takes a minute or more: say what is going on.
+            if wanted == Wanted::NoSolution {
+                writeln!(log, "seed {seed}: looking for a board ({kind})")?;
+            }
             match generate(wanted, seed, request.rules, tries) {
                 Ok(generated) => {
                     let seconds = solve_row(out, &seed.to_string(), &generated.level)?;

@@ -94,7 +94,8 @@ pub enum EwnCommand {
         #[arg(long, default_value_t = 0)]
         generated: u32,
         /// Also solve this many generated boards with no solution within the move limit
-        /// (`generate --no-solution`, seeds from --seed on). Finding each takes minutes.
+        /// (`generate --no-solution`, seeds from --seed on). Finding each takes a minute or
+        /// more.
         #[arg(long, default_value_t = 0)]
         unsolvable: u32,
         /// The first generated board's seed.
@@ -114,7 +115,7 @@ pub enum EwnCommand {
         #[arg(long, default_value_t = 25)]
         moves_at_most: usize,
         /// Instead, a level with no solution within the move limit: about one random level in a
-        /// million under the course's rules, so this takes minutes.
+        /// million under the course's rules, so this takes a minute or more.
         #[arg(long, conflicts_with = "moves_at_least")]
         no_solution: bool,
         /// The same seed gives the same level.

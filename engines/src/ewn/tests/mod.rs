@@ -74,6 +74,21 @@ fn where_the_region_bound_falls_short_the_real_search_finds_the_optimum() {
     assert_eq!(level.status(states.last().unwrap()), Status::Won);
 }
 
+#[test]
+fn a_level_generated_without_a_solution_has_none_by_breadth_first_search() {
+    // Within 4 moves breadth-first search is cheap, and most random levels have no solution.
+    let rules = Rules {
+        max_moves: 4,
+        ..Rules::default()
+    };
+    for seed in 0..3 {
+        let generated = generate(Wanted::NoSolution, seed, rules, 1000).unwrap();
+        assert_eq!(generated.solution, None);
+        assert_eq!(generated.level.rules(), rules);
+        assert_eq!(shortest_by_breadth_first(&generated.level), None);
+    }
+}
+
 proptest! {
     #[test]
     fn solutions_replay_to_a_win_and_none_is_shorter(
