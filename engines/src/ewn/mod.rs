@@ -2,6 +2,7 @@
 //! region relaxation and a failure table) and its level generator, over the rules of
 //! `parlor_shared::ewn`.
 
+mod clock;
 mod generate;
 mod region_memory;
 mod regions;

@@ -21,6 +21,7 @@
 
 use std::time::Instant;
 
+use super::clock::Clock;
 use parlor_shared::ewn::{BOARD_SIZE, DICE_LEN, Level, PIECES, Pieces, SQUARES};
 
 use super::region_memory::RegionMemory;
@@ -67,10 +68,8 @@ pub struct RegionBound {
     corner: [Squares; BOARD_SIZE as usize],
     relaxed: RelaxedBound,
     memory: RegionMemory,
-    /// Region positions expanded: the work, for the clock and the benches.
-    nodes: u64,
-    deadline: Option<Instant>,
-    out_of_time: bool,
+    /// Counts the region positions expanded (for the benches) against the deadline.
+    clock: Clock,
 }
 
 impl RegionBound {
@@ -91,9 +90,7 @@ impl RegionBound {
             corner,
             relaxed: RelaxedBound::new(level),
             memory: RegionMemory::new(),
-            nodes: 0,
-            deadline,
-            out_of_time: false,
+            clock: Clock::new(deadline, CLOCK_CHECK),
         }
     }
 
@@ -102,13 +99,14 @@ impl RegionBound {
         &self.relaxed
     }
 
+    /// Region positions expanded.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.clock.ticks()
     }
 
     /// Whether the deadline passed during a search; its answers since prove nothing.
     pub fn out_of_time(&self) -> bool {
-        self.out_of_time
+        self.clock.out_of_time()
     }
 
     /// Every square one king step from a square of `set`.
@@ -145,7 +143,7 @@ impl RegionBound {
     /// [`RegionBound::wins_within`] for regions whose target is not on square 0, with `live`
     /// their live pieces, which the relaxed table lets win within `allowed` moves.
     fn wins_from(&mut self, regions: &Regions, live: u8, turn: usize, allowed: u8) -> bool {
-        if self.out_of_time {
+        if self.clock.out_of_time() {
             return false;
         }
         let known = self.memory.recall(regions, turn);
@@ -155,17 +153,11 @@ impl RegionBound {
         if allowed >= known.at_most {
             return true;
         }
-        if self.nodes.is_multiple_of(CLOCK_CHECK)
-            && self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            self.out_of_time = true;
+        if !self.clock.tick() {
             return false;
         }
-        self.nodes += 1;
         let won = self.some_move_wins(regions, live, turn, allowed);
-        if !self.out_of_time {
+        if !self.clock.out_of_time() {
             self.memory.learn(regions, turn, allowed, won);
         }
         won

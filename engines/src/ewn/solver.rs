@@ -17,6 +17,7 @@ use parlor_shared::ewn::{
     neighbours,
 };
 
+use super::clock::Clock;
 use super::regions::{RegionBound, regions_of};
 use super::transposition::{Transposition, key};
 
@@ -58,13 +59,11 @@ struct Search<'a> {
     steps: Vec<Vec<u8>>,
     /// The winning moves, last first, filled as the search unwinds.
     path: Vec<Move>,
-    nodes: u64,
+    /// Counts the real positions expanded against the deadline. Once it has passed (here or
+    /// in the region bound) every call unwinds at once, remembering nothing.
+    clock: Clock,
     /// Failures written to the table, which sizes it.
     remembered: u64,
-    deadline: Option<Instant>,
-    /// Set once the deadline has passed (or the region bound saw it pass): every call then
-    /// unwinds at once, remembering nothing.
-    out_of_time: bool,
 }
 
 /// Finds a fewest-move solution of `level`, or `None` when none exists within the level's move
@@ -123,10 +122,8 @@ fn search(
             .map(|from| neighbours(from, level.rules().blocked).collect())
             .collect(),
         path: Vec::new(),
-        nodes: 0,
+        clock: Clock::new(deadline, CLOCK_CHECK),
         remembered: 0,
-        deadline,
-        out_of_time: false,
     };
     let first = match rounds {
         Rounds::Shortest => 1,
@@ -141,7 +138,7 @@ fn search(
             search.path.reverse();
             return Ok(Some(Solution {
                 moves: search.path,
-                nodes: search.nodes,
+                nodes: search.clock.ticks(),
                 region_nodes: search.bound.nodes(),
             }));
         }
@@ -151,7 +148,7 @@ fn search(
 
 impl Search<'_> {
     fn stopped(&self) -> bool {
-        self.out_of_time || self.bound.out_of_time()
+        self.clock.out_of_time() || self.bound.out_of_time()
     }
 
     /// A bigger failure table once the search has remembered half as many failures as it has
@@ -216,15 +213,9 @@ impl Search<'_> {
             }
             return false;
         }
-        if self.nodes.is_multiple_of(CLOCK_CHECK)
-            && self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            self.out_of_time = true;
+        if !self.clock.tick() {
             return false;
         }
-        self.nodes += 1;
         let (children, len) = self.children(&pieces, turn);
         for &(_, mv) in &children[..len] {
             let next = pieces.with_move(mv.piece, mv.to);

@@ -15,6 +15,14 @@ fn request() -> GenerateRequest {
     }
 }
 
+/// The course's rules with fewer moves allowed, where levels without a solution are common.
+fn within(max_moves: usize) -> Rules {
+    Rules {
+        max_moves,
+        ..Rules::default()
+    }
+}
+
 #[test]
 fn generate_is_repeatable_and_keeps_to_the_range() {
     let mut log = Vec::new();
@@ -92,10 +100,7 @@ fn a_range_that_no_level_can_meet_is_refused_with_the_reason() {
 #[test]
 fn generate_can_ask_for_a_level_without_a_solution() {
     // Within 5 moves most random levels have none, so one is found at once.
-    let within_five = Rules {
-        max_moves: 5,
-        ..Rules::default()
-    };
+    let within_five = within(5);
     let request = GenerateRequest {
         wanted: Wanted::NoSolution,
         seed: 3,
@@ -135,10 +140,7 @@ fn the_bench_times_generated_boards_of_each_kind_with_the_mean_and_the_worst() {
         boards: 0,
         unsolvable: 2,
         seed: 0,
-        rules: Rules {
-            max_moves: 6,
-            ..Rules::default()
-        },
+        rules: within(6),
     };
     let (shown, code) = text(|out| bench_generated(out, &mut Vec::new(), &request));
     assert_eq!(code, ExitCode::SUCCESS, "{shown}");
