@@ -77,9 +77,8 @@ fn random_level(rng: &mut StdRng, rules: Rules) -> Level {
 }
 
 /// The random levels `generate` draws from `seed`, in order, under `rules`: the target at least
-/// five king steps from square 0, the other pieces anywhere else, random dice. Benches draw
-/// from it too, to measure the solver on boards it was not tuned on.
-pub fn candidates(seed: u64, rules: Rules) -> impl Iterator<Item = Level> {
+/// five king steps from square 0, the other pieces anywhere else, random dice.
+fn candidates(seed: u64, rules: Rules) -> impl Iterator<Item = Level> {
     let mut rng = StdRng::seed_from_u64(seed);
     std::iter::repeat_with(move || random_level(&mut rng, rules))
 }

@@ -10,10 +10,8 @@ mod relaxed;
 mod solver;
 mod transposition;
 
-pub use generate::{
-    GenerateError, Generated, Wanted, candidates, generate, generate_with_progress,
-};
-pub use solver::{OutOfTime, Solution, has_solution, solve, solve_by};
+pub use generate::{GenerateError, Generated, Wanted, generate, generate_with_progress};
+pub use solver::{OutOfTime, Solution, solve, solve_by};
 
 #[cfg(test)]
 mod tests;

@@ -37,11 +37,16 @@ struct Key {
 /// solver's time.
 impl Hash for Key {
     fn hash<H: Hasher>(&self, state: &mut H) {
-        let folded = self.regions.iter().fold(u64::from(self.turn), |acc, &region| {
-            let high = ((region >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            let halves = region as u64 ^ high;
-            (acc ^ halves).wrapping_mul(0xBF58_476D_1CE4_E5B9).rotate_left(29)
-        });
+        let folded = self
+            .regions
+            .iter()
+            .fold(u64::from(self.turn), |acc, &region| {
+                let high = ((region >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+                let halves = region as u64 ^ high;
+                (acc ^ halves)
+                    .wrapping_mul(0xBF58_476D_1CE4_E5B9)
+                    .rotate_left(29)
+            });
         state.write_u64(folded);
     }
 }

@@ -67,8 +67,8 @@ struct Search<'a> {
 }
 
 /// Finds a fewest-move solution of `level`, or `None` when none exists within the level's move
-/// limit. It may take long on a hard level (seconds on random 30-move levels); a player that
-/// must answer in time uses [`solve_by`].
+/// limit. Random 30-move levels take milliseconds, but a level where the region relaxation
+/// falls far short could take long; a player that must answer in time uses [`solve_by`].
 pub fn solve(level: &Level) -> Option<Solution> {
     search(level, None, Rounds::Shortest).unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
 }

@@ -43,7 +43,11 @@ fn solve_row(out: &mut impl Write, name: &str, level: &Level) -> std::io::Result
             moves,
             nodes,
             region_nodes,
-        }) => (moves.len().to_string(), nodes.to_string(), region_nodes.to_string()),
+        }) => (
+            moves.len().to_string(),
+            nodes.to_string(),
+            region_nodes.to_string(),
+        ),
         None => (
             format!(">{}", level.rules().max_moves),
             "-".to_string(),

@@ -112,4 +112,3 @@ proptest! {
         check_against(&level, shortest_by_plain_search(&level))?;
     }
 }
-

@@ -133,8 +133,14 @@ fn the_bench_times_generated_boards_of_each_kind_with_the_mean_and_the_worst() {
     let command = "client ewn generate --moves-at-least 23 --moves-at-most 25 --seed S";
     assert_eq!(lines[1], format!("23-25 moves: `{command}`"));
     let moves: usize = lines[3].split_whitespace().nth(1).unwrap().parse().unwrap();
-    assert!(lines[3].starts_with("2 ") && (23..=25).contains(&moves), "{shown}");
-    assert!(lines[4].starts_with("23-25 moves: 1 boards, mean "), "{shown}");
+    assert!(
+        lines[3].starts_with("2 ") && (23..=25).contains(&moves),
+        "{shown}"
+    );
+    assert!(
+        lines[4].starts_with("23-25 moves: 1 boards, mean "),
+        "{shown}"
+    );
     // No solution within 6 moves, where such boards are common; no hard boards asked for.
     let request = GeneratedBench {
         boards: 0,
@@ -150,7 +156,10 @@ fn the_bench_times_generated_boards_of_each_kind_with_the_mean_and_the_worst() {
         lines[1],
         "no solution within 6 moves: `client ewn generate --no-solution --max-moves 6 --seed S`"
     );
-    assert!(lines[4].starts_with("1 ") && lines[4].contains("   >6 "), "{shown}");
+    assert!(
+        lines[4].starts_with("1 ") && lines[4].contains("   >6 "),
+        "{shown}"
+    );
     assert!(
         lines[5].starts_with("no solution within 6 moves: 2 boards, mean "),
         "{shown}"
