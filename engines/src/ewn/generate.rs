@@ -16,7 +16,7 @@ use super::solver::{Solution, has_solution, solve};
 pub enum Wanted {
     /// A fewest-move solution of `at_least..=at_most` moves.
     Moves { at_least: usize, at_most: usize },
-    /// No solution within the move limit: rare among random levels (about one in 200,000
+    /// No solution within the move limit: rare among random levels (about one in a million
     /// under the course's rules), for measuring how fast the solver proves it.
     NoSolution,
 }

@@ -13,8 +13,8 @@
 //! square stays in its region, a real capture is a relaxed one (the square is in both
 //! regions), and a real move that captures nothing goes to an empty square, so not to a surely
 //! held one. So the relaxed optimum never exceeds the real one. It falls short only when the
-//! pieces' paths cannot all be kept apart (in random boards, a few in a thousand); the real
-//! search (`super::solver`) settles those.
+//! pieces' paths cannot all be kept apart (at the start of about one random board in 2,500,
+//! and deeper down a few more); the real search (`super::solver`) settles those.
 //!
 //! The relaxed puzzle is searched depth first with the cheap table of [`super::relaxed`] and
 //! a memory of what each region position was found to need ([`super::region_memory`]).
