@@ -1,14 +1,16 @@
-//! The EinStein würfelt nicht! puzzle's fewest-move solver (IDA* with a relaxed bound, a
-//! capture-time bound and a failure table) and its level generator, over the rules of
+//! The EinStein würfelt nicht! puzzle's fewest-move solver (IDA* with a relaxed bound, the
+//! region relaxation and a failure table) and its level generator, over the rules of
 //! `parlor_shared::ewn`.
 
-mod capture_bound;
+mod clock;
 mod generate;
+mod region_memory;
+mod regions;
 mod relaxed;
 mod solver;
 mod transposition;
 
-pub use generate::{GenerateError, Generated, generate, generate_with_progress};
+pub use generate::{GenerateError, Generated, Wanted, generate, generate_with_progress};
 pub use solver::{OutOfTime, Solution, solve, solve_by};
 
 #[cfg(test)]

@@ -1,11 +1,14 @@
-//! The fewest-move solver: iterative deepening depth-first search (IDA*) with two lower bounds
-//! on the moves still needed (the cheap table of [`super::relaxed`], then the capture-time race
-//! of [`super::capture_bound`]) and a table of positions already known to fail.
+//! The fewest-move solver: iterative deepening depth-first search (IDA*) over real positions,
+//! pruned by two lower bounds on the moves still needed (the cheap table of
+//! [`super::relaxed`], then the region relaxation of [`super::regions`]) and a table of
+//! positions already known to fail.
 //!
 //! Each round allows one more move than the last, so the first win found is a shortest one;
-//! a round ends early wherever a bound says the moves left cannot be enough. The failure table
-//! keeps what a round learnt for the next: a position that cannot win within r moves cannot
-//! win within fewer.
+//! a round ends early wherever a bound says the moves left cannot be enough. The region bound
+//! is almost always exact, so rounds below the optimum end at the start position and the
+//! round at the optimum walks nearly straight down a solution. The failure table keeps what a
+//! round learnt for the next: a position that cannot win within r moves cannot win within
+//! fewer.
 
 use std::time::Instant;
 
@@ -14,20 +17,22 @@ use parlor_shared::ewn::{
     neighbours,
 };
 
-use super::capture_bound::CaptureBound;
-use super::relaxed::RelaxedBound;
+use super::clock::Clock;
+use super::regions::{RegionBound, regions_of};
 use super::transposition::{Transposition, key};
 
 /// A shortest solution and the work it took.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Solution {
     pub moves: Vec<Move>,
-    /// Positions expanded, over all rounds.
+    /// Real positions expanded, over all rounds.
     pub nodes: u64,
+    /// Positions of the region relaxation expanded to bound them.
+    pub region_nodes: u64,
 }
 
 /// Failure-table sizes: small levels stay cheap, long searches get room (up to 64 MiB).
-const TABLE_BITS_FIRST: u32 = 16;
+const TABLE_BITS_FIRST: u32 = 12;
 const TABLE_BITS_MAX: u32 = 23;
 /// Remembered failures between checks of the failure table's size.
 const GROWTH_CHECK: u64 = 1 << 12;
@@ -47,41 +52,60 @@ struct Search<'a> {
     level: &'a Level,
     target: u8,
     max_moves: u8,
-    bound: RelaxedBound,
-    capture_bound: CaptureBound,
+    bound: RegionBound,
     failures: Transposition,
     table_bits: u32,
     /// King steps from each square, the removed square left out.
     steps: Vec<Vec<u8>>,
     /// The winning moves, last first, filled as the search unwinds.
     path: Vec<Move>,
-    nodes: u64,
+    /// Counts the real positions expanded against the deadline. Once it has passed (here or
+    /// in the region bound) every call unwinds at once, remembering nothing.
+    clock: Clock,
     /// Failures written to the table, which sizes it.
     remembered: u64,
-    deadline: Option<Instant>,
-    /// Set once the deadline has passed: every call then unwinds at once, remembering nothing.
-    out_of_time: bool,
 }
 
 /// Finds a fewest-move solution of `level`, or `None` when none exists within the level's move
-/// limit. It may take long on a hard level (seconds on random 30-move levels); a player that
-/// must answer in time uses [`solve_by`].
+/// limit. Random 30-move levels take milliseconds, but a level where the region relaxation
+/// falls far short could take long; a player that must answer in time uses [`solve_by`].
 pub fn solve(level: &Level) -> Option<Solution> {
-    search(level, None).unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
+    search(level, None, Rounds::Shortest).unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
 }
 
 /// As [`solve`], but gives up with [`OutOfTime`] once `deadline` has passed.
 pub fn solve_by(level: &Level, deadline: Instant) -> Result<Option<Solution>, OutOfTime> {
-    search(level, Some(deadline))
+    search(level, Some(deadline), Rounds::Shortest)
 }
 
-fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, OutOfTime> {
+/// Whether `level` has a solution within its move limit: one round with every move allowed,
+/// which stops at the first solution however long, faster than finding the shortest.
+pub fn has_solution(level: &Level) -> bool {
+    search(level, None, Rounds::LimitOnly)
+        .unwrap_or_else(|OutOfTime| unreachable!("no deadline"))
+        .is_some()
+}
+
+/// Which rounds a search makes.
+enum Rounds {
+    /// One more move allowed each round, from one: the first solution is a shortest.
+    Shortest,
+    /// Only the round that allows every move.
+    LimitOnly,
+}
+
+fn search(
+    level: &Level,
+    deadline: Option<Instant>,
+    rounds: Rounds,
+) -> Result<Option<Solution>, OutOfTime> {
     let start = level.start_state();
     match level.status(&start) {
         Status::Won => {
             return Ok(Some(Solution {
                 moves: Vec::new(),
                 nodes: 0,
+                region_nodes: 0,
             }));
         }
         Status::Lost(_) => return Ok(None),
@@ -91,29 +115,31 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
         level,
         target: level.target(),
         max_moves: level.rules().max_moves as u8,
-        bound: RelaxedBound::new(level),
-        capture_bound: CaptureBound::new(level),
+        bound: RegionBound::new(level, deadline),
         failures: Transposition::new(TABLE_BITS_FIRST),
         table_bits: TABLE_BITS_FIRST,
         steps: (0..SQUARES)
             .map(|from| neighbours(from, level.rules().blocked).collect())
             .collect(),
         path: Vec::new(),
-        nodes: 0,
+        clock: Clock::new(deadline, CLOCK_CHECK),
         remembered: 0,
-        deadline,
-        out_of_time: false,
     };
-    for allowed in 1..=search.max_moves {
+    let first = match rounds {
+        Rounds::Shortest => 1,
+        Rounds::LimitOnly => search.max_moves,
+    };
+    for allowed in first..=search.max_moves {
         let won = search.wins_within(start.pieces, 0, allowed);
-        if search.out_of_time {
+        if search.stopped() {
             return Err(OutOfTime);
         }
         if won {
             search.path.reverse();
             return Ok(Some(Solution {
                 moves: search.path,
-                nodes: search.nodes,
+                nodes: search.clock.ticks(),
+                region_nodes: search.bound.nodes(),
             }));
         }
     }
@@ -121,6 +147,10 @@ fn search(level: &Level, deadline: Option<Instant>) -> Result<Option<Solution>, 
 }
 
 impl Search<'_> {
+    fn stopped(&self) -> bool {
+        self.clock.out_of_time() || self.bound.out_of_time()
+    }
+
     /// A bigger failure table once the search has remembered half as many failures as it has
     /// slots, so that a long round does not keep overwriting what it learnt.
     fn grow_table(&mut self) {
@@ -159,13 +189,13 @@ impl Search<'_> {
     /// Whether the target can reach square 0 within `allowed` moves from `pieces` at `turn`;
     /// on success the moves are pushed on `path`, last first.
     fn wins_within(&mut self, pieces: Pieces, turn: usize, allowed: u8) -> bool {
-        if self.out_of_time {
+        if self.stopped() {
             return false;
         }
         let target_square = pieces.square_of(self.target).expect("the target is live");
         let distance = chebyshev_to_corner(target_square);
-        // The cheap bound first, then the memory, then the costly capture bound.
-        if self.bound.moves_needed(turn, pieces.live_mask(), distance) > allowed {
+        // The cheap bound first, then the memory, then the costly region bound.
+        if (self.bound.relaxed()).moves_needed(turn, pieces.live_mask(), distance) > allowed {
             return false;
         }
         let key = key(&pieces, turn);
@@ -176,22 +206,14 @@ impl Search<'_> {
         {
             return false;
         }
-        if self
-            .capture_bound
-            .moves_needed(&pieces, turn, distance, allowed)
-            > allowed
-        {
+        if !self.bound.wins_within(&regions_of(&pieces), turn, allowed) {
             // Remembered too: the same position often comes again by another order of moves.
-            self.remember_failure(key, allowed);
+            if !self.stopped() {
+                self.remember_failure(key, allowed);
+            }
             return false;
         }
-        self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_CHECK)
-            && self
-                .deadline
-                .is_some_and(|deadline| Instant::now() >= deadline)
-        {
-            self.out_of_time = true;
+        if !self.clock.tick() {
             return false;
         }
         let (children, len) = self.children(&pieces, turn);
@@ -205,7 +227,7 @@ impl Search<'_> {
             }
         }
         // A round cut short proved nothing here.
-        if !self.out_of_time {
+        if !self.stopped() {
             self.remember_failure(key, allowed);
         }
         false

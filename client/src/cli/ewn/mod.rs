@@ -2,6 +2,7 @@
 //! a strict moves.txt checker (`view`), the optimal solver (`solve`, `bench`) and the level
 //! generator (`generate`). Console logic is written against `BufRead`/`Write` for the tests.
 
+mod bench;
 mod play;
 mod show;
 
@@ -10,19 +11,19 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use clap::{Args, Subcommand};
-use parlor_engines::ewn::{generate_with_progress, solve};
+use parlor_engines::ewn::{Wanted, generate_with_progress, solve};
 use parlor_shared::ewn::{
     BOARD_SIZE, Checked, DEFAULT_BLOCKED, DICE_LEN, FileError, Level, MovesFile, Pieces, Rules,
     Status, check_moves, parse_level, parse_moves,
 };
 
 use crate::builtin_levels;
-use crate::level_files::{files_with_extension, natural_key};
 use crate::seed::clock_seed;
 use crate::text_file::read_text_file;
 
+pub use bench::{GeneratedBench, bench, bench_generated};
 pub use play::{PlayOptions, PlayerKind, play};
 
 #[derive(Subcommand, Debug)]
@@ -81,31 +82,49 @@ pub enum EwnCommand {
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// Solve every level in a folder and print moves and time per level.
+    /// Solve every level in a folder and print moves and time per level; then, if asked,
+    /// generated boards of two kinds, each with its time, and each kind's mean and worst.
     Bench {
         /// The folder whose .txt files are solved, each a level, in natural order (level2
         /// before level10); its subfolders are not read. Default: the levels built in.
         #[arg(long)]
         dir: Option<PathBuf>,
+        /// Also solve this many generated boards needing 23-25 moves (`generate
+        /// --moves-at-least 23 --moves-at-most 25`, seeds from --seed on).
+        #[arg(long, default_value_t = 0)]
+        generated: u32,
+        /// Also solve this many generated boards with no solution within the move limit
+        /// (`generate --no-solution`, seeds from --seed on). Finding each takes a minute or
+        /// more.
+        #[arg(long, default_value_t = 0)]
+        unsolvable: u32,
+        /// The first generated board's seed.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
         #[command(flatten)]
         rules: RulesArgs,
     },
-    /// Make a new level whose fewest-move solution is in the range asked for. Meanwhile stderr
-    /// says how many candidates were tried, about every second: it is checked between
-    /// candidates, and one candidate can take a few seconds to solve.
+    /// Make a new level whose fewest-move solution is in the range asked for, or that has no
+    /// solution at all. Meanwhile stderr says how many candidates were tried, about every
+    /// second.
     Generate {
         /// The fewest moves the level may need.
-        #[arg(long)]
-        moves_at_least: usize,
+        #[arg(long, required_unless_present = "no_solution")]
+        moves_at_least: Option<usize>,
         /// The most moves the level may need.
         #[arg(long, default_value_t = 25)]
         moves_at_most: usize,
+        /// Instead, a level with no solution within the move limit: about one random level in a
+        /// million under the course's rules, so this takes a minute or more.
+        #[arg(long, conflicts_with = "moves_at_least")]
+        no_solution: bool,
         /// The same seed gives the same level.
         #[arg(long, default_value_t = 0)]
         seed: u64,
-        /// Candidates to try before giving up.
-        #[arg(long, default_value_t = 20_000)]
-        tries: u32,
+        /// Candidates to try before giving up (default 20,000; 20,000,000 with
+        /// --no-solution).
+        #[arg(long)]
+        tries: Option<u32>,
         /// Write the level here instead of to standard output.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -175,20 +194,51 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
             out: moves_path,
             rules,
         } => solve_level(out, &file, moves_path.as_deref(), rules.rules()),
-        EwnCommand::Bench { dir, rules } => bench(out, dir.as_deref(), rules.rules()),
+        EwnCommand::Bench {
+            dir,
+            generated,
+            unsolvable,
+            seed,
+            rules,
+        } => {
+            let levels = bench(out, dir.as_deref(), rules.rules())?;
+            let request = GeneratedBench {
+                boards: generated,
+                unsolvable,
+                seed,
+                rules: rules.rules(),
+            };
+            let boards = bench_generated(out, &mut std::io::stderr(), &request)?;
+            Ok(if levels == ExitCode::SUCCESS {
+                boards
+            } else {
+                levels
+            })
+        }
         EwnCommand::Generate {
             moves_at_least,
             moves_at_most,
+            no_solution,
             seed,
             tries,
             out: level_path,
             rules,
         } => {
+            let wanted = match moves_at_least {
+                Some(at_least) if !no_solution => Wanted::Moves {
+                    at_least,
+                    at_most: moves_at_most,
+                },
+                _ => Wanted::NoSolution,
+            };
+            let default_tries = match wanted {
+                Wanted::Moves { .. } => 20_000,
+                Wanted::NoSolution => 20_000_000,
+            };
             let request = GenerateRequest {
-                moves_at_least,
-                moves_at_most,
+                wanted,
                 seed,
-                tries,
+                tries: tries.unwrap_or(default_tries),
                 rules: rules.rules(),
             };
             generate_level(out, &mut std::io::stderr(), request, level_path.as_deref())
@@ -328,81 +378,9 @@ pub fn solve_level(
     Ok(ExitCode::SUCCESS)
 }
 
-/// Level files of a folder in natural order (level2 before level10).
-fn level_files(dir: &Path) -> anyhow::Result<Vec<PathBuf>> {
-    let mut files =
-        files_with_extension(dir, "txt").with_context(|| format!("reading {}", dir.display()))?;
-    files.sort_by_key(|path| natural_key(&path.file_stem().unwrap_or_default().to_string_lossy()));
-    Ok(files)
-}
-
-/// `client ewn bench`: every level of a folder (or every built-in level) solved, with moves
-/// and time. A file that is not a level says why on its row and the others are still solved;
-/// it makes the exit code 1, as does a folder without levels.
-pub fn bench(out: &mut impl Write, dir: Option<&Path>, rules: Rules) -> anyhow::Result<ExitCode> {
-    let levels: Vec<(String, anyhow::Result<String>)> = match dir {
-        Some(dir) => {
-            let files = level_files(dir)?;
-            if files.is_empty() {
-                bail!("no levels (.txt files) in {}", dir.display());
-            }
-            (files.iter())
-                .map(|path| {
-                    let name = path.file_name().unwrap_or_default().to_string_lossy();
-                    (
-                        name.into_owned(),
-                        read_text_file(path).map_err(anyhow::Error::from),
-                    )
-                })
-                .collect()
-        }
-        None => (builtin_levels::in_folder("ewn").into_iter())
-            .map(|level| (level.name.to_string(), Ok(level.text.to_string())))
-            .collect(),
-    };
-    writeln!(
-        out,
-        "{:<16} {:>6} {:>12} {:>10}",
-        "level", "moves", "positions", "seconds"
-    )?;
-    let started = Instant::now();
-    let mut refused = 0;
-    for (name, text) in &levels {
-        let read = (text.as_ref().map_err(|error| anyhow::anyhow!("{error:#}")))
-            .and_then(|text| Ok(parse_level(text, rules)?));
-        let level = match read {
-            Ok(level) => level,
-            Err(error) => {
-                refused += 1;
-                writeln!(out, "{name:<16} error: {error:#}")?;
-                continue;
-            }
-        };
-        let timer = Instant::now();
-        let solution = solve(&level);
-        let seconds = timer.elapsed().as_secs_f64();
-        let (moves, nodes) = match &solution {
-            Some(solution) => (solution.moves.len().to_string(), solution.nodes.to_string()),
-            None => (format!(">{}", level.rules().max_moves), "-".to_string()),
-        };
-        writeln!(out, "{name:<16} {moves:>6} {nodes:>12} {seconds:>10.3}")?;
-    }
-    writeln!(out, "total {:.3} s", started.elapsed().as_secs_f64())?;
-    if refused > 0 {
-        writeln!(
-            out,
-            "{refused} of {} files are not levels (see their rows)",
-            levels.len()
-        )?;
-        return Ok(ExitCode::FAILURE);
-    }
-    Ok(ExitCode::SUCCESS)
-}
-
 /// What `client ewn generate` was asked for.
 pub struct GenerateRequest {
-    pub moves_at_least: usize,
-    pub moves_at_most: usize,
+    pub wanted: Wanted,
     pub seed: u64,
     pub tries: u32,
     pub rules: Rules,
@@ -450,8 +428,7 @@ fn generate_level_reporting(
         }
     };
     let generated = generate_with_progress(
-        request.moves_at_least,
-        request.moves_at_most,
+        request.wanted,
         request.seed,
         request.rules,
         request.tries,
@@ -464,12 +441,17 @@ fn generate_level_reporting(
         }
         None => write!(out, "{text}")?,
     }
+    let needs = match &generated.solution {
+        Some(solution) => format!("Needs {} moves", solution.moves.len()),
+        None => format!(
+            "No solution within {} moves",
+            generated.level.rules().max_moves
+        ),
+    };
     writeln!(
         log,
-        "Needs {} moves (seed {}, candidate {}).",
-        generated.solution.moves.len(),
-        request.seed,
-        generated.tries
+        "{needs} (seed {}, candidate {}).",
+        request.seed, generated.tries
     )?;
     Ok(ExitCode::SUCCESS)
 }

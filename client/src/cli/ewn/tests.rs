@@ -384,12 +384,25 @@ fn the_command_line_takes_the_removed_square_and_refuses_one_off_the_board() {
     assert!(matches!(
         Cli::try_parse_from(generate).unwrap().command,
         EwnCommand::Generate {
-            moves_at_least: 20,
+            moves_at_least: Some(20),
             moves_at_most: 25,
+            no_solution: false,
             seed: 4,
             ..
         }
     ));
+    let unsolvable = ["ewn", "generate", "--no-solution", "--seed", "4"];
+    assert!(matches!(
+        Cli::try_parse_from(unsolvable).unwrap().command,
+        EwnCommand::Generate {
+            moves_at_least: None,
+            no_solution: true,
+            ..
+        }
+    ));
+    assert!(Cli::try_parse_from(["ewn", "generate", "--seed", "4"]).is_err());
+    let both = ["ewn", "generate", "--no-solution", "--moves-at-least", "20"];
+    assert!(Cli::try_parse_from(both).is_err());
 }
 
 #[test]
