@@ -16,7 +16,9 @@ use parlor_client::{cli, gui};
 #[derive(Parser, Debug)]
 #[command(version, args_conflicts_with_subcommands = true)]
 struct Args {
-    /// Server to connect to, e.g. ws://192.168.1.20:7878. Default: an embedded server.
+    /// Server to connect to, e.g. ws://192.168.1.20:7878, or several nodes of one hall separated
+    /// by commas (ws://a:7878,ws://b:7878), tried in turn when one goes. Default: an embedded
+    /// server.
     #[arg(long)]
     server: Option<String>,
     /// Data directory of the embedded server (ignored with --server).

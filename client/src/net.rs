@@ -26,6 +26,7 @@ use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
+use self::addresses::Addresses;
 pub use self::backoff::Backoff;
 use self::backoff::{Outage, STEADY};
 pub use self::events::EventReceiver;
@@ -35,6 +36,7 @@ pub(crate) use self::follows::refuses_a_join;
 use self::plain::plain;
 use crate::identity::Identity;
 
+mod addresses;
 mod backoff;
 pub(crate) mod events;
 mod follows;
@@ -73,9 +75,10 @@ pub struct Connection {
 }
 
 impl Connection {
-    /// Starts connecting to `url` (`ws://host:port`) as `identity` on a background thread;
-    /// once connected, a dropped connection is resumed with the default [`Backoff`]. A first
-    /// connection that fails is not retried.
+    /// Starts connecting to `url` (`ws://host:port`, or several nodes of one hall separated by
+    /// commas) as `identity` on a background thread; once connected, a dropped connection is
+    /// resumed with the default [`Backoff`], each attempt at the next address. A first
+    /// connection is tried at every address once, and not retried.
     pub fn open(url: &str, identity: &Identity) -> Connection {
         Connection::open_with(url, identity, Some(Backoff::default()))
     }
@@ -90,7 +93,7 @@ impl Connection {
     pub fn open_with(url: &str, identity: &Identity, backoff: Option<Backoff>) -> Connection {
         let (requests, request_rx) = mpsc::unbounded_channel();
         let (event_tx, events) = events::channel().expect("cannot make the network's channel");
-        let (url, identity) = (url.to_string(), identity.clone());
+        let (addresses, identity) = (Addresses::parse(url), identity.clone());
         std::thread::Builder::new()
             .name("parlor-net".into())
             .spawn(move || {
@@ -100,7 +103,7 @@ impl Connection {
                 let reason = match runtime {
                     Ok(runtime) => {
                         let mut link = Link {
-                            url,
+                            addresses,
                             identity,
                             requests: request_rx,
                             events: event_tx.clone(),
@@ -155,7 +158,8 @@ enum End {
 
 /// The network thread's state, kept across reconnects.
 struct Link {
-    url: String,
+    /// Where the hall answers: one server, or several nodes of it.
+    addresses: Addresses,
     /// Who we say we are in every `Hello`.
     identity: Identity,
     requests: mpsc::UnboundedReceiver<ClientMsg>,
@@ -169,7 +173,7 @@ impl Link {
     /// Connects, serves and resumes until the UI closes (`None`) or the connection is lost for
     /// good (`Some(reason)`).
     async fn run(&mut self, backoff: Option<Backoff>) -> Option<String> {
-        let mut socket = match self.handshake().await {
+        let mut socket = match self.first_handshake().await {
             Ok(socket) => socket,
             Err(End::Closed) => return None,
             Err(End::Lost(reason) | End::Refused(reason)) => return Some(reason),
@@ -226,7 +230,10 @@ impl Link {
             self.queueing(tokio::time::sleep(delay)).await?;
             match self.handshake().await {
                 Ok(socket) => return Ok(socket),
-                Err(End::Lost(why)) => reason = why,
+                Err(End::Lost(why)) => {
+                    reason = why;
+                    self.addresses.advance();
+                }
                 Err(end) => return Err(end),
             }
         }
@@ -262,19 +269,34 @@ impl Link {
 
     /// Connects and greets the server within [`HANDSHAKE_TIMEOUT`]; on `Welcome` tells the UI
     /// `Connected`.
+    /// The first connection: each address once, in order, until one answers.
+    async fn first_handshake(&mut self) -> Result<Socket, End> {
+        let mut failed = Vec::new();
+        for _ in 0..self.addresses.len() {
+            match self.handshake().await {
+                Err(End::Lost(reason)) => {
+                    failed.push(reason);
+                    self.addresses.advance();
+                }
+                done => return done,
+            }
+        }
+        Err(End::Lost(failed.join("; ")))
+    }
+
     async fn handshake(&mut self) -> Result<Socket, End> {
         let seconds = HANDSHAKE_TIMEOUT.as_secs();
         match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.greet()).await {
             Ok(greeted) => greeted,
             Err(_) => Err(End::Lost(format!(
                 "no answer from {} within {seconds} s",
-                self.url
+                self.addresses.current()
             ))),
         }
     }
 
     async fn greet(&mut self) -> Result<Socket, End> {
-        let url = self.url.clone();
+        let url = self.addresses.current().to_string();
         let connect = tokio_tungstenite::connect_async_with_config(
             url.as_str(),
             Some(wire::websocket_config()),

@@ -161,6 +161,14 @@ impl Audience {
         }
     }
 
+    /// Asks every member's connection to close and come back (see `Outbox::reconnect`): the
+    /// room moved to another node, which knows nobody as a follower yet.
+    pub fn send_elsewhere(&self) {
+        for member in self.members.values() {
+            member.outbox.reconnect();
+        }
+    }
+
     pub fn insert(&mut self, who: Subscriber) {
         self.members.insert(who.id, who);
     }

@@ -226,6 +226,12 @@ impl Connection {
                     }
                 },
                 outgoing = outbox.next() => {
+                    if let Outgoing::Reconnect = outgoing {
+                        let why = "a room you follow moved to another node of the hall; \
+                                   reconnect to resume";
+                        self.close(CloseCode::Restart, why).await;
+                        return Ok(None);
+                    }
                     self.deliver(outgoing).await?;
                     None
                 }
@@ -303,6 +309,8 @@ impl Connection {
     async fn deliver(&mut self, outgoing: Outgoing) -> anyhow::Result<()> {
         match outgoing {
             Outgoing::Reply(message) => self.send(&message).await,
+            // Handled by `run`, which closes the connection.
+            Outgoing::Reconnect => Ok(()),
             Outgoing::State(state) => match state.frame(self.format) {
                 Ok(frame) => self.write(frame).await,
                 Err(error) => {

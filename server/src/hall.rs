@@ -60,6 +60,8 @@ pub struct Hall {
     pub store: Store,
     /// Places for brain files travelling in parts (`crate::brain_transfer`).
     pub file_places: Arc<crate::brain_transfer::Places>,
+    /// The hall's other nodes, when this server is one of several (`crate::cluster`).
+    cluster: Option<Arc<crate::cluster::Cluster>>,
 }
 
 fn bad_request(message: impl Into<String>) -> Refusal {
@@ -76,6 +78,7 @@ pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
 }
 
 mod brains;
+mod nodes;
 
 use brains::{canonical_or_as_is, fitting_brain};
 
@@ -95,6 +98,7 @@ impl Hall {
             caps: RoomCaps::default(),
             store,
             file_places: Arc::default(),
+            cluster: None,
         }
     }
 
@@ -103,8 +107,9 @@ impl Hall {
     /// its seats taken by their tokens' holders, who are all away until they reclaim them, its
     /// AI seats thinking again if it is their turn, and each auto match going on with the rounds
     /// still due. Nobody follows them yet: each one's abandoned time goes on from its stored
-    /// start (`crate::abandon_clock`), so rooms left behind do not come back for a fresh one. Room ids go on after the highest ever given out. Must run inside the tokio
-    /// runtime (it spawns the rooms' tasks); reads the store synchronously.
+    /// start (`crate::abandon_clock`), so rooms left behind do not come back for a fresh one.
+    /// Room ids go on after the highest ever given out. Must run inside the tokio runtime (it
+    /// spawns the rooms' tasks); reads the store synchronously.
     pub fn restore(store: Store, lifetimes: RoomLifetimes) -> anyhow::Result<Hall> {
         let unfinished = store.load_rooms()?;
         let hall = Hall::new(store, lifetimes);
@@ -115,42 +120,13 @@ impl Hall {
         let (matches, games): (Vec<_>, Vec<_>) = (unfinished.rooms.into_iter())
             .partition(|stored| matches!(stored, StoredRoom::Match(_)));
         for stored in matches.into_iter().chain(games) {
-            let address = match &stored {
-                StoredRoom::Game(row) => row.address,
-                StoredRoom::Match(row) => row.address,
-            };
-            let (id, restored) = match stored {
-                StoredRoom::Game(row) => {
-                    let id = row.id;
-                    let restored = RoomInit::restore(*row, hall.store.clone()).map(|mut init| {
-                        if let (Some(her), GameState::Hexapawn(game)) = (&mut init.her, &init.start)
-                        {
-                            let name = canonical_or_as_is(&game.setup.brain);
-                            let teaches = her.is_teaching();
-                            let mut in_game = hall.brain_uses.resume_game(&name, teaches);
-                            in_game.hold_boxes_resumed(her.brain().boxes());
-                            her.hold_brain(in_game);
-                        }
-                        spawn_room(init, hall.lifetimes)
-                    });
-                    (id, restored)
-                }
-                StoredRoom::Match(row) => (row.id, hall.resume_match(*row)),
-            };
-            match restored {
-                Ok(handle) => {
-                    if let Some(address) = address {
-                        crate::lock(&hall.room_addresses).insert(id, address);
-                    }
-                    hall.lock_rooms().insert(id, handle);
-                }
-                Err(error) => {
-                    tracing::warn!(
-                        room = id,
-                        error = format!("{error:#}"),
-                        "stored room skipped"
-                    );
-                }
+            let id = stored.id();
+            if let Err(error) = hall.adopt(stored) {
+                tracing::warn!(
+                    room = id,
+                    error = format!("{error:#}"),
+                    "stored room skipped"
+                );
             }
         }
         let restored = hall.lock_rooms().len();
@@ -161,6 +137,32 @@ impl Hall {
             "rooms restored"
         );
         Ok(hall)
+    }
+
+    /// A stored room, running again at its last move and listed (see [`Hall::restore`]): after
+    /// a restart, or taken over from another node.
+    pub(crate) fn adopt(&self, stored: StoredRoom) -> anyhow::Result<RoomHandle> {
+        let id = stored.id();
+        let (address, handle) = match stored {
+            StoredRoom::Game(row) => {
+                let address = row.address;
+                let mut init = RoomInit::restore(*row, self.store.clone())?;
+                if let (Some(her), GameState::Hexapawn(game)) = (&mut init.her, &init.start) {
+                    let name = canonical_or_as_is(&game.setup.brain);
+                    let teaches = her.is_teaching();
+                    let mut in_game = self.brain_uses.resume_game(&name, teaches);
+                    in_game.hold_boxes_resumed(her.brain().boxes());
+                    her.hold_brain(in_game);
+                }
+                (address, spawn_room(init, self.lifetimes))
+            }
+            StoredRoom::Match(row) => (row.address, self.resume_match(*row)?),
+        };
+        if let Some(address) = address {
+            crate::lock(&self.room_addresses).insert(id, address);
+        }
+        self.lock_rooms().insert(id, handle.clone());
+        Ok(handle)
     }
 
     /// An auto match after a restart, from its brains as stored after its last round.
@@ -302,7 +304,7 @@ impl Hall {
                     }
                     _ => (start, None),
                 };
-                let id = self.next_room.fetch_add(1, Ordering::Relaxed);
+                let id = self.new_room_id().await?;
                 let store = self.store.clone();
                 let mut init = RoomInit::new(id, start, seats, seed, store, her, creator.clone());
                 init.creator_address = address;
@@ -323,7 +325,8 @@ impl Hall {
         if let Some(address) = address {
             crate::lock(&self.room_addresses).insert(id, address);
         }
-        self.lock_rooms().insert(id, handle);
+        self.lock_rooms().insert(id, handle.clone());
+        self.serve_to_nodes(id, &handle).await;
         Ok(id)
     }
 
@@ -357,10 +360,14 @@ impl Hall {
         })
     }
 
-    /// A room still open (a finished room closes once nobody follows it).
+    /// A room still open (a finished room closes once nobody follows it), here or, in a
+    /// cluster, on another node.
     pub fn room(&self, id: RoomId) -> Option<RoomHandle> {
-        let handle = self.lock_rooms().get(&id).cloned()?;
-        (!handle.inbox.is_closed()).then_some(handle)
+        let local = self.lock_rooms().get(&id).cloned();
+        match local {
+            Some(handle) => (!handle.inbox.is_closed()).then_some(handle),
+            None => self.remote_room(id),
+        }
     }
 
     /// Every open room, for the limits; forgets the rooms that have closed.
@@ -374,10 +381,10 @@ impl Hall {
             .collect()
     }
 
-    /// The lobby's list: the newest [`MAX_LISTED_ROOMS`] open rooms, oldest first, so the
-    /// answer always fits one frame.
+    /// The lobby's list: the newest [`MAX_LISTED_ROOMS`] open rooms (of every node in a
+    /// cluster), oldest first, so the answer always fits one frame.
     pub fn list_rooms(&self) -> Vec<RoomSummary> {
-        let mut rooms = self.summaries();
+        let mut rooms = self.hall_summaries();
         let excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
         rooms.drain(..excess);
         rooms
@@ -387,7 +394,7 @@ impl Hall {
     /// [`MAX_LISTED_ROOMS`] of them.
     pub fn seats_of(&self, player: PlayerId) -> Vec<HeldSeat> {
         let mut held = Vec::new();
-        for room in self.summaries() {
+        for room in self.hall_summaries() {
             if room.outcome.is_some() {
                 continue;
             }

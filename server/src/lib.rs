@@ -12,6 +12,7 @@ mod brain_quota;
 mod brain_transfer;
 mod brain_uses;
 pub mod byte_size;
+pub mod cluster;
 mod connection;
 mod follows;
 pub mod hall;
@@ -75,6 +76,9 @@ pub struct ServerConfig {
     /// Players who run the hall (`server --operator ID`): they may end any room or match and
     /// delete any brain.
     pub operators: Vec<parlor_shared::identity::PlayerId>,
+    /// This server as one node of several sharing the PostgreSQL store `store_url`, over a
+    /// NATS bus (`crate::cluster`).
+    pub node: Option<cluster::NodeConfig>,
 }
 
 impl ServerConfig {
@@ -86,6 +90,7 @@ impl ServerConfig {
             store_url: None,
             limits: Limits::default(),
             operators: Vec::new(),
+            node: None,
         }
     }
 }
@@ -100,21 +105,44 @@ fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
     Ok(store)
 }
 
-/// Binds the listening socket and opens the store: everything that can fail at start-up.
+/// Binds the listening socket and opens the store (and joins the cluster, for a node):
+/// everything that can fail at start-up.
 pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hall>)> {
     big_blocks::give_big_blocks_back();
-    let store = open_store(config)?;
     let listener = TcpListener::bind(config.addr)
         .await
         .with_context(|| format!("cannot listen on {}", config.addr))?;
-    Ok((
-        listener,
-        Arc::new(
-            Hall::restore(store, config.limits.room_lifetimes())?
-                .with_operators(&config.operators)
-                .with_brain_quotas(brain_quota::BrainQuotas::of(&config.limits)),
-        ),
-    ))
+    let lifetimes = config.limits.room_lifetimes();
+    let quotas = brain_quota::BrainQuotas::of(&config.limits);
+    let Some(node) = &config.node else {
+        let hall = Hall::restore(open_store(config)?, lifetimes)?
+            .with_operators(&config.operators)
+            .with_brain_quotas(quotas);
+        return Ok((listener, Arc::new(hall)));
+    };
+    // A node restores nothing itself: it takes the rooms nobody holds as it claims them.
+    let url = (config.store_url.as_deref())
+        .context("a node of a cluster keeps its hall in PostgreSQL: give --store postgres://…")?;
+    node.check()?;
+    let pg = Arc::new(store::postgres::PgStore::connect_node(
+        url,
+        store::postgres::Node {
+            id: node.id.clone(),
+            lease: node.lease,
+        },
+    )?);
+    let store = Store::shared(Arc::clone(&pg));
+    store.cap_size(config.limits.max_store_bytes);
+    let cluster = cluster::Cluster::join(pg, node).await?;
+    let hall = Arc::new(
+        Hall::new(store, lifetimes)
+            .with_operators(&config.operators)
+            .with_brain_quotas(quotas)
+            .with_cluster(Arc::clone(&cluster)),
+    );
+    cluster::start(&hall, &cluster).await?;
+    info!(node = %node.id, "joined the hall's cluster");
+    Ok((listener, hall))
 }
 
 /// How many clients over the connection cap are told so at a time (each for at most
@@ -163,10 +191,25 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> an
     }
 }
 
-/// Binds and serves until the process ends.
+/// Binds and serves until the process ends; a node of a cluster hands its rooms over to the
+/// others first when it is stopped (SIGTERM or Ctrl-C).
 pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
     let (listener, hall) = bind(&config).await?;
-    serve(listener, hall, config.limits).await
+    let Some(cluster) = hall.cluster().cloned() else {
+        return serve(listener, hall, config.limits).await;
+    };
+    let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
+    tokio::select! {
+        served = serve(listener, Arc::clone(&hall), config.limits) => served,
+        _ = terminate.recv() => {
+            cluster::hand_over(&hall, &cluster).await;
+            Ok(())
+        }
+        _ = tokio::signal::ctrl_c() => {
+            cluster::hand_over(&hall, &cluster).await;
+            Ok(())
+        }
+    }
 }
 
 /// A server running on its own thread and runtime, as the client embeds it.

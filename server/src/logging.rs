@@ -54,7 +54,9 @@ pub fn garbled_frame(error: &CodecError) -> String {
         }
         CodecError::Binary(_) => "bad binary frame".into(),
         // Numbers only.
-        CodecError::TooLarge(_) | CodecError::TrailingBytes(_) => error.to_string(),
+        CodecError::TooLarge(_)
+        | CodecError::NodeMessageTooLarge(_)
+        | CodecError::TrailingBytes(_) => error.to_string(),
     }
 }
 

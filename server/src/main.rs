@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::Parser;
 use clap::builder::RangedU64ValueParser;
 use parlor_home::klotski_tables::TableCache;
+use parlor_server::cluster::NodeConfig;
 use parlor_server::limits::{BrainQuota, PING_EVERY, RoomQuota};
 use parlor_server::{Limits, ServerConfig, byte_size::ByteSize};
 use parlor_wire::log_filter;
@@ -35,9 +36,23 @@ struct Args {
     memory: bool,
     /// Keep the hall in a PostgreSQL database instead of --data, e.g.
     /// postgres://parlor:secret@db.example:5432/parlor (its tables are made when it has none).
-    /// One server uses a database at a time.
+    /// One lone server uses a database at a time; the nodes of a cluster (--bus) share one.
     #[arg(long, value_name = "URL", conflicts_with_all = ["data", "memory"])]
     store: Option<String>,
+    /// Run as one node of a hall that several servers share: the NATS server they talk over,
+    /// e.g. nats://127.0.0.1:4222. Needs --store postgres://…, the same for every node.
+    /// Clients may connect to any node (`client --server ws://a:7878,ws://b:7878`).
+    #[arg(long, value_name = "URL", requires = "store")]
+    bus: Option<String>,
+    /// This node's name, unique in the hall (letters, digits, '-', '_'). Default: the host's
+    /// name and the port of --addr. A node restarted under its name takes its rooms back at
+    /// once.
+    #[arg(long, value_name = "NAME", requires = "bus")]
+    node_id: Option<String>,
+    /// How long a node's hold on a room lasts without renewal: when a node dies, the others
+    /// take its rooms after about this long. Renewed three times a lease.
+    #[arg(long, default_value_t = 5.0, requires = "bus", value_name = "SECONDS")]
+    lease_seconds: f64,
     /// Connections held at once; more are told the server is busy (close code 1013).
     #[arg(long, default_value_t = Limits::default().max_connections,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -139,7 +154,19 @@ async fn main() -> std::process::ExitCode {
         max_store_bytes: args.max_store_bytes.0,
         ..Limits::default()
     };
+    let node = match args
+        .bus
+        .map(|bus_url| node_config(bus_url, args.node_id, args.lease_seconds, args.addr))
+    {
+        Some(Err(error)) => {
+            eprintln!("server: {error:#}");
+            return std::process::ExitCode::FAILURE;
+        }
+        Some(Ok(node)) => Some(node),
+        None => None,
+    };
     let config = ServerConfig {
+        node,
         operators: args.operators,
         addr: args.addr,
         data_dir: (!args.memory).then_some(args.data),
@@ -153,6 +180,38 @@ async fn main() -> std::process::ExitCode {
             std::process::ExitCode::FAILURE
         }
     }
+}
+
+/// A node's settings from its flags; its name defaults to the host's name and the port.
+fn node_config(
+    bus_url: String,
+    id: Option<String>,
+    lease_seconds: f64,
+    addr: SocketAddr,
+) -> anyhow::Result<NodeConfig> {
+    if !(lease_seconds.is_finite() && (0.3..=3600.0).contains(&lease_seconds)) {
+        anyhow::bail!("--lease-seconds must be between 0.3 and 3600");
+    }
+    let id = id.unwrap_or_else(|| {
+        let host = std::fs::read_to_string("/etc/hostname").unwrap_or_else(|_| "node".into());
+        let host: String = (host.trim().chars())
+            .map(
+                |c| match c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    true => c,
+                    false => '-',
+                },
+            )
+            .take(48)
+            .collect();
+        format!("{host}-{}", addr.port())
+    });
+    let node = NodeConfig {
+        bus_url,
+        id,
+        lease: Duration::from_secs_f64(lease_seconds),
+    };
+    node.check()?;
+    Ok(node)
 }
 
 /// Sets Klotski's table store for the solver seats: the cache in `folder`, else in the cache

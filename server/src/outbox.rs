@@ -37,8 +37,7 @@ impl Broadcast {
         })
     }
 
-    /// The message, for tests that look at what a room sent.
-    #[cfg(test)]
+    /// The message (for another node, and for tests that look at what a room sent).
     pub fn message(&self) -> &ServerMsg {
         &self.message
     }
@@ -61,6 +60,9 @@ impl Broadcast {
 pub enum Outgoing {
     Reply(Box<ServerMsg>),
     State(Arc<Broadcast>),
+    /// A room it follows moved to another node of the hall: the connection is to close with
+    /// "try again", so that the client resumes everything it follows wherever it lands.
+    Reconnect,
 }
 
 /// What happened to a message given to an outbox.
@@ -90,6 +92,7 @@ pub struct Outbox {
     wake: Notify,
     closed: AtomicBool,
     overflowed: AtomicBool,
+    reconnect: AtomicBool,
 }
 
 impl Outbox {
@@ -132,8 +135,18 @@ impl Outbox {
         Delivery::Queued
     }
 
+    /// Asks the connection to close and the client to come back (see [`Outgoing::Reconnect`]);
+    /// what waits for it is dropped, since the client resumes from full states.
+    pub fn reconnect(&self) {
+        self.reconnect.store(true, Ordering::Relaxed);
+        self.wake.notify_one();
+    }
+
     /// The next message for the client, if any is waiting.
     pub fn pop(&self) -> Option<Outgoing> {
+        if self.reconnect.load(Ordering::Relaxed) {
+            return Some(Outgoing::Reconnect);
+        }
         let mut pending = self.lock();
         loop {
             match pending.order.pop_front()? {
@@ -193,6 +206,7 @@ mod tests {
             .map(|outgoing| match outgoing {
                 Outgoing::Reply(message) => *message,
                 Outgoing::State(state) => state.message.clone(),
+                Outgoing::Reconnect => panic!("no reconnect asked for"),
             })
             .collect()
     }

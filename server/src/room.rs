@@ -9,7 +9,7 @@ mod restore;
 mod seats;
 mod views;
 
-pub(crate) use closing::turn_away;
+pub(crate) use closing::{send_away, turn_away};
 use views::{placeholder_summary, seat_label};
 
 use std::collections::VecDeque;
@@ -73,6 +73,10 @@ pub enum RoomCommand {
         /// The seat's planner, handed back after its search (lost if the search panicked).
         planner: Option<(u8, ai::Planner)>,
     },
+    /// Another node of the hall owns the room now (or is to take it over): the room ends here
+    /// without a word to the store, and its followers are asked to reconnect, to find it
+    /// there (see `crate::cluster`).
+    Moved,
     /// A bug in the room, to test what its followers are told.
     #[cfg(test)]
     Panic,
@@ -284,6 +288,12 @@ impl Room {
             let Some(command) = command else {
                 break;
             };
+            if let RoomCommand::Moved = command {
+                info!(room = self.id, "room moved to another node");
+                self.audience.send_elsewhere();
+                send_away(&mut inbox);
+                return;
+            }
             self.handle(command).await;
             if let Some(words) = self.closing_now.take() {
                 // The inbox closes first: a follower told that the room has closed must find it
@@ -360,6 +370,8 @@ impl Room {
                 plan,
                 planner,
             } => self.ai_moved(version, plan, planner).await,
+            // Handled by `run`, which ends the room.
+            RoomCommand::Moved => {}
             #[cfg(test)]
             RoomCommand::Panic => panic!("a bug in room {}", self.id),
         }

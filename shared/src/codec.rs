@@ -52,6 +52,8 @@ impl Frame {
 pub enum CodecError {
     #[error("frame of {0} bytes is over the {MAX_FRAME_BYTES}-byte limit")]
     TooLarge(usize),
+    #[error("message between nodes of {0} bytes is over the {MAX_NODE_MESSAGE_BYTES}-byte limit")]
+    NodeMessageTooLarge(usize),
     #[error("bad binary frame: {0}")]
     Binary(String),
     #[error("bad JSON frame: {0}")]
@@ -92,6 +94,37 @@ pub fn decode<T: DeserializeOwned>(frame: &Frame) -> Result<T, CodecError> {
             }
         }
         Frame::Text(text) => Ok(serde_json::from_str(text)?),
+    }
+}
+
+/// Largest message between a hall's nodes (NATS's default payload limit): a client's frame
+/// with its envelope, or a node's list of rooms.
+pub const MAX_NODE_MESSAGE_BYTES: usize = 1024 * 1024;
+
+fn node_config() -> impl bincode::config::Config {
+    bincode::config::standard().with_limit::<{ 4 * MAX_NODE_MESSAGE_BYTES }>()
+}
+
+/// A message between a hall's nodes, in the binary format.
+pub fn encode_for_node<T: Serialize>(message: &T) -> Result<Vec<u8>, CodecError> {
+    let bytes = bincode::serde::encode_to_vec(message, node_config())
+        .map_err(|error| CodecError::Binary(error.to_string()))?;
+    match bytes.len() > MAX_NODE_MESSAGE_BYTES {
+        true => Err(CodecError::NodeMessageTooLarge(bytes.len())),
+        false => Ok(bytes),
+    }
+}
+
+/// A message from another node (size-limited, no trailing bytes, like a client's frame).
+pub fn decode_from_node<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    if bytes.len() > MAX_NODE_MESSAGE_BYTES {
+        return Err(CodecError::NodeMessageTooLarge(bytes.len()));
+    }
+    let (message, read) = bincode::serde::decode_from_slice(bytes, node_config())
+        .map_err(|error| CodecError::Binary(error.to_string()))?;
+    match bytes.len() - read {
+        0 => Ok(message),
+        extra => Err(CodecError::TrailingBytes(extra)),
     }
 }
 

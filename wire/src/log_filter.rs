@@ -1,10 +1,11 @@
 //! The binaries' log filter. Frames carry seat tokens, and the WebSocket library logs frames
-//! whole at trace and debug, so its targets are off unless RUST_LOG names them.
+//! whole at trace and debug, as the NATS client does the messages between a cluster's nodes
+//! (forwarded frames, tokens included), so their targets are off unless RUST_LOG names them.
 
 use tracing_subscriber::EnvFilter;
 
-/// The WebSocket library's log targets: each logs frames, payload included.
-const FRAME_LOGGING_TARGETS: [&str; 2] = ["tungstenite", "tokio_tungstenite"];
+/// The WebSocket and NATS libraries' log targets: each logs frames, payload included.
+const FRAME_LOGGING_TARGETS: [&str; 3] = ["tungstenite", "tokio_tungstenite", "async_nats"];
 
 /// The binaries' log filter: RUST_LOG when set and valid, else `default_level`, with the
 /// WebSocket library's targets turned off unless RUST_LOG names them itself (someone debugging
@@ -49,7 +50,7 @@ mod tests {
 
     #[test]
     fn the_websocket_library_is_off_unless_asked_for_by_name() {
-        let off = "tungstenite=off,tokio_tungstenite=off";
+        let off = "tungstenite=off,tokio_tungstenite=off,async_nats=off";
         assert_eq!(directives(None, "info"), format!("info,{off}"));
         assert_eq!(directives(Some("trace"), "info"), format!("trace,{off}"));
         assert_eq!(
@@ -59,11 +60,11 @@ mod tests {
         );
         assert_eq!(
             directives(Some("debug,tungstenite::protocol=trace"), "info"),
-            "debug,tungstenite::protocol=trace,tokio_tungstenite=off"
+            "debug,tungstenite::protocol=trace,tokio_tungstenite=off,async_nats=off"
         );
         assert_eq!(
             directives(Some("tokio_tungstenite"), "info"),
-            "tokio_tungstenite,tungstenite=off",
+            "tokio_tungstenite,tungstenite=off,async_nats=off",
             "a name that only ends in another target does not name it"
         );
         assert_eq!(

@@ -3,7 +3,6 @@
 //! apart (see `crate::brain_uses`).
 
 use std::net::IpAddr;
-use std::sync::atomic::Ordering;
 
 use parlor_shared::hexapawn::{
     Brain, BrainOwner, BrainRef, HER_SEAT, HexSetup, MatchSetup, PERSON_SEAT,
@@ -113,7 +112,7 @@ impl Hall {
             brains.push(fitting_brain(brain, setup.dims, setup.mirrors, name)?);
         }
         let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
-        let id = self.next_room.fetch_add(1, Ordering::Relaxed);
+        let id = self.new_room_id().await?;
         self.store
             .insert_match(id, &setup, seed, creator, address)
             .done()

@@ -91,6 +91,12 @@ impl MatchRoom {
                             break;
                         }
                     }
+                    Some(RoomCommand::Moved) => {
+                        info!(room = self.id, "auto match moved to another node");
+                        self.audience.send_elsewhere();
+                        crate::room::send_away(&mut inbox);
+                        break;
+                    }
                     Some(command) => self.handle(command),
                     None => break,
                 },
@@ -180,7 +186,7 @@ impl MatchRoom {
                 ErrorCode::GameOver,
                 "the auto match is over; it closes by itself",
             ),
-            RoomCommand::AiMoved { .. } => {}
+            RoomCommand::AiMoved { .. } | RoomCommand::Moved => {}
             #[cfg(test)]
             RoomCommand::Panic => panic!("a bug in auto match {}", self.id),
         }

@@ -154,6 +154,23 @@ pub(crate) fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
     }
 }
 
+/// Closes `inbox` of a room that moved to another node: whoever sent a command still in it is
+/// asked to reconnect, to send it again where the room is now.
+pub(crate) fn send_away(inbox: &mut mpsc::Receiver<RoomCommand>) {
+    inbox.close();
+    while let Ok(command) = inbox.try_recv() {
+        match command {
+            RoomCommand::Leave { .. } => {}
+            RoomCommand::Join { who, .. }
+            | RoomCommand::Reclaim { who, .. }
+            | RoomCommand::Watch { who, .. }
+            | RoomCommand::Close { who }
+            | RoomCommand::Move { who, .. } => who.outbox.reconnect(),
+            _ => {}
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

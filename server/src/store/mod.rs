@@ -55,6 +55,12 @@ impl Store {
     pub fn with(backend: impl Backend) -> Store {
         Store(Arc::new(backend))
     }
+
+    /// A store in another database that the caller keeps using beside it (a cluster node's
+    /// claims on rooms go to its PostgreSQL store directly).
+    pub fn shared(backend: Arc<impl Backend>) -> Store {
+        Store(backend)
+    }
 }
 
 impl std::ops::Deref for Store {

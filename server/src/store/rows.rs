@@ -77,6 +77,15 @@ pub enum StoredRoom {
     Match(Box<MatchRow>),
 }
 
+impl StoredRoom {
+    pub fn id(&self) -> RoomId {
+        match self {
+            StoredRoom::Game(row) => row.id,
+            StoredRoom::Match(row) => row.id,
+        }
+    }
+}
+
 /// What a restarting server finds: the rooms in progress and the next room id to give out.
 pub struct Unfinished {
     pub rooms: Vec<StoredRoom>,

@@ -189,7 +189,7 @@ impl Backend for PgStore {
     }
 
     fn load_rooms(&self) -> anyhow::Result<Unfinished> {
-        self.blocking(false, |client| Box::pin(rooms::load(client)))
+        self.blocking(false, |client| Box::pin(rooms::load(client, None)))
     }
 
     fn load_brain(&self, name: &str) -> anyhow::Result<Option<(Brain, u64)>> {

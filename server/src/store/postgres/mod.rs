@@ -13,6 +13,7 @@
 mod backend;
 mod brains;
 pub mod ownership;
+pub use ownership::{Fenced, Node};
 mod records;
 mod rooms;
 mod schema;
@@ -58,7 +59,9 @@ struct Shared {
     claims: Option<ownership::Claims>,
     /// The only server's session holding the hall's lock (`schema::lock_hall`), for as long
     /// as the store lives. Before the runtime: fields are dropped in order.
-    _hall_lock: Option<tokio_postgres::Client>,
+    _hall_lock: tokio_postgres::Client,
+    /// The hall's id, drawn by its first server (`schema::create`).
+    hall_id: i64,
     runtime: RuntimeHolder,
 }
 
@@ -105,20 +108,18 @@ impl PgStore {
             let (pool, config, alone) = (pool.clone(), config.clone(), node.is_none());
             run_on(&runtime, async move {
                 let mut client = pool.get().await?;
-                schema::create(&mut client).await?;
-                match alone {
-                    true => Ok(Some(schema::lock_hall(&config).await?)),
-                    false => Ok(None),
-                }
+                let hall = schema::create(&mut client).await?;
+                Ok((hall, schema::lock_hall(&config, !alone).await?))
             })
         };
-        let hall_lock =
+        let (hall_id, hall_lock) =
             setup.with_context(|| format!("cannot use the database {}", redacted(url)))?;
         let shared = Arc::new(Shared {
             pool,
             size: Size::default(),
             claims: node.map(ownership::Claims::new),
             _hall_lock: hall_lock,
+            hall_id,
             runtime,
         });
         shared.measure_now();

@@ -9,8 +9,7 @@
 //!
 //! Times are the database's clock (`clock_timestamp()`), so the nodes' clocks never matter.
 //!
-//! The cluster's other parts (the bus, taking rooms over by replay) are not built yet: for now
-//! only the tests use a node's store.
+//! The rest of the cluster (the bus, taking rooms over by replay) is `crate::cluster`.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -137,6 +136,46 @@ impl PgStore {
         }
     }
 
+    /// The hall's id, the same for every node of one database (see `schema::create`).
+    pub fn hall_id(&self) -> i64 {
+        self.shared.hall_id
+    }
+
+    /// The epoch this node holds `room` at, if it holds it.
+    pub fn epoch_of(&self, room: RoomId) -> Option<i64> {
+        let claims = self.shared.claims.as_ref()?;
+        crate::lock(&claims.epochs).get(&room).copied()
+    }
+
+    /// Stops renewing `room` without a word to the database (which this node may not reach):
+    /// its lease runs out, and any node, this one too, may claim it then.
+    pub fn forget_claim(&self, room: RoomId) {
+        if let Some(claims) = &self.shared.claims {
+            crate::lock(&claims.epochs).remove(&room);
+        }
+    }
+
+    /// Whether `room` is still in progress in the store (not finished, not ended).
+    pub fn in_progress(&self, room: RoomId) -> anyhow::Result<bool> {
+        self.blocking(false, move |client| {
+            Box::pin(async move {
+                let found = client
+                    .query_opt("SELECT 1 FROM rooms WHERE id = $1", &[&(room as i64)])
+                    .await?;
+                Ok(found.is_some())
+            })
+        })
+    }
+
+    /// The stored rooms `rooms` as a restart would find them (a node taking them over after
+    /// claiming them).
+    pub fn load_claimed(&self, rooms: &[RoomId]) -> anyhow::Result<crate::store::Unfinished> {
+        let only: Vec<i64> = rooms.iter().map(|&room| room as i64).collect();
+        self.blocking(false, move |client| {
+            Box::pin(super::rooms::load(client, Some(only)))
+        })
+    }
+
     /// A room id no node has given out, from the database (nodes share the counter).
     pub fn allocate_room_id(&self) -> anyhow::Result<RoomId> {
         self.blocking(true, |client| {
@@ -184,8 +223,9 @@ impl PgStore {
         Ok(epoch)
     }
 
-    /// Renews the leases of every room this node owns; answers the rooms it no longer has
-    /// (taken by another node meanwhile, which it must stop playing, or finished and gone).
+    /// Renews the leases of every room this node owns; answers the rooms another node has
+    /// taken meanwhile, which this node must stop playing. Rooms that finished (their rows
+    /// gone) are let go without a word.
     pub fn renew_claims(&self) -> anyhow::Result<Vec<RoomId>> {
         let claims = self.claims()?;
         let (rooms, epochs): (Vec<i64>, Vec<i64>) = crate::lock(&claims.epochs)
@@ -194,9 +234,9 @@ impl PgStore {
             .unzip();
         let (node, lease_ms) = (claims.node.id.clone(), claims.lease_ms());
         let asked = rooms.clone();
-        let renewed: Vec<i64> = self.blocking(true, move |client| {
+        let (renewed, present): (Vec<i64>, Vec<i64>) = self.blocking(true, move |client| {
             Box::pin(async move {
-                let rows = client
+                let renewed = client
                     .query(
                         &format!(
                             "UPDATE rooms SET lease_until = {NOW_MS} + $2
@@ -208,19 +248,28 @@ impl PgStore {
                         &[&node, &lease_ms, &rooms, &epochs],
                     )
                     .await?;
-                Ok(rows.iter().map(|row| row.get(0)).collect())
+                let present = client
+                    .query("SELECT id FROM rooms WHERE id = ANY($1)", &[&rooms])
+                    .await?;
+                let ids =
+                    |rows: Vec<tokio_postgres::Row>| rows.iter().map(|row| row.get(0)).collect();
+                Ok((ids(renewed), ids(present)))
             })
         })?;
-        let lost: Vec<RoomId> = asked
-            .into_iter()
-            .filter(|room| !renewed.contains(room))
-            .map(|room| room as RoomId)
-            .collect();
         let mut epochs = crate::lock(&claims.epochs);
-        for room in &lost {
-            epochs.remove(room);
-        }
-        Ok(lost)
+        let mut taken = Vec::new();
+        epochs.retain(|&room, _| {
+            let room_id = room as i64;
+            // Claimed while this renewal ran, or renewed: kept.
+            if !asked.contains(&room_id) || renewed.contains(&room_id) {
+                return true;
+            }
+            if present.contains(&room_id) {
+                taken.push(room);
+            }
+            false
+        });
+        Ok(taken)
     }
 
     /// Gives `room` up (a node handing its rooms over as it stops): another node may claim it

@@ -196,8 +196,9 @@ pub async fn forget_room(client: &Client, room: RoomId) -> anyhow::Result<()> {
     delete_room(client, room).await
 }
 
-/// The rooms in progress, oldest first, and the next room id (see `Backend::load_rooms`).
-pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
+/// The rooms in progress, oldest first, and the next room id (see `Backend::load_rooms`); only
+/// the rooms `only` names when it is given (a cluster node taking rooms over).
+pub async fn load(client: &Client, only: Option<Vec<i64>>) -> anyhow::Result<Unfinished> {
     let last: i64 = client
         .query_one(
             "SELECT greatest(coalesce((SELECT value FROM counters WHERE name = 'last_room'), 0),
@@ -211,22 +212,26 @@ pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
         .query(
             "SELECT id, game, start, seats, tokens, seed, her, players, creator,
                     unfollowed_since, address
-             FROM rooms ORDER BY id",
-            &[],
+             FROM rooms WHERE $1::bigint[] IS NULL OR id = ANY($1) ORDER BY id",
+            &[&only],
         )
         .await?;
     let moves = by_room(
         client
             .query(
-                "SELECT room, ply, move FROM room_moves ORDER BY room, ply",
-                &[],
+                "SELECT room, ply, move FROM room_moves
+                 WHERE $1::bigint[] IS NULL OR room = ANY($1) ORDER BY room, ply",
+                &[&only],
             )
             .await?
             .iter()
             .map(|row| (row.get(0), (row.get(1), row.get(2)))),
     );
     let progress: std::collections::HashMap<i64, String> = client
-        .query("SELECT room, progress FROM match_progress", &[])
+        .query(
+            "SELECT room, progress FROM match_progress WHERE $1::bigint[] IS NULL OR room = ANY($1)",
+            &[&only],
+        )
         .await?
         .iter()
         .map(|row| (row.get(0), row.get(1)))
@@ -234,8 +239,9 @@ pub async fn load(client: &Client) -> anyhow::Result<Unfinished> {
     let curves = by_room(
         client
             .query(
-                "SELECT room, point FROM match_curve ORDER BY room, round",
-                &[],
+                "SELECT room, point FROM match_curve
+                 WHERE $1::bigint[] IS NULL OR room = ANY($1) ORDER BY room, round",
+                &[&only],
             )
             .await?
             .iter()

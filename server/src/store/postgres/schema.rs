@@ -101,8 +101,15 @@ const SCHEMA: &str = "
 
 /// Makes Parlor's tables in a new database, after checking that it is not another program's
 /// or a newer Parlor's.
-pub async fn create(client: &mut Client) -> anyhow::Result<()> {
+/// Makes the tables if needed; answers the hall's id, drawn at random by the first server to
+/// use the database, which names the hall's subjects on the bus (`crate::cluster`), so that
+/// halls sharing a NATS server never hear each other.
+pub async fn create(client: &mut Client) -> anyhow::Result<i64> {
     let transaction = client.transaction().await?;
+    // Not a notice for each table that already exists.
+    transaction
+        .batch_execute("SET LOCAL client_min_messages = warning")
+        .await?;
     transaction
         .execute("SELECT pg_advisory_xact_lock($1)", &[&SCHEMA_LOCK])
         .await?;
@@ -145,8 +152,20 @@ pub async fn create(client: &mut Client) -> anyhow::Result<()> {
             &[&LAYOUT],
         )
         .await?;
+    let drawn = i64::from_le_bytes(getrandom::u64()?.to_le_bytes()) & i64::MAX;
+    transaction
+        .execute(
+            "INSERT INTO parlor_meta (name, value) VALUES ('hall', $1)
+             ON CONFLICT (name) DO NOTHING",
+            &[&drawn],
+        )
+        .await?;
+    let hall: i64 = transaction
+        .query_one("SELECT value FROM parlor_meta WHERE name = 'hall'", &[])
+        .await?
+        .get(0);
     transaction.commit().await?;
-    Ok(())
+    Ok(hall)
 }
 
 /// The bytes Parlor's tables take (with their indexes and TOAST).
@@ -165,9 +184,11 @@ pub async fn bytes(client: &Client) -> anyhow::Result<u64> {
 }
 
 /// Takes the hall's lock on a session of its own, refused while another server holds it: two
-/// servers on one database would hand out the same room ids and both play every room. The
-/// database lets go of it when the session ends, also when the server is killed.
-pub async fn lock_hall(config: &Config) -> anyhow::Result<Client> {
+/// servers on one database would hand out the same room ids and both play every room. A
+/// cluster's nodes share the lock (`shared`), which keeps a lone server out while they run and
+/// them out while it runs. The database lets go of it when the session ends, also when the
+/// server is killed.
+pub async fn lock_hall(config: &Config, shared: bool) -> anyhow::Result<Client> {
     let (client, connection) = config.connect(NoTls).await?;
     tokio::spawn(async move {
         if let Err(error) = connection.await {
@@ -175,13 +196,20 @@ pub async fn lock_hall(config: &Config) -> anyhow::Result<Client> {
         }
     });
     let locked: bool = client
-        .query_one("SELECT pg_try_advisory_lock($1)", &[&HALL_LOCK])
+        .query_one(
+            match shared {
+                true => "SELECT pg_try_advisory_lock_shared($1)",
+                false => "SELECT pg_try_advisory_lock($1)",
+            },
+            &[&HALL_LOCK],
+        )
         .await?
         .get(0);
     if !locked {
         bail!(
-            "another Parlor server uses this database: give this one another database, or \
-             join that one with --server"
+            "another Parlor server uses this database (a lone server, or the nodes of a \
+             cluster beside a lone server): give this one another database, or join that \
+             one with --server"
         );
     }
     Ok(client)

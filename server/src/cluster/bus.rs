@@ -1,0 +1,100 @@
+//! The bus between a hall's nodes: core NATS (publish, subscribe, request and reply), nothing of
+//! JetStream. Every subject starts with the hall's id, so halls that share a NATS server never
+//! hear each other. This is the only module that speaks NATS.
+
+use std::time::Duration;
+
+use anyhow::Context;
+use async_nats::{Client, ConnectOptions, Event, RequestErrorKind, Subscriber};
+use parlor_shared::protocol::RoomId;
+use tracing::{info, warn};
+
+/// How long a node waits for another node's answer to a request.
+pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// What became of a request.
+pub enum Asked {
+    Answered(Vec<u8>),
+    /// Nobody listens on the subject now (a room between owners), or nobody answered in time
+    /// (its owner stopped or cut off): worth asking again a little later.
+    Unheard,
+    /// The bus itself failed.
+    Failed(String),
+}
+
+/// A node's connection to the bus, and the names of the hall's subjects.
+#[derive(Clone)]
+pub struct Bus {
+    client: Client,
+    /// `parlor.<hall id>`.
+    prefix: String,
+}
+
+impl Bus {
+    /// Connects to the NATS server at `url` as node `node` of hall `hall`. Lost connections
+    /// are made again for as long as the node runs (subscriptions included); what is published
+    /// meanwhile waits in the client's buffer.
+    pub async fn connect(url: &str, hall: i64, node: &str) -> anyhow::Result<Bus> {
+        let options = ConnectOptions::new()
+            .name(format!("parlor node {node}"))
+            .request_timeout(Some(ANSWER_TIMEOUT))
+            .max_reconnects(None)
+            .event_callback(|event| async move {
+                match event {
+                    Event::Connected => info!("bus connected"),
+                    Event::Disconnected => warn!("bus disconnected; reconnecting"),
+                    other => info!(event = %other, "bus event"),
+                }
+            });
+        let client = tokio::time::timeout(Duration::from_secs(10), options.connect(url))
+            .await
+            .map_err(|_| anyhow::anyhow!("no answer within 10 s"))
+            .and_then(|connected| connected.map_err(anyhow::Error::from))
+            .with_context(|| format!("cannot connect to the bus at {url}"))?;
+        Ok(Bus {
+            client,
+            prefix: format!("parlor.{hall:x}"),
+        })
+    }
+
+    /// Where commands for room `room` go: its owner listens there.
+    pub fn room_subject(&self, room: RoomId) -> String {
+        format!("{}.room.{room}", self.prefix)
+    }
+
+    /// Where owners send what node `node`'s connections are to receive.
+    pub fn node_subject(&self, node: &str) -> String {
+        format!("{}.node.{node}", self.prefix)
+    }
+
+    /// Where every node says which rooms it holds.
+    pub fn lobby_subject(&self) -> String {
+        format!("{}.lobby", self.prefix)
+    }
+
+    /// Publishes `payload`; a failure (the client's buffer is full while the bus is away) is
+    /// logged and dropped: what travels on the bus heals itself (states are full snapshots,
+    /// the lobby is said again and again, a lost command is answered by a timeout).
+    pub async fn publish(&self, subject: String, payload: Vec<u8>) {
+        if let Err(error) = self.client.publish(subject, payload.into()).await {
+            warn!(%error, "could not publish on the bus");
+        }
+    }
+
+    pub async fn subscribe(&self, subject: String) -> anyhow::Result<Subscriber> {
+        (self.client.subscribe(subject.clone()).await)
+            .with_context(|| format!("cannot listen on the bus at {subject}"))
+    }
+
+    /// Asks whoever listens on `subject` and waits for the answer (at most
+    /// [`ANSWER_TIMEOUT`]).
+    pub async fn request(&self, subject: String, payload: Vec<u8>) -> Asked {
+        match self.client.request(subject, payload.into()).await {
+            Ok(answer) => Asked::Answered(answer.payload.to_vec()),
+            Err(error) => match error.kind() {
+                RequestErrorKind::NoResponders | RequestErrorKind::TimedOut => Asked::Unheard,
+                _ => Asked::Failed(error.to_string()),
+            },
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! A node's claims on rooms: renewed three times a lease; rooms taken by another node ended
+//! here at once; rooms nobody holds claimed and replayed from the store; and, as the node stops,
+//! its rooms let go so that others take them without waiting for the leases.
+
+use std::sync::Arc;
+
+use tokio::time::{Instant, MissedTickBehavior};
+use tracing::{info, warn};
+
+use super::Cluster;
+use crate::hall::Hall;
+
+/// Renews this node's claims and takes the rooms nobody holds, for as long as the node runs.
+pub async fn keep(hall: Arc<Hall>, cluster: Arc<Cluster>) {
+    let mut tick = tokio::time::interval(cluster.lease / 3);
+    tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+    let mut renewed_at = Instant::now();
+    loop {
+        tick.tick().await;
+        let store = Arc::clone(&cluster.store);
+        match tokio::task::spawn_blocking(move || store.renew_claims()).await {
+            Ok(Ok(taken)) => {
+                renewed_at = Instant::now();
+                for room in taken {
+                    warn!(room, "another node has taken this room; ending it here");
+                    hall.room_moved(room).await;
+                }
+            }
+            failed => {
+                let error = match failed {
+                    Ok(Err(error)) => format!("{error:#}"),
+                    Err(panicked) => panicked.to_string(),
+                    Ok(Ok(_)) => unreachable!(),
+                };
+                warn!(error, "could not renew this node's claims");
+                // Past the lease, other nodes may have taken every room: this one must not play
+                // them on. They come back to whoever claims them first, this node too.
+                if renewed_at.elapsed() > cluster.lease {
+                    for room in hall.local_rooms() {
+                        cluster.store.forget_claim(room);
+                        hall.room_moved(room).await;
+                    }
+                }
+                continue;
+            }
+        }
+        take_over(&hall, &cluster).await;
+    }
+}
+
+/// Claims each room nobody holds and plays it on from the store.
+async fn take_over(hall: &Arc<Hall>, cluster: &Arc<Cluster>) {
+    let store = Arc::clone(&cluster.store);
+    let claimable = match tokio::task::spawn_blocking(move || store.claimable_rooms()).await {
+        Ok(Ok(claimable)) => claimable,
+        Ok(Err(error)) => return warn!(error = format!("{error:#}"), "cannot list rooms to take"),
+        Err(panicked) => return warn!(%panicked, "cannot list rooms to take"),
+    };
+    let local = hall.local_rooms();
+    for room in claimable.into_iter().filter(|room| !local.contains(room)) {
+        let store = Arc::clone(&cluster.store);
+        let claimed = tokio::task::spawn_blocking(move || {
+            let Some(epoch) = store.claim_room(room)? else {
+                return anyhow::Ok(None);
+            };
+            Ok(Some((epoch, store.load_claimed(&[room])?)))
+        })
+        .await;
+        let (epoch, loaded) = match claimed {
+            Ok(Ok(Some(claimed))) => claimed,
+            // Another node was first.
+            Ok(Ok(None)) => continue,
+            Ok(Err(error)) => {
+                warn!(
+                    room,
+                    error = format!("{error:#}"),
+                    "could not take the room"
+                );
+                continue;
+            }
+            Err(panicked) => {
+                warn!(room, %panicked, "could not take the room");
+                continue;
+            }
+        };
+        for stored in loaded.rooms {
+            match hall.adopt(stored) {
+                Ok(handle) => {
+                    info!(room, epoch, "room taken over");
+                    cluster.opened(room, handle).await;
+                }
+                // Its lease runs out and another node tries; each logs why it could not.
+                Err(error) => {
+                    cluster.store.forget_claim(room);
+                    warn!(
+                        room,
+                        error = format!("{error:#}"),
+                        "a claimed room did not replay"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Lets every room of this node go (as it stops on SIGTERM): each ends here, its followers
+/// are asked to reconnect, and its claim is given up, so that another node takes it at once.
+pub async fn hand_over(hall: &Hall, cluster: &Cluster) {
+    let rooms = hall.local_rooms();
+    for &room in &rooms {
+        hall.room_moved(room).await;
+    }
+    let store = Arc::clone(&cluster.store);
+    let released = tokio::task::spawn_blocking(move || {
+        for &room in &rooms {
+            if let Err(error) = store.release_room(room) {
+                warn!(
+                    room,
+                    error = format!("{error:#}"),
+                    "could not let the room go"
+                );
+            }
+        }
+        rooms.len()
+    })
+    .await;
+    if let Ok(count) = released {
+        info!(rooms = count, "rooms handed over to the other nodes");
+    }
+}

@@ -1,0 +1,159 @@
+//! What the hall's nodes say to each other on the bus, in the binary format of
+//! `codec::encode_for_node`. A command for a room travels from the node its client is connected
+//! to (`remote.rs`) to the room's owner (`served.rs`); what the room has for that client travels
+//! back; and every node says which rooms it holds (`lobby.rs`).
+
+use parlor_shared::game::GameMove;
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{RoomId, RoomSummary, SeatToken, ServerMsg};
+use serde::{Deserialize, Serialize};
+
+use crate::room::{ConnId, RoomCommand, Subscriber};
+
+/// A client's command for a room, without the connection it came from.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RemoteCommand {
+    Join {
+        seat: u8,
+        token: Option<SeatToken>,
+        spectator_cap: usize,
+    },
+    Reclaim {
+        token: SeatToken,
+        spectator_cap: usize,
+    },
+    Watch {
+        spectator_cap: usize,
+    },
+    Leave,
+    Close,
+    Move {
+        token: SeatToken,
+        version: u64,
+        mv: GameMove,
+    },
+}
+
+/// A command as it travels to the room's owner: who sent it, through which node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Forwarded {
+    /// The node the client is connected to, where the answers go.
+    pub from: String,
+    /// The connection there.
+    pub conn: ConnId,
+    pub player: Player,
+    pub operator: bool,
+    pub command: RemoteCommand,
+}
+
+/// The owner's answer to a [`Forwarded`] command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Taken {
+    /// In the room's inbox; the room answers the client as it answers its own. `owner` holds
+    /// the room at `epoch`.
+    Queued { owner: String, epoch: i64 },
+    /// The room has closed.
+    Closed,
+}
+
+/// Something a room has for a client connected to another node.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Delivery {
+    pub conn: ConnId,
+    pub room: RoomId,
+    pub what: Delivered,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Delivered {
+    Reply(ServerMsg),
+    /// The room's state, which replaces one still waiting for the client.
+    State(ServerMsg),
+    /// The room moved on to another node: the client is to reconnect.
+    Reconnect,
+}
+
+/// A node's rooms, said every half second.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Announcement {
+    pub node: String,
+    /// Each room with the epoch its node owns it at: of two nodes that both list a room (the
+    /// old owner's word not yet expired), the higher epoch is the owner.
+    pub rooms: Vec<(RoomSummary, i64)>,
+}
+
+/// The command without its connection, for the bus; `None` for the room's own commands, which
+/// never leave their node.
+pub fn detach(command: RoomCommand) -> Option<(Subscriber, RemoteCommand)> {
+    let detached = match command {
+        RoomCommand::Join {
+            seat,
+            token,
+            who,
+            spectator_cap,
+        } => (
+            who,
+            RemoteCommand::Join {
+                seat,
+                token,
+                spectator_cap,
+            },
+        ),
+        RoomCommand::Reclaim {
+            token,
+            who,
+            spectator_cap,
+        } => (
+            who,
+            RemoteCommand::Reclaim {
+                token,
+                spectator_cap,
+            },
+        ),
+        RoomCommand::Watch { who, spectator_cap } => (who, RemoteCommand::Watch { spectator_cap }),
+        RoomCommand::Leave { who } => (who, RemoteCommand::Leave),
+        RoomCommand::Close { who } => (who, RemoteCommand::Close),
+        RoomCommand::Move {
+            token,
+            version,
+            mv,
+            who,
+        } => (who, RemoteCommand::Move { token, version, mv }),
+        _ => return None,
+    };
+    Some(detached)
+}
+
+/// The command as the owner's room takes it, from `who` (the owner's stand-in for the remote
+/// connection).
+pub fn attach(command: RemoteCommand, who: Subscriber) -> RoomCommand {
+    match command {
+        RemoteCommand::Join {
+            seat,
+            token,
+            spectator_cap,
+        } => RoomCommand::Join {
+            seat,
+            token,
+            who,
+            spectator_cap,
+        },
+        RemoteCommand::Reclaim {
+            token,
+            spectator_cap,
+        } => RoomCommand::Reclaim {
+            token,
+            who,
+            spectator_cap,
+        },
+        RemoteCommand::Watch { spectator_cap } => RoomCommand::Watch { who, spectator_cap },
+        RemoteCommand::Leave => RoomCommand::Leave { who },
+        RemoteCommand::Close => RoomCommand::Close { who },
+        RemoteCommand::Move { token, version, mv } => RoomCommand::Move {
+            token,
+            version,
+            mv,
+            who,
+        },
+    }
+}

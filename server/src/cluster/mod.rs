@@ -1,0 +1,207 @@
+//! A hall served by several nodes: `server --store postgres://… --bus nats://…`.
+//!
+//! - PostgreSQL is the truth (`store::postgres`): every room in progress with every move, and
+//!   one owner per room, fenced by an epoch (`store/postgres/ownership.rs`).
+//! - A room lives in one node, its owner, as on a lone server. Clients may connect to any
+//!   node: a command for a room owned elsewhere travels on the bus to its owner
+//!   (`remote.rs`, `served.rs`), and the room's answers and states travel back.
+//! - Every node says which rooms it holds every half second, so every lobby lists every room
+//!   (`lobby.rs`).
+//! - Each node renews its leases, and claims the rooms nobody holds: those of a node that died
+//!   (their leases ran out) or stopped (it let them go), replayed from the store as a restart
+//!   does (`claims.rs`). A node that finds a room taken from it ends it at once; the room's
+//!   followers reconnect and find it at its new owner.
+//!
+//! The bus is core NATS (`bus.rs`), nothing of JetStream.
+
+mod bus;
+mod claims;
+mod lobby;
+mod messages;
+mod remote;
+mod served;
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use parlor_shared::codec;
+use parlor_shared::protocol::{RoomId, RoomSummary};
+use tokio::sync::Notify;
+use tokio::time::Instant;
+use tracing::warn;
+
+use self::bus::Bus;
+pub use self::claims::hand_over;
+use self::lobby::Lobby;
+use self::messages::{Announcement, Delivery};
+use self::remote::RemoteRooms;
+use crate::hall::Hall;
+use crate::room::{ConnId, RoomHandle};
+use crate::store::postgres::PgStore;
+
+/// How a node joins its hall.
+#[derive(Clone, Debug)]
+pub struct NodeConfig {
+    /// The NATS server, `nats://host:4222`.
+    pub bus_url: String,
+    /// The node's name, unique in the hall (letters, digits, `-` and `_`).
+    pub id: String,
+    /// How long a node's claim on a room holds without a renewal: a dead node's rooms move
+    /// to others after about this long.
+    pub lease: Duration,
+}
+
+impl NodeConfig {
+    /// Checks the node's name: it names a subject on the bus.
+    pub fn check(&self) -> anyhow::Result<()> {
+        let fits = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        if self.id.is_empty() || self.id.len() > 64 || !self.id.chars().all(fits) {
+            anyhow::bail!(
+                "the node id {:?} must be 1 to 64 letters, digits, '-' or '_'",
+                self.id
+            );
+        }
+        if self.lease < Duration::from_millis(300) {
+            anyhow::bail!("a lease under 0.3 s would run out between two renewals");
+        }
+        Ok(())
+    }
+}
+
+/// Stand-ins for other nodes' connections take ids from here, far above this node's own.
+const STAND_IN_IDS: ConnId = 1 << 62;
+
+/// What a node shares with its hall's other nodes.
+pub struct Cluster {
+    node: String,
+    store: Arc<PgStore>,
+    bus: Bus,
+    lobby: Lobby,
+    remote: RemoteRooms,
+    lease: Duration,
+    next_stand_in: AtomicU64,
+    /// Rung when this node opens or takes a room: the lobby hears of it at once.
+    announce_now: Notify,
+}
+
+impl Cluster {
+    /// Joins the hall whose store is `store` (a node's: `PgStore::connect_node`).
+    pub async fn join(store: Arc<PgStore>, config: &NodeConfig) -> anyhow::Result<Arc<Cluster>> {
+        config.check()?;
+        let bus = Bus::connect(&config.bus_url, store.hall_id(), &config.id).await?;
+        Ok(Arc::new(Cluster {
+            node: config.id.clone(),
+            store,
+            bus,
+            lobby: Lobby::default(),
+            remote: RemoteRooms::default(),
+            lease: config.lease,
+            next_stand_in: AtomicU64::new(STAND_IN_IDS),
+            announce_now: Notify::new(),
+        }))
+    }
+
+    /// This node's name.
+    pub fn node(&self) -> &str {
+        &self.node
+    }
+
+    fn new_stand_in_id(&self) -> ConnId {
+        self.next_stand_in.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// A room id no node has given out.
+    pub async fn allocate_room_id(&self) -> anyhow::Result<RoomId> {
+        let store = Arc::clone(&self.store);
+        tokio::task::spawn_blocking(move || store.allocate_room_id()).await?
+    }
+
+    /// Whether `room` is still in progress in the store (taken for yes when the store cannot
+    /// tell: a command is then sent again rather than refused).
+    async fn in_progress(&self, room: RoomId) -> bool {
+        let store = Arc::clone(&self.store);
+        match tokio::task::spawn_blocking(move || store.in_progress(room)).await {
+            Ok(Ok(in_progress)) => in_progress,
+            _ => true,
+        }
+    }
+
+    /// Room `room` of another node, as a local handle, while the lobby lists it.
+    pub fn remote_room(self: &Arc<Self>, room: RoomId) -> Option<RoomHandle> {
+        self.remote.handle(self, room)
+    }
+
+    /// The rooms the other nodes hold.
+    pub fn remote_summaries(&self) -> Vec<RoomSummary> {
+        (self.lobby.rooms(Instant::now()).into_iter())
+            .map(|(summary, _)| summary)
+            .collect()
+    }
+
+    /// A room this node opened or took: other nodes may reach it from now on.
+    pub async fn opened(self: &Arc<Self>, room: RoomId, handle: RoomHandle) {
+        served::serve_room(self, room, handle).await;
+        self.announce_now.notify_one();
+    }
+}
+
+/// Starts the node's work beside its connections: what owners send for its connections, the
+/// lobby (heard and said), and its claims. Returns once it listens on the bus.
+pub async fn start(hall: &Arc<Hall>, cluster: &Arc<Cluster>) -> anyhow::Result<()> {
+    let deliveries = cluster
+        .bus
+        .subscribe(cluster.bus.node_subject(&cluster.node))
+        .await?;
+    let lobby = cluster.bus.subscribe(cluster.bus.lobby_subject()).await?;
+    tokio::spawn(receive_deliveries(Arc::clone(cluster), deliveries));
+    tokio::spawn(hear_lobby(Arc::clone(cluster), lobby));
+    tokio::spawn(announce(Arc::clone(hall), Arc::clone(cluster)));
+    tokio::spawn(claims::keep(Arc::clone(hall), Arc::clone(cluster)));
+    Ok(())
+}
+
+async fn receive_deliveries(cluster: Arc<Cluster>, mut deliveries: async_nats::Subscriber) {
+    while let Some(message) = deliveries.next().await {
+        match codec::decode_from_node::<Delivery>(&message.payload) {
+            Ok(delivery) => cluster.remote.deliver(delivery),
+            Err(error) => warn!(%error, "a delivery from another node did not decode"),
+        }
+    }
+}
+
+async fn hear_lobby(cluster: Arc<Cluster>, mut announcements: async_nats::Subscriber) {
+    while let Some(message) = announcements.next().await {
+        match codec::decode_from_node::<Announcement>(&message.payload) {
+            Ok(heard) if heard.node == cluster.node => {}
+            Ok(heard) => cluster.lobby.heard(heard, Instant::now()),
+            Err(error) => warn!(%error, "a node's announcement did not decode"),
+        }
+    }
+}
+
+/// Says which rooms this node holds, every `ANNOUNCE_EVERY` and whenever it opens or takes
+/// one.
+async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
+    let subject = cluster.bus.lobby_subject();
+    loop {
+        // A finished room lingering for its followers holds no claim (its row is gone): it is
+        // said at epoch 0, below any owner's.
+        let rooms = (hall.summaries().into_iter())
+            .map(|summary| {
+                let epoch = cluster.store.epoch_of(summary.room).unwrap_or(0);
+                (summary, epoch)
+            })
+            .collect();
+        let announcement = Announcement {
+            node: cluster.node.clone(),
+            rooms,
+        };
+        match codec::encode_for_node(&announcement) {
+            Ok(payload) => cluster.bus.publish(subject.clone(), payload).await,
+            Err(error) => warn!(%error, "this node's rooms could not be announced"),
+        }
+        let _ = tokio::time::timeout(lobby::ANNOUNCE_EVERY, cluster.announce_now.notified()).await;
+    }
+}

@@ -1,0 +1,213 @@
+//! The side of the node a client is connected to, for rooms other nodes own. Such a room gets a
+//! local [`RoomHandle`] like any other, so connections need not know where rooms live: its
+//! inbox is read by a forwarder that sends each command to the room's subject on the bus, and
+//! what owners send back for this node's connections is put in their outboxes.
+//!
+//! When a room changes owner (its owner died or was cut off, another node claimed it and
+//! replayed it from the store), the new owner does not know who followed it through this node:
+//! those connections are asked to reconnect, and their clients resume their seats and watches
+//! (they do the same after any outage).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, Weak};
+use std::time::Duration;
+
+use parlor_shared::codec;
+use parlor_shared::protocol::{ErrorCode, RoomId};
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tracing::warn;
+
+use super::Cluster;
+use super::bus::Asked;
+use super::lobby::{ANNOUNCE_EVERY, HEARD_FOR};
+use super::messages::{Delivered, Delivery, Forwarded, RemoteCommand, Taken, detach};
+use crate::outbox::{Broadcast, Outbox};
+use crate::room::{ConnId, ROOM_INBOX, RoomCommand, RoomHandle, Subscriber};
+
+/// How long an unlisted room's forwarder waits before it ends, once nobody here follows it.
+const FORGET_AFTER: Duration = Duration::from_secs(10);
+
+/// How often a command nobody answered is sent again while its room changes owner.
+const ASK_AGAIN_EVERY: Duration = Duration::from_millis(200);
+
+/// The rooms other nodes own that this node's connections use, and those connections'
+/// outboxes.
+#[derive(Default)]
+pub struct RemoteRooms {
+    handles: Mutex<HashMap<RoomId, RoomHandle>>,
+    outboxes: Mutex<HashMap<ConnId, Weak<Outbox>>>,
+}
+
+impl RemoteRooms {
+    /// The handle of room `room`, owned by another node, while the lobby lists it.
+    pub fn handle(&self, cluster: &Arc<Cluster>, room: RoomId) -> Option<RoomHandle> {
+        let mut handles = crate::lock(&self.handles);
+        handles.retain(|_, handle| !handle.inbox.is_closed());
+        if let Some(handle) = handles.get(&room) {
+            return Some(handle.clone());
+        }
+        let summary = cluster.lobby.summary_of(room, Instant::now())?;
+        let (inbox, commands) = mpsc::channel(ROOM_INBOX);
+        let handle = RoomHandle {
+            inbox,
+            summary: watch::channel(summary).1,
+        };
+        tokio::spawn(forward(Arc::clone(cluster), room, commands));
+        handles.insert(room, handle.clone());
+        Some(handle)
+    }
+
+    fn register(&self, who: &Subscriber) {
+        let mut outboxes = crate::lock(&self.outboxes);
+        if outboxes.len() > 1024 {
+            outboxes.retain(|_, outbox| outbox.strong_count() > 0);
+        }
+        outboxes.insert(who.id, Arc::downgrade(&who.outbox));
+    }
+
+    /// Puts what an owner sent in the outbox of the connection it is for, if it is still here.
+    pub fn deliver(&self, delivery: Delivery) {
+        let outbox = crate::lock(&self.outboxes)
+            .get(&delivery.conn)
+            .and_then(Weak::upgrade);
+        let Some(outbox) = outbox else { return };
+        match delivery.what {
+            Delivered::Reply(message) => drop(outbox.reply(message)),
+            Delivered::State(message) => drop(outbox.state(delivery.room, Broadcast::new(message))),
+            Delivered::Reconnect => outbox.reconnect(),
+        }
+    }
+}
+
+/// Whom a forwarder knows to follow its room through this node, and at which owner.
+#[derive(Default)]
+struct Followers {
+    /// The owner's epoch when they followed it.
+    epoch: i64,
+    outboxes: HashMap<ConnId, Weak<Outbox>>,
+}
+
+impl Followers {
+    /// The room is owned at `epoch` now: followers of an older owner are asked to reconnect.
+    fn owned_at(&mut self, epoch: i64, except: Option<ConnId>) {
+        if epoch > self.epoch {
+            for (conn, outbox) in self.outboxes.drain() {
+                if let Some(outbox) = outbox.upgrade()
+                    && Some(conn) != except
+                {
+                    outbox.reconnect();
+                }
+            }
+            self.epoch = epoch;
+        }
+    }
+
+    fn note(&mut self, who: &Subscriber, command: &RemoteCommand) {
+        match command {
+            RemoteCommand::Join { .. }
+            | RemoteCommand::Reclaim { .. }
+            | RemoteCommand::Watch { .. } => {
+                self.outboxes.insert(who.id, Arc::downgrade(&who.outbox));
+            }
+            RemoteCommand::Leave => drop(self.outboxes.remove(&who.id)),
+            RemoteCommand::Close | RemoteCommand::Move { .. } => {}
+        }
+    }
+
+    fn any(&self) -> bool {
+        self.outboxes
+            .values()
+            .any(|outbox| outbox.strong_count() > 0)
+    }
+}
+
+/// Sends room `room`'s commands to its owner, one at a time, in order.
+async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<RoomCommand>) {
+    let mut followers = Followers::default();
+    let mut check = tokio::time::interval(ANNOUNCE_EVERY);
+    let mut unlisted_since = None;
+    loop {
+        tokio::select! {
+            command = inbox.recv() => {
+                let Some((who, command)) = command.and_then(detach) else {
+                    if inbox.is_closed() { break } else { continue }
+                };
+                cluster.remote.register(&who);
+                followers.note(&who, &command);
+                let forwarded = Forwarded {
+                    from: cluster.node.clone(),
+                    conn: who.id,
+                    player: who.player.clone(),
+                    operator: who.operator,
+                    command,
+                };
+                match ask(&cluster, room, &forwarded).await {
+                    Ok(Taken::Queued { epoch, .. }) => followers.owned_at(epoch, Some(who.id)),
+                    Ok(Taken::Closed) => {
+                        who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
+                    }
+                    Err((code, why)) => who.error(code, why),
+                }
+            }
+            _ = check.tick() => {
+                let now = Instant::now();
+                match cluster.lobby.owner_of(room, now) {
+                    Some((_, epoch)) => {
+                        unlisted_since = None;
+                        followers.owned_at(epoch, None);
+                    }
+                    None => {
+                        let since = *unlisted_since.get_or_insert(now);
+                        if now.duration_since(since) > FORGET_AFTER && !followers.any() {
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Commands that came in meanwhile are told the room is gone here.
+    inbox.close();
+    while let Ok(command) = inbox.try_recv() {
+        if let Some((who, _)) = detach(command) {
+            who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
+        }
+    }
+}
+
+/// Sends `forwarded` to the room's owner and waits for its answer. While nobody answers, the
+/// room may be between owners (its owner died, and its lease has to run out before another
+/// node takes it): the command is sent again until the room is taken, it is found finished
+/// in the store, or that took longer than a takeover can.
+async fn ask(
+    cluster: &Arc<Cluster>,
+    room: RoomId,
+    forwarded: &Forwarded,
+) -> Result<Taken, crate::hall::Refusal> {
+    let payload = codec::encode_for_node(forwarded).map_err(crate::hall::internal)?;
+    let subject = cluster.bus.room_subject(room);
+    let give_up = Instant::now() + 2 * cluster.lease + HEARD_FOR + Duration::from_secs(2);
+    loop {
+        match cluster.bus.request(subject.clone(), payload.clone()).await {
+            Asked::Answered(answer) => {
+                return codec::decode_from_node(&answer).map_err(crate::hall::internal);
+            }
+            Asked::Failed(error) => {
+                warn!(room, error, "the bus failed");
+                let why = "the hall's nodes cannot reach each other now; try again";
+                return Err((ErrorCode::ServerBusy, why.into()));
+            }
+            Asked::Unheard if Instant::now() >= give_up => {
+                let why = format!("room {room} is not answering; try again later");
+                return Err((ErrorCode::ServerBusy, why));
+            }
+            Asked::Unheard => {
+                if !cluster.in_progress(room).await {
+                    return Ok(Taken::Closed);
+                }
+                tokio::time::sleep(ASK_AGAIN_EVERY).await;
+            }
+        }
+    }
+}

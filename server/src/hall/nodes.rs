@@ -1,0 +1,74 @@
+//! What a hall does as one node of several (`crate::cluster`): room ids from the shared store,
+//! rooms of other nodes reached through the bus and listed beside its own, rooms taken from it
+//! ended here.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use parlor_shared::protocol::{RoomId, RoomSummary};
+
+use super::{Hall, Refusal, internal};
+use crate::cluster::Cluster;
+use crate::room::{RoomCommand, RoomHandle};
+
+impl Hall {
+    /// The hall as node `cluster.node()` of a cluster.
+    pub fn with_cluster(mut self, cluster: Arc<Cluster>) -> Hall {
+        self.cluster = Some(cluster);
+        self
+    }
+
+    /// The node this hall is, if it is one of a cluster.
+    pub fn cluster(&self) -> Option<&Arc<Cluster>> {
+        self.cluster.as_ref()
+    }
+
+    /// An id for a new room: the next of this server's, or one no node has given out.
+    pub(super) async fn new_room_id(&self) -> Result<RoomId, Refusal> {
+        match &self.cluster {
+            Some(cluster) => cluster.allocate_room_id().await.map_err(internal),
+            None => Ok(self.next_room.fetch_add(1, Ordering::Relaxed)),
+        }
+    }
+
+    /// Lets the other nodes reach a room this node just opened.
+    pub(super) async fn serve_to_nodes(&self, room: RoomId, handle: &RoomHandle) {
+        if let Some(cluster) = &self.cluster {
+            cluster.opened(room, handle.clone()).await;
+        }
+    }
+
+    /// A room another node owns, as a local handle (see `cluster::remote`).
+    pub(super) fn remote_room(&self, room: RoomId) -> Option<RoomHandle> {
+        self.cluster.as_ref()?.remote_room(room)
+    }
+
+    /// This node's rooms and, in a cluster, every other node's, each once, by room id.
+    pub(super) fn hall_summaries(&self) -> Vec<RoomSummary> {
+        let mut rooms = self.summaries();
+        if let Some(cluster) = &self.cluster {
+            let local: std::collections::HashSet<RoomId> =
+                rooms.iter().map(|room| room.room).collect();
+            rooms.extend(
+                (cluster.remote_summaries().into_iter()).filter(|room| !local.contains(&room.room)),
+            );
+            rooms.sort_by_key(|room| room.room);
+        }
+        rooms
+    }
+
+    /// The ids of the rooms this node runs.
+    pub fn local_rooms(&self) -> Vec<RoomId> {
+        self.lock_rooms().keys().copied().collect()
+    }
+
+    /// Ends room `room` here, without a word to the store: another node owns it now. Its
+    /// followers are asked to reconnect, and find it there.
+    pub async fn room_moved(&self, room: RoomId) {
+        let handle = self.lock_rooms().remove(&room);
+        crate::lock(&self.room_addresses).remove(&room);
+        if let Some(handle) = handle {
+            let _ = handle.inbox.send(RoomCommand::Moved).await;
+        }
+    }
+}

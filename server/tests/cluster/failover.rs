@@ -1,0 +1,1 @@
+//! Rooms that outlive their node.

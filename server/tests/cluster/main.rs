@@ -1,0 +1,82 @@
+//! One hall served by three `server` nodes over PostgreSQL and NATS, on loopback: a game
+//! played through one node and watched through the others, every lobby listing every room,
+//! and rooms that outlive their node (`kill -9`, SIGSTOP past the lease, SIGTERM), a restart
+//! of NATS, AI rooms and auto matches included. Skipped with a note without
+//! `PARLOR_TEST_POSTGRES` and `PARLOR_TEST_NATS` (`scripts/cluster_services.sh`), except in
+//! CI.
+
+#[path = "../common/mod.rs"]
+mod common;
+mod failover;
+mod nodes;
+
+use parlor_shared::game::{GameMove, GameState};
+use parlor_shared::identity::PlayerSecret;
+use parlor_shared::protocol::{RoomSnapshot, SeatSpec};
+
+use nodes::{Services, listed, listed_where};
+
+/// A legal Magnetic Cave move in `state`.
+pub fn some_cave_move(state: &RoomSnapshot) -> GameMove {
+    let GameState::Cave(position) = &state.state else {
+        panic!("not a Cave room")
+    };
+    GameMove::Cave(position.legal_squares().next().unwrap())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_played_through_one_node_is_watched_through_the_others() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nodes = [services.node("a"), services.node("b"), services.node("c")];
+    let (alice, bob, carol) = (
+        PlayerSecret::random(),
+        PlayerSecret::random(),
+        PlayerSecret::random(),
+    );
+    let mut x = nodes[0].peer(&alice).await;
+    let room = x.create_room(vec![SeatSpec::Human, SeatSpec::Human]).await;
+    let x_token = x.join(room, 0).await;
+
+    // B and C learn of the room from A's word, and reach it through the bus.
+    let mut y = nodes[1].peer(&bob).await;
+    listed(&mut y, room).await;
+    let y_token = y.join(room, 1).await;
+    let mut watcher = nodes[2].peer(&carol).await;
+    listed(&mut watcher, room).await;
+    let first = watcher.watch(room).await;
+    assert_eq!(first.version, 0);
+
+    let mut state = x.state_where(room, |s| s.seats.len() == 2).await;
+    for ply in 0..6u64 {
+        let (mover, token) = match ply % 2 {
+            0 => (&mut x, &x_token),
+            _ => (&mut y, &y_token),
+        };
+        state = mover
+            .play_and_see(room, token, ply, some_cave_move(&state))
+            .await;
+        assert_eq!(state.version, ply + 1);
+        let seen = watcher.state_where(room, |s| s.version == ply + 1).await;
+        assert_eq!(
+            seen.state, state.state,
+            "the watcher on C sees what the player sees"
+        );
+    }
+    // Each player sees the other's moves, whichever node they came through.
+    let on_a = x.state_where(room, |s| s.version == 6).await;
+    assert_eq!(on_a.state, state.state);
+    assert_eq!(on_a.spectators, 1, "the watcher on C counts");
+
+    // Every node's lobby lists every node's rooms.
+    let mut z = nodes[2].peer(&carol).await;
+    let on_c = z.create_room(vec![SeatSpec::Human, SeatSpec::Human]).await;
+    for node in &nodes {
+        let mut peer = node.peer(&PlayerSecret::random()).await;
+        let summary = listed_where(&mut peer, room, |s| s.moves == 6).await;
+        assert_eq!(summary.spectators, 1);
+        listed(&mut peer, on_c).await;
+    }
+    assert_ne!(on_c, room, "room ids are the hall's, not a node's");
+}

@@ -1,0 +1,166 @@
+//! A hall of several `server` nodes on loopback: one PostgreSQL database of its own (see
+//! `TestDatabase`), the NATS server of `PARLOR_TEST_NATS` or one of the test's own, and the
+//! real binary for each node.
+
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use parlor_server::store::postgres::test_database::TestDatabase;
+use parlor_shared::codec::Format;
+use parlor_shared::identity::PlayerSecret;
+use parlor_shared::protocol::{RoomId, RoomSummary};
+
+use crate::common::{Log, Peer, Running, start_logged};
+
+/// Each node's lease: short, so that takeovers come quickly.
+pub const LEASE_SECONDS: &str = "1.5";
+
+/// The services a hall's nodes need, or `None` (with a note) where they are not running.
+pub struct Services {
+    pub database: TestDatabase,
+    pub nats: String,
+}
+
+impl Services {
+    pub fn find() -> Option<Services> {
+        let database = TestDatabase::create()?;
+        let nats = std::env::var("PARLOR_TEST_NATS").expect(
+            "PARLOR_TEST_POSTGRES is set but PARLOR_TEST_NATS is not: \
+             eval \"$(scripts/cluster_services.sh start)\"",
+        );
+        Some(Services { database, nats })
+    }
+
+    /// Node `name` of the hall, on a free port, logging at info.
+    pub fn node(&self, name: &str) -> Node {
+        self.node_on(name, &self.nats)
+    }
+
+    /// Node `name`, on the NATS server at `nats`.
+    pub fn node_on(&self, name: &str, nats: &str) -> Node {
+        let url = self.database.url();
+        let args = [
+            "--store",
+            &url,
+            "--bus",
+            nats,
+            "--node-id",
+            name,
+            "--lease-seconds",
+            LEASE_SECONDS,
+        ];
+        let (running, log) = start_logged(&args, "info");
+        Node {
+            name: name.to_string(),
+            running: Some(running),
+            log,
+        }
+    }
+}
+
+/// One node: its process and its log.
+pub struct Node {
+    pub name: String,
+    pub running: Option<Running>,
+    pub log: Log,
+}
+
+impl Node {
+    pub fn url(&self) -> String {
+        self.running.as_ref().expect("the node runs").url.clone()
+    }
+
+    pub fn pid(&self) -> i32 {
+        self.running.as_ref().expect("the node runs").child.id() as i32
+    }
+
+    pub fn kill_9(&mut self) {
+        self.running.take().expect("the node runs").kill_9();
+    }
+
+    pub fn signal(&self, signal: i32) {
+        assert_eq!(unsafe { libc::kill(self.pid(), signal) }, 0, "signal sent");
+    }
+
+    pub async fn peer(&self, secret: &PlayerSecret) -> Peer {
+        Peer::connect_as(&self.url(), Format::Json, secret).await
+    }
+}
+
+/// Waits until `peer`'s lobby lists `room`; its summary.
+pub async fn listed(peer: &mut Peer, room: RoomId) -> RoomSummary {
+    listed_where(peer, room, |_| true).await
+}
+
+/// Waits until `peer`'s lobby lists `room` as `accept` wants it (other nodes' rooms are
+/// listed as their owners last said, every half second).
+pub async fn listed_where(
+    peer: &mut Peer,
+    room: RoomId,
+    accept: impl Fn(&RoomSummary) -> bool,
+) -> RoomSummary {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let rooms = peer.list_rooms().await;
+        if let Some(summary) =
+            (rooms.into_iter()).find(|summary| summary.room == room && accept(summary))
+        {
+            return summary;
+        }
+        assert!(Instant::now() < deadline, "room {room} never listed");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// A NATS server of the test's own, which it may stop and start again on the same port.
+pub struct OwnNats {
+    pub port: u16,
+    child: Option<Child>,
+}
+
+impl OwnNats {
+    pub fn start() -> OwnNats {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let mut nats = OwnNats { port, child: None };
+        nats.restart();
+        nats
+    }
+
+    pub fn url(&self) -> String {
+        format!("nats://127.0.0.1:{}", self.port)
+    }
+
+    pub fn stop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+
+    /// Starts it (again) and waits until it takes connections.
+    pub fn restart(&mut self) {
+        self.stop();
+        let child = Command::new("nats-server")
+            .args(["-a", "127.0.0.1", "-p", &self.port.to_string()])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("nats-server starts (apt-get install nats-server)");
+        self.child = Some(child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
+            assert!(Instant::now() < deadline, "nats-server never listened");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for OwnNats {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
