@@ -18,13 +18,15 @@ pub async fn keep(hall: Arc<Hall>, cluster: Arc<Cluster>) {
     loop {
         tick.tick().await;
         let store = Arc::clone(&cluster.store);
+        let asked_at = Instant::now();
         match tokio::task::spawn_blocking(move || store.renew_claims()).await {
             Ok(Ok(taken)) => {
-                renewed_at = Instant::now();
                 for room in taken {
                     warn!(room, "another node has taken this room; ending it here");
                     hall.room_moved(room).await;
                 }
+                renewed_at = asked_at;
+                cluster.renewed(asked_at);
             }
             failed => {
                 let error = match failed {

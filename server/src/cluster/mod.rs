@@ -82,6 +82,8 @@ pub struct Cluster {
     remote: RemoteRooms,
     lease: Duration,
     next_stand_in: AtomicU64,
+    /// When this node's claims were last renewed (`claims::keep`).
+    renewed_at: std::sync::Mutex<Instant>,
     /// Rung when this node opens or takes a room: the lobby hears of it at once.
     announce_now: Notify,
 }
@@ -99,6 +101,7 @@ impl Cluster {
             remote: RemoteRooms::default(),
             lease: config.lease,
             next_stand_in: AtomicU64::new(STAND_IN_IDS),
+            renewed_at: std::sync::Mutex::new(Instant::now()),
             announce_now: Notify::new(),
         }))
     }
@@ -106,6 +109,18 @@ impl Cluster {
     /// This node's name.
     pub fn node(&self) -> &str {
         &self.node
+    }
+
+    fn renewed(&self, at: Instant) {
+        *crate::lock(&self.renewed_at) = at;
+    }
+
+    /// Whether this node's last renewal is younger than a lease, by its own clock. A node
+    /// paused or cut off for longer (its rooms may be another's now) serves no command from
+    /// other nodes until it has renewed, and learnt which rooms it lost: commands sent while
+    /// it was away were answered by the new owner already.
+    fn lease_holds(&self) -> bool {
+        crate::lock(&self.renewed_at).elapsed() < self.lease
     }
 
     fn new_stand_in_id(&self) -> ConnId {
@@ -142,6 +157,7 @@ impl Cluster {
 
     /// A room this node opened or took: other nodes may reach it from now on.
     pub async fn opened(self: &Arc<Self>, room: RoomId, handle: RoomHandle) {
+        self.remote.taken_here(room);
         served::serve_room(self, room, handle).await;
         self.announce_now.notify_one();
     }

@@ -58,6 +58,12 @@ impl RemoteRooms {
         Some(handle)
     }
 
+    /// Room `room` runs on this node now: its forwarder ends (its last handle dropped here),
+    /// and asks whoever followed the room through it to reconnect.
+    pub fn taken_here(&self, room: RoomId) {
+        crate::lock(&self.handles).remove(&room);
+    }
+
     fn register(&self, who: &Subscriber) {
         let mut outboxes = crate::lock(&self.outboxes);
         if outboxes.len() > 1024 {
@@ -89,29 +95,37 @@ struct Followers {
 }
 
 impl Followers {
-    /// The room is owned at `epoch` now: followers of an older owner are asked to reconnect.
+    /// The room is owned at `epoch` now: followers of an older owner are asked to reconnect,
+    /// but `except`, who just followed it at this owner.
     fn owned_at(&mut self, epoch: i64, except: Option<ConnId>) {
         if epoch > self.epoch {
-            for (conn, outbox) in self.outboxes.drain() {
-                if let Some(outbox) = outbox.upgrade()
-                    && Some(conn) != except
-                {
-                    outbox.reconnect();
-                }
+            let kept = except.and_then(|conn| self.outboxes.remove_entry(&conn));
+            for outbox in self
+                .outboxes
+                .drain()
+                .filter_map(|(_, outbox)| outbox.upgrade())
+            {
+                outbox.reconnect();
             }
+            self.outboxes.extend(kept);
             self.epoch = epoch;
         }
     }
 
-    fn note(&mut self, who: &Subscriber, command: &RemoteCommand) {
+    /// Notes what `command` changes; true when it makes `who` follow the room.
+    fn note(&mut self, who: &Subscriber, command: &RemoteCommand) -> bool {
         match command {
             RemoteCommand::Join { .. }
             | RemoteCommand::Reclaim { .. }
             | RemoteCommand::Watch { .. } => {
                 self.outboxes.insert(who.id, Arc::downgrade(&who.outbox));
+                true
             }
-            RemoteCommand::Leave => drop(self.outboxes.remove(&who.id)),
-            RemoteCommand::Close | RemoteCommand::Move { .. } => {}
+            RemoteCommand::Leave => {
+                self.outboxes.remove(&who.id);
+                false
+            }
+            RemoteCommand::Close | RemoteCommand::Move { .. } => false,
         }
     }
 
@@ -134,7 +148,9 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                     if inbox.is_closed() { break } else { continue }
                 };
                 cluster.remote.register(&who);
-                followers.note(&who, &command);
+                // A mover that does not follow the room here must reconnect too when the room
+                // changed owner: it follows the room at its old owner, if anywhere.
+                let follows = followers.note(&who, &command).then_some(who.id);
                 let forwarded = Forwarded {
                     from: cluster.node.clone(),
                     conn: who.id,
@@ -143,7 +159,7 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                     command,
                 };
                 match ask(&cluster, room, &forwarded).await {
-                    Ok(Taken::Queued { epoch, .. }) => followers.owned_at(epoch, Some(who.id)),
+                    Ok(Taken::Queued { epoch, .. }) => followers.owned_at(epoch, follows),
                     Ok(Taken::Closed) => {
                         who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
                     }
@@ -167,6 +183,9 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
             }
         }
     }
+    // The room is gone, or runs on this node now: whoever followed it through here follows an
+    // owner that has it no more.
+    followers.owned_at(i64::MAX, None);
     // Commands that came in meanwhile are told the room is gone here.
     inbox.close();
     while let Ok(command) = inbox.try_recv() {

@@ -100,6 +100,9 @@ async fn serve(
             message = commands.next() => {
                 let Some(message) = message else { break };
                 let Some(reply) = message.reply else { continue };
+                if !cluster.lease_holds() {
+                    continue;
+                }
                 let forwarded: Forwarded = match codec::decode_from_node(&message.payload) {
                     Ok(forwarded) => forwarded,
                     Err(error) => {

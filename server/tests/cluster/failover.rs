@@ -1,1 +1,171 @@
-//! Rooms that outlive their node.
+//! Rooms that outlive their node: `kill -9` of the owner mid-game, the owner paused past its
+//! lease (SIGSTOP) and woken again, and an owner stopped with SIGTERM, which hands its rooms over.
+
+use std::time::{Duration, Instant};
+
+use parlor_shared::identity::PlayerSecret;
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use crate::common::Peer;
+use crate::nodes::{Node, Services, listed, listed_where};
+use crate::some_cave_move;
+
+/// A Cave room made through `owner`, with `x` in seat 0 and `y` in seat 1 through the nodes
+/// they are connected to, `moves` moves played; the room, the tokens and the last state.
+async fn game_under_way(
+    owner: &Node,
+    x: &mut Peer,
+    y: &mut Peer,
+    moves: u64,
+) -> (RoomId, [SeatToken; 2], RoomSnapshot) {
+    let mut maker = owner.peer(&PlayerSecret::random()).await;
+    let room = maker
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    listed(x, room).await;
+    listed(y, room).await;
+    let tokens = [x.join(room, 0).await, y.join(room, 1).await];
+    let mut state = x.state_where(room, |s| s.seats.len() == 2).await;
+    for ply in 0..moves {
+        let mover = if ply % 2 == 0 { &mut *x } else { &mut *y };
+        state = (mover.play_and_see(room, &tokens[ply as usize % 2], ply, some_cave_move(&state)))
+            .await;
+    }
+    (room, tokens, state)
+}
+
+/// The connection is closed with "try again" (the room moved); the peer comes back through
+/// `node` and takes its seat again with `token` (or watches, without one), as the client does.
+async fn come_back(
+    peer: &mut Peer,
+    node: &Node,
+    secret: &PlayerSecret,
+    room: RoomId,
+    token: Option<&SeatToken>,
+) -> RoomSnapshot {
+    assert_eq!(peer.expect_close().await, Some(CloseCode::Restart));
+    *peer = node.peer(secret).await;
+    match token {
+        Some(token) => {
+            peer.reclaim(room, token).await;
+            peer.state_where(room, |_| true).await
+        }
+        None => peer.watch(room).await,
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killing_the_owner_mid_game_loses_and_doubles_no_move() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let mut nodes = [services.node("a"), services.node("b"), services.node("c")];
+    let secrets = [
+        PlayerSecret::random(),
+        PlayerSecret::random(),
+        PlayerSecret::random(),
+    ];
+    let mut x = nodes[1].peer(&secrets[0]).await;
+    let mut y = nodes[2].peer(&secrets[1]).await;
+    let (room, tokens, state) = game_under_way(&nodes[0], &mut x, &mut y, 4).await;
+    let mut watcher = nodes[2].peer(&secrets[2]).await;
+    assert_eq!(watcher.watch(room).await.version, 4);
+
+    // The owner dies; x moves at once: the move waits for the room's next owner.
+    nodes[0].kill_9();
+    let killed = Instant::now();
+    x.send_move(room, &tokens[0], 4, some_cave_move(&state))
+        .await;
+    let seen = come_back(&mut x, &nodes[1], &secrets[0], room, Some(&tokens[0])).await;
+    let seen = match seen.version {
+        5 => seen,
+        _ => x.state_where(room, |s| s.version == 5).await,
+    };
+    let failover = killed.elapsed();
+    eprintln!("failover: {failover:?} from kill -9 to the next accepted move");
+    assert!(failover < Duration::from_secs(10));
+
+    // The others were asked to come back too, and see the same game.
+    let on_y = come_back(&mut y, &nodes[2], &secrets[1], room, Some(&tokens[1])).await;
+    let on_y = match on_y.version {
+        5 => on_y,
+        _ => y.state_where(room, |s| s.version == 5).await,
+    };
+    assert_eq!((on_y.version, &on_y.state), (5, &seen.state));
+    let watched = come_back(&mut watcher, &nodes[2], &secrets[2], room, None).await;
+    assert_eq!(watched.version, 5);
+
+    // The game goes on, every move once.
+    let next = y
+        .play_and_see(room, &tokens[1], 5, some_cave_move(&on_y))
+        .await;
+    assert_eq!(next.version, 6);
+    assert_eq!(
+        watcher.state_where(room, |s| s.version == 6).await.state,
+        next.state
+    );
+    let summary = listed_where(&mut x, room, |s| s.moves == 6).await;
+    assert_eq!(summary.version, 6);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owner_paused_past_its_lease_is_fenced_when_it_wakes() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nodes = [services.node("a"), services.node("b"), services.node("c")];
+    let secrets = [PlayerSecret::random(), PlayerSecret::random()];
+    let mut x = nodes[1].peer(&secrets[0]).await;
+    let mut y = nodes[2].peer(&secrets[1]).await;
+    let (room, tokens, state) = game_under_way(&nodes[0], &mut x, &mut y, 2).await;
+    // Someone on the owner itself, with x's token, whose move the paused owner reads late.
+    let mut late = nodes[0].peer(&secrets[0]).await;
+
+    nodes[0].signal(libc::SIGSTOP);
+    // Another node takes the room once the lease has run out, and the players follow it.
+    let seen = come_back(&mut x, &nodes[1], &secrets[0], room, Some(&tokens[0])).await;
+    assert_eq!(seen.version, 2);
+    come_back(&mut y, &nodes[2], &secrets[1], room, Some(&tokens[1])).await;
+    let after = x
+        .play_and_see(room, &tokens[0], 2, some_cave_move(&seen))
+        .await;
+    assert_eq!(after.version, 3);
+
+    // A move at the version the paused owner knows, read when it wakes: refused, whether
+    // the old owner tries to store it (fenced) or has already learnt it lost the room.
+    late.send_move(room, &tokens[0], 2, some_cave_move(&state))
+        .await;
+    nodes[0].signal(libc::SIGCONT);
+    let (code, message) = late
+        .recv_until(|m| match m {
+            ServerMsg::Error { code, message } => Some((code, message)),
+            ServerMsg::State(s) if s.room == room => {
+                assert!(s.version <= 3, "a move went in twice: {s:?}");
+                None
+            }
+            _ => None,
+        })
+        .await;
+    eprintln!("the woken owner's answer: {code:?} {message}");
+    match code {
+        // It tried to store the move at its old epoch: the store refused.
+        ErrorCode::Internal => nodes[0].log.wait_for("is not this node's"),
+        // It had learnt it lost the room, and passed the move to the new owner.
+        ErrorCode::StaleVersion => {}
+        other => panic!("{other:?}: {message}"),
+    }
+    nodes[0]
+        .log
+        .wait_for("another node has taken this room; ending it here");
+
+    // The game went on at the new owner only: y sees move 3 and plays move 4.
+    let on_y = y.state_where(room, |s| s.version == 3).await;
+    assert_eq!(on_y.state, after.state);
+    let next = y
+        .play_and_see(room, &tokens[1], 3, some_cave_move(&on_y))
+        .await;
+    assert_eq!(next.version, 4);
+    let mut anyone = nodes[0].peer(&PlayerSecret::random()).await;
+    listed_where(&mut anyone, room, |s| s.moves == 4).await;
+}

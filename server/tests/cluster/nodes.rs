@@ -87,6 +87,15 @@ impl Node {
     }
 }
 
+impl Drop for Node {
+    /// A failed test shows what each node logged.
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("=== node {} logged:\n{}", self.name, self.log.so_far());
+        }
+    }
+}
+
 /// Waits until `peer`'s lobby lists `room`; its summary.
 pub async fn listed(peer: &mut Peer, room: RoomId) -> RoomSummary {
     listed_where(peer, room, |_| true).await

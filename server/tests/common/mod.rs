@@ -90,6 +90,11 @@ impl Log {
         panic!("no {text:?} in the log:\n{}", self.text.lock().unwrap());
     }
 
+    /// What the server has logged so far.
+    pub fn so_far(&self) -> String {
+        self.text.lock().unwrap().clone()
+    }
+
     /// The whole log; call it once the server has stopped.
     pub fn whole(self) -> String {
         self.reader.join().expect("the log's reader");
