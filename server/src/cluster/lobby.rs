@@ -15,8 +15,14 @@ use super::messages::Announcement;
 /// How often a node says which rooms it holds.
 pub const ANNOUNCE_EVERY: Duration = Duration::from_millis(500);
 
-/// How long a node's word holds: a node not heard for this long is taken for gone.
+/// How long a node's word holds: the rooms of a node not heard for this long are listed no
+/// more (they are between owners).
 pub const HEARD_FOR: Duration = Duration::from_secs(2);
+
+/// How long a node may go unheard before it is taken for gone for good: owners let go of its
+/// connections, and it asks its connections to follow their rooms again. Longer than a
+/// restart of the bus, which must not cost anyone their place.
+pub const FORGOTTEN_AFTER: Duration = Duration::from_secs(20);
 
 struct Heard {
     at: Instant,
@@ -35,20 +41,22 @@ impl Lobby {
         crate::lock(&self.nodes).insert(node, Heard { at, rooms });
     }
 
-    /// Whether `node` was heard lately.
-    pub fn alive(&self, node: &str, now: Instant) -> bool {
+    /// Whether `node` was heard within [`FORGOTTEN_AFTER`].
+    pub fn remembered(&self, node: &str, now: Instant) -> bool {
         crate::lock(&self.nodes)
             .get(node)
-            .is_some_and(|heard| now.duration_since(heard.at) < HEARD_FOR)
+            .is_some_and(|heard| now.duration_since(heard.at) < FORGOTTEN_AFTER)
     }
 
     /// The rooms the other nodes hold now, each once (at its owner's word: the highest epoch),
     /// with the node that holds it.
     pub fn rooms(&self, now: Instant) -> Vec<(RoomSummary, String)> {
         let mut nodes = crate::lock(&self.nodes);
-        nodes.retain(|_, heard| now.duration_since(heard.at) < HEARD_FOR);
+        nodes.retain(|_, heard| now.duration_since(heard.at) < FORGOTTEN_AFTER);
         let mut rooms: HashMap<RoomId, (&RoomSummary, i64, &String)> = HashMap::new();
-        for (node, heard) in nodes.iter() {
+        let heard_lately =
+            (nodes.iter()).filter(|(_, heard)| now.duration_since(heard.at) < HEARD_FOR);
+        for (node, heard) in heard_lately {
             for (summary, epoch) in &heard.rooms {
                 let held = rooms.entry(summary.room).or_insert((summary, *epoch, node));
                 if *epoch > held.1 {
@@ -132,8 +140,9 @@ mod tests {
 
         let later = start + HEARD_FOR;
         lobby.heard(said("b", vec![(summary(1, 6), 2)]), later);
-        assert!(!lobby.alive("a", later) && lobby.alive("b", later));
         assert_eq!(lobby.owner_of(2, later), None, "a's word has expired");
+        assert!(lobby.remembered("a", later), "but a is not forgotten yet");
+        assert!(!lobby.remembered("a", start + FORGOTTEN_AFTER));
         assert_eq!(lobby.rooms(later).len(), 1);
         assert_eq!(lobby.rooms(later)[0].0.version, 6, "the newest word counts");
     }

@@ -20,7 +20,7 @@ use tracing::warn;
 
 use super::Cluster;
 use super::bus::Asked;
-use super::lobby::{ANNOUNCE_EVERY, HEARD_FOR};
+use super::lobby::{ANNOUNCE_EVERY, FORGOTTEN_AFTER, HEARD_FOR};
 use super::messages::{Delivered, Delivery, Forwarded, RemoteCommand, Taken, detach};
 use crate::outbox::{Broadcast, Outbox};
 use crate::room::{ConnId, ROOM_INBOX, RoomCommand, RoomHandle, Subscriber};
@@ -112,6 +112,17 @@ impl Followers {
         }
     }
 
+    /// Asks every follower to reconnect, whoever owns the room.
+    fn send_all_away(&mut self) {
+        for outbox in self
+            .outboxes
+            .drain()
+            .filter_map(|(_, outbox)| outbox.upgrade())
+        {
+            outbox.reconnect();
+        }
+    }
+
     /// Notes what `command` changes; true when it makes `who` follow the room.
     fn note(&mut self, who: &Subscriber, command: &RemoteCommand) -> bool {
         match command {
@@ -175,7 +186,13 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                     }
                     None => {
                         let since = *unlisted_since.get_or_insert(now);
-                        if now.duration_since(since) > FORGET_AFTER && !followers.any() {
+                        let unlisted = now.duration_since(since);
+                        // Its owner may have let go of them (it forgot this node, cut off from
+                        // the bus that long): they follow it again wherever it is.
+                        if unlisted > FORGOTTEN_AFTER {
+                            followers.send_all_away();
+                        }
+                        if unlisted > FORGET_AFTER && !followers.any() {
                             break;
                         }
                     }
@@ -183,9 +200,13 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
             }
         }
     }
-    // The room is gone, or runs on this node now: whoever followed it through here follows an
-    // owner that has it no more.
-    followers.owned_at(i64::MAX, None);
+    // The room is gone, or runs on this node now: whoever followed it through here at an
+    // older owner follows one that has it no more. (Who followed it at this node already,
+    // through the bus to itself, is served on as before.)
+    match cluster.store.epoch_of(room) {
+        Some(epoch) => followers.owned_at(epoch, None),
+        None => followers.send_all_away(),
+    }
     // Commands that came in meanwhile are told the room is gone here.
     inbox.close();
     while let Ok(command) = inbox.try_recv() {

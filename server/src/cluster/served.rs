@@ -19,7 +19,8 @@ use super::messages::{Delivered, Delivery, Forwarded, Taken, attach};
 use crate::outbox::{Outbox, Outgoing};
 use crate::room::{ConnId, RoomHandle, Subscriber};
 
-/// How often stand-ins of connections on nodes no longer heard are let go.
+/// How often stand-ins of connections on nodes forgotten (`lobby::FORGOTTEN_AFTER`) are let
+/// go.
 const TIDY_EVERY: Duration = Duration::from_secs(1);
 
 /// A remote connection's stand-in, and the task that carries its outbox to its node.
@@ -46,7 +47,7 @@ impl StandIn {
         StandIn { who, carrier }
     }
 
-    /// Lets go of a connection on a node no longer heard.
+    /// Lets go of a connection on a node forgotten.
     fn end(self) {
         self.who.outbox.close();
         self.carrier.abort();
@@ -135,7 +136,7 @@ async fn serve(
                 let now = Instant::now();
                 let gone: Vec<(String, ConnId)> = (stand_ins.iter())
                     .filter(|((node, _), stand_in)| {
-                        stand_in.carrier.is_finished() || !cluster.lobby.alive(node, now)
+                        stand_in.carrier.is_finished() || !cluster.lobby.remembered(node, now)
                     })
                     .map(|(key, _)| key.clone())
                     .collect();

@@ -9,6 +9,7 @@
 mod common;
 mod failover;
 mod nodes;
+mod survival;
 
 use parlor_shared::game::{GameMove, GameState};
 use parlor_shared::identity::PlayerSecret;

@@ -1,0 +1,181 @@
+//! What else outlives a node or the bus: a room handed over on SIGTERM, a game through a
+//! restart of NATS, an AI room and an auto match whose node dies.
+
+use std::time::{Duration, Instant};
+
+use parlor_shared::game::{GameSetup, GameState};
+use parlor_shared::hexapawn::{MAX_MATCH_ROUNDS, MatchSetup, MatchView, Pace};
+use parlor_shared::identity::PlayerSecret;
+use parlor_shared::protocol::{AiKind, RoomSnapshot, SeatSpec};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+
+use crate::nodes::{OwnNats, Services, listed};
+use crate::some_cave_move;
+
+fn match_view(state: &RoomSnapshot) -> &MatchView {
+    let GameState::HerMatch(view) = &state.state else {
+        panic!("not an auto match")
+    };
+    view
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_stopped_with_sigterm_hands_its_rooms_over_at_once() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let mut nodes = [services.node("a"), services.node("b")];
+    let (alice, bob) = (PlayerSecret::random(), PlayerSecret::random());
+    let mut maker = nodes[0].peer(&alice).await;
+    let room = maker
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    drop(maker);
+    let mut x = nodes[1].peer(&alice).await;
+    listed(&mut x, room).await;
+    let x_token = x.join(room, 0).await;
+    let state = x.state_where(room, |s| s.seats.len() == 2).await;
+    let state = x
+        .play_and_see(room, &x_token, 0, some_cave_move(&state))
+        .await;
+
+    let stopped = Instant::now();
+    nodes[0].signal(libc::SIGTERM);
+    assert_eq!(x.expect_close().await, Some(CloseCode::Restart));
+    let status = nodes[0].running.as_mut().unwrap().child.wait().unwrap();
+    assert!(status.success(), "a stopped node exits cleanly: {status:?}");
+    assert!(nodes[0].log.so_far().contains("rooms handed over"));
+
+    // B takes the room without waiting for a lease to run out, and the game goes on.
+    let mut x = nodes[1].peer(&alice).await;
+    x.reclaim(room, &x_token).await;
+    let back = x.state_where(room, |_| true).await;
+    assert_eq!((back.version, &back.state), (1, &state.state));
+    eprintln!("handed over in {:?}", stopped.elapsed());
+    let mut y = nodes[1].peer(&bob).await;
+    let y_token = y.join(room, 1).await;
+    let after = y
+        .play_and_see(room, &y_token, 1, some_cave_move(&back))
+        .await;
+    assert_eq!(after.version, 2);
+    nodes[1].log.wait_for("room taken over");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_game_goes_on_through_a_restart_of_the_bus() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let mut nats = OwnNats::start();
+    let nodes = [
+        services.node_on("a", &nats.url()),
+        services.node_on("b", &nats.url()),
+    ];
+    let (alice, bob) = (PlayerSecret::random(), PlayerSecret::random());
+    let mut x = nodes[0].peer(&alice).await;
+    let room = x.create_room(vec![SeatSpec::Human, SeatSpec::Human]).await;
+    let x_token = x.join(room, 0).await;
+    let mut y = nodes[1].peer(&bob).await;
+    listed(&mut y, room).await;
+    let y_token = y.join(room, 1).await;
+    let state = x.state_where(room, |s| s.seats.len() == 2).await;
+    let state = x
+        .play_and_see(room, &x_token, 0, some_cave_move(&state))
+        .await;
+    y.state_where(room, |s| s.version == 1).await;
+
+    nats.restart();
+    // y's move crosses the bus once it is back; nobody had to reconnect.
+    let after = y
+        .play_and_see(room, &y_token, 1, some_cave_move(&state))
+        .await;
+    assert_eq!(after.version, 2);
+    assert_eq!(
+        x.state_where(room, |s| s.version == 2).await.state,
+        after.state
+    );
+    let after = x
+        .play_and_see(room, &x_token, 2, some_cave_move(&after))
+        .await;
+    assert_eq!(
+        y.state_where(room, |s| s.version == 3).await.state,
+        after.state
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_ai_room_and_an_auto_match_survive_their_node() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let mut nodes = [services.node("a"), services.node("b"), services.node("c")];
+    let (alice, bob) = (PlayerSecret::random(), PlayerSecret::random());
+    let mut maker = nodes[0].peer(&alice).await;
+    let ai = SeatSpec::Ai {
+        move_ms: 50,
+        kind: AiKind::Easy,
+    };
+    let ai_room = maker.create_room(vec![SeatSpec::Human, ai]).await;
+    let auto = maker
+        .create(
+            GameSetup::HerMatch(MatchSetup {
+                dims: "4x4".parse().unwrap(),
+                mirrors: false,
+                rounds: MAX_MATCH_ROUNDS,
+                pace: Pace::PerPly { ms: 1 },
+                brains: ["left".into(), "right".into()],
+            }),
+            vec![],
+        )
+        .await;
+    let mut x = nodes[1].peer(&alice).await;
+    listed(&mut x, ai_room).await;
+    let token = x.join(ai_room, 0).await;
+    let state = x.state_where(ai_room, |s| s.seats.len() == 2).await;
+    let state = x
+        .play_and_see(ai_room, &token, 0, some_cave_move(&state))
+        .await;
+    let answered = x.state_where(ai_room, |s| s.version == 2).await;
+    assert_ne!(answered.state, state.state, "the AI answered");
+    let mut fan = nodes[2].peer(&bob).await;
+    listed(&mut fan, auto).await;
+    fan.send(parlor_shared::protocol::ClientMsg::Watch { room: auto })
+        .await;
+    let seen = fan
+        .state_where(auto, |s| match_view(s).rounds_played >= 100)
+        .await;
+    let seen = match_view(&seen).clone();
+
+    nodes[0].kill_9();
+    let killed = Instant::now();
+    // The AI room: its player comes back, moves, and the AI answers at its new node.
+    assert_eq!(x.expect_close().await, Some(CloseCode::Restart));
+    let mut x = nodes[1].peer(&alice).await;
+    x.reclaim(ai_room, &token).await;
+    let back = x.state_where(ai_room, |_| true).await;
+    assert_eq!((back.version, &back.state), (2, &answered.state));
+    let moved = x
+        .play_and_see(ai_room, &token, 2, some_cave_move(&back))
+        .await;
+    assert_eq!(moved.version, 3);
+    x.state_where(ai_room, |s| s.version == 4).await;
+    eprintln!(
+        "AI room answered again {:?} after the kill",
+        killed.elapsed()
+    );
+
+    // The auto match goes on from its last stored round.
+    assert_eq!(fan.expect_close().await, Some(CloseCode::Restart));
+    let mut fan = nodes[2].peer(&bob).await;
+    let resumed = fan.watch(auto).await;
+    let view = match_view(&resumed).clone();
+    assert!(view.rounds_played <= seen.rounds_played + 400, "{view:?}");
+    assert_eq!(view.stats[0].wins + view.stats[1].wins, view.rounds_played);
+    let later = fan
+        .state_where(auto, |s| {
+            match_view(s).rounds_played > view.rounds_played + 50
+        })
+        .await;
+    assert!(!match_view(&later).finished);
+    assert!(killed.elapsed() < Duration::from_secs(60));
+}
