@@ -452,7 +452,7 @@ impl Connection {
 
     /// Forwards a command to a room; the room answers through this connection's outbox.
     async fn forward_to_room(&mut self, room: RoomId, command: RoomCommand) -> anyhow::Result<()> {
-        let Some(handle) = self.hall.room(room) else {
+        let Some(handle) = self.hall.find_room(room).await else {
             return self
                 .error(ErrorCode::NoSuchRoom, format!("no room {room}"))
                 .await

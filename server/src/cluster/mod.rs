@@ -34,6 +34,7 @@ use tracing::warn;
 
 use self::bus::Bus;
 pub use self::claims::hand_over;
+pub use self::lobby::ANNOUNCE_EVERY;
 use self::lobby::Lobby;
 use self::messages::{Announcement, Delivery};
 use self::remote::RemoteRooms;

@@ -43,6 +43,19 @@ impl Hall {
         self.cluster.as_ref()?.remote_room(room)
     }
 
+    /// [`Hall::room`], waiting in a cluster up to one announcement for a room that another
+    /// node opened a moment ago (its client may have passed its id on faster than the lobby).
+    pub async fn find_room(&self, room: RoomId) -> Option<RoomHandle> {
+        let deadline = tokio::time::Instant::now() + crate::cluster::ANNOUNCE_EVERY * 2;
+        loop {
+            let found = self.room(room);
+            if found.is_some() || self.cluster.is_none() || tokio::time::Instant::now() > deadline {
+                return found;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        }
+    }
+
     /// This node's rooms and, in a cluster, every other node's, each once, by room id.
     pub(super) fn hall_summaries(&self) -> Vec<RoomSummary> {
         let mut rooms = self.summaries();

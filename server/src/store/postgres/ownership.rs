@@ -45,7 +45,14 @@ pub struct Fenced {
 pub(super) struct Claims {
     node: Node,
     epochs: Mutex<HashMap<RoomId, i64>>,
+    /// New rooms whose rows may not be written yet (their insert waits in the writer), and
+    /// since when: a renewal that finds no row for them keeps them, for a while.
+    unwritten: Mutex<HashMap<RoomId, std::time::Instant>>,
 }
+
+/// How long a new room's claim is kept with no row written for it (its insert failed, or the
+/// room finished before its first renewal).
+const UNWRITTEN_KEPT: Duration = Duration::from_secs(60);
 
 /// What a room write must check first: nothing alone, the node and epoch in a cluster.
 pub(super) type Fence = Option<(String, i64)>;
@@ -55,6 +62,7 @@ impl Claims {
         Claims {
             node,
             epochs: Mutex::new(HashMap::new()),
+            unwritten: Mutex::new(HashMap::new()),
         }
     }
 
@@ -130,6 +138,7 @@ impl PgStore {
         match &self.shared.claims {
             Some(claims) => {
                 crate::lock(&claims.epochs).insert(room, 1);
+                crate::lock(&claims.unwritten).insert(room, std::time::Instant::now());
                 (Some((claims.node.id.clone(), 1)), claims.lease_ms())
             }
             None => (None, 0),
@@ -152,6 +161,7 @@ impl PgStore {
     pub fn forget_claim(&self, room: RoomId) {
         if let Some(claims) = &self.shared.claims {
             crate::lock(&claims.epochs).remove(&room);
+            crate::lock(&claims.unwritten).remove(&room);
         }
     }
 
@@ -257,17 +267,31 @@ impl PgStore {
             })
         })?;
         let mut epochs = crate::lock(&claims.epochs);
+        let mut unwritten = crate::lock(&claims.unwritten);
         let mut taken = Vec::new();
         epochs.retain(|&room, _| {
             let room_id = room as i64;
-            // Claimed while this renewal ran, or renewed: kept.
-            if !asked.contains(&room_id) || renewed.contains(&room_id) {
+            // Claimed while this renewal ran: kept.
+            if !asked.contains(&room_id) {
+                return true;
+            }
+            if renewed.contains(&room_id) {
+                unwritten.remove(&room);
                 return true;
             }
             if present.contains(&room_id) {
+                unwritten.remove(&room);
                 taken.push(room);
+                return false;
             }
-            false
+            // No row: finished, unless it is a new room whose row is still to be written.
+            match unwritten.get(&room) {
+                Some(since) if since.elapsed() < UNWRITTEN_KEPT => true,
+                _ => {
+                    unwritten.remove(&room);
+                    false
+                }
+            }
         });
         Ok(taken)
     }
@@ -276,6 +300,7 @@ impl PgStore {
     /// at once.
     pub fn release_room(&self, room: RoomId) -> anyhow::Result<()> {
         let claims = self.claims()?;
+        crate::lock(&claims.unwritten).remove(&room);
         let Some(epoch) = crate::lock(&claims.epochs).remove(&room) else {
             return Ok(());
         };

@@ -158,3 +158,23 @@ fn a_restarted_node_claims_its_rooms_again_and_its_old_self_is_fenced() {
     assert!(is_fenced(&refused), "an older epoch: {refused:#}");
     block_on(restarted.append_move(room, 0, cave("h8")).done()).unwrap();
 }
+
+#[test]
+fn a_new_rooms_claim_outlives_a_renewal_before_its_row_is_written_and_a_finished_one_goes() {
+    let Some(database) = TestDatabase::create() else {
+        return;
+    };
+    let a = node(&database, "a", 300);
+    // A room whose insert is still queued when a renewal runs keeps its claim...
+    let room = a.allocate_room_id().unwrap();
+    let (_fence, _) = a.fence_new(room);
+    assert_eq!(a.renew_claims().unwrap(), Vec::<u64>::new());
+    assert_eq!(a.epoch_of(room), Some(1), "kept while its row is to come");
+    block_on(a.insert_room(&cave_room(room)).done()).unwrap();
+    assert_eq!(a.renew_claims().unwrap(), Vec::<u64>::new());
+    block_on(a.append_move(room, 0, cave("a1")).done()).unwrap();
+    // ...and a room that finished (its row gone) is let go without being reported as taken.
+    block_on(a.forget_room(room).done()).unwrap();
+    assert_eq!(a.renew_claims().unwrap(), Vec::<u64>::new());
+    assert_eq!(a.epoch_of(room), None);
+}

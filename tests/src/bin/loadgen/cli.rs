@@ -23,7 +23,9 @@ pub struct Cli {
 #[derive(Args, Debug)]
 #[command(group(ArgGroup::new("target").required(true).args(["url", "spawn_server"])))]
 pub struct ServerArgs {
-    /// URL of a running server, e.g. ws://127.0.0.1:7878.
+    /// URL of a running server, e.g. ws://127.0.0.1:7878, or of several nodes of one hall
+    /// separated by commas: connections are spread over them, each room's players and
+    /// spectators each on the next node.
     #[arg(long, global = true)]
     pub url: Option<String>,
     /// Process id of the server at --url, to read its memory from /proc.

@@ -47,16 +47,17 @@ enum Action {
 }
 
 impl RoomDriver {
-    /// Connects both players, creates the room from the first and seats them.
+    /// Connects both players (each to its URL: two nodes of a hall, or one server twice),
+    /// creates the room from the first and seats them.
     pub async fn open(
-        url: &str,
+        urls: [&str; 2],
         stats: Arc<Stats>,
         index: usize,
         rooms: usize,
         seed: u64,
     ) -> anyhow::Result<RoomDriver> {
-        let mut first = peer::connect(url, "loadgen player").await?;
-        let mut second = peer::connect(url, "loadgen player").await?;
+        let mut first = peer::connect(urls[0], "loadgen player").await?;
+        let mut second = peer::connect(urls[1], "loadgen player").await?;
         let (room, tokens) = seat_players(&mut first, &mut second, &stats).await?;
         Ok(RoomDriver {
             index,

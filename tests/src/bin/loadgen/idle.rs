@@ -26,12 +26,12 @@ pub async fn run(
     let (stop_tx, stop_rx) = watch::channel(false);
     let gate = Arc::new(Semaphore::new(connect_batch));
     let started = Instant::now();
-    for _ in 0..args.connections {
+    for connection in 0..args.connections {
         let (stats, gate, stop, url) = (
             stats.clone(),
             gate.clone(),
             stop_rx.clone(),
-            target.url.clone(),
+            target.node_url(connection as usize),
         );
         tokio::spawn(async move {
             let permit = gate.acquire_owned().await;

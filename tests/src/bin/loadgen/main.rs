@@ -48,7 +48,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     let batch = cli.server.connect_batch as usize;
     let result: anyhow::Result<u64> = runtime.block_on(async {
         let scenario = async {
-            idle::preflight(&target.url).await?;
+            for node in 0..target.nodes() {
+                idle::preflight(&target.node_url(node)).await?;
+            }
             match &cli.scenario {
                 Scenario::Idle(args) => {
                     let report = idle::run(&mut target, args, batch).await?;

@@ -33,8 +33,8 @@ pub async fn run(
     let setup_started = Instant::now();
 
     let mut ai_ready = 0;
-    for _ in 0..args.ai_rooms {
-        match AiRoom::open(&target.url, &stats, args.ai_move_ms).await {
+    for ai_room in 0..args.ai_rooms {
+        match AiRoom::open(&target.node_url(ai_room), &stats, args.ai_move_ms).await {
             Ok(room) => {
                 tokio::spawn(room.run(stats.clone(), stop_rx.clone()));
                 ai_ready += 1;
@@ -51,22 +51,26 @@ pub async fn run(
     let ready = Arc::new(Counter::default());
     let setups: Vec<JoinHandle<Option<usize>>> = (0..args.rooms)
         .map(|index| {
-            let (stats, gate, ready, url, args) = (
-                stats.clone(),
-                gate.clone(),
-                ready.clone(),
-                target.url.clone(),
-                args.clone(),
-            );
+            // Across several nodes, each room's players and spectators are each on the next
+            // node: most of what a room says crosses the bus.
+            let urls: Vec<String> = (0..per_room).map(|k| target.node_url(index + k)).collect();
+            let (stats, gate, ready, args) =
+                (stats.clone(), gate.clone(), ready.clone(), args.clone());
             let (start, stop) = (start_rx.clone(), stop_rx.clone());
             tokio::spawn(async move {
                 let _permit = gate.acquire_owned().await.ok()?;
                 let setup = async {
-                    let driver =
-                        RoomDriver::open(&url, stats.clone(), index, args.rooms, args.seed).await?;
+                    let driver = RoomDriver::open(
+                        [&urls[0], &urls[1]],
+                        stats.clone(),
+                        index,
+                        args.rooms,
+                        args.seed,
+                    )
+                    .await?;
                     let mut spectators = Vec::with_capacity(args.spectators);
-                    for _ in 0..args.spectators {
-                        spectators.push(open_spectator(&url, &stats, driver.room()).await?);
+                    for url in &urls[2..] {
+                        spectators.push(open_spectator(url, &stats, driver.room()).await?);
                     }
                     anyhow::Ok((driver, spectators))
                 };

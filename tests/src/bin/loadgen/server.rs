@@ -41,6 +41,18 @@ impl Target {
         }
     }
 
+    /// The URL of node `k` (modulo their number) of a hall given as several URLs separated by
+    /// commas; the one URL otherwise.
+    pub fn node_url(&self, k: usize) -> String {
+        let urls: Vec<&str> = self.url.split(',').map(str::trim).collect();
+        urls[k % urls.len()].to_string()
+    }
+
+    /// How many nodes the URL names.
+    pub fn nodes(&self) -> usize {
+        self.url.split(',').count()
+    }
+
     pub fn memory(&self) -> Option<Memory> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid?)).ok()?;
         let field = |name: &str| -> Option<u64> {
