@@ -18,7 +18,7 @@ use crate::brain_uses::BrainUses;
 use crate::her_match::{MatchInit, spawn_match};
 use crate::limits::{Limits, RoomLifetimes};
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
-use crate::room_caps::{Reservation, RoomCaps, RoomKind, RoomOwner};
+use crate::room_caps::{Registered, Reservation, RoomCaps, RoomKind, RoomOwner};
 use crate::store::{MatchRow, Store, StoredRoom};
 
 /// The most rooms `ListRooms` answers with (about 150 bytes each in JSON: 200 fit one frame).
@@ -349,15 +349,22 @@ impl Hall {
         limits: &Limits,
     ) -> Result<Reservation, Refusal> {
         self.caps.reserve(kind, owner, limits, || {
-            let rooms = self.summaries();
-            let addresses = crate::lock(&self.room_addresses);
-            (rooms.into_iter())
-                .map(|room| {
-                    let from = addresses.get(&room.room).copied();
-                    (room, from)
-                })
-                .collect()
+            let mut registered = self.registered_here();
+            registered.extend(self.registered_elsewhere());
+            registered
         })
+    }
+
+    /// This server's open rooms, with the addresses they were asked for from.
+    pub(crate) fn registered_here(&self) -> Vec<Registered> {
+        let rooms = self.summaries();
+        let addresses = crate::lock(&self.room_addresses);
+        (rooms.into_iter())
+            .map(|room| {
+                let from = addresses.get(&room.room).copied();
+                Registered::here(room, from)
+            })
+            .collect()
     }
 
     /// A room still open (a finished room closes once nobody follows it), here or, in a

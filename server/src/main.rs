@@ -66,6 +66,11 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().per_address.rooms,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
     rooms_per_address: usize,
+    /// Unfinished rooms with AI seats the players of one address may keep together (raise it
+    /// for a load test from one host).
+    #[arg(long, default_value_t = Limits::default().per_address.ai_rooms,
+          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+    ai_rooms_per_address: usize,
     /// Brains one player may keep.
     #[arg(long, default_value_t = Limits::default().brains.count,
           value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
@@ -135,6 +140,7 @@ async fn main() -> std::process::ExitCode {
         },
         per_address: RoomQuota {
             rooms: args.rooms_per_address,
+            ai_rooms: args.ai_rooms_per_address,
             ..Limits::default().per_address
         },
         brains: BrainQuota {

@@ -137,8 +137,26 @@ impl RoomKind {
     }
 }
 
-/// An open room as the caps see it: its summary and the address it was asked for from.
-pub type Registered = (RoomSummary, Option<IpAddr>);
+/// An open room as the caps see it: its summary, the address it was asked for from, and
+/// whether it runs on this server. In a cluster the other nodes' rooms count against their
+/// creators' quotas, which hold hall-wide, but not against this node's caps, so that the
+/// hall's caps grow with its nodes.
+pub struct Registered {
+    pub room: RoomSummary,
+    pub address: Option<IpAddr>,
+    pub here: bool,
+}
+
+impl Registered {
+    /// A room of this server.
+    pub fn here(room: RoomSummary, address: Option<IpAddr>) -> Registered {
+        Registered {
+            room,
+            address,
+            here: true,
+        }
+    }
+}
 
 impl RoomCaps {
     fn lock(&self) -> MutexGuard<'_, InFlight> {
@@ -176,13 +194,16 @@ fn admit(
     limits: &Limits,
 ) -> Result<(), Refusal> {
     let (mut all, mut player, mut address) = (Tally::default(), Tally::default(), Tally::default());
-    for (room, from) in registered.iter().filter(|(room, _)| room.outcome.is_none()) {
+    for registered in registered.iter().filter(|open| open.room.outcome.is_none()) {
+        let (room, from) = (&registered.room, registered.address);
         let room_kind = RoomKind::of(room);
-        all.add(room_kind);
+        if registered.here {
+            all.add(room_kind);
+        }
         if room.creator.as_ref().is_some_and(|c| c.id == owner.player) {
             player.add(room_kind);
         }
-        if from.is_some() && *from == owner.address {
+        if from.is_some() && from == owner.address {
             address.add(room_kind);
         }
     }
@@ -321,19 +342,25 @@ mod tests {
             auto_match: false,
         };
         let someone = owner(1, 1);
-        let open_ai = || vec![(summary(vec![SeatState::Open, ai.clone()], None), None)];
+        let open_ai = || {
+            let room = summary(vec![SeatState::Open, ai.clone()], None);
+            vec![Registered::here(room, None)]
+        };
         let refused = caps
             .reserve(ai_room, someone, &limits, open_ai)
             .err()
             .unwrap();
         assert!(refused.1.contains("AI"), "{}", refused.1);
         let over = Some(parlor_shared::game::Outcome::Tie);
-        let finished_ai = || vec![(summary(vec![SeatState::Open, ai.clone()], over), None)];
+        let finished_ai = || {
+            let room = summary(vec![SeatState::Open, ai.clone()], over);
+            vec![Registered::here(room, None)]
+        };
         let reserved = caps
             .reserve(ai_room, someone, &limits, finished_ai)
             .unwrap();
         // With that creation under way, one open room fills the cap of two.
-        let one_open = || vec![(summary(vec![], None), None)];
+        let one_open = || vec![Registered::here(summary(vec![], None), None)];
         let plain = RoomKind::default();
         assert!(caps.reserve(plain, owner(2, 2), &limits, one_open).is_err());
         drop(reserved);
@@ -405,9 +432,9 @@ mod tests {
         let from_here = Some(IpAddr::from([10, 0, 0, 1]));
         let open = || {
             vec![
-                (summary(1), None),
-                (summary(1), None),
-                (summary(2), from_here),
+                Registered::here(summary(1), None),
+                Registered::here(summary(1), None),
+                Registered::here(summary(2), from_here),
             ]
         };
         assert!(
@@ -420,11 +447,34 @@ mod tests {
         );
         let crowded = || {
             vec![
-                (summary(5), from_here),
-                (summary(6), from_here),
-                (summary(7), from_here),
+                Registered::here(summary(5), from_here),
+                Registered::here(summary(6), from_here),
+                Registered::here(summary(7), from_here),
             ]
         };
         assert!(caps.reserve(plain, owner(8, 1), &limits, crowded).is_err());
+
+        // Another node's rooms count for their creator and address, not for this server.
+        let elsewhere = |creator: u64| Registered {
+            room: summary(creator),
+            address: from_here,
+            here: false,
+        };
+        let on_other_nodes = || vec![elsewhere(1), elsewhere(1)];
+        assert!(
+            caps.reserve(plain, owner(1, 5), &limits, on_other_nodes)
+                .is_err(),
+            "Ada's two, on other nodes"
+        );
+        let server_cap = Limits {
+            max_rooms: 2,
+            ..limits.clone()
+        };
+        let many_elsewhere = || vec![elsewhere(9), elsewhere(10), elsewhere(11)];
+        assert!(
+            caps.reserve(plain, owner(12, 6), &server_cap, many_elsewhere)
+                .is_ok(),
+            "the server's cap counts its own rooms"
+        );
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 use parlor_shared::protocol::{RoomId, RoomSummary};
 use tokio::time::Instant;
 
-use super::messages::Announcement;
+use super::messages::{AnnouncedRoom, Announcement};
 
 /// How often a node says which rooms it holds.
 pub const ANNOUNCE_EVERY: Duration = Duration::from_millis(500);
@@ -26,7 +26,7 @@ pub const FORGOTTEN_AFTER: Duration = Duration::from_secs(20);
 
 struct Heard {
     at: Instant,
-    rooms: Vec<(RoomSummary, i64)>,
+    rooms: Vec<AnnouncedRoom>,
 }
 
 /// What the other nodes last said.
@@ -48,50 +48,48 @@ impl Lobby {
             .is_some_and(|heard| now.duration_since(heard.at) < FORGOTTEN_AFTER)
     }
 
-    /// The rooms the other nodes hold now, each once (at its owner's word: the highest epoch),
-    /// with the node that holds it.
-    pub fn rooms(&self, now: Instant) -> Vec<(RoomSummary, String)> {
+    /// The rooms the other nodes hold now, each once (at its owner's word: the highest
+    /// epoch), by room id.
+    pub fn rooms(&self, now: Instant) -> Vec<AnnouncedRoom> {
         let mut nodes = crate::lock(&self.nodes);
         nodes.retain(|_, heard| now.duration_since(heard.at) < FORGOTTEN_AFTER);
-        let mut rooms: HashMap<RoomId, (&RoomSummary, i64, &String)> = HashMap::new();
+        let mut rooms: HashMap<RoomId, &AnnouncedRoom> = HashMap::new();
         let heard_lately =
-            (nodes.iter()).filter(|(_, heard)| now.duration_since(heard.at) < HEARD_FOR);
-        for (node, heard) in heard_lately {
-            for (summary, epoch) in &heard.rooms {
-                let held = rooms.entry(summary.room).or_insert((summary, *epoch, node));
-                if *epoch > held.1 {
-                    *held = (summary, *epoch, node);
-                }
+            (nodes.values()).filter(|heard| now.duration_since(heard.at) < HEARD_FOR);
+        for announced in heard_lately.flat_map(|heard| &heard.rooms) {
+            let held = rooms.entry(announced.summary.room).or_insert(announced);
+            if announced.epoch > held.epoch {
+                *held = announced;
             }
         }
-        let mut listed: Vec<(RoomSummary, String)> = (rooms.into_values())
-            .map(|(summary, _, node)| (summary.clone(), node.clone()))
-            .collect();
-        listed.sort_by_key(|(summary, _)| summary.room);
+        let mut listed: Vec<AnnouncedRoom> = rooms.into_values().cloned().collect();
+        listed.sort_by_key(|announced| announced.summary.room);
         listed
     }
 
     /// The node that holds `room` now, by the other nodes' word, and its epoch.
     pub fn owner_of(&self, room: RoomId, now: Instant) -> Option<(String, i64)> {
-        self.holder(room, now).map(|(node, epoch, _)| (node, epoch))
+        self.holder(room, now)
+            .map(|(node, announced)| (node, announced.epoch))
     }
 
     /// `room`'s summary, by its owner's word.
     pub fn summary_of(&self, room: RoomId, now: Instant) -> Option<RoomSummary> {
-        self.holder(room, now).map(|(_, _, summary)| summary)
+        self.holder(room, now)
+            .map(|(_, announced)| announced.summary)
     }
 
-    fn holder(&self, room: RoomId, now: Instant) -> Option<(String, i64, RoomSummary)> {
+    fn holder(&self, room: RoomId, now: Instant) -> Option<(String, AnnouncedRoom)> {
         let nodes = crate::lock(&self.nodes);
         (nodes.iter())
             .filter(|(_, heard)| now.duration_since(heard.at) < HEARD_FOR)
             .flat_map(|(node, heard)| {
                 (heard.rooms.iter())
-                    .filter(|(summary, _)| summary.room == room)
-                    .map(move |(summary, epoch)| (*epoch, node, summary))
+                    .filter(|announced| announced.summary.room == room)
+                    .map(move |announced| (node, announced))
             })
-            .max_by_key(|(epoch, _, _)| *epoch)
-            .map(|(epoch, node, summary)| (node.clone(), epoch, summary.clone()))
+            .max_by_key(|(_, announced)| announced.epoch)
+            .map(|(node, announced)| (node.clone(), announced.clone()))
     }
 }
 
@@ -115,6 +113,13 @@ mod tests {
     }
 
     fn said(node: &str, rooms: Vec<(RoomSummary, i64)>) -> Announcement {
+        let rooms = (rooms.into_iter())
+            .map(|(summary, epoch)| AnnouncedRoom {
+                summary,
+                epoch,
+                address: None,
+            })
+            .collect();
         Announcement {
             node: node.into(),
             rooms,
@@ -133,10 +138,10 @@ mod tests {
         assert_eq!(lobby.owner_of(1, start), Some(("b".into(), 2)));
         assert_eq!(lobby.owner_of(2, start), Some(("a".into(), 1)));
         assert_eq!(lobby.owner_of(3, start), None);
-        let listed: Vec<(RoomId, String)> = (lobby.rooms(start).into_iter())
-            .map(|(summary, node)| (summary.room, node))
+        let listed: Vec<(RoomId, i64)> = (lobby.rooms(start).into_iter())
+            .map(|announced| (announced.summary.room, announced.epoch))
             .collect();
-        assert_eq!(listed, [(1, "b".to_string()), (2, "a".to_string())]);
+        assert_eq!(listed, [(1, 2), (2, 1)]);
 
         let later = start + HEARD_FOR;
         lobby.heard(said("b", vec![(summary(1, 6), 2)]), later);
@@ -144,6 +149,10 @@ mod tests {
         assert!(lobby.remembered("a", later), "but a is not forgotten yet");
         assert!(!lobby.remembered("a", start + FORGOTTEN_AFTER));
         assert_eq!(lobby.rooms(later).len(), 1);
-        assert_eq!(lobby.rooms(later)[0].0.version, 6, "the newest word counts");
+        assert_eq!(
+            lobby.rooms(later)[0].summary.version,
+            6,
+            "the newest word counts"
+        );
     }
 }

@@ -3,6 +3,8 @@
 //! to (`remote.rs`) to the room's owner (`served.rs`); what the room has for that client travels
 //! back; and every node says which rooms it holds (`lobby.rs`).
 
+use std::net::IpAddr;
+
 use parlor_shared::game::GameMove;
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{RoomId, RoomSummary, SeatToken, ServerMsg};
@@ -77,9 +79,17 @@ pub enum Delivered {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Announcement {
     pub node: String,
-    /// Each room with the epoch its node owns it at: of two nodes that both list a room (the
-    /// old owner's word not yet expired), the higher epoch is the owner.
-    pub rooms: Vec<(RoomSummary, i64)>,
+    pub rooms: Vec<AnnouncedRoom>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AnnouncedRoom {
+    pub summary: RoomSummary,
+    /// The epoch its node owns it at: of two nodes that both list a room (the old owner's
+    /// word not yet expired), the higher epoch is the owner. 0 for a finished room.
+    pub epoch: i64,
+    /// The address it was asked for from, for the per-address quotas, which hold hall-wide.
+    pub address: Option<IpAddr>,
 }
 
 /// The command without its connection, for the bus; `None` for the room's own commands, which

@@ -34,12 +34,12 @@ use tracing::warn;
 
 use self::bus::Bus;
 pub use self::claims::hand_over;
-pub use self::lobby::ANNOUNCE_EVERY;
 use self::lobby::Lobby;
-use self::messages::{Announcement, Delivery};
+use self::messages::{AnnouncedRoom, Announcement, Delivery};
 use self::remote::RemoteRooms;
 use crate::hall::Hall;
 use crate::room::{ConnId, RoomHandle};
+use crate::room_caps::Registered;
 use crate::store::postgres::PgStore;
 
 /// How a node joins its hall.
@@ -146,13 +146,36 @@ impl Cluster {
 
     /// Room `room` of another node, as a local handle, while the lobby lists it.
     pub fn remote_room(self: &Arc<Self>, room: RoomId) -> Option<RoomHandle> {
-        self.remote.handle(self, room)
+        self.remote.handle(self, room, None)
     }
 
-    /// The rooms the other nodes hold.
-    pub fn remote_summaries(&self) -> Vec<RoomSummary> {
+    /// Room `room` as a local handle if the store has it in progress, listed or not (its
+    /// owner's word may be late, or it may be between owners).
+    pub async fn stored_room(self: &Arc<Self>, room: RoomId) -> Option<RoomHandle> {
+        if !self.in_progress(room).await {
+            return None;
+        }
+        let summary = RoomSummary {
+            room,
+            game: parlor_shared::game::GameKind::Cave,
+            creator: None,
+            seats: Vec::new(),
+            spectators: 0,
+            version: 0,
+            moves: 0,
+            outcome: None,
+        };
+        self.remote.handle(self, room, Some(summary))
+    }
+
+    /// The rooms the other nodes hold, as the caps see them.
+    pub fn remote_rooms(&self) -> Vec<Registered> {
         (self.lobby.rooms(Instant::now()).into_iter())
-            .map(|(summary, _)| summary)
+            .map(|announced| Registered {
+                room: announced.summary,
+                address: announced.address,
+                here: false,
+            })
             .collect()
     }
 
@@ -205,10 +228,11 @@ async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
     loop {
         // A finished room lingering for its followers holds no claim (its row is gone): it is
         // said at epoch 0, below any owner's.
-        let rooms = (hall.summaries().into_iter())
-            .map(|summary| {
-                let epoch = cluster.store.epoch_of(summary.room).unwrap_or(0);
-                (summary, epoch)
+        let rooms = (hall.registered_here().into_iter())
+            .map(|registered| AnnouncedRoom {
+                epoch: cluster.store.epoch_of(registered.room.room).unwrap_or(0),
+                summary: registered.room,
+                address: registered.address,
             })
             .collect();
         let announcement = Announcement {

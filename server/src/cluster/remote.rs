@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use parlor_shared::codec;
-use parlor_shared::protocol::{ErrorCode, RoomId};
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tracing::warn;
@@ -40,14 +40,23 @@ pub struct RemoteRooms {
 }
 
 impl RemoteRooms {
-    /// The handle of room `room`, owned by another node, while the lobby lists it.
-    pub fn handle(&self, cluster: &Arc<Cluster>, room: RoomId) -> Option<RoomHandle> {
+    /// The handle of room `room`, owned by another node: while the lobby lists it, or always
+    /// when `unlisted` is its summary (a room the store has in progress, not heard of yet).
+    pub fn handle(
+        &self,
+        cluster: &Arc<Cluster>,
+        room: RoomId,
+        unlisted: Option<RoomSummary>,
+    ) -> Option<RoomHandle> {
         let mut handles = crate::lock(&self.handles);
         handles.retain(|_, handle| !handle.inbox.is_closed());
         if let Some(handle) = handles.get(&room) {
             return Some(handle.clone());
         }
-        let summary = cluster.lobby.summary_of(room, Instant::now())?;
+        let summary = cluster
+            .lobby
+            .summary_of(room, Instant::now())
+            .or(unlisted)?;
         let (inbox, commands) = mpsc::channel(ROOM_INBOX);
         let handle = RoomHandle {
             inbox,

@@ -10,6 +10,7 @@ use parlor_shared::protocol::{RoomId, RoomSummary};
 use super::{Hall, Refusal, internal};
 use crate::cluster::Cluster;
 use crate::room::{RoomCommand, RoomHandle};
+use crate::room_caps::Registered;
 
 impl Hall {
     /// The hall as node `cluster.node()` of a cluster.
@@ -43,16 +44,13 @@ impl Hall {
         self.cluster.as_ref()?.remote_room(room)
     }
 
-    /// [`Hall::room`], waiting in a cluster up to one announcement for a room that another
-    /// node opened a moment ago (its client may have passed its id on faster than the lobby).
+    /// [`Hall::room`]; in a cluster, also a room the lobby does not list yet but the store
+    /// has in progress: another node opened it a moment ago (its client may have passed its
+    /// id on faster than the lobby), or it is between owners.
     pub async fn find_room(&self, room: RoomId) -> Option<RoomHandle> {
-        let deadline = tokio::time::Instant::now() + crate::cluster::ANNOUNCE_EVERY * 2;
-        loop {
-            let found = self.room(room);
-            if found.is_some() || self.cluster.is_none() || tokio::time::Instant::now() > deadline {
-                return found;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+        match (self.room(room), &self.cluster) {
+            (None, Some(cluster)) => cluster.stored_room(room).await,
+            (found, _) => found,
         }
     }
 
@@ -63,11 +61,26 @@ impl Hall {
             let local: std::collections::HashSet<RoomId> =
                 rooms.iter().map(|room| room.room).collect();
             rooms.extend(
-                (cluster.remote_summaries().into_iter()).filter(|room| !local.contains(&room.room)),
+                (cluster.remote_rooms().into_iter())
+                    .map(|registered| registered.room)
+                    .filter(|room| !local.contains(&room.room)),
             );
             rooms.sort_by_key(|room| room.room);
         }
         rooms
+    }
+
+    /// The rooms of the hall's other nodes, for the quotas of their creators, which hold
+    /// hall-wide (as of the nodes' last word: a burst of creations on several nodes within
+    /// half a second may pass a quota by a little).
+    pub(super) fn registered_elsewhere(&self) -> Vec<Registered> {
+        let here: std::collections::HashSet<RoomId> = self.local_rooms().into_iter().collect();
+        match &self.cluster {
+            Some(cluster) => (cluster.remote_rooms().into_iter())
+                .filter(|registered| !here.contains(&registered.room.room))
+                .collect(),
+            None => Vec::new(),
+        }
     }
 
     /// The ids of the rooms this node runs.

@@ -11,9 +11,9 @@ mod failover;
 mod nodes;
 mod survival;
 
-use parlor_shared::game::{GameMove, GameState};
+use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{ErrorCode, RoomSnapshot, SeatSpec};
 
 use nodes::{Services, listed, listed_where};
 
@@ -80,4 +80,40 @@ async fn a_game_played_through_one_node_is_watched_through_the_others() {
         listed(&mut peer, on_c).await;
     }
     assert_ne!(on_c, room, "room ids are the hall's, not a node's");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_players_quota_holds_across_nodes_and_each_node_has_its_own_caps() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let quotas = ["--rooms-per-player", "2", "--max-rooms", "2"];
+    let nodes = [
+        services.node_with("a", &services.nats, &quotas),
+        services.node_with("b", &services.nats, &quotas),
+    ];
+    let alice = PlayerSecret::random();
+    let mut on_a = nodes[0].peer(&alice).await;
+    let first = on_a
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    let mut on_b = nodes[1].peer(&alice).await;
+    let second = on_b
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    listed(&mut on_a, second).await;
+    listed(&mut on_b, first).await;
+    // Alice has her two rooms, one on each node: a third is refused on either.
+    for peer in [&mut on_a, &mut on_b] {
+        let seats = vec![SeatSpec::Human, SeatSpec::Human];
+        let refused = peer.create_refused(GameSetup::Cave, seats, ErrorCode::LimitReached);
+        assert!(refused.await.contains("a player"));
+    }
+    // Each node's cap of two counts its own rooms: Bob still finds room on both.
+    let bob = PlayerSecret::random();
+    for node in &nodes {
+        let mut peer = node.peer(&bob).await;
+        peer.create_room(vec![SeatSpec::Human, SeatSpec::Human])
+            .await;
+    }
 }

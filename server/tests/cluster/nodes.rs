@@ -38,8 +38,13 @@ impl Services {
 
     /// Node `name`, on the NATS server at `nats`.
     pub fn node_on(&self, name: &str, nats: &str) -> Node {
+        self.node_with(name, nats, &[])
+    }
+
+    /// Node `name`, on the NATS server at `nats`, with more flags.
+    pub fn node_with(&self, name: &str, nats: &str, more: &[&str]) -> Node {
         let url = self.database.url();
-        let args = [
+        let mut args = vec![
             "--store",
             &url,
             "--bus",
@@ -49,6 +54,7 @@ impl Services {
             "--lease-seconds",
             LEASE_SECONDS,
         ];
+        args.extend_from_slice(more);
         let (running, log) = start_logged(&args, "info");
         Node {
             name: name.to_string(),
