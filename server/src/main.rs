@@ -50,7 +50,8 @@ struct Args {
     #[arg(long, value_name = "NAME", requires = "bus")]
     node_id: Option<String>,
     /// How long a node's hold on a room lasts without renewal: when a node dies, the others
-    /// take its rooms after about this long. Renewed three times a lease.
+    /// take its rooms after about this long. Renewed three times a lease, and twice a second
+    /// at least.
     #[arg(long, default_value_t = 5.0, requires = "bus", value_name = "SECONDS")]
     lease_seconds: f64,
     /// Connections held at once; more are told the server is busy (close code 1013).

@@ -1,6 +1,7 @@
-//! A node's claims on rooms: renewed three times a lease; rooms taken by another node ended
-//! here at once; rooms nobody holds claimed and replayed from the store; and, as the node stops,
-//! its rooms let go so that others take them without waiting for the leases.
+//! A node's claims on rooms: renewed three times a lease (twice a second at least); rooms
+//! taken by another node ended here at once; rooms nobody holds claimed and replayed from the
+//! store, looked for as often; and, as the node stops, its rooms let go so that others take
+//! them without waiting for the leases.
 
 use std::sync::Arc;
 
@@ -12,7 +13,10 @@ use crate::hall::Hall;
 
 /// Renews this node's claims and takes the rooms nobody holds, for as long as the node runs.
 pub async fn keep(hall: Arc<Hall>, cluster: Arc<Cluster>) {
-    let mut tick = tokio::time::interval(cluster.lease / 3);
+    // Claims are looked for this often too: a dead node's rooms move soon after its leases
+    // end.
+    let every = (cluster.lease / 3).min(std::time::Duration::from_millis(500));
+    let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut renewed_at = Instant::now();
     loop {

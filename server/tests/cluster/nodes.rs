@@ -12,8 +12,11 @@ use parlor_shared::protocol::{RoomId, RoomSummary};
 
 use crate::common::{Log, Peer, Running, start_logged};
 
-/// Each node's lease: short, so that takeovers come quickly.
-pub const LEASE_SECONDS: &str = "1.5";
+/// Each node's lease: short, so that takeovers come quickly; PARLOR_CLUSTER_LEASE sets
+/// another (to measure the failover time at the default of 5 s).
+fn lease_seconds() -> String {
+    std::env::var("PARLOR_CLUSTER_LEASE").unwrap_or_else(|_| "1.5".into())
+}
 
 /// The services a hall's nodes need, or `None` (with a note) where they are not running.
 pub struct Services {
@@ -43,7 +46,7 @@ impl Services {
 
     /// Node `name`, on the NATS server at `nats`, with more flags.
     pub fn node_with(&self, name: &str, nats: &str, more: &[&str]) -> Node {
-        let url = self.database.url();
+        let (url, lease) = (self.database.url(), lease_seconds());
         let mut args = vec![
             "--store",
             &url,
@@ -52,7 +55,7 @@ impl Services {
             "--node-id",
             name,
             "--lease-seconds",
-            LEASE_SECONDS,
+            &lease,
         ];
         args.extend_from_slice(more);
         let (running, log) = start_logged(&args, "info");
