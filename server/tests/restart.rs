@@ -7,16 +7,14 @@
 
 mod common;
 
-use common::{Peer, Running, data_dir, start};
+use common::{Peer, Running, data_dir, paced_auto_match, start};
 use parlor_engines::ewn::solve;
 use parlor_server::store::postgres::test_database::TestDatabase;
 use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
 use parlor_shared::ewn::{EwnMove, LevelSpec, Rules, parse_level};
 use parlor_shared::game::{GameMove, GameSetup, GameState};
-use parlor_shared::hexapawn::{
-    Dims, HexMove, HexSetup, MAX_MATCH_ROUNDS, MatchSetup, MatchView, Pace, PlayMode,
-};
+use parlor_shared::hexapawn::{Dims, HexMove, HexSetup, MatchView, PlayMode};
 use parlor_shared::identity::PlayerSecret;
 use parlor_shared::klotski::{Dir, KlotskiBoard, KlotskiMove, Move, parse_puzzle};
 use parlor_shared::protocol::{
@@ -246,18 +244,7 @@ async fn rooms_survive_kill_9(store: &[&str]) {
     // plies) to be still going on at the kill: at full speed a match ends within seconds.
     let henry_is = PlayerSecret::random();
     let mut henry = Peer::connect_as(&url, Format::Json, &henry_is).await;
-    let auto = henry
-        .create(
-            GameSetup::HerMatch(MatchSetup {
-                dims: "4x4".parse().unwrap(),
-                mirrors: false,
-                rounds: MAX_MATCH_ROUNDS,
-                pace: Pace::PerPly { ms: 1 },
-                brains: ["left".into(), "right".into()],
-            }),
-            vec![],
-        )
-        .await;
+    let auto = henry.create(paced_auto_match(), vec![]).await;
     henry.send(ClientMsg::Watch { room: auto }).await;
     let auto_seen = henry
         .state_where(auto, |s| match_view(s).rounds_played >= 200)

@@ -3,12 +3,13 @@
 
 use std::time::{Duration, Instant};
 
-use parlor_shared::game::{GameSetup, GameState};
-use parlor_shared::hexapawn::{MAX_MATCH_ROUNDS, MatchSetup, MatchView, Pace};
+use parlor_shared::game::GameState;
+use parlor_shared::hexapawn::MatchView;
 use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{AiKind, RoomSnapshot, SeatSpec};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
+use crate::common::paced_auto_match;
 use crate::nodes::{OwnNats, Services, listed};
 use crate::some_cave_move;
 
@@ -116,18 +117,7 @@ async fn an_ai_room_and_an_auto_match_survive_their_node() {
         kind: AiKind::Easy,
     };
     let ai_room = maker.create_room(vec![SeatSpec::Human, ai]).await;
-    let auto = maker
-        .create(
-            GameSetup::HerMatch(MatchSetup {
-                dims: "4x4".parse().unwrap(),
-                mirrors: false,
-                rounds: MAX_MATCH_ROUNDS,
-                pace: Pace::PerPly { ms: 1 },
-                brains: ["left".into(), "right".into()],
-            }),
-            vec![],
-        )
-        .await;
+    let auto = maker.create(paced_auto_match(), vec![]).await;
     let mut x = nodes[1].peer(&alice).await;
     listed(&mut x, ai_room).await;
     let token = x.join(ai_room, 0).await;

@@ -135,6 +135,19 @@ pub fn data_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temporary directory")
 }
 
+/// An auto match that is still going on seconds later: paced (on 4x4, so that its rounds last
+/// some plies), where at full speed a match ends within seconds.
+pub fn paced_auto_match() -> parlor_shared::game::GameSetup {
+    use parlor_shared::hexapawn::{MAX_MATCH_ROUNDS, MatchSetup, Pace};
+    parlor_shared::game::GameSetup::HerMatch(MatchSetup {
+        dims: "4x4".parse().unwrap(),
+        mirrors: false,
+        rounds: MAX_MATCH_ROUNDS,
+        pace: Pace::PerPly { ms: 1 },
+        brains: ["left".into(), "right".into()],
+    })
+}
+
 /// The one player every [`ask`] of a test process speaks for, so that what one ask makes (an
 /// auto match's brains) the next finds as its own.
 pub fn tester() -> &'static PlayerSecret {
