@@ -424,24 +424,32 @@ impl Connection {
     }
 
     async fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> anyhow::Result<()> {
-        let kind = RoomKind {
-            ai: seats.iter().any(|seat| matches!(seat, SeatSpec::Ai { .. })),
-            auto_match: matches!(setup, GameSetup::HerMatch(_)),
-        };
+        let kind = RoomKind::asked(&setup, &seats);
         let owner = RoomOwner {
             player: self.me.player.id,
             address: Some(self.source),
         };
+        let creator = self.me.player.clone();
+        // In a cluster, a room this node's caps have no place for may open on another node.
+        let elsewhere = self.hall.cluster().map(|_| (setup.clone(), seats.clone()));
         // Held until the room is registered, so rooms made at the same moment on other
         // connections count against the caps too.
         let created = match self.hall.reserve_room(kind, owner, &self.limits) {
             Ok(_reservation) => {
-                let creator = self.me.player.clone();
                 (self.hall)
                     .create_room_from(setup, seats, &creator, owner.address)
                     .await
             }
             Err(refusal) => Err(refusal),
+        };
+        let created = match (created, elsewhere) {
+            (Err((ErrorCode::ServerBusy, message)), Some((setup, seats))) => {
+                let placed = (self.hall)
+                    .create_elsewhere(kind, setup, seats, creator, owner.address)
+                    .await;
+                placed.unwrap_or(Err((ErrorCode::ServerBusy, message)))
+            }
+            (created, _) => created,
         };
         let answer = match created {
             Ok(room) => ServerMsg::RoomCreated { room },

@@ -133,7 +133,7 @@ pub async fn bind(config: &ServerConfig) -> anyhow::Result<(TcpListener, Arc<Hal
     )?);
     let store = Store::shared(Arc::clone(&pg));
     store.cap_size(config.limits.max_store_bytes);
-    let cluster = cluster::Cluster::join(pg, node).await?;
+    let cluster = cluster::Cluster::join(pg, node, config.limits.clone()).await?;
     let hall = Arc::new(
         Hall::new(store, lifetimes)
             .with_operators(&config.operators)

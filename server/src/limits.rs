@@ -73,7 +73,7 @@ pub struct Limits {
 }
 
 /// Rooms someone may keep unfinished: in all, with AI seats, and auto matches running.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RoomQuota {
     pub rooms: usize,
     pub ai_rooms: usize,

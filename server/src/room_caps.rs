@@ -9,9 +9,9 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
 
-use parlor_shared::game::GameKind;
+use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::PlayerId;
-use parlor_shared::protocol::{ErrorCode, RoomSummary, SeatState};
+use parlor_shared::protocol::{ErrorCode, RoomSummary, SeatSpec, SeatState};
 
 use crate::hall::Refusal;
 use crate::limits::{Limits, RoomQuota};
@@ -128,6 +128,19 @@ pub struct Reservation {
 }
 
 impl RoomKind {
+    /// Whether one more room of this kind fits in `free` places.
+    pub fn fits(self, free: &RoomQuota) -> bool {
+        free.rooms > 0 && (!self.ai || free.ai_rooms > 0) && (!self.auto_match || free.matches > 0)
+    }
+
+    /// What a room asked for with `setup` and `seats` will count against.
+    pub fn asked(setup: &GameSetup, seats: &[SeatSpec]) -> RoomKind {
+        RoomKind {
+            ai: seats.iter().any(|seat| matches!(seat, SeatSpec::Ai { .. })),
+            auto_match: matches!(setup, GameSetup::HerMatch(_)),
+        }
+    }
+
     /// What an open room counts against.
     pub fn of(summary: &RoomSummary) -> RoomKind {
         RoomKind {
@@ -181,6 +194,21 @@ impl RoomCaps {
             owner,
             caps: self.clone(),
         })
+    }
+}
+
+/// The places this server's caps have left, by its open rooms among `registered`: what a
+/// cluster node tells the others, so that a node whose caps are full may open rooms there.
+pub fn free_places(registered: &[Registered], limits: &Limits) -> RoomQuota {
+    let mut here = Tally::default();
+    let open_here = (registered.iter()).filter(|open| open.here && open.room.outcome.is_none());
+    for open in open_here {
+        here.add(RoomKind::of(&open.room));
+    }
+    RoomQuota {
+        rooms: limits.max_rooms.saturating_sub(here.rooms),
+        ai_rooms: limits.max_ai_rooms.saturating_sub(here.ai_rooms),
+        matches: limits.max_matches.saturating_sub(here.matches),
     }
 }
 

@@ -67,6 +67,11 @@ impl Bus {
         format!("{}.node.{node}", self.prefix)
     }
 
+    /// Where node `node` takes rooms to open for other nodes.
+    pub fn creation_subject(&self, node: &str) -> String {
+        format!("{}.create.{node}", self.prefix)
+    }
+
     /// Where every node says which rooms it holds.
     pub fn lobby_subject(&self) -> String {
         format!("{}.lobby", self.prefix)

@@ -11,6 +11,8 @@ use parlor_shared::protocol::{RoomId, RoomSummary};
 use tokio::time::Instant;
 
 use super::messages::{AnnouncedRoom, Announcement};
+use crate::limits::RoomQuota;
+use crate::room_caps::RoomKind;
 
 /// How often a node says which rooms it holds.
 pub const ANNOUNCE_EVERY: Duration = Duration::from_millis(500);
@@ -27,6 +29,7 @@ pub const FORGOTTEN_AFTER: Duration = Duration::from_secs(20);
 struct Heard {
     at: Instant,
     rooms: Vec<AnnouncedRoom>,
+    free: RoomQuota,
 }
 
 /// What the other nodes last said.
@@ -37,8 +40,8 @@ pub struct Lobby {
 
 impl Lobby {
     pub fn heard(&self, announcement: Announcement, at: Instant) {
-        let Announcement { node, rooms } = announcement;
-        crate::lock(&self.nodes).insert(node, Heard { at, rooms });
+        let Announcement { node, rooms, free } = announcement;
+        crate::lock(&self.nodes).insert(node, Heard { at, rooms, free });
     }
 
     /// Whether `node` was heard within [`FORGOTTEN_AFTER`].
@@ -65,6 +68,19 @@ impl Lobby {
         let mut listed: Vec<AnnouncedRoom> = rooms.into_values().cloned().collect();
         listed.sort_by_key(|announced| announced.summary.room);
         listed
+    }
+
+    /// The node heard lately with the most free places for a room of `kind`, if any has one.
+    pub fn roomiest(&self, kind: RoomKind, now: Instant) -> Option<String> {
+        let nodes = crate::lock(&self.nodes);
+        (nodes.iter())
+            .filter(|(_, heard)| now.duration_since(heard.at) < HEARD_FOR && kind.fits(&heard.free))
+            .max_by_key(|(_, heard)| match (kind.auto_match, kind.ai) {
+                (true, _) => heard.free.matches,
+                (false, true) => heard.free.ai_rooms,
+                (false, false) => heard.free.rooms,
+            })
+            .map(|(node, _)| node.clone())
     }
 
     /// The node that holds `room` now, by the other nodes' word, and its epoch.
@@ -123,6 +139,11 @@ mod tests {
         Announcement {
             node: node.into(),
             rooms,
+            free: RoomQuota {
+                rooms: 10,
+                ai_rooms: node.len(),
+                matches: 0,
+            },
         }
     }
 

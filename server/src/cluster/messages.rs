@@ -5,11 +5,12 @@
 
 use std::net::IpAddr;
 
-use parlor_shared::game::GameMove;
+use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::identity::Player;
-use parlor_shared::protocol::{RoomId, RoomSummary, SeatToken, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg};
 use serde::{Deserialize, Serialize};
 
+use crate::limits::RoomQuota;
 use crate::room::{ConnId, RoomCommand, Subscriber};
 
 /// A client's command for a room, without the connection it came from.
@@ -80,6 +81,24 @@ pub enum Delivered {
 pub struct Announcement {
     pub node: String,
     pub rooms: Vec<AnnouncedRoom>,
+    /// The places its caps have left (`room_caps::free_places`).
+    pub free: RoomQuota,
+}
+
+/// A room to open on another node, whose caps have room for it (`placement.rs`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Creation {
+    pub setup: GameSetup,
+    pub seats: Vec<SeatSpec>,
+    pub creator: Player,
+    pub address: Option<IpAddr>,
+}
+
+/// The answer to a [`Creation`]: the room, or why not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Created {
+    Room(RoomId),
+    Refused(ErrorCode, String),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

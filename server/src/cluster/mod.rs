@@ -18,16 +18,20 @@ mod bus;
 mod claims;
 mod lobby;
 mod messages;
+mod placement;
 mod remote;
 mod served;
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use futures_util::StreamExt;
 use parlor_shared::codec;
-use parlor_shared::protocol::{RoomId, RoomSummary};
+use parlor_shared::game::GameSetup;
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{RoomId, RoomSummary, SeatSpec};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 use tracing::warn;
@@ -35,11 +39,13 @@ use tracing::warn;
 use self::bus::Bus;
 pub use self::claims::hand_over;
 use self::lobby::Lobby;
-use self::messages::{AnnouncedRoom, Announcement, Delivery};
+use self::messages::{AnnouncedRoom, Announcement, Creation, Delivery};
 use self::remote::RemoteRooms;
 use crate::hall::Hall;
+use crate::hall::Refusal;
+use crate::limits::Limits;
 use crate::room::{ConnId, RoomHandle};
-use crate::room_caps::Registered;
+use crate::room_caps::{Registered, RoomKind};
 use crate::store::postgres::PgStore;
 
 /// How a node joins its hall.
@@ -82,6 +88,8 @@ pub struct Cluster {
     lobby: Lobby,
     remote: RemoteRooms,
     lease: Duration,
+    /// This node's caps and quotas, for rooms other nodes ask it to open.
+    limits: Limits,
     next_stand_in: AtomicU64,
     /// When this node's claims were last renewed (`claims::keep`).
     renewed_at: std::sync::Mutex<Instant>,
@@ -91,7 +99,11 @@ pub struct Cluster {
 
 impl Cluster {
     /// Joins the hall whose store is `store` (a node's: `PgStore::connect_node`).
-    pub async fn join(store: Arc<PgStore>, config: &NodeConfig) -> anyhow::Result<Arc<Cluster>> {
+    pub async fn join(
+        store: Arc<PgStore>,
+        config: &NodeConfig,
+        limits: Limits,
+    ) -> anyhow::Result<Arc<Cluster>> {
         config.check()?;
         let bus = Bus::connect(&config.bus_url, store.hall_id(), &config.id).await?;
         Ok(Arc::new(Cluster {
@@ -101,6 +113,7 @@ impl Cluster {
             lobby: Lobby::default(),
             remote: RemoteRooms::default(),
             lease: config.lease,
+            limits,
             next_stand_in: AtomicU64::new(STAND_IN_IDS),
             renewed_at: std::sync::Mutex::new(Instant::now()),
             announce_now: Notify::new(),
@@ -179,6 +192,25 @@ impl Cluster {
             .collect()
     }
 
+    /// Asks the node with the most free places for a room of `kind` to open it (see
+    /// `placement.rs`).
+    pub async fn create_elsewhere(
+        &self,
+        kind: RoomKind,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+        creator: Player,
+        address: Option<IpAddr>,
+    ) -> Option<Result<RoomId, Refusal>> {
+        let creation = Creation {
+            setup,
+            seats,
+            creator,
+            address,
+        };
+        placement::create_elsewhere(self, kind, &creation).await
+    }
+
     /// A room this node opened or took: other nodes may reach it from now on.
     pub async fn opened(self: &Arc<Self>, room: RoomId, handle: RoomHandle) {
         self.remote.taken_here(room);
@@ -188,13 +220,21 @@ impl Cluster {
 }
 
 /// Starts the node's work beside its connections: what owners send for its connections, the
-/// lobby (heard and said), and its claims. Returns once it listens on the bus.
+/// lobby (heard and said), rooms to open for other nodes, and its claims. Returns once it listens on the bus.
 pub async fn start(hall: &Arc<Hall>, cluster: &Arc<Cluster>) -> anyhow::Result<()> {
     let deliveries = cluster
         .bus
         .subscribe(cluster.bus.node_subject(&cluster.node))
         .await?;
     let lobby = cluster.bus.subscribe(cluster.bus.lobby_subject()).await?;
+    let creations = (cluster.bus)
+        .subscribe(cluster.bus.creation_subject(&cluster.node))
+        .await?;
+    tokio::spawn(placement::serve_creations(
+        Arc::clone(hall),
+        Arc::clone(cluster),
+        creations,
+    ));
     tokio::spawn(receive_deliveries(Arc::clone(cluster), deliveries));
     tokio::spawn(hear_lobby(Arc::clone(cluster), lobby));
     tokio::spawn(announce(Arc::clone(hall), Arc::clone(cluster)));
@@ -228,7 +268,9 @@ async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
     loop {
         // A finished room lingering for its followers holds no claim (its row is gone): it is
         // said at epoch 0, below any owner's.
-        let rooms = (hall.registered_here().into_iter())
+        let registered = hall.registered_here();
+        let free = crate::room_caps::free_places(&registered, &cluster.limits);
+        let rooms = (registered.into_iter())
             .map(|registered| AnnouncedRoom {
                 epoch: cluster.store.epoch_of(registered.room.room).unwrap_or(0),
                 summary: registered.room,
@@ -238,6 +280,7 @@ async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
         let announcement = Announcement {
             node: cluster.node.clone(),
             rooms,
+            free,
         };
         match codec::encode_for_node(&announcement) {
             Ok(payload) => cluster.bus.publish(subject.clone(), payload).await,

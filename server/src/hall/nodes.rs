@@ -5,12 +5,16 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use parlor_shared::protocol::{RoomId, RoomSummary};
+use std::net::IpAddr;
+
+use parlor_shared::game::GameSetup;
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{RoomId, RoomSummary, SeatSpec};
 
 use super::{Hall, Refusal, internal};
 use crate::cluster::Cluster;
 use crate::room::{RoomCommand, RoomHandle};
-use crate::room_caps::Registered;
+use crate::room_caps::{Registered, RoomKind};
 
 impl Hall {
     /// The hall as node `cluster.node()` of a cluster.
@@ -81,6 +85,22 @@ impl Hall {
                 .collect(),
             None => Vec::new(),
         }
+    }
+
+    /// Asks another node with free places to open the room this node's caps refused; `None`
+    /// when this is no cluster, no node has a place, or none answered.
+    pub async fn create_elsewhere(
+        &self,
+        kind: RoomKind,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+        creator: Player,
+        address: Option<IpAddr>,
+    ) -> Option<Result<RoomId, Refusal>> {
+        let cluster = self.cluster.as_ref()?;
+        cluster
+            .create_elsewhere(kind, setup, seats, creator, address)
+            .await
     }
 
     /// The ids of the rooms this node runs.

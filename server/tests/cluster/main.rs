@@ -117,3 +117,37 @@ async fn a_players_quota_holds_across_nodes_and_each_node_has_its_own_caps() {
             .await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_room_a_full_node_has_no_place_for_opens_on_a_node_with_room() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let caps = ["--max-ai-rooms", "1"];
+    let nodes = [
+        services.node_with("a", &services.nats, &caps),
+        services.node_with("b", &services.nats, &caps),
+    ];
+    let mut peer = nodes[0].peer(&PlayerSecret::random()).await;
+    let ai = || SeatSpec::Ai {
+        move_ms: 50,
+        kind: parlor_shared::protocol::AiKind::Easy,
+    };
+    let here = peer.create_room(vec![SeatSpec::Human, ai()]).await;
+    // B says it has a place left; A's is taken.
+    listed(&mut nodes[1].peer(&PlayerSecret::random()).await, here).await;
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    let placed = peer.create_room(vec![SeatSpec::Human, ai()]).await;
+    nodes[1].log.wait_for("room opened for another node");
+    // It plays through A as any room of B's: its AI answers there.
+    let token = peer.join(placed, 0).await;
+    let state = peer.state_where(placed, |s| s.seats.len() == 2).await;
+    peer.play_and_see(placed, &token, 0, some_cave_move(&state))
+        .await;
+    peer.state_where(placed, |s| s.version == 2).await;
+    // With both nodes full, the hall is busy.
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    let seats = vec![SeatSpec::Human, ai()];
+    peer.create_refused(GameSetup::Cave, seats, ErrorCode::ServerBusy)
+        .await;
+}

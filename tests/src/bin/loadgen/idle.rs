@@ -31,7 +31,7 @@ pub async fn run(
             stats.clone(),
             gate.clone(),
             stop_rx.clone(),
-            target.node_url(connection as usize),
+            target.node_url(connection),
         );
         tokio::spawn(async move {
             let permit = gate.acquire_owned().await;
