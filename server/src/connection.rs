@@ -475,7 +475,8 @@ impl Connection {
             let hall = &self.hall;
             self.rooms.retain(|id, _| hall.room(*id).is_some());
             let (player, address) = (self.me.player.id, self.source);
-            match self.hall.follows.take(player, address, &self.limits) {
+            let elsewhere = self.hall.follows_elsewhere(player, address);
+            match (self.hall.follows).take(player, address, &self.limits, elsewhere) {
                 Ok(ticket) => drop(self.rooms.insert(room, ticket)),
                 Err((code, message)) => return self.error(code, message).await.map(drop),
             }

@@ -3,7 +3,9 @@
 //! state per change, so one person's connections, or one address's many players (identities
 //! cost nothing), may follow only so many at once (`Limits::followed_per_player` and
 //! `followed_per_address`). A connection takes a [`FollowTicket`] for each room it follows and
-//! drops it when it leaves the room or goes.
+//! drops it when it leaves the room or goes. In a cluster, each node counts its own
+//! connections' follows and tells the others ([`FollowCounts::tally`]), which add them
+//! ([`Elsewhere`]), so the quotas hold hall-wide.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -21,6 +23,41 @@ struct Counts {
     addresses: HashMap<IpAddr, usize>,
 }
 
+/// What a player and an address follow through the hall's other nodes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Elsewhere {
+    pub player: usize,
+    pub address: usize,
+}
+
+/// A node's follows, as it tells the other nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FollowTally {
+    pub players: Vec<(PlayerId, u32)>,
+    pub addresses: Vec<(IpAddr, u32)>,
+}
+
+impl FollowTally {
+    /// What `player` and `address` follow by this tally.
+    pub fn of(&self, player: PlayerId, address: IpAddr) -> Elsewhere {
+        let find = |found: Option<u32>| found.unwrap_or(0) as usize;
+        Elsewhere {
+            player: find(
+                self.players
+                    .iter()
+                    .find(|(p, _)| *p == player)
+                    .map(|(_, n)| *n),
+            ),
+            address: find(
+                self.addresses
+                    .iter()
+                    .find(|(a, _)| *a == address)
+                    .map(|(_, n)| *n),
+            ),
+        }
+    }
+}
+
 /// The counts, shared by the hall and every ticket it gave out.
 #[derive(Clone, Default)]
 pub struct FollowCounts(Arc<Mutex<Counts>>);
@@ -35,15 +72,17 @@ pub struct FollowTicket {
 impl FollowCounts {
     /// A place for one more room `player` follows from `address`, unless either has all the
     /// `limits` allow.
+    /// `elsewhere` is what they follow through the hall's other nodes.
     pub fn take(
         &self,
         player: PlayerId,
         address: IpAddr,
         limits: &Limits,
+        elsewhere: Elsewhere,
     ) -> Result<FollowTicket, Refusal> {
         let mut counts = crate::lock(&self.0);
-        let by_player = counts.players.get(&player).copied().unwrap_or(0);
-        let by_address = counts.addresses.get(&address).copied().unwrap_or(0);
+        let by_player = counts.players.get(&player).copied().unwrap_or(0) + elsewhere.player;
+        let by_address = counts.addresses.get(&address).copied().unwrap_or(0) + elsewhere.address;
         let refuse = |what: String| Err((ErrorCode::LimitReached, what));
         if by_player >= limits.followed_per_player {
             return refuse(format!(
@@ -64,6 +103,22 @@ impl FollowCounts {
             address,
             counts: self.clone(),
         })
+    }
+}
+
+impl FollowCounts {
+    /// Every player's and address's follows on this server.
+    pub fn tally(&self) -> FollowTally {
+        let counts = crate::lock(&self.0);
+        let count = |n: &usize| u32::try_from(*n).unwrap_or(u32::MAX);
+        FollowTally {
+            players: (counts.players.iter())
+                .map(|(p, n)| (*p, count(n)))
+                .collect(),
+            addresses: (counts.addresses.iter())
+                .map(|(a, n)| (*a, count(n)))
+                .collect(),
+        }
     }
 }
 
@@ -97,20 +152,39 @@ mod tests {
         let counts = FollowCounts::default();
         let (here, there): (IpAddr, IpAddr) = ([10, 0, 0, 1].into(), [10, 0, 0, 2].into());
         let (ada, bob) = (PlayerId(1), PlayerId(2));
-        let first = counts.take(ada, here, &limits).unwrap();
-        let _second = counts.take(ada, there, &limits).unwrap();
-        let full = counts.take(ada, here, &limits).err().unwrap();
+        let none = Elsewhere::default();
+        let first = counts.take(ada, here, &limits, none).unwrap();
+        let _second = counts.take(ada, there, &limits, none).unwrap();
+        let full = counts.take(ada, here, &limits, none).err().unwrap();
         assert!(full.1.contains("a player may follow 2"), "{}", full.1);
         // Another player of the same address shares its quota.
-        let _third = counts.take(bob, here, &limits).unwrap();
-        let _fourth = counts.take(bob, here, &limits).unwrap();
-        let crowded = counts.take(PlayerId(3), here, &limits).err().unwrap();
+        let _third = counts.take(bob, here, &limits, none).unwrap();
+        let _fourth = counts.take(bob, here, &limits, none).unwrap();
+        let crowded = counts.take(PlayerId(3), here, &limits, none).err().unwrap();
         assert!(
             crowded.1.contains("one address may follow 3"),
             "{}",
             crowded.1
         );
         drop(first);
-        assert!(counts.take(ada, there, &limits).is_ok());
+        assert!(counts.take(ada, there, &limits, none).is_ok());
+
+        // What other nodes say they follow counts too.
+        let tally = counts.tally();
+        assert_eq!(
+            tally.of(bob, here),
+            Elsewhere {
+                player: 2,
+                address: 2
+            }
+        );
+        let other_node = FollowCounts::default();
+        let refused = other_node.take(bob, there, &limits, tally.of(bob, there));
+        assert!(refused.is_err(), "Bob follows two rooms on the first node");
+        assert!(
+            other_node
+                .take(PlayerId(4), there, &limits, tally.of(PlayerId(4), there))
+                .is_ok()
+        );
     }
 }

@@ -4,13 +4,16 @@
 //! whole hall within one round.
 
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Duration;
 
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{RoomId, RoomSummary};
 use tokio::time::Instant;
 
 use super::messages::{AnnouncedRoom, Announcement};
+use crate::follows::{Elsewhere, FollowTally};
 use crate::limits::RoomQuota;
 use crate::room_caps::RoomKind;
 
@@ -30,6 +33,7 @@ struct Heard {
     at: Instant,
     rooms: Vec<AnnouncedRoom>,
     free: RoomQuota,
+    follows: FollowTally,
 }
 
 /// What the other nodes last said.
@@ -40,8 +44,19 @@ pub struct Lobby {
 
 impl Lobby {
     pub fn heard(&self, announcement: Announcement, at: Instant) {
-        let Announcement { node, rooms, free } = announcement;
-        crate::lock(&self.nodes).insert(node, Heard { at, rooms, free });
+        let Announcement {
+            node,
+            rooms,
+            free,
+            follows,
+        } = announcement;
+        let heard = Heard {
+            at,
+            rooms,
+            free,
+            follows,
+        };
+        crate::lock(&self.nodes).insert(node, heard);
     }
 
     /// Whether `node` was heard within [`FORGOTTEN_AFTER`].
@@ -68,6 +83,20 @@ impl Lobby {
         let mut listed: Vec<AnnouncedRoom> = rooms.into_values().cloned().collect();
         listed.sort_by_key(|announced| announced.summary.room);
         listed
+    }
+
+    /// What `player` and `address` follow through the nodes heard lately.
+    pub fn follows(&self, player: PlayerId, address: IpAddr, now: Instant) -> Elsewhere {
+        let nodes = crate::lock(&self.nodes);
+        let heard_lately =
+            (nodes.values()).filter(|heard| now.duration_since(heard.at) < HEARD_FOR);
+        heard_lately.fold(Elsewhere::default(), |sum, heard| {
+            let there = heard.follows.of(player, address);
+            Elsewhere {
+                player: sum.player + there.player,
+                address: sum.address + there.address,
+            }
+        })
     }
 
     /// The node heard lately with the most free places for a room of `kind`, if any has one.
@@ -144,6 +173,7 @@ mod tests {
                 ai_rooms: node.len(),
                 matches: 0,
             },
+            follows: FollowTally::default(),
         }
     }
 

@@ -10,6 +10,7 @@ use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg};
 use serde::{Deserialize, Serialize};
 
+use crate::follows::FollowTally;
 use crate::limits::RoomQuota;
 use crate::room::{ConnId, RoomCommand, Subscriber};
 
@@ -83,6 +84,8 @@ pub struct Announcement {
     pub rooms: Vec<AnnouncedRoom>,
     /// The places its caps have left (`room_caps::free_places`).
     pub free: RoomQuota,
+    /// What its connections follow, by player and address, for the follow quotas.
+    pub follows: FollowTally,
 }
 
 /// A room to open on another node, whose caps have room for it (`placement.rs`).

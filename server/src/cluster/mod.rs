@@ -30,7 +30,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use parlor_shared::codec;
 use parlor_shared::game::GameSetup;
-use parlor_shared::identity::Player;
+use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{RoomId, RoomSummary, SeatSpec};
 use tokio::sync::Notify;
 use tokio::time::Instant;
@@ -41,6 +41,7 @@ pub use self::claims::hand_over;
 use self::lobby::Lobby;
 use self::messages::{AnnouncedRoom, Announcement, Creation, Delivery};
 use self::remote::RemoteRooms;
+use crate::follows::Elsewhere;
 use crate::hall::Hall;
 use crate::hall::Refusal;
 use crate::limits::Limits;
@@ -211,6 +212,11 @@ impl Cluster {
         placement::create_elsewhere(self, kind, &creation).await
     }
 
+    /// What `player` and `address` follow through the other nodes.
+    pub fn follows_elsewhere(&self, player: PlayerId, address: IpAddr) -> Elsewhere {
+        self.lobby.follows(player, address, Instant::now())
+    }
+
     /// A room this node opened or took: other nodes may reach it from now on.
     pub async fn opened(self: &Arc<Self>, room: RoomId, handle: RoomHandle) {
         self.remote.taken_here(room);
@@ -281,6 +287,7 @@ async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
             node: cluster.node.clone(),
             rooms,
             free,
+            follows: hall.follows.tally(),
         };
         match codec::encode_for_node(&announcement) {
             Ok(payload) => cluster.bus.publish(subject.clone(), payload).await,

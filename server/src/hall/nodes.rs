@@ -8,11 +8,12 @@ use std::sync::atomic::Ordering;
 use std::net::IpAddr;
 
 use parlor_shared::game::GameSetup;
-use parlor_shared::identity::Player;
+use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{RoomId, RoomSummary, SeatSpec};
 
 use super::{Hall, Refusal, internal};
 use crate::cluster::Cluster;
+use crate::follows::Elsewhere;
 use crate::room::{RoomCommand, RoomHandle};
 use crate::room_caps::{Registered, RoomKind};
 
@@ -101,6 +102,15 @@ impl Hall {
         cluster
             .create_elsewhere(kind, setup, seats, creator, address)
             .await
+    }
+
+    /// What `player` and `address` follow through the hall's other nodes (as of their last
+    /// word).
+    pub fn follows_elsewhere(&self, player: PlayerId, address: IpAddr) -> Elsewhere {
+        match &self.cluster {
+            Some(cluster) => cluster.follows_elsewhere(player, address),
+            None => Elsewhere::default(),
+        }
     }
 
     /// The ids of the rooms this node runs.

@@ -151,3 +151,37 @@ async fn a_room_a_full_node_has_no_place_for_opens_on_a_node_with_room() {
     peer.create_refused(GameSetup::Cave, seats, ErrorCode::ServerBusy)
         .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn follow_quotas_hold_across_nodes() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let quota = ["--followed-per-address", "2"];
+    let nodes = [
+        services.node_with("a", &services.nats, &quota),
+        services.node_with("b", &services.nats, &quota),
+    ];
+    let mut maker = nodes[0].peer(&PlayerSecret::random()).await;
+    let mut rooms = Vec::new();
+    for _ in 0..3 {
+        rooms.push(
+            maker
+                .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+                .await,
+        );
+    }
+    let mut on_a = nodes[0].peer(&PlayerSecret::random()).await;
+    let mut on_b = nodes[1].peer(&PlayerSecret::random()).await;
+    listed(&mut on_b, rooms[2]).await;
+    on_a.watch(rooms[0]).await;
+    on_b.watch(rooms[1]).await;
+    // Both come from 127.0.0.1, which may follow two rooms in the whole hall.
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    for peer in [&mut on_a, &mut on_b] {
+        peer.send(parlor_shared::protocol::ClientMsg::Watch { room: rooms[2] })
+            .await;
+        let refused = peer.expect_error(ErrorCode::LimitReached).await;
+        assert!(refused.contains("one address"), "{refused}");
+    }
+}
