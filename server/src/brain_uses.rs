@@ -16,6 +16,10 @@
 //! proportion to the brain's size (a full 200,000-box brain: about 100 MB in memory and a
 //! second's lesson). So the boxes that games hold together are capped at
 //! [`MAX_BOXES_IN_GAMES`].
+//!
+//! In a cluster every node announces its uses ([`BrainUses::tally`]) and heeds the others'
+//! ([`BrainUses::heed`]): by their word, so within about a second (two nodes starting a match
+//! and a game on one brain in the same second may both go ahead).
 
 use std::collections::{HashMap, HashSet};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -38,6 +42,39 @@ struct Uses {
     writing: HashSet<String>,
     /// The boxes of the brains the games against HER hold, together.
     boxes_in_games: usize,
+    /// What the hall's other nodes use, as they last said.
+    elsewhere: Elsewhere,
+}
+
+/// A node's brain uses, as it tells the other nodes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BrainTally {
+    pub training: Vec<String>,
+    /// Brains games against a person will teach.
+    pub teaching: Vec<String>,
+    pub writing: Vec<String>,
+}
+
+/// The other nodes' uses, together.
+#[derive(Default)]
+struct Elsewhere {
+    training: HashSet<String>,
+    teaching: HashSet<String>,
+    writing: HashSet<String>,
+}
+
+impl Uses {
+    fn training(&self, name: &str) -> bool {
+        self.training.contains(name) || self.elsewhere.training.contains(name)
+    }
+
+    fn writing(&self, name: &str) -> bool {
+        self.writing.contains(name) || self.elsewhere.writing.contains(name)
+    }
+
+    fn teaching(&self, name: &str) -> bool {
+        self.games.contains_key(name) || self.elsewhere.teaching.contains(name)
+    }
 }
 
 /// The registry, shared by the hall and every guard it gave out.
@@ -73,16 +110,37 @@ impl BrainUses {
         crate::lock(&self.0)
     }
 
+    /// This node's uses, for the other nodes.
+    pub fn tally(&self) -> BrainTally {
+        let uses = self.lock();
+        BrainTally {
+            training: uses.training.iter().cloned().collect(),
+            teaching: uses.games.keys().cloned().collect(),
+            writing: uses.writing.iter().cloned().collect(),
+        }
+    }
+
+    /// Heeds what the other nodes use (their tallies, together), from now on.
+    pub fn heed(&self, tallies: impl IntoIterator<Item = BrainTally>) {
+        let mut elsewhere = Elsewhere::default();
+        for tally in tallies {
+            elsewhere.training.extend(tally.training);
+            elsewhere.teaching.extend(tally.teaching);
+            elsewhere.writing.extend(tally.writing);
+        }
+        self.lock().elsewhere = elsewhere;
+    }
+
     /// Claims brains for an auto match, or says which is busy and why.
     pub fn claim_for_match(&self, names: &[String]) -> Result<BrainClaim, Refusal> {
         let mut uses = self.lock();
-        if let Some(name) = names.iter().find(|name| uses.training.contains(*name)) {
+        if let Some(name) = names.iter().find(|name| uses.training(name)) {
             return Err(in_training(name));
         }
-        if let Some(name) = names.iter().find(|name| uses.writing.contains(*name)) {
+        if let Some(name) = names.iter().find(|name| uses.writing(name)) {
             return Err(being_written(name));
         }
-        if let Some(name) = names.iter().find(|name| uses.games.contains_key(*name)) {
+        if let Some(name) = names.iter().find(|name| uses.teaching(name)) {
             return Err((
                 ErrorCode::BrainBusy,
                 format!(
@@ -101,12 +159,13 @@ impl BrainUses {
     /// Holds `name` for an import or a reset, unless a match trains it or another writes it.
     pub fn hold_for_write(&self, name: &str) -> Result<BrainWrite, Refusal> {
         let mut uses = self.lock();
-        if uses.training.contains(name) {
+        if uses.training(name) {
             return Err(in_training(name));
         }
-        if !uses.writing.insert(name.to_string()) {
+        if uses.writing(name) {
             return Err(being_written(name));
         }
+        uses.writing.insert(name.to_string());
         Ok(BrainWrite {
             name: name.to_string(),
             uses: self.clone(),
@@ -115,7 +174,7 @@ impl BrainUses {
 
     /// Refuses to change a brain an auto match is training (imports, resets, new games).
     pub fn check_not_training(&self, name: &str) -> Result<(), Refusal> {
-        if self.lock().training.contains(name) {
+        if self.lock().training(name) {
             return Err(in_training(name));
         }
         Ok(())
@@ -124,7 +183,7 @@ impl BrainUses {
     /// A new game against HER with brain `name`, unless a match is training it.
     pub fn enter_game(&self, name: &str) -> Result<BrainInGame, Refusal> {
         let mut uses = self.lock();
-        if uses.training.contains(name) {
+        if uses.training(name) {
             return Err(in_training(name));
         }
         *uses.games.entry(name.to_string()).or_default() += 1;
@@ -323,5 +382,29 @@ mod tests {
         let mut third = uses.enter_game("A").unwrap();
         assert!(third.hold_boxes(MAX_BOXES_IN_GAMES - 10).is_ok());
         assert!(uses.enter_game("D").unwrap().hold_boxes(1).is_err());
+    }
+
+    #[test]
+    fn what_other_nodes_use_holds_here_too() {
+        let (here, there) = (BrainUses::default(), BrainUses::default());
+        let _training = there.claim_for_match(&names(&["A", "B"])).unwrap();
+        let _teaching = there.enter_game("C").unwrap();
+        let _writing = there.hold_for_write("D").unwrap();
+        here.heed([there.tally()]);
+        assert!(here.enter_game("A").is_err(), "trained elsewhere");
+        assert!(here.hold_for_write("B").is_err(), "trained elsewhere");
+        assert!(
+            here.claim_for_match(&names(&["C"])).is_err(),
+            "taught elsewhere"
+        );
+        assert!(
+            here.claim_for_match(&names(&["D"])).is_err(),
+            "written elsewhere"
+        );
+        assert!(here.hold_for_write("D").is_err(), "written elsewhere");
+        assert!(here.enter_game("C").is_ok(), "games may share a brain");
+        // What the other node no longer says holds nothing.
+        here.heed([]);
+        assert!(here.hold_for_write("B").is_ok());
     }
 }

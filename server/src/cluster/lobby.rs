@@ -13,6 +13,7 @@ use parlor_shared::protocol::{RoomId, RoomSummary};
 use tokio::time::Instant;
 
 use super::messages::{AnnouncedRoom, Announcement};
+use crate::brain_uses::BrainTally;
 use crate::follows::{Elsewhere, FollowTally};
 use crate::limits::RoomQuota;
 use crate::room_caps::RoomKind;
@@ -34,6 +35,7 @@ struct Heard {
     rooms: Vec<AnnouncedRoom>,
     free: RoomQuota,
     follows: FollowTally,
+    brains: BrainTally,
 }
 
 /// What the other nodes last said.
@@ -49,12 +51,14 @@ impl Lobby {
             rooms,
             free,
             follows,
+            brains,
         } = announcement;
         let heard = Heard {
             at,
             rooms,
             free,
             follows,
+            brains,
         };
         crate::lock(&self.nodes).insert(node, heard);
     }
@@ -83,6 +87,15 @@ impl Lobby {
         let mut listed: Vec<AnnouncedRoom> = rooms.into_values().cloned().collect();
         listed.sort_by_key(|announced| announced.summary.room);
         listed
+    }
+
+    /// The brain uses of the nodes heard lately.
+    pub fn brains(&self, now: Instant) -> Vec<BrainTally> {
+        let nodes = crate::lock(&self.nodes);
+        (nodes.values())
+            .filter(|heard| now.duration_since(heard.at) < HEARD_FOR)
+            .map(|heard| heard.brains.clone())
+            .collect()
     }
 
     /// What `player` and `address` follow through the nodes heard lately.
@@ -174,6 +187,7 @@ mod tests {
                 matches: 0,
             },
             follows: FollowTally::default(),
+            brains: BrainTally::default(),
         }
     }
 

@@ -10,6 +10,7 @@ use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg};
 use serde::{Deserialize, Serialize};
 
+use crate::brain_uses::BrainTally;
 use crate::follows::FollowTally;
 use crate::limits::RoomQuota;
 use crate::room::{ConnId, RoomCommand, Subscriber};
@@ -86,6 +87,8 @@ pub struct Announcement {
     pub free: RoomQuota,
     /// What its connections follow, by player and address, for the follow quotas.
     pub follows: FollowTally,
+    /// The brains its matches train, its games will teach and its imports write.
+    pub brains: BrainTally,
 }
 
 /// A room to open on another node, whose caps have room for it (`placement.rs`).

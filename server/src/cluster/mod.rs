@@ -288,7 +288,9 @@ async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
             rooms,
             free,
             follows: hall.follows.tally(),
+            brains: hall.brain_uses().tally(),
         };
+        hall.brain_uses().heed(cluster.lobby.brains(Instant::now()));
         match codec::encode_for_node(&announcement) {
             Ok(payload) => cluster.bus.publish(subject.clone(), payload).await,
             Err(error) => warn!(%error, "this node's rooms could not be announced"),

@@ -113,6 +113,11 @@ impl Hall {
         }
     }
 
+    /// Who uses which brain on this node.
+    pub(crate) fn brain_uses(&self) -> &crate::brain_uses::BrainUses {
+        &self.brain_uses
+    }
+
     /// The ids of the rooms this node runs.
     pub fn local_rooms(&self) -> Vec<RoomId> {
         self.lock_rooms().keys().copied().collect()

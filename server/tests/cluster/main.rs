@@ -185,3 +185,20 @@ async fn follow_quotas_hold_across_nodes() {
         assert!(refused.contains("one address"), "{refused}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_brain_one_node_trains_is_busy_on_the_others() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nodes = [services.node("a"), services.node("b")];
+    let trainer = PlayerSecret::random();
+    let mut on_a = nodes[0].peer(&trainer).await;
+    let auto = on_a.create(common::paced_auto_match(), vec![]).await;
+    let mut on_b = nodes[1].peer(&trainer).await;
+    listed(&mut on_b, auto).await;
+    tokio::time::sleep(std::time::Duration::from_millis(1200)).await;
+    // The same player's second match on the same brains, through B: refused while A trains them.
+    let refused = on_b.create_refused(common::paced_auto_match(), vec![], ErrorCode::BrainBusy);
+    assert!(refused.await.contains("left"));
+}
