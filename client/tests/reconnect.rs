@@ -193,3 +193,25 @@ fn a_policy_close_for_an_overdrawn_budget_is_not_retried() {
     // The thread has ended: no attempt follows.
     assert!(connection.recv_timeout(Duration::from_secs(2)).is_none());
 }
+
+/// A hall given as several addresses (its nodes): the first that answers is used, and when it
+/// goes away the next one is tried. (Two lone servers stand in for two nodes here; the
+/// cluster's own tests resume seats across real nodes.)
+#[test]
+fn several_addresses_are_tried_in_turn_first_and_after_a_drop() {
+    let (down, first_addr, second_addr) = (free_addr(), free_addr(), free_addr());
+    let (first_data, second_data) = (common::scratch(), common::scratch());
+    let first = start_server(first_addr, first_data.path());
+    let _second = start_server(second_addr, second_data.path());
+    let urls = format!("ws://{down},ws://{first_addr},ws://{second_addr}");
+    let connection = Connection::open(&urls, &Identity::fresh());
+    connected(&connection);
+    connection.send(ClientMsg::ListRooms);
+    message(&connection, |m| matches!(m, ServerMsg::Rooms(_)).then_some(()));
+
+    first.kill_9();
+    reconnecting(&connection);
+    connected(&connection);
+    connection.send(ClientMsg::ListRooms);
+    message(&connection, |m| matches!(m, ServerMsg::Rooms(_)).then_some(()));
+}
