@@ -207,11 +207,15 @@ fn several_addresses_are_tried_in_turn_first_and_after_a_drop() {
     let connection = Connection::open(&urls, &Identity::fresh());
     connected(&connection);
     connection.send(ClientMsg::ListRooms);
-    message(&connection, |m| matches!(m, ServerMsg::Rooms(_)).then_some(()));
+    message(&connection, |m| {
+        matches!(m, ServerMsg::Rooms(_)).then_some(())
+    });
 
     first.kill_9();
     reconnecting(&connection);
     connected(&connection);
     connection.send(ClientMsg::ListRooms);
-    message(&connection, |m| matches!(m, ServerMsg::Rooms(_)).then_some(()));
+    message(&connection, |m| {
+        matches!(m, ServerMsg::Rooms(_)).then_some(())
+    });
 }
