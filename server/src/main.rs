@@ -20,8 +20,12 @@ const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;
 ///
 /// Clients connect with `client --server ws://HOST:PORT`; anything that speaks WebSocket can
 /// connect too (JSON text frames; see docs/PROTOCOL.md). Logs go to stderr; set RUST_LOG
-/// (e.g. RUST_LOG=debug) for more detail. The WebSocket library's logs stay off, as its frames
-/// carry seat tokens, unless RUST_LOG names its targets (tungstenite, tokio_tungstenite).
+/// (e.g. RUST_LOG=debug) for more detail. The WebSocket and NATS libraries' logs stay off, as
+/// their frames carry seat tokens, unless RUST_LOG names their targets (tungstenite,
+/// tokio_tungstenite, async_nats).
+///
+/// Several servers may serve one hall as its nodes: the same --store postgres://… and a NATS
+/// server given by --bus (see the README's "One hall on several nodes").
 #[derive(Parser, Debug)]
 #[command(version)]
 struct Args {

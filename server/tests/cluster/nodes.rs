@@ -47,16 +47,10 @@ impl Services {
     /// Node `name`, on the NATS server at `nats`, with more flags.
     pub fn node_with(&self, name: &str, nats: &str, more: &[&str]) -> Node {
         let (url, lease) = (self.database.url(), lease_seconds());
-        let mut args = vec![
-            "--store",
-            &url,
-            "--bus",
-            nats,
-            "--node-id",
-            name,
-            "--lease-seconds",
-            &lease,
-        ];
+        let mut args = vec!["--store", &url, "--bus", nats, "--node-id", name];
+        if !more.contains(&"--lease-seconds") {
+            args.extend(["--lease-seconds", &lease]);
+        }
         args.extend_from_slice(more);
         let (running, log) = start_logged(&args, "info");
         Node {

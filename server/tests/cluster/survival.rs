@@ -169,3 +169,34 @@ async fn an_ai_room_and_an_auto_match_survive_their_node() {
     assert!(!match_view(&later).finished);
     assert!(killed.elapsed() < Duration::from_secs(60));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_restarted_under_its_name_takes_its_rooms_back_at_once() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    // A lease far longer than the test: only the node's own name can bring the room back.
+    let long_lease = ["--lease-seconds", "60"];
+    let mut node = services.node_with("a", &services.nats, &long_lease);
+    let alice = PlayerSecret::random();
+    let mut x = node.peer(&alice).await;
+    let room = x.create_room(vec![SeatSpec::Human, SeatSpec::Human]).await;
+    let token = x.join(room, 0).await;
+    let state = x.state_where(room, |s| s.seats.len() == 2).await;
+    let state = x
+        .play_and_see(room, &token, 0, some_cave_move(&state))
+        .await;
+
+    node.kill_9();
+    let killed = Instant::now();
+    let node = services.node_with("a", &services.nats, &long_lease);
+    node.log.wait_for("room taken over");
+    let mut x = node.peer(&alice).await;
+    x.reclaim(room, &token).await;
+    let back = x.state_where(room, |_| true).await;
+    assert_eq!((back.version, &back.state), (1, &state.state));
+    assert!(
+        killed.elapsed() < Duration::from_secs(30),
+        "not after the lease"
+    );
+}

@@ -320,25 +320,31 @@ impl PgStore {
     }
 
     /// The rooms in progress that no node holds: never owned, released, or whose owner's lease
-    /// has run out.
+    /// has run out; and those a node of this one's name holds but this store does not (this
+    /// node before a restart), so that a restarted node takes its rooms back at once.
     pub fn claimable_rooms(&self) -> anyhow::Result<Vec<RoomId>> {
-        self.blocking(false, |client| {
+        let me = self.node().map(|node| node.id.clone()).unwrap_or_default();
+        let rows: Vec<(i64, bool)> = self.blocking(false, move |client| {
             Box::pin(async move {
                 let rows = client
                     .query(
                         &format!(
-                            "SELECT id FROM rooms
-                             WHERE owner IS NULL OR lease_until < {NOW_MS} ORDER BY id"
+                            "SELECT id, owner IS NOT DISTINCT FROM $1 FROM rooms
+                             WHERE owner IS NULL OR owner = $1 OR lease_until < {NOW_MS}
+                             ORDER BY id"
                         ),
-                        &[],
+                        &[&me],
                     )
                     .await?;
-                Ok(rows
-                    .iter()
-                    .map(|row| row.get::<_, i64>(0) as RoomId)
-                    .collect())
+                Ok(rows.iter().map(|row| (row.get(0), row.get(1))).collect())
             })
-        })
+        })?;
+        let held = |room: RoomId| self.epoch_of(room).is_some();
+        Ok((rows.into_iter())
+            .map(|(room, mine)| (room as RoomId, mine))
+            .filter(|&(room, mine)| !(mine && held(room)))
+            .map(|(room, _)| room)
+            .collect())
     }
 
     fn claims(&self) -> anyhow::Result<&Claims> {

@@ -147,8 +147,22 @@ fn a_restarted_node_claims_its_rooms_again_and_its_old_self_is_fenced() {
     let old = node(&database, "a", 60_000);
     let room = old.allocate_room_id().unwrap();
     block_on(old.insert_room(&cave_room(room)).done()).unwrap();
+    assert!(
+        old.claimable_rooms().unwrap().is_empty(),
+        "it holds its room"
+    );
     // The same node id again, as after a restart, while the old process is only paused.
     let restarted = node(&database, "a", 60_000);
+    let other = node(&database, "b", 60_000);
+    assert!(
+        other.claimable_rooms().unwrap().is_empty(),
+        "a's lease runs"
+    );
+    assert_eq!(
+        restarted.claimable_rooms().unwrap(),
+        vec![room],
+        "its own, not held"
+    );
     assert_eq!(
         restarted.claim_room(room).unwrap(),
         Some(2),
