@@ -12,11 +12,8 @@ use anyhow::Context;
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::brain_parts::Part;
 use parlor_shared::codec::Format;
-use parlor_shared::game::GameSetup;
 use parlor_shared::identity::{Player, PlayerId};
-use parlor_shared::protocol::{
-    ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, SeatSpec, ServerMsg,
-};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
 use tokio_tungstenite::tungstenite::Message;
@@ -31,13 +28,13 @@ use crate::logging::{garbled_frame, loggable};
 use crate::outbox::{Outbox, Outgoing};
 use crate::players;
 use crate::room::{RoomCommand, Subscriber};
-use crate::room_caps::{RoomKind, RoomOwner};
 use crate::source::source_of;
 use crate::store_requests;
 use parlor_wire::{self as wire, Incoming};
 
 mod brain_files;
 mod closing;
+mod creation;
 
 pub use closing::refuse_busy;
 
@@ -421,41 +418,6 @@ impl Connection {
         };
         let (room, command) = command;
         self.forward_to_room(room, command).await
-    }
-
-    async fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> anyhow::Result<()> {
-        let kind = RoomKind::asked(&setup, &seats);
-        let owner = RoomOwner {
-            player: self.me.player.id,
-            address: Some(self.source),
-        };
-        let creator = self.me.player.clone();
-        // In a cluster, a room this node's caps have no place for may open on another node.
-        let elsewhere = self.hall.cluster().map(|_| (setup.clone(), seats.clone()));
-        // Held until the room is registered, so rooms made at the same moment on other
-        // connections count against the caps too.
-        let created = match self.hall.reserve_room(kind, owner, &self.limits) {
-            Ok(_reservation) => {
-                (self.hall)
-                    .create_room_from(setup, seats, &creator, owner.address)
-                    .await
-            }
-            Err(refusal) => Err(refusal),
-        };
-        let created = match (created, elsewhere) {
-            (Err((ErrorCode::ServerBusy, message)), Some((setup, seats))) => {
-                let placed = (self.hall)
-                    .create_elsewhere(kind, setup, seats, creator, owner.address)
-                    .await;
-                placed.unwrap_or(Err((ErrorCode::ServerBusy, message)))
-            }
-            (created, _) => created,
-        };
-        let answer = match created {
-            Ok(room) => ServerMsg::RoomCreated { room },
-            Err((code, message)) => ServerMsg::RoomRefused { code, message },
-        };
-        self.send(&answer).await
     }
 
     /// Forwards a command to a room; the room answers through this connection's outbox.
