@@ -72,7 +72,8 @@ pub struct Delivery {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Delivered {
     Reply(ServerMsg),
-    /// The room's state, which replaces one still waiting for the client.
+    /// The room's state, for the connection and every other follower of the room on its node
+    /// (`remote::Members`); it replaces one still waiting for each.
     State(ServerMsg),
     /// The room moved on to another node: the client is to reconnect.
     Reconnect,

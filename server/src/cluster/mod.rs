@@ -17,6 +17,7 @@
 mod bus;
 mod claims;
 mod lobby;
+mod members;
 mod messages;
 mod placement;
 mod remote;

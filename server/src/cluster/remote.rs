@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use parlor_shared::codec;
-use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary};
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary, ServerMsg};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 use tracing::warn;
@@ -21,8 +21,9 @@ use tracing::warn;
 use super::Cluster;
 use super::bus::Asked;
 use super::lobby::{ANNOUNCE_EVERY, FORGOTTEN_AFTER, HEARD_FOR};
+use super::members::Members;
 use super::messages::{Delivered, Delivery, Forwarded, RemoteCommand, Taken, detach};
-use crate::outbox::{Broadcast, Outbox};
+use crate::outbox::Outbox;
 use crate::room::{ConnId, ROOM_INBOX, RoomCommand, RoomHandle, Subscriber};
 
 /// How long an unlisted room's forwarder waits before it ends, once nobody here follows it.
@@ -37,6 +38,7 @@ const ASK_AGAIN_EVERY: Duration = Duration::from_millis(200);
 pub struct RemoteRooms {
     handles: Mutex<HashMap<RoomId, RoomHandle>>,
     outboxes: Mutex<HashMap<ConnId, Weak<Outbox>>>,
+    members: Members,
 }
 
 impl RemoteRooms {
@@ -82,15 +84,35 @@ impl RemoteRooms {
     }
 
     /// Puts what an owner sent in the outbox of the connection it is for, if it is still here.
+    /// A state goes to every member of its room here (`members.rs`).
     pub fn deliver(&self, delivery: Delivery) {
+        let Delivery { conn, room, what } = delivery;
         let outbox = crate::lock(&self.outboxes)
-            .get(&delivery.conn)
+            .get(&conn)
             .and_then(Weak::upgrade);
+        if let Delivered::State(message) = what {
+            return self.members.state(room, conn, outbox.as_ref(), message);
+        }
         let Some(outbox) = outbox else { return };
-        match delivery.what {
-            Delivered::Reply(message) => drop(outbox.reply(message)),
-            Delivered::State(message) => drop(outbox.state(delivery.room, Broadcast::new(message))),
-            Delivered::Reconnect => outbox.reconnect(),
+        match what {
+            Delivered::Reply(message) => {
+                let seated = matches!(message, ServerMsg::Seated { room: r, .. } if r == room);
+                let gone = matches!(
+                    message,
+                    ServerMsg::Left { room: r } | ServerMsg::RoomClosed { room: r, .. } if r == room
+                );
+                outbox.reply(message);
+                if seated {
+                    self.members.seated(room, conn, &outbox);
+                } else if gone {
+                    self.members.left(room, conn);
+                }
+            }
+            Delivered::Reconnect => {
+                self.members.left(room, conn);
+                outbox.reconnect();
+            }
+            Delivered::State(_) => {}
         }
     }
 }
@@ -168,6 +190,9 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                     if inbox.is_closed() { break } else { continue }
                 };
                 cluster.remote.register(&who);
+                if let RemoteCommand::Leave = command {
+                    cluster.remote.members.left(room, who.id);
+                }
                 // A mover that does not follow the room here must reconnect too when the room
                 // changed owner: it follows the room at its old owner, if anywhere.
                 let follows = followers.note(&who, &command).then_some(who.id);

@@ -1,10 +1,13 @@
 //! The owner's side: a room this node owns listens on its subject for commands forwarded by
 //! other nodes. Each remote connection that follows the room gets a stand-in here, a
 //! [`Subscriber`] of its own whose outbox is drained onto the bus to that connection's node:
-//! the room cannot tell it from a local connection.
+//! the room cannot tell it from a local connection. A state the room gives all its followers
+//! at once (one `Broadcast`) goes to each node once: the first of the node's stand-ins to
+//! carry it publishes it for all the room's followers there, the others pass it over
+//! ([`Published`]).
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use futures_util::StreamExt;
@@ -16,12 +19,15 @@ use tracing::{debug, warn};
 
 use super::Cluster;
 use super::messages::{Delivered, Delivery, Forwarded, Taken, attach};
-use crate::outbox::{Outbox, Outgoing};
+use crate::outbox::{Broadcast, Outbox, Outgoing};
 use crate::room::{ConnId, RoomHandle, Subscriber};
 
 /// How often stand-ins of connections on nodes forgotten (`lobby::FORGOTTEN_AFTER`) are let
 /// go.
 const TIDY_EVERY: Duration = Duration::from_secs(1);
+
+/// The room's state each node was last sent, shared by the room's carriers.
+type Published = Arc<Mutex<HashMap<String, Weak<Broadcast>>>>;
 
 /// A remote connection's stand-in, and the task that carries its outbox to its node.
 struct StandIn {
@@ -30,7 +36,12 @@ struct StandIn {
 }
 
 impl StandIn {
-    fn start(cluster: &Arc<Cluster>, room: RoomId, forwarded: &Forwarded) -> StandIn {
+    fn start(
+        cluster: &Arc<Cluster>,
+        room: RoomId,
+        forwarded: &Forwarded,
+        published: &Published,
+    ) -> StandIn {
         let who = Subscriber {
             id: cluster.new_stand_in_id(),
             outbox: Arc::default(),
@@ -43,6 +54,7 @@ impl StandIn {
             forwarded.conn,
             room,
             Arc::clone(&who.outbox),
+            Arc::clone(published),
         ));
         StandIn { who, carrier }
     }
@@ -95,6 +107,7 @@ async fn serve(
     mut commands: async_nats::Subscriber,
 ) {
     let mut stand_ins: HashMap<(String, ConnId), StandIn> = HashMap::new();
+    let published = Published::default();
     let mut tidy = tokio::time::interval(TIDY_EVERY);
     loop {
         tokio::select! {
@@ -117,7 +130,7 @@ async fn serve(
                 }
                 let who = stand_ins
                     .entry(key)
-                    .or_insert_with(|| StandIn::start(&cluster, room, &forwarded))
+                    .or_insert_with(|| StandIn::start(&cluster, room, &forwarded, &published))
                     .who
                     .clone();
                 let taken = match handle.inbox.send(attach(forwarded.command, who)).await {
@@ -162,6 +175,7 @@ async fn carry(
     conn: ConnId,
     room: RoomId,
     outbox: Arc<Outbox>,
+    published: Published,
 ) {
     let subject = cluster.bus.node_subject(&node);
     loop {
@@ -174,7 +188,15 @@ async fn carry(
                 );
                 (Delivered::Reply(*message), last)
             }
-            Outgoing::State(state) => (Delivered::State(state.message().clone()), false),
+            Outgoing::State(state) => {
+                let mut published = crate::lock(&published);
+                let sent = published.get(&node).and_then(Weak::upgrade);
+                if sent.is_some_and(|sent| Arc::ptr_eq(&sent, &state)) {
+                    continue;
+                }
+                published.insert(node.clone(), Arc::downgrade(&state));
+                (Delivered::State(state.message().clone()), false)
+            }
             Outgoing::Reconnect => (Delivered::Reconnect, true),
         };
         let delivery = Delivery { conn, room, what };

@@ -48,6 +48,9 @@ async fn a_game_played_through_one_node_is_watched_through_the_others() {
     listed(&mut watcher, room).await;
     let first = watcher.watch(room).await;
     assert_eq!(first.version, 0);
+    // A second watcher on C: each state reaches C once, and C gives it to both.
+    let mut second_watcher = nodes[2].peer(&PlayerSecret::random()).await;
+    assert_eq!(second_watcher.watch(room).await.version, 0);
 
     let mut state = x.state_where(room, |s| s.seats.len() == 2).await;
     for ply in 0..6u64 {
@@ -68,7 +71,7 @@ async fn a_game_played_through_one_node_is_watched_through_the_others() {
     // Each player sees the other's moves, whichever node they came through.
     let on_a = x.state_where(room, |s| s.version == 6).await;
     assert_eq!(on_a.state, state.state);
-    assert_eq!(on_a.spectators, 1, "the watcher on C counts");
+    assert_eq!(on_a.spectators, 2, "the watchers on C count");
 
     // Every node's lobby lists every node's rooms.
     let mut z = nodes[2].peer(&carol).await;
@@ -76,7 +79,7 @@ async fn a_game_played_through_one_node_is_watched_through_the_others() {
     for node in &nodes {
         let mut peer = node.peer(&PlayerSecret::random()).await;
         let summary = listed_where(&mut peer, room, |s| s.moves == 6).await;
-        assert_eq!(summary.spectators, 1);
+        assert_eq!(summary.spectators, 2);
         listed(&mut peer, on_c).await;
     }
     assert_ne!(on_c, room, "room ids are the hall's, not a node's");

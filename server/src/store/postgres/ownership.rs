@@ -244,28 +244,49 @@ impl PgStore {
             .unzip();
         let (node, lease_ms) = (claims.node.id.clone(), claims.lease_ms());
         let asked = rooms.clone();
-        let (renewed, present): (Vec<i64>, Vec<i64>) = self.blocking(true, move |client| {
-            Box::pin(async move {
-                let renewed = client
-                    .query(
-                        &format!(
-                            "UPDATE rooms SET lease_until = {NOW_MS} + $2
-                             FROM unnest($3::bigint[], $4::bigint[]) AS claim(id, epoch)
-                             WHERE rooms.id = claim.id AND rooms.epoch = claim.epoch
-                               AND rooms.owner = $1
-                             RETURNING rooms.id"
-                        ),
-                        &[&node, &lease_ms, &rooms, &epochs],
-                    )
-                    .await?;
-                let present = client
-                    .query("SELECT id FROM rooms WHERE id = ANY($1)", &[&rooms])
-                    .await?;
-                let ids =
-                    |rows: Vec<tokio_postgres::Row>| rows.iter().map(|row| row.get(0)).collect();
-                Ok((ids(renewed), ids(present)))
-            })
-        })?;
+        let (renewed, taken_rows, present): (Vec<i64>, Vec<i64>, Vec<i64>) =
+            self.blocking(true, move |client| {
+                Box::pin(async move {
+                    let renewed = client
+                        .query(
+                            &format!(
+                                // Rows the writer has locked are passed over (renewed next
+                                // time): locking them here, in another order than its
+                                // batch, could deadlock the two.
+                                "WITH mine AS (
+                                     SELECT rooms.id FROM rooms
+                                     JOIN unnest($3::bigint[], $4::bigint[]) AS claim(id, epoch)
+                                       ON rooms.id = claim.id AND rooms.epoch = claim.epoch
+                                     WHERE rooms.owner = $1
+                                     FOR UPDATE OF rooms SKIP LOCKED)
+                                 UPDATE rooms SET lease_until = {NOW_MS} + $2
+                                 FROM mine WHERE rooms.id = mine.id
+                                 RETURNING rooms.id"
+                            ),
+                            &[&node, &lease_ms, &rooms, &epochs],
+                        )
+                        .await?;
+                    // Rows another node holds now. A row written after the update above (a new
+                    // room's insert committing in between) is still this node's, at its epoch.
+                    let taken = client
+                        .query(
+                            "SELECT rooms.id FROM rooms
+                         JOIN unnest($2::bigint[], $3::bigint[]) AS claim(id, epoch)
+                           ON rooms.id = claim.id
+                         WHERE rooms.owner IS DISTINCT FROM $1
+                            OR rooms.epoch IS DISTINCT FROM claim.epoch",
+                            &[&node, &rooms, &epochs],
+                        )
+                        .await?;
+                    let present = client
+                        .query("SELECT id FROM rooms WHERE id = ANY($1)", &[&rooms])
+                        .await?;
+                    let ids = |rows: Vec<tokio_postgres::Row>| {
+                        rows.iter().map(|row| row.get(0)).collect()
+                    };
+                    Ok((ids(renewed), ids(taken), ids(present)))
+                })
+            })?;
         let mut epochs = crate::lock(&claims.epochs);
         let mut unwritten = crate::lock(&claims.unwritten);
         let mut taken = Vec::new();
@@ -279,10 +300,14 @@ impl PgStore {
                 unwritten.remove(&room);
                 return true;
             }
-            if present.contains(&room_id) {
+            if taken_rows.contains(&room_id) {
                 unwritten.remove(&room);
                 taken.push(room);
                 return false;
+            }
+            // Still ours, written after the update: renewed next time.
+            if present.contains(&room_id) {
+                return true;
             }
             // No row: finished, unless it is a new room whose row is still to be written.
             match unwritten.get(&room) {
