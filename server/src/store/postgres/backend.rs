@@ -112,11 +112,11 @@ impl Backend for PgStore {
 
     fn insert_room(&self, room: &RoomRow) -> Pending<()> {
         let (room, columns) = (room.clone(), RoomColumns::of(room));
-        let (fence, lease_ms) = self.fence_new(room.id);
+        let fence = self.fence_new(room.id);
         submit(&self.writer, move |client| {
             Box::pin(async move {
                 rooms::insert_room(client, &room, columns?).await?;
-                ownership::own_new_room(client, room.id, &fence, lease_ms).await
+                ownership::own_new_room(client, room.id, &fence).await
             })
         })
     }
@@ -130,11 +130,11 @@ impl Backend for PgStore {
         address: Option<IpAddr>,
     ) -> Pending<()> {
         let (setup, creator) = (setup.clone(), creator.clone());
-        let (fence, lease_ms) = self.fence_new(id);
+        let fence = self.fence_new(id);
         submit(&self.writer, move |client| {
             Box::pin(async move {
                 rooms::insert_match(client, id, &setup, seed, &creator, address).await?;
-                ownership::own_new_room(client, id, &fence, lease_ms).await
+                ownership::own_new_room(client, id, &fence).await
             })
         })
     }

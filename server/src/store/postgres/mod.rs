@@ -105,11 +105,17 @@ impl PgStore {
             .context("cannot make the store's connection pool")?;
         let runtime = RuntimeHolder(Some(runtime));
         let setup = {
-            let (pool, config, alone) = (pool.clone(), config.clone(), node.is_none());
+            let (pool, config, node) = (pool.clone(), config.clone(), node.clone());
             run_on(&runtime, async move {
                 let mut client = pool.get().await?;
                 let hall = schema::create(&mut client).await?;
-                Ok((hall, schema::lock_hall(&config, !alone).await?))
+                let lock = schema::lock_hall(&config, node.is_some()).await?;
+                // A node holds what it owns from the start (a restarted one, its old rooms).
+                if let Some(node) = &node {
+                    let lease_ms = i64::try_from(node.lease.as_millis()).unwrap_or(i64::MAX);
+                    ownership::renew_lease(&client, &node.id, lease_ms).await?;
+                }
+                Ok((hall, lock))
             })
         };
         let (hall_id, hall_lock) =

@@ -1,11 +1,12 @@
 //! One owner per room, fenced: the store of a cluster node (`PgStore::connect_node`) writes a
-//! room only while it owns it. A room's row carries its owner node, an epoch and a lease. A
-//! node claims a room by raising the epoch (when the room has no owner, is its own, or its
-//! owner's lease has run out) and renews its leases; every write of a room first locks the
-//! room's row and checks that the epoch is still the one this node claimed, in the same
-//! transaction. So an owner that was paused or cut off can never write again once another node
-//! has taken the room: the taker's claim raised the epoch, and a claim waits for the old
-//! owner's transaction in progress (the row lock) rather than slipping in under it.
+//! room only while it owns it. A room's row carries its owner node and an epoch; each node has
+//! one lease, a row of `nodes`, that holds all its rooms, so renewing costs one row whatever
+//! the rooms. A node claims a room by raising the epoch (when the room has no owner, is its
+//! own, or its owner's lease has run out); every write of a room first locks the room's row and
+//! checks that the epoch is still the one this node claimed, in the same transaction. So an
+//! owner that was paused or cut off can never write again once another node has taken the
+//! room: the taker's claim raised the epoch, and a claim waits for the old owner's transaction
+//! in progress (the row lock) rather than slipping in under it.
 //!
 //! Times are the database's clock (`clock_timestamp()`), so the nodes' clocks never matter.
 //!
@@ -22,6 +23,11 @@ use super::PgStore;
 
 /// The database's clock, in milliseconds since the Unix epoch.
 const NOW_MS: &str = "(extract(epoch from clock_timestamp()) * 1000)::bigint";
+
+/// Whether the owner of the row `rooms` has lost its hold: no owner, or one whose lease ran out.
+const UNHELD: &str = "(rooms.owner IS NULL OR NOT EXISTS (
+    SELECT 1 FROM nodes WHERE nodes.id = rooms.owner
+      AND nodes.lease_until >= (extract(epoch from clock_timestamp()) * 1000)::bigint))";
 
 /// Who a node's store writes as.
 #[derive(Clone, Debug)]
@@ -103,19 +109,29 @@ pub(super) async fn own_new_room(
     client: &Client,
     room: RoomId,
     fence: &Fence,
-    lease_ms: i64,
 ) -> anyhow::Result<()> {
     if let Some((node, epoch)) = fence {
         client
             .execute(
-                &format!(
-                    "UPDATE rooms SET owner = $2, epoch = $3, lease_until = {NOW_MS} + $4
-                     WHERE id = $1"
-                ),
-                &[&(room as i64), node, epoch, &lease_ms],
+                "UPDATE rooms SET owner = $2, epoch = $3 WHERE id = $1",
+                &[&(room as i64), node, epoch],
             )
             .await?;
     }
+    Ok(())
+}
+
+/// Renews node `node`'s lease on all its rooms for `lease_ms`.
+pub(super) async fn renew_lease(client: &Client, node: &str, lease_ms: i64) -> anyhow::Result<()> {
+    client
+        .execute(
+            &format!(
+                "INSERT INTO nodes (id, lease_until) VALUES ($1, {NOW_MS} + $2)
+                 ON CONFLICT (id) DO UPDATE SET lease_until = excluded.lease_until"
+            ),
+            &[&node, &lease_ms],
+        )
+        .await?;
     Ok(())
 }
 
@@ -133,16 +149,12 @@ impl PgStore {
         }
     }
 
-    /// The fence of a new room, which a node owns from the start at epoch 1, and the lease.
-    pub(super) fn fence_new(&self, room: RoomId) -> (Fence, i64) {
-        match &self.shared.claims {
-            Some(claims) => {
-                crate::lock(&claims.epochs).insert(room, 1);
-                crate::lock(&claims.unwritten).insert(room, std::time::Instant::now());
-                (Some((claims.node.id.clone(), 1)), claims.lease_ms())
-            }
-            None => (None, 0),
-        }
+    /// The fence of a new room, which a node owns from the start at epoch 1.
+    pub(super) fn fence_new(&self, room: RoomId) -> Fence {
+        let claims = self.shared.claims.as_ref()?;
+        crate::lock(&claims.epochs).insert(room, 1);
+        crate::lock(&claims.unwritten).insert(room, std::time::Instant::now());
+        Some((claims.node.id.clone(), 1))
     }
 
     /// The hall's id, the same for every node of one database (see `schema::create`).
@@ -209,19 +221,17 @@ impl PgStore {
     /// fenced from now on, as a restarted node's must be.
     pub fn claim_room(&self, room: RoomId) -> anyhow::Result<Option<i64>> {
         let claims = self.claims()?;
-        let (node, lease_ms) = (claims.node.id.clone(), claims.lease_ms());
+        let node = claims.node.id.clone();
         let epoch = self.blocking(true, move |client| {
             Box::pin(async move {
                 let row = client
                     .query_opt(
                         &format!(
-                            "UPDATE rooms SET owner = $2, epoch = epoch + 1,
-                                 lease_until = {NOW_MS} + $3
-                             WHERE id = $1
-                               AND (owner IS NULL OR owner = $2 OR lease_until < {NOW_MS})
+                            "UPDATE rooms SET owner = $2, epoch = epoch + 1
+                             WHERE id = $1 AND (owner = $2 OR {UNHELD})
                              RETURNING epoch"
                         ),
-                        &[&(room as i64), &node, &lease_ms],
+                        &[&(room as i64), &node],
                     )
                     .await?;
                 Ok(row.map(|row| row.get::<_, i64>(0)))
@@ -233,9 +243,9 @@ impl PgStore {
         Ok(epoch)
     }
 
-    /// Renews the leases of every room this node owns; answers the rooms another node has
-    /// taken meanwhile, which this node must stop playing. Rooms that finished (their rows
-    /// gone) are let go without a word.
+    /// Renews this node's lease on every room it owns (one row of `nodes`); answers the rooms
+    /// another node has taken meanwhile, which this node must stop playing. Rooms that finished
+    /// (their rows gone) are let go without a word.
     pub fn renew_claims(&self) -> anyhow::Result<Vec<RoomId>> {
         let claims = self.claims()?;
         let (rooms, epochs): (Vec<i64>, Vec<i64>) = crate::lock(&claims.epochs)
@@ -244,49 +254,28 @@ impl PgStore {
             .unzip();
         let (node, lease_ms) = (claims.node.id.clone(), claims.lease_ms());
         let asked = rooms.clone();
-        let (renewed, taken_rows, present): (Vec<i64>, Vec<i64>, Vec<i64>) =
-            self.blocking(true, move |client| {
-                Box::pin(async move {
-                    let renewed = client
-                        .query(
-                            &format!(
-                                // Rows the writer has locked are passed over (renewed next
-                                // time): locking them here, in another order than its
-                                // batch, could deadlock the two.
-                                "WITH mine AS (
-                                     SELECT rooms.id FROM rooms
-                                     JOIN unnest($3::bigint[], $4::bigint[]) AS claim(id, epoch)
-                                       ON rooms.id = claim.id AND rooms.epoch = claim.epoch
-                                     WHERE rooms.owner = $1
-                                     FOR UPDATE OF rooms SKIP LOCKED)
-                                 UPDATE rooms SET lease_until = {NOW_MS} + $2
-                                 FROM mine WHERE rooms.id = mine.id
-                                 RETURNING rooms.id"
-                            ),
-                            &[&node, &lease_ms, &rooms, &epochs],
-                        )
-                        .await?;
-                    // Rows another node holds now. A row written after the update above (a new
-                    // room's insert committing in between) is still this node's, at its epoch.
-                    let taken = client
-                        .query(
-                            "SELECT rooms.id FROM rooms
+        let (taken_rows, present): (Vec<i64>, Vec<i64>) = self.blocking(true, move |client| {
+            Box::pin(async move {
+                renew_lease(client, &node, lease_ms).await?;
+                // Reads only: no lock that the writer's room writes could wait on.
+                let taken = client
+                    .query(
+                        "SELECT rooms.id FROM rooms
                          JOIN unnest($2::bigint[], $3::bigint[]) AS claim(id, epoch)
                            ON rooms.id = claim.id
                          WHERE rooms.owner IS DISTINCT FROM $1
                             OR rooms.epoch IS DISTINCT FROM claim.epoch",
-                            &[&node, &rooms, &epochs],
-                        )
-                        .await?;
-                    let present = client
-                        .query("SELECT id FROM rooms WHERE id = ANY($1)", &[&rooms])
-                        .await?;
-                    let ids = |rows: Vec<tokio_postgres::Row>| {
-                        rows.iter().map(|row| row.get(0)).collect()
-                    };
-                    Ok((ids(renewed), ids(taken), ids(present)))
-                })
-            })?;
+                        &[&node, &rooms, &epochs],
+                    )
+                    .await?;
+                let present = client
+                    .query("SELECT id FROM rooms WHERE id = ANY($1)", &[&rooms])
+                    .await?;
+                let ids =
+                    |rows: Vec<tokio_postgres::Row>| rows.iter().map(|row| row.get(0)).collect();
+                Ok((ids(taken), ids(present)))
+            })
+        })?;
         let mut epochs = crate::lock(&claims.epochs);
         let mut unwritten = crate::lock(&claims.unwritten);
         let mut taken = Vec::new();
@@ -296,17 +285,13 @@ impl PgStore {
             if !asked.contains(&room_id) {
                 return true;
             }
-            if renewed.contains(&room_id) {
-                unwritten.remove(&room);
-                return true;
-            }
             if taken_rows.contains(&room_id) {
                 unwritten.remove(&room);
                 taken.push(room);
                 return false;
             }
-            // Still ours, written after the update: renewed next time.
             if present.contains(&room_id) {
+                unwritten.remove(&room);
                 return true;
             }
             // No row: finished, unless it is a new room whose row is still to be written.
@@ -334,7 +319,7 @@ impl PgStore {
             Box::pin(async move {
                 client
                     .execute(
-                        "UPDATE rooms SET owner = NULL, lease_until = NULL
+                        "UPDATE rooms SET owner = NULL
                          WHERE id = $1 AND owner = $2 AND epoch = $3",
                         &[&(room as i64), &node, &epoch],
                     )
@@ -355,7 +340,7 @@ impl PgStore {
                     .query(
                         &format!(
                             "SELECT id, owner IS NOT DISTINCT FROM $1 FROM rooms
-                             WHERE owner IS NULL OR owner = $1 OR lease_until < {NOW_MS}
+                             WHERE owner = $1 OR {UNHELD}
                              ORDER BY id"
                         ),
                         &[&me],

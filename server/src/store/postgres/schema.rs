@@ -16,7 +16,7 @@ const SCHEMA_LOCK: i64 = 0x7061_726c_6f72;
 const HALL_LOCK: i64 = 0x7061_726c_6f73;
 
 /// Parlor's tables, for the size and the check of a foreign database.
-pub const TABLES: [&str; 9] = [
+pub const TABLES: [&str; 10] = [
     "parlor_meta",
     "counters",
     "games",
@@ -26,6 +26,7 @@ pub const TABLES: [&str; 9] = [
     "room_moves",
     "match_progress",
     "match_curve",
+    "nodes",
 ];
 
 const SCHEMA: &str = "
@@ -76,11 +77,16 @@ const SCHEMA: &str = "
         creator     TEXT,
         unfollowed_since BIGINT,
         address     TEXT,
-        -- The node that plays the room, the epoch of its claim and until when (ms, the
-        -- database's clock) its lease holds: postgres/ownership.rs. NULL for the only server.
+        -- The node that plays the room and the epoch of its claim (postgres/ownership.rs);
+        -- NULL for the only server.
         owner       TEXT,
-        epoch       BIGINT  NOT NULL DEFAULT 0,
-        lease_until BIGINT
+        epoch       BIGINT  NOT NULL DEFAULT 0
+    );
+    -- A cluster's nodes and until when (ms, the database's clock) each one's lease on its
+    -- rooms holds.
+    CREATE TABLE IF NOT EXISTS nodes (
+        id          TEXT    PRIMARY KEY,
+        lease_until BIGINT  NOT NULL
     );
     CREATE TABLE IF NOT EXISTS room_moves (
         room        BIGINT  NOT NULL,
