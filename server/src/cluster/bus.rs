@@ -49,7 +49,8 @@ impl Bus {
         let client = tokio::time::timeout(Duration::from_secs(10), options.connect(url))
             .await
             .map_err(|_| anyhow::anyhow!("no answer within 10 s"))
-            .and_then(|connected| connected.map_err(anyhow::Error::from))
+            // Its message already says its cause: not the cause again.
+            .and_then(|connected| connected.map_err(|error| anyhow::anyhow!("{error}")))
             .with_context(|| format!("cannot connect to the bus at {url}"))?;
         Ok(Bus {
             client,

@@ -30,9 +30,8 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use parlor_shared::codec;
-use parlor_shared::game::GameSetup;
-use parlor_shared::identity::{Player, PlayerId};
-use parlor_shared::protocol::{RoomId, RoomSummary, SeatSpec};
+use parlor_shared::identity::PlayerId;
+use parlor_shared::protocol::{RoomId, RoomSummary};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 use tracing::warn;
@@ -40,7 +39,8 @@ use tracing::warn;
 use self::bus::Bus;
 pub use self::claims::hand_over;
 use self::lobby::Lobby;
-use self::messages::{AnnouncedRoom, Announcement, Creation, Delivery};
+pub use self::messages::Creation;
+use self::messages::{AnnouncedRoom, Announcement, Delivery};
 use self::remote::RemoteRooms;
 use crate::follows::Elsewhere;
 use crate::hall::Hall;
@@ -199,18 +199,9 @@ impl Cluster {
     pub async fn create_elsewhere(
         &self,
         kind: RoomKind,
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-        creator: Player,
-        address: Option<IpAddr>,
+        creation: &Creation,
     ) -> Option<Result<RoomId, Refusal>> {
-        let creation = Creation {
-            setup,
-            seats,
-            creator,
-            address,
-        };
-        placement::create_elsewhere(self, kind, &creation).await
+        placement::create_elsewhere(self, kind, creation).await
     }
 
     /// What `player` and `address` follow through the other nodes.

@@ -5,7 +5,10 @@
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ErrorCode, SeatSpec, ServerMsg};
 
+use std::sync::Arc;
+
 use super::Connection;
+use crate::cluster::Creation;
 use crate::room_caps::{RoomKind, RoomOwner};
 
 impl Connection {
@@ -21,7 +24,15 @@ impl Connection {
         };
         let creator = self.me.player.clone();
         // In a cluster, a room this node's caps have no place for may open on another node.
-        let elsewhere = self.hall.cluster().map(|_| (setup.clone(), seats.clone()));
+        let elsewhere = self.hall.cluster().map(|cluster| {
+            let creation = Creation {
+                setup: setup.clone(),
+                seats: seats.clone(),
+                creator: creator.clone(),
+                address: owner.address,
+            };
+            (Arc::clone(cluster), creation)
+        });
         // Held until the room is registered, so rooms made at the same moment on other
         // connections count against the caps too.
         let created = match self.hall.reserve_room(kind, owner, &self.limits) {
@@ -33,10 +44,8 @@ impl Connection {
             Err(refusal) => Err(refusal),
         };
         let created = match (created, elsewhere) {
-            (Err((ErrorCode::ServerBusy, message)), Some((setup, seats))) => {
-                let placed = (self.hall)
-                    .create_elsewhere(kind, setup, seats, creator, owner.address)
-                    .await;
+            (Err((ErrorCode::ServerBusy, message)), Some((cluster, creation))) => {
+                let placed = cluster.create_elsewhere(kind, &creation).await;
                 placed.unwrap_or(Err((ErrorCode::ServerBusy, message)))
             }
             (created, _) => created,

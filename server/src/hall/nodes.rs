@@ -7,15 +7,14 @@ use std::sync::atomic::Ordering;
 
 use std::net::IpAddr;
 
-use parlor_shared::game::GameSetup;
-use parlor_shared::identity::{Player, PlayerId};
-use parlor_shared::protocol::{RoomId, RoomSummary, SeatSpec};
+use parlor_shared::identity::PlayerId;
+use parlor_shared::protocol::{RoomId, RoomSummary};
 
 use super::{Hall, Refusal, internal};
 use crate::cluster::Cluster;
 use crate::follows::Elsewhere;
 use crate::room::{RoomCommand, RoomHandle};
-use crate::room_caps::{Registered, RoomKind};
+use crate::room_caps::Registered;
 
 impl Hall {
     /// The hall as node `cluster.node()` of a cluster.
@@ -86,22 +85,6 @@ impl Hall {
                 .collect(),
             None => Vec::new(),
         }
-    }
-
-    /// Asks another node with free places to open the room this node's caps refused; `None`
-    /// when this is no cluster, no node has a place, or none answered.
-    pub async fn create_elsewhere(
-        &self,
-        kind: RoomKind,
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-        creator: Player,
-        address: Option<IpAddr>,
-    ) -> Option<Result<RoomId, Refusal>> {
-        let cluster = self.cluster.as_ref()?;
-        cluster
-            .create_elsewhere(kind, setup, seats, creator, address)
-            .await
     }
 
     /// What `player` and `address` follow through the hall's other nodes (as of their last
