@@ -17,6 +17,7 @@
 mod bus;
 mod claims;
 mod lobby;
+mod lookups;
 mod members;
 mod messages;
 mod placement;
@@ -89,6 +90,8 @@ pub struct Cluster {
     bus: Bus,
     lobby: Lobby,
     remote: RemoteRooms,
+    /// Rooms looked for in the store for clients (`lookups.rs`).
+    lookups: lookups::Lookups,
     lease: Duration,
     /// This node's caps and quotas, for rooms other nodes ask it to open.
     limits: Limits,
@@ -114,6 +117,7 @@ impl Cluster {
             bus,
             lobby: Lobby::default(),
             remote: RemoteRooms::default(),
+            lookups: lookups::Lookups::default(),
             lease: config.lease,
             limits,
             next_stand_in: AtomicU64::new(STAND_IN_IDS),
@@ -167,7 +171,8 @@ impl Cluster {
     /// Room `room` as a local handle if the store has it in progress, listed or not (its
     /// owner's word may be late, or it may be between owners).
     pub async fn stored_room(self: &Arc<Self>, room: RoomId) -> Option<RoomHandle> {
-        if !self.in_progress(room).await {
+        let asked = self.in_progress(room);
+        if !self.lookups.in_progress(room, Instant::now(), asked).await {
             return None;
         }
         let summary = RoomSummary {
