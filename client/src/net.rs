@@ -17,7 +17,7 @@ use std::time::Duration;
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::codec::Format;
 use parlor_shared::identity::Player;
-use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, ServerMsg};
 use parlor_wire::{self as wire, Incoming};
 use tokio::net::TcpStream;
 use tokio::sync::mpsc;
@@ -40,6 +40,7 @@ mod addresses;
 mod backoff;
 pub(crate) mod events;
 mod follows;
+mod handshake;
 mod plain;
 
 /// Requests the UI may send while the connection is down; more are dropped with a
@@ -265,89 +266,6 @@ impl Link {
         self.events
             .send(NetEvent::NotSent(Box::new(request)))
             .map_err(|_| End::Closed)
-    }
-
-    /// Connects and greets the server within [`HANDSHAKE_TIMEOUT`]; on `Welcome` tells the UI
-    /// `Connected`.
-    /// The first connection: each address once, in order, until one answers.
-    async fn first_handshake(&mut self) -> Result<Socket, End> {
-        let mut failed = Vec::new();
-        for _ in 0..self.addresses.len() {
-            match self.handshake().await {
-                Err(End::Lost(reason)) => {
-                    failed.push(reason);
-                    self.addresses.advance();
-                }
-                done => return done,
-            }
-        }
-        Err(End::Lost(failed.join("; ")))
-    }
-
-    async fn handshake(&mut self) -> Result<Socket, End> {
-        let seconds = HANDSHAKE_TIMEOUT.as_secs();
-        match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.greet()).await {
-            Ok(greeted) => greeted,
-            Err(_) => Err(End::Lost(format!(
-                "no answer from {} within {seconds} s",
-                self.addresses.current()
-            ))),
-        }
-    }
-
-    async fn greet(&mut self) -> Result<Socket, End> {
-        let url = self.addresses.current().to_string();
-        let connect = tokio_tungstenite::connect_async_with_config(
-            url.as_str(),
-            Some(wire::websocket_config()),
-            true,
-        );
-        let mut socket = match self.queueing(connect).await? {
-            Ok((socket, _response)) => socket,
-            Err(error) => {
-                return Err(End::Lost(format!(
-                    "cannot connect to {url}: {}",
-                    plain(&error)
-                )));
-            }
-        };
-        let hello = ClientMsg::Hello {
-            protocol: PROTOCOL_VERSION,
-            client: format!("parlor-client {}", env!("CARGO_PKG_VERSION")),
-            player: self.identity.secret.clone(),
-            name: self.identity.name.clone(),
-        };
-        send(&mut socket, &hello).await?;
-        let connected = loop {
-            let incoming = self.queueing(socket.next()).await?;
-            match read(incoming)? {
-                Some(ServerMsg::Welcome {
-                    protocol,
-                    server,
-                    player,
-                }) if protocol == PROTOCOL_VERSION => {
-                    break NetEvent::Connected { server, player };
-                }
-                Some(ServerMsg::Welcome { protocol, .. }) => {
-                    return Err(End::Refused(format!(
-                        "the server speaks protocol {protocol}, this client {PROTOCOL_VERSION}"
-                    )));
-                }
-                // `ServerBusy` comes before a close with 1013, which says the rest.
-                Some(ServerMsg::Error {
-                    code: ErrorCode::ServerBusy,
-                    ..
-                }) => {}
-                Some(ServerMsg::Error { message, .. }) => {
-                    return Err(End::Refused(format!("the server refused us: {message}")));
-                }
-                Some(_) | None => {}
-            }
-        };
-        if self.events.send(connected).is_err() {
-            return Err(End::Closed);
-        }
-        Ok(socket)
     }
 
     /// Takes up what the connection followed, sends the queued requests, then forwards both
