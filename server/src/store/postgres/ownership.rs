@@ -12,7 +12,7 @@
 //!
 //! The rest of the cluster (the bus, taking rooms over by replay) is `crate::cluster`.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -253,54 +253,53 @@ impl PgStore {
             .map(|(&room, &epoch)| (room as i64, epoch))
             .unzip();
         let (node, lease_ms) = (claims.node.id.clone(), claims.lease_ms());
-        let asked = rooms.clone();
-        let (taken_rows, present): (Vec<i64>, Vec<i64>) = self.blocking(true, move |client| {
+        let asked: HashSet<RoomId> = rooms.iter().map(|&room| room as RoomId).collect();
+        // Each claimed room whose row is there, and whether it is still this node's at the
+        // claimed epoch.
+        let rows: HashMap<RoomId, bool> = self.blocking(true, move |client| {
             Box::pin(async move {
                 renew_lease(client, &node, lease_ms).await?;
                 // Reads only: no lock that the writer's room writes could wait on.
-                let taken = client
+                let rows = client
                     .query(
-                        "SELECT rooms.id FROM rooms
+                        "SELECT rooms.id,
+                                rooms.owner IS NOT DISTINCT FROM $1
+                                AND rooms.epoch = claim.epoch
+                         FROM rooms
                          JOIN unnest($2::bigint[], $3::bigint[]) AS claim(id, epoch)
-                           ON rooms.id = claim.id
-                         WHERE rooms.owner IS DISTINCT FROM $1
-                            OR rooms.epoch IS DISTINCT FROM claim.epoch",
+                           ON rooms.id = claim.id",
                         &[&node, &rooms, &epochs],
                     )
                     .await?;
-                let present = client
-                    .query("SELECT id FROM rooms WHERE id = ANY($1)", &[&rooms])
-                    .await?;
-                let ids =
-                    |rows: Vec<tokio_postgres::Row>| rows.iter().map(|row| row.get(0)).collect();
-                Ok((ids(taken), ids(present)))
+                Ok((rows.iter())
+                    .map(|row| (row.get::<_, i64>(0) as RoomId, row.get(1)))
+                    .collect())
             })
         })?;
         let mut epochs = crate::lock(&claims.epochs);
         let mut unwritten = crate::lock(&claims.unwritten);
         let mut taken = Vec::new();
         epochs.retain(|&room, _| {
-            let room_id = room as i64;
             // Claimed while this renewal ran: kept.
-            if !asked.contains(&room_id) {
+            if !asked.contains(&room) {
                 return true;
             }
-            if taken_rows.contains(&room_id) {
-                unwritten.remove(&room);
-                taken.push(room);
-                return false;
-            }
-            if present.contains(&room_id) {
-                unwritten.remove(&room);
-                return true;
-            }
-            // No row: finished, unless it is a new room whose row is still to be written.
-            match unwritten.get(&room) {
-                Some(since) if since.elapsed() < UNWRITTEN_KEPT => true,
-                _ => {
+            match rows.get(&room) {
+                Some(&ours) => {
                     unwritten.remove(&room);
-                    false
+                    if !ours {
+                        taken.push(room);
+                    }
+                    ours
                 }
+                // No row: finished, unless it is a new room whose row is still to be written.
+                None => match unwritten.get(&room) {
+                    Some(since) if since.elapsed() < UNWRITTEN_KEPT => true,
+                    _ => {
+                        unwritten.remove(&room);
+                        false
+                    }
+                },
             }
         });
         Ok(taken)
