@@ -10,7 +10,8 @@ mod seats;
 mod views;
 
 pub(crate) use closing::{send_away, turn_away};
-use views::{placeholder_summary, seat_label};
+pub(crate) use views::placeholder_summary;
+use views::seat_label;
 
 use std::collections::VecDeque;
 use std::net::IpAddr;

@@ -10,6 +10,7 @@ use tracing::{info, warn};
 
 use super::Cluster;
 use crate::hall::Hall;
+use crate::store::postgres::PgStore;
 
 /// Renews this node's claims and takes the rooms nobody holds, for as long as the node runs.
 pub async fn keep(hall: Arc<Hall>, cluster: Arc<Cluster>) {
@@ -18,30 +19,25 @@ pub async fn keep(hall: Arc<Hall>, cluster: Arc<Cluster>) {
     let every = (cluster.lease / 3).min(std::time::Duration::from_millis(500));
     let mut tick = tokio::time::interval(every);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    let mut renewed_at = Instant::now();
     loop {
         tick.tick().await;
-        let store = Arc::clone(&cluster.store);
         let asked_at = Instant::now();
-        match tokio::task::spawn_blocking(move || store.renew_claims()).await {
-            Ok(Ok(taken)) => {
+        match cluster.on_store(PgStore::renew_claims).await {
+            Ok(taken) => {
                 for room in taken {
                     warn!(room, "another node has taken this room; ending it here");
                     hall.room_moved(room).await;
                 }
-                renewed_at = asked_at;
                 cluster.renewed(asked_at);
             }
-            failed => {
-                let error = match failed {
-                    Ok(Err(error)) => format!("{error:#}"),
-                    Err(panicked) => panicked.to_string(),
-                    Ok(Ok(_)) => unreachable!(),
-                };
-                warn!(error, "could not renew this node's claims");
+            Err(error) => {
+                warn!(
+                    error = format!("{error:#}"),
+                    "could not renew this node's claims"
+                );
                 // Past the lease, other nodes may have taken every room: this one must not play
                 // them on. They come back to whoever claims them first, this node too.
-                if renewed_at.elapsed() > cluster.lease {
+                if !cluster.lease_holds() {
                     for room in hall.local_rooms() {
                         cluster.store.forget_claim(room);
                         hall.room_moved(room).await;
@@ -56,36 +52,28 @@ pub async fn keep(hall: Arc<Hall>, cluster: Arc<Cluster>) {
 
 /// Claims each room nobody holds and plays it on from the store.
 async fn take_over(hall: &Arc<Hall>, cluster: &Arc<Cluster>) {
-    let store = Arc::clone(&cluster.store);
-    let claimable = match tokio::task::spawn_blocking(move || store.claimable_rooms()).await {
-        Ok(Ok(claimable)) => claimable,
-        Ok(Err(error)) => return warn!(error = format!("{error:#}"), "cannot list rooms to take"),
-        Err(panicked) => return warn!(%panicked, "cannot list rooms to take"),
+    let claimable = match cluster.on_store(PgStore::claimable_rooms).await {
+        Ok(claimable) => claimable,
+        Err(error) => return warn!(error = format!("{error:#}"), "cannot list rooms to take"),
     };
     let local = hall.local_rooms();
     for room in claimable.into_iter().filter(|room| !local.contains(room)) {
-        let store = Arc::clone(&cluster.store);
-        let claimed = tokio::task::spawn_blocking(move || {
+        let claimed = cluster.on_store(move |store| {
             let Some(epoch) = store.claim_room(room)? else {
-                return anyhow::Ok(None);
+                return Ok(None);
             };
             Ok(Some((epoch, store.load_claimed(&[room])?)))
-        })
-        .await;
-        let (epoch, loaded) = match claimed {
-            Ok(Ok(Some(claimed))) => claimed,
+        });
+        let (epoch, loaded) = match claimed.await {
+            Ok(Some(claimed)) => claimed,
             // Another node was first.
-            Ok(Ok(None)) => continue,
-            Ok(Err(error)) => {
+            Ok(None) => continue,
+            Err(error) => {
                 warn!(
                     room,
                     error = format!("{error:#}"),
                     "could not take the room"
                 );
-                continue;
-            }
-            Err(panicked) => {
-                warn!(room, %panicked, "could not take the room");
                 continue;
             }
         };
@@ -116,9 +104,9 @@ pub async fn hand_over(hall: &Hall, cluster: &Cluster) {
     for &room in &rooms {
         hall.room_moved(room).await;
     }
-    let store = Arc::clone(&cluster.store);
-    let released = tokio::task::spawn_blocking(move || {
-        for &room in &rooms {
+    let count = rooms.len();
+    let released = cluster.on_store(move |store| {
+        for room in rooms {
             if let Err(error) = store.release_room(room) {
                 warn!(
                     room,
@@ -127,10 +115,9 @@ pub async fn hand_over(hall: &Hall, cluster: &Cluster) {
                 );
             }
         }
-        rooms.len()
-    })
-    .await;
-    if let Ok(count) = released {
+        Ok(())
+    });
+    if released.await.is_ok() {
         info!(rooms = count, "rooms handed over to the other nodes");
     }
 }

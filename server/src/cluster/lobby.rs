@@ -14,8 +14,7 @@ use tokio::time::Instant;
 
 use super::messages::{AnnouncedRoom, Announcement};
 use crate::brain_uses::BrainTally;
-use crate::follows::{Elsewhere, FollowTally};
-use crate::limits::RoomQuota;
+use crate::follows::Elsewhere;
 use crate::room_caps::RoomKind;
 
 /// How often a node says which rooms it holds.
@@ -30,12 +29,17 @@ pub const HEARD_FOR: Duration = Duration::from_secs(2);
 /// restart of the bus, which must not cost anyone their place.
 pub const FORGOTTEN_AFTER: Duration = Duration::from_secs(20);
 
+/// A node's last announcement, and when it came.
 struct Heard {
     at: Instant,
-    rooms: Vec<AnnouncedRoom>,
-    free: RoomQuota,
-    follows: FollowTally,
-    brains: BrainTally,
+    said: Announcement,
+}
+
+impl Heard {
+    /// Whether its word still holds at `now` (see [`HEARD_FOR`]).
+    fn lately(&self, now: Instant) -> bool {
+        now.duration_since(self.at) < HEARD_FOR
+    }
 }
 
 /// What the other nodes last said.
@@ -45,22 +49,8 @@ pub struct Lobby {
 }
 
 impl Lobby {
-    pub fn heard(&self, announcement: Announcement, at: Instant) {
-        let Announcement {
-            node,
-            rooms,
-            free,
-            follows,
-            brains,
-        } = announcement;
-        let heard = Heard {
-            at,
-            rooms,
-            free,
-            follows,
-            brains,
-        };
-        crate::lock(&self.nodes).insert(node, heard);
+    pub fn heard(&self, said: Announcement, at: Instant) {
+        crate::lock(&self.nodes).insert(said.node.clone(), Heard { at, said });
     }
 
     /// Whether `node` was heard within [`FORGOTTEN_AFTER`].
@@ -76,9 +66,8 @@ impl Lobby {
         let mut nodes = crate::lock(&self.nodes);
         nodes.retain(|_, heard| now.duration_since(heard.at) < FORGOTTEN_AFTER);
         let mut rooms: HashMap<RoomId, &AnnouncedRoom> = HashMap::new();
-        let heard_lately =
-            (nodes.values()).filter(|heard| now.duration_since(heard.at) < HEARD_FOR);
-        for announced in heard_lately.flat_map(|heard| &heard.rooms) {
+        let heard_lately = (nodes.values()).filter(|heard| heard.lately(now));
+        for announced in heard_lately.flat_map(|heard| &heard.said.rooms) {
             let held = rooms.entry(announced.summary.room).or_insert(announced);
             if announced.epoch > held.epoch {
                 *held = announced;
@@ -93,18 +82,17 @@ impl Lobby {
     pub fn brains(&self, now: Instant) -> Vec<BrainTally> {
         let nodes = crate::lock(&self.nodes);
         (nodes.values())
-            .filter(|heard| now.duration_since(heard.at) < HEARD_FOR)
-            .map(|heard| heard.brains.clone())
+            .filter(|heard| heard.lately(now))
+            .map(|heard| heard.said.brains.clone())
             .collect()
     }
 
     /// What `player` and `address` follow through the nodes heard lately.
     pub fn follows(&self, player: PlayerId, address: IpAddr, now: Instant) -> Elsewhere {
         let nodes = crate::lock(&self.nodes);
-        let heard_lately =
-            (nodes.values()).filter(|heard| now.duration_since(heard.at) < HEARD_FOR);
+        let heard_lately = (nodes.values()).filter(|heard| heard.lately(now));
         heard_lately.fold(Elsewhere::default(), |sum, heard| {
-            let there = heard.follows.of(player, address);
+            let there = heard.said.follows.of(player, address);
             Elsewhere {
                 player: sum.player + there.player,
                 address: sum.address + there.address,
@@ -116,11 +104,11 @@ impl Lobby {
     pub fn roomiest(&self, kind: RoomKind, now: Instant) -> Option<String> {
         let nodes = crate::lock(&self.nodes);
         (nodes.iter())
-            .filter(|(_, heard)| now.duration_since(heard.at) < HEARD_FOR && kind.fits(&heard.free))
+            .filter(|(_, heard)| heard.lately(now) && kind.fits(&heard.said.free))
             .max_by_key(|(_, heard)| match (kind.auto_match, kind.ai) {
-                (true, _) => heard.free.matches,
-                (false, true) => heard.free.ai_rooms,
-                (false, false) => heard.free.rooms,
+                (true, _) => heard.said.free.matches,
+                (false, true) => heard.said.free.ai_rooms,
+                (false, false) => heard.said.free.rooms,
             })
             .map(|(node, _)| node.clone())
     }
@@ -140,9 +128,9 @@ impl Lobby {
     fn holder(&self, room: RoomId, now: Instant) -> Option<(String, AnnouncedRoom)> {
         let nodes = crate::lock(&self.nodes);
         (nodes.iter())
-            .filter(|(_, heard)| now.duration_since(heard.at) < HEARD_FOR)
+            .filter(|(_, heard)| heard.lately(now))
             .flat_map(|(node, heard)| {
-                (heard.rooms.iter())
+                (heard.said.rooms.iter())
                     .filter(|announced| announced.summary.room == room)
                     .map(move |announced| (node, announced))
             })
@@ -156,6 +144,8 @@ mod tests {
     use parlor_shared::game::GameKind;
 
     use super::*;
+    use crate::follows::FollowTally;
+    use crate::limits::RoomQuota;
 
     fn summary(room: RoomId, version: u64) -> RoomSummary {
         RoomSummary {

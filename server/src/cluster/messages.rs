@@ -54,9 +54,9 @@ pub struct Forwarded {
 /// The owner's answer to a [`Forwarded`] command.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Taken {
-    /// In the room's inbox; the room answers the client as it answers its own. `owner` holds
-    /// the room at `epoch`.
-    Queued { owner: String, epoch: i64 },
+    /// In the room's inbox; the room answers the client as it answers its own. Its owner holds
+    /// it at `epoch`.
+    Queued { epoch: i64 },
     /// The room has closed.
     Closed,
 }

@@ -32,7 +32,7 @@ use std::time::Duration;
 use futures_util::StreamExt;
 use parlor_shared::codec;
 use parlor_shared::identity::PlayerId;
-use parlor_shared::protocol::{RoomId, RoomSummary};
+use parlor_shared::protocol::RoomId;
 use tokio::sync::Notify;
 use tokio::time::Instant;
 use tracing::warn;
@@ -147,20 +147,29 @@ impl Cluster {
         self.next_stand_in.fetch_add(1, Ordering::Relaxed)
     }
 
+    /// Runs `work` on the store on a blocking thread (its calls wait on the database), a
+    /// panic as an error.
+    async fn on_store<T: Send + 'static>(
+        &self,
+        work: impl FnOnce(&PgStore) -> anyhow::Result<T> + Send + 'static,
+    ) -> anyhow::Result<T> {
+        let store = Arc::clone(&self.store);
+        match tokio::task::spawn_blocking(move || work(&store)).await {
+            Ok(done) => done,
+            Err(panicked) => Err(anyhow::anyhow!("{panicked}")),
+        }
+    }
+
     /// A room id no node has given out.
     pub async fn allocate_room_id(&self) -> anyhow::Result<RoomId> {
-        let store = Arc::clone(&self.store);
-        tokio::task::spawn_blocking(move || store.allocate_room_id()).await?
+        self.on_store(PgStore::allocate_room_id).await
     }
 
     /// Whether `room` is still in progress in the store (taken for yes when the store cannot
     /// tell: a command is then sent again rather than refused).
     async fn in_progress(&self, room: RoomId) -> bool {
-        let store = Arc::clone(&self.store);
-        match tokio::task::spawn_blocking(move || store.in_progress(room)).await {
-            Ok(Ok(in_progress)) => in_progress,
-            _ => true,
-        }
+        let asked = self.on_store(move |store| store.in_progress(room)).await;
+        asked.unwrap_or(true)
     }
 
     /// Room `room` of another node, as a local handle, while the lobby lists it.
@@ -175,16 +184,8 @@ impl Cluster {
         if !self.lookups.in_progress(room, Instant::now(), asked).await {
             return None;
         }
-        let summary = RoomSummary {
-            room,
-            game: parlor_shared::game::GameKind::Cave,
-            creator: None,
-            seats: Vec::new(),
-            spectators: 0,
-            version: 0,
-            moves: 0,
-            outcome: None,
-        };
+        // Its game is not known here; the summary is only the handle's, never listed.
+        let summary = crate::room::placeholder_summary(room, parlor_shared::game::GameKind::Cave);
         self.remote.handle(self, room, Some(summary))
     }
 

@@ -90,12 +90,11 @@ impl RemoteRooms {
         let outbox = crate::lock(&self.outboxes)
             .get(&conn)
             .and_then(Weak::upgrade);
-        if let Delivered::State(message) = what {
-            return self.members.state(room, conn, outbox.as_ref(), message);
-        }
-        let Some(outbox) = outbox else { return };
-        match what {
-            Delivered::Reply(message) => {
+        match (what, outbox) {
+            (Delivered::State(message), outbox) => {
+                self.members.state(room, conn, outbox.as_ref(), message);
+            }
+            (Delivered::Reply(message), Some(outbox)) => {
                 let seated = matches!(message, ServerMsg::Seated { room: r, .. } if r == room);
                 let gone = matches!(
                     message,
@@ -108,11 +107,12 @@ impl RemoteRooms {
                     self.members.left(room, conn);
                 }
             }
-            Delivered::Reconnect => {
+            (Delivered::Reconnect, Some(outbox)) => {
                 self.members.left(room, conn);
                 outbox.reconnect();
             }
-            Delivered::State(_) => {}
+            // The connection has gone meanwhile.
+            (Delivered::Reply(_) | Delivered::Reconnect, None) => {}
         }
     }
 }
@@ -131,13 +131,7 @@ impl Followers {
     fn owned_at(&mut self, epoch: i64, except: Option<ConnId>) {
         if epoch > self.epoch {
             let kept = except.and_then(|conn| self.outboxes.remove_entry(&conn));
-            for outbox in self
-                .outboxes
-                .drain()
-                .filter_map(|(_, outbox)| outbox.upgrade())
-            {
-                outbox.reconnect();
-            }
+            self.send_all_away();
             self.outboxes.extend(kept);
             self.epoch = epoch;
         }
@@ -204,7 +198,7 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                     command,
                 };
                 match ask(&cluster, room, &forwarded).await {
-                    Ok(Taken::Queued { epoch, .. }) => followers.owned_at(epoch, follows),
+                    Ok(Taken::Queued { epoch }) => followers.owned_at(epoch, follows),
                     Ok(Taken::Closed) => {
                         who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
                     }

@@ -135,7 +135,6 @@ async fn serve(
                     .clone();
                 let taken = match handle.inbox.send(attach(forwarded.command, who)).await {
                     Ok(()) => Taken::Queued {
-                        owner: cluster.node.clone(),
                         epoch: cluster.store.epoch_of(room).unwrap_or(0),
                     },
                     Err(_) => Taken::Closed,

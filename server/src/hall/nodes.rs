@@ -61,13 +61,9 @@ impl Hall {
     /// This node's rooms and, in a cluster, every other node's, each once, by room id.
     pub(super) fn hall_summaries(&self) -> Vec<RoomSummary> {
         let mut rooms = self.summaries();
-        if let Some(cluster) = &self.cluster {
-            let local: std::collections::HashSet<RoomId> =
-                rooms.iter().map(|room| room.room).collect();
+        if self.cluster.is_some() {
             rooms.extend(
-                (cluster.remote_rooms().into_iter())
-                    .map(|registered| registered.room)
-                    .filter(|room| !local.contains(&room.room)),
+                (self.registered_elsewhere().into_iter()).map(|registered| registered.room),
             );
             rooms.sort_by_key(|room| room.room);
         }

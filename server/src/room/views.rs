@@ -154,7 +154,7 @@ impl Room {
 }
 
 /// The lobby summary a room publishes before its first real one.
-pub(super) fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
+pub(crate) fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
     RoomSummary {
         room,
         game,
