@@ -151,19 +151,13 @@ pub async fn create(client: &mut Client) -> anyhow::Result<i64> {
         }
     }
     transaction.batch_execute(SCHEMA).await?;
-    transaction
-        .execute(
-            "INSERT INTO parlor_meta (name, value) VALUES ('layout', $1)
-             ON CONFLICT (name) DO NOTHING",
-            &[&LAYOUT],
-        )
-        .await?;
+    // The hall's id is drawn here and kept only by the first server to get this far.
     let drawn = i64::from_le_bytes(getrandom::u64()?.to_le_bytes()) & i64::MAX;
     transaction
         .execute(
-            "INSERT INTO parlor_meta (name, value) VALUES ('hall', $1)
+            "INSERT INTO parlor_meta (name, value) VALUES ('layout', $1), ('hall', $2)
              ON CONFLICT (name) DO NOTHING",
-            &[&drawn],
+            &[&LAYOUT, &drawn],
         )
         .await?;
     let hall: i64 = transaction
