@@ -4,36 +4,12 @@
 use std::time::{Duration, Instant};
 
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, SeatSpec, SeatToken, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, SeatToken, ServerMsg};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::common::Peer;
-use crate::nodes::{Node, Services, listed, listed_where};
+use crate::nodes::{Node, Services, game_under_way, listed_where};
 use crate::some_cave_move;
-
-/// A Cave room made through `owner`, with `x` in seat 0 and `y` in seat 1 through the nodes
-/// they are connected to, `moves` moves played; the room, the tokens and the last state.
-async fn game_under_way(
-    owner: &Node,
-    x: &mut Peer,
-    y: &mut Peer,
-    moves: u64,
-) -> (RoomId, [SeatToken; 2], RoomSnapshot) {
-    let mut maker = owner.peer(&PlayerSecret::random()).await;
-    let room = maker
-        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
-        .await;
-    listed(x, room).await;
-    listed(y, room).await;
-    let tokens = [x.join(room, 0).await, y.join(room, 1).await];
-    let mut state = x.state_where(room, |s| s.seats.len() == 2).await;
-    for ply in 0..moves {
-        let mover = if ply % 2 == 0 { &mut *x } else { &mut *y };
-        state = (mover.play_and_see(room, &tokens[ply as usize % 2], ply, some_cave_move(&state)))
-            .await;
-    }
-    (room, tokens, state)
-}
 
 /// The connection is closed with "try again" (the room moved); the peer comes back through
 /// `node` and takes its seat again with `token` (or watches, without one), as the client does.

@@ -62,11 +62,13 @@ async fn a_game_played_through_one_node_is_watched_through_the_others() {
             .play_and_see(room, token, ply, some_cave_move(&state))
             .await;
         assert_eq!(state.version, ply + 1);
-        let seen = watcher.state_where(room, |s| s.version == ply + 1).await;
-        assert_eq!(
-            seen.state, state.state,
-            "the watcher on C sees what the player sees"
-        );
+        for watcher in [&mut watcher, &mut second_watcher] {
+            let seen = watcher.state_where(room, |s| s.version == ply + 1).await;
+            assert_eq!(
+                seen.state, state.state,
+                "the watchers on C see what the player sees"
+            );
+        }
     }
     // Each player sees the other's moves, whichever node they came through.
     let on_a = x.state_where(room, |s| s.version == 6).await;

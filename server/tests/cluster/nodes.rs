@@ -8,9 +8,10 @@ use std::time::{Duration, Instant};
 use parlor_server::store::postgres::test_database::TestDatabase;
 use parlor_shared::codec::Format;
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{RoomId, RoomSummary};
+use parlor_shared::protocol::{RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatToken};
 
 use crate::common::{Log, Peer, Running, start_logged};
+use crate::some_cave_move;
 
 /// Each node's lease: short, so that takeovers come quickly; PARLOR_CLUSTER_LEASE sets
 /// another (to measure the failover time at the default of 5 s).
@@ -122,6 +123,30 @@ pub async fn listed_where(
         assert!(Instant::now() < deadline, "room {room} never listed");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// A Cave room made through `owner`, with `x` in seat 0 and `y` in seat 1 through the nodes
+/// they are connected to, `moves` moves played; the room, the tokens and the last state.
+pub async fn game_under_way(
+    owner: &Node,
+    x: &mut Peer,
+    y: &mut Peer,
+    moves: u64,
+) -> (RoomId, [SeatToken; 2], RoomSnapshot) {
+    let mut maker = owner.peer(&PlayerSecret::random()).await;
+    let room = maker
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    listed(x, room).await;
+    listed(y, room).await;
+    let tokens = [x.join(room, 0).await, y.join(room, 1).await];
+    let mut state = x.state_where(room, |s| s.seats.len() == 2).await;
+    for ply in 0..moves {
+        let mover = if ply % 2 == 0 { &mut *x } else { &mut *y };
+        state = (mover.play_and_see(room, &tokens[ply as usize % 2], ply, some_cave_move(&state)))
+            .await;
+    }
+    (room, tokens, state)
 }
 
 /// A NATS server of the test's own, which it may stop and start again on the same port.

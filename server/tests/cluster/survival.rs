@@ -10,7 +10,7 @@ use parlor_shared::protocol::{AiKind, RoomSnapshot, SeatSpec};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::common::paced_auto_match;
-use crate::nodes::{OwnNats, Services, listed};
+use crate::nodes::{OwnNats, Services, game_under_way, listed};
 use crate::some_cave_move;
 
 fn match_view(state: &RoomSnapshot) -> &MatchView {
@@ -74,15 +74,8 @@ async fn a_game_goes_on_through_a_restart_of_the_bus() {
     ];
     let (alice, bob) = (PlayerSecret::random(), PlayerSecret::random());
     let mut x = nodes[0].peer(&alice).await;
-    let room = x.create_room(vec![SeatSpec::Human, SeatSpec::Human]).await;
-    let x_token = x.join(room, 0).await;
     let mut y = nodes[1].peer(&bob).await;
-    listed(&mut y, room).await;
-    let y_token = y.join(room, 1).await;
-    let state = x.state_where(room, |s| s.seats.len() == 2).await;
-    let state = x
-        .play_and_see(room, &x_token, 0, some_cave_move(&state))
-        .await;
+    let (room, [x_token, y_token], state) = game_under_way(&nodes[0], &mut x, &mut y, 1).await;
     y.state_where(room, |s| s.version == 1).await;
 
     nats.restart();
