@@ -30,30 +30,20 @@ pub struct Elsewhere {
     pub address: usize,
 }
 
-/// A node's follows, as it tells the other nodes.
+/// A node's follows, as it tells the other nodes (looked up on every follow: by hash).
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct FollowTally {
-    pub players: Vec<(PlayerId, u32)>,
-    pub addresses: Vec<(IpAddr, u32)>,
+    pub players: HashMap<PlayerId, u32>,
+    pub addresses: HashMap<IpAddr, u32>,
 }
 
 impl FollowTally {
     /// What `player` and `address` follow by this tally.
     pub fn of(&self, player: PlayerId, address: IpAddr) -> Elsewhere {
-        let find = |found: Option<u32>| found.unwrap_or(0) as usize;
+        let count = |found: Option<&u32>| found.copied().unwrap_or(0) as usize;
         Elsewhere {
-            player: find(
-                self.players
-                    .iter()
-                    .find(|(p, _)| *p == player)
-                    .map(|(_, n)| *n),
-            ),
-            address: find(
-                self.addresses
-                    .iter()
-                    .find(|(a, _)| *a == address)
-                    .map(|(_, n)| *n),
-            ),
+            player: count(self.players.get(&player)),
+            address: count(self.addresses.get(&address)),
         }
     }
 }
