@@ -15,7 +15,10 @@ mod solve;
 
 pub use generate::{GenerateError, GenerateOptions, generate};
 pub use heuristic::HeuristicKind;
-pub use pdb::{BuildProgress, TableData, TableSpec, TableStore, build_tables, set_table_store};
+pub use pdb::{
+    BuildProgress, MAX_CELLS as MAX_TABLE_CELLS, TableData, TableSpec, TableStore, build_tables,
+    set_table_store,
+};
 pub use search::SearchStats;
 pub use solve::{Method, Report, SolveOptions, Verdict, positions_within, prepare, solve};
 

@@ -48,8 +48,9 @@ pub enum KlotskiCommand {
     /// steps and one `x S` line per step (a shortest solution whenever one is proved in time),
     /// or `No` (only when proved). Notes go to standard error; bad input is an error there.
     /// No answer in time is exit code 2. 15-puzzles are solved with the 7-8 pattern tables
-    /// that `klotski tables build` keeps; without them a note says so and the small tables
-    /// are used (built in a few seconds, and kept).
+    /// and 24-puzzles with the 6-6-6-6 ones that `klotski tables build` keeps, on every core;
+    /// without them a note says so and the small tables are used (built in a few seconds, and
+    /// kept).
     #[command(after_help = EXIT_CODES)]
     Terminal {
         /// Search time in milliseconds.
@@ -104,9 +105,13 @@ pub enum KlotskiCommand {
         #[arg(long, default_value_t = SolveOptions::default().max_positions)]
         max_positions: usize,
         /// The strongest heuristic to use (databases apply to one-blank boards of 1x1 tiles of
-        /// up to 16 cells, and fall back to conflicts elsewhere).
+        /// up to 25 cells, and fall back to conflicts elsewhere).
         #[arg(long, value_enum, default_value_t = HeuristicArg::Databases)]
         heuristic: HeuristicArg,
+        /// Threads of the tile boards' search (one-blank boards of 1x1 tiles with databases);
+        /// every core by default.
+        #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
+        threads: Option<u16>,
         #[command(flatten)]
         input: PuzzleInput,
     },
@@ -246,6 +251,7 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
             budget_ms,
             max_positions,
             heuristic,
+            threads,
             input,
         } => {
             let options = SolveOptions {
@@ -253,6 +259,7 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
                 budget: Duration::from_millis(budget_ms),
                 max_positions,
                 heuristic: heuristic.kind(),
+                threads: threads.map_or_else(every_core, usize::from),
             };
             answer(&input.read()?, &options, true, stdout, stderr)
         }
@@ -296,8 +303,14 @@ fn auto(budget_ms: u64) -> SolveOptions {
     SolveOptions {
         method: Method::Auto,
         budget: Duration::from_millis(budget_ms),
+        threads: every_core(),
         ..SolveOptions::default()
     }
+}
+
+/// The machine's cores: a search run from the command line has them to itself.
+fn every_core() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// The answer in one line, for the window and standard error: "Yes: 17 steps, proved

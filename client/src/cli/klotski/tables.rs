@@ -9,21 +9,22 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Subcommand;
-use parlor_engines::klotski::{BuildProgress, TableSpec, build_tables};
+use parlor_engines::klotski::{BuildProgress, MAX_TABLE_CELLS, TableSpec, build_tables};
 use parlor_home::klotski_tables::TableCache;
 
 use crate::identity::Home;
 
 #[derive(Subcommand, Debug)]
 pub enum TablesCommand {
-    /// Build the pattern tables of a board size and keep them. On 4x4: the 7-8 tables
-    /// (275 MiB kept; about 5 minutes and 6 GB of memory on two cores, with a progress bar on
-    /// standard error) and the small 6-6-3 ones (5.5 MiB, seconds).
+    /// Build the pattern tables of a board size and keep them, with a progress bar on standard
+    /// error. On 4x4: the 7-8 tables (275 MiB kept; about 5 minutes and 6 GB of memory on two
+    /// cores) and the small 6-6-3 ones (5.5 MiB, seconds). On 5x5: the 6-6-6-6 tables (243
+    /// MiB kept; BUILD55) and the small 5-5-5-5-4 ones (12 MiB, seconds).
     Build {
-        /// The board, ROWSxCOLS: one blank, 1x1 tiles, 2 to 16 cells a side product.
+        /// The board, ROWSxCOLS: one blank, 1x1 tiles, 2 or more a side, 25 cells at most.
         #[arg(long, default_value = "4x4")]
         size: String,
-        /// Build the small tables only (6-6-3 on 4x4: a few seconds).
+        /// Build the small tables only (6-6-3 on 4x4, 5-5-5-5-4 on 5x5: a few seconds).
         #[arg(long)]
         small: bool,
     },
@@ -121,17 +122,19 @@ fn progress_line(spec: &TableSpec, step: &BuildProgress, started: Instant) -> St
     )
 }
 
-/// A board size written ROWSxCOLS that pattern tables cover: at least 2 a side, at most 16
-/// cells.
+/// A board size written ROWSxCOLS that pattern tables cover: at least 2 a side, at most
+/// [`MAX_TABLE_CELLS`] cells.
 fn board_size(text: &str) -> anyhow::Result<(u8, u8)> {
     let size = text.split_once('x').and_then(|(rows, cols)| {
         let (rows, cols) = (rows.parse::<u8>().ok()?, cols.parse::<u8>().ok()?);
-        (rows >= 2 && cols >= 2 && u16::from(rows) * u16::from(cols) <= 16).then_some((rows, cols))
+        let cells = usize::from(rows) * usize::from(cols);
+        (rows >= 2 && cols >= 2 && cells <= MAX_TABLE_CELLS).then_some((rows, cols))
     });
     match size {
         Some(size) => Ok(size),
         None => bail!(
-            "{text:?} is not a board the tables cover: ROWSxCOLS, 2 or more a side, 16 cells at most"
+            "{text:?} is not a board the tables cover: ROWSxCOLS, 2 or more a side, \
+             {MAX_TABLE_CELLS} cells at most"
         ),
     }
 }
@@ -179,8 +182,9 @@ mod tests {
                 .contains("deleted 1")
         );
         assert!(
-            board_size("5x5").is_err() && board_size("1x9").is_err() && board_size("x").is_err()
+            board_size("5x6").is_err() && board_size("1x9").is_err() && board_size("x").is_err()
         );
         assert_eq!(board_size("2x8").unwrap(), (2, 8));
+        assert_eq!(board_size("5x5").unwrap(), (5, 5));
     }
 }

@@ -4,8 +4,8 @@
 //! region of free cells the blank can reach, and a layer's states move one of the group's
 //! tiles into that region. The depth at which a placement is first met is the fewest moves of
 //! the group's tiles that bring them home, from any blank region. Each placement keeps the
-//! regions already met (16 bits: cells), so every state enters a layer once; the table keeps
-//! `(depth - manhattan) / 2`, half a byte (see [`super`]).
+//! regions already met (a bit a cell: 16 or 32 bits), so every state enters a layer once; the
+//! table keeps `(depth - manhattan) / 2`, half a byte (see [`super`]).
 //!
 //! The 8-tile table has 519 million placements, and a layer's moves land all over them: met
 //! one by one, each would be a miss of the processor's caches. So a layer goes in chunks of
@@ -15,8 +15,8 @@
 //! the regions of a few moves ahead asked for early. The buckets are shared among the cores,
 //! each core owning whole runs, so nothing is shared while written.
 
-use super::rank::{Placement, cell_at, rank, rank_prefix};
-use super::spec::TableSpec;
+use super::rank::{Placement, cell_at, cell_bits, rank, rank_prefix};
+use super::spec::{MAX_CELLS, TableSpec};
 use parlor_shared::klotski::Geometry;
 
 /// Where a build is, for a progress bar: after each layer of each group.
@@ -52,34 +52,57 @@ const AHEAD: usize = 16;
 /// The tables of `spec`, one per group, `progress` told after every layer.
 pub fn build_tables(spec: &TableSpec, progress: &(dyn Fn(&BuildProgress) + Sync)) -> Vec<Vec<u8>> {
     (0..spec.groups().len())
-        .map(|group| build_table(spec, group, progress))
+        .map(|group| match spec.cells() <= 16 {
+            // Half the memory for the regions of the 4x4 tables, and twice the placements in
+            // the processor's caches.
+            true => build_table::<u16>(spec, group, progress),
+            false => build_table::<u32>(spec, group, progress),
+        })
         .collect()
 }
 
-/// A state: placement (bits 0-31), the blank's region (32-47), its tiles' Manhattan distance
-/// from home (48-55).
-fn state(placement: Placement, region: u32, manhattan: u32) -> u64 {
-    u64::from(placement) | u64::from(region) << 32 | u64::from(manhattan) << 48
+/// The regions met at a placement, a bit a cell: 16 bits on boards of up to 16 cells, else 32.
+trait Regions: Copy + Default + Send + Sync {
+    fn from_cells(cells: u32) -> Self;
+    fn cells(self) -> u32;
 }
 
-/// A move not yet met: the placement after it (bits 0-31), the cell its tile left, where the
-/// blank now is (32-35), the Manhattan distance after it (48-55).
-fn candidate(placement: Placement, vacated: u32, manhattan: u32) -> u64 {
-    u64::from(placement) | u64::from(vacated) << 32 | u64::from(manhattan) << 48
+impl Regions for u16 {
+    #[inline]
+    fn from_cells(cells: u32) -> u16 {
+        cells as u16
+    }
+    #[inline]
+    fn cells(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Regions for u32 {
+    #[inline]
+    fn from_cells(cells: u32) -> u32 {
+        cells
+    }
+    #[inline]
+    fn cells(self) -> u32 {
+        self
+    }
 }
 
 /// What a build needs of the board and the group, worked out once.
 struct Board {
     tiles: usize,
     cells: u32,
+    /// Bits of a cell in a placement.
+    bits: u32,
     all_cells: u32,
     /// Each cell's neighbours.
-    neighbours: [u32; 16],
+    neighbours: [u32; MAX_CELLS],
     first_col: u32,
     last_col: u32,
     cols: u32,
     /// `distance[slot][cell]`: Manhattan distance of the slot's tile on `cell` from its home.
-    distance: Vec<[u8; 16]>,
+    distance: Vec<[u8; MAX_CELLS]>,
     /// Tiles whose cells choose a bucket, and the placements a bucket holds (a run of the
     /// table, even, so that its half bytes are its own).
     bucket_tiles: usize,
@@ -87,6 +110,34 @@ struct Board {
 }
 
 impl Board {
+    /// A state: the placement (the low `tiles * bits` bits), then the blank's region (a bit a
+    /// cell), then the tiles' Manhattan distance from home: at most 56 bits on 4x4 (eight tiles
+    /// of 4 bits, 16 cells, a distance under 64), 61 on 5x5 (six tiles of 5 bits, 25 cells, a
+    /// distance of at most 48).
+    #[inline]
+    fn state(&self, placement: Placement, region: u32, manhattan: u32) -> u64 {
+        let region_at = self.tiles as u32 * self.bits;
+        u64::from(placement)
+            | u64::from(region) << region_at
+            | u64::from(manhattan) << (region_at + self.cells)
+    }
+
+    /// A state's placement, region and Manhattan distance.
+    #[inline]
+    fn parts(&self, state: u64) -> (Placement, u32, u32) {
+        let region_at = self.tiles as u32 * self.bits;
+        let placement = (state & ((1 << region_at) - 1)) as Placement;
+        let region = (state >> region_at) as u32 & self.all_cells;
+        (placement, region, (state >> (region_at + self.cells)) as u32)
+    }
+
+    /// A move not yet met: as a state, the cell its tile left (where the blank now is) in the
+    /// region's place.
+    #[inline]
+    fn candidate(&self, placement: Placement, vacated: u32, manhattan: u32) -> u64 {
+        self.state(placement, vacated, manhattan)
+    }
+
     /// The free cells the blank reaches from `start` (cells) through `free`.
     #[inline]
     fn region(&self, start: u32, free: u32) -> u32 {
@@ -107,12 +158,14 @@ impl Board {
 
     #[inline]
     fn free(&self, placement: Placement) -> u32 {
-        let taken = (0..self.tiles).fold(0u32, |taken, slot| taken | 1 << cell_at(placement, slot));
+        let taken = (0..self.tiles).fold(0u32, |taken, slot| {
+            taken | 1 << cell_at(placement, slot, self.bits)
+        });
         self.all_cells & !taken
     }
 }
 
-fn build_table(
+fn build_table<R: Regions>(
     spec: &TableSpec,
     group: usize,
     progress: &(dyn Fn(&BuildProgress) + Sync),
@@ -122,7 +175,7 @@ fn build_table(
     let geometry = Geometry::new(spec.rows, spec.cols);
     let cells = u32::from(spec.cells());
     let cols = u32::from(spec.cols);
-    let mut neighbours = [0u32; 16];
+    let mut neighbours = [0u32; MAX_CELLS];
     for (cell, around) in neighbours.iter_mut().enumerate().take(cells as usize) {
         for other in 0..cells {
             if geometry.manhattan(cell as u8, other as u8) == 1 {
@@ -151,7 +204,8 @@ fn build_table(
     let board = Board {
         tiles,
         cells,
-        all_cells: (1u32 << cells) - 1,
+        bits: cell_bits(cells),
+        all_cells: ((1u64 << cells) - 1) as u32,
         neighbours,
         first_col,
         last_col: first_col << (cols - 1),
@@ -163,16 +217,16 @@ fn build_table(
         bucket_len,
     };
     let buckets = placements.div_ceil(bucket_len);
-    let mut regions = vec![0u16; buckets * bucket_len];
+    let mut regions = vec![R::default(); buckets * bucket_len];
     let mut table = vec![0u8; buckets * bucket_len / 2];
     let home = (goals.iter().enumerate()).fold(0, |placement, (slot, &goal)| {
-        placement | u32::from(goal) << (4 * slot)
+        placement | u32::from(goal) << (board.bits * slot as u32)
     });
     let region = board.region(1 << (cells - 1), board.free(home));
-    regions[rank(home, tiles, cells)] = region as u16;
+    regions[rank(home, tiles, cells)] = R::from_cells(region);
     let workers = std::thread::available_parallelism().map_or(1, usize::from);
     let mut reached = 1u64;
-    let mut frontier = vec![state(home, region, 0)];
+    let mut frontier = vec![board.state(home, region, 0)];
     let mut depth = 0;
 
     while !frontier.is_empty() {
@@ -190,7 +244,7 @@ fn build_table(
             });
             let moves = &moves;
             // Each worker takes every `workers`-th run of the table, whole.
-            let mut runs: Vec<Vec<Run>> = (0..workers).map(|_| Vec::new()).collect();
+            let mut runs: Vec<Vec<Run<R>>> = (0..workers).map(|_| Vec::new()).collect();
             for (bucket, (regions, table)) in (regions.chunks_mut(bucket_len))
                 .zip(table.chunks_mut(bucket_len / 2))
                 .enumerate()
@@ -244,9 +298,9 @@ fn build_table(
 }
 
 /// A bucket's run of the table: its placements' regions and entries.
-struct Run<'a> {
+struct Run<'a, R> {
     bucket: usize,
-    regions: &'a mut [u16],
+    regions: &'a mut [R],
     table: &'a mut [u8],
 }
 
@@ -274,21 +328,23 @@ impl Board {
     /// Every move of a group's tile from the states of `part`, added to `by_bucket`.
     fn moves(&self, part: &[u64], by_bucket: &mut [Vec<u64>]) {
         for &entry in part {
-            let placement = entry as u32;
-            let region = (entry >> 32) as u32 & 0xFFFF;
-            let manhattan = (entry >> 48) as u32;
+            let (placement, region, manhattan) = self.parts(entry);
             for slot in 0..self.tiles {
-                let cell = cell_at(placement, slot);
+                let cell = cell_at(placement, slot, self.bits);
                 let mut targets = self.neighbours[usize::from(cell)] & region;
                 while targets != 0 {
                     let target = targets.trailing_zeros();
                     targets &= targets - 1;
-                    let moved = placement ^ (u32::from(cell) ^ target) << (4 * slot);
+                    let moved = placement ^ (u32::from(cell) ^ target) << (self.bits * slot as u32);
                     let distance = &self.distance[slot];
                     let moved_manhattan = manhattan + u32::from(distance[target as usize])
                         - u32::from(distance[usize::from(cell)]);
                     let bucket = rank_prefix(moved, self.bucket_tiles, self.cells);
-                    by_bucket[bucket].push(candidate(moved, u32::from(cell), moved_manhattan));
+                    by_bucket[bucket].push(self.candidate(
+                        moved,
+                        u32::from(cell),
+                        moved_manhattan,
+                    ));
                 }
             }
         }
@@ -297,12 +353,12 @@ impl Board {
     /// Meets the moves of one bucket against its run of the table (`regions` and `table`),
     /// at `depth`: the states not met before go to `states`. How many placements were met
     /// for the first time.
-    fn meet(
+    fn meet<R: Regions>(
         &self,
         moves: &[u64],
         depth: u32,
         bucket: usize,
-        regions: &mut [u16],
+        regions: &mut [R],
         table: &mut [u8],
         states: &mut Vec<u64>,
     ) -> u64 {
@@ -327,15 +383,13 @@ impl Board {
                 ahead[slot] = index_of(later);
                 prefetch(&regions[ahead[slot]]);
             }
-            let placement = made as u32;
-            let blank = (made >> 32) as u32 & 15;
-            let manhattan = (made >> 48) as u32;
-            let before = regions[index];
+            let (placement, blank, manhattan) = self.parts(made);
+            let before = regions[index].cells();
             if before & 1 << blank != 0 {
                 continue;
             }
             let region = self.region(1 << blank, self.free(placement));
-            regions[index] = before | region as u16;
+            regions[index] = R::from_cells(before | region);
             if before == 0 {
                 first_met += 1;
                 // Moves of the group's tiles and their Manhattan distance have the same
@@ -343,7 +397,7 @@ impl Board {
                 let extra = ((depth - manhattan) / 2).min(MAX_ENTRY);
                 table[index >> 1] |= (extra as u8) << ((index & 1) * 4);
             }
-            states.push(state(placement, region, manhattan));
+            states.push(self.state(placement, region, manhattan));
         }
         first_met
     }

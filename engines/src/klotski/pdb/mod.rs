@@ -1,7 +1,8 @@
-//! Additive pattern databases for classic boards: 1x1 tiles only, one blank, at most 16 cells
-//! (the 15-puzzle and everything smaller with at least two rows and columns).
+//! Additive pattern databases for classic boards: 1x1 tiles only, one blank, at most 25 cells
+//! (the 24-puzzle, the 15-puzzle and everything smaller with at least two rows and columns).
 //!
-//! The tiles are split into disjoint groups ([`TableSpec`]: 7-8 or 6-6-3 on 4x4). For each
+//! The tiles are split into disjoint groups ([`TableSpec`]: 7-8 or 6-6-3 on 4x4, 6-6-6-6 or
+//! 5-5-5-5-4 on 5x5). For each
 //! group a table gives, for every placement of its tiles, the fewest moves *of those tiles*
 //! that bring them home while the other tiles are indistinguishable; moves of other tiles are
 //! free. As every move moves one tile of one group, the tables' sum is a lower bound on the
@@ -16,8 +17,8 @@
 //! same Manhattan distance, so the bound is Manhattan plus twice the larger sum of entries.
 //!
 //! Tables come from the process's [`TableStore`] (a mapped file of the cache folder) when it
-//! keeps them; the small ones are built in the search otherwise, the 7-8 ones never (a minute
-//! or two and over a gigabyte): a search without them uses the small ones and says so.
+//! keeps them; the small ones are built in the search otherwise, the 7-8 and 6-6-6-6 ones never
+//! (minutes and gigabytes): a search without them uses the small ones and says so.
 
 mod build;
 mod rank;
@@ -31,10 +32,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 use parlor_shared::klotski::Puzzle;
 
 pub use build::{BuildProgress, build_tables};
-use rank::{Placement, nibble, rank};
+use rank::{Placement, cell_bits, nibble, rank};
 pub use spec::TableSpec;
+pub use spec::MAX_CELLS;
+use spec::MAX_GROUPS;
 pub(crate) use spec::applies;
-use spec::{MAX_CELLS, MAX_GROUPS};
 use store::table_store;
 pub use store::{TableData, TableStore, set_table_store};
 
@@ -87,9 +89,9 @@ pub struct PatternDatabases {
 /// Which tables a search asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Wanted {
-    /// The best kept (7-8 on 4x4), else those a search builds.
+    /// The best kept (7-8 on 4x4, 6-6-6-6 on 5x5), else those a search builds.
     Best,
-    /// Those a search builds (6-6-3 on 4x4).
+    /// Those a search builds (6-6-3 on 4x4, 5-5-5-5-4 on 5x5).
     Small,
 }
 
@@ -165,12 +167,13 @@ impl PatternDatabases {
         let (rows, cols) = (spec.rows, spec.cols);
         let mut direct = [Slot::default(); MAX_CELLS];
         let mut tiles = [0; MAX_GROUPS];
+        let bits = cell_bits(u32::from(spec.cells())) as u8;
         for (group, pieces) in spec.groups().iter().enumerate() {
             tiles[group] = pieces.len();
             for (slot, &piece) in pieces.iter().enumerate() {
                 direct[usize::from(piece)] = Slot {
                     group: group as u8,
-                    shift: 4 * slot as u8,
+                    shift: bits * slot as u8,
                 };
             }
         }

@@ -3,12 +3,16 @@
 use parlor_shared::klotski::Shape;
 use parlor_shared::klotski::{Geometry, Puzzle};
 
-/// Cells of the largest board the tables cover (a cell fits in 4 bits).
-pub(crate) const MAX_CELLS: usize = 16;
-/// Groups at most: the 6-6-3 split of 4x4, and at most 14 tiles in groups of up to six elsewhere.
-pub(crate) const MAX_GROUPS: usize = 3;
-/// Tiles of the largest group of a table built within a search: six tiles of 16 cells take
-/// 5.8 million placements, built in about a second.
+use super::rank::cell_bits;
+
+/// Cells of the largest board the tables cover: 5x5 (a cell fits in 5 bits).
+pub const MAX_CELLS: usize = 25;
+/// Groups at most: 24 tiles of 25 cells in the on-demand groups of five tiles.
+pub(crate) const MAX_GROUPS: usize = 5;
+/// Placements of the largest group of a table built within a search: six tiles of 16 cells
+/// take 5.8 million, five of 25 cells 6.4 million, each built in about a second.
+const ON_DEMAND_PLACEMENTS: usize = 8_000_000;
+/// Tiles of the largest group of a table built within a search.
 const ON_DEMAND_GROUP: usize = 6;
 
 /// One set of additive tables for a board size: the tiles (by goal cell) of each group.
@@ -24,6 +28,10 @@ pub struct TableSpec {
 impl TableSpec {
     /// The set of these groups of tiles (by goal cell) on a `rows` x `cols` board.
     pub(crate) fn new(rows: u8, cols: u8, groups: Vec<Vec<u8>>) -> TableSpec {
+        let cells = u32::from(rows * cols);
+        debug_assert!(cells as usize <= MAX_CELLS && groups.len() <= MAX_GROUPS);
+        // A placement is one 32-bit word.
+        debug_assert!((groups.iter()).all(|group| group.len() as u32 * cell_bits(cells) <= 32));
         let sizes: Vec<String> = groups.iter().map(|group| group.len().to_string()).collect();
         TableSpec {
             rows,
@@ -42,9 +50,25 @@ impl TableSpec {
         }
     }
 
+    /// A 6-6-6-6 split of the 24-puzzle in the manner of Korf and Felner, for this project's
+    /// goal (the blank last, bottom right): three compact 2x3 blocks in the corners away from
+    /// the blank, and the six tiles around the blank.
+    pub fn six_six_six_six() -> TableSpec {
+        TableSpec::new(
+            5,
+            5,
+            vec![
+                vec![0, 1, 2, 5, 6, 7],
+                vec![3, 4, 8, 9, 13, 14],
+                vec![10, 11, 15, 16, 20, 21],
+                vec![12, 17, 18, 19, 22, 23],
+            ],
+        )
+    }
+
     /// The tables a search builds for itself when no better ones are kept: 6-6-3 on 4x4
-    /// (compact groups: two 2x3 blocks and the rest), elsewhere row-major runs of at most six
-    /// tiles, as even as possible.
+    /// (compact groups: two 2x3 blocks and the rest), elsewhere row-major runs of tiles as
+    /// even as possible, each small enough to build in about a second.
     pub fn on_demand(rows: u8, cols: u8) -> TableSpec {
         let groups = if (rows, cols) == (4, 4) {
             vec![
@@ -53,20 +77,27 @@ impl TableSpec {
                 vec![9, 13, 14],
             ]
         } else {
-            let tiles = usize::from(rows * cols) - 1;
-            let size = tiles.div_ceil(tiles.div_ceil(ON_DEMAND_GROUP));
+            let cells = usize::from(rows * cols);
+            let tiles = cells - 1;
+            let most = (1..=ON_DEMAND_GROUP.min(tiles))
+                .rev()
+                .find(|&size| placements(cells, size) <= ON_DEMAND_PLACEMENTS)
+                .unwrap_or(1);
+            let size = tiles.div_ceil(tiles.div_ceil(most));
             let all: Vec<u8> = (0..tiles as u8).collect();
             all.chunks(size).map(<[u8]>::to_vec).collect()
         };
         TableSpec::new(rows, cols, groups)
     }
 
-    /// Every set for a board size, best first: on 4x4 the 7-8 tables (kept, never built in a
-    /// search: a minute or two and over a gigabyte to build), then the on-demand ones.
+    /// Every set for a board size, best first: the kept ones, never built in a search (the 7-8
+    /// tables on 4x4 and 6-6-6-6 on 5x5: minutes and gigabytes to build), then the on-demand ones.
     pub fn all(rows: u8, cols: u8) -> Vec<TableSpec> {
         let mut specs = Vec::new();
-        if (rows, cols) == (4, 4) {
-            specs.push(TableSpec::seven_eight());
+        match (rows, cols) {
+            (4, 4) => specs.push(TableSpec::seven_eight()),
+            (5, 5) => specs.push(TableSpec::six_six_six_six()),
+            _ => {}
         }
         specs.push(TableSpec::on_demand(rows, cols));
         specs
@@ -74,9 +105,7 @@ impl TableSpec {
 
     /// Whether a search may build these tables itself when none are kept.
     pub fn built_in_search(&self) -> bool {
-        self.groups
-            .iter()
-            .all(|group| group.len() <= ON_DEMAND_GROUP)
+        (self.placements().into_iter()).all(|placements| placements <= ON_DEMAND_PLACEMENTS)
     }
 
     /// The group sizes, "7-8" or "6-6-3".
@@ -101,7 +130,7 @@ impl TableSpec {
     pub fn placements(&self) -> Vec<usize> {
         let cells = usize::from(self.cells());
         (self.groups.iter())
-            .map(|group| (cells - group.len() + 1..=cells).product())
+            .map(|group| placements(cells, group.len()))
             .collect()
     }
 
@@ -114,9 +143,14 @@ impl TableSpec {
     }
 }
 
+/// The placements of `tiles` tiles on `cells` cells: `cells! / (cells - tiles)!`.
+fn placements(cells: usize, tiles: usize) -> usize {
+    (cells - tiles + 1..=cells).product()
+}
+
 /// Whether `puzzle` is a classic board the tables cover: 1x1 tiles numbered 1 to K in label
 /// order (piece `i` is tile `i + 1`, whose goal is cell `i`), one blank, at least two rows and
-/// columns, at most 16 cells.
+/// columns, at most 25 cells.
 pub(crate) fn applies(puzzle: &Puzzle) -> bool {
     let geometry: &Geometry = puzzle.geometry();
     puzzle.rows() >= 2

@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 
 use proptest::prelude::*;
 
-use super::rank::{nibble, rank};
+use super::rank::{cell_bits, nibble, rank};
 use super::*;
 
 /// Fewest moves of the group's tiles (goal cells `goals`) home, for every placement, by a 0-1
@@ -70,6 +70,9 @@ fn every_table_agrees_with_a_plain_search_of_its_group() {
         TableSpec::on_demand(2, 4),
         TableSpec::on_demand(2, 3),
         TableSpec::new(4, 4, vec![vec![9, 13, 14], vec![0, 5, 10, 15 - 1]]),
+        // Boards of more than 16 cells: 5-bit cells and 32-bit regions.
+        TableSpec::new(5, 5, vec![vec![12, 18, 23], vec![0, 6, 24 - 1]]),
+        TableSpec::new(3, 6, vec![vec![5, 11, 16], vec![0, 1]]),
     ];
     for spec in specs {
         let (rows, cols) = (usize::from(spec.rows), usize::from(spec.cols));
@@ -83,8 +86,9 @@ fn every_table_agrees_with_a_plain_search_of_its_group() {
             };
             assert_eq!(distances.len(), reachable, "{}", spec.label());
             for (tiles, moves) in distances {
+                let bits = cell_bits((rows * cols) as u32);
                 let placement = (tiles.iter().enumerate()).fold(0, |packed, (slot, &cell)| {
-                    packed | u32::from(cell) << (4 * slot)
+                    packed | u32::from(cell) << (bits * slot as u32)
                 });
                 let manhattan: u32 = (tiles.iter().zip(goals))
                     .map(|(&cell, &goal)| {
@@ -220,5 +224,26 @@ proptest! {
         // The reflected board is as far, and its own bound no nearer the truth than this one.
         let mirror = lookup.indices(&tops_of(&reflected(&board, 4)));
         prop_assert_eq!(lookup.value(&mirror), lookup.value(&indices));
+    }
+}
+
+#[test]
+fn the_kept_splits_cover_every_tile_once_and_are_never_built_in_a_search() {
+    for (spec, tiles) in [
+        (TableSpec::seven_eight(), 15u8),
+        (TableSpec::six_six_six_six(), 24),
+    ] {
+        let mut covered: Vec<u8> = spec.groups().concat();
+        covered.sort_unstable();
+        assert_eq!(covered, (0..tiles).collect::<Vec<_>>(), "{}", spec.label());
+        assert!(!spec.built_in_search(), "{}", spec.label());
+        let (rows, cols) = (spec.rows, spec.cols);
+        assert_eq!(TableSpec::all(rows, cols)[0], spec);
+    }
+    // What a search builds when they are missing: groups of about a second's build each.
+    for (rows, cols, name) in [(4, 4, "6-6-3"), (5, 5, "5-5-5-5-4"), (4, 5, "5-5-5-4")] {
+        let spec = TableSpec::on_demand(rows, cols);
+        assert_eq!(spec.name(), name);
+        assert!(spec.built_in_search(), "{}", spec.label());
     }
 }
