@@ -23,7 +23,8 @@ pub struct GenerateOptions {
     pub seed: u64,
     /// Make a puzzle with no solution instead.
     pub unsolvable: bool,
-    /// Random-walk length for boards that are not classic (default: 100 steps a cell).
+    /// Random-walk length: boards that are not classic always walk (default: 100 steps a
+    /// cell); classic ones are drawn uniformly unless a walk is given (a nearer start).
     pub walk: Option<u32>,
 }
 
@@ -84,11 +85,12 @@ pub fn generate(options: &GenerateOptions) -> Result<Puzzle, GenerateError> {
         .collect();
     let goal = Puzzle::new(rows, cols, &goal_grid, &blocks)?;
     let classic = rows >= 2 && cols >= 2 && options.blanks == 1 && blocks.is_empty();
-    let puzzle = if classic {
-        shuffled(&mut rng, &goal)?
-    } else {
-        let steps = options.walk.unwrap_or(100 * cells as u32);
-        goal.restarted(random_walk(&mut rng, &goal, steps))
+    let puzzle = match options.walk {
+        None if classic => shuffled(&mut rng, &goal)?,
+        walk => {
+            let steps = walk.unwrap_or(100 * cells as u32);
+            goal.restarted(random_walk(&mut rng, &goal, steps))
+        }
     };
     if options.unsolvable {
         spoiled(&mut rng, &puzzle)

@@ -30,6 +30,10 @@ pub struct BenchArgs {
     /// How many random 15-puzzles (seeds 1, 2, ...).
     #[arg(long, default_value_t = 10)]
     pub fifteen: u64,
+    /// How many 24-puzzles a walk of 80 slides from the goal (seeds 1, 2, ...): random ones
+    /// take minutes to hours.
+    #[arg(long, default_value_t = 3)]
+    pub twenty_four: u64,
     /// The methods to compare (default: all, and auto).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub methods: Vec<MethodArg>,
@@ -87,17 +91,25 @@ pub enum Suite {
     Course,
     Small,
     Fifteen,
+    TwentyFour,
     Sample,
 }
 
 impl Suite {
-    pub const ALL: [Suite; 4] = [Suite::Course, Suite::Small, Suite::Fifteen, Suite::Sample];
+    pub const ALL: [Suite; 5] = [
+        Suite::Course,
+        Suite::Small,
+        Suite::Fifteen,
+        Suite::TwentyFour,
+        Suite::Sample,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
             Suite::Course => "course",
             Suite::Small => "small",
             Suite::Fifteen => "15-puzzle",
+            Suite::TwentyFour => "24-puzzle walks",
             Suite::Sample => "5x6 sample",
         }
     }
@@ -190,8 +202,13 @@ const SMALL: &[(u32, u32, u32, &[Shape], bool)] = &[
     (3, 4, 2, &[Shape::Tall], true),
 ];
 
+/// Slides of the walk that scrambles the bench's 24-puzzles: it leaves them some 50-70 slides
+/// from the goal, where the 6-6-6-6 tables answer within a second and linear conflicts take
+/// many seconds (a walk of 200 leaves them over 80 from it, as hard as random ones).
+const TWENTY_FOUR_WALK: u32 = 80;
+
 /// The whole suite.
-pub fn suite(fifteen: u64) -> anyhow::Result<Vec<Instance>> {
+pub fn suite(fifteen: u64, twenty_four: u64) -> anyhow::Result<Vec<Instance>> {
     let mut instances = Vec::new();
     for &(name, text) in COURSE {
         instances.push(Instance {
@@ -235,6 +252,20 @@ pub fn suite(fifteen: u64) -> anyhow::Result<Vec<Instance>> {
             puzzle: generate(&options)?,
         });
     }
+    for seed in 1..=twenty_four {
+        let options = GenerateOptions {
+            rows: 5,
+            cols: 5,
+            seed,
+            walk: Some(TWENTY_FOUR_WALK),
+            ..GenerateOptions::default()
+        };
+        instances.push(Instance {
+            suite: Suite::TwentyFour,
+            name: format!("24-puzzle walk s{seed}"),
+            puzzle: generate(&options)?,
+        });
+    }
     instances.push(Instance {
         suite: Suite::Sample,
         name: "seed's 5x6 sample".to_string(),
@@ -253,7 +284,7 @@ pub fn run(
     if let Some(path) = &args.chart {
         crate::png_file::check_png_path(path, "chart")?;
     }
-    let instances = suite(args.fifteen)?;
+    let instances = suite(args.fifteen, args.twenty_four)?;
     let methods: Vec<Method> = if args.methods.is_empty() {
         Method::SEARCHES.into_iter().chain([Method::Auto]).collect()
     } else {

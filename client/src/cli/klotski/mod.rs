@@ -135,9 +135,9 @@ pub enum KlotskiCommand {
         /// Make a puzzle that has no solution (proved by an invariant).
         #[arg(long)]
         unsolvable: bool,
-        /// Scrambling walk length on boards with blocks or several blanks (default: 100 steps
-        /// a cell; at most a million, about half a second on 8x8); one-blank boards of 1x1
-        /// tiles are drawn uniformly instead.
+        /// Scrambling walk length (at most a million, about half a second on 8x8). Boards with
+        /// blocks or several blanks always walk, 100 steps a cell by default; one-blank boards
+        /// of 1x1 tiles are drawn uniformly unless a walk is given.
         #[arg(long, value_parser = clap::value_parser!(u32).range(1..=MAX_WALK))]
         walk: Option<u32>,
     },

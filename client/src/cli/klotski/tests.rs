@@ -121,7 +121,7 @@ fn a_scrambling_walk_takes_one_to_a_million_steps() {
 
 #[test]
 fn the_bench_suite_has_every_course_input_and_small_boards() {
-    let instances = bench::suite(2).unwrap();
+    let instances = bench::suite(2, 1).unwrap();
     let count = |suite| {
         instances
             .iter()
@@ -130,6 +130,7 @@ fn the_bench_suite_has_every_course_input_and_small_boards() {
     };
     assert_eq!(count(bench::Suite::Course), 31);
     assert_eq!(count(bench::Suite::Fifteen), 2);
+    assert_eq!(count(bench::Suite::TwentyFour), 1);
     assert_eq!(count(bench::Suite::Sample), 1);
     assert!(
         instances
