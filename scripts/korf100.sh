@@ -37,19 +37,8 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# The instances: name, input file, optimal length ("?" when unknown).
-instances=()
-if [ "$random" -gt 0 ]; then
-  for ((i = 0; i < random; i++)); do
-    s=$((seed + i))
-    "$client" klotski generate --rows 4 --cols 4 --seed "$s" > "$work/r$s.in"
-    instances+=("random-seed-$s $work/r$s.in ?")
-  done
-else
-  while IFS=$'\t' read -r file length; do
-    case $file in k15-*) instances+=("$file $korf/$file $length") ;; esac
-  done < "$korf/OPTIMAL.tsv"
-fi
+source scripts/lib/instances.sh
+korf_instances 4 k15 "$random" "$seed" "$work"
 
 # Replays the answer ($2) on the board ($1); prints the number of steps if the answer is in
 # the course's format and ends at the goal, else what is wrong.

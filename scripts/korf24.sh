@@ -37,19 +37,8 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$(dirname "$results")"
 [ -s "$results" ] || printf 'instance\toptimal\tproved\tsteps\tlower_bound\texpanded\tseconds\tbudget_ms\tproblem\n' > "$results"
 
-# The instances: name, input file, optimal length ("?" when unknown).
-instances=()
-if [ "$random" -gt 0 ]; then
-  for ((i = 0; i < random; i++)); do
-    s=$((seed + i))
-    "$client" klotski generate --rows 5 --cols 5 --seed "$s" > "$work/r$s.in"
-    instances+=("random-5x5-seed-$s $work/r$s.in ?")
-  done
-else
-  while IFS=$'\t' read -r file length; do
-    case $file in k24-*) instances+=("$file $korf/$file $length") ;; esac
-  done < "$korf/OPTIMAL.tsv"
-fi
+source scripts/lib/instances.sh
+korf_instances 5 k24 "$random" "$seed" "$work"
 
 for instance in "${instances[@]}"; do
   read -r name input optimal <<< "$instance"
