@@ -220,7 +220,7 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
                     let bound = stats.lower_bound;
                     let outcome = anytime(space, heuristic, &limits(1.0), stats);
                     stats.lower_bound = stats.lower_bound.max(bound);
-                    outcome
+                    proved_by_bound(outcome, stats.lower_bound)
                 }
                 decided => decided,
             }
@@ -309,6 +309,17 @@ fn anytime<const W: usize>(
     }
 }
 
+/// `outcome` with a solution no longer than `lower_bound` (which every solution was proved to
+/// need) marked shortest: an anytime search that meets the exact search's bound has the answer.
+fn proved_by_bound(outcome: Outcome, lower_bound: u32) -> Outcome {
+    match outcome {
+        Outcome::Found { path, .. } if path.len() as u32 <= lower_bound => {
+            Outcome::Found { path, proved: true }
+        }
+        other => other,
+    }
+}
+
 /// The verdict of an outcome, its path turned into labelled moves and replayed to the goal.
 fn verdict(puzzle: &Puzzle, outcome: Outcome) -> Verdict {
     match outcome {
@@ -333,5 +344,23 @@ fn verdict(puzzle: &Puzzle, outcome: Outcome) -> Verdict {
             Verdict::Unsolvable(Unsolvable::Exhausted { positions })
         }
         Outcome::OutOfBudget => Verdict::Undecided,
+    }
+}
+
+#[cfg(test)]
+mod proof_tests {
+    use super::*;
+    use parlor_shared::klotski::Dir;
+
+    #[test]
+    fn a_solution_as_long_as_the_proved_bound_is_shortest_and_a_longer_one_is_not() {
+        let found = |steps: usize| Outcome::Found {
+            path: vec![PieceMove::new(0, Dir::Left); steps],
+            proved: false,
+        };
+        let proved = |outcome: Outcome| matches!(outcome, Outcome::Found { proved: true, .. });
+        assert!(proved(proved_by_bound(found(97), 97)));
+        assert!(!proved(proved_by_bound(found(98), 97)));
+        assert_eq!(proved_by_bound(Outcome::OutOfBudget, 97), Outcome::OutOfBudget);
     }
 }
