@@ -8,9 +8,11 @@
 //!   each other inside it; all but a longest correctly ordered subset must step out and back,
 //!   two more steps each, which Manhattan does not count.
 //! - Pattern databases (classic one-blank boards only, see [`super::pdb`]).
+//! - Block pattern databases (any board, see [`super::blocks_pdb`]).
 
 use std::sync::Arc;
 
+use super::blocks_pdb::{BlockDatabases, BlockIndices};
 use super::pdb::{Indices, PatternDatabases, Wanted};
 use parlor_shared::klotski::Puzzle;
 use parlor_shared::klotski::{MAX_CELLS, Shape};
@@ -26,6 +28,9 @@ pub enum HeuristicKind {
     PatternDatabases,
     /// The pattern databases a search builds for itself (6-6-3 on 4x4), never the kept 7-8.
     SmallPatternDatabases,
+    /// Additive pattern databases for any board, blocks and several blanks included (the
+    /// larger sum of two partitions), built by the search for its board.
+    BlockDatabases,
 }
 
 impl HeuristicKind {
@@ -35,6 +40,7 @@ impl HeuristicKind {
             HeuristicKind::Conflicts => "manhattan+conflicts",
             HeuristicKind::PatternDatabases => "pattern databases",
             HeuristicKind::SmallPatternDatabases => "small pattern databases",
+            HeuristicKind::BlockDatabases => "block pattern databases",
         }
     }
 }
@@ -46,6 +52,7 @@ pub struct Estimate {
     manhattan: u32,
     conflicts: u32,
     indices: Indices,
+    blocks: BlockIndices,
 }
 
 /// A heuristic ready for one puzzle.
@@ -64,6 +71,7 @@ pub struct Heuristic {
     row_members: Vec<Vec<u8>>,
     col_members: Vec<Vec<u8>>,
     databases: Option<Arc<PatternDatabases>>,
+    block_databases: Option<Arc<BlockDatabases>>,
 }
 
 impl Heuristic {
@@ -112,10 +120,13 @@ impl Heuristic {
             }
             _ => None,
         };
-        let kind = match (kind, &databases) {
-            (HeuristicKind::PatternDatabases | HeuristicKind::SmallPatternDatabases, None) => {
-                HeuristicKind::Conflicts
-            }
+        let block_databases = match kind {
+            HeuristicKind::BlockDatabases => BlockDatabases::for_puzzle(puzzle),
+            _ => None,
+        };
+        let kind = match (kind, &databases, &block_databases) {
+            (HeuristicKind::PatternDatabases | HeuristicKind::SmallPatternDatabases, None, _)
+            | (HeuristicKind::BlockDatabases, _, None) => HeuristicKind::Conflicts,
             _ => kind,
         };
         Heuristic {
@@ -129,6 +140,7 @@ impl Heuristic {
             row_members,
             col_members,
             databases,
+            block_databases,
         }
     }
 
@@ -142,6 +154,15 @@ impl Heuristic {
         self.databases.as_deref()
     }
 
+    /// The tables in use, "4x4 7-8" or "5x6 block tables 5-5-5-4-4, twice", if any.
+    pub fn tables_label(&self) -> Option<String> {
+        match (&self.databases, &self.block_databases) {
+            (Some(databases), _) => Some(databases.spec().label()),
+            (None, Some(blocks)) => Some(blocks.label()),
+            (None, None) => None,
+        }
+    }
+
     /// Lower bound on the steps from the position with these top-left cells to the goal.
     #[inline]
     pub fn estimate(&self, tops: &[u8]) -> u32 {
@@ -150,6 +171,12 @@ impl Heuristic {
 
     /// The estimate of the position with these top-left cells, ready for [`Self::after_move`].
     pub fn start(&self, tops: &[u8]) -> Estimate {
+        if let Some(blocks) = &self.block_databases {
+            return Estimate {
+                blocks: blocks.indices(tops),
+                ..Estimate::default()
+            };
+        }
         match &self.databases {
             Some(databases) => Estimate {
                 indices: databases.lookup().indices(tops),
@@ -165,6 +192,9 @@ impl Heuristic {
 
     #[inline]
     pub fn value(&self, estimate: &Estimate) -> u32 {
+        if let Some(blocks) = &self.block_databases {
+            return blocks.value(&estimate.blocks);
+        }
         match &self.databases {
             Some(databases) => databases.lookup().value(&estimate.indices),
             None => estimate.manhattan + estimate.conflicts,
@@ -183,6 +213,12 @@ impl Heuristic {
         from: u8,
         to: u8,
     ) -> Estimate {
+        if let Some(blocks) = &self.block_databases {
+            return Estimate {
+                blocks: blocks.moved(&estimate.blocks, piece, from, to),
+                ..*estimate
+            };
+        }
         if let Some(databases) = &self.databases {
             return Estimate {
                 indices: databases.lookup().moved(&estimate.indices, piece, from, to),

@@ -182,9 +182,7 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
     let informed = !matches!(options.method, Method::Bfs | Method::Bibfs);
     let heuristic = informed.then(|| Heuristic::new(space.puzzle, options.heuristic));
     report.heuristic = heuristic.as_ref().map(Heuristic::kind);
-    report.tables = (heuristic.as_ref())
-        .and_then(Heuristic::databases)
-        .map(|databases| databases.spec().label());
+    report.tables = heuristic.as_ref().and_then(Heuristic::tables_label);
     let started = Instant::now();
     let limits = |share: f64| Limits {
         deadline: started + options.budget.mul_f64(share),
@@ -200,11 +198,15 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
         (Method::Idastar, Some(heuristic)) => idastar(space, heuristic, &limits(1.0), stats),
         (Method::Weighted, Some(heuristic)) => anytime(space, heuristic, &limits(1.0), stats),
         (_, Some(heuristic)) => {
-            // On classic boards IDA* with databases nearly always finishes; elsewhere A* settles
-            // boards of up to about 20 cells and leaves the anytime search half the time.
+            // On classic boards IDA* with databases nearly always finishes, and IDA* suits the
+            // block tables too (A* would fill memory long before their bound is reached);
+            // elsewhere A* settles boards of up to about 20 cells and leaves the anytime
+            // search half the time.
             let exact = if let Some(databases) = heuristic.databases() {
                 tiles_idastar(space.puzzle, databases, &limits(0.7), stats)
-            } else if databases_apply(space.puzzle) {
+            } else if databases_apply(space.puzzle)
+                || heuristic.kind() == HeuristicKind::BlockDatabases
+            {
                 idastar(space, heuristic, &limits(0.7), stats)
             } else {
                 best_first(space, heuristic, Weight::ONE, None, &limits(0.5), stats)

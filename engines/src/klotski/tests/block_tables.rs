@@ -1,0 +1,42 @@
+//! The block pattern databases in the solver: IDA* and A* with them answer scrambles of boards
+//! with blocks and several blanks in as few steps as the reference finds.
+
+use super::properties::scrambled;
+use super::*;
+
+/// Goal pictures whose tables split the pieces into two groups (twice): nine pieces or more
+/// on twelve cells, where a table holds at most six.
+const GOALS: &[&str] = &[
+    "3 4\n1 2 3 4\n5 6 7 8\n9 10 0 0\n1\n4 2*1\n",
+    "3 4\n1 2 3 4\n5 6 7 8\n9 10 11 0\n1\n1 1*2\n",
+    "4 3\n1 2 3\n4 5 6\n7 8 9\n10 0 0\n1\n5 2*1\n",
+];
+
+#[test]
+fn searches_with_block_tables_stay_shortest() {
+    for (board, text) in GOALS.iter().enumerate() {
+        let goal = puzzle(text);
+        for seed in 0..6u64 {
+            // A walk of the goal's legal moves picked by a fixed arithmetic sequence.
+            let choices: Vec<usize> = (0..40u64)
+                .map(|step| ((seed * 7919 + step * 104_729 + board as u64) % 97) as usize)
+                .collect();
+            let start = scrambled(&goal, &choices);
+            let expected = brute::shortest(&start.to_text());
+            for method in [Method::Idastar, Method::Astar] {
+                let options = SolveOptions {
+                    heuristic: HeuristicKind::BlockDatabases,
+                    ..unlimited(method)
+                };
+                let report = solve(&start, &options);
+                assert_eq!(report.heuristic, Some(HeuristicKind::BlockDatabases));
+                assert_eq!(
+                    solved_length_with(&start, &options),
+                    expected,
+                    "{method}\n{}",
+                    start.to_text()
+                );
+            }
+        }
+    }
+}
