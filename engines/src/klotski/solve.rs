@@ -17,7 +17,7 @@ use super::heuristic::{Heuristic, HeuristicKind, databases_apply};
 use super::key::KeyLayout;
 use super::search::{
     Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
-    bytes_per_position, idastar, shorten, tiles_idastar,
+    bytes_per_position, idastar, shorten, tiles_idastar, weighted_idastar,
 };
 use parlor_shared::klotski::{Move, Puzzle};
 use parlor_shared::klotski::{Unsolvable, prove_unsolvable};
@@ -34,7 +34,7 @@ pub enum Method {
     /// IDA* with a transposition table.
     Idastar,
     /// Anytime weighted A*: weights 10, 3, 2.5, 2, 1.7, 1.5, 1.2 and 1, each looking for a
-    /// shorter solution than the last.
+    /// shorter solution than the last (by weighted IDA* where A* fills its cap of positions).
     Weighted,
 }
 
@@ -260,8 +260,8 @@ fn quick_try<const W: usize>(
 }
 
 /// Weighted A* with falling weights, each round only looking for something shorter than the
-/// best so far (its detours cut out first); the last round (weight 1) is A* and proves its
-/// answer shortest.
+/// best so far (its detours cut out first), by weighted IDA* at the same weight if it fills its
+/// cap of positions; the last round (weight 1) is A* (or IDA*) and proves its answer shortest.
 fn anytime<const W: usize>(
     space: &Space<W>,
     heuristic: &Heuristic,
@@ -275,7 +275,12 @@ fn anytime<const W: usize>(
     for weight in WEIGHTS.map(Weight) {
         let bound = best.as_ref().map(|path| path.len() as u32);
         let mut round = SearchStats::default();
-        let outcome = best_first(space, heuristic, weight, bound, limits, &mut round);
+        let mut outcome = best_first(space, heuristic, weight, bound, limits, &mut round);
+        if outcome == Outcome::OutOfBudget && !limits.expired() {
+            // Weighted A* filled its cap of positions; weighted IDA* needs none.
+            let shorter_than = bound.unwrap_or(u32::MAX);
+            outcome = weighted_idastar(space, heuristic, weight, shorter_than, limits, &mut round);
+        }
         stats.expanded += round.expanded;
         stats.stored = stats.stored.max(round.stored);
         stats.lower_bound = stats.lower_bound.max(round.lower_bound);

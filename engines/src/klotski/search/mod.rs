@@ -10,7 +10,7 @@ mod tiles;
 
 pub(crate) use astar::{Weight, best_first, bytes_per_position};
 pub(crate) use bfs::{bfs, bidirectional};
-pub(crate) use idastar::idastar;
+pub(crate) use idastar::{idastar, weighted_idastar};
 pub(crate) use shortcut::shorten;
 pub(crate) use tiles::tiles_idastar;
 

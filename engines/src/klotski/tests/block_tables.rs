@@ -1,5 +1,7 @@
-//! The block pattern databases in the solver: IDA* and A* with them answer scrambles of boards
-//! with blocks and several blanks in as few steps as the reference finds.
+//! The block pattern databases in the solver: IDA*, A* and the anytime weighted search with
+//! them answer scrambles of boards with blocks and several blanks in as few steps as the
+//! reference finds; the weighted search also when its A* rounds may store next to nothing, so
+//! that weighted IDA* goes on from each of them.
 
 use super::properties::scrambled;
 use super::*;
@@ -23,10 +25,15 @@ fn searches_with_block_tables_stay_shortest() {
                 .collect();
             let start = scrambled(&goal, &choices);
             let expected = brute::shortest(&start.to_text());
-            for method in [Method::Idastar, Method::Astar] {
+            let capped = SolveOptions {
+                max_positions: 50,
+                ..unlimited(Method::Weighted)
+            };
+            for base in [unlimited(Method::Idastar), unlimited(Method::Astar), capped] {
+                let method = base.method;
                 let options = SolveOptions {
                     heuristic: HeuristicKind::BlockDatabases,
-                    ..unlimited(method)
+                    ..base
                 };
                 let report = solve(&start, &options);
                 assert_eq!(report.heuristic, Some(HeuristicKind::BlockDatabases));
