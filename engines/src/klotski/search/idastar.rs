@@ -18,10 +18,14 @@ use crate::klotski::key::{Packed, hash_of};
 use parlor_shared::klotski::cells_of;
 use parlor_shared::klotski::{Dir, MAX_CELLS, Shape, Step};
 
-/// Slots of the transposition table at most (16 bytes each for one-word positions). Small on
-/// purpose: on random 15-puzzles a table of 2^22 slots saved 1% of the positions and cost 50%
-/// more time in cache misses than this one.
+/// Slots of the transposition table at most (16 bytes each for one-word positions) on boards
+/// with one blank. Small on purpose: on random 15-puzzles a table of 2^22 slots saved 1% of
+/// the positions and cost 50% more time in cache misses than this one.
 const TABLE_SLOTS_MAX: usize = 1 << 19;
+/// The same on boards with several blanks, whose independent moves commute into many
+/// transpositions: on the 5x6 sample (three blanks) 2^23 slots reached a bound in 90 s that
+/// 2^19 needed 30 minutes and forty times the positions for.
+const TABLE_SLOTS_MAX_BLANKS: usize = 1 << 23;
 
 #[derive(Clone, Copy)]
 struct Slot<const W: usize> {
@@ -36,10 +40,13 @@ struct Table<const W: usize> {
 }
 
 impl<const W: usize> Table<W> {
-    fn new(max_positions: usize) -> Table<W> {
-        let len = max_positions
-            .clamp(1 << 10, TABLE_SLOTS_MAX)
-            .next_power_of_two();
+    fn new(max_positions: usize, blanks: usize) -> Table<W> {
+        let most = if blanks > 1 {
+            TABLE_SLOTS_MAX_BLANKS
+        } else {
+            TABLE_SLOTS_MAX
+        };
+        let len = max_positions.clamp(1 << 10, most).next_power_of_two();
         Table {
             slots: vec![
                 Slot {
@@ -269,7 +276,7 @@ impl<'s, 'p, const W: usize> Walker<'s, 'p, W> {
             owner,
             key: space.start,
             path: Vec::new(),
-            table: Table::new(limits.max_positions),
+            table: Table::new(limits.max_positions, space.puzzle.blank_count()),
             round: 0,
             weight: weight.0,
             next_bound: u32::MAX,
