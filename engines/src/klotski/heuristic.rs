@@ -29,7 +29,8 @@ pub enum HeuristicKind {
     /// The pattern databases a search builds for itself (6-6-3 on 4x4), never the kept 7-8.
     SmallPatternDatabases,
     /// Additive pattern databases for any board, blocks and several blanks included (the
-    /// larger sum of two partitions), built by the search for its board.
+    /// larger sum of two partitions, or Manhattan plus conflicts if larger), built by the
+    /// search for its board.
     BlockDatabases,
 }
 
@@ -173,6 +174,8 @@ impl Heuristic {
     pub fn start(&self, tops: &[u8]) -> Estimate {
         if let Some(blocks) = &self.block_databases {
             return Estimate {
+                manhattan: self.manhattan(tops),
+                conflicts: self.conflicts(tops),
                 blocks: blocks.indices(tops),
                 ..Estimate::default()
             };
@@ -193,7 +196,10 @@ impl Heuristic {
     #[inline]
     pub fn value(&self, estimate: &Estimate) -> u32 {
         if let Some(blocks) = &self.block_databases {
-            return blocks.value(&estimate.blocks);
+            // Groups see only their own pieces, conflicts whole lines: either may be larger.
+            return blocks
+                .value(&estimate.blocks)
+                .max(estimate.manhattan + estimate.conflicts);
         }
         match &self.databases {
             Some(databases) => databases.lookup().value(&estimate.indices),
@@ -213,12 +219,8 @@ impl Heuristic {
         from: u8,
         to: u8,
     ) -> Estimate {
-        if let Some(blocks) = &self.block_databases {
-            return Estimate {
-                blocks: blocks.moved(&estimate.blocks, piece, from, to),
-                ..*estimate
-            };
-        }
+        let blocks = (self.block_databases.as_ref())
+            .map(|blocks| blocks.moved(&estimate.blocks, piece, from, to));
         if let Some(databases) = &self.databases {
             return Estimate {
                 indices: databases.lookup().moved(&estimate.indices, piece, from, to),
@@ -228,7 +230,7 @@ impl Heuristic {
         let row = piece * self.cells;
         let manhattan = estimate.manhattan + u32::from(self.distance[row + usize::from(to)])
             - u32::from(self.distance[row + usize::from(from)]);
-        let conflicts = if self.kind == HeuristicKind::Conflicts && self.single[piece] {
+        let conflicts = if self.counts_conflicts() && self.single[piece] {
             self.conflicts_after_move(estimate.conflicts, tops, piece, from, to)
         } else {
             estimate.conflicts
@@ -236,8 +238,17 @@ impl Heuristic {
         Estimate {
             manhattan,
             conflicts,
+            blocks: blocks.unwrap_or(estimate.blocks),
             ..*estimate
         }
+    }
+
+    /// Whether the bound counts linear conflicts: on their own, or beside the block tables.
+    fn counts_conflicts(&self) -> bool {
+        matches!(
+            self.kind,
+            HeuristicKind::Conflicts | HeuristicKind::BlockDatabases
+        )
     }
 
     fn manhattan(&self, tops: &[u8]) -> u32 {
@@ -250,7 +261,7 @@ impl Heuristic {
     /// Two steps for every 1x1 tile that must leave its goal row or column to let another pass
     /// (none with plain Manhattan).
     fn conflicts(&self, tops: &[u8]) -> u32 {
-        if self.kind != HeuristicKind::Conflicts {
+        if !self.counts_conflicts() {
             return 0;
         }
         let cell_of = |piece: u8| tops[usize::from(piece)];
