@@ -8,9 +8,11 @@
 //!   each other inside it; all but a longest correctly ordered subset must step out and back,
 //!   two more steps each, which Manhattan does not count.
 //! - Pattern databases (classic one-blank boards only, see [`super::pdb`]).
+//! - Block pattern databases (any board, see [`super::blocks_pdb`]).
 
 use std::sync::Arc;
 
+use super::blocks_pdb::{BlockDatabases, BlockIndices};
 use super::pdb::{Indices, PatternDatabases, Wanted};
 use parlor_shared::klotski::Puzzle;
 use parlor_shared::klotski::{MAX_CELLS, Shape};
@@ -26,6 +28,10 @@ pub enum HeuristicKind {
     PatternDatabases,
     /// The pattern databases a search builds for itself (6-6-3 on 4x4), never the kept 7-8.
     SmallPatternDatabases,
+    /// Additive pattern databases for any board, blocks and several blanks included (the
+    /// larger sum of two partitions, or Manhattan plus conflicts if larger), built by the
+    /// search for its board.
+    BlockDatabases,
 }
 
 impl HeuristicKind {
@@ -35,6 +41,7 @@ impl HeuristicKind {
             HeuristicKind::Conflicts => "manhattan+conflicts",
             HeuristicKind::PatternDatabases => "pattern databases",
             HeuristicKind::SmallPatternDatabases => "small pattern databases",
+            HeuristicKind::BlockDatabases => "block pattern databases",
         }
     }
 }
@@ -46,6 +53,7 @@ pub struct Estimate {
     manhattan: u32,
     conflicts: u32,
     indices: Indices,
+    blocks: BlockIndices,
 }
 
 /// A heuristic ready for one puzzle.
@@ -64,6 +72,7 @@ pub struct Heuristic {
     row_members: Vec<Vec<u8>>,
     col_members: Vec<Vec<u8>>,
     databases: Option<Arc<PatternDatabases>>,
+    block_databases: Option<Arc<BlockDatabases>>,
 }
 
 impl Heuristic {
@@ -112,10 +121,13 @@ impl Heuristic {
             }
             _ => None,
         };
-        let kind = match (kind, &databases) {
-            (HeuristicKind::PatternDatabases | HeuristicKind::SmallPatternDatabases, None) => {
-                HeuristicKind::Conflicts
-            }
+        let block_databases = match kind {
+            HeuristicKind::BlockDatabases => BlockDatabases::for_puzzle(puzzle),
+            _ => None,
+        };
+        let kind = match (kind, &databases, &block_databases) {
+            (HeuristicKind::PatternDatabases | HeuristicKind::SmallPatternDatabases, None, _)
+            | (HeuristicKind::BlockDatabases, _, None) => HeuristicKind::Conflicts,
             _ => kind,
         };
         Heuristic {
@@ -129,6 +141,7 @@ impl Heuristic {
             row_members,
             col_members,
             databases,
+            block_databases,
         }
     }
 
@@ -142,6 +155,15 @@ impl Heuristic {
         self.databases.as_deref()
     }
 
+    /// The tables in use, "4x4 7-8" or "5x6 block tables 5-5-5-4-4, twice", if any.
+    pub fn tables_label(&self) -> Option<String> {
+        match (&self.databases, &self.block_databases) {
+            (Some(databases), _) => Some(databases.spec().label()),
+            (None, Some(blocks)) => Some(blocks.label()),
+            (None, None) => None,
+        }
+    }
+
     /// Lower bound on the steps from the position with these top-left cells to the goal.
     #[inline]
     pub fn estimate(&self, tops: &[u8]) -> u32 {
@@ -150,6 +172,14 @@ impl Heuristic {
 
     /// The estimate of the position with these top-left cells, ready for [`Self::after_move`].
     pub fn start(&self, tops: &[u8]) -> Estimate {
+        if let Some(blocks) = &self.block_databases {
+            return Estimate {
+                manhattan: self.manhattan(tops),
+                conflicts: self.conflicts(tops),
+                blocks: blocks.indices(tops),
+                ..Estimate::default()
+            };
+        }
         match &self.databases {
             Some(databases) => Estimate {
                 indices: databases.lookup().indices(tops),
@@ -165,6 +195,12 @@ impl Heuristic {
 
     #[inline]
     pub fn value(&self, estimate: &Estimate) -> u32 {
+        if let Some(blocks) = &self.block_databases {
+            // Groups see only their own pieces, conflicts whole lines: either may be larger.
+            return blocks
+                .value(&estimate.blocks)
+                .max(estimate.manhattan + estimate.conflicts);
+        }
         match &self.databases {
             Some(databases) => databases.lookup().value(&estimate.indices),
             None => estimate.manhattan + estimate.conflicts,
@@ -183,6 +219,8 @@ impl Heuristic {
         from: u8,
         to: u8,
     ) -> Estimate {
+        let blocks = (self.block_databases.as_ref())
+            .map(|blocks| blocks.moved(&estimate.blocks, piece, from, to));
         if let Some(databases) = &self.databases {
             return Estimate {
                 indices: databases.lookup().moved(&estimate.indices, piece, from, to),
@@ -192,7 +230,7 @@ impl Heuristic {
         let row = piece * self.cells;
         let manhattan = estimate.manhattan + u32::from(self.distance[row + usize::from(to)])
             - u32::from(self.distance[row + usize::from(from)]);
-        let conflicts = if self.kind == HeuristicKind::Conflicts && self.single[piece] {
+        let conflicts = if self.counts_conflicts() && self.single[piece] {
             self.conflicts_after_move(estimate.conflicts, tops, piece, from, to)
         } else {
             estimate.conflicts
@@ -200,8 +238,17 @@ impl Heuristic {
         Estimate {
             manhattan,
             conflicts,
+            blocks: blocks.unwrap_or(estimate.blocks),
             ..*estimate
         }
+    }
+
+    /// Whether the bound counts linear conflicts: on their own, or beside the block tables.
+    fn counts_conflicts(&self) -> bool {
+        matches!(
+            self.kind,
+            HeuristicKind::Conflicts | HeuristicKind::BlockDatabases
+        )
     }
 
     fn manhattan(&self, tops: &[u8]) -> u32 {
@@ -214,7 +261,7 @@ impl Heuristic {
     /// Two steps for every 1x1 tile that must leave its goal row or column to let another pass
     /// (none with plain Manhattan).
     fn conflicts(&self, tops: &[u8]) -> u32 {
-        if self.kind != HeuristicKind::Conflicts {
+        if !self.counts_conflicts() {
             return 0;
         }
         let cell_of = |piece: u8| tops[usize::from(piece)];

@@ -6,6 +6,7 @@
 //!   pattern databases (7-8 with reflection on 4x4, kept by the program's [`TableStore`]).
 //! - [`generate`] makes random solvable (or, on request, unsolvable) puzzles.
 
+mod blocks_pdb;
 mod generate;
 mod heuristic;
 mod key;

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use super::heuristic::{Heuristic, HeuristicKind, databases_apply};
 use super::key::KeyLayout;
 use super::search::{
-    Limits, Outcome, PieceMove, SearchStats, Space, Weight, best_first, bfs, bidirectional,
-    bytes_per_position, idastar, shorten, tiles_idastar,
+    Limits, Outcome, PieceMove, SearchStats, Space, Weight, beam, best_first, bfs, bidirectional,
+    bytes_per_position, idastar, shorten, tiles_idastar, weighted_idastar,
 };
 use parlor_shared::klotski::{Move, Puzzle};
 use parlor_shared::klotski::{Unsolvable, prove_unsolvable};
@@ -34,7 +34,7 @@ pub enum Method {
     /// IDA* with a transposition table.
     Idastar,
     /// Anytime weighted A*: weights 10, 3, 2.5, 2, 1.7, 1.5, 1.2 and 1, each looking for a
-    /// shorter solution than the last.
+    /// shorter solution than the last (by weighted IDA* where A* fills its cap of positions).
     Weighted,
 }
 
@@ -186,9 +186,7 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
     let informed = !matches!(options.method, Method::Bfs | Method::Bibfs);
     let heuristic = informed.then(|| Heuristic::new(space.puzzle, options.heuristic));
     report.heuristic = heuristic.as_ref().map(Heuristic::kind);
-    report.tables = (heuristic.as_ref())
-        .and_then(Heuristic::databases)
-        .map(|databases| databases.spec().label());
+    report.tables = heuristic.as_ref().and_then(Heuristic::tables_label);
     let started = Instant::now();
     let limits = |share: f64| Limits {
         deadline: started + options.budget.mul_f64(share),
@@ -206,11 +204,14 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
         (_, Some(heuristic)) => {
             // On classic boards IDA* with databases nearly always finishes, and on a 24-puzzle
             // that it does not, the anytime search finds a solution in seconds: IDA* gets nine
-            // tenths of the time. Elsewhere A* settles boards of up to about 20 cells and leaves
-            // the anytime search half the time.
+            // tenths of the time. IDA* suits the block tables too (A* would fill memory long
+            // before their bound is reached); elsewhere A* settles boards of up to about 20
+            // cells and leaves the anytime search half the time.
             let exact = if let Some(databases) = heuristic.databases() {
                 tiles_idastar(space.puzzle, databases, &limits(0.9), options.threads, stats)
-            } else if databases_apply(space.puzzle) {
+            } else if databases_apply(space.puzzle)
+                || heuristic.kind() == HeuristicKind::BlockDatabases
+            {
                 idastar(space, heuristic, &limits(0.7), stats)
             } else {
                 best_first(space, heuristic, Weight::ONE, None, &limits(0.5), stats)
@@ -263,9 +264,10 @@ fn quick_try<const W: usize>(
     }
 }
 
-/// Weighted A* with falling weights, each round only looking for something shorter than the
-/// best so far (its detours cut out first); the last round (weight 1) is A* and proves its
-/// answer shortest.
+/// Beam searches for a first answer, then weighted A* with falling weights, each round only
+/// looking for something shorter than the best so far (its detours cut out first), by weighted
+/// IDA* at the same weight if it fills its cap of positions; the last round (weight 1) is A*
+/// (or IDA*) and proves its answer shortest.
 fn anytime<const W: usize>(
     space: &Space<W>,
     heuristic: &Heuristic,
@@ -275,11 +277,16 @@ fn anytime<const W: usize>(
     // Greedy first for a quick answer, then down in steps: on the 5x6 sample weight 10 answers
     // in a quarter second and 3 and 2.5 improve it within the default budget.
     const WEIGHTS: [u32; 8] = [100, 30, 25, 20, 17, 15, 12, 10];
-    let mut best: Option<Vec<PieceMove>> = None;
+    let mut best = beams(space, heuristic, limits, stats);
     for weight in WEIGHTS.map(Weight) {
         let bound = best.as_ref().map(|path| path.len() as u32);
         let mut round = SearchStats::default();
-        let outcome = best_first(space, heuristic, weight, bound, limits, &mut round);
+        let mut outcome = best_first(space, heuristic, weight, bound, limits, &mut round);
+        if outcome == Outcome::OutOfBudget && !limits.expired() {
+            // Weighted A* filled its cap of positions; weighted IDA* needs none.
+            let shorter_than = bound.unwrap_or(u32::MAX);
+            outcome = weighted_idastar(space, heuristic, weight, shorter_than, limits, &mut round);
+        }
         stats.expanded += round.expanded;
         stats.stored = stats.stored.max(round.stored);
         stats.lower_bound = stats.lower_bound.max(round.lower_bound);
@@ -318,6 +325,38 @@ fn proved_by_bound(outcome: Outcome, lower_bound: u32) -> Outcome {
         }
         other => other,
     }
+}
+
+/// The anytime search's first incumbent: the shortest answer of beam searches of 1024
+/// positions a depth and four times as many each time, for a third of the time, while a beam
+/// fits the cap of positions.
+fn beams<const W: usize>(
+    space: &Space<W>,
+    heuristic: &Heuristic,
+    limits: &Limits,
+    stats: &mut SearchStats,
+) -> Option<Vec<PieceMove>> {
+    let now = Instant::now();
+    let beam_limits = Limits {
+        deadline: now + limits.deadline.saturating_duration_since(now) / 3,
+        ..*limits
+    };
+    let mut best: Option<Vec<PieceMove>> = None;
+    let mut width = 1 << 10;
+    while !beam_limits.expired() && width <= limits.max_positions {
+        let mut round = SearchStats::default();
+        let outcome = beam(space, heuristic, width, &beam_limits, &mut round);
+        stats.expanded += round.expanded;
+        stats.stored = stats.stored.max(round.stored);
+        if let Outcome::Found { path, .. } = outcome {
+            let path = shorten(space, &path, limits);
+            if best.as_ref().is_none_or(|best| path.len() < best.len()) {
+                best = Some(path);
+            }
+        }
+        width *= 4;
+    }
+    best
 }
 
 /// The verdict of an outcome, its path turned into labelled moves and replayed to the goal.

@@ -60,6 +60,7 @@ impl Contender {
             Some(HeuristicKind::SmallPatternDatabases) => format!("{} small-tables", self.method),
             Some(HeuristicKind::Conflicts) => format!("{} conflicts", self.method),
             Some(HeuristicKind::Manhattan) => format!("{} manhattan", self.method),
+            Some(HeuristicKind::BlockDatabases) => format!("{} block-tables", self.method),
         }
     }
 }

@@ -195,6 +195,9 @@ pub enum HeuristicArg {
     Databases,
     /// The small pattern databases only (6-6-3 on 4x4), built in the process when not kept.
     SmallDatabases,
+    /// Additive pattern databases for any board, blocks and several blanks included (groups
+    /// of pieces whose goals are near, two partitions), built in the process for the board.
+    BlockDatabases,
 }
 
 impl HeuristicArg {
@@ -204,6 +207,7 @@ impl HeuristicArg {
             HeuristicArg::Conflicts => HeuristicKind::Conflicts,
             HeuristicArg::Databases => HeuristicKind::PatternDatabases,
             HeuristicArg::SmallDatabases => HeuristicKind::SmallPatternDatabases,
+            HeuristicArg::BlockDatabases => HeuristicKind::BlockDatabases,
         }
     }
 }

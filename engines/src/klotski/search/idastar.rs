@@ -6,17 +6,26 @@
 //! it again no earlier is pruned, since the first visit searched everything this one could.
 //! This cuts the many transpositions of boards with several blanks (where independent moves
 //! commute). A round in which nothing exceeded the bound searched every reachable position.
+//!
+//! Weighted IDA* ([`weighted_idastar`]) bounds f = g + w·h instead, in tenths of a step: its
+//! first solution is at most w times the shortest, and its bounds prove nothing. It needs no
+//! memory, so the anytime search goes on with it where weighted A* fills its positions' cap;
+//! it may be told to look only for solutions shorter than one it has.
 
-use super::{CLOCK_EVERY, Flow, Limits, Outcome, PieceMove, SearchStats, Space, deepen};
+use super::{CLOCK_EVERY, Flow, Limits, Outcome, PieceMove, SearchStats, Space, Weight, deepen};
 use crate::klotski::heuristic::{Estimate, Heuristic};
 use crate::klotski::key::{Packed, hash_of};
 use parlor_shared::klotski::cells_of;
 use parlor_shared::klotski::{Dir, MAX_CELLS, Shape, Step};
 
-/// Slots of the transposition table at most (16 bytes each for one-word positions). Small on
-/// purpose: on random 15-puzzles a table of 2^22 slots saved 1% of the positions and cost 50%
-/// more time in cache misses than this one.
+/// Slots of the transposition table at most (16 bytes each for one-word positions) on boards
+/// with one blank. Small on purpose: on random 15-puzzles a table of 2^22 slots saved 1% of
+/// the positions and cost 50% more time in cache misses than this one.
 const TABLE_SLOTS_MAX: usize = 1 << 19;
+/// The same on boards with several blanks, whose independent moves commute into many
+/// transpositions: on the 5x6 sample (three blanks) 2^23 slots reached a bound in 90 s that
+/// 2^19 needed 30 minutes and forty times the positions for.
+const TABLE_SLOTS_MAX_BLANKS: usize = 1 << 23;
 
 #[derive(Clone, Copy)]
 struct Slot<const W: usize> {
@@ -31,10 +40,13 @@ struct Table<const W: usize> {
 }
 
 impl<const W: usize> Table<W> {
-    fn new(max_positions: usize) -> Table<W> {
-        let len = max_positions
-            .clamp(1 << 10, TABLE_SLOTS_MAX)
-            .next_power_of_two();
+    fn new(max_positions: usize, blanks: usize) -> Table<W> {
+        let most = if blanks > 1 {
+            TABLE_SLOTS_MAX_BLANKS
+        } else {
+            TABLE_SLOTS_MAX
+        };
+        let len = max_positions.clamp(1 << 10, most).next_power_of_two();
         Table {
             slots: vec![
                 Slot {
@@ -90,14 +102,22 @@ struct Walker<'s, 'p, const W: usize> {
     path: Vec<PieceMove>,
     table: Table<W>,
     round: u16,
+    /// The heuristic's weight, and the bound on f = 10·g + weight·h (tenths of a step).
+    weight: u32,
     bound: u32,
     next_bound: u32,
+    /// Only solutions shorter than this are looked for: g + h at least this is cut.
+    shorter_than: u32,
     expanded: u64,
 }
 
 impl<const W: usize> Walker<'_, '_, W> {
     fn search(&mut self, g: u32, estimate: Estimate) -> Flow {
-        let f = g + self.heuristic.value(&estimate);
+        let h = self.heuristic.value(&estimate);
+        if g + h >= self.shorter_than {
+            return Flow::Continue;
+        }
+        let f = 10 * g + self.weight * h;
         if f > self.bound {
             self.next_bound = self.next_bound.min(f);
             return Flow::Continue;
@@ -187,43 +207,92 @@ pub(crate) fn idastar<const W: usize>(
     limits: &Limits,
     stats: &mut SearchStats,
 ) -> Outcome {
-    let tops = space.puzzle.start().tops().to_vec();
-    let start = heuristic.start(&tops);
-    let mut owner = [BLANK; MAX_CELLS];
-    for (piece, (shape, &top)) in space
-        .puzzle
-        .pieces()
-        .iter()
-        .map(|piece| piece.shape)
-        .zip(&tops)
-        .enumerate()
-    {
-        for cell in cells_of(space.puzzle.geometry().footprint(shape, top).unwrap_or(0)) {
-            owner[usize::from(cell)] = piece as u8;
-        }
-    }
-    let mut walker = Walker {
-        space,
-        heuristic,
-        limits,
-        occupied: space.occupied(&tops),
-        tops,
-        owner,
-        key: space.start,
-        path: Vec::new(),
-        table: Table::new(limits.max_positions),
-        round: 0,
-        bound: heuristic.value(&start),
-        next_bound: u32::MAX,
-        expanded: 0,
-    };
+    let mut walker = Walker::new(space, heuristic, limits, Weight::ONE, u32::MAX);
     stats.stored = walker.table.slots.len() as u64;
-    deepen(walker.bound, stats, |bound| {
-        walker.bound = bound;
-        walker.round = walker.table.next_round(walker.round);
-        walker.next_bound = u32::MAX;
-        let flow = walker.search(0, start);
-        (flow, walker.next_bound, walker.expanded)
+    // At weight one every f is ten times a number of steps, and the rounds count steps.
+    let tenths = |f: u32| if f == u32::MAX { f } else { f / 10 };
+    deepen(tenths(walker.bound), stats, |bound| {
+        let (flow, next_bound, expanded) = walker.round(bound * 10);
+        (flow, tenths(next_bound), expanded)
     })
     .with_path(walker.path)
+}
+
+/// Weighted IDA* (`weight` in tenths), looking only for solutions shorter than `shorter_than`.
+/// Its rounds' bounds are no lower bounds: `stats` keeps only the positions it expanded and
+/// stored. Exhausted means that nothing shorter than `shorter_than` exists.
+pub(crate) fn weighted_idastar<const W: usize>(
+    space: &Space<W>,
+    heuristic: &Heuristic,
+    weight: Weight,
+    shorter_than: u32,
+    limits: &Limits,
+    stats: &mut SearchStats,
+) -> Outcome {
+    let mut walker = Walker::new(space, heuristic, limits, weight, shorter_than);
+    let mut rounds = SearchStats::default();
+    let outcome = deepen(walker.bound, &mut rounds, |bound| walker.round(bound));
+    stats.expanded += rounds.expanded;
+    stats.stored = stats.stored.max(walker.table.slots.len() as u64);
+    match outcome {
+        Outcome::Found { .. } => Outcome::Found {
+            path: walker.path,
+            proved: weight == Weight::ONE,
+        },
+        other => other,
+    }
+}
+
+impl<'s, 'p, const W: usize> Walker<'s, 'p, W> {
+    /// A walker at the start, its first bound the start's f.
+    fn new(
+        space: &'s Space<'p, W>,
+        heuristic: &'s Heuristic,
+        limits: &'s Limits,
+        weight: Weight,
+        shorter_than: u32,
+    ) -> Walker<'s, 'p, W> {
+        let tops = space.puzzle.start().tops().to_vec();
+        let mut owner = [BLANK; MAX_CELLS];
+        for (piece, (shape, &top)) in space
+            .puzzle
+            .pieces()
+            .iter()
+            .map(|piece| piece.shape)
+            .zip(&tops)
+            .enumerate()
+        {
+            for cell in cells_of(space.puzzle.geometry().footprint(shape, top).unwrap_or(0)) {
+                owner[usize::from(cell)] = piece as u8;
+            }
+        }
+        Walker {
+            space,
+            heuristic,
+            limits,
+            occupied: space.occupied(&tops),
+            bound: weight.0 * heuristic.estimate(&tops),
+            tops,
+            owner,
+            key: space.start,
+            path: Vec::new(),
+            table: Table::new(limits.max_positions, space.puzzle.blank_count()),
+            round: 0,
+            weight: weight.0,
+            next_bound: u32::MAX,
+            shorter_than,
+            expanded: 0,
+        }
+    }
+
+    /// One round from the start within `bound` (tenths): how it ended, the least f beyond the
+    /// bound, and the positions expanded so far.
+    fn round(&mut self, bound: u32) -> (Flow, u32, u64) {
+        self.bound = bound;
+        self.round = self.table.next_round(self.round);
+        self.next_bound = u32::MAX;
+        let start = self.heuristic.start(&self.tops);
+        let flow = self.search(0, start);
+        (flow, self.next_bound, self.expanded)
+    }
 }

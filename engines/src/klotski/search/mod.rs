@@ -3,14 +3,16 @@
 //! reachable positions exhausted (a proof of `No`), or the budget spent.
 
 mod astar;
+mod beam;
 mod bfs;
 mod idastar;
 mod shortcut;
 mod tiles;
 
 pub(crate) use astar::{Weight, best_first, bytes_per_position};
+pub(crate) use beam::beam;
 pub(crate) use bfs::{bfs, bidirectional};
-pub(crate) use idastar::idastar;
+pub(crate) use idastar::{idastar, weighted_idastar};
 pub(crate) use shortcut::shorten;
 pub(crate) use tiles::tiles_idastar;
 

@@ -1,10 +1,12 @@
 //! Klotski's solver tests: an independent brute-force breadth-first search (`brute`) as the
 //! reference, the course inputs' answers (`golden`), each kind of proved `No` (`unsolvable`),
 //! properties over random puzzles (`properties`), cutting detours (`shortcut`) and a memory cap
-//! as positions (`memory`), no tables for a board that needs none (`lazy_tables`), and the
-//! 15-puzzle's IDA* against the reference (`tiles`); the tables' own are in `pdb/tests.rs`. The
+//! as positions (`memory`), no tables for a board that needs none (`lazy_tables`), the
+//! 15-puzzle's IDA* against the reference (`tiles`), and the searches with the block tables
+//! (`block_tables`); the tables' own are in `pdb/tests.rs` and `blocks_pdb/tests.rs`. The
 //! parser's are in `parlor_shared::klotski`.
 
+mod block_tables;
 mod brute;
 mod golden;
 mod lazy_tables;

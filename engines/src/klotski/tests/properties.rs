@@ -16,7 +16,7 @@ const GOALS: &[&str] = &[
 ];
 
 /// The start after a walk from the goal, each step taking move `choice % legal moves`.
-fn scrambled(goal: &Puzzle, choices: &[usize]) -> Puzzle {
+pub(super) fn scrambled(goal: &Puzzle, choices: &[usize]) -> Puzzle {
     let end = choices
         .iter()
         .fold(goal.start().clone(), |position, &choice| {

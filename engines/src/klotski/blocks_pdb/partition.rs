@@ -1,0 +1,82 @@
+//! Which pieces share a table: pieces whose goals lie close together get in each other's way
+//! most, and a table only sees the interactions inside its group, so groups are grown around
+//! a seed by nearness of goals. Two partitions grown from opposite corners of the goal cut the
+//! board along different lines, and the search takes the larger of their sums.
+
+use parlor_shared::klotski::Puzzle;
+
+/// Most groups a set of tables may hold, over all its partitions (each group is a table, and
+/// a position's estimate keeps one index per table).
+pub(crate) const MAX_TABLES: usize = 16;
+/// Partitions at most (their sums' maximum is the bound).
+pub(crate) const MAX_PARTITIONS: usize = 2;
+/// Entries a table may have at most: a byte each, so 32 MiB.
+pub(crate) const MAX_ENTRIES: u64 = 1 << 25;
+
+/// The pieces of each group, by piece index, for every partition; `None` if the board has too
+/// many pieces for [`MAX_TABLES`] tables of at most [`MAX_ENTRIES`] entries.
+pub(crate) fn partitions(puzzle: &Puzzle) -> Option<Vec<Vec<Vec<usize>>>> {
+    let pieces = puzzle.pieces().len();
+    let size = largest_group(puzzle.geometry().cells() as u64, pieces);
+    partitions_of(puzzle, size)
+}
+
+/// The partitions into groups of at most `size` pieces (see [`partitions`]).
+pub(crate) fn partitions_of(puzzle: &Puzzle, size: usize) -> Option<Vec<Vec<Vec<usize>>>> {
+    let pieces = puzzle.pieces().len();
+    if pieces == 0 || size == 0 {
+        return None;
+    }
+    let groups = pieces.div_ceil(size);
+    if groups > MAX_TABLES {
+        return None;
+    }
+    let count = (MAX_TABLES / groups).min(MAX_PARTITIONS);
+    let forward: Vec<usize> = (0..pieces).collect();
+    let backward: Vec<usize> = (0..pieces).rev().collect();
+    let mut partitions = vec![grow(puzzle, &forward, groups)];
+    if count > 1 && groups > 1 {
+        partitions.push(grow(puzzle, &backward, groups));
+    }
+    Some(partitions)
+}
+
+/// The most pieces a table may hold on a board of `cells` cells: tables index a placement by
+/// its pieces' top-left cells in base `cells`, so `cells^size` entries.
+fn largest_group(cells: u64, pieces: usize) -> usize {
+    let mut size = 0;
+    while size < pieces && cells.pow(size as u32 + 1) <= MAX_ENTRIES {
+        size += 1;
+    }
+    size
+}
+
+/// `groups` groups of balanced sizes: each starts from the first free piece in `order` and
+/// takes, one at a time, the free piece whose goal is nearest (summed Manhattan distance) to
+/// the goals of those it holds, the earlier in `order` on ties.
+fn grow(puzzle: &Puzzle, order: &[usize], groups: usize) -> Vec<Vec<usize>> {
+    let geometry = puzzle.geometry();
+    let goals = puzzle.goal_tops();
+    let distance = |a: usize, b: usize| geometry.manhattan(goals[a], goals[b]);
+    let mut free: Vec<usize> = order.to_vec();
+    let (base, larger) = (order.len() / groups, order.len() % groups);
+    (0..groups)
+        .map(|group| {
+            let size = base + usize::from(group < larger);
+            let mut members = vec![free.remove(0)];
+            while members.len() < size {
+                let (at, _) = free
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|&(at, &piece)| {
+                        let near: u32 = members.iter().map(|&m| distance(m, piece)).sum();
+                        (near, at)
+                    })
+                    .expect("enough free pieces for every group");
+                members.push(free.remove(at));
+            }
+            members.sort_unstable();
+            members
+        })
+        .collect()
+}
