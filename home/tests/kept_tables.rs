@@ -17,7 +17,10 @@ fn walked(side: u8, seed: u64, steps: usize) -> Puzzle {
     let rows: Vec<String> = (0..side)
         .map(|row| {
             let cell = |col: u8| (u32::from(row * side + col) + 1) % cells;
-            (0..side).map(|col| cell(col).to_string()).collect::<Vec<_>>().join(" ")
+            (0..side)
+                .map(|col| cell(col).to_string())
+                .collect::<Vec<_>>()
+                .join(" ")
         })
         .collect();
     let goal = parse_puzzle(&format!("{side} {side}\n{}\n0\n", rows.join("\n"))).unwrap();

@@ -208,7 +208,13 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
             // before their bound is reached); elsewhere A* settles boards of up to about 20
             // cells and leaves the anytime search half the time.
             let exact = if let Some(databases) = heuristic.databases() {
-                tiles_idastar(space.puzzle, databases, &limits(0.9), options.threads, stats)
+                tiles_idastar(
+                    space.puzzle,
+                    databases,
+                    &limits(0.9),
+                    options.threads,
+                    stats,
+                )
             } else if databases_apply(space.puzzle)
                 || heuristic.kind() == HeuristicKind::BlockDatabases
             {
@@ -400,6 +406,9 @@ mod proof_tests {
         let proved = |outcome: Outcome| matches!(outcome, Outcome::Found { proved: true, .. });
         assert!(proved(proved_by_bound(found(97), 97)));
         assert!(!proved(proved_by_bound(found(98), 97)));
-        assert_eq!(proved_by_bound(Outcome::OutOfBudget, 97), Outcome::OutOfBudget);
+        assert_eq!(
+            proved_by_bound(Outcome::OutOfBudget, 97),
+            Outcome::OutOfBudget
+        );
     }
 }

@@ -103,7 +103,10 @@ impl BlockDatabases {
     /// The tables for groups of at most `size` pieces, built now and not kept (for tests).
     #[cfg(test)]
     pub(crate) fn with_group_size(puzzle: &Puzzle, size: usize) -> Option<BlockDatabases> {
-        Some(BlockDatabases::new(puzzle, partition::partitions_of(puzzle, size)?))
+        Some(BlockDatabases::new(
+            puzzle,
+            partition::partitions_of(puzzle, size)?,
+        ))
     }
 
     fn new(puzzle: &Puzzle, partitions: Vec<Vec<Vec<usize>>>) -> BlockDatabases {

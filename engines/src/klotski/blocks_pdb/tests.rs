@@ -61,15 +61,17 @@ fn never_over_estimate() {
                     position.tops()
                 );
                 let manhattan: u32 = (puzzle.pieces().iter().zip(position.tops()))
-                    .map(|(piece, &top)| {
-                        puzzle.geometry().manhattan(top, (piece.label - 1) as u8)
-                    })
+                    .map(|(piece, &top)| puzzle.geometry().manhattan(top, (piece.label - 1) as u8))
                     .sum();
                 assert!(bound >= manhattan, "tables below Manhattan\n{text}");
                 above_manhattan += u32::from(bound > manhattan);
             }
             // Groups of two or more see their pieces in each other's way somewhere.
-            assert!(size == 1 || above_manhattan > 0, "{}\n{text}", tables.label());
+            assert!(
+                size == 1 || above_manhattan > 0,
+                "{}\n{text}",
+                tables.label()
+            );
         }
     }
 }

@@ -128,7 +128,11 @@ impl Board {
         let region_at = self.tiles as u32 * self.bits;
         let placement = (state & ((1 << region_at) - 1)) as Placement;
         let region = (state >> region_at) as u32 & self.all_cells;
-        (placement, region, (state >> (region_at + self.cells)) as u32)
+        (
+            placement,
+            region,
+            (state >> (region_at + self.cells)) as u32,
+        )
     }
 
     /// A move not yet met: as a state, the cell its tile left (where the blank now is) in the
@@ -340,11 +344,7 @@ impl Board {
                     let moved_manhattan = manhattan + u32::from(distance[target as usize])
                         - u32::from(distance[usize::from(cell)]);
                     let bucket = rank_prefix(moved, self.bucket_tiles, self.cells);
-                    by_bucket[bucket].push(self.candidate(
-                        moved,
-                        u32::from(cell),
-                        moved_manhattan,
-                    ));
+                    by_bucket[bucket].push(self.candidate(moved, u32::from(cell), moved_manhattan));
                 }
             }
         }

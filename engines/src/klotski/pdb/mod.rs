@@ -33,9 +33,9 @@ use parlor_shared::klotski::Puzzle;
 
 pub use build::{BuildProgress, build_tables};
 use rank::{Placement, cell_bits, nibble, rank};
-pub use spec::TableSpec;
 pub use spec::MAX_CELLS;
 use spec::MAX_GROUPS;
+pub use spec::TableSpec;
 pub(crate) use spec::applies;
 use store::table_store;
 pub use store::{TableData, TableStore, set_table_store};

@@ -49,7 +49,10 @@ fn rank_wide(placement: Placement, tiles: usize, cells: u32) -> usize {
     let mut rank = 0u32;
     for slot in 0..tiles {
         let cell = u32::from(cell_at(placement, slot, 5));
-        let below = taken[..slot].iter().filter(|&&earlier| earlier < cell).count() as u32;
+        let below = taken[..slot]
+            .iter()
+            .filter(|&&earlier| earlier < cell)
+            .count() as u32;
         rank = rank * (cells - slot as u32) + cell - below;
         taken[slot] = cell;
     }
@@ -82,7 +85,9 @@ mod tests {
                 .flat_map(|(placement, taken)| {
                     (0..cells)
                         .filter(move |cell| taken & 1 << cell == 0)
-                        .map(move |cell| (placement | cell << (bits * slot as u32), taken | 1 << cell))
+                        .map(move |cell| {
+                            (placement | cell << (bits * slot as u32), taken | 1 << cell)
+                        })
                 })
                 .collect();
         }

@@ -70,7 +70,13 @@ fn a_beam_wider_than_any_depth_finds_shortest_answers() {
             deadline: Instant::now() + Duration::from_secs(3600),
             max_positions: 4_000_000,
         };
-        let outcome = beam(&space, &heuristic, 1 << 20, &limits, &mut SearchStats::default());
+        let outcome = beam(
+            &space,
+            &heuristic,
+            1 << 20,
+            &limits,
+            &mut SearchStats::default(),
+        );
         let Outcome::Found { path, .. } = outcome else {
             panic!("no answer\n{}", start.to_text());
         };

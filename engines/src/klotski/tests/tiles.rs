@@ -23,15 +23,29 @@ const GOALS: &[&str] = &[
 /// A shortest solution by the tile search on `threads` threads, checked to solve `start`.
 fn tile_search(start: &Puzzle, threads: usize) -> Result<Vec<Move>, TestCaseError> {
     let databases = PatternDatabases::for_puzzle(start, Wanted::Small).expect("a classic board");
-    let limits = Limits { deadline: Instant::now() + Duration::from_secs(600), max_positions: 1 };
-    let outcome = tiles_idastar(start, &databases, &limits, threads, &mut SearchStats::default());
+    let limits = Limits {
+        deadline: Instant::now() + Duration::from_secs(600),
+        max_positions: 1,
+    };
+    let outcome = tiles_idastar(
+        start,
+        &databases,
+        &limits,
+        threads,
+        &mut SearchStats::default(),
+    );
     let Outcome::Found { path, proved: true } = outcome else {
         return Err(TestCaseError::fail(format!("{outcome:?}")));
     };
     let moves: Vec<Move> = (path.iter())
-        .map(|mv| Move { label: start.pieces()[mv.piece()].label, dir: mv.dir() })
+        .map(|mv| Move {
+            label: start.pieces()[mv.piece()].label,
+            dir: mv.dir(),
+        })
         .collect();
-    let end = start.replay(&moves).map_err(|(at, error)| TestCaseError::fail(format!("{at}: {error}")))?;
+    let end = start
+        .replay(&moves)
+        .map_err(|(at, error)| TestCaseError::fail(format!("{at}: {error}")))?;
     prop_assert!(start.is_goal(&end));
     Ok(moves)
 }

@@ -48,8 +48,9 @@ pub(super) fn round(round: &Round, start: &Node, threads: usize) -> Ended {
                             Flow::Continue => {}
                             Flow::Found => {
                                 // A thread that panicked has ended the search anyway.
-                                let mut found =
-                                    found.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+                                let mut found = found
+                                    .lock()
+                                    .unwrap_or_else(|poisoned| poisoned.into_inner());
                                 if place < first_found.load(Ordering::Relaxed) {
                                     first_found.store(place, Ordering::Relaxed);
                                     *found = ended.path;
@@ -81,7 +82,9 @@ pub(super) fn round(round: &Round, start: &Node, threads: usize) -> Ended {
         next_bound = next_bound.min(part.next_bound);
         stopped |= matches!(part.flow, Flow::Stopped);
     }
-    let path = found.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
+    let path = found
+        .into_inner()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
     let flow = match (&path, stopped) {
         (Some(_), _) => Flow::Found,
         (None, true) => Flow::Stopped,
@@ -102,8 +105,7 @@ fn subtrees(round: &Round, start: &Node, threads: usize) -> (Vec<Node>, u32, u64
     let mut layer = vec![start.clone()];
     let (mut next_bound, mut expanded) = (u32::MAX, 0);
     let mut depth = 0;
-    while layer.len() < threads * SUBTREES_PER_THREAD && depth < MOST_LAYERS && !layer.is_empty()
-    {
+    while layer.len() < threads * SUBTREES_PER_THREAD && depth < MOST_LAYERS && !layer.is_empty() {
         let mut below = Vec::with_capacity(layer.len() * 2);
         for node in layer {
             if node.indices.at_goal() {
