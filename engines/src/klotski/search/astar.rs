@@ -89,11 +89,8 @@ pub(crate) fn best_first<const W: usize>(
     let path_to = |nodes: &[Node<W>], at: u32| {
         trace(at, |i| (nodes[i as usize].parent, nodes[i as usize].mv))
     };
-    if !exact && space.start == space.goal {
-        return Outcome::Found {
-            path: Vec::new(),
-            proved: true,
-        };
+    if !exact && let Some(solved) = space.solved_at_start() {
+        return solved;
     }
     loop {
         while lowest < buckets.len() && buckets[lowest].is_empty() {

@@ -36,11 +36,8 @@ pub(crate) fn beam<const W: usize>(
     limits: &Limits,
     stats: &mut SearchStats,
 ) -> Outcome {
-    if space.start == space.goal {
-        return Outcome::Found {
-            path: Vec::new(),
-            proved: true,
-        };
+    if let Some(solved) = space.solved_at_start() {
+        return solved;
     }
     let mut nodes = vec![Node {
         key: space.start,

@@ -73,11 +73,8 @@ pub(crate) fn bfs<const W: usize>(
     limits: &Limits,
     stats: &mut SearchStats,
 ) -> Outcome {
-    if space.start == space.goal {
-        return Outcome::Found {
-            path: Vec::new(),
-            proved: true,
-        };
+    if let Some(solved) = space.solved_at_start() {
+        return solved;
     }
     let mut tree = Tree::new(space.start);
     let mut tops = vec![0u8; space.pieces()];
@@ -158,11 +155,8 @@ pub(crate) fn bidirectional<const W: usize>(
     limits: &Limits,
     stats: &mut SearchStats,
 ) -> Outcome {
-    if space.start == space.goal {
-        return Outcome::Found {
-            path: Vec::new(),
-            proved: true,
-        };
+    if let Some(solved) = space.solved_at_start() {
+        return solved;
     }
     let mut forward = Side::new(space.start);
     let mut backward = Side::new(space.goal);

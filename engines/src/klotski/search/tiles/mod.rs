@@ -70,7 +70,7 @@ type Child = (u32, u8, Dir, Indices);
 
 /// What a round needs besides the position: the tables, the moves, the budget.
 struct Round<'a> {
-    lookup: Lookup<'a>,
+    lookup: &'a Lookup<'a>,
     moves: &'a Moves,
     limits: &'a Limits,
     bound: u32,
@@ -202,7 +202,7 @@ pub(crate) fn tiles_idastar(
     let mut path = Vec::new();
     let outcome = deepen(lookup.value(&start.indices), stats, |bound| {
         let round = Round {
-            lookup: databases.lookup(),
+            lookup: &lookup,
             moves: &moves,
             limits,
             bound,
