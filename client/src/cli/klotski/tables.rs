@@ -19,7 +19,8 @@ pub enum TablesCommand {
     /// Build the pattern tables of a board size and keep them, with a progress bar on standard
     /// error. On 4x4: the 7-8 tables (275 MiB kept; about 5 minutes and 6 GB of memory on two
     /// cores) and the small 6-6-3 ones (5.5 MiB, seconds). On 5x5: the 6-6-6-6 tables (243
-    /// MiB kept; BUILD55) and the small 5-5-5-5-4 ones (12 MiB, seconds).
+    /// MiB kept; about 3 minutes and 2.7 GB of memory) and the small 5-5-5-5-4 ones (12 MiB,
+    /// seconds).
     Build {
         /// The board, ROWSxCOLS: one blank, 1x1 tiles, 2 or more a side, 25 cells at most.
         #[arg(long, default_value = "4x4")]
