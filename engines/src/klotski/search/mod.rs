@@ -15,6 +15,8 @@ pub(crate) use bfs::{bfs, bidirectional};
 pub(crate) use idastar::{idastar, weighted_idastar};
 pub(crate) use shortcut::shorten;
 pub(crate) use tiles::tiles_idastar;
+#[cfg(test)]
+pub(crate) use tiles::tiles_idastar_with;
 
 use std::time::Instant;
 

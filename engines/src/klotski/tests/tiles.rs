@@ -8,7 +8,7 @@ use std::time::Instant;
 use proptest::prelude::*;
 
 use super::super::pdb::{PatternDatabases, Wanted};
-use super::super::search::{Limits, Outcome, SearchStats, tiles_idastar};
+use super::super::search::{Limits, Outcome, SearchStats, tiles_idastar_with};
 use super::*;
 
 const GOALS: &[&str] = &[
@@ -20,19 +20,29 @@ const GOALS: &[&str] = &[
     "5 5\n1 2 3 4 5\n6 7 8 9 10\n11 12 13 14 15\n16 17 18 19 20\n21 22 23 24 0\n0\n",
 ];
 
-/// A shortest solution by the tile search on `threads` threads, checked to solve `start`.
-fn tile_search(start: &Puzzle, threads: usize) -> Result<Vec<Move>, TestCaseError> {
+/// Refusing the strings of up to 10 moves from the second round on (in a search, only rounds
+/// of millions of positions do).
+const AUTOMATON_AT_ONCE: &[(u64, usize)] = &[(0, 10)];
+
+/// A shortest solution by the tile search on `threads` threads with `automata`, checked to
+/// solve `start`.
+fn tile_search(
+    start: &Puzzle,
+    threads: usize,
+    automata: &[(u64, usize)],
+) -> Result<Vec<Move>, TestCaseError> {
     let databases = PatternDatabases::for_puzzle(start, Wanted::Small).expect("a classic board");
     let limits = Limits {
         deadline: Instant::now() + Duration::from_secs(600),
         max_positions: 1,
     };
-    let outcome = tiles_idastar(
+    let outcome = tiles_idastar_with(
         start,
         &databases,
         &limits,
         threads,
         &mut SearchStats::default(),
+        automata,
     );
     let Outcome::Found { path, proved: true } = outcome else {
         return Err(TestCaseError::fail(format!("{outcome:?}")));
@@ -69,8 +79,14 @@ proptest! {
         threads in 2..=3usize,
     ) {
         let start = walked(&puzzle(goal), &choices);
-        let alone = tile_search(&start, 1)?;
-        prop_assert_eq!(Some(alone.len()), brute::shortest(&start.to_text()), "{}", start.to_text());
-        prop_assert_eq!(tile_search(&start, threads)?, alone, "{}", start.to_text());
+        let shortest = brute::shortest(&start.to_text());
+        let alone = tile_search(&start, 1, &[])?;
+        prop_assert_eq!(Some(alone.len()), shortest, "{}", start.to_text());
+        prop_assert_eq!(tile_search(&start, threads, &[])?, alone, "{}", start.to_text());
+        // Refusing redundant strings loses no shortest solution, and splits as well.
+        let refusing = tile_search(&start, 1, AUTOMATON_AT_ONCE)?;
+        prop_assert_eq!(Some(refusing.len()), shortest, "{}", start.to_text());
+        let split = tile_search(&start, threads, AUTOMATON_AT_ONCE)?;
+        prop_assert_eq!(split, refusing, "{}", start.to_text());
     }
 }

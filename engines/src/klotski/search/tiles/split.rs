@@ -115,9 +115,9 @@ fn subtrees(round: &Round, start: &Node, threads: usize) -> (Vec<Node>, u32, u64
             expanded += 1;
             let g = node.path.len() as u32;
             let (children, count) = round.children(g, &node, &mut next_bound);
-            for &(_, cell, dir, next) in &children[..count] {
+            for &(_, cell, dir, state, next) in &children[..count] {
                 let mut child = node.clone();
-                play(&mut child, cell, dir, next);
+                play(&mut child, cell, dir, state, next);
                 below.push(child);
             }
         }
