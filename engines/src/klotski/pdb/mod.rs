@@ -264,6 +264,22 @@ impl Lookup<'_> {
     /// `indices` after `piece` moved from cell `from` to cell `to`.
     #[inline]
     pub fn moved(&self, indices: &Indices, piece: usize, from: u8, to: u8) -> Indices {
+        let mut next = self.moved_direct(indices, piece, from, to);
+        self.moved_reflected(indices, &mut next, piece, from, to);
+        next
+    }
+
+    /// The first half of [`Lookup::moved`]: Manhattan and the direct lookup, all that
+    /// [`Lookup::direct_value`] needs. The tile search reads the reflected table only for a
+    /// child that the direct one leaves within the bound.
+    #[inline]
+    pub(crate) fn moved_direct(
+        &self,
+        indices: &Indices,
+        piece: usize,
+        from: u8,
+        to: u8,
+    ) -> Indices {
         let databases = self.databases;
         let mut next = *indices;
         let distance = &databases.distance[piece];
@@ -275,16 +291,36 @@ impl Lookup<'_> {
         next.direct_entries[group] = self.entry(group, next.direct[group]);
         next.direct_extra = next.direct_extra + u32::from(next.direct_entries[group])
             - u32::from(indices.direct_entries[group]);
-        if let Some((mirror, reflected)) = &databases.reflect {
+        next
+    }
+
+    /// The second half of [`Lookup::moved`]: brings `next`'s reflected lookup from `before`'s
+    /// to after the same move.
+    #[inline]
+    pub(crate) fn moved_reflected(
+        &self,
+        before: &Indices,
+        next: &mut Indices,
+        piece: usize,
+        from: u8,
+        to: u8,
+    ) {
+        if let Some((mirror, reflected)) = &self.databases.reflect {
             let slot = reflected[piece];
             let group = usize::from(slot.group);
             let change = mirror[usize::from(from)] ^ mirror[usize::from(to)];
             next.reflected[group] ^= u32::from(change) << slot.shift;
             next.reflected_entries[group] = self.entry(group, next.reflected[group]);
             next.reflected_extra = next.reflected_extra + u32::from(next.reflected_entries[group])
-                - u32::from(indices.reflected_entries[group]);
+                - u32::from(before.reflected_entries[group]);
         }
-        next
+    }
+
+    /// The lower bound of the direct lookup alone, at most [`Lookup::value`] and of the same
+    /// parity.
+    #[inline]
+    pub(crate) fn direct_value(&self, indices: &Indices) -> u32 {
+        indices.manhattan + 2 * indices.direct_extra
     }
 
     /// The lower bound the indices give.

@@ -1,7 +1,8 @@
 //! IDA* for classic boards (1x1 tiles, one blank) with pattern databases: the 15- and
 //! 24-puzzles' search. Where the general IDA* (`idastar.rs`) finds moves from occupancy masks,
 //! checks a transposition table and goes through the heuristic's dispatch, this one moves the
-//! blank: at most three moves a position, each costing two table reads for the bound, no
+//! blank: at most three moves a position, each costing one or two table reads for the bound (the
+//! reflected table is read only for a child the direct one leaves within the bound), no
 //! allocation and no table of positions. Paths that repeat a shorter or earlier string of moves
 //! are refused by an automaton (`redundant.rs`): at first only a move's reversal, and as the
 //! rounds grow, Taylor and Korf's strings of up to 12, then 14 moves. The children are searched
@@ -105,7 +106,14 @@ impl Round<'_> {
                 continue;
             }
             let piece = usize::from(node.board[usize::from(cell)]);
-            let next = self.lookup.moved(&node.indices, piece, cell, blank);
+            let mut next = self.lookup.moved_direct(&node.indices, piece, cell, blank);
+            // Of the same parity as f, so a cut made on it lowers `next_bound` no further.
+            let direct = g + 1 + self.lookup.direct_value(&next);
+            if direct > self.bound {
+                *next_bound = (*next_bound).min(direct);
+                continue;
+            }
+            (self.lookup).moved_reflected(&node.indices, &mut next, piece, cell, blank);
             let f = g + 1 + self.lookup.value(&next);
             if f > self.bound {
                 *next_bound = (*next_bound).min(f);
