@@ -265,7 +265,7 @@ impl Lookup<'_> {
     #[inline]
     pub fn moved(&self, indices: &Indices, piece: usize, from: u8, to: u8) -> Indices {
         let mut next = self.moved_direct(indices, piece, from, to);
-        self.moved_reflected(indices, &mut next, piece, from, to);
+        self.moved_reflected(&mut next, piece, from, to);
         next
     }
 
@@ -294,25 +294,19 @@ impl Lookup<'_> {
         next
     }
 
-    /// The second half of [`Lookup::moved`]: brings `next`'s reflected lookup from `before`'s
-    /// to after the same move.
+    /// The second half of [`Lookup::moved`]: brings the reflected lookup of `next` (as
+    /// [`Lookup::moved_direct`] left it, still before the move) to after the same move.
     #[inline]
-    pub(crate) fn moved_reflected(
-        &self,
-        before: &Indices,
-        next: &mut Indices,
-        piece: usize,
-        from: u8,
-        to: u8,
-    ) {
+    pub(crate) fn moved_reflected(&self, next: &mut Indices, piece: usize, from: u8, to: u8) {
         if let Some((mirror, reflected)) = &self.databases.reflect {
             let slot = reflected[piece];
             let group = usize::from(slot.group);
+            let before = next.reflected_entries[group];
             let change = mirror[usize::from(from)] ^ mirror[usize::from(to)];
             next.reflected[group] ^= u32::from(change) << slot.shift;
             next.reflected_entries[group] = self.entry(group, next.reflected[group]);
-            next.reflected_extra = next.reflected_extra + u32::from(next.reflected_entries[group])
-                - u32::from(before.reflected_entries[group]);
+            next.reflected_extra =
+                next.reflected_extra + u32::from(next.reflected_entries[group]) - u32::from(before);
         }
     }
 

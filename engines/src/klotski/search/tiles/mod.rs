@@ -114,7 +114,7 @@ impl Round<'_> {
                 *next_bound = (*next_bound).min(direct);
                 continue;
             }
-            (self.lookup).moved_reflected(&node.indices, &mut next, piece, cell, blank);
+            (self.lookup).moved_reflected(&mut next, piece, cell, blank);
             let f = g + 1 + self.lookup.value(&next);
             if f > self.bound {
                 *next_bound = (*next_bound).min(f);
