@@ -217,7 +217,7 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
                 let reserve = (options.budget / 10).min(ANYTIME_RESERVE);
                 let limits = Limits {
                     deadline: started + options.budget - reserve,
-                    max_positions: options.max_positions,
+                    ..limits(1.0)
                 };
                 tiles_idastar(space.puzzle, databases, &limits, options.threads, stats)
             } else if databases_apply(space.puzzle)
