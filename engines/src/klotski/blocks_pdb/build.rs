@@ -66,7 +66,7 @@ pub(crate) fn weights(cells: u32, slots: usize) -> Vec<u32> {
 }
 
 /// The table index of these top-left cells.
-fn index_of(tops: &[u8], weights: &[u32]) -> u32 {
+pub(crate) fn index_of(tops: &[u8], weights: &[u32]) -> u32 {
     tops.iter()
         .zip(weights)
         .map(|(&top, &weight)| u32::from(top) * weight)
@@ -80,7 +80,7 @@ pub(crate) fn shifted(index: u32, weight: u32, from: u8, to: u8) -> u32 {
 }
 
 /// The top-left cells of `index`.
-fn decode(mut index: u32, cells: u32, tops: &mut [u8]) {
+pub(crate) fn decode(mut index: u32, cells: u32, tops: &mut [u8]) {
     for top in tops {
         *top = (index % cells) as u8;
         index /= cells;

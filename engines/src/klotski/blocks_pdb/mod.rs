@@ -6,7 +6,8 @@
 //! real move moves one piece, of one group, so the tables' sum is a lower bound on the moves
 //! left; it is at least the sum of the pieces' Manhattan distances, and more wherever a
 //! group's pieces stand in each other's way. Two partitions, grown from opposite corners of
-//! the goal ([`partition`]), give two sums, and the bound is the larger.
+//! the goal ([`partition`]) and then fitted to the start ([`choose`]: pieces that stand in
+//! each other's way there share a group), give two sums, and the bound is the larger.
 //!
 //! Why "invisible" rather than the one-blank tables' region of free cells (`super::pdb`): with
 //! several blanks the region would be a count of blanks per region of free cells, and on the
@@ -20,6 +21,7 @@
 //! partition (one multiply-add) and reads one entry per partition.
 
 mod build;
+mod choose;
 mod partition;
 #[cfg(test)]
 mod tests;
@@ -29,6 +31,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use parlor_shared::klotski::{Puzzle, Shape};
 
 use build::{build, shifted, weights};
+use choose::improved_for_start;
 use partition::{MAX_PARTITIONS, MAX_TABLES, partitions};
 
 /// A piece's place in one partition's lookup: its group's table and its slot's weight.
@@ -80,20 +83,25 @@ impl Board {
 }
 
 impl BlockDatabases {
-    /// The tables for `puzzle`'s board, built on first use and kept for the process (a bench
-    /// solves one board many times); `None` if the board has too many pieces for them.
+    /// The tables for `puzzle`'s board and start, built on first use and kept for the process
+    /// (a bench solves one board many times); `None` if the board has too many pieces for them.
     pub(crate) fn for_puzzle(puzzle: &Puzzle) -> Option<Arc<BlockDatabases>> {
         static CACHE: OnceLock<Mutex<Vec<Arc<BlockDatabases>>>> = OnceLock::new();
         let board = Board::of(puzzle);
+        let partitions: Vec<Vec<Vec<usize>>> = (partitions(puzzle)?.into_iter())
+            .map(|groups| improved_for_start(puzzle, groups))
+            .collect();
         // Held while building, so two searches of one board build its tables once.
         let mut cache = CACHE
             .get_or_init(Default::default)
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(kept) = cache.iter().find(|kept| kept.board == board) {
+        if let Some(kept) =
+            (cache.iter()).find(|kept| kept.board == board && kept.groups == partitions.concat())
+        {
             return Some(Arc::clone(kept));
         }
-        let databases = Arc::new(BlockDatabases::new(puzzle, partitions(puzzle)?));
+        let databases = Arc::new(BlockDatabases::new(puzzle, partitions));
         // One board's tables at a time: a process solving many boards keeps only the last.
         cache.clear();
         cache.push(Arc::clone(&databases));

@@ -7,6 +7,8 @@ use std::collections::{HashMap, VecDeque};
 use parlor_shared::klotski::{Position, Puzzle, parse_puzzle};
 
 use super::BlockDatabases;
+use super::build::{build, index_of, weights};
+use super::choose::{group_distance, improved_for_start, start_value};
 
 /// Goal pictures with blocks and several blanks, small enough to search whole.
 const BOARDS: &[&str] = &[
@@ -119,6 +121,50 @@ fn the_sample_gets_two_partitions_of_five_groups() {
         let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
         assert_eq!(sizes, [5, 5, 5, 4, 4]);
         let mut pieces: Vec<usize> = groups.concat();
+        pieces.sort_unstable();
+        assert_eq!(pieces, (0..puzzle.pieces().len()).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn a_groups_start_value_is_its_tables_entry() {
+    for text in BOARDS {
+        let puzzle = board(text);
+        let geometry = puzzle.geometry();
+        let count = puzzle.pieces().len();
+        for group in [vec![0, 1], vec![0, count - 1], (0..count.min(3)).collect()] {
+            let shapes: Vec<_> = group.iter().map(|&p| puzzle.pieces()[p].shape).collect();
+            let goals: Vec<u8> = group.iter().map(|&p| puzzle.goal_tops()[p]).collect();
+            let table = build(geometry, &shapes, &goals);
+            let weights = weights(geometry.cells() as u32, group.len());
+            // A few thousand positions: each one's A* allocates anew.
+            for position in distances(&puzzle).keys().take(3000) {
+                let tops: Vec<u8> = group.iter().map(|&p| position.tops()[p]).collect();
+                let entry = table[index_of(&tops, &weights) as usize];
+                let found = group_distance(geometry, &shapes, &tops, &goals, usize::MAX);
+                assert_eq!(found, u32::from(entry), "{group:?} at {tops:?}\n{text}");
+            }
+        }
+    }
+}
+
+#[test]
+fn groups_chosen_for_the_sample_start_higher_and_hold_every_piece_once() {
+    let puzzle = board(include_str!(
+        "../../../../levels/klotski/mahynotch_test_2_spec_sample.in"
+    ));
+    let start_sum = |groups: &[Vec<usize>]| -> u32 {
+        groups.iter().map(|group| start_value(&puzzle, group)).sum()
+    };
+    for grown in super::partitions(&puzzle).unwrap() {
+        let chosen = improved_for_start(&puzzle, grown.clone());
+        assert!(
+            start_sum(&chosen) > start_sum(&grown),
+            "{chosen:?} starts no higher than {grown:?}"
+        );
+        let sizes = |groups: &[Vec<usize>]| groups.iter().map(Vec::len).collect::<Vec<_>>();
+        assert_eq!(sizes(&chosen), sizes(&grown));
+        let mut pieces = chosen.concat();
         pieces.sort_unstable();
         assert_eq!(pieces, (0..puzzle.pieces().len()).collect::<Vec<_>>());
     }

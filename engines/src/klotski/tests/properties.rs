@@ -214,6 +214,9 @@ proptest! {
         for method in Method::SEARCHES.into_iter().chain([Method::Auto]) {
             prop_assert_eq!(solved_length(&puzzle, method), expected, "{} on\n{}", method, text);
         }
+        // IDA*'s transposition table at its smallest, so that positions evict each other.
+        let crowded = SolveOptions { max_positions: 1, ..unlimited(Method::Idastar) };
+        prop_assert_eq!(solved_length_with(&puzzle, &crowded), expected, "crowded IDA* on\n{}", text);
     }
 
     #[test]
