@@ -32,25 +32,20 @@ pub(crate) fn build(geometry: &Geometry, shapes: &[Shape], goals: &[u8]) -> Vec<
         let mut next = Vec::new();
         for &index in &layer {
             decode(index, cells, &mut tops);
-            let covered = shapes.iter().zip(&tops).fold(0u64, |all, (&shape, &top)| {
-                all | geometry.footprint(shape, top).unwrap_or(0)
-            });
-            for (slot, (&shape, &top)) in shapes.iter().zip(&tops).enumerate() {
-                for dir in Dir::ALL {
-                    let Some(step) = geometry.step(shape, top, dir) else {
-                        continue;
-                    };
-                    if step.enter & covered != 0 {
-                        continue;
-                    }
-                    let moved = shifted(index, weights[slot], top, step.to);
+            for_each_move(
+                geometry,
+                shapes,
+                &weights,
+                index,
+                &tops,
+                |_, _, _, moved| {
                     let entry = &mut entries[moved as usize];
                     if *entry == UNREACHED {
                         *entry = depth;
                         next.push(moved);
                     }
-                }
-            }
+                },
+            );
         }
         if next.is_empty() {
             break;
@@ -58,6 +53,37 @@ pub(crate) fn build(geometry: &Geometry, shapes: &[Shape], goals: &[u8]) -> Vec<
         layer = next;
     }
     entries
+}
+
+/// Every move of a group's pieces from the placement `index` (`tops`, decoded) onto cells no
+/// other piece of the group covers: `visit(slot, from, to, index after the move)`.
+#[inline]
+pub(crate) fn for_each_move(
+    geometry: &Geometry,
+    shapes: &[Shape],
+    weights: &[u32],
+    index: u32,
+    tops: &[u8],
+    mut visit: impl FnMut(usize, u8, u8, u32),
+) {
+    let covered = shapes.iter().zip(tops).fold(0u64, |all, (&shape, &top)| {
+        all | geometry.footprint(shape, top).unwrap_or(0)
+    });
+    for (slot, (&shape, &top)) in shapes.iter().zip(tops).enumerate() {
+        for dir in Dir::ALL {
+            let Some(step) = geometry.step(shape, top, dir) else {
+                continue;
+            };
+            if step.enter & covered == 0 {
+                visit(
+                    slot,
+                    top,
+                    step.to,
+                    shifted(index, weights[slot], top, step.to),
+                );
+            }
+        }
+    }
 }
 
 /// Each slot's weight in a table index: `cells` to the slot's power.

@@ -12,9 +12,9 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use foldhash::fast::FixedState;
-use parlor_shared::klotski::{Dir, Geometry, Puzzle, Shape};
+use parlor_shared::klotski::{Geometry, Puzzle, Shape};
 
-use super::build::{decode, index_of, shifted, weights};
+use super::build::{decode, for_each_move, index_of, weights};
 
 /// Placements one group's A* may expand before it settles for Manhattan distance.
 const SEARCH_CAP: usize = 200_000;
@@ -112,28 +112,22 @@ pub(crate) fn group_distance(
             break;
         }
         decode(index, cells, &mut tops);
-        let covered = shapes.iter().zip(&tops).fold(0u64, |all, (&shape, &top)| {
-            all | geometry.footprint(shape, top).unwrap_or(0)
-        });
         let h = estimate(&tops);
-        for (slot, (&shape, &top)) in shapes.iter().zip(&tops).enumerate() {
-            for dir in Dir::ALL {
-                let Some(step) = geometry.step(shape, top, dir) else {
-                    continue;
-                };
-                if step.enter & covered != 0 {
-                    continue;
-                }
-                let next = shifted(index, weights[slot], top, step.to);
+        for_each_move(
+            geometry,
+            shapes,
+            &weights,
+            index,
+            &tops,
+            |slot, was, now, next| {
                 if best.get(&next).is_none_or(|&known| known > g + 1) {
                     best.insert(next, g + 1);
-                    let goal_of_slot = goals[slot];
-                    let next_h = h + geometry.manhattan(step.to, goal_of_slot)
-                        - geometry.manhattan(top, goal_of_slot);
+                    let home = goals[slot];
+                    let next_h = h + geometry.manhattan(now, home) - geometry.manhattan(was, home);
                     open.push(Reverse((g + 1 + next_h, g + 1, next)));
                 }
-            }
-        }
+            },
+        );
     }
     estimate(from)
 }
