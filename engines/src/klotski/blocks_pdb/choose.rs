@@ -72,7 +72,8 @@ pub(crate) fn improved_for_start(puzzle: &Puzzle, mut groups: Vec<Vec<usize>>) -
 pub(crate) fn start_value(puzzle: &Puzzle, group: &[usize]) -> u32 {
     let geometry = puzzle.geometry();
     let shapes: Vec<Shape> = group.iter().map(|&p| puzzle.pieces()[p].shape).collect();
-    let goals: Vec<u8> = group.iter().map(|&p| puzzle.goal_tops()[p]).collect();
+    let goal_tops = puzzle.goal_tops();
+    let goals: Vec<u8> = group.iter().map(|&p| goal_tops[p]).collect();
     let start: Vec<u8> = group.iter().map(|&p| puzzle.start().tops()[p]).collect();
     group_distance(geometry, &shapes, &start, &goals, SEARCH_CAP)
 }
@@ -100,7 +101,7 @@ pub(crate) fn group_distance(
     let mut open = BinaryHeap::from([Reverse((estimate(from), 0u32, start))]);
     let mut tops = vec![0u8; shapes.len()];
     let mut expanded = 0;
-    while let Some(Reverse((_, g, index))) = open.pop() {
+    while let Some(Reverse((f, g, index))) = open.pop() {
         if best.get(&index).is_some_and(|&known| known < g) {
             continue;
         }
@@ -112,7 +113,7 @@ pub(crate) fn group_distance(
             break;
         }
         decode(index, cells, &mut tops);
-        let h = estimate(&tops);
+        let h = f - g;
         for_each_move(
             geometry,
             shapes,
