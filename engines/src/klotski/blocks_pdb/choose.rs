@@ -12,9 +12,9 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
 use foldhash::fast::FixedState;
-use parlor_shared::klotski::{Geometry, Puzzle, Shape};
+use parlor_shared::klotski::Puzzle;
 
-use super::build::{decode, for_each_move, index_of, weights};
+use super::build::Group;
 
 /// Placements one group's A* may expand before it settles for Manhattan distance.
 const SEARCH_CAP: usize = 200_000;
@@ -70,36 +70,25 @@ pub(crate) fn improved_for_start(puzzle: &Puzzle, mut groups: Vec<Vec<usize>>) -
 /// The fewest moves of `group`'s pieces from the start to their goals, others invisible (what
 /// the group's table holds at the start), or their Manhattan distance if A* runs too long.
 pub(crate) fn start_value(puzzle: &Puzzle, group: &[usize]) -> u32 {
-    let geometry = puzzle.geometry();
-    let shapes: Vec<Shape> = group.iter().map(|&p| puzzle.pieces()[p].shape).collect();
-    let goal_tops = puzzle.goal_tops();
-    let goals: Vec<u8> = group.iter().map(|&p| goal_tops[p]).collect();
     let start: Vec<u8> = group.iter().map(|&p| puzzle.start().tops()[p]).collect();
-    group_distance(geometry, &shapes, &start, &goals, SEARCH_CAP)
+    group_distance(&Group::of(puzzle, group), &start, SEARCH_CAP)
 }
 
-/// A* from `from` to `goals` over the placements of pieces of `shapes`, which may not overlap
-/// and see nothing else; Manhattan distance (consistent) guides it. Past `cap` expansions, the
-/// Manhattan distance of `from`. Placements are the tables' indices (`build::weights`).
-pub(crate) fn group_distance(
-    geometry: &Geometry,
-    shapes: &[Shape],
-    from: &[u8],
-    goals: &[u8],
-    cap: usize,
-) -> u32 {
-    let cells = geometry.cells() as u32;
-    let weights = weights(cells, shapes.len());
+/// A* from `from` to the group's goals over its placements (its pieces may not overlap and
+/// see nothing else); Manhattan distance (consistent) guides it. Past `cap` expansions, the
+/// Manhattan distance of `from`.
+pub(crate) fn group_distance(group: &Group, from: &[u8], cap: usize) -> u32 {
+    let (geometry, goals) = (group.geometry, &group.goals);
     let estimate = |tops: &[u8]| -> u32 {
         (tops.iter().zip(goals))
             .map(|(&top, &goal)| geometry.manhattan(top, goal))
             .sum()
     };
-    let (start, goal) = (index_of(from, &weights), index_of(goals, &weights));
+    let (start, goal) = (group.index_of(from), group.index_of(goals));
     let mut best: HashMap<u32, u32, FixedState> = HashMap::default();
     best.insert(start, 0);
     let mut open = BinaryHeap::from([Reverse((estimate(from), 0u32, start))]);
-    let mut tops = vec![0u8; shapes.len()];
+    let mut tops = vec![0u8; group.len()];
     let mut expanded = 0;
     while let Some(Reverse((f, g, index))) = open.pop() {
         if best.get(&index).is_some_and(|&known| known < g) {
@@ -112,23 +101,16 @@ pub(crate) fn group_distance(
         if expanded > cap {
             break;
         }
-        decode(index, cells, &mut tops);
+        group.decode(index, &mut tops);
         let h = f - g;
-        for_each_move(
-            geometry,
-            shapes,
-            &weights,
-            index,
-            &tops,
-            |slot, was, now, next| {
-                if best.get(&next).is_none_or(|&known| known > g + 1) {
-                    best.insert(next, g + 1);
-                    let home = goals[slot];
-                    let next_h = h + geometry.manhattan(now, home) - geometry.manhattan(was, home);
-                    open.push(Reverse((g + 1 + next_h, g + 1, next)));
-                }
-            },
-        );
+        group.for_each_move(index, &tops, |slot, was, now, next| {
+            if best.get(&next).is_none_or(|&known| known > g + 1) {
+                best.insert(next, g + 1);
+                let home = goals[slot];
+                let next_h = h + geometry.manhattan(now, home) - geometry.manhattan(was, home);
+                open.push(Reverse((g + 1 + next_h, g + 1, next)));
+            }
+        });
     }
     estimate(from)
 }

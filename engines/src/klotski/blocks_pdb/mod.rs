@@ -30,7 +30,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use parlor_shared::klotski::{Puzzle, Shape};
 
-use build::{build, shifted, weights};
+use build::{Group, shifted};
 use choose::improved_for_start;
 use partition::{MAX_PARTITIONS, MAX_TABLES, partitions};
 
@@ -60,6 +60,8 @@ pub struct BlockDatabases {
     partitions: usize,
     /// `slots[piece][partition]`.
     slots: Vec<[Slot; MAX_PARTITIONS]>,
+    /// Whether the groups were fitted to a start ([`choose`]), for the label.
+    fitted: bool,
 }
 
 /// What the tables depend on: the board's size and its pieces (labels fix the goals).
@@ -101,7 +103,7 @@ impl BlockDatabases {
         {
             return Some(Arc::clone(kept));
         }
-        let databases = Arc::new(BlockDatabases::new(puzzle, partitions));
+        let databases = Arc::new(BlockDatabases::new(puzzle, partitions, true));
         // One board's tables at a time: a process solving many boards keeps only the last.
         cache.clear();
         cache.push(Arc::clone(&databases));
@@ -114,44 +116,38 @@ impl BlockDatabases {
         Some(BlockDatabases::new(
             puzzle,
             partition::partitions_of(puzzle, size)?,
+            false,
         ))
     }
 
-    fn new(puzzle: &Puzzle, partitions: Vec<Vec<Vec<usize>>>) -> BlockDatabases {
-        let geometry = puzzle.geometry();
-        let goals = puzzle.goal_tops();
+    fn new(puzzle: &Puzzle, partitions: Vec<Vec<Vec<usize>>>, fitted: bool) -> BlockDatabases {
         let mut slots = vec![[Slot::default(); MAX_PARTITIONS]; puzzle.pieces().len()];
         let mut groups = Vec::new();
+        let mut tables = Vec::new();
         for (partition, members) in partitions.iter().enumerate() {
-            for group in members {
-                let weights = weights(geometry.cells() as u32, group.len());
-                for (&piece, &weight) in group.iter().zip(&weights) {
+            for members in members {
+                let group = Group::of(puzzle, members);
+                for (&piece, &weight) in members.iter().zip(group.weights()) {
                     slots[piece][partition] = Slot {
                         table: groups.len() as u8,
                         weight,
                     };
                 }
-                groups.push(group.clone());
+                tables.push(group.table());
+                groups.push(members.clone());
             }
         }
-        let tables = groups
-            .iter()
-            .map(|group| {
-                let shapes: Vec<Shape> = group.iter().map(|&p| puzzle.pieces()[p].shape).collect();
-                let goals: Vec<u8> = group.iter().map(|&p| goals[p]).collect();
-                build(geometry, &shapes, &goals)
-            })
-            .collect();
         BlockDatabases {
             board: Board::of(puzzle),
             tables,
             groups,
             partitions: partitions.len(),
             slots,
+            fitted,
         }
     }
 
-    /// "5x6: 5-5-5-4-4, twice", for reports.
+    /// "5x6 block tables 5-5-5-4-4, twice, fitted to the start", for reports.
     pub fn label(&self) -> String {
         let per_partition = self.groups.len() / self.partitions;
         let sizes: Vec<String> = self.groups[..per_partition]
@@ -159,8 +155,13 @@ impl BlockDatabases {
             .map(|group| group.len().to_string())
             .collect();
         let times = if self.partitions > 1 { ", twice" } else { "" };
+        let fitted = if self.fitted {
+            ", fitted to the start"
+        } else {
+            ""
+        };
         format!(
-            "{}x{} block tables {}{times}",
+            "{}x{} block tables {}{times}{fitted}",
             self.board.rows,
             self.board.cols,
             sizes.join("-")

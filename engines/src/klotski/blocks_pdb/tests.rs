@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 use parlor_shared::klotski::{Position, Puzzle, parse_puzzle};
 
 use super::BlockDatabases;
-use super::build::{build, index_of, weights};
+use super::build::Group;
 use super::choose::{group_distance, improved_for_start, start_value};
 
 /// Goal pictures with blocks and several blanks, small enough to search whole.
@@ -130,19 +130,16 @@ fn the_sample_gets_two_partitions_of_five_groups() {
 fn a_groups_start_value_is_its_tables_entry() {
     for text in BOARDS {
         let puzzle = board(text);
-        let geometry = puzzle.geometry();
         let count = puzzle.pieces().len();
-        for group in [vec![0, 1], vec![0, count - 1], (0..count.min(3)).collect()] {
-            let shapes: Vec<_> = group.iter().map(|&p| puzzle.pieces()[p].shape).collect();
-            let goals: Vec<u8> = group.iter().map(|&p| puzzle.goal_tops()[p]).collect();
-            let table = build(geometry, &shapes, &goals);
-            let weights = weights(geometry.cells() as u32, group.len());
+        for members in [vec![0, 1], vec![0, count - 1], (0..count.min(3)).collect()] {
+            let group = Group::of(&puzzle, &members);
+            let table = group.table();
             // A few thousand positions: each one's A* allocates anew.
             for position in distances(&puzzle).keys().take(3000) {
-                let tops: Vec<u8> = group.iter().map(|&p| position.tops()[p]).collect();
-                let entry = table[index_of(&tops, &weights) as usize];
-                let found = group_distance(geometry, &shapes, &tops, &goals, usize::MAX);
-                assert_eq!(found, u32::from(entry), "{group:?} at {tops:?}\n{text}");
+                let tops: Vec<u8> = members.iter().map(|&p| position.tops()[p]).collect();
+                let entry = table[group.index_of(&tops) as usize];
+                let found = group_distance(&group, &tops, usize::MAX);
+                assert_eq!(found, u32::from(entry), "{members:?} at {tops:?}\n{text}");
             }
         }
     }
