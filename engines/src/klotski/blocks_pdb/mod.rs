@@ -124,8 +124,8 @@ impl BlockDatabases {
         let mut slots = vec![[Slot::default(); MAX_PARTITIONS]; puzzle.pieces().len()];
         let mut groups = Vec::new();
         let mut tables = Vec::new();
-        for (partition, members) in partitions.iter().enumerate() {
-            for members in members {
+        for (partition, partition_groups) in partitions.iter().enumerate() {
+            for members in partition_groups {
                 let group = Group::of(puzzle, members);
                 for (&piece, &weight) in members.iter().zip(group.weights()) {
                     slots[piece][partition] = Slot {
