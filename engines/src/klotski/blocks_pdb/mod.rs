@@ -64,6 +64,13 @@ pub struct BlockDatabases {
     fitted: bool,
 }
 
+/// The tables kept for the process and the start they were last asked for: fitting groups to a
+/// start takes seconds on a 5x6 board, so a start asked for again is not fitted again.
+struct Kept {
+    start: Vec<u8>,
+    databases: Arc<BlockDatabases>,
+}
+
 /// What the tables depend on: the board's size and its pieces (labels fix the goals).
 #[derive(Clone, PartialEq, Eq)]
 struct Board {
@@ -88,25 +95,34 @@ impl BlockDatabases {
     /// The tables for `puzzle`'s board and start, built on first use and kept for the process
     /// (a bench solves one board many times); `None` if the board has too many pieces for them.
     pub(crate) fn for_puzzle(puzzle: &Puzzle) -> Option<Arc<BlockDatabases>> {
-        static CACHE: OnceLock<Mutex<Vec<Arc<BlockDatabases>>>> = OnceLock::new();
+        static KEPT: OnceLock<Mutex<Option<Kept>>> = OnceLock::new();
         let board = Board::of(puzzle);
-        let partitions: Vec<Vec<Vec<usize>>> = (partitions(puzzle)?.into_iter())
-            .map(|groups| improved_for_start(puzzle, groups))
-            .collect();
-        // Held while building, so two searches of one board build its tables once.
-        let mut cache = CACHE
+        let start = puzzle.start().tops();
+        // Held while fitting and building, so two searches of one board do both once.
+        let mut kept = KEPT
             .get_or_init(Default::default)
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
-        if let Some(kept) =
-            (cache.iter()).find(|kept| kept.board == board && kept.groups == partitions.concat())
+        if let Some(hit) =
+            (kept.as_ref()).filter(|k| k.databases.board == board && k.start == start)
         {
-            return Some(Arc::clone(kept));
+            return Some(Arc::clone(&hit.databases));
         }
-        let databases = Arc::new(BlockDatabases::new(puzzle, partitions, true));
-        // One board's tables at a time: a process solving many boards keeps only the last.
-        cache.clear();
-        cache.push(Arc::clone(&databases));
+        let partitions: Vec<Vec<Vec<usize>>> = (partitions(puzzle)?.into_iter())
+            .map(|groups| improved_for_start(puzzle, groups))
+            .collect();
+        // Another start of the board may have been fitted to the same groups. Otherwise the
+        // kept tables go before the new ones are built: one board's tables at a time.
+        let databases = match kept.take() {
+            Some(k) if k.databases.board == board && k.databases.groups == partitions.concat() => {
+                k.databases
+            }
+            _ => Arc::new(BlockDatabases::new(puzzle, partitions, true)),
+        };
+        *kept = Some(Kept {
+            start: start.to_vec(),
+            databases: Arc::clone(&databases),
+        });
         Some(databases)
     }
 
