@@ -40,13 +40,13 @@ pub(crate) fn improved_for_start(puzzle: &Puzzle, mut groups: Vec<Vec<usize>>) -
     'improving: loop {
         for first in 0..groups.len() {
             for second in first + 1..groups.len() {
+                let before = value(&groups[first]) + value(&groups[second]);
                 for a in 0..groups[first].len() {
                     for b in 0..groups[second].len() {
                         tried += 1;
                         if tried > SWAPS_CAP {
                             break 'improving;
                         }
-                        let before = value(&groups[first]) + value(&groups[second]);
                         let mut one = groups[first].clone();
                         let mut two = groups[second].clone();
                         std::mem::swap(&mut one[a], &mut two[b]);
