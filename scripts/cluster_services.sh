@@ -10,6 +10,8 @@
 # to run as root, so as root the database runs as the `postgres` user. The role `parlor` may
 # create databases: each test makes its own and drops it.
 set -euo pipefail
+source "$(dirname "$0")/lib/usage.sh"
+usage_if_asked "$0" "$@"
 root=${PARLOR_SERVICES_DIR:-/tmp/parlor-cluster-services}
 pg_port=${PARLOR_PG_PORT:-54329}
 nats_port=${PARLOR_NATS_PORT:-42229}

@@ -21,6 +21,8 @@
 # (others' work on a shared machine stretches the wall time, not the processor time). Environment: CLIENT (default
 # target/release/client), KORF (the folder of k15-NNN.in and OPTIMAL.tsv).
 set -euo pipefail
+source "$(dirname "$0")/lib/usage.sh"
+usage_if_asked "$0" "$@"
 cd "$(dirname "$0")/.."
 client=${CLIENT:-target/release/client}
 korf=${KORF:-../shared/data/klotski/korf}
@@ -30,7 +32,7 @@ while [ $# -gt 0 ]; do
     --random) random=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --cross-check) cross=1; shift ;;
-    *) echo "unknown option $1 (see the comment at the top of $0)" >&2; exit 2 ;;
+    *) echo "unknown option $1 (see $0 --help)" >&2; exit 2 ;;
   esac
 done
 [ -x "$client" ] || { echo "no client at $client (cargo build --release --bin client)" >&2; exit 2; }

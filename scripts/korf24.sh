@@ -18,6 +18,8 @@
 # OPTIMAL.tsv's, and a proved lower bound must not exceed it. A note on standard error about
 # missing tables fails the instance. Environment: CLIENT (default target/release/client), KORF.
 set -euo pipefail
+source "$(dirname "$0")/lib/usage.sh"
+usage_if_asked "$0" "$@"
 cd "$(dirname "$0")/.."
 client=${CLIENT:-target/release/client}
 korf=${KORF:-../shared/data/klotski/korf}
@@ -28,7 +30,7 @@ while [ $# -gt 0 ]; do
     --results) results=$2; shift 2 ;;
     --random) random=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
-    *) echo "unknown option $1 (see the comment at the top of $0)" >&2; exit 2 ;;
+    *) echo "unknown option $1 (see $0 --help)" >&2; exit 2 ;;
   esac
 done
 [ -x "$client" ] || { echo "no client at $client (cargo build --release --bin client)" >&2; exit 2; }

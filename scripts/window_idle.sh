@@ -11,6 +11,8 @@
 # The client runs its embedded server (as `cargo run --bin client` does), with a fresh
 # PARLOR_HOME and data folder.
 set -euo pipefail
+source "$(dirname "$0")/lib/usage.sh"
+usage_if_asked "$0" "$@"
 client=${1:-target/release/client}
 seconds=${SECONDS_MEASURED:-10}
 settle=${SETTLE:-4}
