@@ -10,9 +10,9 @@
 # The nodes' logs go to $PARLOR_BENCH_LOGS (default /tmp/parlor-cluster-bench).
 set -euo pipefail
 source "$(dirname "$0")/lib/usage.sh"
-usage_if_asked "$0" "${1:-}"  # later arguments are loadgen's
+case ${1:-} in -h|--help) usage; exit 0 ;; esac  # later arguments are loadgen's
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { sed -n 2,9p "$0" >&2; exit 2; }
+[ $# -ge 1 ] || { usage >&2; exit 2; }
 lone=0
 nodes=$1; shift
 if [ "$nodes" = --lone ]; then lone=1; nodes=1; fi

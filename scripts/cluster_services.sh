@@ -11,7 +11,6 @@
 # create databases: each test makes its own and drops it.
 set -euo pipefail
 source "$(dirname "$0")/lib/usage.sh"
-usage_if_asked "$0" "$@"
 root=${PARLOR_SERVICES_DIR:-/tmp/parlor-cluster-services}
 pg_port=${PARLOR_PG_PORT:-54329}
 nats_port=${PARLOR_NATS_PORT:-42229}
@@ -72,5 +71,6 @@ stop() {
 case "${1:-}" in
     start) start ;;
     stop) stop ;;
+    -h|--help) usage ;;
     *) echo "usage: $0 start|stop" >&2; exit 2 ;;
 esac

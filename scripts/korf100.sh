@@ -22,7 +22,6 @@
 # target/release/client), KORF (the folder of k15-NNN.in and OPTIMAL.tsv).
 set -euo pipefail
 source "$(dirname "$0")/lib/usage.sh"
-usage_if_asked "$0" "$@"
 cd "$(dirname "$0")/.."
 client=${CLIENT:-target/release/client}
 korf=${KORF:-../shared/data/klotski/korf}
@@ -32,6 +31,7 @@ while [ $# -gt 0 ]; do
     --random) random=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --cross-check) cross=1; shift ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "unknown option $1 (see $0 --help)" >&2; exit 2 ;;
   esac
 done

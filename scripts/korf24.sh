@@ -19,7 +19,6 @@
 # missing tables fails the instance. Environment: CLIENT (default target/release/client), KORF.
 set -euo pipefail
 source "$(dirname "$0")/lib/usage.sh"
-usage_if_asked "$0" "$@"
 cd "$(dirname "$0")/.."
 client=${CLIENT:-target/release/client}
 korf=${KORF:-../shared/data/klotski/korf}
@@ -30,6 +29,7 @@ while [ $# -gt 0 ]; do
     --results) results=$2; shift 2 ;;
     --random) random=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    -h|--help) usage; exit 0 ;;
     *) echo "unknown option $1 (see $0 --help)" >&2; exit 2 ;;
   esac
 done

@@ -12,7 +12,7 @@
 # PARLOR_HOME and data folder.
 set -euo pipefail
 source "$(dirname "$0")/lib/usage.sh"
-usage_if_asked "$0" "$@"
+case ${1:-} in -h|--help) usage; exit 0 ;; esac
 client=${1:-target/release/client}
 seconds=${SECONDS_MEASURED:-10}
 settle=${SETTLE:-4}
