@@ -29,7 +29,7 @@ pub enum HeuristicKind {
     /// The pattern databases a search builds for itself (6-6-3 on 4x4), never the kept 7-8.
     SmallPatternDatabases,
     /// Additive pattern databases for any board, blocks and several blanks included (the
-    /// larger sum of two partitions, or Manhattan plus conflicts if larger), built by the
+    /// largest sum of up to six partitions, or Manhattan plus conflicts if larger), built by the
     /// search for its board.
     BlockDatabases,
 }
@@ -155,7 +155,7 @@ impl Heuristic {
         self.databases.as_deref()
     }
 
-    /// The tables in use, "4x4 7-8" or "5x6 block tables 5-5-5-4-4, twice, fitted to the start",
+    /// The tables in use, "4x4 7-8" or "5x6 block tables 5-5-5-4-4, 6 partitions, fitted to the start",
     /// if any.
     pub fn tables_label(&self) -> Option<String> {
         match (&self.databases, &self.block_databases) {

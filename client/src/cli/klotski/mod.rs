@@ -196,7 +196,7 @@ pub enum HeuristicArg {
     /// The small pattern databases only (6-6-3 on 4x4), built in the process when not kept.
     SmallDatabases,
     /// Additive pattern databases for any board, blocks and several blanks included (groups
-    /// of pieces whose goals are near, two partitions), built in the process for the board.
+    /// of pieces whose goals are near, up to six partitions), built in the process for the board.
     BlockDatabases,
 }
 

@@ -1,18 +1,21 @@
 //! Which pieces share a table: pieces whose goals lie close together get in each other's way
 //! most, and a table only sees the interactions inside its group, so groups are grown around
-//! a seed by nearness of goals. Two partitions grown from opposite corners of the goal cut the
-//! board along different lines, and the search takes the larger of their sums.
+//! a seed by nearness of goals. Partitions seeded from different corners of the goal cut the
+//! board along different lines, and the search takes the largest of their sums.
 
 use parlor_shared::klotski::Puzzle;
 
 /// Most groups a set of tables may hold, over all its partitions (each group is a table, and
 /// a position's estimate keeps one index per table).
-pub(crate) const MAX_TABLES: usize = 16;
-/// Partitions at most (their sums' maximum is the bound).
-pub(crate) const MAX_PARTITIONS: usize = 2;
+pub(crate) const MAX_TABLES: usize = 32;
+/// Partitions at most (their sums' maximum is the bound). On the 5x6 sample, IDA*'s rounds to
+/// bound 88 took 150 s with two partitions, 67 s with four, 46-53 s with six, 47 s with eight:
+/// each partition more costs a lookup a move, and past six that eats what it saves. Each also
+/// costs its fitting and its tables: 74 MiB and some 15 s of one core there.
+pub(crate) const MAX_PARTITIONS: usize = 6;
 /// Entries a table may have at most: a byte each, so 32 MiB. Why not groups of six (30^6
 /// entries on a 5x6 board): fitted to the 5x6 sample's start they took 22 minutes and 4.7 GB to
-/// build and proved 92 in a 15-minute IDA*, one round of two steps more than groups of five.
+/// build, and two partitions of them proved 92 in a 15-minute IDA*, as six of groups of five do.
 pub(crate) const MAX_ENTRIES: u64 = 1 << 25;
 
 /// The pieces of each group, by piece index, for every partition; `None` if the board has too
@@ -34,13 +37,69 @@ pub(crate) fn partitions_of(puzzle: &Puzzle, size: usize) -> Option<Vec<Vec<Vec<
         return None;
     }
     let count = (MAX_TABLES / groups).min(MAX_PARTITIONS);
-    let forward: Vec<usize> = (0..pieces).collect();
-    let backward: Vec<usize> = (0..pieces).rev().collect();
-    let mut partitions = vec![grow(puzzle, &forward, groups)];
-    if count > 1 && groups > 1 {
-        partitions.push(grow(puzzle, &backward, groups));
+    let mut partitions: Vec<Vec<Vec<usize>>> = Vec::with_capacity(count);
+    for start in GROWN_FROM {
+        if partitions.len() == count {
+            break;
+        }
+        let grown = grow(puzzle, &start.order(puzzle), groups);
+        // With a single group, or on a board whose goal looks alike from two corners, two
+        // orders may grow one partition: the same sum twice would only cost time.
+        if !partitions.contains(&grown) {
+            partitions.push(grown);
+        }
     }
     Some(partitions)
+}
+
+/// Where a partition's groups are seeded: at a corner of the goal, taking the next seed along
+/// the rows or along the columns. Opposite corners come first: their partitions cut the board
+/// along the most different lines.
+#[derive(Clone, Copy)]
+struct GrownFrom {
+    bottom: bool,
+    right: bool,
+    by_columns: bool,
+}
+
+const fn from(bottom: bool, right: bool, by_columns: bool) -> GrownFrom {
+    GrownFrom {
+        bottom,
+        right,
+        by_columns,
+    }
+}
+
+const GROWN_FROM: [GrownFrom; 8] = [
+    from(false, false, false),
+    from(true, true, false),
+    from(false, true, false),
+    from(true, false, false),
+    from(false, false, true),
+    from(true, true, true),
+    from(false, true, true),
+    from(true, false, true),
+];
+
+impl GrownFrom {
+    /// The pieces by their goal's distance from the corner, row by row or column by column.
+    fn order(self, puzzle: &Puzzle) -> Vec<usize> {
+        let geometry = puzzle.geometry();
+        let (rows, cols) = (geometry.rows(), geometry.cols());
+        let goals = puzzle.goal_tops();
+        let mut order: Vec<usize> = (0..goals.len()).collect();
+        order.sort_by_key(|&piece| {
+            let (row, col) = (goals[piece] / cols, goals[piece] % cols);
+            let row = if self.bottom { rows - 1 - row } else { row };
+            let col = if self.right { cols - 1 - col } else { col };
+            if self.by_columns {
+                (col, row)
+            } else {
+                (row, col)
+            }
+        });
+        order
+    }
 }
 
 /// The most pieces a table may hold on a board of `cells` cells: tables index a placement by

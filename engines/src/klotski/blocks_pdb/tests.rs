@@ -111,18 +111,31 @@ fn a_move_updates_the_indices_as_a_fresh_lookup_would() {
 }
 
 #[test]
-fn the_sample_gets_two_partitions_of_five_groups() {
+fn the_sample_gets_six_different_partitions_of_five_groups() {
     let puzzle = board(include_str!(
         "../../../../levels/klotski/mahynotch_test_2_spec_sample.in"
     ));
     let partitions = super::partitions(&puzzle).unwrap();
-    assert_eq!(partitions.len(), 2);
-    for groups in &partitions {
+    assert_eq!(partitions.len(), 6);
+    // The first two are grown from opposite corners: the goal's first piece and its last.
+    let last = puzzle.pieces().len() - 1;
+    assert!(partitions[0][0].contains(&0) && partitions[1][0].contains(&last));
+    for (at, groups) in partitions.iter().enumerate() {
+        assert!(!partitions[..at].contains(groups), "{groups:?} twice");
         let sizes: Vec<usize> = groups.iter().map(Vec::len).collect();
         assert_eq!(sizes, [5, 5, 5, 4, 4]);
         let mut pieces: Vec<usize> = groups.concat();
         pieces.sort_unstable();
         assert_eq!(pieces, (0..puzzle.pieces().len()).collect::<Vec<_>>());
+    }
+}
+
+#[test]
+fn one_group_makes_one_partition() {
+    for text in BOARDS {
+        let puzzle = board(text);
+        let whole = super::partition::partitions_of(&puzzle, puzzle.pieces().len()).unwrap();
+        assert_eq!(whole.len(), 1, "{text}");
     }
 }
 
@@ -165,4 +178,15 @@ fn groups_chosen_for_the_sample_start_higher_and_hold_every_piece_once() {
         pieces.sort_unstable();
         assert_eq!(pieces, (0..puzzle.pieces().len()).collect::<Vec<_>>());
     }
+}
+
+#[test]
+fn work_on_every_core_comes_back_in_the_items_order() {
+    let items: Vec<u64> = (0..200).collect();
+    // Uneven work, so that the threads finish out of order.
+    let squares = super::on_every_core(items.clone(), |n| {
+        std::thread::sleep(std::time::Duration::from_micros((n * 37) % 200));
+        n * n
+    });
+    assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
 }
