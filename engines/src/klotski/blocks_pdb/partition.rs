@@ -62,7 +62,7 @@ struct GrownFrom {
     by_columns: bool,
 }
 
-const fn from(bottom: bool, right: bool, by_columns: bool) -> GrownFrom {
+const fn grown_from(bottom: bool, right: bool, by_columns: bool) -> GrownFrom {
     GrownFrom {
         bottom,
         right,
@@ -71,14 +71,14 @@ const fn from(bottom: bool, right: bool, by_columns: bool) -> GrownFrom {
 }
 
 const GROWN_FROM: [GrownFrom; 8] = [
-    from(false, false, false),
-    from(true, true, false),
-    from(false, true, false),
-    from(true, false, false),
-    from(false, false, true),
-    from(true, true, true),
-    from(false, true, true),
-    from(true, false, true),
+    grown_from(false, false, false),
+    grown_from(true, true, false),
+    grown_from(false, true, false),
+    grown_from(true, false, false),
+    grown_from(false, false, true),
+    grown_from(true, true, true),
+    grown_from(false, true, true),
+    grown_from(true, false, true),
 ];
 
 impl GrownFrom {
