@@ -155,8 +155,8 @@ impl Heuristic {
         self.databases.as_deref()
     }
 
-    /// The tables in use, "4x4 7-8" or "5x6 block tables 5-5-5-4-4, 6 partitions, fitted to the start",
-    /// if any.
+    /// The tables in use, "4x4 7-8" or "5x6 block tables 5-5-5-4-4, 6 partitions, fitted to the
+    /// start", if any.
     pub fn tables_label(&self) -> Option<String> {
         match (&self.databases, &self.block_databases) {
             (Some(databases), _) => Some(databases.spec().label()),

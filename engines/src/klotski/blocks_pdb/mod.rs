@@ -32,7 +32,7 @@ use parlor_shared::klotski::{Puzzle, Shape};
 
 use build::{Group, shifted};
 use choose::improved_for_start;
-use partition::{MAX_PARTITIONS, MAX_TABLES, partitions};
+use partition::{MAX_PARTITIONS, MAX_TABLES, partitions, push_unless_held};
 
 /// A piece's place in one partition's lookup: its group's table and its slot's weight.
 #[derive(Clone, Copy, Default)]
@@ -112,19 +112,9 @@ impl BlockDatabases {
             improved_for_start(puzzle, groups)
         });
         // Two partitions grown apart may be fitted to the same groups: one of them is enough.
-        let as_set = |groups: &[Vec<usize>]| {
-            let mut set = groups.to_vec();
-            set.sort_unstable();
-            set
-        };
-        let mut partitions: Vec<Vec<Vec<usize>>> = Vec::with_capacity(fitted.len());
+        let mut partitions = Vec::with_capacity(fitted.len());
         for groups in fitted {
-            if !partitions
-                .iter()
-                .any(|kept| as_set(kept) == as_set(&groups))
-            {
-                partitions.push(groups);
-            }
+            push_unless_held(&mut partitions, groups);
         }
         // Another start of the board may have been fitted to the same groups. Otherwise the
         // kept tables go before the new ones are built: one board's tables at a time.
@@ -153,26 +143,24 @@ impl BlockDatabases {
 
     fn new(puzzle: &Puzzle, partitions: Vec<Vec<Vec<usize>>>, fitted: bool) -> BlockDatabases {
         let mut slots = vec![[Slot::default(); MAX_PARTITIONS]; puzzle.pieces().len()];
-        let mut groups = Vec::new();
+        let mut built = Vec::new();
         for (partition, partition_groups) in partitions.iter().enumerate() {
             for members in partition_groups {
                 let group = Group::of(puzzle, members);
                 for (&piece, &weight) in members.iter().zip(group.weights()) {
                     slots[piece][partition] = Slot {
-                        table: groups.len() as u8,
+                        table: built.len() as u8,
                         weight,
                     };
                 }
-                groups.push(members.clone());
+                built.push(group);
             }
         }
-        let tables = on_every_core(groups.clone(), |members| {
-            Group::of(puzzle, &members).table()
-        });
+        let tables = on_every_core(built.iter().collect(), |group: &Group| group.table());
         BlockDatabases {
             board: Board::of(puzzle),
             tables,
-            groups,
+            groups: partitions.concat(),
             partitions: partitions.len(),
             slots,
             fitted,

@@ -42,14 +42,26 @@ pub(crate) fn partitions_of(puzzle: &Puzzle, size: usize) -> Option<Vec<Vec<Vec<
         if partitions.len() == count {
             break;
         }
-        let grown = grow(puzzle, &start.order(puzzle), groups);
         // With a single group, or on a board whose goal looks alike from two corners, two
-        // orders may grow one partition: the same sum twice would only cost time.
-        if !partitions.contains(&grown) {
-            partitions.push(grown);
-        }
+        // orders may grow one partition.
+        push_unless_held(&mut partitions, grow(puzzle, &start.order(puzzle), groups));
     }
     Some(partitions)
+}
+
+/// Adds `groups` to `partitions` unless one of them has the same groups, in any order: the
+/// same sum twice would only cost time. Groups list their pieces in order, as `grow` and the
+/// fitting leave them.
+pub(crate) fn push_unless_held(partitions: &mut Vec<Vec<Vec<usize>>>, groups: Vec<Vec<usize>>) {
+    let as_set = |groups: &[Vec<usize>]| {
+        let mut set = groups.to_vec();
+        set.sort_unstable();
+        set
+    };
+    let set = as_set(&groups);
+    if !partitions.iter().any(|held| as_set(held) == set) {
+        partitions.push(groups);
+    }
 }
 
 /// Where a partition's groups are seeded: at a corner of the goal, taking the next seed along

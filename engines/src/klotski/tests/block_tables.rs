@@ -12,8 +12,8 @@ use crate::klotski::heuristic::Heuristic;
 use crate::klotski::key::KeyLayout;
 use crate::klotski::search::{Limits, Outcome, SearchStats, Space, beam};
 
-/// Goal pictures whose tables split the pieces into two groups (in each partition): nine pieces or more
-/// on twelve cells, where a table holds at most six.
+/// Goal pictures whose tables split the pieces into two groups (in each partition): nine
+/// pieces or more on twelve cells, where a table holds at most six.
 const GOALS: &[&str] = &[
     "3 4\n1 2 3 4\n5 6 7 8\n9 10 0 0\n1\n4 2*1\n",
     "3 4\n1 2 3 4\n5 6 7 8\n9 10 11 0\n1\n1 1*2\n",
