@@ -2,9 +2,9 @@
 //! directory, and killed without warning.
 //!
 //! The `server` binary is not among the client package's `CARGO_BIN_EXE_*`: it is the one in the
-//! target directory of the test, brought up to date first with `cargo build -p parlor-server
-//! --bin server` (a no-op under `cargo test --workspace`, which builds it before any test runs,
-//! for the server's own tests). `PARLOR_SERVER_BIN` names another binary.
+//! target directory of the test, brought up to date first by building the server's own test of
+//! its binary as `cargo test --workspace` does (a no-op there, which has built it before any test
+//! runs). `PARLOR_SERVER_BIN` names another binary.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -13,7 +13,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 
 /// The `server` binary of this build. Cargo is asked once to bring it up to date (a no-op
-/// taking a fraction of a second when `cargo test --workspace` has just built it), so a stale
+/// taking half a second when `cargo test --workspace` has just built it), so a stale
 /// binary from an older build never answers; if that build fails, an existing binary is used.
 pub fn server_binary() -> PathBuf {
     static BINARY: OnceLock<PathBuf> = OnceLock::new();
@@ -37,12 +37,19 @@ pub fn server_binary() -> PathBuf {
         .clone()
 }
 
-/// `cargo build -p parlor-server --bin server` into the target directory of this test;
-/// returns what happened, for the message of a failure.
+/// The server's binary test (`server/tests/binary.rs`) built with the package selection of
+/// `cargo test --workspace`, into the target directory of this test; returns what happened, for
+/// the message of a failure.
+///
+/// Why not `cargo build -p parlor-server --bin server`: cargo picks the features of shared
+/// dependencies from the packages and targets it is asked for, and the workspace's tests turn on
+/// features (`bitflags/std`, through `tempfile`) that the server alone does not. That build
+/// compiled the server library again in the middle of the test run (about 100 s in CI), and the
+/// next `cargo test --workspace` compiled it back.
 fn build_server(profile_dir: &Path) -> String {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
-    command.args(["build", "-p", "parlor-server", "--bin", "server"]);
+    command.args(["test", "--workspace", "--no-run", "--quiet", "--test", "binary"]);
     match profile_dir.file_name().and_then(|name| name.to_str()) {
         Some("debug") | None => {}
         Some("release") => drop(command.arg("--release")),
