@@ -44,12 +44,13 @@ pub fn server_binary() -> PathBuf {
 /// Why not `cargo build -p parlor-server --bin server`: cargo picks the features of shared
 /// dependencies from the packages and targets it is asked for, and the workspace's tests turn on
 /// features (`bitflags/std`, through `tempfile`) that the server alone does not. That build
-/// compiled the server library again in the middle of the test run (about 100 s in CI), and the
+/// compiled the server library again in the middle of the test run (a minute or more), and the
 /// next `cargo test --workspace` compiled it back.
 fn build_server(profile_dir: &Path) -> String {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
-    command.args(["test", "--workspace", "--no-run", "--quiet", "--test", "binary"]);
+    command.args(["test", "--workspace", "--no-run", "--quiet"]);
+    command.args(["--test", "binary"]);
     match profile_dir.file_name().and_then(|name| name.to_str()) {
         Some("debug") | None => {}
         Some("release") => drop(command.arg("--release")),
@@ -60,7 +61,7 @@ fn build_server(profile_dir: &Path) -> String {
     }
     match command.current_dir(env!("CARGO_MANIFEST_DIR")).status() {
         Ok(status) if status.success() => "built".into(),
-        Ok(status) => format!("cargo build failed: {status}"),
+        Ok(status) => format!("building the server's tests failed: {status}"),
         Err(error) => format!("cannot run cargo: {error}"),
     }
 }
