@@ -1,5 +1,8 @@
 //! The `server` binary itself: its help, its start-up errors, and games and HER's brains that
 //! outlive a restart.
+//!
+//! The client's tests build this test by its name to bring the `server` binary up to date
+//! (`client/tests/common/server.rs`): a new name goes there too.
 
 mod common;
 
