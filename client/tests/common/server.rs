@@ -41,16 +41,22 @@ pub fn server_binary() -> PathBuf {
 /// `cargo test --workspace`, into the target directory of this test; returns what happened, for
 /// the message of a failure.
 ///
-/// Why not `cargo build -p parlor-server --bin server`: cargo picks the features of shared
-/// dependencies from the packages and targets it is asked for, and the workspace's tests turn on
-/// features (`bitflags/std`, through `tempfile`) that the server alone does not. That build
-/// compiled the server library again in the middle of the test run (a minute or more), and the
-/// next `cargo test --workspace` compiled it back.
+/// Two ways this used to compile half the workspace again in the middle of the test run (a
+/// minute or more), which the next `cargo test --workspace` then compiled back:
+/// - `cargo build -p parlor-server --bin server` picks the features of shared dependencies for
+///   the server alone, and the workspace's tests turn on more (`bitflags/std`, via `tempfile`);
+/// - the variables cargo sets for a test (`CARGO_MANIFEST_DIR`, `CARGO_PKG_NAME`, `OUT_DIR`…)
+///   reached this cargo, and build scripts that watch them (`ring`'s) ran again.
 fn build_server(profile_dir: &Path) -> String {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = Command::new(cargo);
     command.args(["test", "--workspace", "--no-run", "--quiet"]);
     command.args(["--test", "binary"]);
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(set_by_cargo_for_a_test) {
+            command.env_remove(name);
+        }
+    }
     match profile_dir.file_name().and_then(|name| name.to_str()) {
         Some("debug") | None => {}
         Some("release") => drop(command.arg("--release")),
@@ -64,6 +70,19 @@ fn build_server(profile_dir: &Path) -> String {
         Ok(status) => format!("building the server's tests failed: {status}"),
         Err(error) => format!("cannot run cargo: {error}"),
     }
+}
+
+/// Whether cargo sets `name` for the test it runs (not for itself): the package's manifest and
+/// metadata, the crate's name, its binaries and scratch and build-script output directories.
+fn set_by_cargo_for_a_test(name: &str) -> bool {
+    const PREFIXES: [&str; 4] = [
+        "CARGO_MANIFEST_",
+        "CARGO_PKG_",
+        "CARGO_BIN_",
+        "CARGO_TARGET_TMP",
+    ];
+    const NAMES: [&str; 3] = ["CARGO_CRATE_NAME", "CARGO_PRIMARY_PACKAGE", "OUT_DIR"];
+    PREFIXES.iter().any(|prefix| name.starts_with(prefix)) || NAMES.contains(&name)
 }
 
 /// A running `server` process, killed when dropped.
