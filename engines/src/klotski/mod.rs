@@ -10,6 +10,7 @@ mod blocks_pdb;
 mod generate;
 mod heuristic;
 mod key;
+mod parallel;
 mod pdb;
 mod search;
 mod solve;

@@ -30,6 +30,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use parlor_shared::klotski::{Puzzle, Shape};
 
+use super::parallel::on_every_core;
 use build::{Group, shifted};
 use choose::improved_for_start;
 use partition::{MAX_PARTITIONS, MAX_TABLES, partitions, push_unless_held};
@@ -232,39 +233,4 @@ impl BlockDatabases {
             .max()
             .unwrap_or(0)
     }
-}
-
-/// `work` done on every item, on every core, the results in the items' order: fitting the
-/// groups and building the tables of six partitions take a minute and a half on one core.
-fn on_every_core<T: Send, U: Send>(items: Vec<T>, work: impl Fn(T) -> U + Sync) -> Vec<U> {
-    let threads = std::thread::available_parallelism().map_or(1, usize::from);
-    let queue = Mutex::new(items.into_iter().enumerate());
-    let mut done: Vec<(usize, U)> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let mut mine = Vec::new();
-                    loop {
-                        let next = queue
-                            .lock()
-                            .unwrap_or_else(|poisoned| poisoned.into_inner())
-                            .next();
-                        let Some((at, item)) = next else {
-                            return mine;
-                        };
-                        mine.push((at, work(item)));
-                    }
-                })
-            })
-            .collect();
-        (workers.into_iter())
-            .flat_map(|worker| {
-                worker
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    });
-    done.sort_unstable_by_key(|&(at, _)| at);
-    done.into_iter().map(|(_, result)| result).collect()
 }

@@ -179,14 +179,3 @@ fn groups_chosen_for_the_sample_start_higher_and_hold_every_piece_once() {
         assert_eq!(pieces, (0..puzzle.pieces().len()).collect::<Vec<_>>());
     }
 }
-
-#[test]
-fn work_on_every_core_comes_back_in_the_items_order() {
-    let items: Vec<u64> = (0..200).collect();
-    // Uneven work, so that the threads finish out of order.
-    let squares = super::on_every_core(items.clone(), |n| {
-        std::thread::sleep(std::time::Duration::from_micros((n * 37) % 200));
-        n * n
-    });
-    assert_eq!(squares, items.iter().map(|n| n * n).collect::<Vec<_>>());
-}

@@ -17,6 +17,7 @@
 
 use super::rank::{Placement, cell_at, cell_bits, rank, rank_prefix};
 use super::spec::{MAX_CELLS, TableSpec};
+use crate::klotski::parallel::parallel;
 use parlor_shared::klotski::Geometry;
 
 /// Where a build is, for a progress bar: after each layer of each group.
@@ -306,26 +307,6 @@ struct Run<'a, R> {
     bucket: usize,
     regions: &'a mut [R],
     table: &'a mut [u8],
-}
-
-/// `work` on each of `parts`, one thread each.
-fn parallel<P: Send, R: Send>(
-    parts: impl IntoIterator<Item = P>,
-    work: impl Fn(P) -> R + Sync,
-) -> Vec<R> {
-    std::thread::scope(|scope| {
-        let work = &work;
-        let handles: Vec<_> = (parts.into_iter())
-            .map(|part| scope.spawn(move || work(part)))
-            .collect();
-        (handles.into_iter())
-            .map(|handle| {
-                handle
-                    .join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
-    })
 }
 
 impl Board {
