@@ -38,7 +38,7 @@ pub(crate) fn partitions_of(puzzle: &Puzzle, size: usize) -> Option<Vec<Vec<Vec<
     }
     let count = (MAX_TABLES / groups).min(MAX_PARTITIONS);
     let mut partitions: Vec<Vec<Vec<usize>>> = Vec::with_capacity(count);
-    for start in GROWN_FROM {
+    for start in every_seeding() {
         if partitions.len() == count {
             break;
         }
@@ -74,24 +74,19 @@ struct GrownFrom {
     by_columns: bool,
 }
 
-const fn grown_from(bottom: bool, right: bool, by_columns: bool) -> GrownFrom {
-    GrownFrom {
-        bottom,
-        right,
-        by_columns,
-    }
-}
+/// The goal's corners as (bottom, right), opposite ones first.
+const CORNERS: [(bool, bool); 4] = [(false, false), (true, true), (false, true), (true, false)];
 
-const GROWN_FROM: [GrownFrom; 8] = [
-    grown_from(false, false, false),
-    grown_from(true, true, false),
-    grown_from(false, true, false),
-    grown_from(true, false, false),
-    grown_from(false, false, true),
-    grown_from(true, true, true),
-    grown_from(false, true, true),
-    grown_from(true, false, true),
-];
+/// Every seeding: from each corner along the rows, then from each along the columns.
+fn every_seeding() -> impl Iterator<Item = GrownFrom> {
+    [false, true].into_iter().flat_map(|by_columns| {
+        CORNERS.map(|(bottom, right)| GrownFrom {
+            bottom,
+            right,
+            by_columns,
+        })
+    })
+}
 
 impl GrownFrom {
     /// The pieces by their goal's distance from the corner, row by row or column by column.
