@@ -204,8 +204,12 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
         (Method::Astar, Some(heuristic)) => {
             best_first(space, heuristic, Weight::ONE, None, &limits(1.0), stats)
         }
-        (Method::Idastar, Some(heuristic)) => idastar(space, heuristic, &limits(1.0), stats),
-        (Method::Weighted, Some(heuristic)) => anytime(space, heuristic, &limits(1.0), stats),
+        (Method::Idastar, Some(heuristic)) => {
+            idastar(space, heuristic, &limits(1.0), options.threads, stats)
+        }
+        (Method::Weighted, Some(heuristic)) => {
+            anytime(space, heuristic, &limits(1.0), options.threads, stats)
+        }
         (_, Some(heuristic)) => {
             // On classic boards IDA* with databases nearly always finishes, and on a 24-puzzle
             // that it does not, the anytime search finds a solution in seconds: IDA* gets all
@@ -223,14 +227,14 @@ fn run<const W: usize>(space: &Space<W>, options: &SolveOptions, mut report: Rep
             } else if databases_apply(space.puzzle)
                 || heuristic.kind() == HeuristicKind::BlockDatabases
             {
-                idastar(space, heuristic, &limits(0.7), stats)
+                idastar(space, heuristic, &limits(0.7), options.threads, stats)
             } else {
                 best_first(space, heuristic, Weight::ONE, None, &limits(0.5), stats)
             };
             match exact {
                 Outcome::OutOfBudget => {
                     let bound = stats.lower_bound;
-                    let outcome = anytime(space, heuristic, &limits(1.0), stats);
+                    let outcome = anytime(space, heuristic, &limits(1.0), options.threads, stats);
                     stats.lower_bound = stats.lower_bound.max(bound);
                     proved_by_bound(outcome, stats.lower_bound)
                 }
@@ -265,7 +269,7 @@ fn quick_try<const W: usize>(
         deadline: Instant::now() + QUICK_TRY.min(options.budget / 10),
         max_positions: options.max_positions,
     };
-    match idastar(space, &cheap, &limits, &mut report.stats) {
+    match idastar(space, &cheap, &limits, 1, &mut report.stats) {
         Outcome::OutOfBudget => None,
         decided => Some(Report {
             verdict: verdict(space.puzzle, decided),
@@ -283,6 +287,7 @@ fn anytime<const W: usize>(
     space: &Space<W>,
     heuristic: &Heuristic,
     limits: &Limits,
+    threads: usize,
     stats: &mut SearchStats,
 ) -> Outcome {
     // Greedy first for a quick answer, then down in steps: on the 5x6 sample weight 10 answers
@@ -296,7 +301,15 @@ fn anytime<const W: usize>(
         if outcome == Outcome::OutOfBudget && !limits.expired() {
             // Weighted A* filled its cap of positions; weighted IDA* needs none.
             let shorter_than = bound.unwrap_or(u32::MAX);
-            outcome = weighted_idastar(space, heuristic, weight, shorter_than, limits, &mut round);
+            outcome = weighted_idastar(
+                space,
+                heuristic,
+                weight,
+                shorter_than,
+                limits,
+                threads,
+                &mut round,
+            );
         }
         stats.expanded += round.expanded;
         stats.stored = stats.stored.max(round.stored);

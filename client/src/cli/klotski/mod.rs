@@ -108,8 +108,8 @@ pub enum KlotskiCommand {
         /// up to 25 cells, and fall back to conflicts elsewhere).
         #[arg(long, value_enum, default_value_t = HeuristicArg::Databases)]
         heuristic: HeuristicArg,
-        /// Threads of the tile boards' search (one-blank boards of 1x1 tiles with databases);
-        /// every core by default.
+        /// Threads of IDA* (the tile boards' search, and IDA* on boards with blocks or several
+        /// blanks, weighted or not); every core by default.
         #[arg(long, value_parser = clap::value_parser!(u16).range(1..=256))]
         threads: Option<u16>,
         #[command(flatten)]

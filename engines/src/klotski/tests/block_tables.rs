@@ -40,9 +40,18 @@ fn searches_with_block_tables_stay_shortest() {
         max_positions: 50,
         ..unlimited(Method::Weighted)
     };
+    let split = SolveOptions {
+        threads: 2,
+        ..unlimited(Method::Idastar)
+    };
     for start in scrambles() {
         let expected = brute::shortest(&start.to_text());
-        for base in [unlimited(Method::Idastar), unlimited(Method::Astar), capped] {
+        for base in [
+            unlimited(Method::Idastar),
+            split,
+            unlimited(Method::Astar),
+            capped,
+        ] {
             let method = base.method;
             let options = SolveOptions {
                 heuristic: HeuristicKind::BlockDatabases,

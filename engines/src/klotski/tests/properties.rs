@@ -214,9 +214,14 @@ proptest! {
         for method in Method::SEARCHES.into_iter().chain([Method::Auto]) {
             prop_assert_eq!(solved_length(&puzzle, method), expected, "{} on\n{}", method, text);
         }
-        // IDA*'s transposition table at its smallest, so that positions evict each other.
-        let crowded = SolveOptions { max_positions: 1, ..unlimited(Method::Idastar) };
-        prop_assert_eq!(solved_length_with(&puzzle, &crowded), expected, "crowded IDA* on\n{}", text);
+        // IDA*'s transposition table at its smallest, so that positions evict each other, on
+        // one thread and on several sharing it (every round split in tests).
+        for threads in [1, 2, 3] {
+            let crowded = SolveOptions { max_positions: 1, threads, ..unlimited(Method::Idastar) };
+            prop_assert_eq!(solved_length_with(&puzzle, &crowded), expected, "crowded IDA* on {} threads on\n{}", threads, text);
+            let split = SolveOptions { threads, ..unlimited(Method::Idastar) };
+            prop_assert_eq!(solved_length_with(&puzzle, &split), expected, "IDA* on {} threads on\n{}", threads, text);
+        }
     }
 
     #[test]
