@@ -11,8 +11,10 @@ use crate::hexapawn::{self, HexGame, HexMove, HexSetup, MatchSetup, MatchView};
 use crate::klotski::{self, KlotskiBoard, KlotskiGame};
 
 mod moves;
+mod start;
 
 pub use moves::{GameMove, turns};
+pub use start::StartError;
 
 /// Which game a room plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]

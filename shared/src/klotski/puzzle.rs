@@ -35,6 +35,16 @@ pub struct Move {
     pub dir: Dir,
 }
 
+impl Move {
+    /// The same piece stepping back.
+    pub fn back(self) -> Move {
+        Move {
+            label: self.label,
+            dir: self.dir.opposite(),
+        }
+    }
+}
+
 /// The seed's form: `x S`, e.g. `16 U`.
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

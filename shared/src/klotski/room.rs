@@ -204,11 +204,7 @@ impl KlotskiGame {
         self.check_takeback()?;
         let mut next = self.clone();
         let last = next.trail.pop().ok_or(KlotskiMoveError::NothingToUndo)?;
-        let back = Move {
-            label: last.label,
-            dir: last.dir.opposite(),
-        };
-        let position = self.puzzle.apply(self.position(), back)?;
+        let position = self.puzzle.apply(self.position(), last.back())?;
         next.moved_to(position, self.steps.saturating_sub(1));
         Ok(next)
     }
@@ -219,14 +215,21 @@ impl KlotskiGame {
         let mut next = self.clone();
         let mut position = self.position().clone();
         while let Some(last) = next.trail.pop() {
-            let back = Move {
-                label: last.label,
-                dir: last.dir.opposite(),
-            };
-            position = self.puzzle.apply(&position, back)?;
+            position = self.puzzle.apply(&position, last.back())?;
         }
         next.moved_to(position, 0);
         Ok(next)
+    }
+
+    /// The game as it stood before `slides`, the slides in effect in order, were made: each
+    /// stepped back, the last first, and no step taken. What a game read from a peer, which
+    /// carries no trail, started from.
+    pub fn before(&self, slides: &[Move]) -> Result<KlotskiGame, MoveError> {
+        let mut position = self.position().clone();
+        for slide in slides.iter().rev() {
+            position = self.puzzle.apply(&position, slide.back())?;
+        }
+        Ok(KlotskiGame::new(self.puzzle.restarted(position)))
     }
 
     /// Undo and restart need a game under way with a slide to take back.

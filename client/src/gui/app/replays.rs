@@ -40,10 +40,8 @@ impl App {
             .iter()
             .map(crate::gui::describe::seat_state)
             .collect();
-        let start = snapshot
-            .state
-            .setup()
-            .start()
+        let start = (snapshot.state)
+            .start_before(&snapshot.moves)
             .map_err(|error| error.to_string());
         match start.and_then(|start| ReplayView::new(title, seats, start, solution)) {
             Ok(view) => {

@@ -153,16 +153,16 @@ fn the_loading_notice_goes_when_the_stored_game_arrives() {
 
 #[test]
 fn a_solvers_plan_opens_as_a_replay_that_goes_back_to_its_room() {
-    use parlor_shared::game::GameMove;
+    use parlor_shared::game::{GameMove, GameState};
     use parlor_shared::klotski::{Dir, KlotskiBoard, KlotskiMove, Move, parse_puzzle};
     use parlor_shared::protocol::SeatState;
 
-    let puzzle = parse_puzzle("2 3\n1 2 3\n4 0 5\n0\n").unwrap();
+    let puzzle = parse_puzzle("2 3\n1 0 2\n4 5 3\n0\n").unwrap();
     let start = GameSetup::Klotski(KlotskiBoard::of(&puzzle))
         .start()
         .unwrap();
     let slide = |label, dir| GameMove::Klotski(KlotskiMove::Slide(Move { label, dir }));
-    let snapshot = |plan_ahead| RoomSnapshot {
+    let snapshot = |state: GameState, moves: Vec<GameMove>, plan_ahead| RoomSnapshot {
         room: 7,
         version: 1,
         seats: vec![SeatState::Ai {
@@ -172,30 +172,49 @@ fn a_solvers_plan_opens_as_a_replay_that_goes_back_to_its_room() {
         spectators: 1,
         watchers: vec![],
         creator: None,
-        state: start.clone(),
-        moves: vec![],
+        state,
+        moves,
         plan_ahead,
         outcome: None,
         record: None,
         again: None,
     };
-    let mut app = app_in_room_reconnecting(7);
-    app.snapshots.insert(7, snapshot(vec![slide(5, Dir::Left)]));
-    app.on_room_action(7, RoomAction::ReplaySolution);
-    assert!(
+    let replayed = |app: &App| {
         matches!(
             app.screen,
             Screen::Replay {
                 back_to: Some(7),
                 ..
             }
-        ),
+        )
+    };
+    let mut app = app_in_room_reconnecting(7);
+    let plan = vec![slide(2, Dir::Left), slide(3, Dir::Up)];
+    app.snapshots
+        .insert(7, snapshot(start.clone(), vec![], plan.clone()));
+    app.on_room_action(7, RoomAction::ReplaySolution);
+    assert!(
+        replayed(&app),
         "the solution is replayed, the room still followed"
     );
     assert!(app.snapshots.contains_key(&7));
+    // Half way through: the state is where the pieces stand, and the replay still starts at
+    // the start.
+    app.screen = Screen::Room(RoomView::new(7));
+    let (played, ahead) = plan.split_at(1);
+    let now = start.replay(played).unwrap().pop().unwrap();
+    app.snapshots
+        .insert(7, snapshot(now, played.to_vec(), ahead.to_vec()));
+    app.on_room_action(7, RoomAction::ReplaySolution);
+    assert!(
+        replayed(&app),
+        "{:?}",
+        app.notice.as_ref().map(|notice| &notice.text)
+    );
     // A plan that does not replay is refused in words, and the room stays.
     app.screen = Screen::Room(RoomView::new(7));
-    app.snapshots.insert(7, snapshot(vec![slide(1, Dir::Up)]));
+    app.snapshots
+        .insert(7, snapshot(start.clone(), vec![], vec![slide(1, Dir::Up)]));
     app.on_room_action(7, RoomAction::ReplaySolution);
     assert_eq!(room_on_screen(&app), Some(7));
     let notice = app.notice.as_ref().map(|notice| notice.text.as_str());
