@@ -68,10 +68,16 @@ impl GameMove {
     }
 }
 
-/// The turns among `moves` (see [`GameMove::is_a_turn`]): what a room's summary and a stored
-/// game's record count.
+/// The turns among `moves` (see [`GameMove::is_a_turn`]) still in effect, an undo taking back
+/// the last and a restart all of them, as a puzzle's own count does: what a room's summary and
+/// a stored game's record count.
 pub fn turns(moves: &[GameMove]) -> u32 {
-    moves.iter().filter(|mv| mv.is_a_turn()).count() as u32
+    moves.iter().fold(0, |in_effect, mv| match mv {
+        GameMove::Undo => in_effect.saturating_sub(1),
+        GameMove::Restart => 0,
+        mv if mv.is_a_turn() => in_effect + 1,
+        _ => in_effect,
+    })
 }
 
 impl std::fmt::Display for GameMove {
@@ -115,5 +121,15 @@ mod tests {
         ];
         assert_eq!(turns(&her), 0);
         assert_eq!(turns(&[GameMove::Cave("a1".parse().unwrap())]), 1);
+        let slide = |label| {
+            GameMove::Klotski(KlotskiMove::Slide(klotski::Move {
+                label,
+                dir: klotski::Dir::Left,
+            }))
+        };
+        let undone = [slide(1), GameMove::Undo, slide(3)];
+        assert_eq!(turns(&undone), 1, "an undone slide is no step");
+        let restarted = [slide(1), slide(2), GameMove::Restart, slide(3), slide(4)];
+        assert_eq!(turns(&restarted), 2, "a restart takes every step back");
     }
 }
