@@ -23,10 +23,11 @@ use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
 use super::klotski::KlotskiLobbyForm;
+use super::text_field::{FieldEvent, TextField};
 use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, FieldEvent, FormArea, Input, LINE_HEIGHT, TEXT, TextField, button,
-    button_at, button_width, fit_to_width, heading_fit, label, text_width, toggle, wrap_to_width,
+    BUTTON_HEIGHT, DIM_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button, button_at, button_width,
+    fit_to_width, heading_fit, label, text_width, toggle, wrap_to_width,
 };
 use rows::{
     STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
@@ -116,7 +117,7 @@ impl LobbyView {
             records: Vec::new(),
             me: None,
             my_seats: Vec::new(),
-            name: TextField::new(""),
+            name: TextField::entered_with_enter(""),
             game: GameKind::Cave,
             cave: CaveLobbyForm::default(),
             ewn: EwnLobbyForm::default(),

@@ -26,6 +26,7 @@ mod scripted;
 mod scripted_game;
 mod seats;
 mod takeback;
+mod text_field;
 mod wake;
 mod widgets;
 

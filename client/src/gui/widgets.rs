@@ -3,11 +3,11 @@
 
 use macroquad::color::Color;
 use macroquad::input::{
-    KeyCode, MouseButton, get_char_pressed, is_key_pressed, is_mouse_button_pressed,
-    mouse_position, mouse_wheel,
+    KeyCode, MouseButton, get_char_pressed, is_key_down, is_mouse_button_pressed, mouse_position,
+    mouse_wheel,
 };
 use macroquad::math::{Rect, Vec2, vec2};
-use macroquad::shapes::{draw_rectangle, draw_rectangle_lines};
+use macroquad::shapes::draw_rectangle;
 use macroquad::text::{draw_text, load_ttf_font_from_bytes, measure_text, set_default_font};
 
 use super::describe::{fit_by, wrap_by};
@@ -30,8 +30,8 @@ const BUTTON: Color = Color::new(0.30, 0.36, 0.48, 1.0);
 const BUTTON_HOVER: Color = Color::new(0.40, 0.48, 0.64, 1.0);
 const BUTTON_SELECTED: Color = Color::new(0.55, 0.42, 0.20, 1.0);
 const BUTTON_DISABLED: Color = Color::new(0.25, 0.26, 0.29, 1.0);
-const FIELD: Color = Color::new(0.10, 0.11, 0.14, 1.0);
-const FIELD_FOCUS_OUTLINE: Color = Color::new(0.55, 0.70, 1.0, 1.0);
+pub const FIELD: Color = Color::new(0.10, 0.11, 0.14, 1.0);
+pub const FIELD_FOCUS_OUTLINE: Color = Color::new(0.55, 0.70, 1.0, 1.0);
 
 /// Height of the bar across the top of every screen (title, connection, messages).
 pub const TOP_BAR_HEIGHT: f32 = 60.0;
@@ -67,8 +67,14 @@ pub struct Input {
 impl Input {
     pub fn gather() -> Input {
         let (x, y) = mouse_position();
+        // A shortcut (Ctrl+A, Cmd+C) types nothing; AltGr, which some layouts report as Ctrl
+        // with Alt, still types its characters.
+        let held = |keys: [KeyCode; 2]| keys.into_iter().any(is_key_down);
+        let shortcut = (held([KeyCode::LeftControl, KeyCode::RightControl])
+            || held([KeyCode::LeftSuper, KeyCode::RightSuper]))
+            && !held([KeyCode::LeftAlt, KeyCode::RightAlt]);
         let typed = std::iter::from_fn(get_char_pressed)
-            .filter(|c| !c.is_control())
+            .filter(|c| !c.is_control() && !shortcut)
             .collect();
         Input {
             mouse: vec2(x, y),
@@ -296,94 +302,6 @@ fn draw_button_now(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> b
     let y = rect.y + (rect.h + capital.height) / 2.0;
     text_at(text, x.round(), y.round(), TEXT_SIZE, text_color);
     look != ButtonLook::Disabled && input.clicked && hovered
-}
-
-/// A one-line editable text. It takes keyboard input only while focused (after a click on
-/// it), so typing elsewhere in the app never edits it by accident.
-pub struct TextField {
-    pub text: String,
-    focused: bool,
-}
-
-/// What the user did to a text field this frame.
-#[derive(Debug, PartialEq, Eq)]
-pub enum FieldEvent {
-    None,
-    /// Enter was pressed while the field had focus.
-    Submitted,
-}
-
-/// Longest text a field accepts; a server address never needs more.
-const FIELD_MAX_CHARS: usize = 200;
-
-impl TextField {
-    pub fn new(text: impl Into<String>) -> TextField {
-        TextField {
-            text: text.into(),
-            focused: false,
-        }
-    }
-
-    pub fn is_focused(&self) -> bool {
-        self.focused
-    }
-
-    /// Gives the field the keyboard, e.g. when it becomes the one thing to fill in.
-    pub fn focus(&mut self) {
-        self.focused = true;
-    }
-
-    /// Handles this frame's input and draws the field.
-    pub fn update(&mut self, input: &Input, rect: Rect) -> FieldEvent {
-        if input.clicked {
-            self.focused = rect.contains(input.mouse);
-        }
-        let mut event = FieldEvent::None;
-        if self.focused {
-            for &c in &input.typed {
-                if self.text.chars().count() < FIELD_MAX_CHARS {
-                    self.text.push(c);
-                }
-            }
-            if is_key_pressed(KeyCode::Backspace) {
-                self.text.pop();
-            }
-            if is_key_pressed(KeyCode::Escape) {
-                self.focused = false;
-            }
-            if is_key_pressed(KeyCode::Enter) || is_key_pressed(KeyCode::KpEnter) {
-                self.focused = false;
-                event = FieldEvent::Submitted;
-            }
-        }
-        self.draw(rect);
-        event
-    }
-
-    fn draw(&self, rect: Rect) {
-        layout_audit::control(rect, &self.text, || self.draw_now(rect));
-    }
-
-    fn draw_now(&self, rect: Rect) {
-        draw_rectangle(rect.x, rect.y, rect.w, rect.h, FIELD);
-        if self.focused {
-            draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 2.0, FIELD_FOCUS_OUTLINE);
-        }
-        // Show the end of a text too long for the field, where the caret is.
-        let room = rect.w - 16.0;
-        let mut shown = self.text.as_str();
-        while text_width(shown) > room && !shown.is_empty() {
-            let mut chars = shown.chars();
-            chars.next();
-            shown = chars.as_str();
-        }
-        let baseline = rect.y + rect.h - 8.0;
-        let width = label(shown, rect.x + 6.0, baseline, TEXT);
-        if self.focused {
-            let caret_x = rect.x + 7.0 + width;
-            draw_rectangle(caret_x, rect.y + 5.0, 2.0, rect.h - 10.0, TEXT);
-        }
-    }
 }
 
 /// The contrast ratio of two colours as WCAG defines it, from 1 (the same) to 21 (black on

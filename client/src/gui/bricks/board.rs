@@ -12,9 +12,10 @@ use super::draw::{BROKEN_TEXT, PENDING_TEXT, SAFE_TEXT, TowerMarks, draw_tower};
 use super::layout::{board_area, tower_layout, tower_width};
 use super::words::{Tone, drop_height, range_text, status_lines};
 use crate::gui::board_play::BoardPlay;
+use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FieldEvent, GOOD_TEXT, Input, LINE_HEIGHT, TEXT,
-    TextField, button_enabled, button_width, first_that_fits, label, wrap_to_width,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_enabled,
+    button_width, first_that_fits, label, wrap_to_width,
 };
 
 /// The space kept free under the controls.

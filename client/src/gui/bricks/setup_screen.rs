@@ -13,9 +13,10 @@ use super::setup_input::{
     verdict_lines,
 };
 use crate::gui::describe::wrap;
+use crate::gui::text_field::TextField;
 use crate::gui::widgets::TOP_BAR_HEIGHT;
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, TextField, button_at,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at,
     button_enabled, button_width, heading, label, text_width, toggle, truncate,
 };
 

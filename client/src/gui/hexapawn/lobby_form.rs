@@ -10,9 +10,10 @@ use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
 use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
+use crate::gui::text_field::TextField;
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, TextField,
-    button_enabled, button_width, label, text_width, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_enabled,
+    button_width, label, text_width, toggle,
 };
 
 const SIZES: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 4), (5, 5)];
