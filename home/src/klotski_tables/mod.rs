@@ -13,10 +13,12 @@
 mod format;
 mod stamp;
 
+use std::fmt::Display;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use anyhow::Context;
 use memmap2::Mmap;
@@ -67,12 +69,8 @@ impl TableCache {
 
     /// The file of `spec`'s tables.
     pub fn file(&self, spec: &TableSpec) -> PathBuf {
-        self.folder.join(format!(
-            "klotski-tables-{}x{}-{}.bin",
-            spec.rows,
-            spec.cols,
-            spec.name()
-        ))
+        self.folder
+            .join(file_name(spec.rows, spec.cols, &spec.name()))
     }
 
     /// The kept tables of `spec`, mapped, or why there are none to use. A file whose header
@@ -106,7 +104,11 @@ impl TableCache {
             .with_context(|| format!("cannot create {}", self.folder.display()))?;
         let path = self.file(spec);
         let header = Header::of(spec, tables_checksum(tables));
-        let temp = path.with_extension("bin.new");
+        // A name of this write's own: processes (and threads) building the same tables at
+        // once each write their own file, and the last rename wins.
+        static WRITES: AtomicU64 = AtomicU64::new(0);
+        let write = WRITES.fetch_add(1, Ordering::Relaxed);
+        let temp = path.with_extension(format!("bin.{}-{write}{TEMP_SUFFIX}", std::process::id()));
         let written = write_file(&temp, &header, tables).and_then(|()| {
             std::fs::rename(&temp, &path).with_context(|| format!("renaming {}", temp.display()))
         });
@@ -126,17 +128,25 @@ impl TableCache {
         Ok(path)
     }
 
-    /// The table files in the folder, each checked byte by byte (and its record renewed).
+    /// The table files in the folder, each checked byte by byte (and its record renewed). A
+    /// damaged file is deleted, so that the next search that needs it builds it again rather
+    /// than trust its record.
     pub fn status(&self) -> Vec<FileStatus> {
         (self.files().into_iter())
             .map(|path| {
                 let bytes = std::fs::metadata(&path).map_or(0, |meta| meta.len());
                 let usable = open(&path).and_then(|(map, metadata, header)| {
+                    let tables = format!("{}x{} {}", header.rows, header.cols, header.name);
+                    if path.file_name() != Some(file_name(header.rows, header.cols, &header.name).as_ref()) {
+                        return Err(format!("holds the {tables} tables under another name: not used"));
+                    }
                     if !header.sums_up(&map) {
-                        return Err("damaged: its checksum does not match".to_string());
+                        let _ = std::fs::remove_file(&path);
+                        stamp::forget(&path);
+                        return Err("damaged: its checksum does not match (deleted: built again when a search needs it)".to_string());
                     }
                     stamp::record(&path, &metadata, header.checksum);
-                    Ok(format!("{}x{} {}", header.rows, header.cols, header.name))
+                    Ok(tables)
                 });
                 FileStatus {
                     path,
@@ -147,10 +157,14 @@ impl TableCache {
             .collect()
     }
 
-    /// Deletes every table file and its record; how many table files there were.
+    /// Deletes every table file and its record, and what builds cut short left behind; how
+    /// many table files there were.
     pub fn clear(&self) -> anyhow::Result<usize> {
         let files = self.files();
-        for path in &files {
+        for path in files
+            .iter()
+            .chain(&self.named(|name| name.ends_with(TEMP_SUFFIX)))
+        {
             std::fs::remove_file(path)
                 .with_context(|| format!("cannot delete {}", path.display()))?;
             stamp::forget(path);
@@ -160,6 +174,11 @@ impl TableCache {
 
     /// The table files in the folder (any version), by name.
     fn files(&self) -> Vec<PathBuf> {
+        self.named(|name| name.ends_with(".bin"))
+    }
+
+    /// Our files in the folder whose name passes `wanted`, by name.
+    fn named(&self, wanted: impl Fn(&str) -> bool) -> Vec<PathBuf> {
         let Ok(entries) = std::fs::read_dir(&self.folder) else {
             return Vec::new();
         };
@@ -167,7 +186,7 @@ impl TableCache {
             .filter(|entry| {
                 let name = entry.file_name();
                 let name = name.to_string_lossy();
-                name.starts_with("klotski-tables-") && name.ends_with(".bin")
+                name.starts_with(FILE_PREFIX) && wanted(&name)
             })
             .map(|entry| entry.path())
             .collect();
@@ -176,25 +195,39 @@ impl TableCache {
     }
 }
 
+/// How every file of ours is named: the tables' files, their records and what a build writes
+/// before it renames it.
+const FILE_PREFIX: &str = "klotski-tables-";
+/// The end of the name of a file being written, renamed when whole.
+const TEMP_SUFFIX: &str = ".new";
+
+/// The name of the file of a board's tables of one split.
+fn file_name(rows: impl Display, cols: impl Display, split: &str) -> String {
+    format!("{FILE_PREFIX}{rows}x{cols}-{split}.bin")
+}
+
 /// The file at `path` mapped, its metadata and its header (checked against the file's
-/// length), or why it cannot be used.
+/// length), or why it cannot be used, in words that follow "the tables are".
 fn open(path: &Path) -> Result<(Mmap, std::fs::Metadata, Header), String> {
     let file = match File::open(path) {
         Ok(file) => file,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return Err("not built yet".into());
         }
-        Err(error) => return Err(format!("cannot be read: {error}")),
+        Err(error) => return Err(format!("not readable: {error}")),
     };
     let metadata = file
         .metadata()
-        .map_err(|error| format!("cannot be read: {error}"))?;
+        .map_err(|error| format!("not readable: {error}"))?;
+    if !metadata.is_file() {
+        return Err(format!("not readable: {} is not a file", path.display()));
+    }
     // SAFETY: a mapped file must not change while mapped. Parlor never writes a table file in
     // place: it writes a new file and renames it over the old one, so a process keeps the
     // file it mapped. Another program that truncated the file in place would make reads of the
     // lost pages fault, as with any mapped file; one that wrote into it would be caught by the
     // next process's record check (`stamp.rs`), not by this one.
-    let map = unsafe { Mmap::map(&file) }.map_err(|error| format!("cannot be mapped: {error}"))?;
+    let map = unsafe { Mmap::map(&file) }.map_err(|error| format!("not mappable: {error}"))?;
     let header = Header::decode(&map)?;
     if map.len() as u64 != header.file_len() {
         return Err("damaged: the file is not as long as its header says".into());

@@ -65,9 +65,10 @@ fn kept_tables_come_back_mapped_and_damaged_foreign_or_other_files_are_refused()
     let other_path = cache.write(&other, &slices(&other_tables)).unwrap();
     std::fs::rename(&other_path, &path).unwrap();
     assert!(mapped(&cache, &spec).unwrap_err().contains("2x4"));
-    assert!(
-        cache.status()[0].usable.is_ok(),
-        "a 2x4 file is fine as such"
+    assert_eq!(
+        cache.status()[0].usable.as_ref().unwrap_err(),
+        "holds the 2x4 4-3 tables under another name: not used",
+        "a 2x4 file is fine as such, but not under the 3x3 tables' name"
     );
     assert_eq!(cache.clear().unwrap(), 1);
     assert!(cache.status().is_empty());
@@ -78,34 +79,69 @@ fn set_modified(path: &Path, time: SystemTime) {
     file.set_modified(time).unwrap();
 }
 
+/// Changes a byte of the file at `path` and sets its time back: what the record cannot see
+/// (a failing disk would do the same).
+fn damage_behind_the_record(path: &Path) {
+    let modified = std::fs::metadata(path).unwrap().modified().unwrap();
+    let mut bytes = std::fs::read(path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    std::fs::write(path, &bytes).unwrap();
+    set_modified(path, modified);
+}
+
 #[test]
-fn a_file_changed_behind_its_record_is_found_by_status() {
+fn a_file_changed_behind_its_record_is_found_by_status_and_deleted() {
     let folder = tempfile::tempdir().unwrap();
     let cache = TableCache::new(folder.path());
     let (spec, tables) = small();
     let path = cache.write(&spec, &slices(&tables)).unwrap();
-    // A byte changed and the file's time set back: what the record cannot see (a failing
-    // disk would do the same). Mapping trusts it; `status` reads every byte and does not.
-    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
-    let mut bytes = std::fs::read(&path).unwrap();
-    let last = bytes.len() - 1;
-    bytes[last] ^= 1;
-    std::fs::write(&path, &bytes).unwrap();
-    set_modified(&path, modified);
+    damage_behind_the_record(&path);
+    // Mapping trusts the record; `status` reads every byte, and deletes the file so that no
+    // search trusts it again.
     assert!(cache.map(&spec).is_ok());
+    let usable = cache.status().remove(0).usable;
     assert!(
-        cache.status()[0]
-            .usable
-            .as_ref()
-            .unwrap_err()
-            .contains("damaged")
+        usable.as_ref().unwrap_err().contains("damaged"),
+        "{usable:?}"
     );
+    assert!(usable.unwrap_err().contains("deleted"));
+    assert!(!path.exists());
+    assert_eq!(mapped(&cache, &spec).unwrap_err(), "not built yet");
+
     // Once the time moves on (any write through the file system), mapping checks it whole.
-    let file = File::options().write(true).open(&path).unwrap();
-    file.set_modified(SystemTime::now() + Duration::from_secs(5))
-        .unwrap();
-    drop(file);
+    let path = cache.write(&spec, &slices(&tables)).unwrap();
+    damage_behind_the_record(&path);
+    set_modified(&path, SystemTime::now() + Duration::from_secs(5));
     assert!(cache.map(&spec).unwrap_err().contains("damaged"));
+}
+
+/// Builds of the same tables at once each write a file of their own (the last rename wins),
+/// what builds cut short leave is cleared, and a folder where the file should be is refused
+/// in words.
+#[test]
+fn writers_at_once_do_not_collide_and_clear_takes_their_leftovers() {
+    let folder = tempfile::tempdir().unwrap();
+    let cache = TableCache::new(folder.path());
+    let (spec, tables) = small();
+    std::thread::scope(|scope| {
+        let writers: Vec<_> = (0..4)
+            .map(|_| scope.spawn(|| cache.write(&spec, &slices(&tables))))
+            .collect();
+        for writer in writers {
+            writer.join().unwrap().unwrap();
+        }
+    });
+    assert_eq!(mapped(&cache, &spec).unwrap(), tables);
+    let leftover = folder.path().join("klotski-tables-3x3-4-4.bin.1234-0.new");
+    std::fs::write(&leftover, b"cut short").unwrap();
+    assert_eq!(cache.clear().unwrap(), 1);
+    assert!(!leftover.exists());
+    assert_eq!(std::fs::read_dir(folder.path()).unwrap().count(), 0);
+
+    std::fs::create_dir(cache.file(&spec)).unwrap();
+    let refused = mapped(&cache, &spec).unwrap_err();
+    assert!(refused.ends_with("is not a file"), "{refused}");
 }
 
 #[test]
