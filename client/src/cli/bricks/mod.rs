@@ -30,7 +30,7 @@ pub enum BricksCommand {
         json: bool,
     },
     /// Play a game in the terminal: an agent drops, and a person (typing s or b), an honest
-    /// oracle or the adversary answers.
+    /// oracle or the adversary answers (a game they answer stops after 100,000 drops).
     Play {
         #[command(flatten)]
         setup: SetupArgs,
@@ -261,6 +261,10 @@ pub fn solve(out: &mut impl Write, setup: Setup, json: bool) -> anyhow::Result<E
     Ok(ExitCode::SUCCESS)
 }
 
+/// The drops a game answered by the oracle or the adversary plays before it stops: a second
+/// or so of output. A tower of 10^18 with one brick would otherwise print for ever.
+const MOST_UNATTENDED_DROPS: u64 = 100_000;
+
 /// Who answers in a console game.
 enum Answering {
     Human,
@@ -268,7 +272,8 @@ enum Answering {
 }
 
 /// `client bricks play`: the seed's three phases in the terminal. Returns FAILURE only when the
-/// input ends before the game does.
+/// input ends before the game does, or a game answered by itself passes
+/// [`MOST_UNATTENDED_DROPS`].
 pub fn play(
     input: &mut impl BufRead,
     out: &mut impl Write,
@@ -310,6 +315,15 @@ pub fn play(
     let mut drop_number = 0;
     while agent.can_continue() {
         let state = *agent.state();
+        if drop_number == MOST_UNATTENDED_DROPS && matches!(answering, Answering::Machine(_)) {
+            writeln!(
+                out,
+                "Stopped after {drop_number} drops, {} left: a game this long answered by \
+                 itself is not worth watching; `client bricks solve` gives its outcome.",
+                state.drops_left()
+            )?;
+            return Ok(ExitCode::FAILURE);
+        }
         let height = agent.drop_height()?;
         drop_number += 1;
         writeln!(

@@ -195,3 +195,20 @@ fn the_tree_takes_heights_up_to_64_and_its_help_says_so() {
         .unwrap();
     assert!(height.contains("H (1..=64)"), "{height:?}");
 }
+
+#[test]
+fn a_game_answered_by_itself_stops_when_it_would_print_for_ever() {
+    let endless = setup(1_000_000_000_000_000_000, 1_000_000_000_000_000_000, 1);
+    let playing = options(endless, AgentKind::Winning, AnswerKind::Adversary);
+    let (text, code) = run_play(playing, "");
+    assert_eq!(code, ExitCode::FAILURE);
+    let last = text.lines().last().unwrap();
+    assert!(last.starts_with("Stopped after 100000 drops"), "{last}");
+    // A game that ends sooner is played to its end.
+    let playing = options(
+        setup(1000, 1000, 1),
+        AgentKind::Winning,
+        AnswerKind::Adversary,
+    );
+    assert_eq!(run_play(playing, "").1, ExitCode::SUCCESS);
+}
