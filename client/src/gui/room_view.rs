@@ -134,8 +134,16 @@ impl RoomView {
         };
         let action = self.update_board(input, snapshot, held);
         let panel = self.draw_panel(input, snapshot, held);
+        self.on_panel_action(panel.as_ref());
         let takeback = self.update_takebacks(input, snapshot, held);
         panel.or(action).or(takeback)
+    }
+
+    /// A seat taken makes the reason a spectator's click did nothing out of date.
+    fn on_panel_action(&mut self, action: Option<&RoomAction>) {
+        if let Some(RoomAction::Send(ClientMsg::JoinSeat { .. })) = action {
+            self.hint = None;
+        }
     }
 
     /// A puzzle's Undo and Restart, under its moves, for its player.
@@ -258,20 +266,6 @@ impl RoomView {
             .iter()
             .any(|h| acting_seat(&snapshot.state) == Some(h.seat));
         y += LINE_HEIGHT;
-        let hint = match &self.hint {
-            Some((version, hint)) if *version == snapshot.version => {
-                Some((hint.as_str(), ERROR_TEXT))
-            }
-            _ if self.awaiting.is_some() => Some(("Waiting for the server...", DIM_TEXT)),
-            _ if my_turn => Some((your_turn_hint(&snapshot.state), DIM_TEXT)),
-            _ => None,
-        };
-        if let Some((text, color)) = hint {
-            for line in wrap_to_width(text, SIDE_PANEL_WIDTH - 20.0) {
-                label(&line, x, y, color);
-                y += LINE_HEIGHT;
-            }
-        }
         y += 10.0;
         let mut action = None;
         for (seat, state) in snapshot.seats.iter().enumerate() {
@@ -301,6 +295,22 @@ impl RoomView {
                 }
             }
             y += LINE_HEIGHT + 4.0;
+        }
+        // Under the seats, so that a reason appearing does not move their Sit here buttons
+        // from under the pointer.
+        let hint = match &self.hint {
+            Some((version, hint)) if *version == snapshot.version => {
+                Some((hint.as_str(), ERROR_TEXT))
+            }
+            _ if self.awaiting.is_some() => Some(("Waiting for the server...", DIM_TEXT)),
+            _ if my_turn => Some((your_turn_hint(&snapshot.state), DIM_TEXT)),
+            _ => None,
+        };
+        if let Some((text, color)) = hint {
+            for line in wrap_to_width(text, SIDE_PANEL_WIDTH - 20.0) {
+                label(&line, x, y, color);
+                y += LINE_HEIGHT;
+            }
         }
         label(
             &format!("Spectators: {}", snapshot.spectators),
@@ -450,6 +460,16 @@ mod tests {
             None,
             "a valid pick clears the stale reason"
         );
+    }
+
+    #[test]
+    fn taking_a_seat_drops_the_reason_a_spectator_could_not_move() {
+        let mut view = RoomView::new(1);
+        view.note_hint(3, &BoardPlay::Refused("Spectators cannot move.".into()));
+        view.on_panel_action(Some(&RoomAction::Send(ClientMsg::Leave { room: 1 })));
+        assert!(view.hint_text().is_some());
+        view.on_panel_action(Some(&RoomAction::Send(ClientMsg::join_seat(1, 0))));
+        assert_eq!(view.hint_text(), None);
     }
 
     #[test]
