@@ -94,6 +94,20 @@ impl Default for BricksRoomBoard {
     }
 }
 
+/// Why a click on a tower too tall to show single floors picks none.
+const TOO_FINE: &str = "The floors here are too thin to pick one: type the height.";
+
+/// What the agent's controls need to know of this turn.
+#[derive(Clone, Copy)]
+struct DropTurn {
+    /// The agent's seat is ours and it is to drop, nothing of ours on its way.
+    to_drop: bool,
+    /// Put the keyboard in the drop field.
+    focus: bool,
+    /// A click on the tower can pick an open floor.
+    floors_clickable: bool,
+}
+
 impl BricksRoomBoard {
     /// Draws the board of `game` at `version`; `mine` are the seats held here and `awaiting`
     /// says a move of ours is on its way. Returns the move the user made, if any.
@@ -109,10 +123,19 @@ impl BricksRoomBoard {
         let layout = tower_layout(area, game);
         let agent_to_drop = game.turn() == Turn::Agent && mine.contains(&AGENT_SEAT) && !awaiting;
         let open = game.state().drop_range().ok();
-        let hovered = layout
-            .floor_at(input.mouse.x, input.mouse.y)
-            .filter(|height| agent_to_drop && open.as_ref().is_some_and(|r| r.contains(height)));
+        let (x, y) = (input.mouse.x, input.mouse.y);
+        let on_floor = layout.floor_at(x, y).filter(|_| agent_to_drop);
+        let hovered = on_floor.filter(|height| open.as_ref().is_some_and(|r| r.contains(height)));
         let picked_on_tower = hovered.filter(|_| input.clicked);
+        // A click on the tower that picks nothing says why: a floor already known, or floors
+        // too thin to pick one.
+        let click_refused = match on_floor.filter(|_| input.clicked) {
+            Some(height) if hovered.is_none() => drop_height(&height.to_string(), game).err(),
+            None if input.clicked && agent_to_drop && layout.too_fine_at(x, y) => {
+                Some(TOO_FINE.to_string())
+            }
+            _ => None,
+        };
         if let Some(height) = picked_on_tower {
             self.height.text = height.to_string();
         }
@@ -143,7 +166,12 @@ impl BricksRoomBoard {
             if agent_to_drop {
                 self.focused_at = Some(version);
             }
-            let drop = self.agent_controls(input, area, &mut y, game, agent_to_drop, focus);
+            let turn = DropTurn {
+                to_drop: agent_to_drop,
+                focus,
+                floors_clickable: layout.open_floors_clickable(),
+            };
+            let drop = self.agent_controls(input, area, &mut y, game, turn);
             play = play.or(drop);
         }
         if mine.contains(&ANSWERER_SEAT) {
@@ -157,21 +185,27 @@ impl BricksRoomBoard {
         let picked = picked && drop_height(&self.height.text, game).is_ok();
         play.or(if picked {
             BoardPlay::Picked
+        } else if let Some(reason) = click_refused {
+            BoardPlay::Refused(reason)
         } else {
             BoardPlay::Nothing
         })
     }
 
-    /// The drop field and button; `focus` puts the keyboard in the field.
+    /// The drop field and button.
     fn agent_controls(
         &mut self,
         input: &Input,
         area: Rect,
         y: &mut f32,
         game: &BricksGame,
-        agent_to_drop: bool,
-        focus: bool,
+        turn: DropTurn,
     ) -> BoardPlay {
+        let DropTurn {
+            to_drop: agent_to_drop,
+            focus,
+            floors_clickable,
+        } = turn;
         let x = card_x(area);
         let title = first_that_fits(
             &["Your drop (you are the agent)", "Your drop"],
@@ -208,10 +242,12 @@ impl BricksRoomBoard {
             (Err(_), _) if self.height.text.trim().is_empty() => {
                 let state = game.state();
                 let open = range_text(state.min_safe() + 1, state.max_safe(), "none");
-                (
-                    format!("Type a height in {open}, or click an open floor."),
-                    DIM_TEXT,
-                )
+                let or_click = if floors_clickable {
+                    ", or click an open floor"
+                } else {
+                    ""
+                };
+                (format!("Type a height in {open}{or_click}."), DIM_TEXT)
             }
             (Err(reason), _) => (reason.clone(), ERROR_TEXT),
         };

@@ -136,6 +136,18 @@ impl TowerLayout {
             .filter(|column| column.shows_single_floors())
             .find_map(|column| column.floor_at(x, y))
     }
+
+    /// Whether (`x`, `y`) is on a column whose floors are too thin to pick one by a click.
+    pub fn too_fine_at(&self, x: f32, y: f32) -> bool {
+        (self.close_up.iter().chain([&self.whole]))
+            .any(|column| !column.shows_single_floors() && column.floor_at(x, y).is_some())
+    }
+
+    /// Whether the open floors can be picked by a click: the close-up, which holds them, or
+    /// else the whole tower shows single floors.
+    pub fn open_floors_clickable(&self) -> bool {
+        self.close_up.unwrap_or(self.whole).shows_single_floors()
+    }
 }
 
 /// The tower of `game` in the board `area`.

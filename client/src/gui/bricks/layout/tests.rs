@@ -102,9 +102,27 @@ fn clicks_pick_floors_only_where_floors_are_drawn_singly() {
     assert_eq!(layout.floor_at(x, y), Some(1_020));
     let (x, y) = layout.whole.floor_center(600_000);
     assert_eq!(layout.floor_at(x, y), None);
+    assert!(
+        layout.too_fine_at(x, y),
+        "a click there is refused in words"
+    );
+    assert!(!layout.too_fine_at(0.0, 0.0));
     let short = window_layout(&game_after(20, &[]));
     let (x, y) = short.whole.floor_center(13);
     assert_eq!(short.floor_at(x, y), Some(13));
+    assert!(!short.too_fine_at(x, y));
+}
+
+#[test]
+fn open_floors_are_clickable_once_a_column_shows_them_singly() {
+    assert!(window_layout(&game_after(20, &[])).open_floors_clickable());
+    let tall = game_after(100_000, &[]);
+    assert!(
+        !window_layout(&tall).open_floors_clickable(),
+        "all 100,000 open"
+    );
+    let narrowed = game_after(1_000_000, &[(1_040, Answer::Broken), (1_000, Answer::Safe)]);
+    assert!(window_layout(&narrowed).open_floors_clickable());
 }
 
 #[test]
