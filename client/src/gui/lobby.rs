@@ -359,7 +359,10 @@ impl LobbyView {
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
         let my_seats = if connected { &self.my_seats[..] } else { &[] };
-        let (resume, top) = draw_my_seats(input, my_seats, RIGHT_X, top, held);
+        // Our games give up lines before the rooms' list has less than a row and its hint.
+        let rooms_least = LIST_HEADING_HEIGHT + ROOM_ROW_HEIGHT + LINE_HEIGHT;
+        let (resume, top) =
+            draw_my_seats(input, my_seats, RIGHT_X, (top, bottom - rooms_least), held);
         let now = get_time();
         if resume.is_some() {
             return resume;
@@ -402,16 +405,20 @@ impl LobbyView {
     }
 }
 
+/// How far under the top of a list of the right column its rows start, under its heading.
+const LIST_HEADING_HEIGHT: f32 = 34.0;
+
 /// A list of the right column from `top` to `bottom` under its `heading`: the rectangle its
-/// rows go in, or `None` when it is `empty`, said in these words in its place.
+/// rows go in (its hint under it), or `None` when it is `empty`, said in these words in its
+/// place.
 fn right_list(heading: &str, empty: Option<&str>, top: f32, bottom: f32) -> Option<Rect> {
     let width = screen_width() - RIGHT_X - MARGIN;
     heading_fit(heading, RIGHT_X, top + 22.0, width);
     let list = Rect::new(
         RIGHT_X,
-        top + 34.0,
+        top + LIST_HEADING_HEIGHT,
         width,
-        bottom - top - 34.0 - LINE_HEIGHT,
+        bottom - top - LIST_HEADING_HEIGHT - LINE_HEIGHT,
     );
     if let Some(empty) = empty {
         label(

@@ -140,13 +140,14 @@ pub fn room_buttons(
 }
 
 /// The games in progress in which we hold a seat (from any window or machine), each with
-/// the way back in, in a column from `x` to the screen's right margin; returns its action and
-/// where the column continues.
+/// the way back in, in a column from `x` to the screen's right margin, from `top` and ending
+/// above `bottom` where it can (it lists one game at least); returns its action and where the
+/// column continues.
 pub fn draw_my_seats(
     input: &Input,
     my_seats: &[parlor_shared::protocol::HeldSeat],
     x: f32,
-    top: f32,
+    (top, bottom): (f32, f32),
     held: &HashMap<RoomId, Vec<HeldSeat>>,
 ) -> (Option<LobbyAction>, f32) {
     if my_seats.is_empty() {
@@ -156,7 +157,8 @@ pub fn draw_my_seats(
     let mut y = top + 34.0;
     let mut action = None;
     let width = screen_width() - x - 20.0;
-    for mine in my_seats.iter().take(MY_SEATS_SHOWN) {
+    let shown = my_seats_shown(my_seats.len(), bottom - y);
+    for mine in my_seats.iter().take(shown) {
         let seat = describe::game_seat_name(mine.game, mine.seat);
         let text = format!("#{} {}, {seat}", mine.room, mine.game.name());
         let here = held
@@ -181,9 +183,9 @@ pub fn draw_my_seats(
         if button(input, button_rect, button_text) {
             action = Some(on_click);
         }
-        y += BUTTON_HEIGHT + 4.0;
+        y += MY_SEAT_ROW;
     }
-    let more = my_seats.len().saturating_sub(MY_SEATS_SHOWN);
+    let more = my_seats.len() - shown;
     if more > 0 {
         let text = format!("and {more} more, in the rooms below");
         label(&text, x, y + 16.0, DIM_TEXT);
@@ -192,8 +194,21 @@ pub fn draw_my_seats(
     (action, y + 4.0)
 }
 
-/// How many of our games in progress the lobby lists above the rooms.
+/// How many of our games in progress the lobby lists above the rooms at most.
 const MY_SEATS_SHOWN: usize = 3;
+/// The height of one of them.
+const MY_SEAT_ROW: f32 = BUTTON_HEIGHT + 4.0;
+
+/// How many of `count` games in progress fit `space` (with the line saying how many more
+/// there are, when not all do): at most [`MY_SEATS_SHOWN`], one at least.
+fn my_seats_shown(count: usize, space: f32) -> usize {
+    let fitting = |space: f32| (space / MY_SEAT_ROW).floor().max(1.0) as usize;
+    let all = count.min(MY_SEATS_SHOWN);
+    if all == count && fitting(space) >= all {
+        return all;
+    }
+    all.min(fitting(space - LINE_HEIGHT))
+}
 
 /// A stored game: result, length, players and age, with a Replay button. `now` is in
 /// seconds since the Unix epoch.
@@ -302,6 +317,24 @@ mod tests {
     use parlor_shared::identity::Player;
 
     use super::*;
+
+    #[test]
+    fn our_games_give_up_lines_to_the_space_they_have_but_keep_one() {
+        let rows = |n: f32| n * MY_SEAT_ROW;
+        assert_eq!(my_seats_shown(2, rows(2.0)), 2, "all fit, no line for more");
+        assert_eq!(
+            my_seats_shown(5, rows(4.0)),
+            3,
+            "three and the line for more"
+        );
+        assert_eq!(
+            my_seats_shown(5, rows(3.0)),
+            2,
+            "the line for more takes a row's room"
+        );
+        assert_eq!(my_seats_shown(3, rows(2.5)), 1);
+        assert_eq!(my_seats_shown(4, 0.0), 1, "one at least");
+    }
 
     #[test]
     fn without_a_server_the_lists_say_not_connected() {
