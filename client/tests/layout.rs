@@ -17,11 +17,12 @@ use common::{have_xvfb, scratch};
 const SIZES: [(u32, u32); 3] = [(800, 600), (1366, 768), (1920, 1080)];
 
 /// The rooms looked at, as `--open-room` words (the Klotski board is added).
-const ROOMS: [&str; 8] = [
+const ROOMS: [&str; 9] = [
     "cave classic a1 b1",
     "bricks agent",
     "bricks answerer",
     "hexapawn slow b1-b2",
+    "hexapawn slow 4x4",
     "hexapawn fast 4x4 b1-b2 a1-a2",
     "her-match 3x3 300",
     "ewn 1",

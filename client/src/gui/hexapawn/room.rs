@@ -20,7 +20,7 @@ use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::count_s;
 use crate::gui::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width,
-    fit_to_width, heading, label,
+    first_that_fits, fit_to_width, heading, label, side_panel_x,
 };
 
 /// Room under the boards for the brain's counts, the turn and the buttons.
@@ -77,14 +77,12 @@ pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>, arrival: f32) 
         moving: Some(arrival),
         ..HexMarks::default()
     };
-    caption(
-        &format!(
-            "Against {} on {}",
-            brain_title(&game.setup.brain),
-            game.setup.dims
-        ),
-        layout,
+    let against = format!(
+        "Against {} on {}",
+        brain_title(&game.setup.brain),
+        game.setup.dims
     );
+    caption(&[&against], layout);
     draw_board(layout, &game.position, &marks);
     // Whoever replays a stored game held no seat in it.
     if let Some((result, color)) = result_for(game, false) {
@@ -180,7 +178,7 @@ impl HexRoomBoard {
             selected,
             targets: selected.map_or_else(Vec::new, |from| targets(&game.position, from)),
         };
-        caption("The board", board);
+        caption(&["The board"], board);
         draw_board(board, &game.position, &marks);
         let mut play = BoardPlay::Nothing;
         if let Some(layout) = matchbox_at {
@@ -216,11 +214,18 @@ impl HexRoomBoard {
         allowed: &Result<(), String>,
     ) -> BoardPlay {
         let Some(matchbox) = &game.matchbox else {
-            caption("HER's matchbox (shown on its turn)", layout);
+            caption(
+                &["HER's matchbox (shown on its turn)", "HER's matchbox"],
+                layout,
+            );
             return BoardPlay::Nothing;
         };
         let beads = count_s(matchbox.total, "bead");
-        caption(&format!("HER's matchbox: {beads}"), layout);
+        let (long, short) = (
+            format!("HER's matchbox: {beads}"),
+            format!("Matchbox: {beads}"),
+        );
+        caption(&[&long, &short], layout);
         let moves: Vec<Move> = matchbox.beads.iter().map(|&(mv, _)| mv).collect();
         let hover = layout
             .arrow_at(&moves, input.mouse)
@@ -239,8 +244,15 @@ impl HexRoomBoard {
     }
 }
 
-fn caption(text: &str, layout: HexLayout) {
-    label(text, layout.left, layout.top - 12.0, TEXT);
+/// The first of `texts` that fits above the board of `layout`, short of the side panel.
+fn caption(texts: &[&str], layout: HexLayout) {
+    let width = side_panel_x(screen_width()) - 10.0 - layout.left;
+    label(
+        &first_that_fits(texts, width),
+        layout.left,
+        layout.top - 12.0,
+        TEXT,
+    );
 }
 
 /// Whether one of `mine` may act in `game` now, or why not.
