@@ -11,10 +11,16 @@ use super::draw::{HexMarks, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::{count_of, count_s};
-use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, fit_to_width, label};
+use crate::gui::widgets::{
+    DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, first_that_fits, fit_to_width, label, side_panel_x,
+};
 
 /// Heights of the band with the two boards and of the score under it.
 const BOARDS_HEIGHT: f32 = 290.0;
+/// The boards give up height down to this, so that the charts keep theirs on a short window.
+const BOARDS_MIN_HEIGHT: f32 = 150.0;
+/// The height the learning curve's two charts need to show their lines and scales.
+const CURVE_MIN_HEIGHT: f32 = 240.0;
 const SCORE_HEIGHT: f32 = 4.0 * LINE_HEIGHT + 8.0;
 const CAPTION: f32 = 30.0;
 
@@ -31,7 +37,9 @@ pub struct MatchLayout {
 
 pub fn match_layout(screen_w: f32, screen_h: f32, view: &MatchView) -> MatchLayout {
     let area = board_area(screen_w, screen_h);
-    let (boards, rest) = split_top(area, BOARDS_HEIGHT, 8.0);
+    let boards_height = (area.h - 2.0 * 8.0 - SCORE_HEIGHT - CURVE_MIN_HEIGHT)
+        .clamp(BOARDS_MIN_HEIGHT, BOARDS_HEIGHT);
+    let (boards, rest) = split_top(area, boards_height, 8.0);
     let (score, curve) = split_top(rest, SCORE_HEIGHT, 8.0);
     let boards = Rect::new(boards.x, boards.y + CAPTION, boards.w, boards.h - CAPTION);
     let (left, right) = halves(boards, 24.0);
@@ -79,9 +87,11 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
         Some(matchbox) => {
             let mover = her_to_move(view);
             let beads = count_s(matchbox.total, "bead");
-            let text = format!("{}'s matchbox: {beads}", names[mover]);
+            let long = format!("{}'s matchbox: {beads}", names[mover]);
+            let short = format!("Matchbox: {beads}");
+            let width = side_panel_x(screen_width()) - 10.0 - layout.matchbox.left;
             label(
-                &text,
+                &first_that_fits(&[&long, &short], width),
                 layout.matchbox.left,
                 layout.matchbox.top - 12.0,
                 HER_COLORS[mover],
@@ -277,5 +287,16 @@ mod tests {
         assert!(layout.score_y + 3.0 * LINE_HEIGHT < layout.curve.y);
         assert!(layout.curve.y + layout.curve.h <= 768.0);
         assert!(layout.curve.h > 200.0, "{layout:?}");
+    }
+
+    /// On a short window the boards give up height, not the charts.
+    #[test]
+    fn the_curve_keeps_its_height_on_a_small_window() {
+        let layout = match_layout(800.0, 600.0, &view());
+        assert!(layout.curve.h >= CURVE_MIN_HEIGHT, "{layout:?}");
+        assert!(layout.curve.y + layout.curve.h <= 600.0);
+        assert!(layout.board.top + layout.board.height() + 16.0 < layout.score_y);
+        assert!(layout.score_y + 3.0 * LINE_HEIGHT < layout.curve.y);
+        assert!(layout.board.cell >= 30.0, "{layout:?}");
     }
 }
