@@ -7,10 +7,14 @@
 //! `$PARLOR_HOME/config` when `PARLOR_HOME` is set: for tests, and for several people on one
 //! machine. The file holds a secret, so it is written readable by its owner only, and a file
 //! that does not read is reported, never replaced: replacing it would lose the person's seats.
+//!
+//! Several processes may start at once (a script, or windows opened together): the file is
+//! always written under a temporary name of the writer's own and then put in place whole, so
+//! a reader never sees half of it, and the first identity made is the one every process keeps.
 
 use std::fs;
-use std::io::Write;
-use std::path::Path;
+use std::io::{ErrorKind, Write};
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use parlor_shared::identity::{PlayerSecret, check_name};
@@ -43,15 +47,24 @@ impl Identity {
         }
     }
 
-    /// The identity kept in `home`, made and kept there on first use.
+    /// The identity kept in `home`, made and kept there on first use. Processes starting at
+    /// once on a new home all end up with the one identity that was kept first: the file is
+    /// published only where none is, and a process that finds one there reads it instead.
     pub fn load_or_create(home: &Home) -> anyhow::Result<Identity> {
         let path = home.identity_file();
         if path.exists() {
             return Identity::read(&path);
         }
+        // Tolerates a folder another process made meanwhile.
+        fs::create_dir_all(&home.config)
+            .with_context(|| format!("cannot create {}", home.config.display()))?;
         let identity = Identity::fresh();
-        identity.write(&path)?;
-        Ok(identity)
+        let published = publish_new(&path, &identity.text()?)
+            .with_context(|| format!("cannot write {}", path.display()))?;
+        match published {
+            true => Ok(identity),
+            false => Identity::read(&path),
+        }
     }
 
     /// The identity in `path` (a kept one or an export), checked as a server would check it.
@@ -71,25 +84,25 @@ impl Identity {
         Ok(identity)
     }
 
-    /// Writes the identity to `path` whole or not at all (a new file renamed over the old),
-    /// readable by its owner only.
+    /// Keeps the identity in `path` (the kept identity file, whose folder is made if need
+    /// be), replacing the old file whole: readers see the old file or the new, never half.
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {
         let folder = path.parent().unwrap_or(Path::new("."));
         fs::create_dir_all(folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
-        let mut text = serde_json::to_string_pretty(self)?;
-        text.push('\n');
-        let partial = path.with_extension("json.partial");
-        let written = (|| {
-            let mut file = owner_only(&partial)?;
-            file.write_all(text.as_bytes())?;
-            file.sync_all()?;
-            fs::rename(&partial, path)
-        })();
-        if written.is_err() {
-            let _ = fs::remove_file(&partial);
-        }
-        written.with_context(|| format!("cannot write {}", path.display()))
+        let replaced = write_temp(path, &self.text()?).and_then(|temp| {
+            let renamed = fs::rename(&temp, path);
+            if renamed.is_err() {
+                let _ = fs::remove_file(&temp);
+            }
+            renamed
+        });
+        replaced.with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// The file's text.
+    fn text(&self) -> anyhow::Result<String> {
+        Ok(serde_json::to_string_pretty(self)? + "\n")
     }
 
     /// The same identity under `name`, checked.
@@ -102,25 +115,72 @@ impl Identity {
     }
 }
 
+/// Writes `text` to a new file beside `path` under a name of its own (two writers at once
+/// must not share one, or one publishes the other's half-written file), readable by its owner
+/// only and synced; its path. Nothing is left behind on an error.
+fn write_temp(path: &Path, text: &str) -> std::io::Result<PathBuf> {
+    let temp = crate::out_file::temp_path(path);
+    let written = owner_only_new(&temp).and_then(|mut file| {
+        file.write_all(text.as_bytes())?;
+        file.sync_all()
+    });
+    match written {
+        Ok(()) => Ok(temp),
+        Err(error) => {
+            let _ = fs::remove_file(&temp);
+            Err(error)
+        }
+    }
+}
+
+/// Puts a file of `text` at `path` whole, unless a file is there: `false` then, and it is left
+/// as it was. A hard link publishes the complete file in one step and, unlike a rename, fails
+/// rather than replace one that another process published first.
+fn publish_new(path: &Path, text: &str) -> std::io::Result<bool> {
+    let temp = write_temp(path, text)?;
+    let linked = fs::hard_link(&temp, path);
+    let _ = fs::remove_file(&temp);
+    match linked {
+        Ok(()) => Ok(true),
+        Err(error) if error.kind() == ErrorKind::AlreadyExists => Ok(false),
+        // A file system without hard links (FAT): the file is made exclusively in place, so
+        // still only one process makes it, though a reader could come upon it half written.
+        Err(_) => match owner_only_new(path) {
+            Ok(mut file) => {
+                let written = file
+                    .write_all(text.as_bytes())
+                    .and_then(|()| file.sync_all());
+                if written.is_err() {
+                    let _ = fs::remove_file(path);
+                }
+                written.map(|()| true)
+            }
+            Err(error) if error.kind() == ErrorKind::AlreadyExists => Ok(false),
+            Err(error) => Err(error),
+        },
+    }
+}
+
+/// A new file at `path` (never an existing one), readable by its owner only.
 #[cfg(unix)]
-fn owner_only(path: &Path) -> std::io::Result<fs::File> {
+fn owner_only_new(path: &Path) -> std::io::Result<fs::File> {
     use std::os::unix::fs::OpenOptionsExt;
     fs::File::options()
         .write(true)
-        .create(true)
-        .truncate(true)
+        .create_new(true)
         .mode(0o600)
         .open(path)
 }
 
 #[cfg(not(unix))]
-fn owner_only(path: &Path) -> std::io::Result<fs::File> {
-    fs::File::create(path)
+fn owner_only_new(path: &Path) -> std::io::Result<fs::File> {
+    fs::File::options().write(true).create_new(true).open(path)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use parlor_shared::identity::player_id;
 
     #[test]
     fn an_identity_is_made_once_and_then_kept() {
@@ -143,6 +203,64 @@ mod tests {
                 .mode();
             assert_eq!(mode & 0o777, 0o600, "only its owner may read a secret");
         }
+    }
+
+    #[test]
+    fn many_processes_starting_at_once_on_a_fresh_home_make_one_identity() {
+        // Threads stand for the processes: each goes through the whole first use at once.
+        const AT_ONCE: usize = 16;
+        for _ in 0..5 {
+            let folder = tempfile::tempdir().unwrap();
+            let home = Home::under(folder.path());
+            let start = std::sync::Barrier::new(AT_ONCE);
+            let made: Vec<Identity> = std::thread::scope(|scope| {
+                let runs: Vec<_> = (0..AT_ONCE)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            start.wait();
+                            Identity::load_or_create(&home)
+                        })
+                    })
+                    .collect();
+                runs.into_iter()
+                    .map(|run| run.join().unwrap().unwrap())
+                    .collect()
+            });
+            let kept = Identity::read(&home.identity_file()).unwrap();
+            for identity in &made {
+                assert_eq!(player_id(&identity.secret), player_id(&kept.secret));
+            }
+            let names: Vec<_> = fs::read_dir(&home.config)
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name())
+                .collect();
+            assert_eq!(names, ["identity.json"], "temporary files are removed");
+        }
+    }
+
+    #[test]
+    fn renames_at_once_each_replace_the_file_whole() {
+        let folder = tempfile::tempdir().unwrap();
+        let home = Home::under(folder.path());
+        let ada = Identity::load_or_create(&home).unwrap();
+        let path = home.identity_file();
+        std::thread::scope(|scope| {
+            for writer in 0..8 {
+                let (ada, path) = (&ada, &path);
+                scope.spawn(move || {
+                    for round in 0..20 {
+                        let renamed = ada.renamed(&format!("Ada {writer}-{round}")).unwrap();
+                        renamed.write(path).unwrap();
+                    }
+                });
+            }
+            scope.spawn(|| {
+                for _ in 0..200 {
+                    assert_eq!(Identity::read(&path).unwrap().secret, ada.secret);
+                }
+            });
+        });
+        assert_eq!(Identity::read(&path).unwrap().secret, ada.secret);
     }
 
     #[test]

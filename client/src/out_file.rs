@@ -74,15 +74,29 @@ fn is_same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
-/// `.NAME-PID.partial.EXT` beside `path`: hidden, one per process, with `path`'s extension.
-fn temp_path(path: &Path) -> PathBuf {
+/// `.NAME-PID-RANDOM.partial.EXT` beside `path`: hidden, with `path`'s extension, and a name
+/// no other writer uses: processes (or threads) writing the same file at once must each have
+/// their own, or one renames the other's half-written file into place.
+pub fn temp_path(path: &Path) -> PathBuf {
     let stem = path.file_stem().unwrap_or_default().to_string_lossy();
     let extension = path
         .extension()
         .map(|extension| format!(".{}", extension.to_string_lossy()))
         .unwrap_or_default();
-    let name = format!(".{stem}-{}.partial{extension}", std::process::id());
+    let unique = rand::random::<u64>();
+    let name = format!(
+        ".{stem}-{}-{unique:016x}.partial{extension}",
+        std::process::id()
+    );
     path.with_file_name(name)
+}
+
+/// Whether `path` names a file in a folder that does not exist: the plain words for an error
+/// that the system reports as "No such file or directory".
+pub fn folder_is_missing(path: &Path) -> bool {
+    path.parent()
+        .filter(|folder| !folder.as_os_str().is_empty())
+        .is_some_and(|folder| !folder.is_dir())
 }
 
 fn create_new(temp: &Path) -> anyhow::Result<()> {
@@ -91,14 +105,9 @@ fn create_new(temp: &Path) -> anyhow::Result<()> {
         .create_new(true)
         .open(temp)
         .map(drop)
-        .map_err(|e| {
-            let folder = temp
-                .parent()
-                .filter(|folder| !folder.as_os_str().is_empty());
-            match folder {
-                Some(folder) if !folder.is_dir() => anyhow!("its folder does not exist"),
-                _ => e.into(),
-            }
+        .map_err(|e| match folder_is_missing(temp) {
+            true => anyhow!("its folder does not exist"),
+            false => e.into(),
         })
 }
 
