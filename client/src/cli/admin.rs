@@ -37,9 +37,18 @@ pub enum AdminCommand {
     /// End an unfinished room or auto match: its followers are told, nothing is stored of an
     /// unfinished game.
     Close {
-        /// The room's id, as `rooms` shows it.
+        /// The room's id, as `rooms` shows it (`#2`, or just `2`).
+        #[arg(value_parser = room_id)]
         room: RoomId,
     },
+}
+
+/// A room's id as typed: `rooms` prints ids as `#2`, so the `#` may be copied with it.
+fn room_id(typed: &str) -> Result<RoomId, String> {
+    let digits = typed.strip_prefix('#').unwrap_or(typed);
+    digits.parse().map_err(|_| {
+        format!("a room's id is a whole number, as `rooms` shows it (#2 or 2), not {typed:?}")
+    })
 }
 
 /// How long each answer is waited for.
@@ -122,4 +131,38 @@ pub fn hall_url(
         parlor_server::ServerConfig::new(([127, 0, 0, 1], 0).into(), Some(data.to_path_buf()));
     config.operators = vec![player_id(&identity.secret)];
     Ok(parlor_server::start_in_background(config)?.url())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    #[derive(Parser, Debug)]
+    struct Typed {
+        #[command(subcommand)]
+        command: AdminCommand,
+    }
+
+    fn closes(args: &[&str]) -> Result<RoomId, String> {
+        let typed = Typed::try_parse_from([&["admin", "close"], args].concat());
+        match typed.map_err(|error| error.to_string())?.command {
+            AdminCommand::Close { room } => Ok(room),
+            AdminCommand::Rooms => unreachable!("close was typed"),
+        }
+    }
+
+    #[test]
+    fn a_room_is_named_as_rooms_shows_it_with_or_without_its_hash() {
+        assert_eq!(closes(&["#2"]), Ok(2));
+        assert_eq!(closes(&["2"]), Ok(2));
+        for bad in ["##2", "#", "2#", "# 2", "#x"] {
+            let refused = closes(&[bad]).unwrap_err();
+            assert!(
+                refused.contains("a room's id is a whole number"),
+                "{bad}: {refused}"
+            );
+        }
+    }
 }
