@@ -121,7 +121,9 @@ pub async fn brain_file(hall: &Hall, name: &str, asker: PlayerId) -> Result<Stri
 pub async fn import(hall: &Hall, name: String, json: String, asker: Asker) -> ServerMsg {
     // Held until the file is stored: a match starting meanwhile would read the old brain and
     // store it back over the import with its first round.
-    let (_write, name) = match hall.hold_brain_to_change(&name, asker) {
+    let held =
+        Hall::brain_to_import(&name, asker).and_then(|name| hall.hold_brain_for_write(&name));
+    let (_write, name) = match held {
         Ok(held) => held,
         Err(refusal) => return refused(refusal),
     };

@@ -294,7 +294,13 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
     // the rest passed over, and nothing is stored. (Padded with spaces to travel in parts.)
     let valid = Brain::new(Dims::HEXAPAWN, false).to_json() + &" ".repeat(100_000);
     assert!(Brain::from_json(&valid).is_ok());
-    for name in ["", "a\nb"] {
+    for (name, reason) in [
+        ("", "a brain name has"),
+        ("a\nb", "a brain name has"),
+        ("HER ", "may not begin or end with a space"),
+        (" HER", "may not begin or end with a space"),
+        ("a/b", "may not hold '/'"),
+    ] {
         let mut parts = brain_parts::import_requests(name, &valid);
         person.send(parts.next().unwrap()).await;
         let answer = person
@@ -305,11 +311,7 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
             })
             .await;
         assert_eq!(answer.0, ErrorCode::BadRequest, "{}", answer.1);
-        assert!(
-            answer.1.contains("a brain name has"),
-            "{name:?}: {}",
-            answer.1
-        );
+        assert!(answer.1.contains(reason), "{name:?}: {}", answer.1);
         let rest: Vec<ClientMsg> = parts.collect();
         assert!(!rest.is_empty(), "the file travels in parts");
         for part in rest {
@@ -334,6 +336,30 @@ async fn brains_are_exported_imported_and_refused_with_reasons() {
     let listed = person.brains().await;
     assert_eq!(listed[0].beads, trained.beads());
     assert_eq!(person.export("taught").await, trained);
+    // Nor is a new brain made under such a name by a game against HER or an auto match.
+    let message = person
+        .create_refused(
+            against_her(PlayMode::Fast, "HER "),
+            her_seats(),
+            ErrorCode::BadRequest,
+        )
+        .await;
+    assert!(
+        message.contains("may not begin or end with a space"),
+        "{message}"
+    );
+    let two = MatchSetup {
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        rounds: 10,
+        pace: Pace::FullSpeed,
+        brains: ["one".into(), "a/b".into()],
+    };
+    let message = person
+        .create_refused(GameSetup::HerMatch(two), Vec::new(), ErrorCode::BadRequest)
+        .await;
+    assert!(message.contains("may not hold '/'"), "{message}");
+    assert_eq!(person.brains().await.len(), 1, "only the brain imported");
     // A game against HER with the wrong size for a stored brain is refused, with the reason.
     let octapawn = GameSetup::Hexapawn(HexSetup {
         dims: Dims::OCTAPAWN,

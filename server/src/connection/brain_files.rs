@@ -18,7 +18,7 @@ impl Connection {
         let (hall, address) = (Arc::clone(&self.hall), self.source);
         let asker = self.asker();
         let begin = |name: &str| {
-            hall.check_brain_free(&Hall::brain_to_change(name, asker)?)?;
+            hall.check_brain_free(&Hall::brain_to_import(name, asker)?)?;
             brain_transfer::take_place(&hall.file_places, address)
         };
         // A full store refuses the file at its first part, not after it all came.

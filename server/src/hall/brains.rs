@@ -135,8 +135,9 @@ impl Hall {
     }
 
     /// Admits a new brain `canonical` that `maker` makes, or refuses it over their quotas (it
-    /// starts empty).
+    /// starts empty) or for a name no new brain may have (a stored brain keeps its name).
     async fn admit_new_brain(&self, maker: BrainMaker, canonical: &str) -> Result<(), Refusal> {
+        BrainRef::parse_new(canonical).map_err(bad_request)?;
         let (store, name, quotas) = (self.store.clone(), canonical.to_string(), self.brain_quotas);
         let admit = move || crate::brain_quota::admit(&store, quotas, maker, &name, 0);
         tokio::task::spawn_blocking(admit).await.map_err(internal)?
@@ -187,6 +188,14 @@ impl Hall {
             ));
         }
         Ok(brain.text())
+    }
+
+    /// The canonical name of the brain `asker` imports as `name`, or why they may not: as
+    /// [`Hall::brain_to_change`], and the name must be one a new brain may have
+    /// (`check_new_brain_name`), since an import may make one.
+    pub fn brain_to_import(name: &str, asker: Asker) -> Result<String, Refusal> {
+        BrainRef::parse_new(name).map_err(bad_request)?;
+        Hall::brain_to_change(name, asker)
     }
 
     /// Refuses to change a brain an auto match is training; `name` is canonical.

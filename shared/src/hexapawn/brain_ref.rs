@@ -47,6 +47,14 @@ impl BrainRef {
         })
     }
 
+    /// Reads `text` as [`BrainRef::parse`] does, for a brain about to be made (imported, or
+    /// first played or trained): its plain name must also pass [`check_new_brain_name`].
+    pub fn parse_new(text: &str) -> Result<BrainRef, String> {
+        let parsed = BrainRef::parse(text)?;
+        check_new_brain_name(&parsed.name)?;
+        Ok(parsed)
+    }
+
     /// `text` with its owner written out: a plain name is `asker`'s (the hall's when there is
     /// no asker: a name stored before brains had owners).
     pub fn canonical(text: &str, asker: Option<PlayerId>) -> Result<BrainRef, String> {
@@ -85,6 +93,27 @@ impl BrainRef {
     }
 }
 
+/// Why a plain name is refused for a new brain, beyond [`check_brain_name`]: spaces at either
+/// end, which a list does not show, so the brain could not be named again as listed; and `/`,
+/// which separates an owner from a name (`hall/HER`), so that `a/b` would read as the brain
+/// `b` of the owner `a` wherever an owner may be written. Brains stored before this rule keep
+/// their names: reading one only checks [`check_brain_name`].
+pub fn check_new_brain_name(name: &str) -> Result<(), String> {
+    check_brain_name(name)?;
+    if name.trim() != name {
+        return Err(format!(
+            "a brain name may not begin or end with a space, not {name:?}"
+        ));
+    }
+    if name.contains('/') {
+        return Err(format!(
+            "a brain name may not hold '/', which separates an owner from a name \
+             (ID/NAME, {HALL}/NAME), not {name:?}"
+        ));
+    }
+    Ok(())
+}
+
 /// A brain's name for a screen that does not know who looks: the plain name of a player's
 /// brain (its room names its creator), `NAME (the hall's)` for the hall's.
 pub fn brain_title(text: &str) -> String {
@@ -118,7 +147,8 @@ mod tests {
         );
         let stored_before_owners = BrainRef::canonical("HER", None).unwrap();
         assert_eq!(stored_before_owners, hall);
-        // A slash in a name of one's own is just a character.
+        // A slash in a name of one's own (stored before new names were refused one) is just a
+        // character.
         let odd = BrainRef::canonical("a/b", Some(ADA)).unwrap();
         assert_eq!(
             (odd.owner, odd.name.as_str()),
@@ -132,6 +162,34 @@ mod tests {
         assert!(mine.writable_by(ADA));
         assert!(!mine.writable_by(PlayerId(2)));
         assert!(!BrainRef::parse("hall/HER").unwrap().writable_by(ADA));
+    }
+
+    #[test]
+    fn a_new_brain_has_no_space_at_either_end_and_no_slash_in_its_name() {
+        for bad in [
+            " HER",
+            "HER ",
+            "HER\u{3000}",
+            "a/b",
+            "hall/ HER",
+            "3f2a000000000001/a/b",
+        ] {
+            let refused = BrainRef::parse_new(bad).unwrap_err();
+            assert!(
+                refused.contains("space") || refused.contains("'/'"),
+                "{bad:?}: {refused}"
+            );
+        }
+        for good in ["HER", "HER 2", "hall/HER", "3f2a000000000001/H E R"] {
+            assert!(BrainRef::parse_new(good).is_ok(), "{good:?}");
+        }
+        // Names stored before the rule still read, with their spaces and slashes.
+        let old = BrainRef::parse("3f2a000000000001/ a/b ").unwrap();
+        assert_eq!(
+            (old.owner, old.name.as_str()),
+            (BrainOwner::Player(ADA), " a/b ")
+        );
+        assert!(check_new_brain_name("").is_err());
     }
 
     #[test]

@@ -22,7 +22,7 @@ mod text;
 
 pub use board::{MAX_MOVES, Move, MoveList, Position, PositionData, Square, Status, WinReason};
 pub use brain_json::{BRAIN_FORMAT, BRAIN_FORMAT_VERSION, BrainFile};
-pub use brain_ref::{BrainOwner, BrainRef, HALL, brain_title};
+pub use brain_ref::{BrainOwner, BrainRef, HALL, brain_title, check_new_brain_name};
 pub use her::{BeadView, Brain, Her, HerChoice, HerResult, MatchboxView, Pick};
 pub use modes::{
     AutoConfig, AutoMatch, AutoReport, CURVE_WINDOW, CurvePoint, HerStats, MAX_BRAIN_BOXES,

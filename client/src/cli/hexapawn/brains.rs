@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use parlor_shared::brain_parts::{self, Assembly, Part};
+use parlor_shared::hexapawn::BrainRef;
 use parlor_shared::protocol::{BrainSummary, ClientMsg, ServerMsg};
 
 use crate::identity::{Home, Identity};
@@ -49,7 +50,8 @@ pub enum BrainsCommand {
     },
     /// Store a brain from a JSON file under NAME, replacing any brain of that name.
     Import {
-        /// The name to store it under: 1 to 40 printable characters, not all spaces.
+        /// The name to store it under: 1 to 40 printable characters, no space at either end
+        /// and no `/` (but an operator's hall/NAME shares it with everybody).
         name: String,
         /// The JSON file, as `export` writes it.
         file: PathBuf,
@@ -75,6 +77,8 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         BrainsCommand::List => vec![ClientMsg::ListBrains],
         BrainsCommand::Export { name, .. } => vec![ClientMsg::ExportBrain { name: name.clone() }],
         BrainsCommand::Import { name, file } => {
+            // The server refuses such a name too; refused here, before the file is read and sent.
+            BrainRef::parse_new(name).map_err(anyhow::Error::msg)?;
             let json =
                 read_text_file(file).with_context(|| format!("cannot read {}", file.display()))?;
             patience += Duration::from_secs(json.len() as u64 / 65_536);
@@ -261,6 +265,31 @@ mod tests {
         let mut out = Vec::new();
         let code = run(args, &mut out)?;
         Ok((code, String::from_utf8(out).unwrap()))
+    }
+
+    #[test]
+    fn a_brain_is_not_imported_under_a_name_with_spaces_at_its_ends_or_a_slash() {
+        let dir = tempfile::tempdir().unwrap();
+        for name in ["HER ", " HER", "a/b"] {
+            let args = BrainsArgs {
+                server: None,
+                data: dir.path().join("parlor-data"),
+                timeout: 20,
+                command: BrainsCommand::Import {
+                    name: name.into(),
+                    file: dir.path().join("her.json"),
+                },
+            };
+            let refused = run(args, &mut Vec::new()).unwrap_err().to_string();
+            assert!(
+                refused.starts_with("a brain name may not"),
+                "{name:?}: {refused}"
+            );
+            assert!(
+                !dir.path().join("parlor-data").exists(),
+                "nothing is started or made"
+            );
+        }
     }
 
     #[test]
