@@ -100,6 +100,21 @@ impl Identity {
         replaced.with_context(|| format!("cannot write {}", path.display()))
     }
 
+    /// Writes the identity to `path`, a new file (an export): an existing file is not
+    /// replaced, and a folder that does not exist is not made (as every other file the client
+    /// writes: a mistyped path must not leave folders behind).
+    pub fn export(&self, path: &Path) -> anyhow::Result<()> {
+        let why = match publish_new(path, &self.text()?) {
+            Ok(true) => return Ok(()),
+            Ok(false) => "it exists; name a new file".to_string(),
+            Err(_) if crate::out_file::folder_is_missing(path) => {
+                "its folder does not exist".to_string()
+            }
+            Err(error) => error.to_string(),
+        };
+        bail!("cannot write {}: {why}", path.display())
+    }
+
     /// The file's text.
     fn text(&self) -> anyhow::Result<String> {
         Ok(serde_json::to_string_pretty(self)? + "\n")
@@ -261,6 +276,24 @@ mod tests {
             });
         });
         assert_eq!(Identity::read(&path).unwrap().secret, ada.secret);
+    }
+
+    #[test]
+    fn an_export_is_a_new_file_in_a_folder_that_exists() {
+        let folder = tempfile::tempdir().unwrap();
+        let ada = Identity::fresh();
+        let missing = folder.path().join("no-such-folder").join("ada.json");
+        let refused = format!("{:#}", ada.export(&missing).unwrap_err());
+        assert!(refused.contains("its folder does not exist"), "{refused}");
+        assert!(!folder.path().join("no-such-folder").exists());
+        let file = folder.path().join("ada.json");
+        ada.export(&file).unwrap();
+        assert_eq!(Identity::read(&file).unwrap(), ada);
+        let refused = format!("{:#}", Identity::fresh().export(&file).unwrap_err());
+        assert!(refused.contains("it exists"), "{refused}");
+        assert_eq!(Identity::read(&file).unwrap(), ada, "left as it was");
+        let names: Vec<_> = fs::read_dir(folder.path()).unwrap().collect();
+        assert_eq!(names.len(), 1, "no temporary file is left");
     }
 
     #[test]

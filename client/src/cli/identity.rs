@@ -62,11 +62,7 @@ pub fn run(command: IdentityCommand, out: &mut impl Write) -> anyhow::Result<Exi
             )?;
         }
         IdentityCommand::Export { file } => {
-            let identity = Identity::load_or_create(&home)?;
-            if file.exists() {
-                bail!("{} exists; name a new file", file.display());
-            }
-            identity.write(&file)?;
+            Identity::load_or_create(&home)?.export(&file)?;
             writeln!(
                 out,
                 "Wrote {}. It holds your secret: keep it to yourself, and import it on another \
