@@ -34,6 +34,24 @@ pub use bench::BenchArgs;
 const DEFAULT_BUDGET_MS: u64 = 4000;
 /// The longest input read from standard input.
 const MAX_INPUT_BYTES: u64 = 1 << 20;
+/// The fewest positions `solve --max-positions` takes: IDA*'s table and the anytime search's
+/// first beam hold 1024 positions whatever the cap, so a smaller one would not be the cap
+/// searched with; and it would only stop the other searches at once.
+const MIN_POSITIONS: usize = 1 << 10;
+
+/// `--max-positions` as typed: a whole number, at least [`MIN_POSITIONS`].
+fn positions_cap(typed: &str) -> Result<usize, String> {
+    let cap: usize = typed
+        .parse()
+        .map_err(|_| format!("{typed:?} is not a whole number"))?;
+    if cap < MIN_POSITIONS {
+        return Err(format!(
+            "at least {MIN_POSITIONS}: the searches keep that many positions anyway, so a \
+             smaller cap would not be the one searched with"
+        ));
+    }
+    Ok(cap)
+}
 /// Exit code when neither a solution nor a proof of `No` was found in time.
 const UNDECIDED_EXIT: u8 = 2;
 /// What `terminal` and `solve` say about their exit codes after their help.
@@ -101,8 +119,8 @@ pub enum KlotskiCommand {
         /// Search time in milliseconds.
         #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
         budget_ms: u64,
-        /// Most positions a search may store (about 64 bytes each).
-        #[arg(long, default_value_t = SolveOptions::default().max_positions)]
+        /// Most positions a search may store (about 64 bytes each); at least 1024.
+        #[arg(long, default_value_t = SolveOptions::default().max_positions, value_parser = positions_cap)]
         max_positions: usize,
         /// The strongest heuristic to use (databases apply to one-blank boards of 1x1 tiles of
         /// up to 25 cells, and fall back to conflicts elsewhere).

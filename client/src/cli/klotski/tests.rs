@@ -120,6 +120,40 @@ fn a_scrambling_walk_takes_one_to_a_million_steps() {
 }
 
 #[test]
+fn a_search_is_given_room_for_at_least_1024_positions() {
+    use clap::Parser;
+    #[derive(clap::Parser, Debug)]
+    struct Cli {
+        #[command(subcommand)]
+        command: KlotskiCommand,
+    }
+    let cap = |typed: &str| {
+        let line = format!("klotski solve --max-positions {typed}");
+        match Cli::try_parse_from(line.split(' '))?.command {
+            KlotskiCommand::Solve { max_positions, .. } => Ok::<_, clap::Error>(max_positions),
+            other => panic!("not a solve: {other:?}"),
+        }
+    };
+    // 0 and 1 were taken, and the searches kept 1024 positions all the same.
+    for refused in ["0", "1", "1023"] {
+        let error = cap(refused).unwrap_err().to_string();
+        assert!(error.contains("at least 1024"), "{refused}: {error}");
+    }
+    assert!(
+        cap("x")
+            .unwrap_err()
+            .to_string()
+            .contains("not a whole number")
+    );
+    assert_eq!(cap("1024").unwrap(), 1024);
+    let default = Cli::try_parse_from(["klotski", "solve"]).unwrap().command;
+    assert!(matches!(
+        default,
+        KlotskiCommand::Solve { max_positions, .. } if max_positions == SolveOptions::default().max_positions
+    ));
+}
+
+#[test]
 fn the_bench_suite_has_every_course_input_and_small_boards() {
     let instances = bench::suite(2, 1).unwrap();
     let count = |suite| {
