@@ -4,6 +4,7 @@
 use std::io::ErrorKind;
 
 use tokio_tungstenite::tungstenite::Error;
+use tokio_tungstenite::tungstenite::error::ProtocolError;
 
 /// What went wrong with a connection, for the top bar.
 pub fn plain(error: &Error) -> String {
@@ -29,6 +30,10 @@ pub fn plain(error: &Error) -> String {
             "the server answered with HTTP {} instead of a WebSocket: is it a Parlor server?",
             response.status()
         ),
+        // A server that stopped dead (killed, or its machine gone) closes without a word.
+        Error::Protocol(ProtocolError::ResetWithoutClosingHandshake) => {
+            "the connection was cut".into()
+        }
         Error::Protocol(protocol) => format!("the server broke the WebSocket rules ({protocol})"),
         other => without_os_error(&other.to_string()),
     }
@@ -62,6 +67,12 @@ mod tests {
             "the connection was cut"
         );
         assert_eq!(plain(&Error::ConnectionClosed), "the connection was closed");
+        let killed = Error::Protocol(ProtocolError::ResetWithoutClosingHandshake);
+        assert_eq!(
+            plain(&killed),
+            "the connection was cut",
+            "not the server's fault"
+        );
         let raw = std::io::Error::from_raw_os_error(111);
         assert!(!plain(&Error::Io(raw)).contains("os error"));
         assert_eq!(

@@ -95,7 +95,7 @@ impl App {
             ServerMsg::RoomCreated { room } => self.room_created(room),
             ServerMsg::RoomRefused { code, message } => {
                 let pending = self.pending_room.take();
-                let text = format!("No new room: {message} ({code:?})");
+                let text = format!("No new room: {}", in_words(code, &message));
                 // Play again refused: the player stays in the room they played, told why
                 // there, with Leave as the way back.
                 match (
@@ -155,7 +155,7 @@ impl App {
             // A replay asked for before a room was opened: the room keeps the screen.
             ServerMsg::Record(_) => {}
             ServerMsg::Error { code, message } => {
-                self.say(format!("Server: {message} ({code:?})"), true);
+                self.say(format!("Server: {}", in_words(code, &message)), true);
                 if let Screen::Room(view) = &mut self.screen {
                     if self.snapshots.contains_key(&view.room) {
                         view.on_error();
@@ -200,6 +200,16 @@ pub(super) fn replay_title(id: RecordId, room: Option<RoomId>, game: GameKind) -
     match room {
         Some(room) => format!("Stored game #{id}, room #{room}: {}", game.name()),
         None => format!("Stored game #{id}: {}", game.name()),
+    }
+}
+
+/// What the server said of a refusal: its words (the code's name is for programs), or the
+/// code's name when it gave none.
+fn in_words(code: ErrorCode, message: &str) -> String {
+    if message.trim().is_empty() {
+        format!("{code:?}")
+    } else {
+        message.to_string()
     }
 }
 
