@@ -17,7 +17,7 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use parlor_shared::identity::{PlayerSecret, check_name};
+use parlor_shared::identity::{PlayerSecret, check_name, without_invisible};
 use serde::{Deserialize, Serialize};
 
 use crate::text_file::read_text_file;
@@ -71,7 +71,7 @@ impl Identity {
     pub fn read(path: &Path) -> anyhow::Result<Identity> {
         let text =
             read_text_file(path).with_context(|| format!("cannot read {}", path.display()))?;
-        let identity: Identity = serde_json::from_str(&text)
+        let mut identity: Identity = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a Parlor identity file", path.display()))?;
         if !identity.secret.is_strong() {
             bail!(
@@ -80,7 +80,9 @@ impl Identity {
                 PlayerSecret::LENGTH
             );
         }
-        check_name(&identity.name).map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
+        // A name kept before invisible characters were refused reads without them.
+        identity.name = check_name(&without_invisible(&identity.name))
+            .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
         Ok(identity)
     }
 
@@ -311,6 +313,20 @@ mod tests {
             assert!(error.contains("identity.json"), "{error}");
             assert_eq!(fs::read_to_string(home.identity_file()).unwrap(), damaged);
         }
+    }
+
+    /// A name kept before invisible characters were refused still reads, without them.
+    #[test]
+    fn a_kept_name_with_invisible_characters_reads_without_them() {
+        let folder = tempfile::tempdir().unwrap();
+        let home = Home::under(folder.path());
+        fs::create_dir_all(&home.config).unwrap();
+        let secret = PlayerSecret::random();
+        let kept = format!(r#"{{"secret":"{}","name":"\u202eAda"}}"#, secret.0);
+        fs::write(home.identity_file(), kept).unwrap();
+        let identity = Identity::load_or_create(&home).unwrap();
+        assert_eq!((identity.secret, identity.name.as_str()), (secret, "Ada"));
+        assert!(Identity::fresh().renamed("\u{202e}Ada").is_err());
     }
 
     #[test]

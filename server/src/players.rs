@@ -3,7 +3,7 @@
 //! a one-way hash, so the server stores and shows only ids: nothing it keeps lets anybody act
 //! as someone else).
 
-use parlor_shared::identity::{Player, PlayerSecret, check_name, player_id};
+use parlor_shared::identity::{Player, PlayerSecret, check_name, player_id, without_invisible};
 
 /// The player a `Hello` speaks for, or why it may not: a secret that is malformed or could be
 /// guessed, or a name out of bounds.
@@ -17,7 +17,9 @@ pub fn greeted(secret: &PlayerSecret, name: &str) -> Result<Player, String> {
     }
     Ok(Player {
         id: player_id(secret),
-        name: check_name(name)?,
+        // A name an older client kept with invisible characters is shown without them, rather
+        // than keep its player out.
+        name: check_name(&without_invisible(name))?,
     })
 }
 
@@ -45,5 +47,13 @@ mod tests {
                 .unwrap_err()
                 .contains("32")
         );
+    }
+
+    /// An older client's name with a direction override is shown without it: the player is
+    /// not kept out, and the name does not pass for another.
+    #[test]
+    fn invisible_characters_are_taken_out_of_a_greeting_s_name() {
+        let ada = greeted(&PlayerSecret::random(), "\u{202e}Ada\u{200b}").unwrap();
+        assert_eq!(ada.name, "Ada");
     }
 }

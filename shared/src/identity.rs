@@ -129,7 +129,38 @@ pub fn check_name(name: &str) -> Result<String, String> {
     if name.chars().any(char::is_control) {
         return Err("a name may not hold control characters (tabs, line breaks)".into());
     }
+    if name.chars().any(is_invisible) {
+        return Err(
+            "a name may not hold invisible characters (direction marks, zero-width \
+             spaces): they would let it pass for another"
+                .into(),
+        );
+    }
     Ok(name.to_string())
+}
+
+/// `name` without the invisible characters [`check_name`] refuses: for a name kept before it
+/// refused them, so that it still reads, and shows as it looks.
+pub fn without_invisible(name: &str) -> String {
+    name.chars().filter(|&c| !is_invisible(c)).collect()
+}
+
+/// A character that shows nothing of its own but may reorder or hide what is around it: the
+/// direction marks, embeddings, overrides and isolates, the zero-width spaces and joiners, the
+/// soft hyphen and the word joiner's kin, and the tag characters.
+fn is_invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{00AD}'
+            | '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{202A}'..='\u{202E}'
+            | '\u{2060}'..='\u{206F}'
+            | '\u{FEFF}'
+            | '\u{FFF9}'..='\u{FFFB}'
+            | '\u{E0000}'..='\u{E007F}'
+    )
 }
 
 /// `length` lowercase hex digits from the operating system's generator.
@@ -213,6 +244,13 @@ mod tests {
         for bad in ["", "   ", "a\nb", "tab\there"] {
             assert!(check_name(bad).is_err(), "{bad:?}");
         }
+        for spoof in ["\u{202e}live", "Ada\u{200b}", "A\u{2066}da", "\u{feff}Ada"] {
+            let refused = check_name(spoof).unwrap_err();
+            assert!(refused.contains("invisible"), "{spoof:?}: {refused}");
+            assert!(check_name(&without_invisible(spoof)).is_ok());
+        }
+        assert_eq!(without_invisible("A\u{200b}da\u{202e}"), "Ada");
+        assert_eq!(check_name("Zoë Ωmega 李").unwrap(), "Zoë Ωmega 李");
         let long = check_name(&"x".repeat(33)).unwrap_err();
         assert!(long.contains("32"), "{long}");
     }
