@@ -258,16 +258,18 @@ pub fn longest_fitting_prefix(text: &str, fits: impl Fn(&str) -> bool) -> usize 
     if fitting == 0 { 0 } else { ends[fitting - 1] }
 }
 
-/// A server address as typed, made into a WebSocket URL: `host:port` gets `ws://` in front.
+/// A server address as typed, made into a WebSocket URL: `host:port` gets `ws://` in front,
+/// and an `http://` or `https://` one (a server's address as a browser has it) becomes `ws://`
+/// or `wss://`. `None` when blank or of another scheme.
 pub fn server_url(typed: &str) -> Option<String> {
     let typed = typed.trim();
-    if typed.is_empty() {
-        None
-    } else if typed.starts_with("ws://") || typed.starts_with("wss://") {
-        Some(typed.to_string())
-    } else {
-        Some(format!("ws://{typed}"))
-    }
+    let (scheme, rest) = typed.split_once("://").unwrap_or(("ws", typed));
+    let scheme = match scheme.to_ascii_lowercase().as_str() {
+        "ws" | "http" => "ws",
+        "wss" | "https" => "wss",
+        _ => return None,
+    };
+    (!rest.is_empty()).then(|| format!("{scheme}://{rest}"))
 }
 
 #[cfg(test)]
@@ -414,5 +416,9 @@ mod tests {
         assert_eq!(server_url("ws://h:1").as_deref(), Some("ws://h:1"));
         assert_eq!(server_url("wss://h:1").as_deref(), Some("wss://h:1"));
         assert_eq!(server_url("   "), None);
+        assert_eq!(server_url("http://h:1").as_deref(), Some("ws://h:1"));
+        assert_eq!(server_url("HTTPS://h:1").as_deref(), Some("wss://h:1"));
+        assert_eq!(server_url("ftp://h:1"), None);
+        assert_eq!(server_url("ws://"), None);
     }
 }

@@ -91,7 +91,7 @@ pub struct GuiOptions {
 pub(crate) fn server_option(typed: &str) -> anyhow::Result<String> {
     match describe::server_url(typed) {
         Some(url) => Ok(url),
-        None => bail!("--server needs an address such as ws://192.168.1.20:7878"),
+        None => bail!("--server needs an address such as ws://192.168.1.20:7878, not {typed:?}"),
     }
 }
 
