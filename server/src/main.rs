@@ -29,8 +29,9 @@ const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;
 #[derive(Parser, Debug)]
 #[command(version)]
 struct Args {
-    /// Address to listen on; use 0.0.0.0:7878 to accept other machines.
-    #[arg(long, default_value = "127.0.0.1:7878")]
+    /// Address to listen on: an IP address and a port, or a host name this machine resolves
+    /// (localhost:7878); use 0.0.0.0:7878 to accept other machines.
+    #[arg(long, default_value = "127.0.0.1:7878", value_parser = listen_address)]
     addr: SocketAddr,
     /// Directory for the game database (created if missing).
     #[arg(long, default_value = "parlor-data")]
@@ -225,6 +226,19 @@ fn node_config(
     Ok(node)
 }
 
+/// `--addr` as typed: an IP address and port, else a host name and port resolved here.
+fn listen_address(typed: &str) -> Result<SocketAddr, String> {
+    if let Ok(address) = typed.parse() {
+        return Ok(address);
+    }
+    let explain = "an IP address and a port, such as 127.0.0.1:7878 or 0.0.0.0:7878";
+    let mut resolved = std::net::ToSocketAddrs::to_socket_addrs(typed)
+        .map_err(|error| format!("{explain} ({error})"))?;
+    resolved
+        .next()
+        .ok_or_else(|| format!("{explain} ({typed} names no address here)"))
+}
+
 /// Sets Klotski's table store for the solver seats: the cache in `folder`, else in the cache
 /// folder the client uses; its notes go to the log.
 fn set_table_store(folder: Option<PathBuf>) {
@@ -243,4 +257,26 @@ fn set_table_store(folder: Option<PathBuf>) {
     tracing::info!("Klotski's pattern tables: {}", folder.display());
     let cache = TableCache::with_notes(&folder, Box::new(|note| tracing::warn!("klotski: {note}")));
     parlor_engines::klotski::set_table_store(Box::new(cache));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::listen_address;
+
+    #[test]
+    fn an_address_to_listen_on_is_an_ip_and_port_or_a_name_resolved_here() {
+        assert_eq!(
+            listen_address("0.0.0.0:7878").unwrap().to_string(),
+            "0.0.0.0:7878"
+        );
+        let local = listen_address("localhost:7878").unwrap();
+        assert!(local.ip().is_loopback() && local.port() == 7878, "{local}");
+        for bad in ["localhost", "127.0.0.1", "nowhere.invalid:7878"] {
+            let refused = listen_address(bad).unwrap_err();
+            assert!(
+                refused.starts_with("an IP address and a port"),
+                "{bad}: {refused}"
+            );
+        }
+    }
 }
