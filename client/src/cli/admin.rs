@@ -79,6 +79,9 @@ pub fn run(args: AdminArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         };
         match message {
             ServerMsg::Rooms(rooms) => {
+                if rooms.is_empty() {
+                    writeln!(out, "(no rooms)")?;
+                }
                 for room in rooms {
                     let creator = room.creator.map_or("-".into(), |creator| creator.label());
                     let state = if room.outcome.is_some() {

@@ -365,7 +365,9 @@ fn write_rules(out: &mut impl Write, setup: Setup) -> anyhow::Result<()> {
     } = setup;
     writeln!(
         out,
-        "Dropping Bricks: a tower of heights 1..={height}, {drops} drops, {bricks} bricks."
+        "Dropping Bricks: a tower of heights 1..={height}, {drops} drop{}, {bricks} brick{}.",
+        plural_s(drops),
+        plural_s(u64::from(bricks))
     )?;
     writeln!(
         out,
@@ -424,6 +426,11 @@ fn write_end(
         writeln!(out, "The oracle's secret strength was {strength}.")?;
     }
     Ok(())
+}
+
+/// The "s" of a plural noun after `count`.
+fn plural_s(count: u64) -> &'static str {
+    if count == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]

@@ -324,12 +324,20 @@ pub fn view(
     };
     writeln!(out, "File loaded successfully with no errors.")?;
     let summary = match checked.status {
-        Status::Won => format!("solved in {} moves", checked.moves),
-        Status::Playing => format!("unfinished after {} moves", checked.moves),
+        Status::Won => format!("solved in {}", moves_text(checked.moves)),
+        Status::Playing => format!("unfinished after {}", moves_text(checked.moves)),
         Status::Lost(_) => format!("not solved: {}", checked.status),
     };
     writeln!(out, "{}: {summary}.", moves.name)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// "1 move", "6 moves".
+fn moves_text(count: usize) -> String {
+    match count {
+        1 => "1 move".into(),
+        _ => format!("{count} moves"),
+    }
 }
 
 /// `client ewn solve`: the fewest moves, one line each, and optionally the moves file.
