@@ -83,7 +83,7 @@ fn the_hall_in_a_data_directory_is_its_holders_to_run() {
     std::fs::create_dir_all(data).unwrap();
     assert_eq!(
         stdout(&client(&home, &["admin", "--data", data, "rooms"])),
-        ""
+        "(no rooms)\n"
     );
     let closed = client(&home, &["admin", "--data", data, "close", "7"]);
     assert_eq!(closed.status.code(), Some(1));
