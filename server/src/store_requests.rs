@@ -3,7 +3,7 @@
 //! travel in parts (`crate::brain_transfer`): [`brain_file`] gives the whole file that the
 //! connection sends as parts, and a file that arrived whole comes to [`import`]. Brain names are
 //! a player's (see `parlor_shared::hexapawn::BrainRef`): anybody lists, exports and plays a
-//! brain, only its owner imports over it or resets it.
+//! brain, only its owner imports over it, resets it or deletes it.
 
 use parlor_shared::brain_parts;
 use parlor_shared::hexapawn::{Brain, BrainRef};

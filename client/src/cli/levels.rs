@@ -37,6 +37,10 @@ pub fn run(args: LevelsArgs, out: &mut impl Write) -> anyhow::Result<std::proces
             format!("no built-in {folder} level is called {name:?} (`client levels {folder}` lists them)")
         })?;
         out.write_all(level.text.as_bytes())?;
+        // A file whose last line has no line break still prints as whole lines.
+        if !level.text.ends_with('\n') {
+            writeln!(out)?;
+        }
         return Ok(std::process::ExitCode::SUCCESS);
     }
     for (folder, _, about) in games {
@@ -88,8 +92,12 @@ mod tests {
         assert!(all.contains("  level1  level2  level3"), "{all}");
         let ewn = levels(Some("ewn"), None).unwrap();
         assert!(!ewn.contains("klotski:"), "{ewn}");
-        let level4 = levels(Some("ewn"), Some("level4")).unwrap();
-        assert_eq!(level4, named("ewn", "level4").unwrap().text);
+        for name in ["level1", "level4"] {
+            let printed = levels(Some("ewn"), Some(name)).unwrap();
+            let text = named("ewn", name).unwrap().text;
+            assert_eq!(printed.trim_end(), text.trim_end());
+            assert!(printed.ends_with('\n'), "{name} ends its last line");
+        }
         let unknown = levels(Some("chess"), None).unwrap_err().to_string();
         assert!(unknown.contains("ewn, klotski, cave"), "{unknown}");
         let missing = levels(Some("ewn"), Some("level99"))

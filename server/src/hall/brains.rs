@@ -172,7 +172,7 @@ impl Hall {
         Ok((self.brain_uses.hold_for_write(name)?, name.to_string()))
     }
 
-    /// The canonical name of the brain `asker` names to change (import over, reset), or why
+    /// The canonical name of the brain `asker` names to change (import over, reset, delete), or why
     /// they may not: only a brain's owner changes it, and the hall's operators the hall's
     /// shared brains (`hall/NAME`: how an operator shares one, read-only for everybody else).
     pub fn brain_to_change(name: &str, asker: Asker) -> Result<String, Refusal> {
@@ -182,8 +182,8 @@ impl Hall {
             return Err((
                 ErrorCode::NotYours,
                 format!(
-                    "brain {name:?} is not yours: only its owner imports over it or resets it \
-                     (export it and import it under a name of your own for a copy)"
+                    "brain {name:?} is not yours: only its owner imports over it, resets it \
+                     or deletes it (export it and import it under a name of your own for a copy)"
                 ),
             ));
         }

@@ -202,7 +202,10 @@ fn a_game_answered_by_itself_stops_when_it_would_print_for_ever() {
     let playing = options(endless, AgentKind::Winning, AnswerKind::Adversary);
     let (text, code) = run_play(playing, "");
     assert_eq!(code, ExitCode::FAILURE);
-    assert!(text.contains(" drops, 1 brick."), "one brick, not one bricks");
+    assert!(
+        text.contains(" drops, 1 brick."),
+        "one brick, not one bricks"
+    );
     let last = text.lines().last().unwrap();
     assert!(last.starts_with("Stopped after 100000 drops"), "{last}");
     // A game that ends sooner is played to its end.

@@ -65,6 +65,12 @@ impl SqliteStore {
     /// or is not a Parlor store is refused here, at the start, naming it, rather than losing
     /// writes or failing every request later.
     pub fn open(data_dir: &Path) -> anyhow::Result<SqliteStore> {
+        if data_dir.exists() && !data_dir.is_dir() {
+            anyhow::bail!(
+                "the data directory {} is a file: name a folder (made if missing)",
+                data_dir.display()
+            );
+        }
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
         let lock = lock_data_dir(data_dir)?;

@@ -140,6 +140,17 @@ fn a_damaged_database_is_refused_at_the_start_naming_it() {
 }
 
 #[test]
+fn a_file_named_as_the_data_directory_is_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("data");
+    std::fs::write(&file, b"notes").unwrap();
+    let refused = SqliteStore::open(&file).err().expect("a file is no folder");
+    let message = format!("{refused:#}");
+    assert!(message.contains("is a file: name a folder"), "{message}");
+    assert_eq!(std::fs::read(&file).unwrap(), b"notes", "left as it was");
+}
+
+#[test]
 fn a_database_that_can_only_be_read_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     drop(SqliteStore::open(dir.path()).unwrap());
