@@ -50,18 +50,19 @@ pub fn bench(
             search_time += report.search_time.unwrap_or(spent);
             position = position.play(square)?;
         }
-        let result = match position.outcome() {
-            Some(Outcome::Win(Player::Black)) => 0,
-            Some(Outcome::Win(Player::White)) => 1,
-            _ => 2,
+        let (result, ended) = match position.outcome() {
+            Some(Outcome::Win(player)) => {
+                let seat = usize::from(player == Player::White);
+                (seat, format!("{} wins", player.symbol()))
+            }
+            _ => (2, "a tie".to_string()),
         };
         results[result] += 1;
         writeln!(
             out,
-            "game {}: {first} {second} ... {} bricks, {:?}",
+            "game {}: {first} {second} ... {} bricks, {ended}",
             game + 1,
             position.brick_count(),
-            position.outcome().unwrap()
         )?;
     }
     times.sort();

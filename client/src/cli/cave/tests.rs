@@ -156,6 +156,11 @@ fn bench_prints_its_table() {
     ] {
         assert!(text.contains(label), "{text}");
     }
+    let game = text.lines().find(|line| line.starts_with("game 1:")).unwrap();
+    assert!(
+        game.ends_with(" wins") || game.ends_with("a tie"),
+        "in words, not Rust's: {game}"
+    );
     // "nodes per second N (in search time: P% of all time)": the strong engine's late moves
     // give df-pn part of their time, so the search has some of the time but not more than all.
     let rate_line = text
