@@ -156,7 +156,10 @@ fn bench_prints_its_table() {
     ] {
         assert!(text.contains(label), "{text}");
     }
-    let game = text.lines().find(|line| line.starts_with("game 1:")).unwrap();
+    let game = text
+        .lines()
+        .find(|line| line.starts_with("game 1:"))
+        .unwrap();
     assert!(
         game.ends_with(" wins") || game.ends_with("a tie"),
         "in words, not Rust's: {game}"
