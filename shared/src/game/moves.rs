@@ -68,16 +68,28 @@ impl GameMove {
     }
 }
 
-/// The turns among `moves` (see [`GameMove::is_a_turn`]) still in effect, an undo taking back
-/// the last and a restart all of them, as a puzzle's own count does: what a room's summary and
-/// a stored game's record count.
+/// How many turns among `moves` (see [`GameMove::is_a_turn`]) are still in effect
+/// ([`in_effect`]), as a puzzle's own count goes: what a room's summary and a stored game's
+/// record count.
 pub fn turns(moves: &[GameMove]) -> u32 {
-    moves.iter().fold(0, |in_effect, mv| match mv {
-        GameMove::Undo => in_effect.saturating_sub(1),
-        GameMove::Restart => 0,
-        mv if mv.is_a_turn() => in_effect + 1,
-        _ => in_effect,
-    })
+    in_effect(moves).len() as u32
+}
+
+/// The turns among `moves` that are still in effect, in order: an undo takes back the last
+/// one, a restart all of them.
+pub fn in_effect(moves: &[GameMove]) -> Vec<GameMove> {
+    let mut kept = Vec::new();
+    for mv in moves {
+        match mv {
+            GameMove::Undo => {
+                kept.pop();
+            }
+            GameMove::Restart => kept.clear(),
+            mv if mv.is_a_turn() => kept.push(*mv),
+            _ => {}
+        }
+    }
+    kept
 }
 
 impl std::fmt::Display for GameMove {

@@ -1,5 +1,6 @@
 //! Where a game under way started: what a replay of all its moves starts from.
 
+use super::moves::in_effect;
 use super::{GameMove, GameState, SetupError};
 use crate::klotski::{self, KlotskiMove};
 
@@ -20,18 +21,14 @@ impl GameState {
         let GameState::Klotski(game) = self else {
             return Ok(self.setup().start()?);
         };
-        let mut in_effect = Vec::new();
-        for mv in moves {
-            match mv {
-                GameMove::Klotski(KlotskiMove::Slide(slide)) => in_effect.push(*slide),
-                GameMove::Undo => {
-                    in_effect.pop();
-                }
-                GameMove::Restart => in_effect.clear(),
-                _ => {}
-            }
-        }
-        Ok(GameState::Klotski(game.before(&in_effect)?))
+        // A Klotski game's turns are its slides (giving up is none).
+        let slides: Vec<klotski::Move> = (in_effect(moves).into_iter())
+            .filter_map(|mv| match mv {
+                GameMove::Klotski(KlotskiMove::Slide(slide)) => Some(slide),
+                _ => None,
+            })
+            .collect();
+        Ok(GameState::Klotski(game.before(&slides)?))
     }
 }
 
