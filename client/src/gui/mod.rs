@@ -11,7 +11,7 @@ mod board_play;
 pub mod bricks;
 pub mod cave;
 mod confirm;
-mod describe;
+pub(crate) mod describe;
 pub mod ewn;
 mod game_view;
 pub mod hexapawn;

@@ -16,6 +16,7 @@ use parlor_engines::bricks::{
 use parlor_shared::bricks::{Answer, BricksMove, INDUCTION_MAX_HEIGHT, Setup, State, Status};
 
 use crate::cli::console::read_trimmed_line;
+use crate::gui::describe::count_s;
 use crate::seed::clock_seed;
 
 #[derive(Subcommand, Debug)]
@@ -365,9 +366,9 @@ fn write_rules(out: &mut impl Write, setup: Setup) -> anyhow::Result<()> {
     } = setup;
     writeln!(
         out,
-        "Dropping Bricks: a tower of heights 1..={height}, {drops} drop{}, {bricks} brick{}.",
-        plural_s(drops),
-        plural_s(u64::from(bricks))
+        "Dropping Bricks: a tower of heights 1..={height}, {}, {}.",
+        count_s(drops, "drop"),
+        count_s(bricks, "brick")
     )?;
     writeln!(
         out,
@@ -426,11 +427,6 @@ fn write_end(
         writeln!(out, "The oracle's secret strength was {strength}.")?;
     }
     Ok(())
-}
-
-/// The "s" of a plural noun after `count`.
-fn plural_s(count: u64) -> &'static str {
-    if count == 1 { "" } else { "s" }
 }
 
 #[cfg(test)]

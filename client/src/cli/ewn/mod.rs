@@ -20,6 +20,7 @@ use parlor_shared::ewn::{
 };
 
 use crate::builtin_levels;
+use crate::gui::describe::count_s;
 use crate::seed::clock_seed;
 use crate::text_file::read_text_file;
 
@@ -324,20 +325,12 @@ pub fn view(
     };
     writeln!(out, "File loaded successfully with no errors.")?;
     let summary = match checked.status {
-        Status::Won => format!("solved in {}", moves_text(checked.moves)),
-        Status::Playing => format!("unfinished after {}", moves_text(checked.moves)),
+        Status::Won => format!("solved in {}", count_s(checked.moves as u64, "move")),
+        Status::Playing => format!("unfinished after {}", count_s(checked.moves as u64, "move")),
         Status::Lost(_) => format!("not solved: {}", checked.status),
     };
     writeln!(out, "{}: {summary}.", moves.name)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// "1 move", "6 moves".
-fn moves_text(count: usize) -> String {
-    match count {
-        1 => "1 move".into(),
-        _ => format!("{count} moves"),
-    }
 }
 
 /// `client ewn solve`: the fewest moves, one line each, and optionally the moves file.
