@@ -10,7 +10,9 @@ use macroquad::text::measure_text;
 use parlor_shared::hexapawn::{BoxView, Move, Position, Side, Square};
 
 use super::layout::HexLayout;
-use crate::gui::widgets::{DIM_TEXT, text_at};
+use macroquad::window::screen_width;
+
+use crate::gui::widgets::{DIM_TEXT, first_that_fits, label, side_panel_x, text_at};
 
 pub const LIGHT_SQUARE: Color = Color::new(0.86, 0.80, 0.66, 1.0);
 pub const DARK_SQUARE: Color = Color::new(0.62, 0.48, 0.34, 1.0);
@@ -38,6 +40,17 @@ pub struct HexMarks {
     pub moving: Option<f32>,
     pub selected: Option<Square>,
     pub targets: Vec<Square>,
+}
+
+/// The first of `texts` that fits above the board of `layout`, short of the side panel.
+pub fn caption(texts: &[&str], layout: HexLayout, color: Color) {
+    let width = side_panel_x(screen_width()) - 10.0 - layout.left;
+    label(
+        &first_that_fits(texts, width),
+        layout.left,
+        layout.top - 12.0,
+        color,
+    );
 }
 
 /// Draws `position` at `layout` with its labels and `marks`.

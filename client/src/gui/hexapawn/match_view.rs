@@ -7,13 +7,11 @@ use macroquad::window::{screen_height, screen_width};
 use parlor_shared::hexapawn::{MatchView, RoundResult, Side, brain_title};
 
 use super::curve::{HER_COLORS, draw_curve};
-use super::draw::{HexMarks, draw_board, draw_matchbox};
+use super::draw::{HexMarks, caption, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::{count_of, count_s};
-use crate::gui::widgets::{
-    DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, first_that_fits, fit_to_width, label, side_panel_x,
-};
+use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, fit_to_width, label};
 
 /// Heights of the band with the two boards and of the score under it.
 const BOARDS_HEIGHT: f32 = 290.0;
@@ -72,12 +70,7 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
     let names = names(view);
     let white = usize::from(view.white);
     let board_caption = format!("{} plays White", names[white]);
-    label(
-        &board_caption,
-        layout.board.left,
-        layout.board.top - 12.0,
-        TEXT,
-    );
+    caption(&[&board_caption], layout.board, TEXT);
     let marks = HexMarks {
         last: view.last_move,
         ..HexMarks::default()
@@ -89,13 +82,7 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
             let beads = count_s(matchbox.total, "bead");
             let long = format!("{}'s matchbox: {beads}", names[mover]);
             let short = format!("Matchbox: {beads}");
-            let width = side_panel_x(screen_width()) - 10.0 - layout.matchbox.left;
-            label(
-                &first_that_fits(&[&long, &short], width),
-                layout.matchbox.left,
-                layout.matchbox.top - 12.0,
-                HER_COLORS[mover],
-            );
+            caption(&[&long, &short], layout.matchbox, HER_COLORS[mover]);
             draw_matchbox(layout.matchbox, matchbox, None);
         }
         None => {
@@ -104,12 +91,7 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
             } else {
                 "(the matchbox in use shows here)"
             };
-            label(
-                text,
-                layout.matchbox.left,
-                layout.matchbox.top - 12.0,
-                DIM_TEXT,
-            );
+            caption(&[text], layout.matchbox, DIM_TEXT);
         }
     }
     let score_x = layout.board.left - 22.0;

@@ -13,14 +13,14 @@ use parlor_shared::hexapawn::{
 };
 use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatState};
 
-use super::draw::{HexMarks, draw_board, draw_matchbox};
+use super::draw::{HexMarks, caption, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use super::words::{BrainAtStart, brain_line, turn_line};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::count_s;
 use crate::gui::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width,
-    first_that_fits, fit_to_width, heading, label, side_panel_x,
+    fit_to_width, heading, label,
 };
 
 /// Room under the boards for the brain's counts, the turn and the buttons.
@@ -82,7 +82,7 @@ pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>, arrival: f32) 
         brain_title(&game.setup.brain),
         game.setup.dims
     );
-    caption(&[&against], layout);
+    caption(&[&against], layout, TEXT);
     draw_board(layout, &game.position, &marks);
     // Whoever replays a stored game held no seat in it.
     if let Some((result, color)) = result_for(game, false) {
@@ -178,7 +178,7 @@ impl HexRoomBoard {
             selected,
             targets: selected.map_or_else(Vec::new, |from| targets(&game.position, from)),
         };
-        caption(&["The board"], board);
+        caption(&["The board"], board, TEXT);
         draw_board(board, &game.position, &marks);
         let mut play = BoardPlay::Nothing;
         if let Some(layout) = matchbox_at {
@@ -214,10 +214,8 @@ impl HexRoomBoard {
         allowed: &Result<(), String>,
     ) -> BoardPlay {
         let Some(matchbox) = &game.matchbox else {
-            caption(
-                &["HER's matchbox (shown on its turn)", "HER's matchbox"],
-                layout,
-            );
+            let waiting = ["HER's matchbox (shown on its turn)", "HER's matchbox"];
+            caption(&waiting, layout, TEXT);
             return BoardPlay::Nothing;
         };
         let beads = count_s(matchbox.total, "bead");
@@ -225,7 +223,7 @@ impl HexRoomBoard {
             format!("HER's matchbox: {beads}"),
             format!("Matchbox: {beads}"),
         );
-        caption(&[&long, &short], layout);
+        caption(&[&long, &short], layout, TEXT);
         let moves: Vec<Move> = matchbox.beads.iter().map(|&(mv, _)| mv).collect();
         let hover = layout
             .arrow_at(&moves, input.mouse)
@@ -242,17 +240,6 @@ impl HexRoomBoard {
             ))
         }
     }
-}
-
-/// The first of `texts` that fits above the board of `layout`, short of the side panel.
-fn caption(texts: &[&str], layout: HexLayout) {
-    let width = side_panel_x(screen_width()) - 10.0 - layout.left;
-    label(
-        &first_that_fits(texts, width),
-        layout.left,
-        layout.top - 12.0,
-        TEXT,
-    );
 }
 
 /// Whether one of `mine` may act in `game` now, or why not.
