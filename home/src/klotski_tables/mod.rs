@@ -82,8 +82,7 @@ impl TableCache {
         header.check(spec)?;
         if !stamp::matches(&path, &metadata, header.checksum) {
             if !header.sums_up(&map) {
-                let _ = std::fs::remove_file(&path);
-                stamp::forget(&path);
+                discard(&path);
                 return Err("damaged (the file is deleted)".into());
             }
             stamp::record(&path, &metadata, header.checksum);
@@ -104,11 +103,8 @@ impl TableCache {
             .with_context(|| format!("cannot create {}", self.folder.display()))?;
         let path = self.file(spec);
         let header = Header::of(spec, tables_checksum(tables));
-        // A name of this write's own: processes (and threads) building the same tables at
-        // once each write their own file, and the last rename wins.
-        static WRITES: AtomicU64 = AtomicU64::new(0);
-        let write = WRITES.fetch_add(1, Ordering::Relaxed);
-        let temp = path.with_extension(format!("bin.{}-{write}{TEMP_SUFFIX}", std::process::id()));
+        // Builds of the same tables at once each write their own file; the last rename wins.
+        let temp = temp_beside(&path);
         let written = write_file(&temp, &header, tables).and_then(|()| {
             std::fs::rename(&temp, &path).with_context(|| format!("renaming {}", temp.display()))
         });
@@ -133,26 +129,10 @@ impl TableCache {
     /// than trust its record.
     pub fn status(&self) -> Vec<FileStatus> {
         (self.files().into_iter())
-            .map(|path| {
-                let bytes = std::fs::metadata(&path).map_or(0, |meta| meta.len());
-                let usable = open(&path).and_then(|(map, metadata, header)| {
-                    let tables = format!("{}x{} {}", header.rows, header.cols, header.name);
-                    if path.file_name() != Some(file_name(header.rows, header.cols, &header.name).as_ref()) {
-                        return Err(format!("holds the {tables} tables under another name: not used"));
-                    }
-                    if !header.sums_up(&map) {
-                        let _ = std::fs::remove_file(&path);
-                        stamp::forget(&path);
-                        return Err("damaged: its checksum does not match (deleted: built again when a search needs it)".to_string());
-                    }
-                    stamp::record(&path, &metadata, header.checksum);
-                    Ok(tables)
-                });
-                FileStatus {
-                    path,
-                    bytes,
-                    usable,
-                }
+            .map(|path| FileStatus {
+                bytes: std::fs::metadata(&path).map_or(0, |meta| meta.len()),
+                usable: checked_whole(&path),
+                path,
             })
             .collect()
     }
@@ -200,6 +180,45 @@ impl TableCache {
 const FILE_PREFIX: &str = "klotski-tables-";
 /// The end of the name of a file being written, renamed when whole.
 const TEMP_SUFFIX: &str = ".new";
+
+/// The tables the file at `path` holds ("4x4 7-8"), checked byte by byte (and its record
+/// renewed), or why it cannot be used. A damaged file is deleted.
+fn checked_whole(path: &Path) -> Result<String, String> {
+    let (map, metadata, header) = open(path)?;
+    let tables = format!("{}x{} {}", header.rows, header.cols, header.name);
+    let own_name = file_name(header.rows, header.cols, &header.name);
+    if path.file_name() != Some(own_name.as_ref()) {
+        return Err(format!(
+            "holds the {tables} tables under another name: not used"
+        ));
+    }
+    if !header.sums_up(&map) {
+        discard(path);
+        return Err(
+            "damaged: its checksum does not match (deleted: built again when a search needs it)"
+                .to_string(),
+        );
+    }
+    stamp::record(path, &metadata, header.checksum);
+    Ok(tables)
+}
+
+/// Deletes a damaged table file and its record, so that no process trusts it again.
+fn discard(path: &Path) {
+    let _ = std::fs::remove_file(path);
+    stamp::forget(path);
+}
+
+/// A temporary name beside `path`, for a file written whole and then renamed over it: this
+/// write's own, since processes (and threads) writing the same file at once must not share
+/// one, and ending in [`TEMP_SUFFIX`], so that `clear` takes what a write cut short left.
+fn temp_beside(path: &Path) -> PathBuf {
+    static WRITES: AtomicU64 = AtomicU64::new(0);
+    let write = WRITES.fetch_add(1, Ordering::Relaxed);
+    let mut name = path.as_os_str().to_owned();
+    name.push(format!(".{}-{write}{TEMP_SUFFIX}", std::process::id()));
+    PathBuf::from(name)
+}
 
 /// The name of the file of a board's tables of one split.
 fn file_name(rows: impl Display, cols: impl Display, split: &str) -> String {

@@ -58,7 +58,7 @@ pub fn matches(table_file: &Path, metadata: &Metadata, checksum: u64) -> bool {
 /// be written costs the next process a full check, nothing worse.
 pub fn record(table_file: &Path, metadata: &Metadata, checksum: u64) {
     let path = path_of(table_file);
-    let temp = path.with_extension(format!("verified.{}.new", std::process::id()));
+    let temp = super::temp_beside(&path);
     let written = std::fs::write(&temp, line(metadata, checksum))
         .and_then(|()| std::fs::rename(&temp, &path));
     if written.is_err() {
