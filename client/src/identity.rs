@@ -137,17 +137,21 @@ impl Identity {
 /// only and synced; its path. Nothing is left behind on an error.
 fn write_temp(path: &Path, text: &str) -> std::io::Result<PathBuf> {
     let temp = crate::out_file::temp_path(path);
-    let written = owner_only_new(&temp).and_then(|mut file| {
-        file.write_all(text.as_bytes())?;
-        file.sync_all()
-    });
-    match written {
-        Ok(()) => Ok(temp),
-        Err(error) => {
-            let _ = fs::remove_file(&temp);
-            Err(error)
-        }
+    write_new(&temp, text)?;
+    Ok(temp)
+}
+
+/// Writes `text` to a new file at `path` (never an existing one), readable by its owner only
+/// and synced; a file it made and could not fill is removed.
+fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
+    let mut file = owner_only_new(path)?;
+    let written = file
+        .write_all(text.as_bytes())
+        .and_then(|()| file.sync_all());
+    if written.is_err() {
+        let _ = fs::remove_file(path);
     }
+    written
 }
 
 /// Puts a file of `text` at `path` whole, unless a file is there: `false` then, and it is left
@@ -162,16 +166,8 @@ fn publish_new(path: &Path, text: &str) -> std::io::Result<bool> {
         Err(error) if error.kind() == ErrorKind::AlreadyExists => Ok(false),
         // A file system without hard links (FAT): the file is made exclusively in place, so
         // still only one process makes it, though a reader could come upon it half written.
-        Err(_) => match owner_only_new(path) {
-            Ok(mut file) => {
-                let written = file
-                    .write_all(text.as_bytes())
-                    .and_then(|()| file.sync_all());
-                if written.is_err() {
-                    let _ = fs::remove_file(path);
-                }
-                written.map(|()| true)
-            }
+        Err(_) => match write_new(path, text) {
+            Ok(()) => Ok(true),
             Err(error) if error.kind() == ErrorKind::AlreadyExists => Ok(false),
             Err(error) => Err(error),
         },
