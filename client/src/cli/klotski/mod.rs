@@ -120,7 +120,11 @@ pub enum KlotskiCommand {
         #[arg(long, default_value_t = DEFAULT_BUDGET_MS)]
         budget_ms: u64,
         /// Most positions a search may store (about 64 bytes each); at least 1024.
-        #[arg(long, default_value_t = SolveOptions::default().max_positions, value_parser = positions_cap)]
+        #[arg(
+            long,
+            default_value_t = SolveOptions::default().max_positions,
+            value_parser = positions_cap
+        )]
         max_positions: usize,
         /// The strongest heuristic to use (databases apply to one-blank boards of 1x1 tiles of
         /// up to 25 cells, and fall back to conflicts elsewhere).

@@ -147,9 +147,10 @@ fn a_search_is_given_room_for_at_least_1024_positions() {
     );
     assert_eq!(cap("1024").unwrap(), 1024);
     let default = Cli::try_parse_from(["klotski", "solve"]).unwrap().command;
+    let usual = SolveOptions::default().max_positions;
     assert!(matches!(
         default,
-        KlotskiCommand::Solve { max_positions, .. } if max_positions == SolveOptions::default().max_positions
+        KlotskiCommand::Solve { max_positions, .. } if max_positions == usual
     ));
 }
 

@@ -218,9 +218,11 @@ proptest! {
         // one thread and on several sharing it (every round split in tests).
         for threads in [1, 2, 3] {
             let crowded = SolveOptions { max_positions: 1, threads, ..unlimited(Method::Idastar) };
-            prop_assert_eq!(solved_length_with(&puzzle, &crowded), expected, "crowded IDA* on {} threads on\n{}", threads, text);
+            let crowded_length = solved_length_with(&puzzle, &crowded);
+            prop_assert_eq!(crowded_length, expected, "crowded, {} threads:\n{}", threads, text);
             let split = SolveOptions { threads, ..unlimited(Method::Idastar) };
-            prop_assert_eq!(solved_length_with(&puzzle, &split), expected, "IDA* on {} threads on\n{}", threads, text);
+            let split_length = solved_length_with(&puzzle, &split);
+            prop_assert_eq!(split_length, expected, "IDA* on {} threads on\n{}", threads, text);
         }
     }
 
