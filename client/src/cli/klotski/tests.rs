@@ -96,17 +96,24 @@ fn block_shapes_are_read_from_the_command_line() {
     assert!(parse_shape("wide").is_err());
 }
 
+/// The `klotski` command as clap reads it, for the tests of its options.
+#[derive(clap::Parser, Debug)]
+struct Cli {
+    #[command(subcommand)]
+    command: KlotskiCommand,
+}
+
+/// A `klotski` command line (words split at spaces) as clap reads it.
+fn parsed(line: &str) -> Result<KlotskiCommand, clap::Error> {
+    use clap::Parser;
+    Ok(Cli::try_parse_from(line.split(' '))?.command)
+}
+
 #[test]
 fn a_scrambling_walk_takes_one_to_a_million_steps() {
-    use clap::Parser;
-    #[derive(clap::Parser, Debug)]
-    struct Cli {
-        #[command(subcommand)]
-        command: KlotskiCommand,
-    }
     let generate = |walk: &str| {
         let line = format!("klotski generate --rows 3 --cols 3 --blanks 2 --walk {walk}");
-        Cli::try_parse_from(line.split(' '))
+        parsed(&line)
     };
     // 0 printed the solved board as a puzzle; 4294967295 ran for most of an hour.
     for refused in ["0", "1000001", "4294967295"] {
@@ -121,15 +128,9 @@ fn a_scrambling_walk_takes_one_to_a_million_steps() {
 
 #[test]
 fn a_search_is_given_room_for_at_least_1024_positions() {
-    use clap::Parser;
-    #[derive(clap::Parser, Debug)]
-    struct Cli {
-        #[command(subcommand)]
-        command: KlotskiCommand,
-    }
     let cap = |typed: &str| {
         let line = format!("klotski solve --max-positions {typed}");
-        match Cli::try_parse_from(line.split(' '))?.command {
+        match parsed(&line)? {
             KlotskiCommand::Solve { max_positions, .. } => Ok::<_, clap::Error>(max_positions),
             other => panic!("not a solve: {other:?}"),
         }
@@ -146,7 +147,7 @@ fn a_search_is_given_room_for_at_least_1024_positions() {
             .contains("not a whole number")
     );
     assert_eq!(cap("1024").unwrap(), 1024);
-    let default = Cli::try_parse_from(["klotski", "solve"]).unwrap().command;
+    let default = parsed("klotski solve").unwrap();
     let usual = SolveOptions::default().max_positions;
     assert!(matches!(
         default,
@@ -192,19 +193,10 @@ fn the_windows_summary_says_whether_the_solution_is_proved_shortest_or_why_there
 
 #[test]
 fn a_chart_that_cannot_be_written_is_refused_before_the_bench() {
-    use clap::Parser;
-    #[derive(clap::Parser, Debug)]
-    struct Cli {
-        #[command(subcommand)]
-        command: KlotskiCommand,
-    }
     let dir = tempfile::tempdir().unwrap();
     let chart = dir.path().join("no-such-folder").join("chart.png");
     let line = format!("klotski bench --chart {}", chart.display());
-    let Cli {
-        command: KlotskiCommand::Bench(args),
-    } = Cli::try_parse_from(line.split(' ')).unwrap()
-    else {
+    let KlotskiCommand::Bench(args) = parsed(&line).unwrap() else {
         panic!("not a bench");
     };
     let (mut out, mut notes) = (Vec::new(), Vec::new());
@@ -236,11 +228,6 @@ fn a_byte_order_mark_before_the_puzzle_or_the_moves_is_skipped() {
 #[test]
 fn terminal_and_solve_say_in_their_help_that_no_answer_is_exit_code_2() {
     use clap::CommandFactory;
-    #[derive(clap::Parser, Debug)]
-    struct Cli {
-        #[command(subcommand)]
-        command: KlotskiCommand,
-    }
     for name in ["terminal", "solve"] {
         let mut command = Cli::command();
         let sub = command.find_subcommand_mut(name).unwrap();
