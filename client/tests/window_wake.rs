@@ -2,6 +2,8 @@
 //! by itself. The client runs under Xvfb with quiet frames 10 minutes apart, so only a wake
 //! can redraw it within the test; the pointer is moved onto a button with `xdotool` and the
 //! screen is grabbed from outside with `xwd` until the button shows its hover colour.
+//! The same hover, in a window smaller than the smallest canvas (`gui/canvas.rs`), shows that
+//! the pointer is brought into the shrunk canvas's coordinates.
 
 mod common;
 
@@ -12,8 +14,10 @@ use std::time::{Duration, Instant};
 
 use common::{CLIENT, have_command, run_in_window, scratch};
 
-/// The window's size, in the lobby's report and in the test.
+/// A window of the size the screens are laid out for, and one smaller than the smallest canvas
+/// (800x600), which shows the canvas shrunk to 0.7.
 const SIZE: (u32, u32) = (1200, 680);
+const SHRUNK: (u32, u32) = (560, 420);
 
 /// An Xvfb server of its own, stopped when dropped.
 struct Screen {
@@ -107,8 +111,9 @@ impl Grab {
     }
 }
 
-/// Where the lobby draws its "Create room" button at [`SIZE`], from its layout report.
-fn create_button(dir: &Path) -> [f32; 4] {
+/// Where the lobby draws its "Create room" button in a window of `size`, in the canvas's
+/// coordinates, from its layout report.
+fn create_button(dir: &Path, size: (u32, u32)) -> [f32; 4] {
     let (data, png, report) = (
         dir.join("data"),
         dir.join("lobby.png"),
@@ -124,7 +129,7 @@ fn create_button(dir: &Path) -> [f32; 4] {
         "--layout-report".as_ref(),
         report.as_os_str(),
     ];
-    let output = run_in_window(SIZE, 1, &dir.join("home"), &args);
+    let output = run_in_window(size, 1, &dir.join("home"), &args);
     assert!(output.status.success(), "{output:?}");
     let report: serde_json::Value =
         serde_json::from_slice(&std::fs::read(report).unwrap()).unwrap();
@@ -156,6 +161,17 @@ fn settled(screen: &Screen, patience: Duration) -> Grab {
 
 #[test]
 fn the_pointer_wakes_a_quiet_window() {
+    check_pointer_hovers_create_button(SIZE);
+}
+
+#[test]
+fn the_pointer_finds_its_button_in_a_window_smaller_than_the_canvas() {
+    check_pointer_hovers_create_button(SHRUNK);
+}
+
+/// A quiet lobby in a window of `size`: the pointer moved onto "Create room" must redraw the
+/// button in its hover colour, by itself (the window sleeps for ten minutes otherwise).
+fn check_pointer_hovers_create_button(size: (u32, u32)) {
     if !have_command("xdotool", "xdotool") || !have_command("xwd", "x11-apps") {
         return;
     }
@@ -163,9 +179,11 @@ fn the_pointer_wakes_a_quiet_window() {
         return;
     }
     let dir = scratch();
-    let button = create_button(dir.path());
+    // The canvas is shrunk by the tighter of the window's sides to the canvas's (800x600).
+    let scale = (size.0 as f32 / 800.0).min(size.1 as f32 / 600.0).min(1.0);
+    let button = create_button(dir.path(), size).map(|v| v * scale);
     let screen = Screen::start();
-    let size = format!("{}x{}", SIZE.0, SIZE.1);
+    let size = format!("{}x{}", size.0, size.1);
     let mut client = screen
         .command(CLIENT)
         .args(["--data".as_ref(), dir.path().join("data").as_os_str()])

@@ -4,8 +4,8 @@
 
 use std::collections::HashMap;
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::time::get_time;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec};
 
@@ -176,7 +176,7 @@ impl App {
         };
         let snapshot = self.snapshots.get(&view.room)?;
         let held = self.held.get(&view.room).map_or(&[][..], Vec::as_slice);
-        let mouse = script.click(snapshot, held, screen_width(), screen_height())?;
+        let mouse = script.click(snapshot, held, canvas_width(), canvas_height())?;
         Some(Input {
             mouse,
             clicked: true,

@@ -7,9 +7,9 @@ mod rows;
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
 use macroquad::time::get_time;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
@@ -168,7 +168,7 @@ impl LobbyView {
         let top = TOP_BAR_HEIGHT + 14.0;
         let mut action = self.draw_server_row(input, top);
         let columns_top = top + 64.0;
-        let bottom = screen_height() - MARGIN;
+        let bottom = canvas_height() - MARGIN;
         action = action.or(self.draw_create_form(input, columns_top, bottom, connected));
         let records_top = columns_top + (bottom - columns_top) * ROOMS_SHARE;
         action = action.or(self.draw_records(input, records_top, bottom, connected));
@@ -182,7 +182,7 @@ impl LobbyView {
         let buttons_w = button_width("Connect") + button_width("Refresh") + 20.0;
         let name_label_w = text_width("Name") + 10.0;
         let address_x = LEFT_X + 60.0;
-        let address_w = (screen_width()
+        let address_w = (canvas_width()
             - MARGIN
             - name_field_w
             - name_label_w
@@ -218,7 +218,7 @@ impl LobbyView {
         } else {
             "Click the address to switch to another server, or your name to change it."
         };
-        let hint_w = screen_width() - MARGIN - field.x;
+        let hint_w = canvas_width() - MARGIN - field.x;
         label(
             &fit_to_width(hint, hint_w),
             field.x,
@@ -275,7 +275,7 @@ impl LobbyView {
         }
         y += BUTTON_HEIGHT + 8.0;
         // On a short window the form needs the height more than the words.
-        if screen_height() >= DESCRIPTION_MIN_HEIGHT {
+        if canvas_height() >= DESCRIPTION_MIN_HEIGHT {
             y = self.draw_description(y);
         }
         let area = FormArea {
@@ -412,7 +412,7 @@ const LIST_HEADING_HEIGHT: f32 = 34.0;
 /// rows go in (its hint under it), or `None` when it is `empty`, said in these words in its
 /// place.
 fn right_list(heading: &str, empty: Option<&str>, top: f32, bottom: f32) -> Option<Rect> {
-    let width = screen_width() - RIGHT_X - MARGIN;
+    let width = canvas_width() - RIGHT_X - MARGIN;
     heading_fit(heading, RIGHT_X, top + 22.0, width);
     let list = Rect::new(
         RIGHT_X,

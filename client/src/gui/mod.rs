@@ -9,6 +9,7 @@ mod app;
 mod arrival;
 mod board_play;
 pub mod bricks;
+mod canvas;
 pub mod cave;
 mod confirm;
 pub(crate) mod describe;
@@ -147,6 +148,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         loop {
             clock.before_frame(app.network());
             clear_background(BACKGROUND);
+            canvas::begin_frame();
             layout_audit::start_frame();
             let input = app.scripted_input().unwrap_or_else(Input::gather);
             app.frame(&input);
@@ -305,6 +307,7 @@ fn run_window(
         loop {
             clock.before_frame(None);
             clear_background(BACKGROUND);
+            canvas::begin_frame();
             let input = Input::gather();
             let closing = frame(&input);
             frames += 1;
@@ -350,7 +353,7 @@ fn size_in_logical_pixels((width, height): (i32, i32)) {
 /// Writes what this frame drew where, and the layout problems in it, to `path` as JSON.
 fn write_layout_report(path: &Path) -> anyhow::Result<()> {
     let drawn = layout_audit::frame();
-    let screen = [screen_width(), screen_height()];
+    let screen = [canvas::canvas_width(), canvas::canvas_height()];
     let report = layout_audit::Report {
         screen,
         problems: layout_audit::problems(&drawn, screen),
@@ -399,7 +402,13 @@ fn save_screenshot(path: &str) -> anyhow::Result<()> {
 
 /// The bar across the top when there is no app around the screen (the lone replay).
 fn draw_title_bar(subtitle: &str) {
-    draw_rectangle(0.0, 0.0, screen_width(), widgets::TOP_BAR_HEIGHT, PANEL);
+    draw_rectangle(
+        0.0,
+        0.0,
+        canvas::canvas_width(),
+        widgets::TOP_BAR_HEIGHT,
+        PANEL,
+    );
     heading("Parlor", 16.0, 38.0);
     label(subtitle, 140.0, 36.0, DIM_TEXT);
 }

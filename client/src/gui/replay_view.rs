@@ -2,10 +2,10 @@
 //! Home / Left / Right / End keys. Every state is computed once up front with
 //! `GameState::replay`, so stepping is only an index change.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::time::get_time;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::cave::Position;
 use parlor_shared::game::{GameMove, GameState};
 
@@ -122,7 +122,7 @@ impl ReplayView {
     }
 
     fn draw_cave_board(&self, position: &Position, arrival: f32) {
-        let layout = board_layout(screen_width(), screen_height());
+        let layout = board_layout(canvas_width(), canvas_height());
         let last_move = self.step.checked_sub(1).map(|ply| self.moves[ply]);
         let marks = BoardMarks {
             last_move: last_move.and_then(|mv| match mv {
@@ -152,7 +152,7 @@ impl ReplayView {
     }
 
     fn draw_panel(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
-        let x = side_panel_x(screen_width()) + 10.0;
+        let x = side_panel_x(canvas_width()) + 10.0;
         let mut y = TOP_BAR_HEIGHT + 36.0;
         heading_fit(&self.title, x, y, SIDE_PANEL_WIDTH - 20.0);
         y += LINE_HEIGHT + 8.0;
@@ -194,7 +194,7 @@ impl ReplayView {
         y += BUTTON_HEIGHT + 6.0;
         label("Keys: Home, Left, Right, End", x, y + 14.0, DIM_TEXT);
         y += LINE_HEIGHT + 12.0;
-        let list_bottom = screen_height() - BUTTON_HEIGHT - 30.0;
+        let list_bottom = canvas_height() - BUTTON_HEIGHT - 30.0;
         let area = Rect::new(x, y, 300.0, (list_bottom - y).max(LINE_HEIGHT));
         if let Some(ply) = draw_moves(input, area, game, &self.moves, self.step.checked_sub(1)) {
             self.step = ply + 1;
@@ -202,7 +202,7 @@ impl ReplayView {
         let closing = button_at(
             input,
             x,
-            screen_height() - BUTTON_HEIGHT - 16.0,
+            canvas_height() - BUTTON_HEIGHT - 16.0,
             close_label,
         ) || is_key_pressed(KeyCode::Escape);
         closing.then_some(ReplayAction::Close)

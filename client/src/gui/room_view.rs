@@ -6,9 +6,9 @@
 //! One client may hold several seats of a room (two people sharing a screen), so the seats held
 //! are a list and a move is made for whichever of them is to move.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
 use macroquad::time::get_time;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome, turns};
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState};
 
@@ -121,7 +121,7 @@ impl RoomView {
         snapshot: Option<&RoomSnapshot>,
         held: &[HeldSeat],
     ) -> Option<RoomAction> {
-        let x = side_panel_x(screen_width()) + 10.0;
+        let x = side_panel_x(canvas_width()) + 10.0;
         let Some(snapshot) = snapshot else {
             heading(&format!("Room #{}", self.room), x, TOP_BAR_HEIGHT + 36.0);
             label(
@@ -156,7 +156,7 @@ impl RoomView {
         if !takeback::shown(snapshot, !held.is_empty()) {
             return None;
         }
-        let at = (side_panel_x(screen_width()) + 10.0, takeback_row_y());
+        let at = (side_panel_x(canvas_width()) + 10.0, takeback_row_y());
         let may_move = self.awaiting.is_none();
         let now = get_time();
         let mv = (self.takebacks).update(input, at, snapshot, may_move, now)?;
@@ -244,7 +244,7 @@ impl RoomView {
         snapshot: &RoomSnapshot,
         held: &[HeldSeat],
     ) -> Option<RoomAction> {
-        let x = side_panel_x(screen_width()) + 10.0;
+        let x = side_panel_x(canvas_width()) + 10.0;
         let mut y = TOP_BAR_HEIGHT + 36.0;
         heading_fit(snapshot.state.kind().name(), x, y, SIDE_PANEL_WIDTH - 20.0);
         y += LINE_HEIGHT + 8.0;
@@ -333,7 +333,7 @@ impl RoomView {
         let list_bottom = if takeback::shown(snapshot, !held.is_empty()) {
             takeback_row_y() - 8.0
         } else {
-            screen_height() - BUTTON_HEIGHT - 30.0
+            canvas_height() - BUTTON_HEIGHT - 30.0
         };
         let area = Rect::new(
             x,
@@ -408,7 +408,7 @@ fn is_stored_when_over(snapshot: Option<&RoomSnapshot>) -> bool {
 
 /// Where a puzzle's Undo and Restart go: above Leave.
 fn takeback_row_y() -> f32 {
-    screen_height() - BUTTON_HEIGHT - 16.0 - takeback::ROW_HEIGHT
+    canvas_height() - BUTTON_HEIGHT - 16.0 - takeback::ROW_HEIGHT
 }
 
 #[cfg(test)]

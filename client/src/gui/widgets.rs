@@ -10,6 +10,7 @@ use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::shapes::draw_rectangle;
 use macroquad::text::{draw_text, load_ttf_font_from_bytes, measure_text, set_default_font};
 
+use super::canvas::to_canvas;
 use super::describe::{fit_by, wrap_by};
 use super::layout_audit;
 
@@ -77,7 +78,7 @@ impl Input {
             .filter(|c| !c.is_control() && !shortcut)
             .collect();
         Input {
-            mouse: vec2(x, y),
+            mouse: to_canvas(vec2(x, y)),
             clicked: is_mouse_button_pressed(MouseButton::Left),
             typed,
             wheel: mouse_wheel().1,

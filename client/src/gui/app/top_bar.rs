@@ -1,9 +1,9 @@
 //! The bar across the top of every screen: the title, the link to the server, and the latest
 //! notice.
 
+use crate::gui::canvas::canvas_width;
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle;
-use macroquad::window::screen_width;
 
 use super::{App, Link, NOTICE_SECONDS};
 use crate::gui::widgets::{
@@ -14,7 +14,7 @@ use crate::gui::widgets::{
 impl App {
     /// Title, connection state and the latest notice, across the top of every screen.
     pub(super) fn draw_top_bar(&self, now: f64) {
-        let width = screen_width();
+        let width = canvas_width();
         draw_rectangle(0.0, 0.0, width, TOP_BAR_HEIGHT, PANEL);
         heading("Parlor", 16.0, 38.0);
         let x = 140.0;

@@ -2,9 +2,9 @@
 //! seats this client holds, the agent's drop field or the answerer's Safe and Broken buttons.
 //! Spectators get the same tower and card without controls.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::color::Color;
 use macroquad::math::Rect;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, Answer, BricksGame, BricksMove, Turn};
 use parlor_shared::game::GameMove;
 
@@ -26,7 +26,7 @@ const SEAT_CONTROLS_HEIGHT: f32 = 10.0 + BUTTON_HEIGHT + 4.0 * LINE_HEIGHT + 10.
 
 /// The tower and the status card of a replayed game, its last drop `arrival` of the way down.
 pub fn draw_replay_board(game: &BricksGame, arrival: f32) {
-    let area = board_area(screen_width(), screen_height());
+    let area = board_area(canvas_width(), canvas_height());
     let marks = TowerMarks {
         falling: Some(arrival),
         ..TowerMarks::default()
@@ -119,7 +119,7 @@ impl BricksRoomBoard {
         (mine, awaiting): (&[u8], bool),
         arrival: f32,
     ) -> BoardPlay {
-        let area = board_area(screen_width(), screen_height());
+        let area = board_area(canvas_width(), canvas_height());
         let layout = tower_layout(area, game);
         let agent_to_drop = game.turn() == Turn::Agent && mine.contains(&AGENT_SEAT) && !awaiting;
         let open = game.state().drop_range().ok();

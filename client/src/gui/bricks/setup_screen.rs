@@ -2,9 +2,9 @@
 //! rules, H, D and B with a reason beside each refused field, the closed form's verdict, who
 //! sits in each seat (with the oracle's optional strength), then Create or Back.
 
+use crate::gui::canvas::canvas_width;
 use macroquad::color::Color;
 use macroquad::math::Rect;
-use macroquad::window::screen_width;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::SeatSpec;
 
@@ -67,7 +67,7 @@ impl BricksSetupView {
     /// Handles input and draws the screen; Create is enabled when `connected` and every field
     /// is valid.
     pub fn update(&mut self, input: &Input, connected: bool) -> Option<SetupAction> {
-        let chars = ((screen_width() - 2.0 * LEFT_X) / text_width("m")).floor() as usize;
+        let chars = ((canvas_width() - 2.0 * LEFT_X) / text_width("m")).floor() as usize;
         let mut y = TOP_BAR_HEIGHT + 40.0;
         heading("New Dropping Bricks room", LEFT_X, y);
         y += LINE_HEIGHT + 6.0;
@@ -189,7 +189,7 @@ fn draw_field_row(
     field.update(input, Rect::new(INPUT_X, y, FIELD_WIDTH, BUTTON_HEIGHT));
     if let Some((text, color)) = note {
         let x = INPUT_X + FIELD_WIDTH + 14.0;
-        let chars = ((screen_width() - x - 10.0) / text_width("m")).max(1.0) as usize;
+        let chars = ((canvas_width() - x - 10.0) / text_width("m")).max(1.0) as usize;
         label(&truncate(text, chars), x, y + 20.0, color);
     }
 }

@@ -1,7 +1,7 @@
 //! Magnetic Cave in a room: the board of the latest snapshot with the legal cells lit for the
 //! seat to move, and a click on a cell turned into a move, or into the reason it is none.
 
-use macroquad::window::{screen_height, screen_width};
+use crate::gui::canvas::{canvas_height, canvas_width};
 use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameMove, GameState};
 use parlor_shared::protocol::RoomSnapshot;
@@ -19,7 +19,7 @@ pub fn update_board(
     (mine, awaiting): (&[u8], bool),
     arrival: f32,
 ) -> BoardPlay {
-    let layout = board_layout(screen_width(), screen_height());
+    let layout = board_layout(canvas_width(), canvas_height());
     let my_turn = snapshot
         .state
         .seat_to_move()

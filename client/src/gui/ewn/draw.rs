@@ -2,10 +2,10 @@
 //! square dark and crossed, the pieces as numbered tokens (the target red), and under the board
 //! the dice strip with the current die marked and the move number against the limit.
 
+use crate::gui::canvas::canvas_width;
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle_lines;
 use macroquad::shapes::{draw_circle, draw_circle_lines, draw_line, draw_rectangle};
-use macroquad::window::screen_width;
 use parlor_shared::ewn::{BOARD_SIZE, EwnGame, PIECES, SQUARES, Status};
 
 use super::layout::{EwnLayout, square_rect};
@@ -197,7 +197,7 @@ fn draw_dice(layout: EwnLayout, game: &EwnGame) {
     let y = layout.die_rect(0).y + layout.die_rect(0).h + 26.0;
     let (line, color) = status_line(game);
     // Left of the side panel: a game-over line takes two lines there.
-    let width = side_panel_x(screen_width()) - layout.left - 12.0;
+    let width = side_panel_x(canvas_width()) - layout.left - 12.0;
     wrapped_label(&line, layout.left, y, width, color);
 }
 

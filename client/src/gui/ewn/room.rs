@@ -2,8 +2,8 @@
 //! two-click move (a movable piece, then one of its legal squares) turned into a `GameMove`, or
 //! into the reason a click is none.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::time::get_time;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::ewn::{EwnGame, EwnMove, Move, Pieces, neighbours};
 use parlor_shared::game::GameMove;
 use parlor_shared::protocol::RoomSnapshot;
@@ -22,7 +22,7 @@ pub fn draw_replay_board(
     before: Option<&EwnGame>,
     arrival: f32,
 ) {
-    let layout = ewn_layout(screen_width(), screen_height());
+    let layout = ewn_layout(canvas_width(), canvas_height());
     let marks = EwnMarks {
         last_to: last_to(last),
         moving: moving_from(last, before.map(|game| game.state().pieces), arrival),
@@ -70,7 +70,7 @@ impl EwnRoomBoard {
         (last, arrival): (Option<&GameMove>, f32),
         may_move: Result<(), String>,
     ) -> BoardPlay {
-        let layout = ewn_layout(screen_width(), screen_height());
+        let layout = ewn_layout(canvas_width(), canvas_height());
         if self.shown.is_none_or(|(seen, _)| seen != version) {
             self.before = self.shown.map(|(_, pieces)| pieces);
             self.shown = Some((version, game.state().pieces));

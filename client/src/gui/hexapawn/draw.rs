@@ -10,7 +10,7 @@ use macroquad::text::measure_text;
 use parlor_shared::hexapawn::{BoxView, Move, Position, Side, Square};
 
 use super::layout::HexLayout;
-use macroquad::window::screen_width;
+use crate::gui::canvas::canvas_width;
 
 use crate::gui::widgets::{DIM_TEXT, first_that_fits, label, side_panel_x, text_at};
 
@@ -44,7 +44,7 @@ pub struct HexMarks {
 
 /// The first of `texts` that fits above the board of `layout`, short of the side panel.
 pub fn caption(texts: &[&str], layout: HexLayout, color: Color) {
-    let width = side_panel_x(screen_width()) - 10.0 - layout.left;
+    let width = side_panel_x(canvas_width()) - 10.0 - layout.left;
     label(
         &first_that_fits(texts, width),
         layout.left,

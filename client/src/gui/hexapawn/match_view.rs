@@ -2,8 +2,8 @@
 //! played, the matchbox of the HER to move, the round and the running score, and the learning
 //! curve as it grows. Nobody moves here: the server's room plays the match.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::hexapawn::{MatchView, RoundResult, Side, brain_title};
 
 use super::curve::{HER_COLORS, draw_curve};
@@ -66,7 +66,7 @@ pub fn her_to_move(view: &MatchView) -> usize {
 
 /// Draws the match; spectators make no moves, so this is always `Nothing`.
 pub fn draw_match(view: &MatchView) -> BoardPlay {
-    let layout = match_layout(screen_width(), screen_height(), view);
+    let layout = match_layout(canvas_width(), canvas_height(), view);
     let names = names(view);
     let white = usize::from(view.white);
     let board_caption = format!("{} plays White", names[white]);

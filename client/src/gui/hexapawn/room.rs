@@ -3,9 +3,9 @@
 //! one of the matchbox's arrows to force that move, or let HER pick. Illegal clicks are refused
 //! here with the rules' reason; the server checks every move again.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2, vec2};
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::hexapawn::{
     Dims, HER_SEAT, HexGame, HexMove, Move, PERSON_SEAT, PERSON_SIDE, PlayMode, Position, Square,
@@ -68,7 +68,7 @@ pub fn replay_layout(screen_w: f32, screen_h: f32, dims: Dims) -> (HexLayout, f3
 /// The board of a stored game at one step: `last` is the move that led here, `arrival` of the
 /// way there.
 pub fn draw_replay_board(game: &HexGame, last: Option<&GameMove>, arrival: f32) {
-    let (layout, info_y) = replay_layout(screen_width(), screen_height(), game.setup.dims);
+    let (layout, info_y) = replay_layout(canvas_width(), canvas_height(), game.setup.dims);
     let marks = HexMarks {
         last: match last {
             Some(GameMove::Hexapawn(HexMove::Play(mv))) => Some(*mv),
@@ -164,7 +164,7 @@ impl HexRoomBoard {
         (mine, awaiting): (&[u8], bool),
         arrival: f32,
     ) -> BoardPlay {
-        let (board, matchbox_at, info_y) = play_layout(screen_width(), screen_height(), game);
+        let (board, matchbox_at, info_y) = play_layout(canvas_width(), canvas_height(), game);
         self.brain_at_start.note(snapshot.room, game);
         let allowed = may_act(game, mine, awaiting);
         let person_turn = allowed.is_ok() && game.seat_to_move() == Some(PERSON_SEAT);
@@ -347,7 +347,7 @@ fn draw_info(
     allowed: &Result<(), String>,
     brain: &str,
 ) -> BoardPlay {
-    let area = board_area(screen_width(), screen_height());
+    let area = board_area(canvas_width(), canvas_height());
     let x = area.x;
     let mut y = top + LINE_HEIGHT;
     let setup = &game.setup;
@@ -357,7 +357,7 @@ fn draw_info(
     if let Some((result, color)) = result_for(game, seated) {
         draw_result(&result, color, x, y + 8.0);
         // Playing again is the person's: a spectator gets no button.
-        let at = again_button_at(screen_width(), screen_height(), top);
+        let at = again_button_at(canvas_width(), canvas_height(), top);
         let mut note_x = at.x;
         if seated {
             let text = "Play again";
@@ -379,7 +379,7 @@ fn draw_info(
         } else {
             "Let HER pick"
         };
-        let at = pick_button_at(screen_width(), screen_height(), top);
+        let at = pick_button_at(canvas_width(), canvas_height(), top);
         if button_at(input, at.x, at.y, text) {
             return BoardPlay::Move(GameMove::Hexapawn(HexMove::HerPicks));
         }

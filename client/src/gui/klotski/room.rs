@@ -3,11 +3,11 @@
 //! in a room the player's controls (a click on a piece or a blank, the arrow keys for the piece
 //! picked last, Give up), each turned into a `GameMove` or into the reason it is none.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::color::Color;
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle_lines;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameMove;
 use parlor_shared::klotski::{
     Dir, GiveUpReason, KlotskiGame, KlotskiMove, KlotskiStatus, Move, Position, Puzzle, Shape,
@@ -118,7 +118,7 @@ pub fn draw_replay_board(
     moves: &[GameMove],
     now: f64,
 ) {
-    let layout = room_layout(screen_width(), screen_height());
+    let layout = room_layout(canvas_width(), canvas_height());
     draw_game(&layout, game, slides.motion(step, moves, now));
     let hint = "Right and Left step through the slides.";
     label(hint, MARGIN, layout.buttons_y + 20.0, DIM_TEXT);
@@ -145,7 +145,7 @@ impl KlotskiRoomBoard {
         seated: bool,
         may_move: Result<(), String>,
     ) -> BoardPlay {
-        let layout = room_layout(screen_width(), screen_height());
+        let layout = room_layout(canvas_width(), canvas_height());
         let motion = self.slides.motion(moves.len(), moves, now);
         let board = draw_game(&layout, game, motion);
         let (puzzle, position) = (game.puzzle(), game.position());
@@ -159,7 +159,7 @@ impl KlotskiRoomBoard {
             // As wide as its question, so nothing beside it moves when it asks.
             let width = button_width("Sure? Give up");
             let rect = Rect::new(MARGIN, layout.buttons_y, width, BUTTON_HEIGHT);
-            let room = side_panel_x(screen_width()) - rect.right() - 12.0 - MARGIN;
+            let room = side_panel_x(canvas_width()) - rect.right() - 12.0 - MARGIN;
             let hints = [
                 "Click a piece to slide it; arrow keys move the piece picked last.",
                 "Click a piece to slide it, or use the arrow keys.",

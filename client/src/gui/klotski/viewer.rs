@@ -7,13 +7,13 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::str::FromStr;
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use anyhow::bail;
 use macroquad::color::Color;
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use macroquad::time::get_time;
-use macroquad::window::{screen_height, screen_width};
 use parlor_engines::klotski::Verdict;
 use parlor_shared::klotski::{Puzzle, Shape};
 
@@ -154,7 +154,7 @@ struct KlotskiViewer {
 impl KlotskiViewer {
     /// Handles this frame's keys and buttons, draws everything, and says whether to close.
     fn frame(&mut self, input: &Input, now: f64) -> bool {
-        let layout = viewer_layout(screen_width(), screen_height());
+        let layout = viewer_layout(canvas_width(), canvas_height());
         let keys = [
             (KeyCode::Home, Action::Start),
             (KeyCode::Left, Action::Back),
@@ -225,12 +225,12 @@ impl KlotskiViewer {
     }
 
     fn draw_side_panel(&self, layout: &ViewerLayout) {
-        let x = screen_width() - SIDE_PANEL_WIDTH;
+        let x = canvas_width() - SIDE_PANEL_WIDTH;
         draw_rectangle(
             x,
             TOP_BAR_HEIGHT,
             SIDE_PANEL_WIDTH,
-            screen_height() - TOP_BAR_HEIGHT,
+            canvas_height() - TOP_BAR_HEIGHT,
             PANEL,
         );
         heading("Goal", x + MARGIN, TOP_BAR_HEIGHT + 34.0);

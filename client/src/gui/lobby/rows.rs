@@ -2,9 +2,9 @@
 
 use std::collections::HashMap;
 
+use crate::gui::canvas::canvas_width;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
-use macroquad::window::screen_width;
 use parlor_shared::game::GameKind;
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{RecordSummary, RoomId, RoomSummary, SeatState};
@@ -156,7 +156,7 @@ pub fn draw_my_seats(
     heading("Your games in progress", x, top + 22.0);
     let mut y = top + 34.0;
     let mut action = None;
-    let width = screen_width() - x - 20.0;
+    let width = canvas_width() - x - 20.0;
     let shown = my_seats_shown(my_seats.len(), bottom - y);
     for mine in my_seats.iter().take(shown) {
         let seat = describe::game_seat_name(mine.game, mine.seat);

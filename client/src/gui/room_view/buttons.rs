@@ -1,8 +1,8 @@
 //! The room's buttons at the foot of its side panel: Leave, Replay (or Replay the solution while
 //! a solver plays it) and Play again.
 
+use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
-use macroquad::window::{screen_height, screen_width};
 use parlor_shared::game::GameState;
 use parlor_shared::protocol::RoomSnapshot;
 
@@ -18,8 +18,8 @@ pub(super) fn draw_buttons(
     snapshot: Option<&RoomSnapshot>,
     seated: bool,
 ) -> Option<RoomAction> {
-    let x = side_panel_x(screen_width()) + 10.0;
-    let y = screen_height() - BUTTON_HEIGHT - 16.0;
+    let x = side_panel_x(canvas_width()) + 10.0;
+    let y = canvas_height() - BUTTON_HEIGHT - 16.0;
     if button_at(input, x, y, "Leave") {
         return Some(RoomAction::Leave);
     }
