@@ -146,9 +146,10 @@ pub fn ai_budget(move_ms: u32) -> String {
     format!("AI {}", seconds(move_ms))
 }
 
-/// Who sits in a seat, for someone who does not hold it: the player's name and the start of
-/// their id ("Ada #3f2a"), "(away)" while they are.
-pub fn seat_state(state: &SeatState) -> String {
+/// Who sits in a seat of a `game` room, for someone who does not hold it: the player's name
+/// and the start of their id ("Ada #3f2a"), "(away)" while they are; an AI with its time a move,
+/// except HER, whose matchbox picks at once (its seat's time is only the pause before a move).
+pub fn seat_state(game: GameKind, state: &SeatState) -> String {
     match state {
         SeatState::Open => "open".into(),
         SeatState::Taken { connected, player } => {
@@ -159,6 +160,14 @@ pub fn seat_state(state: &SeatState) -> String {
                 who
             } else {
                 format!("{who} (away)")
+            }
+        }
+        SeatState::Ai { move_ms, name }
+            if matches!(game, GameKind::Hexapawn | GameKind::HerMatch) =>
+        {
+            match move_ms {
+                ..=1 => format!("{name} (matchbox)"),
+                pause => format!("{name} (matchbox, waits {})", seconds(*pause)),
             }
         }
         SeatState::Ai { move_ms, name } => format!("{} ({name})", ai_budget(*move_ms)),
@@ -313,18 +322,40 @@ mod tests {
             move_ms,
             name: "alpha-beta".into(),
         };
-        assert_eq!(seat_state(&ai(100)), "AI 0.1 s (alpha-beta)");
-        assert_eq!(seat_state(&ai(3000)), "AI 3 s (alpha-beta)");
+        assert_eq!(
+            seat_state(GameKind::Cave, &ai(100)),
+            "AI 0.1 s (alpha-beta)"
+        );
+        assert_eq!(seat_state(GameKind::Cave, &ai(3000)), "AI 3 s (alpha-beta)");
         assert_eq!(ai_budget(1500), "AI 1.5 s");
+        // HER does not search: its seat's time is a pause, if any.
+        let her = |move_ms| SeatState::Ai {
+            move_ms,
+            name: "HER".into(),
+        };
+        assert_eq!(seat_state(GameKind::Hexapawn, &her(1)), "HER (matchbox)");
+        assert_eq!(
+            seat_state(GameKind::Hexapawn, &her(200)),
+            "HER (matchbox, waits 0.2 s)"
+        );
         assert_eq!(ai_budget(1), "AI 1 ms");
         let taken = |connected, player| SeatState::Taken { connected, player };
-        assert_eq!(seat_state(&taken(false, None)), "human (away)");
+        assert_eq!(
+            seat_state(GameKind::Cave, &taken(false, None)),
+            "human (away)"
+        );
         let ada = Player {
             id: parlor_shared::identity::PlayerId(0x3f2a << 48),
             name: "Ada".into(),
         };
-        assert_eq!(seat_state(&taken(true, Some(ada.clone()))), "Ada #3f2a");
-        assert_eq!(seat_state(&taken(false, Some(ada))), "Ada #3f2a (away)");
+        assert_eq!(
+            seat_state(GameKind::Cave, &taken(true, Some(ada.clone()))),
+            "Ada #3f2a"
+        );
+        assert_eq!(
+            seat_state(GameKind::Cave, &taken(false, Some(ada))),
+            "Ada #3f2a (away)"
+        );
         assert_eq!(outcome(Outcome::Won { seat: 1 }, None), "White won");
         assert_eq!(
             outcome(Outcome::Won { seat: 1 }, Some(1)),

@@ -85,7 +85,8 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
         GameState::Cave(_) => "Click a green cell to play.",
         GameState::Bricks(game) => match game.turn() {
             Turn::Answerer { .. } => "Answer Safe or Broken.",
-            _ => "Type a height or click an open floor, then Drop.",
+            // Whether a floor can be clicked depends on the tower: the board's note says.
+            _ => "Choose a height to drop from, then Drop.",
         },
         GameState::Ewn(_) => "Click a ringed piece, then a green square.",
         GameState::Klotski(_) => "Click a piece next to a blank to slide it there.",

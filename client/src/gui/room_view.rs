@@ -275,7 +275,7 @@ impl RoomView {
             let who = if mine {
                 "you".to_string()
             } else {
-                describe::seat_state(state)
+                describe::seat_state(game, state)
             };
             let width = label(
                 &format!("{}: {who}", describe::game_seat_name(game, seat)),

@@ -38,7 +38,7 @@ impl App {
         let seats = snapshot
             .seats
             .iter()
-            .map(crate::gui::describe::seat_state)
+            .map(|seat| crate::gui::describe::seat_state(snapshot.state.kind(), seat))
             .collect();
         let start = (snapshot.state)
             .start_before(&snapshot.moves)

@@ -110,6 +110,9 @@ impl CaveLobbyForm {
         }
         let with_ai = self.seats.contains(&SeatChoice::Ai);
         label("AI time", area.x, y + 19.0, TEXT);
+        if !with_ai {
+            label("(no AI seat)", area.x + CHOICES_X, y + 19.0, DIM_TEXT);
+        }
         for (index, budget) in AI_BUDGETS.into_iter().enumerate() {
             let rect = choice_rect(area, index, AI_BUDGETS.len(), y);
             let text = describe::seconds(budget);

@@ -121,7 +121,13 @@ impl HexLobbyForm {
             mode: self.mode,
             brain,
         };
-        let seats = vec![SeatSpec::Human, SeatSpec::ai(self.pause_ms)];
+        // In slow mode the person sends HER's moves too, so a pause chosen for fast mode (and
+        // kept while the mode was switched) would only be shown, never waited.
+        let pause_ms = match self.mode {
+            PlayMode::Slow => NO_PAUSE_MS,
+            PlayMode::Fast => self.pause_ms,
+        };
+        let seats = vec![SeatSpec::Human, SeatSpec::ai(pause_ms)];
         Ok((GameSetup::Hexapawn(setup), seats))
     }
 
@@ -348,6 +354,22 @@ mod tests {
                 kind: AiKind::Standard
             }
         ));
+    }
+
+    #[test]
+    fn her_waits_the_pause_chosen_in_fast_mode_only() {
+        let mut form = HexLobbyForm {
+            pause_ms: 1000,
+            mode: PlayMode::Fast,
+            ..HexLobbyForm::default()
+        };
+        let her_ms = |form: &HexLobbyForm| match form.room(GameKind::Hexapawn).unwrap().1[1] {
+            SeatSpec::Ai { move_ms, .. } => move_ms,
+            SeatSpec::Human => panic!("HER's seat is a person's"),
+        };
+        assert_eq!(her_ms(&form), 1000);
+        form.mode = PlayMode::Slow;
+        assert_eq!(her_ms(&form), NO_PAUSE_MS);
     }
 
     #[test]

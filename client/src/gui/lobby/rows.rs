@@ -83,7 +83,7 @@ pub fn draw_room_row(
         let who = if is_mine(seat, state, held, me) {
             "you".to_string()
         } else {
-            describe::seat_state(state)
+            describe::seat_state(room.game, state)
         };
         let room_left = right - 10.0 - x;
         let text = fit_to_width(&seat_in_list(room.game, seat, &who), room_left);
