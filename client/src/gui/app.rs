@@ -384,7 +384,7 @@ impl App {
                 self.open_room(room, ClientMsg::join_seat(room, seat))
             }
             LobbyAction::Watch(room) => self.open_room(room, ClientMsg::Watch { room }),
-            LobbyAction::Rejoin(room) => {
+            LobbyAction::ResumeHeld(room) => {
                 let tokens: Vec<_> = self
                     .held
                     .get(&room)

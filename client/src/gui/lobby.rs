@@ -71,8 +71,8 @@ pub enum LobbyAction {
         seat: u8,
     },
     Watch(RoomId),
-    /// Take back the seat this client holds in the room.
-    Rejoin(RoomId),
+    /// Take back the seats this window holds in the room (by their tokens).
+    ResumeHeld(RoomId),
     /// Go by this name from now on (checked by the app).
     Rename(String),
     Replay(RecordId),

@@ -104,7 +104,7 @@ fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>)
 
 /// A room row's buttons, left to right: join an open seat, resume the seats player `me` took
 /// elsewhere (another window, before a restart), close an unfinished room `me` made (its text
-/// `close_text`: the lobby asks twice), and watch, or rejoin the seats `held` here.
+/// `close_text`: the lobby asks twice), and watch, or resume the seats `held` here.
 pub fn room_buttons(
     room: &RoomSummary,
     held: &[HeldSeat],
@@ -131,10 +131,15 @@ pub fn room_buttons(
             buttons.push((close_text.to_string(), LobbyAction::Close(room.room)));
         }
     }
-    if held.is_empty() {
-        buttons.push(("Watch".into(), LobbyAction::Watch(room.room)));
-    } else {
-        buttons.push(("Rejoin".into(), LobbyAction::Rejoin(room.room)));
+    // The seats this window holds are resumed by their tokens, those held elsewhere by the
+    // person's identity; to the person both are "Resume".
+    match held {
+        [] => buttons.push(("Watch".into(), LobbyAction::Watch(room.room))),
+        [one] => {
+            let name = describe::game_seat_name(room.game, one.seat);
+            buttons.push((format!("Resume {name}"), LobbyAction::ResumeHeld(room.room)));
+        }
+        _ => buttons.push(("Resume".into(), LobbyAction::ResumeHeld(room.room))),
     }
     buttons
 }
@@ -164,15 +169,15 @@ pub fn draw_my_seats(
         let here = held
             .get(&mine.room)
             .is_some_and(|seats| seats.iter().any(|held| held.seat == mine.seat));
-        let (button_text, on_click) = if here {
-            ("Rejoin", LobbyAction::Rejoin(mine.room))
+        let on_click = if here {
+            LobbyAction::ResumeHeld(mine.room)
         } else {
-            let join = LobbyAction::Join {
+            LobbyAction::Join {
                 room: mine.room,
                 seat: mine.seat,
-            };
-            ("Resume", join)
+            }
         };
+        let button_text = "Resume";
         let button_rect = Rect::new(
             x + width - button_width(button_text),
             y,
@@ -395,6 +400,34 @@ mod tests {
         room.outcome = Some(parlor_shared::game::Outcome::Tie);
         let over = room_buttons(&room, &[], Some(ada.id), "Close");
         assert_eq!(texts(&over), ["Watch"], "a finished room is only watched");
+    }
+
+    #[test]
+    fn a_seat_held_in_this_window_is_resumed_like_one_held_elsewhere() {
+        let room = RoomSummary {
+            room: 4,
+            game: GameKind::Cave,
+            creator: None,
+            seats: vec![SeatState::Open; 2],
+            spectators: 0,
+            version: 1,
+            moves: 0,
+            outcome: None,
+        };
+        let held = |seat| HeldSeat {
+            seat,
+            token: parlor_shared::protocol::SeatToken::random(),
+        };
+        let one = room_buttons(&room, &[held(1)], None, "Close");
+        let white = describe::game_seat_name(GameKind::Cave, 1);
+        assert_eq!(
+            texts(&one).last(),
+            Some(&format!("Resume {white}").as_str())
+        );
+        assert_eq!(one.last().unwrap().1, LobbyAction::ResumeHeld(4));
+        let both = room_buttons(&room, &[held(0), held(1)], None, "Close");
+        assert_eq!(texts(&both).last(), Some(&"Resume"));
+        assert!(!texts(&both).contains(&"Watch"), "{:?}", texts(&both));
     }
 
     #[test]
