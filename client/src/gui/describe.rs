@@ -207,13 +207,6 @@ pub fn ago(then: u64, now: u64) -> String {
     }
 }
 
-/// Splits `text` at spaces into lines of at most `max_chars` characters; a word longer than a
-/// line is cut.
-pub fn wrap(text: &str, max_chars: usize) -> Vec<String> {
-    let max_chars = max_chars.max(1);
-    wrap_by(text, |line| line.chars().count() <= max_chars)
-}
-
 /// Splits `text` at spaces into lines that each `fits`; a word that fits on no line is cut
 /// where it stops fitting (at least one character a line, so it always ends).
 pub fn wrap_by(text: &str, fits: impl Fn(&str) -> bool) -> Vec<String> {
@@ -431,6 +424,8 @@ mod tests {
 
     #[test]
     fn wrapping_breaks_at_spaces_and_cuts_long_words() {
+        // Measured in characters here; the window measures the drawn width.
+        let wrap = |text, max_chars: usize| wrap_by(text, |line| line.chars().count() <= max_chars);
         assert_eq!(wrap("one two three", 7), ["one two", "three"]);
         assert_eq!(wrap("  spaced   out  ", 20), ["spaced out"]);
         assert_eq!(wrap("abcdefghij x", 4), ["abcd", "efgh", "ij x"]);

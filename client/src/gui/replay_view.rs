@@ -18,7 +18,7 @@ use super::game_view::{draw_moves, draw_seat_swatch, outcome_color};
 use super::hexapawn::{draw_match, draw_replay_board as draw_hex_replay};
 use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_fit, label,
+    BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_lines, label,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 
@@ -154,7 +154,7 @@ impl ReplayView {
     fn draw_panel(&mut self, input: &Input, close_label: &str) -> Option<ReplayAction> {
         let x = side_panel_x(canvas_width()) + 10.0;
         let mut y = TOP_BAR_HEIGHT + 36.0;
-        heading_fit(&self.title, x, y, SIDE_PANEL_WIDTH - 20.0);
+        y = heading_lines(&self.title, x, y, SIDE_PANEL_WIDTH - 20.0, 2);
         y += LINE_HEIGHT + 8.0;
         let game = self.state().kind();
         for (seat, who) in self.seat_labels.iter().enumerate() {

@@ -138,9 +138,33 @@ pub fn heading_fit(text: &str, x: f32, y: f32, max_width: f32) {
         return heading(text, x, y);
     }
     let size = (HEADING_SIZE * max_width / full).floor().max(TEXT_SIZE);
-    let char_width = measure_text("m", None, size as u16, 1.0).width.max(1.0);
-    let chars = (max_width / char_width).floor().max(1.0) as usize;
-    text_at(&truncate(text, chars), x, y, size, TEXT);
+    let fitted = fit_by(text, max_width, |text| {
+        measure_text(text, None, size as u16, 1.0).width
+    });
+    text_at(&fitted, x, y, size, TEXT);
+}
+
+/// A heading no wider than `width`: at heading size when it fits, else at body size in up to
+/// `max_lines` lines, the last cut with "..." if need be (a long title keeps its words, where
+/// [`heading_fit`] would keep one line). Returns the baseline of its last line.
+pub fn heading_lines(text: &str, x: f32, y: f32, width: f32, max_lines: usize) -> f32 {
+    if measure_text(text, None, HEADING_SIZE as u16, 1.0).width <= width {
+        heading(text, x, y);
+        return y;
+    }
+    let lines = wrap_to_width(text, width);
+    let shown = lines.len().min(max_lines.max(1));
+    let mut baseline = y;
+    for (index, line) in lines.iter().take(shown).enumerate() {
+        baseline = y + index as f32 * LINE_HEIGHT;
+        let line = if index + 1 == shown && shown < lines.len() {
+            fit_to_width(&lines[index..].join(" "), width)
+        } else {
+            line.clone()
+        };
+        label(&line, x, baseline, TEXT);
+    }
+    baseline
 }
 
 /// Width of `text` at body size, for laying out what follows it.
@@ -321,15 +345,6 @@ pub fn contrast(a: Color, b: Color) -> f32 {
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 
-/// Shortens `text` to at most `max_chars` characters, marking the cut with "...".
-pub fn truncate(text: &str, max_chars: usize) -> String {
-    if text.chars().count() <= max_chars {
-        return text.to_string();
-    }
-    let kept: String = text.chars().take(max_chars.saturating_sub(3)).collect();
-    format!("{kept}...")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -346,12 +361,5 @@ mod tests {
         );
         assert!((contrast(TEXT, TEXT) - 1.0).abs() < 1e-6);
         assert!(contrast(TEXT, BACKGROUND) > 10.0);
-    }
-
-    #[test]
-    fn truncate_keeps_short_text_and_marks_cuts() {
-        assert_eq!(truncate("abc", 5), "abc");
-        assert_eq!(truncate("abcdefgh", 6), "abc...");
-        assert_eq!(truncate("■□■□■□", 4), "■...");
     }
 }

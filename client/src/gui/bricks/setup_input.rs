@@ -3,11 +3,11 @@
 //! Pure functions, so every refusal is tested without a window.
 
 use parlor_engines::bricks::Solution;
-use parlor_shared::bricks::{BricksError, Setup};
+use parlor_shared::bricks::{BricksError, MAX_BRICKS, Setup};
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
 
-use super::words::parse_whole_number;
+use super::words::{parse_whole_number, parse_whole_number_or};
 
 /// The seed's rules, shown in the init phase.
 pub const RULES: &str = "A brick's strength S is the greatest height it survives a drop from, \
@@ -48,20 +48,25 @@ pub struct FieldErrors {
 /// reason at once, not only the first one found.
 pub fn parse_setup(height: &str, drops: &str, bricks: &str) -> Result<Setup, FieldErrors> {
     let mut errors = FieldErrors::default();
-    let height = parse_whole_number(height)
-        .map_err(|error| errors.height = Some(error))
-        .ok();
-    let drops = parse_whole_number(drops)
+    // A number past 2^64 is past every limit, which its refusal names as `Setup::new` would.
+    let height = parse_whole_number_or(height, |h| {
+        format!("the height {h} is over the limit of 10^18")
+    })
+    .map_err(|error| errors.height = Some(error))
+    .ok();
+    let drops = parse_whole_number_or(drops, |d| format!("{d} drops is over the limit of 10^18"))
         .map_err(|error| errors.drops = Some(error))
         .ok();
-    let bricks = parse_whole_number(bricks)
-        .map_err(|error| errors.bricks = Some(error))
-        .ok()
-        .and_then(|bricks| {
-            u32::try_from(bricks)
-                .map_err(|_| errors.bricks = Some(format!("{bricks} bricks is too many")))
-                .ok()
-        });
+    let bricks = parse_whole_number_or(bricks, |b| {
+        format!("{b} bricks is over the limit of {MAX_BRICKS}")
+    })
+    .map_err(|error| errors.bricks = Some(error))
+    .ok()
+    .and_then(|bricks| {
+        u32::try_from(bricks)
+            .map_err(|_| errors.bricks = Some(format!("{bricks} bricks is too many")))
+            .ok()
+    });
     // Each number against its own limit, the others given values that pass theirs.
     let limit = |setup: Result<Setup, BricksError>| setup.err().map(|error| error.to_string());
     if let Some(height) = height {
@@ -90,9 +95,13 @@ pub fn parse_strength(text: &str, height: Option<u64>) -> Result<Option<u64>, St
     if text.trim().is_empty() {
         return Ok(None);
     }
-    let strength = parse_whole_number(text)?;
+    let out_of_range = |height| format!("S must be from 0 to {height}");
+    let strength = match height {
+        Some(height) => parse_whole_number_or(text, |_| out_of_range(height))?,
+        None => parse_whole_number(text)?,
+    };
     match height {
-        Some(height) if strength > height => Err(format!("S must be from 0 to {height}")),
+        Some(height) if strength > height => Err(out_of_range(height)),
         _ => Ok(Some(strength)),
     }
 }

@@ -12,12 +12,11 @@ use super::setup_input::{
     AgentChoice, AnswererChoice, RULES, game_setup, parse_setup, parse_strength, seat_specs,
     verdict_lines,
 };
-use crate::gui::describe::wrap;
 use crate::gui::text_field::TextField;
 use crate::gui::widgets::TOP_BAR_HEIGHT;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at,
-    button_enabled, button_width, heading, label, text_width, toggle, truncate,
+    button_enabled, button_width, fit_to_width, heading, label, toggle, wrap_to_width,
 };
 
 const LEFT_X: f32 = 20.0;
@@ -67,11 +66,11 @@ impl BricksSetupView {
     /// Handles input and draws the screen; Create is enabled when `connected` and every field
     /// is valid.
     pub fn update(&mut self, input: &Input, connected: bool) -> Option<SetupAction> {
-        let chars = ((canvas_width() - 2.0 * LEFT_X) / text_width("m")).floor() as usize;
+        let width = canvas_width() - 2.0 * LEFT_X;
         let mut y = TOP_BAR_HEIGHT + 40.0;
         heading("New Dropping Bricks room", LEFT_X, y);
         y += LINE_HEIGHT + 6.0;
-        for line in wrap(RULES, chars) {
+        for line in wrap_to_width(RULES, width) {
             label(&line, LEFT_X, y, DIM_TEXT);
             y += LINE_HEIGHT;
         }
@@ -93,7 +92,10 @@ impl BricksSetupView {
         let verdict_top = y;
         match setup {
             Ok(setup) => {
-                for line in verdict_lines(setup).iter().flat_map(|l| wrap(l, chars)) {
+                for line in verdict_lines(setup)
+                    .iter()
+                    .flat_map(|l| wrap_to_width(l, width))
+                {
                     label(&line, LEFT_X, y, GOOD_TEXT);
                     y += LINE_HEIGHT;
                 }
@@ -189,7 +191,11 @@ fn draw_field_row(
     field.update(input, Rect::new(INPUT_X, y, FIELD_WIDTH, BUTTON_HEIGHT));
     if let Some((text, color)) = note {
         let x = INPUT_X + FIELD_WIDTH + 14.0;
-        let chars = ((canvas_width() - x - 10.0) / text_width("m")).max(1.0) as usize;
-        label(&truncate(text, chars), x, y + 20.0, color);
+        label(
+            &fit_to_width(text, canvas_width() - x - 10.0),
+            x,
+            y + 20.0,
+            color,
+        );
     }
 }

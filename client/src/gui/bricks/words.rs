@@ -21,6 +21,15 @@ pub enum Tone {
 /// A whole number as a person types it: digits, optionally grouped with `_`, `,` or spaces,
 /// or a power-of-ten form such as `1e18`. The error says what is wrong, for a form to show.
 pub fn parse_whole_number(text: &str) -> Result<u64, String> {
+    parse_whole_number_or(text, |typed| format!("{typed} is too large"))
+}
+
+/// [`parse_whole_number`], where a number too large to read (past 2^64) is refused with
+/// `too_large` of the text typed: a field with a limit of its own says that limit.
+pub fn parse_whole_number_or(
+    text: &str,
+    too_large: impl Fn(&str) -> String,
+) -> Result<u64, String> {
     let cleaned: String = text
         .trim()
         .chars()
@@ -38,7 +47,7 @@ pub fn parse_whole_number(text: &str) -> Result<u64, String> {
     if !digits_only(mantissa) || !exponent.is_none_or(digits_only) {
         return Err(not_a_number());
     }
-    let too_large = || format!("{} is too large", text.trim());
+    let too_large = || too_large(text.trim());
     let mantissa: u64 = mantissa.parse().map_err(|_| too_large())?;
     let exponent: u32 = exponent
         .map_or(Ok(0), str::parse)

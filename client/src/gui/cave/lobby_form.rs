@@ -122,7 +122,8 @@ impl CaveLobbyForm {
         }
         let hint = match with_ai {
             true => "Black moves first.",
-            false => "Black moves first; the other may join from another window.",
+            // The creator takes the first open seat, Black; the hint must fit beside Create.
+            false => "White joins from another window.",
         };
         create_room_button(input, area, connected, Some(hint))
             .then(|| (GameSetup::Cave, self.seat_specs()))

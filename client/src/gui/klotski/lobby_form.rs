@@ -12,10 +12,11 @@ use parlor_shared::protocol::{AiKind, SeatSpec};
 
 use super::board::{board_layout, draw_board};
 use super::levels::{BoardFile, LEVELS_DIR, RANDOM_SIZES, load_boards, random_board};
-use crate::gui::describe::{count_s, fit_by, wrap};
+use crate::gui::describe::{count_s, fit_by};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button,
     button_enabled, button_width, choice_row, create_room_button, label, text_width, toggle,
+    wrap_to_width,
 };
 use crate::seed::clock_seed;
 
@@ -177,9 +178,8 @@ impl KlotskiLobbyForm {
                 y + PREVIEW_H + 8.0
             }
             Err(reason) => {
-                let chars = ((width / text_width("m")).floor() as usize).max(10);
                 let mut line_y = y + 18.0;
-                for line in wrap(&reason, chars).iter().take(4) {
+                for line in wrap_to_width(&reason, width).iter().take(4) {
                     label(line, left, line_y, ERROR_TEXT);
                     line_y += LINE_HEIGHT;
                 }

@@ -19,10 +19,10 @@ use parlor_shared::klotski::{Puzzle, Shape};
 
 use super::board::{BoardLayout, board_layout, draw_board, draw_goal, piece_at};
 use super::walk::{Walk, count_steps};
-use crate::gui::describe::{count_s, wrap};
+use crate::gui::describe::count_s;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT,
-    button_enabled, button_width, heading, label, text_width,
+    button_enabled, button_width, heading, label, wrap_to_width,
 };
 use crate::gui::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 use crate::gui::{KLOTSKI_CONSOLE, check_display, draw_title_bar, run_window, writable_png_path};
@@ -186,9 +186,11 @@ impl KlotskiViewer {
     /// Next), if any.
     fn draw(&self, input: &Input, layout: &ViewerLayout, now: f64) -> Option<Action> {
         draw_title_bar("Numeric Klotski: Right/Left arrows step, Home/End jump, Escape closes");
-        let max_chars = (layout.board.w / text_width("M")).floor() as usize;
         let mut y = TOP_BAR_HEIGHT + 28.0;
-        for line in wrap(&self.summary, max_chars).iter().take(SUMMARY_LINES) {
+        for line in wrap_to_width(&self.summary, layout.board.w)
+            .iter()
+            .take(SUMMARY_LINES)
+        {
             label(line, MARGIN, y, self.summary_color);
             y += LINE_HEIGHT;
         }

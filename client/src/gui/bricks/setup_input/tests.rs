@@ -65,7 +65,19 @@ fn every_bad_field_is_flagged_at_once() {
     // A number too large to read does not hide the other fields' reasons.
     let errors = parse_setup("0", "14", "99999999999999999999").unwrap_err();
     assert!(errors.height.is_some());
-    assert!(errors.bricks.unwrap().contains("too large"));
+    assert_eq!(
+        errors.bricks.as_deref(),
+        Some("99999999999999999999 bricks is over the limit of 64")
+    );
+    let errors = parse_setup("1e20", "1e21", "1").unwrap_err();
+    assert_eq!(
+        errors.height.as_deref(),
+        Some("the height 1e20 is over the limit of 10^18")
+    );
+    assert_eq!(
+        errors.drops.as_deref(),
+        Some("1e21 drops is over the limit of 10^18")
+    );
     let errors = parse_setup("0", "2e18", "5000000000").unwrap_err();
     assert!(errors.height.is_some());
     assert!(errors.drops.unwrap().contains("over the limit"));
