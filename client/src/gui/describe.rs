@@ -148,7 +148,8 @@ pub fn ai_budget(move_ms: u32) -> String {
 
 /// Who sits in a seat of a `game` room, for someone who does not hold it: the player's name
 /// and the start of their id ("Ada #3f2a"), "(away)" while they are; an AI with its time a move,
-/// except HER, whose matchbox picks at once (its seat's time is only the pause before a move).
+/// except HER, which does not search: its matchbox picks at once (a seat's time is at most a
+/// pause, which the moves show, and in slow mode the person sends HER's moves anyway).
 pub fn seat_state(game: GameKind, state: &SeatState) -> String {
     match state {
         SeatState::Open => "open".into(),
@@ -162,13 +163,8 @@ pub fn seat_state(game: GameKind, state: &SeatState) -> String {
                 format!("{who} (away)")
             }
         }
-        SeatState::Ai { move_ms, name }
-            if matches!(game, GameKind::Hexapawn | GameKind::HerMatch) =>
-        {
-            match move_ms {
-                ..=1 => format!("{name} (matchbox)"),
-                pause => format!("{name} (matchbox, waits {})", seconds(*pause)),
-            }
+        SeatState::Ai { .. } if matches!(game, GameKind::Hexapawn | GameKind::HerMatch) => {
+            "matchbox robot".into()
         }
         SeatState::Ai { move_ms, name } => format!("{} ({name})", ai_budget(*move_ms)),
     }
@@ -321,16 +317,13 @@ mod tests {
         );
         assert_eq!(seat_state(GameKind::Cave, &ai(3000)), "AI 3 s (alpha-beta)");
         assert_eq!(ai_budget(1500), "AI 1.5 s");
-        // HER does not search: its seat's time is a pause, if any.
+        // HER does not search: its seat's time is a pause, if any, which is not said.
         let her = |move_ms| SeatState::Ai {
             move_ms,
             name: "HER".into(),
         };
-        assert_eq!(seat_state(GameKind::Hexapawn, &her(1)), "HER (matchbox)");
-        assert_eq!(
-            seat_state(GameKind::Hexapawn, &her(200)),
-            "HER (matchbox, waits 0.2 s)"
-        );
+        assert_eq!(seat_state(GameKind::Hexapawn, &her(1)), "matchbox robot");
+        assert_eq!(seat_state(GameKind::Hexapawn, &her(200)), "matchbox robot");
         assert_eq!(ai_budget(1), "AI 1 ms");
         let taken = |connected, player| SeatState::Taken { connected, player };
         assert_eq!(

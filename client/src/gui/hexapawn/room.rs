@@ -20,7 +20,7 @@ use crate::gui::board_play::BoardPlay;
 use crate::gui::describe::count_s;
 use crate::gui::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width,
-    fit_to_width, heading, label,
+    first_that_fits, heading, label,
 };
 
 /// Room under the boards for the brain's counts, the turn and the buttons.
@@ -345,13 +345,14 @@ fn draw_info(
     game: &HexGame,
     mine: &[u8],
     allowed: &Result<(), String>,
-    brain: &str,
+    brain: &[String; 2],
 ) -> BoardPlay {
     let area = board_area(canvas_width(), canvas_height());
     let x = area.x;
     let mut y = top + LINE_HEIGHT;
     let setup = &game.setup;
-    label(&fit_to_width(brain, area.w - 10.0), x, y, DIM_TEXT);
+    let brain = first_that_fits(&[&brain[0], &brain[1]], area.w - 10.0);
+    label(&brain, x, y, DIM_TEXT);
     y += LINE_HEIGHT + 10.0;
     let seated = mine.contains(&PERSON_SEAT);
     if let Some((result, color)) = result_for(game, seated) {

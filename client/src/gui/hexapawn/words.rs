@@ -38,8 +38,10 @@ impl BrainAtStart {
 }
 
 /// The line about HER's brain: the counts as the game began when known ("HER on 3x3, slow
-/// mode; when this game began: 2 boxes, 6 beads"), else the game's counts, said to be so far.
-pub fn brain_line(game: &HexGame, at_start: Option<(u32, u64)>) -> String {
+/// mode; when this game began: 2 boxes, 6 beads"), else the game's counts, said to be so far;
+/// then the same counts without the board and mode, which the room shows anyway, for a narrow
+/// window.
+pub fn brain_line(game: &HexGame, at_start: Option<(u32, u64)>) -> [String; 2] {
     let setup = &game.setup;
     let mode = match setup.mode {
         PlayMode::Slow => "slow",
@@ -59,13 +61,18 @@ pub fn brain_line(game: &HexGame, at_start: Option<(u32, u64)>) -> String {
     };
     let brain = brain_title(&setup.brain);
     let head = format!("{brain} on {}{mirrors}, {mode} mode", setup.dims);
-    match at_start {
-        Some((boxes, beads)) => format!("{head}; when this game began: {}", counts(boxes, beads)),
-        None => format!(
-            "{head}; so far in this game: {}",
-            counts(game.brain_boxes, game.brain_beads)
+    let (when, short_when, counts) = match at_start {
+        Some((boxes, beads)) => ("when this game began", "at the start", counts(boxes, beads)),
+        None => (
+            "so far in this game",
+            "so far",
+            counts(game.brain_boxes, game.brain_beads),
         ),
-    }
+    };
+    [
+        format!("{head}; {when}: {counts}"),
+        format!("{brain} {short_when}: {counts}"),
+    ]
 }
 
 /// Whose turn it is, under the boards. `person` is whether this client is the person (White);
@@ -153,7 +160,10 @@ mod tests {
         start.brain_beads = 6;
         assert_eq!(
             brain_line(&start, None),
-            "HER on 3x3, slow mode; so far in this game: 2 boxes, 6 beads"
+            [
+                "HER on 3x3, slow mode; so far in this game: 2 boxes, 6 beads",
+                "HER so far: 2 boxes, 6 beads"
+            ]
         );
         let mut seen = BrainAtStart::default();
         seen.note(1, &start);
@@ -166,7 +176,10 @@ mod tests {
         seen.note(1, &later);
         assert_eq!(
             brain_line(&later, seen.counts(1)),
-            "HER on 3x3, slow mode; when this game began: 2 boxes, 6 beads"
+            [
+                "HER on 3x3, slow mode; when this game began: 2 boxes, 6 beads",
+                "HER at the start: 2 boxes, 6 beads"
+            ]
         );
         // A room first seen after HER drew keeps saying "so far".
         let mut late = BrainAtStart::default();
@@ -176,7 +189,7 @@ mod tests {
         late.note(2, &drawn);
         assert_eq!(late.counts(2), None);
         assert_eq!(
-            brain_line(&drawn, None),
+            brain_line(&drawn, None)[0],
             "HER on 3x3, slow mode; so far in this game: 1 box, 1 bead"
         );
     }
