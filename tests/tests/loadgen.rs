@@ -85,6 +85,89 @@ fn rooms_make_moves_that_spectators_see() {
     assert_eq!(rooms["server_rss_after_kib"], Value::Null, "no pid given");
 }
 
+#[tokio::test]
+async fn a_room_the_operator_closes_is_counted_and_its_players_go_on_in_a_new_one() {
+    use common::Peer;
+    use parlor_shared::codec::Format;
+    use parlor_shared::identity::{PlayerSecret, player_id};
+    use parlor_shared::protocol::ClientMsg;
+
+    let operator = PlayerSecret::random();
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = parlor_server::ServerConfig::new(
+        "127.0.0.1:0".parse().unwrap(),
+        Some(dir.path().to_path_buf()),
+    );
+    config.operators = vec![player_id(&operator)];
+    let server = parlor_server::start_in_background(config).unwrap();
+    let url = server.url();
+    // A played room and an AI room, both closed by the operator once they have moves (at a
+    // second a move, an AI game lasts longer than the run).
+    let run = Command::new(env!("CARGO_BIN_EXE_loadgen"))
+        .args(["--url", &url, "rooms", "--rooms", "1", "--spectators", "1"])
+        .args([
+            "--ai-rooms",
+            "1",
+            "--ai-move-ms",
+            "1000",
+            "--move-rate",
+            "5",
+        ])
+        .args(["--duration", "6", "--warmup", "1", "--json"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut op = Peer::connect_as(&url, Format::Binary, &operator).await;
+    let closed = two_played(&mut op, &[]).await;
+    for &room in &closed {
+        op.send(ClientMsg::CloseRoom { room }).await;
+    }
+    two_played(&mut op, &closed).await;
+    let output = tokio::task::spawn_blocking(move || run.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    let rooms = figures(&output);
+    assert_eq!(rooms["rooms_closed_by_server"], 2, "{rooms}");
+    // At most the move sent as the room closed is refused, and that is no failure.
+    let refused: u64 = (rooms["errors"].as_object().unwrap().iter())
+        .map(|(code, n)| {
+            assert_eq!(code, "NoSuchRoom", "{rooms}");
+            n.as_u64().unwrap()
+        })
+        .sum();
+    assert!(refused <= 1, "{rooms}");
+    assert_eq!(rooms["first_failure"], Value::Null, "{rooms}");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    for room in closed {
+        assert!(
+            stderr.contains(&format!("room {room} was closed by the hall's operator")),
+            "{stderr}"
+        );
+    }
+}
+
+/// Waits for two unfinished rooms with moves, none of them in `not`.
+async fn two_played(op: &mut common::Peer, not: &[u64]) -> Vec<u64> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let rooms = op.list_rooms().await;
+        let played: Vec<u64> = (rooms.iter())
+            .filter(|r| !not.contains(&r.room) && r.moves > 0 && r.outcome.is_none())
+            .map(|r| r.room)
+            .collect();
+        if played.len() == 2 {
+            return played;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "not two rooms played: {rooms:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
 #[test]
 fn a_missing_server_is_a_plain_error() {
     // A port that was free a moment ago: nothing listens there.
