@@ -1,6 +1,6 @@
 //! The `loadgen` binary against an in-process server, at toy scale: the figures it prints as
 //! JSON add up, a missing server is a plain error, bad counts are refused on the command line,
-//! and a signal to loadgen alone still kills the server it started.
+//! and a signal to loadgen alone, SIGKILL included, still kills the server it started.
 
 mod common;
 
@@ -208,18 +208,15 @@ fn no_connections_and_an_ai_budget_the_server_refuses_are_refused_on_the_command
     assert!(stderr.contains("no server at"), "{stderr}");
 }
 
+/// loadgen started on a stand-in for the server that never listens, so that loadgen is still
+/// waiting for it to, which is when a signal is likeliest to leave it behind; and the
+/// stand-in's pid. `dir` holds the stand-in.
 #[cfg(unix)]
-#[test]
-fn sigterm_to_loadgen_alone_kills_the_server_it_started() {
-    use std::io::Read;
+fn loadgen_on_a_stand_in(dir: &Path) -> (std::process::Child, u32) {
     use std::os::unix::fs::PermissionsExt;
-    use std::process::Stdio;
     use std::time::{Duration, Instant};
 
-    let dir = tempfile::tempdir().unwrap();
-    let (script, pid_file) = (dir.path().join("server.sh"), dir.path().join("server.pid"));
-    // A stand-in for the server: it never listens, so loadgen is still waiting for it to,
-    // which is when a signal is likeliest to leave it behind.
+    let (script, pid_file) = (dir.join("server.sh"), dir.join("server.pid"));
     std::fs::write(
         &script,
         format!(
@@ -229,12 +226,12 @@ fn sigterm_to_loadgen_alone_kills_the_server_it_started() {
     )
     .unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_loadgen"))
+    let child = Command::new(env!("CARGO_BIN_EXE_loadgen"))
         .arg("--spawn-server")
         .arg(&script)
         .args(["idle", "--connections", "3"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
         .spawn()
         .unwrap();
     let started = Instant::now();
@@ -245,28 +242,53 @@ fn sigterm_to_loadgen_alone_kills_the_server_it_started() {
         );
         std::thread::sleep(Duration::from_millis(20));
     }
-    let server: u32 = std::fs::read_to_string(&pid_file)
+    let server = std::fs::read_to_string(&pid_file)
         .unwrap()
         .trim()
         .parse()
         .unwrap();
+    (child, server)
+}
+
+/// Whether process `pid` ends within 5 s (a zombie, which nobody may be there to reap, has
+/// ended); it is killed if not.
+#[cfg(unix)]
+fn ends(pid: u32) -> bool {
+    use std::time::{Duration, Instant};
+
+    let running = || {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        // The state follows the command's name in parentheses.
+        stat.rsplit_once(')')
+            .is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z'))
+    };
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while running() && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    if running() {
+        let _ = Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+        return false;
+    }
+    true
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_to_loadgen_alone_kills_the_server_it_started() {
+    use std::io::Read;
+
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, server) = loadgen_on_a_stand_in(dir.path());
     let sent = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()
         .unwrap();
     assert!(sent.success());
     let status = child.wait().unwrap();
-    let proc = format!("/proc/{server}");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while Path::new(&proc).exists() && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let server_left = Path::new(&proc).exists();
-    if server_left {
-        let _ = Command::new("kill")
-            .args(["-KILL", &server.to_string()])
-            .status();
-    }
+    let server_ended = ends(server);
     // The server writes to the same pipe: read the rest once it is gone.
     let mut seen = String::new();
     child
@@ -276,7 +298,7 @@ fn sigterm_to_loadgen_alone_kills_the_server_it_started() {
         .read_to_string(&mut seen)
         .unwrap();
     assert!(
-        !server_left,
+        server_ended,
         "the server (pid {server}) was left running: {seen}"
     );
     assert_eq!(status.code(), Some(143), "{status}: {seen}");
@@ -284,5 +306,18 @@ fn sigterm_to_loadgen_alone_kills_the_server_it_started() {
         seen.trim_end()
             .ends_with("loadgen: stopped by SIGTERM; the server it started was killed"),
         "{seen}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn the_server_loadgen_started_dies_with_it_even_by_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let (mut child, server) = loadgen_on_a_stand_in(dir.path());
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(
+        ends(server),
+        "the server (pid {server}) outlived loadgen killed by SIGKILL"
     );
 }

@@ -10,7 +10,8 @@ use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
 ///
 /// Either point it at a running server (`--url`, with `--server-pid` to read its memory) or let
 /// it start one (`--spawn-server target/release/server`), which it kills at the end, also when
-/// SIGINT or SIGTERM stops it (exit code 130 or 143).
+/// SIGINT or SIGTERM stops it (exit code 130 or 143); on Linux the server dies with loadgen
+/// killed by SIGKILL too.
 #[derive(Parser, Debug)]
 #[command(name = "loadgen", version)]
 pub struct Cli {
