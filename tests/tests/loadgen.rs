@@ -208,6 +208,23 @@ fn no_connections_and_an_ai_budget_the_server_refuses_are_refused_on_the_command
     assert!(stderr.contains("no server at"), "{stderr}");
 }
 
+#[test]
+fn an_empty_address_in_the_url_is_refused_on_the_command_line() {
+    for url in [
+        "ws://127.0.0.1:9,",
+        "ws://127.0.0.1:9, ,ws://127.0.0.1:10",
+        "",
+    ] {
+        let output = loadgen(&["--url", url, "idle", "--connections", "1"]);
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(2), "{url:?}: {stderr}");
+        assert!(
+            stderr.contains("empty address in --url"),
+            "{url:?}: {stderr}"
+        );
+    }
+}
+
 /// loadgen started on a stand-in for the server that never listens, so that loadgen is still
 /// waiting for it to, which is when a signal is likeliest to leave it behind; and the
 /// stand-in's pid. `dir` holds the stand-in.

@@ -27,7 +27,7 @@ pub struct ServerArgs {
     /// URL of a running server, e.g. ws://127.0.0.1:7878, or of several nodes of one hall
     /// separated by commas: connections are spread over them, each room's players and
     /// spectators each on the next node.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = node_urls)]
     pub url: Option<String>,
     /// Process id of the server at --url, to read its memory from /proc.
     #[arg(long, global = true, requires = "url")]
@@ -108,6 +108,19 @@ pub struct RoomsArgs {
     /// Print one JSON object of the figures on stdout instead of a table.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `--url` as given, once every address in it has something in it: a stray comma would
+/// otherwise be a node with no address, refused only once the run is under way.
+fn node_urls(text: &str) -> Result<String, String> {
+    match text.split(',').any(|url| url.trim().is_empty()) {
+        true => Err(
+            "empty address in --url: give ws://HOST:PORT, or several nodes' \
+                     separated by commas (ws://a:7878,ws://b:7878)"
+                .into(),
+        ),
+        false => Ok(text.to_string()),
+    }
 }
 
 /// A count that must be at least 1, refused with a reason before any server is started.
