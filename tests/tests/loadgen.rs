@@ -225,6 +225,26 @@ fn an_empty_address_in_the_url_is_refused_on_the_command_line() {
     }
 }
 
+#[cfg(target_os = "linux")]
+#[test]
+fn a_server_pid_of_no_process_is_refused_on_the_command_line() {
+    // Process ids stay below pid_max.
+    let none = std::fs::read_to_string("/proc/sys/kernel/pid_max").unwrap();
+    let output = loadgen(&[
+        "--url",
+        "ws://127.0.0.1:9",
+        "--server-pid",
+        none.trim(),
+        "idle",
+    ]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!("process {} does not exist", none.trim())),
+        "{stderr}"
+    );
+}
+
 /// loadgen started on a stand-in for the server that never listens, so that loadgen is still
 /// waiting for it to, which is when a signal is likeliest to leave it behind; and the
 /// stand-in's pid. `dir` holds the stand-in.

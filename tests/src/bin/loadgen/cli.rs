@@ -30,7 +30,7 @@ pub struct ServerArgs {
     #[arg(long, global = true, value_parser = node_urls)]
     pub url: Option<String>,
     /// Process id of the server at --url, to read its memory from /proc.
-    #[arg(long, global = true, requires = "url")]
+    #[arg(long, global = true, requires = "url", value_parser = server_pid)]
     pub server_pid: Option<u32>,
     /// Start this server binary with `--memory --addr 127.0.0.1:<free port>` (see
     /// --server-data), and kill it at the end.
@@ -121,6 +121,21 @@ fn node_urls(text: &str) -> Result<String, String> {
         ),
         false => Ok(text.to_string()),
     }
+}
+
+/// `--server-pid` of a process that exists: one that does not would only show as the
+/// server's memory left unknown at the end of the run.
+fn server_pid(text: &str) -> Result<u32, String> {
+    let pid: u32 = text
+        .parse()
+        .map_err(|_| "expected a process id, a whole number (`pgrep -x server`)".to_string())?;
+    // Its memory is read from /proc, which only Linux has.
+    if cfg!(target_os = "linux") && !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        return Err(format!(
+            "process {pid} does not exist: give the process id of the server at --url"
+        ));
+    }
+    Ok(pid)
 }
 
 /// A count that must be at least 1, refused with a reason before any server is started.
