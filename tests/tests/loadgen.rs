@@ -185,11 +185,13 @@ fn a_missing_server_is_a_plain_error() {
 }
 
 #[test]
-fn no_connections_and_an_ai_budget_the_server_refuses_are_refused_on_the_command_line() {
+fn counts_below_one_and_an_ai_budget_the_server_refuses_are_refused_on_the_command_line() {
     // Refused before any server is looked for: the port is one nothing listens on.
     let url = ["--url", "ws://127.0.0.1:9"];
     let refusals = [
         (&["idle", "--connections", "0"][..], "must be at least 1"),
+        (&["idle", "--connect-batch", "0"][..], "must be at least 1"),
+        (&["rooms", "--rooms", "0"][..], "must be at least 1"),
         (&["rooms", "--ai-move-ms", "0"][..], "0 is not in 1..=3000"),
         (
             &["rooms", "--ai-move-ms", "3001"][..],

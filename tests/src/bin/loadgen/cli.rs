@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
+use parlor_wire::at_least;
 
 /// Load generator for a Parlor server: holds many connections, plays many rooms at once and
 /// measures what the server delivers (rates, move-to-spectator latency, server memory).
@@ -50,7 +51,7 @@ pub struct ServerArgs {
     )]
     pub server_args: Vec<String>,
     /// How many connections are being opened at once.
-    #[arg(long, global = true, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, global = true, default_value_t = 200, value_parser = at_least(1u32))]
     pub connect_batch: u32,
 }
 
@@ -67,7 +68,7 @@ pub enum Scenario {
 #[derive(Args, Debug, Clone)]
 pub struct IdleArgs {
     /// Connections to open, at least 1.
-    #[arg(long, default_value_t = 1000, value_parser = at_least_one)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least(1usize))]
     pub connections: usize,
     /// Seconds to hold them once all are open, before measuring.
     #[arg(long, default_value_t = 5)]
@@ -80,7 +81,7 @@ pub struct IdleArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RoomsArgs {
     /// Rooms of two human players each (every room is two connections).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = at_least(1usize))]
     pub rooms: usize,
     /// Spectator connections watching each room.
     #[arg(long, default_value_t = 2)]
@@ -138,18 +139,8 @@ fn server_pid(text: &str) -> Result<u32, String> {
     Ok(pid)
 }
 
-/// A count that must be at least 1, refused with a reason before any server is started.
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("must be at least 1: with no connection there is nothing to hold".into()),
-        Ok(count) => Ok(count),
-        Err(error) => Err(error.to_string()),
-    }
-}
-
 impl RoomsArgs {
     pub fn check(&self) -> anyhow::Result<()> {
-        anyhow::ensure!(self.rooms > 0, "--rooms must be at least 1");
         anyhow::ensure!(
             self.move_rate.is_finite() && self.move_rate > 0.0 && self.move_rate <= 1000.0,
             "--move-rate must be above 0 and at most 1000"
