@@ -67,6 +67,26 @@ impl Identity {
         }
     }
 
+    /// The window's identity and where it is kept: the one kept (made on first use), renamed
+    /// to `name` if given. `gui::run` asks for it only once nothing else can refuse to open
+    /// the window, so that a window that does not open keeps neither a new identity nor a
+    /// new name.
+    pub fn for_window(name: Option<&str>) -> anyhow::Result<(Identity, PathBuf)> {
+        let home = Home::locate()?;
+        let path = home.identity_file();
+        let kept = Identity::load_or_create(&home)?;
+        match name {
+            Some(name) if name.trim() != kept.name => {
+                let renamed = kept
+                    .renamed(name)
+                    .map_err(|why| anyhow::anyhow!("--name: {why}"))?;
+                renamed.write(&path)?;
+                Ok((renamed, path))
+            }
+            _ => Ok((kept, path)),
+        }
+    }
+
     /// The identity in `path` (a kept one or an export), checked as a server would check it.
     pub fn read(path: &Path) -> anyhow::Result<Identity> {
         let text =

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use parlor_client::identity::{Home, Identity};
+use parlor_client::identity::Home;
 use parlor_client::{cli, gui};
 
 /// Parlor game hall client.
@@ -116,18 +116,15 @@ fn main() -> ExitCode {
         parlor_engines::klotski::set_table_store(Box::new(tables));
     }
     let result = match args.command {
-        None => window_identity(args.name.as_deref()).and_then(|(identity, identity_file)| {
-            gui::run(gui::GuiOptions {
-                server: args.server,
-                data_dir: args.data,
-                identity,
-                identity_file,
-                open_room: args.open_room,
-                screenshot: args.screenshot,
-                window_size: args.window_size,
-                layout_report: args.layout_report,
-                quiet_frame: args.quiet_frame_seconds.map(std::time::Duration::from_secs),
-            })
+        None => gui::run(gui::GuiOptions {
+            server: args.server,
+            data_dir: args.data,
+            name: args.name,
+            open_room: args.open_room,
+            screenshot: args.screenshot,
+            window_size: args.window_size,
+            layout_report: args.layout_report,
+            quiet_frame: args.quiet_frame_seconds.map(std::time::Duration::from_secs),
         }),
         Some(Command::Cave { command }) => cli::cave::run(command),
         Some(Command::Bricks { command }) => cli::bricks::run(command),
@@ -147,24 +144,6 @@ fn main() -> ExitCode {
             eprintln!("client: {error:#}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// The window's identity and where it is kept: the one kept (made on first use), renamed to
-/// `name` if given.
-fn window_identity(name: Option<&str>) -> anyhow::Result<(Identity, PathBuf)> {
-    let home = Home::locate()?;
-    let path = home.identity_file();
-    let kept = Identity::load_or_create(&home)?;
-    match name {
-        Some(name) if name.trim() != kept.name => {
-            let renamed = kept
-                .renamed(name)
-                .map_err(|why| anyhow::anyhow!("--name: {why}"))?;
-            renamed.write(&path)?;
-            Ok((renamed, path))
-        }
-        _ => Ok((kept, path)),
     }
 }
 

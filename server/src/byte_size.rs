@@ -1,6 +1,7 @@
-//! A number of bytes as people write it: `4G`, `4 GiB`, `512MiB`, `65536`. Binary units (a
-//! K is 1024 bytes), as disks and `du -h` count them. Shown back in the largest unit that
-//! divides it exactly, so what `server --help` shows as a default reads back as itself.
+//! A number of bytes as people write it: `4G`, `1.5G`, `4 GiB`, `512MiB`, `65536`. Binary
+//! units (a K is 1024 bytes, so 1.5G is 1.5 * 2^30 bytes), as disks and `du -h` count them.
+//! Shown back in the largest unit that divides it exactly, so what `server --help` shows as a
+//! default reads back as itself.
 
 use std::fmt;
 use std::str::FromStr;
@@ -35,13 +36,21 @@ impl FromStr for ByteSize {
     fn from_str(text: &str) -> Result<ByteSize, String> {
         let text = text.trim();
         let digits = text
-            .find(|c: char| !c.is_ascii_digit())
+            .find(|c: char| !c.is_ascii_digit() && c != '.')
             .unwrap_or(text.len());
         let (number, unit) = text.split_at(digits);
         let unit = unit.trim();
-        let number: u64 = number
-            .parse()
-            .map_err(|_| format!("{text:?} is not a size: write it as 4G, 512MiB or 65536"))?;
+        let not_a_size =
+            || format!("{text:?} is not a size: write it as 4G, 1.5G, 512MiB or 65536");
+        // `number` holds only digits and points: a fraction is digits after the one point.
+        let (whole, fraction) = match number.split_once('.') {
+            Some((whole, fraction)) => (whole, Some(fraction)),
+            None => (number, None),
+        };
+        let whole: u64 = whole.parse().map_err(|_| not_a_size())?;
+        if fraction.is_some_and(|digits| digits.is_empty() || digits.contains('.')) {
+            return Err(not_a_size());
+        }
         let multiplier = match UNITS.iter().find(|(short, long, _)| {
             unit.eq_ignore_ascii_case(short) || unit.eq_ignore_ascii_case(long)
         }) {
@@ -50,15 +59,33 @@ impl FromStr for ByteSize {
                 || unit.eq_ignore_ascii_case("B")
                 || unit.eq_ignore_ascii_case("bytes") =>
             {
+                if fraction.is_some() {
+                    return Err(format!(
+                        "{text:?} has a fraction of a byte: write whole bytes (1536) or a unit (1.5K)"
+                    ));
+                }
                 1
             }
+            None if !unit.chars().all(|c| c.is_ascii_alphabetic()) => return Err(not_a_size()),
             None => return Err(format!("{unit:?} is not a unit: use K, M, G or T (KiB...)")),
         };
-        number
+        whole
             .checked_mul(multiplier)
+            .and_then(|bytes| bytes.checked_add(fraction_of(fraction.unwrap_or(""), multiplier)))
             .map(ByteSize)
             .ok_or_else(|| format!("{text:?} is more bytes than a u64 holds"))
     }
+}
+
+/// The whole bytes in `0.fraction` of `unit` (decimal digits), rounded down, exactly however
+/// many digits are given: multiplied in from the last digit, as by hand, each step's tenths
+/// carried to the digit before it. A cap a byte lower than written harms nobody.
+fn fraction_of(fraction: &str, unit: u64) -> u64 {
+    // Below 10 * unit at each step (a digit's 9 * unit and a carry below unit): no overflow
+    // for units up to 2^40.
+    fraction.bytes().rev().fold(0, |carry, digit| {
+        (u64::from(digit - b'0') * unit + carry) / 10
+    })
 }
 
 #[cfg(test)]
@@ -77,6 +104,14 @@ mod tests {
             ("65536", 65_536),
             ("100 bytes", 100),
             ("0", 0),
+            // A fraction of a unit, rounded down to whole bytes.
+            ("1.5G", 3 << 29),
+            ("1.5 GiB", 3 << 29),
+            ("0.25T", 1 << 38),
+            ("2.0M", 2 << 20),
+            ("1.1K", 1126),
+            ("0.0000000001K", 0),
+            ("15.999999999999999999999T", (16 << 40) - 1),
         ] {
             assert_eq!(text.parse::<ByteSize>(), Ok(ByteSize(bytes)), "{text}");
         }
@@ -91,8 +126,24 @@ mod tests {
 
     #[test]
     fn what_is_no_size_is_refused() {
-        for text in ["", "G", "4 GB", "4X", "-4G", "1.5G", "20000000T"] {
+        for text in [
+            "",
+            "G",
+            "4 GB",
+            "4X",
+            "-4G",
+            "20000000T",
+            ".5G",
+            "1.G",
+            "1.2.3G",
+            "1,5G",
+            "16777216.0T",
+        ] {
             assert!(text.parse::<ByteSize>().is_err(), "{text}");
         }
+        let fraction_of_a_byte = "1.5".parse::<ByteSize>().unwrap_err();
+        assert!(fraction_of_a_byte.contains("whole"), "{fraction_of_a_byte}");
+        let misplaced = "1,5G".parse::<ByteSize>().unwrap_err();
+        assert!(misplaced.contains("is not a size"), "{misplaced}");
     }
 }

@@ -6,12 +6,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::Parser;
-use clap::builder::RangedU64ValueParser;
 use parlor_home::klotski_tables::TableCache;
 use parlor_server::cluster::NodeConfig;
 use parlor_server::limits::{BrainQuota, PING_EVERY, RoomQuota};
 use parlor_server::{Limits, ServerConfig, byte_size::ByteSize};
-use parlor_wire::log_filter;
+use parlor_wire::{at_least, log_filter};
 
 /// The shortest idle timeout: one ping interval and a second for the pong.
 const MIN_IDLE_TIMEOUT_SECS: u64 = PING_EVERY.as_secs() + 1;
@@ -61,29 +60,29 @@ struct Args {
     lease_seconds: f64,
     /// Connections held at once; more are told the server is busy (close code 1013).
     #[arg(long, default_value_t = Limits::default().max_connections,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     max_connections: usize,
     /// Unfinished rooms one player may keep.
     #[arg(long, default_value_t = Limits::default().per_player.rooms,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     rooms_per_player: usize,
     /// Unfinished rooms the players of one address may keep together (identities cost
     /// nothing, so an address has a quota of its own; raise it for a load test from one host).
     #[arg(long, default_value_t = Limits::default().per_address.rooms,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     rooms_per_address: usize,
     /// Unfinished rooms with AI seats the players of one address may keep together (raise it
     /// for a load test from one host).
     #[arg(long, default_value_t = Limits::default().per_address.ai_rooms,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     ai_rooms_per_address: usize,
     /// Brains one player may keep.
     #[arg(long, default_value_t = Limits::default().brains.count,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     brains_per_player: usize,
     /// Brains the players of one address may keep together.
     #[arg(long, default_value_t = Limits::default().brains_per_address.count,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     brains_per_address: usize,
     /// A player who runs this hall (their public id, as `client identity show` prints it):
     /// they may end any room or auto match and delete any brain (`client admin`). Repeat for
@@ -92,7 +91,7 @@ struct Args {
     operators: Vec<parlor_shared::identity::PlayerId>,
     /// Rooms the players of one address may follow (hold a seat in or watch) at once.
     #[arg(long, default_value_t = Limits::default().followed_per_address,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     followed_per_address: usize,
     /// How many leading bits of an IPv6 address name one source for the per-address quotas
     /// and the AI pool's turns: a host is usually given a whole /64 and may speak from any
@@ -102,7 +101,7 @@ struct Args {
     ipv6_prefix: u8,
     /// Unfinished rooms, server-wide; more are refused as "server busy".
     #[arg(long, default_value_t = Limits::default().max_rooms,
-          value_parser = RangedU64ValueParser::<usize>::new().range(1..))]
+          value_parser = at_least(1usize))]
     max_rooms: usize,
     /// Unfinished rooms with AI seats, server-wide (each search waits its turn in the AI pool).
     #[arg(long, default_value_t = Limits::default().max_ai_rooms)]
@@ -116,7 +115,7 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(MIN_IDLE_TIMEOUT_SECS..=86_400))]
     idle_timeout_secs: u64,
-    /// What the game database may hold, in bytes or with a unit (4G, 512MiB). Once it is full,
+    /// What the game database may hold, in bytes or with a unit (4G, 1.5G, 512MiB). Once it is full,
     /// new rooms and brain imports are refused and auto matches stop; games under way go on
     /// and are stored. Brains reset, or a bigger cap, make room again.
     #[arg(long, default_value_t = ByteSize(Limits::default().max_store_bytes))]
@@ -261,7 +260,32 @@ fn set_table_store(folder: Option<PathBuf>) {
 
 #[cfg(test)]
 mod tests {
-    use super::listen_address;
+    use super::{Args, listen_address};
+    use clap::Parser;
+
+    #[test]
+    fn counts_with_only_a_least_value_say_it_in_words() {
+        for flag in [
+            "--max-connections",
+            "--rooms-per-player",
+            "--rooms-per-address",
+            "--ai-rooms-per-address",
+            "--brains-per-player",
+            "--brains-per-address",
+            "--followed-per-address",
+            "--max-rooms",
+        ] {
+            let error = Args::try_parse_from(["server", flag, "0"])
+                .unwrap_err()
+                .to_string();
+            assert!(error.contains("must be at least 1"), "{flag}: {error}");
+            assert!(!error.contains("18446744073709551615"), "{flag}: {error}");
+            assert!(
+                Args::try_parse_from(["server", flag, "1"]).is_ok(),
+                "{flag}"
+            );
+        }
+    }
 
     #[test]
     fn an_address_to_listen_on_is_an_ip_and_port_or_a_name_resolved_here() {

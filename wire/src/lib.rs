@@ -1,12 +1,15 @@
 //! WebSocket glue for the codec: socket settings and frame <-> message conversion, shared by the
 //! server, the client and the tests so every peer speaks with the same limits; and the log
-//! filter of both binaries (`log_filter`), which keeps the WebSocket library's frame logs off.
+//! filter of both binaries (`log_filter`), which keeps the WebSocket library's frame logs off,
+//! and the value parser of their counts that start at a least value (`at_least`).
 //! Its own crate, beside `parlor-shared`, so that the rules and the protocol stay free of the
 //! WebSocket library, and the client needs the server crate only to embed a server.
 
 mod log_filter;
+mod number_flags;
 
 pub use log_filter::log_filter;
+pub use number_flags::at_least;
 
 use parlor_shared::codec::{self, CodecError, Format, Frame, MAX_FRAME_BYTES};
 use parlor_shared::protocol::{ErrorCode, ServerMsg};

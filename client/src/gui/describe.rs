@@ -4,6 +4,7 @@
 //!
 //! The plain functions word Magnetic Cave; the `game_` ones take the game and word any.
 
+use parlor_engines::bricks::Solution;
 use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
 use parlor_shared::game::{GameKind, Outcome};
 use parlor_shared::identity::Player;
@@ -99,6 +100,16 @@ pub fn count_of(count: impl Into<u64>, one: &str, many: &str) -> String {
 /// `count` of a noun whose plural adds "s": "1 move", "2 moves".
 pub fn count_s(count: impl Into<u64>, noun: &str) -> String {
     count_of(count, noun, &format!("{noun}s"))
+}
+
+/// Dropping Bricks' f(D, B) for people: "at least 18446744073709551615" where the closed form
+/// stopped counting.
+pub fn distinguishable_heights(solution: &Solution) -> String {
+    let heights = solution.distinguishable_heights;
+    match solution.distinguishable_heights_capped {
+        true => format!("at least {heights}"),
+        false => heights.to_string(),
+    }
 }
 
 /// What the viewer is in a room, from the names of the seats held: "you are watching", "you

@@ -54,6 +54,7 @@ use self::replay_view::{ReplayAction, ReplayView};
 use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};
 /// The colour of a refusal's reason, sampled by the window tests.
 pub use self::widgets::{ERROR_TEXT, GOOD_TEXT, TOP_BAR_HEIGHT, side_panel_x};
+use crate::identity::Identity;
 
 /// The window's first size, which fits a 1366x768 laptop screen with its taskbar and the
 /// window's title bar; the window may then be resized, and everything is laid out for the size
@@ -69,10 +70,9 @@ pub struct GuiOptions {
     pub server: Option<String>,
     /// The embedded server's data directory.
     pub data_dir: PathBuf,
-    /// Who we are to servers.
-    pub identity: crate::identity::Identity,
-    /// Where the identity is kept (a new name is written there).
-    pub identity_file: PathBuf,
+    /// The name to go by from now on (`--name`), kept with the identity once nothing else
+    /// refuses the window.
+    pub name: Option<String>,
     /// A room that the window opens by itself (see [`scripted::RoomScript`]).
     pub open_room: Option<String>,
     /// With `open_room`: save the window as PNG once the room shows what was asked, and quit.
@@ -116,8 +116,12 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         .as_deref()
         .map(writable_png_path)
         .transpose()?;
-    let startup = match options.server {
-        Some(typed) => Startup::Connect(server_option(&typed)?),
+    let joined = options.server.as_deref().map(server_option).transpose()?;
+    // The last step that may refuse the command: the identity is made, or renamed, only for
+    // a window that gets this far.
+    let (identity, identity_file) = Identity::for_window(options.name.as_deref())?;
+    let startup = match joined {
+        Some(url) => Startup::Connect(url),
         None => {
             let addr = "127.0.0.1:0".parse().expect("a valid socket address");
             let config = ServerConfig::new(addr, Some(options.data_dir));
@@ -141,8 +145,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     macroquad::Window::from_config(conf, async move {
         widgets::use_window_font();
         size_in_logical_pixels(logical_size);
-        let mut app =
-            App::new(startup, options.identity, Some(options.identity_file)).with_script(script);
+        let mut app = App::new(startup, identity, Some(identity_file)).with_script(script);
         let quiet_frame = options.quiet_frame.unwrap_or(pacing::QUIET_FRAME);
         let (mut done_frames, mut clock) = (0, FrameClock::new(quiet_frame));
         loop {

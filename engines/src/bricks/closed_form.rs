@@ -91,6 +91,10 @@ pub struct Solution {
     pub winnable: bool,
     /// f(D, B), saturating at 2^64 - 1.
     pub distinguishable_heights: u64,
+    /// Whether f(D, B) reached 2^64 - 1, where it stops counting: `distinguishable_heights`
+    /// is then a floor (the true f is at least that), not a count. Said beside it so that a
+    /// reader of the JSON cannot take the cap for a count.
+    pub distinguishable_heights_capped: bool,
     /// The fewest drops that suffice for H with B bricks; `None` with no bricks.
     pub fewest_drops: Option<u64>,
     /// The winning agent's first drop; `None` when it cannot drop at all (D or B is 0).
@@ -100,12 +104,14 @@ pub struct Solution {
 impl Solution {
     pub fn new(setup: Setup) -> Solution {
         let start = State::start(setup);
+        let heights = distinguishable_heights(setup.drops, setup.bricks);
         Solution {
             height: setup.height,
             drops: setup.drops,
             bricks: setup.bricks,
             winnable: is_winnable(&start),
-            distinguishable_heights: distinguishable_heights(setup.drops, setup.bricks),
+            distinguishable_heights: heights,
+            distinguishable_heights_capped: heights == u64::MAX,
             fewest_drops: fewest_drops(setup.height, setup.bricks),
             first_drop: best_drop(&start).ok(),
         }

@@ -16,7 +16,7 @@ use parlor_engines::bricks::{
 use parlor_shared::bricks::{Answer, BricksMove, INDUCTION_MAX_HEIGHT, Setup, State, Status};
 
 use crate::cli::console::read_trimmed_line;
-use crate::gui::describe::count_s;
+use crate::gui::describe::{count_s, distinguishable_heights};
 use crate::seed::clock_seed;
 
 #[derive(Subcommand, Debug)]
@@ -212,15 +212,6 @@ pub fn parse_moves(text: &str) -> anyhow::Result<Vec<BricksMove>> {
         .collect()
 }
 
-/// f(D, B) for people: the closed form saturates at 2^64 - 1.
-fn heights_text(heights: u64) -> String {
-    if heights == u64::MAX {
-        format!("at least {heights}")
-    } else {
-        heights.to_string()
-    }
-}
-
 /// `client bricks solve`: the closed form's verdict, as text or JSON.
 pub fn solve(out: &mut impl Write, setup: Setup, json: bool) -> anyhow::Result<ExitCode> {
     let solution = Solution::new(setup);
@@ -234,7 +225,7 @@ pub fn solve(out: &mut impl Write, setup: Setup, json: bool) -> anyhow::Result<E
         bricks,
     } = setup;
     writeln!(out, "H = {height}, D = {drops}, B = {bricks}")?;
-    let reach = heights_text(solution.distinguishable_heights);
+    let reach = distinguishable_heights(&solution);
     if solution.winnable {
         writeln!(
             out,
@@ -384,7 +375,7 @@ fn write_rules(out: &mut impl Write, setup: Setup) -> anyhow::Result<()> {
     writeln!(
         out,
         "This game {verdict}: H = {height}, f(D, B) = {}.",
-        heights_text(solution.distinguishable_heights)
+        distinguishable_heights(&solution)
     )?;
     Ok(())
 }

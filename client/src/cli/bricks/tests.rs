@@ -130,7 +130,10 @@ fn solve_speaks_json_and_says_when_it_saturates() {
     assert_eq!(json["fewest_drops"], 60);
     assert_eq!(json["first_drop"], 1u64 << 59);
     assert_eq!(json["distinguishable_heights"], u64::MAX);
+    assert_eq!(json["distinguishable_heights_capped"], true, "{json}");
     let stuck: serde_json::Value = serde_json::from_str(&solve_text(setup(5, 3, 0), true)).unwrap();
+    assert_eq!(stuck["distinguishable_heights"], 0);
+    assert_eq!(stuck["distinguishable_heights_capped"], false, "{stuck}");
     assert_eq!(stuck["fewest_drops"], serde_json::Value::Null);
     assert_eq!(stuck["first_drop"], serde_json::Value::Null);
     let text = solve_text(setup(5, 3, 0), false);

@@ -32,11 +32,11 @@ pub struct ArenaArgs {
     b: EngineLevel,
     /// Games in all, rounded up to an even number: each opening from both sides [default: 20,
     /// or two per start].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = parlor_wire::at_least(1u32))]
     games: Option<u32>,
     /// How many different openings (or starts) to spread the games over [default: 16 openings,
     /// or every start].
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_parser = parlor_wire::at_least(1u32))]
     openings: Option<u32>,
     /// Shift the openings (or starts) taken by this many places in their fixed list. While
     /// the offsets differ by less than the spacing of the openings taken, rounded down (the

@@ -59,7 +59,7 @@ pub enum CaveCommand {
     /// checks in late moves are left out of that time, and their share is shown).
     Bench {
         /// Games to play; each starts from a different opening pair of wall cells.
-        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 1, value_parser = parlor_wire::at_least(1u32))]
         games: u32,
         #[command(flatten)]
         ai: EngineArgs,
@@ -72,7 +72,7 @@ pub enum CaveCommand {
         #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u32).range(1..=4))]
         wins_in: u32,
         /// Puzzles to find.
-        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, default_value_t = 5, value_parser = parlor_wire::at_least(1u32))]
         count: u32,
         /// Seed of the random play the puzzles come from: the same seed finds the same puzzles,
         /// another seed other ones.

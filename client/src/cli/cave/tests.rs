@@ -199,7 +199,9 @@ fn counts_of_games_openings_and_puzzles_start_at_one() {
         let error = Cli::try_parse_from(line.split(' '))
             .unwrap_err()
             .to_string();
-        assert!(error.contains("0 is not in 1.."), "{line}: {error}");
+        assert!(error.contains("'0'"), "{line}: {error}");
+        assert!(error.contains("must be at least 1"), "{line}: {error}");
+        assert!(!error.contains("4294967295"), "the type's largest: {error}");
     }
     assert!(Cli::try_parse_from("cave bench --games 1".split(' ')).is_ok());
     assert!(Cli::try_parse_from("cave tactics --count 1".split(' ')).is_ok());

@@ -25,15 +25,8 @@ pub struct TuneArgs {
     #[arg(long, default_value_t = EPOCHS)]
     epochs: usize,
     /// Every K-th position is held out of the fit and only measured.
-    #[arg(long, default_value_t = HOLD_OUT_EVERY, value_parser = at_least_two)]
+    #[arg(long, default_value_t = HOLD_OUT_EVERY, value_parser = parlor_wire::at_least(2usize))]
     hold_out_every: usize,
-}
-
-fn at_least_two(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(every) if every >= 2 => Ok(every),
-        _ => Err("a whole number, 2 or more".into()),
-    }
 }
 
 /// Fewer training positions than this per weight, and the fit learns the positions rather

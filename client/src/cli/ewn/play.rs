@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use clap::ValueEnum;
 use parlor_engines::ewn::solve;
-use parlor_shared::ewn::{Level, Move, MovesFile, Rules, State, Status};
+use parlor_shared::ewn::{Level, Move, MovesFile, PIECES, Rules, SQUARES, State, Status};
 use rand::rngs::StdRng;
 use rand::{RngExt, SeedableRng};
 
@@ -146,23 +146,33 @@ fn describe_choices(level: &Level, state: &State) -> String {
     choices.join("; ")
 }
 
-/// A move typed as `piece square`, or just `square` when one piece may move.
+/// A move typed as `piece square`, or just `square` when one piece may move. A word that is no
+/// number of either is refused as what its place wants; a number of the wrong piece or square
+/// is the rules' to refuse, with their reason.
 fn parse_move(answer: &str, level: &Level, state: &State) -> Result<Move, String> {
-    let numbers = answer
-        .split_whitespace()
-        .map(|word| {
-            word.parse::<u8>()
-                .map_err(|_| format!("{word:?} is not a number"))
-        })
-        .collect::<Result<Vec<u8>, _>>()?;
-    let mv = match (numbers.as_slice(), level.movable(state).as_slice()) {
-        (&[piece, to], _) => Move { piece, to },
-        (&[to], &[piece]) => Move { piece, to },
+    let piece = |word: &str| whole(word, &format!("a piece (1 to {PIECES})"));
+    let square = |word: &str| whole(word, &format!("a square (0 to {})", SQUARES - 1));
+    let words: Vec<&str> = answer.split_whitespace().collect();
+    let mv = match (words.as_slice(), level.movable(state).as_slice()) {
+        (&[mover, to], _) => Move {
+            piece: piece(mover)?,
+            to: square(to)?,
+        },
+        (&[to], &[mover]) => Move {
+            piece: mover,
+            to: square(to)?,
+        },
         (&[_], _) => return Err("two pieces may move: type the piece, then the square".into()),
         _ => return Err("type the piece, then the square, e.g. 2 31".into()),
     };
     level.play(state, mv).map_err(|error| error.to_string())?;
     Ok(mv)
+}
+
+/// `word` as a piece's or a square's number, else refused as not `wanted`.
+fn whole(word: &str, wanted: &str) -> Result<u8, String> {
+    word.parse()
+        .map_err(|_| format!("{word:?} is not {wanted}"))
 }
 
 /// The player's move: asked, drawn, or taken from the AI's solution.

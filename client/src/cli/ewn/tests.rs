@@ -74,14 +74,17 @@ fn the_ai_solves_level1_and_writes_the_seeds_format() {
 fn a_human_is_asked_everything_and_bad_answers_are_refused() {
     let dir = scratch();
     let moves = dir.path().join("moves.txt");
-    let typed = "4\n1\n\nAda\n99\n1\nx\n3 45\n2 31\n3 34\n3 23\n6 23\n2 21\n10\n0\n2 0\n";
+    let typed =
+        "4\n1\n\nAda\n99\n1\nx\n-1\n-3 34\n3 45\n2 31\n3 34\n3 23\n6 23\n2 21\n10\n0\n2 0\n";
     let (shown, code) = run_play(typed, options(None, None, &moves));
     assert_eq!(code, ExitCode::SUCCESS);
     for refusal in [
         "Not accepted: answer 1, 2 or 3.",
         "Not accepted: the name may not be empty.",
         "level99.txt",
-        "Not accepted: \"x\" is not a number.",
+        "Not accepted: \"x\" is not a square (0 to 99).",
+        "Not accepted: \"-1\" is not a square (0 to 99).",
+        "Not accepted: \"-3\" is not a piece (1 to 6).",
         "Not accepted: piece 3 cannot go from 43 to 45: that is not a king step.",
         "Not accepted: piece 2 may not move on die 3: the movable pieces are 3.",
         "Not accepted: two pieces may move: type the piece, then the square.",

@@ -8,6 +8,7 @@ use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
 
 use super::words::{parse_whole_number, parse_whole_number_or};
+use crate::gui::describe::distinguishable_heights;
 
 /// The seed's rules, shown in the init phase.
 pub const RULES: &str = "A brick's strength S is the greatest height it survives a drop from, \
@@ -147,11 +148,7 @@ pub fn verdict_lines(setup: Setup) -> Vec<String> {
         drops,
         bricks,
     } = setup;
-    let reach = if solution.distinguishable_heights == u64::MAX {
-        format!("at least {}", u64::MAX)
-    } else {
-        solution.distinguishable_heights.to_string()
-    };
+    let reach = distinguishable_heights(&solution);
     let mut lines = vec![if solution.winnable {
         format!("The agent can win whatever the answers: f(D, B) = {reach} >= H = {height}.")
     } else {

@@ -33,7 +33,7 @@ impl PgStore {
     {
         let shared = Arc::clone(&self.shared);
         self.shared.run(async move {
-            let client = shared.pool.get().await?;
+            let client = super::pooled(&shared.pool).await?;
             let result = work(&client).await;
             if writes {
                 shared.measure_soon(&client).await;

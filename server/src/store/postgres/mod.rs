@@ -10,6 +10,7 @@
 //! (`writer.rs`), as the SQLite writer does: the writes of one room keep their order, and a
 //! write's answer comes only once it is committed.
 
+mod address;
 mod backend;
 mod brains;
 pub mod ownership;
@@ -32,7 +33,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, anyhow};
-use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod};
+use deadpool_postgres::{Manager, ManagerConfig, Pool, PoolError, RecyclingMethod};
 use tokio::runtime::Runtime;
 use tokio_postgres::NoTls;
 use tracing::warn;
@@ -80,9 +81,11 @@ impl PgStore {
     }
 
     fn open(url: &str, node: Option<ownership::Node>) -> anyhow::Result<PgStore> {
-        let config: tokio_postgres::Config = url
-            .parse()
-            .with_context(|| format!("{} is not a PostgreSQL address", redacted(url)))?;
+        // Not shown: it failed to parse, so where its password is cannot be told.
+        let config: tokio_postgres::Config = url.parse().context(
+            "the store's address is not a PostgreSQL address \
+             (postgres://user:password@host:port/database)",
+        )?;
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .thread_name("parlor-postgres")
@@ -107,7 +110,7 @@ impl PgStore {
         let setup = {
             let (pool, config, node) = (pool.clone(), config.clone(), node.clone());
             run_on(&runtime, async move {
-                let mut client = pool.get().await?;
+                let mut client = pooled(&pool).await?;
                 let hall = schema::create(&mut client).await?;
                 let lock = schema::lock_hall(&config, node.is_some()).await?;
                 // A node holds what it owns from the start (a restarted one, its old rooms).
@@ -118,8 +121,8 @@ impl PgStore {
                 Ok((hall, lock))
             })
         };
-        let (hall_id, hall_lock) =
-            setup.with_context(|| format!("cannot use the database {}", redacted(url)))?;
+        let (hall_id, hall_lock) = setup
+            .with_context(|| format!("cannot use the database {}", address::shown(&config)))?;
         let shared = Arc::new(Shared {
             pool,
             size: Size::default(),
@@ -147,7 +150,7 @@ impl Shared {
     /// Measures the store's size now, waiting for the answer.
     fn measure_now(&self) {
         let pool = self.pool.clone();
-        match self.run(async move { schema::bytes(&*pool.get().await?).await }) {
+        match self.run(async move { schema::bytes(&*pooled(&pool).await?).await }) {
             Ok(bytes) => self.size.set(bytes),
             Err(error) => warn!(error = format!("{error:#}"), "cannot measure the store"),
         }
@@ -235,14 +238,12 @@ fn run_on<T: Send + 'static>(
         .unwrap_or_else(|_| Err(anyhow!("the store's runtime has stopped")))
 }
 
-/// `url` without its password, for messages and logs.
-fn redacted(url: &str) -> String {
-    match (url.find("://"), url.rfind('@')) {
-        (Some(scheme), Some(at)) if at > scheme => {
-            let credentials = &url[scheme + 3..at];
-            let user = credentials.split(':').next().unwrap_or("");
-            format!("{}{user}:…{}", &url[..scheme + 3], &url[at..])
-        }
-        _ => url.to_string(),
-    }
+/// A connection from `pool`. deadpool's error says its cause in its own words and then gives
+/// the cause as its source too, so a refused connection read "error connecting to server"
+/// twice: the cause alone says it once.
+async fn pooled(pool: &Pool) -> anyhow::Result<deadpool_postgres::Object> {
+    pool.get().await.map_err(|error| match error {
+        PoolError::Backend(cause) => cause.into(),
+        other => other.into(),
+    })
 }

@@ -68,3 +68,56 @@ fn a_bad_address_is_a_clear_error() {
     let refused = format!("{:#}", PgStore::connect("mysql:/x").err().unwrap());
     assert!(refused.contains("not a PostgreSQL address"), "{refused}");
 }
+
+/// The message of a store refused at `address`, where nothing listens on the port `{port}`.
+fn refusal_at(address: &str) -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let address = address.replace("{port}", &port.to_string());
+    let refused = PgStore::connect(&address).err().expect("nothing listens");
+    format!("{refused:#}").replace(&port.to_string(), "{port}")
+}
+
+#[test]
+fn an_address_is_shown_with_its_password_masked_only_when_it_has_one() {
+    let refused = refusal_at("postgres://parlor@127.0.0.1:{port}/hall");
+    assert!(
+        refused.contains("postgres://parlor@127.0.0.1:{port}/hall:"),
+        "{refused}"
+    );
+    for with_password in [
+        "postgres://parlor:secret@127.0.0.1:{port}/hall",
+        "postgresql://127.0.0.1:{port}/hall?user=parlor&password=secret",
+        "host=127.0.0.1 port={port} user=parlor password='secret' dbname=hall",
+    ] {
+        let refused = refusal_at(with_password);
+        assert!(
+            refused.contains("postgres://parlor:…@127.0.0.1:{port}/hall:"),
+            "{with_password}: {refused}"
+        );
+        assert!(!refused.contains("secret"), "{with_password}: {refused}");
+    }
+    let unparsed = format!(
+        "{:#}",
+        PgStore::connect("postgres://parlor:secret@db:port/x")
+            .err()
+            .unwrap()
+    );
+    assert!(unparsed.contains("not a PostgreSQL address"), "{unparsed}");
+    assert!(!unparsed.contains("secret"), "{unparsed}");
+}
+
+#[test]
+fn a_failed_connection_is_said_once() {
+    let refused = refusal_at("postgres://parlor@127.0.0.1:{port}/hall");
+    assert_eq!(
+        refused.matches("error connecting to server").count(),
+        1,
+        "{refused}"
+    );
+    assert!(!refused.contains("creating a new object"), "{refused}");
+    assert!(refused.contains("Connection refused"), "{refused}");
+}

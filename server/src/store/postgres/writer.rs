@@ -85,12 +85,17 @@ async fn run(shared: Arc<Shared>, mut queue: mpsc::UnboundedReceiver<Work>) {
                 Err(_) => break,
             }
         }
-        let client = match shared.pool.get().await {
+        let client = match super::pooled(&shared.pool).await {
             Ok(client) => client,
             Err(error) => {
                 // The pool waited for a connection already (`PgStore::connect`). The jobs are
                 // dropped with their answers, which then say the writer could not write.
-                warn!(%error, jobs = batch.len(), "the store cannot reach the database");
+                let error = format!("{error:#}");
+                warn!(
+                    error,
+                    jobs = batch.len(),
+                    "the store cannot reach the database"
+                );
                 continue;
             }
         };

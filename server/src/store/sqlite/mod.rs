@@ -71,10 +71,19 @@ impl SqliteStore {
                 data_dir.display()
             );
         }
+        let path = data_dir.join("games.db");
+        // Before the lock file is made, so that a refused folder is left as it was; SQLite's
+        // own words for it ("unable to open database file") do not say what is wrong.
+        if path.is_dir() {
+            bail!(
+                "the database {} is a folder: the server needs a file there (it makes one when \
+                 none is there); move the folder away, or give the server another --data",
+                path.display()
+            );
+        }
         std::fs::create_dir_all(data_dir)
             .with_context(|| format!("cannot create data directory {}", data_dir.display()))?;
         let lock = lock_data_dir(data_dir)?;
-        let path = data_dir.join("games.db");
         // Before SQLite opens it: opening a database of no pages deletes the WAL beside it.
         check_not_truncated(&path)
             .with_context(|| format!("cannot use database {}", path.display()))?;

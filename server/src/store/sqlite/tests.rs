@@ -151,6 +151,28 @@ fn a_file_named_as_the_data_directory_is_refused_in_words() {
 }
 
 #[test]
+fn a_folder_where_the_database_goes_is_refused_in_words_and_nothing_is_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let folder = dir.path().join("games.db");
+    std::fs::create_dir(&folder).unwrap();
+    let refused = SqliteStore::open(dir.path())
+        .err()
+        .expect("a folder is no database");
+    let message = format!("{refused:#}");
+    assert!(
+        message.contains(&format!("{} is a folder", folder.display())),
+        "{message}"
+    );
+    assert!(message.contains("needs a file"), "{message}");
+    assert!(
+        !message.contains("Error code"),
+        "SQLite's own words: {message}"
+    );
+    let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+    assert_eq!(left.len(), 1, "no lock file or WAL beside it: {left:?}");
+}
+
+#[test]
 fn a_database_that_can_only_be_read_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     drop(SqliteStore::open(dir.path()).unwrap());

@@ -4,13 +4,15 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Parser, Subcommand};
 use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS};
+use parlor_wire::at_least;
 
 /// Load generator for a Parlor server: holds many connections, plays many rooms at once and
 /// measures what the server delivers (rates, move-to-spectator latency, server memory).
 ///
 /// Either point it at a running server (`--url`, with `--server-pid` to read its memory) or let
 /// it start one (`--spawn-server target/release/server`), which it kills at the end, also when
-/// SIGINT or SIGTERM stops it (exit code 130 or 143).
+/// SIGINT or SIGTERM stops it (exit code 130 or 143); on Linux the server dies with loadgen
+/// killed by SIGKILL too.
 #[derive(Parser, Debug)]
 #[command(name = "loadgen", version)]
 pub struct Cli {
@@ -26,10 +28,10 @@ pub struct ServerArgs {
     /// URL of a running server, e.g. ws://127.0.0.1:7878, or of several nodes of one hall
     /// separated by commas: connections are spread over them, each room's players and
     /// spectators each on the next node.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, value_parser = node_urls)]
     pub url: Option<String>,
     /// Process id of the server at --url, to read its memory from /proc.
-    #[arg(long, global = true, requires = "url")]
+    #[arg(long, global = true, requires = "url", value_parser = server_pid)]
     pub server_pid: Option<u32>,
     /// Start this server binary with `--memory --addr 127.0.0.1:<free port>` (see
     /// --server-data), and kill it at the end.
@@ -49,7 +51,7 @@ pub struct ServerArgs {
     )]
     pub server_args: Vec<String>,
     /// How many connections are being opened at once.
-    #[arg(long, global = true, default_value_t = 200, value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, global = true, default_value_t = 200, value_parser = at_least(1u32))]
     pub connect_batch: u32,
 }
 
@@ -66,7 +68,7 @@ pub enum Scenario {
 #[derive(Args, Debug, Clone)]
 pub struct IdleArgs {
     /// Connections to open, at least 1.
-    #[arg(long, default_value_t = 1000, value_parser = at_least_one)]
+    #[arg(long, default_value_t = 1000, value_parser = at_least(1usize))]
     pub connections: usize,
     /// Seconds to hold them once all are open, before measuring.
     #[arg(long, default_value_t = 5)]
@@ -79,7 +81,7 @@ pub struct IdleArgs {
 #[derive(Args, Debug, Clone)]
 pub struct RoomsArgs {
     /// Rooms of two human players each (every room is two connections).
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = at_least(1usize))]
     pub rooms: usize,
     /// Spectator connections watching each room.
     #[arg(long, default_value_t = 2)]
@@ -109,18 +111,36 @@ pub struct RoomsArgs {
     pub json: bool,
 }
 
-/// A count that must be at least 1, refused with a reason before any server is started.
-fn at_least_one(text: &str) -> Result<usize, String> {
-    match text.parse::<usize>() {
-        Ok(0) => Err("must be at least 1: with no connection there is nothing to hold".into()),
-        Ok(count) => Ok(count),
-        Err(error) => Err(error.to_string()),
+/// `--url` as given, once every address in it has something in it: a stray comma would
+/// otherwise be a node with no address, refused only once the run is under way.
+fn node_urls(text: &str) -> Result<String, String> {
+    match text.split(',').any(|url| url.trim().is_empty()) {
+        true => Err(
+            "empty address in --url: give ws://HOST:PORT, or several nodes' \
+                     separated by commas (ws://a:7878,ws://b:7878)"
+                .into(),
+        ),
+        false => Ok(text.to_string()),
     }
+}
+
+/// `--server-pid` of a process that exists: one that does not would only show as the
+/// server's memory left unknown at the end of the run.
+fn server_pid(text: &str) -> Result<u32, String> {
+    let pid: u32 = text
+        .parse()
+        .map_err(|_| "expected a process id, a whole number (`pgrep -x server`)".to_string())?;
+    // Its memory is read from /proc, which only Linux has.
+    if cfg!(target_os = "linux") && !std::path::Path::new(&format!("/proc/{pid}")).exists() {
+        return Err(format!(
+            "process {pid} does not exist: give the process id of the server at --url"
+        ));
+    }
+    Ok(pid)
 }
 
 impl RoomsArgs {
     pub fn check(&self) -> anyhow::Result<()> {
-        anyhow::ensure!(self.rooms > 0, "--rooms must be at least 1");
         anyhow::ensure!(
             self.move_rate.is_finite() && self.move_rate > 0.0 && self.move_rate <= 1000.0,
             "--move-rate must be above 0 and at most 1000"

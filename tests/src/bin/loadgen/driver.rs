@@ -1,6 +1,6 @@
 //! One played room: the task that owns both players' connections, makes the room's move at
-//! its times (the player to move sends it) and starts a new room when a game ends, taking the
-//! room's spectators along.
+//! its times (the player to move sends it) and starts a new room when a game ends or the server
+//! closes the room (an operator's `CloseRoom`), taking the room's spectators along.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -190,25 +190,40 @@ impl RoomDriver {
             }
             ServerMsg::Error { code, message } => {
                 self.stats.error(code);
-                if self.pending.is_some() {
-                    // The move was refused: the next move time tries again.
-                    self.pending = None;
-                } else {
+                // A refused move: the next move time tries again.
+                if self.pending.take().is_none() {
                     self.stats
                         .note_failure(format!("room {}: {code:?}: {message}", self.room));
                 }
+            }
+            ServerMsg::RoomClosed { room, message } if room == self.room => {
+                // Moves sent to a room that is gone would only be refused, for the rest of
+                // the run: the players go on in a new room, once the move sent as it closed
+                // has had its answer (a refusal, counted), which would otherwise come while a
+                // player waits for the new room and end it.
+                eprintln!("loadgen: {message}; its players go on in a new room");
+                self.stats.rooms_closed.inc();
+                peer::settle(first, &self.stats).await?;
+                peer::settle(second, &self.stats).await?;
+                self.start_room(first, second).await?;
             }
             _ => {}
         }
         Ok(())
     }
 
-    /// The game is over: both players leave, the first creates a new room, both sit down in
-    /// it and the spectators follow.
+    /// The game is over: both players leave, and go on in a new room.
     async fn next_room(&mut self, first: &mut Socket, second: &mut Socket) -> anyhow::Result<()> {
         let leave = ClientMsg::Leave { room: self.room };
         peer::send(first, &leave).await?;
         peer::send(second, &leave).await?;
+        self.start_room(first, second).await?;
+        self.stats.rooms_recreated.inc();
+        Ok(())
+    }
+
+    /// The first player creates a new room, both sit down in it and the spectators follow.
+    async fn start_room(&mut self, first: &mut Socket, second: &mut Socket) -> anyhow::Result<()> {
         let (room, tokens) = seat_players(first, second, &self.stats).await?;
         self.room = room;
         self.tokens = tokens;
@@ -216,7 +231,6 @@ impl RoomDriver {
         self.version = 0;
         self.pending = None;
         self.room_tx.send_replace(room);
-        self.stats.rooms_recreated.inc();
         Ok(())
     }
 }

@@ -165,6 +165,23 @@ pub async fn expect<T>(
         .map_err(|_| anyhow!("no answer to {what} within {PATIENCE:?}"))?
 }
 
+/// Reads until the server has answered every request sent on `socket` so far: it answers a
+/// connection's requests in order, so whatever comes before its answer to a `ListGames` sent
+/// now answers earlier ones. Their refusals are counted, not failures.
+pub async fn settle(socket: &mut Socket, stats: &Stats) -> anyhow::Result<()> {
+    send(socket, &ClientMsg::ListGames).await?;
+    let answered = |message: &ServerMsg| match message {
+        ServerMsg::Games(_) => Some(true),
+        ServerMsg::Error { code, .. } => {
+            stats.error(code);
+            Some(false)
+        }
+        _ => None,
+    };
+    while !expect(socket, stats, "ListGames", answered).await? {}
+    Ok(())
+}
+
 /// A message's variant name, for messages that name what came instead.
 pub fn name(message: &ServerMsg) -> String {
     let debug = format!("{message:?}");

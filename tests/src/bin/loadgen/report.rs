@@ -38,6 +38,7 @@ pub struct RoomsReport {
     pub updates_per_s: f64,
     pub skipped_ticks: u64,
     pub rooms_recreated: u64,
+    pub rooms_closed: u64,
     pub ai_games: u64,
     pub latency: Latency,
     pub server_cpu_percent: Option<f64>,
@@ -213,6 +214,7 @@ impl RoomsReport {
                 "updates_per_s": self.updates_per_s,
                 "skipped_ticks": self.skipped_ticks,
                 "rooms_recreated": self.rooms_recreated,
+                "rooms_closed_by_server": self.rooms_closed,
                 "ai_games_finished": self.ai_games,
                 "latency_samples": latency.samples,
                 "latency_ms": {
@@ -280,6 +282,10 @@ impl RoomsReport {
             (
                 "rooms recreated / AI games".into(),
                 format!("{} / {}", self.rooms_recreated, self.ai_games),
+            ),
+            (
+                "rooms closed by the server".into(),
+                format!("{} (each replaced by a new room)", self.rooms_closed),
             ),
         ];
         rows.extend(memory_rows(self.health.before, self.health.after));

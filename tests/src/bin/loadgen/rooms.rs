@@ -208,6 +208,7 @@ pub async fn run(
         updates_per_s,
         skipped_ticks: stats.skipped_ticks.get(),
         rooms_recreated: stats.rooms_recreated.get(),
+        rooms_closed: stats.rooms_closed.get(),
         ai_games: stats.ai_games.get(),
         latency: stats.latency(),
         server_cpu_percent: cpu_start

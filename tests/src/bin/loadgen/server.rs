@@ -110,6 +110,38 @@ fn free_port() -> anyhow::Result<SocketAddr> {
     Ok(listener.local_addr()?)
 }
 
+/// Has the server be killed when loadgen dies, however it dies: `Drop` and the signal handlers
+/// kill it on the ways loadgen ends by itself or by SIGINT and SIGTERM, but nothing of
+/// loadgen's runs on SIGKILL (or a crash of the whole process). Linux sends the child the
+/// parent-death signal then. It comes when the thread that spawned the child ends, not the
+/// process: servers are spawned from the main thread (`Target::open`, before the run), which
+/// lasts as long as the process.
+#[cfg(target_os = "linux")]
+fn die_with_this_process(command: &mut Command) {
+    use std::os::unix::process::CommandExt;
+    let loadgen = std::process::id();
+    // SAFETY: the hook runs in the child between fork and exec, where only async-signal-safe
+    // calls are allowed: prctl and getppid are system calls, and nothing is allocated.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            // Had loadgen died before the prctl, no signal would come: the child now has
+            // another parent, and must not start a server nobody will stop. (An OS error, as
+            // a message would be allocated.)
+            if libc::getppid() as u32 != loadgen {
+                return Err(std::io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Elsewhere a server outlives loadgen killed by SIGKILL: there is no parent-death signal.
+#[cfg(not(target_os = "linux"))]
+fn die_with_this_process(_command: &mut Command) {}
+
 fn spawn(
     path: &Path,
     data: Option<&Path>,
@@ -132,6 +164,7 @@ fn spawn(
         // One info line per connection would flood the terminal.
         command.env("RUST_LOG", "warn");
     }
+    die_with_this_process(&mut command);
     let child = command
         .spawn()
         .with_context(|| format!("cannot start the server {}", path.display()))?;

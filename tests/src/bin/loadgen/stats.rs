@@ -42,6 +42,9 @@ pub struct Stats {
     /// Move times that came while the previous move was still unanswered, so no move was sent.
     pub skipped_ticks: Counter,
     pub rooms_recreated: Counter,
+    /// Rooms the server closed under their players or watchers (an operator's `CloseRoom`),
+    /// each replaced by a new room.
+    pub rooms_closed: Counter,
     pub ai_games: Counter,
     pub setup_failures: Counter,
     errors: Mutex<BTreeMap<String, u64>>,
@@ -67,6 +70,7 @@ impl Stats {
             moves_accepted: Counter::default(),
             skipped_ticks: Counter::default(),
             rooms_recreated: Counter::default(),
+            rooms_closed: Counter::default(),
             ai_games: Counter::default(),
             setup_failures: Counter::default(),
             errors: Mutex::default(),

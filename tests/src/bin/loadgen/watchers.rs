@@ -40,17 +40,19 @@ pub async fn spectate(
     // The newest version seen of `room`: only states after it time a move. `None` until the
     // first state of a newly watched room, which only shows where it stands.
     let mut seen: Option<u64> = Some(0);
+    // Whether the server closed `room`: it is not left then (the server would refuse it).
+    let mut closed = false;
     loop {
         let event = tokio::select! {
             event = peer::next_event(&mut socket) => event,
             Ok(()) = rooms.changed() => {
                 let next = *rooms.borrow_and_update();
-                if let Err(error) = follow(&mut socket, room, next).await {
+                let from = (!closed).then_some(room);
+                if let Err(error) = follow(&mut socket, from, next).await {
                     stats.note_failure(format!("spectator: {error:#}"));
                     break;
                 }
-                room = next;
-                seen = None;
+                (room, seen, closed) = (next, None, false);
                 continue;
             }
             _ = stop.changed() => break,
@@ -77,6 +79,8 @@ pub async fn spectate(
                 }
                 seen = Some(seen.unwrap_or(0).max(snapshot.version));
             }
+            // Its players go on in a new room, which `rooms` names.
+            ServerMsg::RoomClosed { room: gone, .. } => closed |= gone == room,
             ServerMsg::Error { code, .. } => stats.error(code),
             _ => {}
         }
@@ -84,9 +88,11 @@ pub async fn spectate(
     stats.closed();
 }
 
-/// Leaves `from` and watches `to`.
-async fn follow(socket: &mut Socket, from: RoomId, to: RoomId) -> anyhow::Result<()> {
-    peer::send(socket, &ClientMsg::Leave { room: from }).await?;
+/// Leaves `from`, if it is still open, and watches `to`.
+async fn follow(socket: &mut Socket, from: Option<RoomId>, to: RoomId) -> anyhow::Result<()> {
+    if let Some(room) = from {
+        peer::send(socket, &ClientMsg::Leave { room }).await?;
+    }
     peer::send(socket, &ClientMsg::Watch { room: to }).await
 }
 
@@ -118,7 +124,8 @@ impl AiRoom {
         })
     }
 
-    /// Watches until `stop`; a finished game is replaced by a new AI room.
+    /// Watches until `stop`; a finished game, or a room the server closed, is replaced by a new
+    /// AI room.
     pub async fn run(mut self, stats: Arc<Stats>, mut stop: watch::Receiver<bool>) {
         stats.opened();
         loop {
@@ -132,10 +139,18 @@ impl AiRoom {
                         stats.states.inc();
                         if snapshot.room == self.room && snapshot.outcome.is_some() {
                             stats.ai_games.inc();
-                            if let Err(error) = self.next_room(&stats).await {
+                            if let Err(error) = self.next_room(&stats, true).await {
                                 stats.note_failure(format!("AI room: {error:#}"));
                                 break;
                             }
+                        }
+                    }
+                    ServerMsg::RoomClosed { room, message } if room == self.room => {
+                        eprintln!("loadgen: {message}; its watcher opens a new AI room");
+                        stats.rooms_closed.inc();
+                        if let Err(error) = self.next_room(&stats, false).await {
+                            stats.note_failure(format!("AI room: {error:#}"));
+                            break;
                         }
                     }
                     ServerMsg::Error { code, .. } => stats.error(code),
@@ -151,9 +166,12 @@ impl AiRoom {
         stats.closed();
     }
 
-    async fn next_room(&mut self, stats: &Stats) -> anyhow::Result<()> {
-        let leave = ClientMsg::Leave { room: self.room };
-        peer::send(&mut self.socket, &leave).await?;
+    /// Creates the next AI room, leaving the last one first if it is still open (`leave`).
+    async fn next_room(&mut self, stats: &Stats, leave: bool) -> anyhow::Result<()> {
+        if leave {
+            let leave = ClientMsg::Leave { room: self.room };
+            peer::send(&mut self.socket, &leave).await?;
+        }
         tokio::time::sleep_until((self.created + create_every()).into()).await;
         self.created = Instant::now();
         self.room = create_ai_room(&mut self.socket, stats, self.move_ms).await?;
