@@ -113,6 +113,8 @@ pub fn room_buttons(
 ) -> Vec<(String, LobbyAction)> {
     let mut buttons = Vec::new();
     if room.outcome.is_none() {
+        let sits_here =
+            (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, held, me));
         for (seat, state) in room.seats.iter().enumerate() {
             let seat = seat as u8;
             let join = LobbyAction::Join {
@@ -120,7 +122,10 @@ pub fn room_buttons(
                 seat,
             };
             let name = describe::game_seat_name(room.game, seat);
-            if *state == SeatState::Open {
+            if *state == SeatState::Open && sits_here {
+                // Taking the other seat too leaves no seat for an opponent: say so.
+                buttons.push((format!("Also play {name}"), join));
+            } else if *state == SeatState::Open {
                 buttons.push((format!("Join {name}"), join));
             } else if is_mine(seat, state, held, me) && !held.iter().any(|h| h.seat == seat) {
                 buttons.push((format!("Resume {name}"), join));
@@ -132,9 +137,13 @@ pub fn room_buttons(
         }
     }
     // The seats this window holds are resumed by their tokens, those held elsewhere by the
-    // person's identity; to the person both are "Resume".
+    // person's identity; to the person both are "Resume". A game that is over has nothing to
+    // resume: its room is opened, to see the end or play again.
     match held {
         [] => buttons.push(("Watch".into(), LobbyAction::Watch(room.room))),
+        _ if room.outcome.is_some() => {
+            buttons.push(("Open".into(), LobbyAction::ResumeHeld(room.room)));
+        }
         [one] => {
             let name = describe::game_seat_name(room.game, one.seat);
             buttons.push((format!("Resume {name}"), LobbyAction::ResumeHeld(room.room)));
@@ -382,7 +391,7 @@ mod tests {
         let seat = |seat| describe::game_seat_name(GameKind::Cave, seat);
         let expected = [
             format!("Resume {}", seat(0)),
-            format!("Join {}", seat(1)),
+            format!("Also play {}", seat(1)),
             "Close".into(),
             "Watch".into(),
         ];
@@ -419,15 +428,24 @@ mod tests {
             token: parlor_shared::protocol::SeatToken::random(),
         };
         let one = room_buttons(&room, &[held(1)], None, "Close");
-        let white = describe::game_seat_name(GameKind::Cave, 1);
+        let [black, white] = [0, 1].map(|seat| describe::game_seat_name(GameKind::Cave, seat));
         assert_eq!(
             texts(&one).last(),
             Some(&format!("Resume {white}").as_str())
         );
+        // The open seat is offered as what it is: the person would play both sides.
+        assert_eq!(texts(&one)[0], format!("Also play {black}"));
         assert_eq!(one.last().unwrap().1, LobbyAction::ResumeHeld(4));
         let both = room_buttons(&room, &[held(0), held(1)], None, "Close");
         assert_eq!(texts(&both).last(), Some(&"Resume"));
         assert!(!texts(&both).contains(&"Watch"), "{:?}", texts(&both));
+        let over = RoomSummary {
+            outcome: Some(parlor_shared::game::Outcome::Tie),
+            ..room
+        };
+        let open = room_buttons(&over, &[held(1)], None, "Close");
+        assert_eq!(texts(&open), ["Open"]);
+        assert_eq!(open[0].1, LobbyAction::ResumeHeld(4));
     }
 
     #[test]
