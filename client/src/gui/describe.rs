@@ -6,7 +6,7 @@
 
 use parlor_engines::bricks::Solution;
 use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
-use parlor_shared::game::{GameKind, Outcome};
+use parlor_shared::game::{GameKind, GameState, Outcome};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::SeatState;
 
@@ -32,9 +32,11 @@ pub fn game_seat_name(game: GameKind, seat: u8) -> String {
             0 => "White".into(),
             _ => "HER".into(),
         },
+        // The brains' own names are in the match's setup, which a room's view has and the
+        // lobby's summary has not.
         GameKind::HerMatch => match seat {
-            0 => "HER A".into(),
-            _ => "HER B".into(),
+            0 => "first brain".into(),
+            _ => "second brain".into(),
         },
     }
 }
@@ -74,6 +76,19 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
         Some(mine) if mine == seat => format!("{winner} won - you won!"),
         Some(_) => format!("{winner} won - you lost"),
         None => format!("{winner} won"),
+    }
+}
+
+/// [`game_outcome`] of the game in `state`: an auto match names the brain that won.
+pub fn state_outcome(state: &GameState, result: Outcome, me: Option<u8>) -> String {
+    match (state, result) {
+        (GameState::HerMatch(view), Outcome::Won { seat }) => {
+            match view.setup.brains.get(usize::from(seat)) {
+                Some(brain) => format!("{brain} won"),
+                None => game_outcome(state.kind(), result, me),
+            }
+        }
+        _ => game_outcome(state.kind(), result, me),
     }
 }
 
@@ -311,6 +326,25 @@ mod tests {
             "Player to move (human)"
         );
         assert_eq!(turn_text(GameKind::Cave, 1, "you"), "White to move (you)");
+    }
+
+    #[test]
+    fn an_auto_match_names_the_brain_that_won() {
+        use parlor_shared::game::GameSetup;
+        use parlor_shared::hexapawn::{Dims, MatchSetup, Pace};
+        let setup = MatchSetup {
+            dims: Dims::OCTAPAWN,
+            mirrors: false,
+            rounds: 10,
+            pace: Pace::FullSpeed,
+            brains: ["A4".into(), "B4".into()],
+        };
+        let state = GameSetup::HerMatch(setup).start().unwrap();
+        let won = |seat| Outcome::Won { seat };
+        assert_eq!(state_outcome(&state, won(1), None), "B4 won");
+        assert_eq!(state_outcome(&state, won(0), None), "A4 won");
+        // The lobby knows no names, and says which brain rather than a name it may not have.
+        assert_eq!(game_result(GameKind::HerMatch, won(1)), "second brain won");
     }
 
     #[test]

@@ -361,7 +361,7 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
             Outcome::Tie | Outcome::Unsolved => 0.0,
         };
         label(
-            &describe::game_outcome(game, outcome, only_seat),
+            &describe::state_outcome(&snapshot.state, outcome, only_seat),
             x + swatch,
             y,
             outcome_color(game, outcome, only_seat),
