@@ -23,6 +23,8 @@ const PAUSES_MS: [u32; 4] = [NO_PAUSE_MS, 200, 1000, 2000];
 /// The least a seat's time may be: HER answers as soon as it has drawn its bead.
 const NO_PAUSE_MS: u32 = 1;
 const ROUNDS: [u64; 4] = [100, 1000, 10_000, 100_000];
+/// What tells an auto match's two default brains apart.
+const MATCH_BRAINS: [&str; 2] = [" A", " B"];
 const PACES: [Pace; 4] = [
     Pace::FullSpeed,
     Pace::PerPly { ms: 100 },
@@ -63,11 +65,12 @@ impl Default for HexLobbyForm {
             dims: Dims::HEXAPAWN,
             mirrors: false,
             mode: PlayMode::Slow,
-            brain: TextField::new("HER"),
+            brain: TextField::new(&default_brain(Dims::HEXAPAWN, false, "")),
             pause_ms: NO_PAUSE_MS,
             rounds: 1000,
             pace: Pace::FullSpeed,
-            brains: [TextField::new("HER A"), TextField::new("HER B")],
+            brains: MATCH_BRAINS
+                .map(|which| TextField::new(&default_brain(Dims::HEXAPAWN, false, which))),
             known: None,
         }
     }
@@ -84,13 +87,34 @@ impl HexLobbyForm {
         self.known = None;
     }
 
+    /// After the board was `before` (size, mirrors): a brain still named by default for that
+    /// board takes the default name for this one, since a brain learns one board only and the
+    /// old name would be refused here.
+    fn follow_board(&mut self, (dims, mirrors): (Dims, bool)) {
+        if (dims, mirrors) == (self.dims, self.mirrors) {
+            return;
+        }
+        let renamed = |field: &mut TextField, which| {
+            if field.text.trim() == default_brain(dims, mirrors, which) {
+                field.text = default_brain(self.dims, self.mirrors, which);
+            }
+        };
+        renamed(&mut self.brain, "");
+        for (field, which) in self.brains.iter_mut().zip(MATCH_BRAINS) {
+            renamed(field, which);
+        }
+    }
+
     /// Why the brain `name` does not fit this board, if the server has it for another one.
     fn misfit(&self, name: &str) -> Result<(), String> {
         let known = self.known.iter().flatten();
         match known.into_iter().find(|brain| brain.name == name) {
-            Some(brain) if (brain.dims, brain.mirrors) != (self.dims, self.mirrors) => Err(
-                format!("{name} is a {} brain: choose that board", describe(brain)),
-            ),
+            Some(brain) if (brain.dims, brain.mirrors) != (self.dims, self.mirrors) => {
+                Err(format!(
+                    "{name} is a {} brain: choose that board or another name",
+                    describe(brain)
+                ))
+            }
             _ => Ok(()),
         }
     }
@@ -147,12 +171,14 @@ impl HexLobbyForm {
         });
         let sizes =
             SIZES.map(|(r, c)| (Dims::new(r, c).expect("a valid size"), format!("{r}x{c}")));
+        let board = (self.dims, self.mirrors);
         y = choices(input, x, y, "Board", &sizes, &mut self.dims);
         let mirrors = [
             (false, "apart".to_string()),
             (true, "share a box".to_string()),
         ];
         y = choices(input, x, y, "Mirrors", &mirrors, &mut self.mirrors);
+        self.follow_board(board);
         if kind == GameKind::HerMatch {
             let rounds = ROUNDS.map(|n| (n, n.to_string()));
             y = choices(input, x, y, "Rounds", &rounds, &mut self.rounds);
@@ -256,6 +282,19 @@ fn describe(brain: &BrainSummary) -> String {
     format!("{}{mirrors}", brain.dims)
 }
 
+/// The name a brain gets by default on a board of `dims` (with `mirrors` sharing a box):
+/// "HER" on the course's 3x3, as the course calls it, and the board said otherwise, since a
+/// brain learns one board; `which` tells an auto match's two apart (" A", " B").
+fn default_brain(dims: Dims, mirrors: bool, which: &str) -> String {
+    let board = match (dims == Dims::HEXAPAWN, mirrors) {
+        (true, false) => String::new(),
+        (true, true) => " mirrored".into(),
+        (false, false) => format!(" {dims}"),
+        (false, true) => format!(" {dims} mirrored"),
+    };
+    format!("HER{which}{board}")
+}
+
 fn pause_name(ms: u32) -> String {
     match ms {
         NO_PAUSE_MS => "no pause".into(),
@@ -315,95 +354,4 @@ fn note_lines(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use parlor_shared::protocol::AiKind;
-
-    #[test]
-    fn a_note_too_long_for_beside_the_button_goes_above_it_wrapped() {
-        let note = "The server keeps both brains.";
-        let chars = |text: &str| text.chars().count() as f32;
-        assert_eq!(
-            note_lines(note, 50.0, 60.0, chars),
-            (vec![note.to_string()], false)
-        );
-        assert_eq!(
-            note_lines(note, 22.0, 40.0, chars),
-            (vec![note.to_string()], true)
-        );
-        let (lines, above) = note_lines(note, 2.0, 20.0, chars);
-        assert!(above && lines.len() == 2, "{lines:?}");
-    }
-
-    #[test]
-    fn a_game_against_her_seats_the_person_first_and_her_second() {
-        let form = HexLobbyForm::default();
-        let (setup, seats) = form.room(GameKind::Hexapawn).unwrap();
-        let GameSetup::Hexapawn(setup) = setup else {
-            panic!("not a Hexapawn setup");
-        };
-        assert_eq!(setup.dims, Dims::HEXAPAWN);
-        assert_eq!(setup.brain, "HER");
-        assert_eq!(setup.mode, PlayMode::Slow);
-        assert_eq!(seats[0], SeatSpec::Human);
-        // HER answers within a quarter second unless asked to pause (the course's rule).
-        assert!(matches!(
-            seats[1],
-            SeatSpec::Ai {
-                move_ms: ..=250,
-                kind: AiKind::Standard
-            }
-        ));
-    }
-
-    #[test]
-    fn her_waits_the_pause_chosen_in_fast_mode_only() {
-        let mut form = HexLobbyForm {
-            pause_ms: 1000,
-            mode: PlayMode::Fast,
-            ..HexLobbyForm::default()
-        };
-        let her_ms = |form: &HexLobbyForm| match form.room(GameKind::Hexapawn).unwrap().1[1] {
-            SeatSpec::Ai { move_ms, .. } => move_ms,
-            SeatSpec::Human => panic!("HER's seat is a person's"),
-        };
-        assert_eq!(her_ms(&form), 1000);
-        form.mode = PlayMode::Slow;
-        assert_eq!(her_ms(&form), NO_PAUSE_MS);
-    }
-
-    #[test]
-    fn a_brain_the_server_has_for_another_board_is_refused_here() {
-        let mut form = HexLobbyForm::default();
-        form.set_brains(vec![BrainSummary {
-            name: "HER".into(),
-            dims: Dims::HEXAPAWN,
-            mirrors: true,
-            boxes: 3,
-            beads: 9,
-            games: 2,
-            updated_at: 0,
-        }]);
-        let error = form.room(GameKind::Hexapawn).unwrap_err();
-        assert_eq!(error, "HER is a 3x3 mirrored brain: choose that board");
-        form.mirrors = true;
-        assert!(form.room(GameKind::Hexapawn).is_ok());
-        form.brains[0].text = "HER".into();
-        form.dims = Dims::OCTAPAWN;
-        assert!(form.room(GameKind::HerMatch).is_err());
-        form.forget_brains();
-        assert!(form.room(GameKind::HerMatch).is_ok());
-    }
-
-    #[test]
-    fn a_match_has_no_seats_and_needs_two_brains() {
-        let mut form = HexLobbyForm::default();
-        let (setup, seats) = form.room(GameKind::HerMatch).unwrap();
-        assert!(seats.is_empty());
-        assert!(matches!(setup, GameSetup::HerMatch(m) if m.brains == ["HER A", "HER B"]));
-        form.brains[1].text = " HER A ".into();
-        assert!(form.room(GameKind::HerMatch).is_err());
-        form.brain.text = String::new();
-        assert!(form.room(GameKind::Hexapawn).is_err());
-    }
-}
+mod tests;
