@@ -13,7 +13,7 @@ use crate::klotski::{self, KlotskiBoard, KlotskiGame};
 mod moves;
 mod start;
 
-pub use moves::{GameMove, turns};
+pub use moves::{GameMove, turn_numbers, turns};
 pub use start::StartError;
 
 /// Which game a room plays.

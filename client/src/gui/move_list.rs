@@ -5,7 +5,7 @@
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
-use parlor_shared::game::GameMove;
+use parlor_shared::game::{GameMove, turn_numbers};
 use parlor_shared::klotski::KlotskiMove;
 
 use super::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, fit_to_width, label, text_width};
@@ -122,6 +122,7 @@ pub fn draw_one_move_per_line(
     }
     let columns = Columns::new(area, 12.0);
     let mut clicked = None;
+    let numbers = turn_numbers(moves);
     for (index, x, baseline) in columns.shown(moves.len(), current.unwrap_or(0)) {
         let cell = Rect::new(
             x - 3.0,
@@ -129,11 +130,13 @@ pub fn draw_one_move_per_line(
             columns.width,
             LINE_HEIGHT,
         );
-        let text = match &moves[index] {
-            GameMove::Ewn(mv) => format!("{}. {} -> {}", index + 1, mv.piece, mv.to),
-            // Not a step, so not numbered as one; the status line says why.
-            GameMove::Klotski(KlotskiMove::GiveUp(_)) => "gave up".to_string(),
-            other => format!("{}. {other}", index + 1),
+        // A move is numbered as its game counts it: an undo, a restart or a give-up is no
+        // turn, and the turn after an undo takes the undone one's number.
+        let text = match (&moves[index], numbers[index]) {
+            (GameMove::Klotski(KlotskiMove::GiveUp(_)), _) => "gave up".to_string(),
+            (GameMove::Ewn(mv), Some(number)) => format!("{number}. {} -> {}", mv.piece, mv.to),
+            (other, Some(number)) => format!("{number}. {other}"),
+            (other, None) => other.to_string(),
         };
         let text = fit_to_width(&text, cell.w - 3.0);
         if move_cell(input, cell, current == Some(index), &text, baseline) {

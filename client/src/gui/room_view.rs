@@ -326,7 +326,8 @@ impl RoomView {
             GameState::Klotski(game) => format!("Steps: {}", game.steps()),
             // A drop and its answer are two moves of the room, one drop to a person.
             GameState::Bricks(_) => format!("Drops: {}", turns(&snapshot.moves)),
-            _ => format!("Moves: {}", snapshot.moves.len()),
+            // Counted as the lobby counts them: an undone move is not one.
+            _ => format!("Moves: {}", turns(&snapshot.moves)),
         };
         label(&progress, x, y, DIM_TEXT);
         y += 6.0;

@@ -79,17 +79,33 @@ pub fn turns(moves: &[GameMove]) -> u32 {
 /// one, a restart all of them.
 pub fn in_effect(moves: &[GameMove]) -> Vec<GameMove> {
     let mut kept = Vec::new();
-    for mv in moves {
-        match mv {
-            GameMove::Undo => {
-                kept.pop();
-            }
-            GameMove::Restart => kept.clear(),
-            mv if mv.is_a_turn() => kept.push(*mv),
-            _ => {}
-        }
-    }
+    moves.iter().for_each(|mv| keep(&mut kept, mv));
     kept
+}
+
+/// Each of `moves`' number as a turn in effect once it is made (`Some(1)` for a first turn,
+/// and again for the first after an undo of it), or `None` for what is no turn (an undo, a
+/// restart, a give-up): how a list of a puzzle's moves numbers them, as its count goes.
+pub fn turn_numbers(moves: &[GameMove]) -> Vec<Option<usize>> {
+    let mut kept = Vec::new();
+    (moves.iter())
+        .map(|mv| {
+            keep(&mut kept, mv);
+            mv.is_a_turn().then_some(kept.len())
+        })
+        .collect()
+}
+
+/// The turns in effect, `kept`, after `mv`: an undo takes back the last, a restart all.
+fn keep(kept: &mut Vec<GameMove>, mv: &GameMove) {
+    match mv {
+        GameMove::Undo => {
+            kept.pop();
+        }
+        GameMove::Restart => kept.clear(),
+        mv if mv.is_a_turn() => kept.push(*mv),
+        _ => {}
+    }
 }
 
 impl std::fmt::Display for GameMove {
@@ -143,5 +159,17 @@ mod tests {
         assert_eq!(turns(&undone), 1, "an undone slide is no step");
         let restarted = [slide(1), slide(2), GameMove::Restart, slide(3), slide(4)];
         assert_eq!(turns(&restarted), 2, "a restart takes every step back");
+        let gave_up = GameMove::Klotski(KlotskiMove::GiveUp(klotski::GiveUpReason::Player));
+        let played = [
+            slide(1),
+            slide(2),
+            GameMove::Undo,
+            slide(3),
+            GameMove::Restart,
+            slide(4),
+            gave_up,
+        ];
+        let numbers = [Some(1), Some(2), None, Some(2), None, Some(1), None];
+        assert_eq!(turn_numbers(&played), numbers);
     }
 }
