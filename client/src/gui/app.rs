@@ -4,7 +4,6 @@
 
 use std::collections::HashMap;
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::time::get_time;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec};
@@ -16,6 +15,7 @@ use super::replay_view::{ReplayAction, ReplayView};
 use super::room_view::{RoomAction, RoomView};
 use super::scripted::RoomScript;
 use super::widgets::Input;
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::identity::Identity;
 use crate::net::{Connection, EventReceiver, NetEvent};
 

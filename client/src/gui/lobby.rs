@@ -7,7 +7,6 @@ mod rows;
 use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
 use macroquad::time::get_time;
 use parlor_shared::game::{GameKind, GameSetup};
@@ -29,6 +28,7 @@ use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button, button_at, button_width,
     fit_to_width, heading_fit, label, text_width, toggle, wrap_to_width,
 };
+use crate::gui::canvas::{canvas_height, canvas_width};
 use rows::{
     STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
     empty_rooms_text, rooms_heading,

@@ -2,7 +2,6 @@
 //! Home / Left / Right / End keys. Every state is computed once up front with
 //! `GameState::replay`, so stepping is only an index change.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::time::get_time;
@@ -21,6 +20,7 @@ use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_lines, label,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
+use crate::gui::canvas::{canvas_height, canvas_width};
 
 /// What the replay screen asks of its owner.
 #[derive(Debug, PartialEq, Eq)]

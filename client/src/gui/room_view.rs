@@ -6,7 +6,6 @@
 //! One client may hold several seats of a room (two people sharing a screen), so the seats held
 //! are a list and a move is made for whichever of them is to move.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
 use macroquad::time::get_time;
 use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome, turns};
@@ -27,6 +26,7 @@ use super::widgets::{
     fit_to_width, heading, heading_fit, label, wrap_to_width,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
+use crate::gui::canvas::{canvas_height, canvas_width};
 
 /// What the room screen asks of its owner.
 mod buttons;

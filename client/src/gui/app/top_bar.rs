@@ -1,11 +1,11 @@
 //! The bar across the top of every screen: the title, the link to the server, and the latest
 //! notice.
 
-use crate::gui::canvas::canvas_width;
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle;
 
 use super::{App, Link, NOTICE_SECONDS};
+use crate::gui::canvas::canvas_width;
 use crate::gui::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, PANEL, TEXT, TOP_BAR_HEIGHT, fit_to_width, heading, label,
     wrap_to_width,

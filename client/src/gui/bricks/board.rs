@@ -2,7 +2,6 @@
 //! seats this client holds, the agent's drop field or the answerer's Safe and Broken buttons.
 //! Spectators get the same tower and card without controls.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, Answer, BricksGame, BricksMove, Turn};
@@ -12,6 +11,7 @@ use super::draw::{BROKEN_TEXT, PENDING_TEXT, SAFE_TEXT, TowerMarks, draw_tower};
 use super::layout::{board_area, tower_layout, tower_width};
 use super::words::{Tone, drop_height, range_text, status_lines};
 use crate::gui::board_play::BoardPlay;
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_enabled,
@@ -247,7 +247,11 @@ impl BricksRoomBoard {
                 } else {
                     ""
                 };
-                (format!("Type a height in {open}{or_click}."), DIM_TEXT)
+                let note = match state.min_safe() + 1 == state.max_safe() {
+                    true => format!("Type the height {open}{or_click}."),
+                    false => format!("Type a height in {open}{or_click}."),
+                };
+                (note, DIM_TEXT)
             }
             (Err(reason), _) => (reason.clone(), ERROR_TEXT),
         };

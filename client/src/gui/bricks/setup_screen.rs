@@ -2,9 +2,9 @@
 //! rules, H, D and B with a reason beside each refused field, the closed form's verdict, who
 //! sits in each seat (with the oracle's optional strength), then Create or Back.
 
-use crate::gui::canvas::canvas_width;
 use macroquad::color::Color;
 use macroquad::math::Rect;
+use parlor_engines::bricks::Solution;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::SeatSpec;
 
@@ -12,6 +12,7 @@ use super::setup_input::{
     AgentChoice, AnswererChoice, RULES, game_setup, parse_setup, parse_strength, seat_specs,
     verdict_lines,
 };
+use crate::gui::canvas::canvas_width;
 use crate::gui::text_field::TextField;
 use crate::gui::widgets::TOP_BAR_HEIGHT;
 use crate::gui::widgets::{
@@ -92,11 +93,16 @@ impl BricksSetupView {
         let verdict_top = y;
         match setup {
             Ok(setup) => {
+                // A game the adversary wins may still be played, but is not good news.
+                let color = match Solution::new(setup).winnable {
+                    true => GOOD_TEXT,
+                    false => TEXT,
+                };
                 for line in verdict_lines(setup)
                     .iter()
                     .flat_map(|l| wrap_to_width(l, width))
                 {
-                    label(&line, LEFT_X, y, GOOD_TEXT);
+                    label(&line, LEFT_X, y, color);
                     y += LINE_HEIGHT;
                 }
             }

@@ -38,6 +38,12 @@ pub fn parse_whole_number_or(
     if cleaned.is_empty() {
         return Err("type a whole number".into());
     }
+    if let Some(digits) = cleaned.strip_prefix('-')
+        && !digits.is_empty()
+        && digits.bytes().all(|b| b.is_ascii_digit())
+    {
+        return Err(format!("{} is negative: type 0 or more", text.trim()));
+    }
     let not_a_number = || format!("{:?} is not a whole number", text.trim());
     let (mantissa, exponent) = match cleaned.split_once(['e', 'E']) {
         Some((mantissa, exponent)) => (mantissa, Some(exponent)),

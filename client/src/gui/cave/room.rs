@@ -1,13 +1,13 @@
 //! Magnetic Cave in a room: the board of the latest snapshot with the legal cells lit for the
 //! seat to move, and a click on a cell turned into a move, or into the reason it is none.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameMove, GameState};
 use parlor_shared::protocol::RoomSnapshot;
 
 use super::board::{BoardMarks, board_layout, draw_board, square_at};
 use crate::gui::board_play::BoardPlay;
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::Input;
 
 /// Draws the board of `position`, its last brick `arrival` of the way in; `mine` are the seats

@@ -2,13 +2,13 @@
 //! square dark and crossed, the pieces as numbered tokens (the target red), and under the board
 //! the dice strip with the current die marked and the move number against the limit.
 
-use crate::gui::canvas::canvas_width;
 use macroquad::color::Color;
 use macroquad::shapes::draw_rectangle_lines;
 use macroquad::shapes::{draw_circle, draw_circle_lines, draw_line, draw_rectangle};
 use parlor_shared::ewn::{BOARD_SIZE, EwnGame, PIECES, SQUARES, Status};
 
 use super::layout::{EwnLayout, square_rect};
+use crate::gui::canvas::canvas_width;
 use crate::gui::widgets::side_panel_x;
 use crate::gui::widgets::{
     DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_at, text_width, wrapped_label,

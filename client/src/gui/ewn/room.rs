@@ -2,7 +2,6 @@
 //! two-click move (a movable piece, then one of its legal squares) turned into a `GameMove`, or
 //! into the reason a click is none.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::time::get_time;
 use parlor_shared::ewn::{EwnGame, EwnMove, Move, Pieces, neighbours};
 use parlor_shared::game::GameMove;
@@ -11,6 +10,7 @@ use parlor_shared::protocol::RoomSnapshot;
 use super::draw::{EwnMarks, draw_ewn};
 use super::layout::{ewn_layout, square_at};
 use crate::gui::board_play::BoardPlay;
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::confirm::Confirmation;
 use crate::gui::widgets::Input;
 

@@ -2,7 +2,6 @@
 //! played, the matchbox of the HER to move, the round and the running score, and the learning
 //! curve as it grows. Nobody moves here: the server's room plays the match.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
 use parlor_shared::hexapawn::{MatchView, RoundResult, Side, brain_title};
 
@@ -10,6 +9,7 @@ use super::curve::{HER_COLORS, draw_curve};
 use super::draw::{HexMarks, caption, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use crate::gui::board_play::BoardPlay;
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::describe::{count_of, count_s};
 use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, fit_to_width, label};
 

@@ -3,7 +3,6 @@
 //! one of the matchbox's arrows to force that move, or let HER pick. Illegal clicks are refused
 //! here with the rules' reason; the server checks every move again.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2, vec2};
 use parlor_shared::game::{GameMove, GameSetup};
@@ -17,6 +16,7 @@ use super::draw::{HexMarks, caption, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use super::words::{BrainAtStart, brain_line, turn_line};
 use crate::gui::board_play::BoardPlay;
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::describe::count_s;
 use crate::gui::widgets::{
     DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_width,

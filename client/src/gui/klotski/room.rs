@@ -3,7 +3,6 @@
 //! in a room the player's controls (a click on a piece or a blank, the arrow keys for the piece
 //! picked last, Give up), each turned into a `GameMove` or into the reason it is none.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::color::Color;
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
@@ -18,6 +17,7 @@ use super::play::{slide_for_click, slide_for_key, slide_into_blank};
 use super::slides::Slides;
 use super::walk::count_steps;
 use crate::gui::board_play::BoardPlay;
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::confirm::Confirmation;
 use crate::gui::describe::count_s;
 use crate::gui::widgets::{

@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 
-use crate::gui::canvas::canvas_width;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::game::GameKind;
@@ -11,6 +10,7 @@ use parlor_shared::protocol::{RecordSummary, RoomId, RoomSummary, SeatState};
 
 use super::LobbyAction;
 use crate::gui::board_play::HeldSeat;
+use crate::gui::canvas::canvas_width;
 use crate::gui::describe;
 use crate::gui::game_view::{draw_seat_swatch, seat_in_list};
 use crate::gui::widgets::{

@@ -1,12 +1,12 @@
 //! The room's buttons at the foot of its side panel: Leave, Replay (or Replay the solution while
 //! a solver plays it) and Play again.
 
-use crate::gui::canvas::{canvas_height, canvas_width};
 use macroquad::math::Rect;
 use parlor_shared::game::GameState;
 use parlor_shared::protocol::RoomSnapshot;
 
 use super::{RoomAction, is_stored_when_over};
+use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, Input, button, button_at, button_enabled, button_width, side_panel_x,
 };

@@ -30,6 +30,10 @@ fn anything_else_is_refused_with_a_reason_and_no_panic() {
         parse_whole_number("12a"),
         Err("\"12a\" is not a whole number".into())
     );
+    assert_eq!(
+        parse_whole_number(" -3 "),
+        Err("-3 is negative: type 0 or more".into())
+    );
     for text in ["-3", "1.5", "e5", "5e", "1e-3", "１２", "0x10"] {
         assert!(parse_whole_number(text).is_err(), "{text}");
     }
