@@ -2,14 +2,14 @@
 //! its targets, and a matchbox's arrows with each move's chance.
 
 use macroquad::color::Color;
-use macroquad::math::Vec2;
+use macroquad::math::{Vec2, vec2};
 use macroquad::shapes::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines,
 };
 use macroquad::text::measure_text;
 use parlor_shared::hexapawn::{BoxView, Move, Position, Side, Square};
 
-use super::layout::HexLayout;
+use super::layout::{Arrow, HexLayout, tag_points};
 use crate::gui::canvas::canvas_width;
 
 use crate::gui::widgets::{DIM_TEXT, first_that_fits, label, side_panel_x, text_at};
@@ -149,27 +149,32 @@ pub fn draw_matchbox(layout: HexLayout, matchbox: &BoxView, hover: Option<Move>)
     // Greyed arrows first, so the live ones are drawn over them where they cross.
     let mut beads = matchbox.beads.clone();
     beads.sort_by_key(|&(_, count)| count > 0);
-    for (mv, count) in beads {
-        let color = match (hover == Some(mv), count > 0) {
-            (true, _) => HOVER_ARROW,
-            (false, true) => BEAD_ARROW,
-            (false, false) => EMPTY_ARROW,
-        };
-        let arrow = layout.arrow(mv);
-        draw_line(
-            arrow.tail.x,
-            arrow.tail.y,
-            arrow.head.x,
-            arrow.head.y,
-            width,
-            color,
-        );
+    let arrows: Vec<(Arrow, Color, String)> = (beads.into_iter())
+        .map(|(mv, count)| {
+            let color = match (hover == Some(mv), count > 0) {
+                (true, _) => HOVER_ARROW,
+                (false, true) => BEAD_ARROW,
+                (false, false) => EMPTY_ARROW,
+            };
+            (layout.arrow(mv), color, percent(matchbox.chance(mv)))
+        })
+        .collect();
+    for (arrow, color, _) in &arrows {
+        let (tail, head) = (arrow.tail, arrow.head);
+        draw_line(tail.x, tail.y, head.x, head.y, width, *color);
         for barb in arrow.barbs(layout.cell * 0.16) {
-            draw_line(arrow.head.x, arrow.head.y, barb.x, barb.y, width, color);
+            draw_line(head.x, head.y, barb.x, barb.y, width, *color);
         }
-        let text = percent(matchbox.chance(mv));
-        let size = (layout.cell * 0.2).clamp(12.0, LABEL_SIZE).round();
-        draw_tag(arrow.label_point(), &text, size, color);
+    }
+    // The tags after every arrow, so that no arrow crosses a tag's text.
+    let font_size = (layout.cell * 0.2).clamp(12.0, LABEL_SIZE).round();
+    let widest = (arrows.iter())
+        .map(|(_, _, text)| tag_size(text, font_size).x)
+        .fold(0.0, f32::max);
+    let size = vec2(widest, tag_size("0", font_size).y);
+    let only_arrows: Vec<Arrow> = arrows.iter().map(|(arrow, ..)| *arrow).collect();
+    for ((_, color, text), at) in arrows.iter().zip(tag_points(&only_arrows, size)) {
+        draw_tag(at, text, font_size, *color);
     }
 }
 
@@ -178,10 +183,15 @@ fn percent(chance: f64) -> String {
     format!("{:.0}%", chance * 100.0)
 }
 
+/// The width and height of the tag of `text` in `font_size`.
+fn tag_size(text: &str, font_size: f32) -> Vec2 {
+    let size = measure_text(text, None, font_size as u16, 1.0);
+    vec2(size.width + 6.0, font_size + 2.0)
+}
+
 /// `text` in `font_size` on a small dark tag centred at `at`, its frame in `color`.
 fn draw_tag(at: Vec2, text: &str, font_size: f32, color: Color) {
-    let size = measure_text(text, None, font_size as u16, 1.0);
-    let (w, h) = (size.width + 6.0, font_size + 2.0);
+    let Vec2 { x: w, y: h } = tag_size(text, font_size);
     let (x, y) = (at.x - w / 2.0, at.y - h / 2.0);
     draw_rectangle(x, y, w, h, Color::new(0.1, 0.1, 0.12, 0.85));
     draw_rectangle_lines(x, y, w, h, 2.0, color);
