@@ -65,12 +65,12 @@ impl Default for HexLobbyForm {
             dims: Dims::HEXAPAWN,
             mirrors: false,
             mode: PlayMode::Slow,
-            brain: TextField::new(&default_brain(Dims::HEXAPAWN, false, "")),
+            brain: TextField::new(default_brain(Dims::HEXAPAWN, false, "")),
             pause_ms: NO_PAUSE_MS,
             rounds: 1000,
             pace: Pace::FullSpeed,
             brains: MATCH_BRAINS
-                .map(|which| TextField::new(&default_brain(Dims::HEXAPAWN, false, which))),
+                .map(|which| TextField::new(default_brain(Dims::HEXAPAWN, false, which))),
             known: None,
         }
     }
