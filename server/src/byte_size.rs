@@ -60,9 +60,8 @@ impl FromStr for ByteSize {
                 || unit.eq_ignore_ascii_case("bytes") =>
             {
                 if fraction.is_some() {
-                    return Err(format!(
-                        "{text:?} has a fraction of a byte: write whole bytes (1536) or a unit (1.5K)"
-                    ));
+                    let text = format!("{text:?} has a fraction of a byte");
+                    return Err(format!("{text}: write whole bytes (1536) or a unit (1.5K)"));
                 }
                 1
             }

@@ -115,9 +115,9 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().idle_timeout.as_secs(),
           value_parser = clap::value_parser!(u64).range(MIN_IDLE_TIMEOUT_SECS..=86_400))]
     idle_timeout_secs: u64,
-    /// What the game database may hold, in bytes or with a unit (4G, 1.5G, 512MiB). Once it is full,
-    /// new rooms and brain imports are refused and auto matches stop; games under way go on
-    /// and are stored. Brains reset, or a bigger cap, make room again.
+    /// What the game database may hold, in bytes or with a unit (4G, 1.5G, 512MiB). Once it
+    /// is full, new rooms and brain imports are refused and auto matches stop; games under way
+    /// go on and are stored. Brains reset, or a bigger cap, make room again.
     #[arg(long, default_value_t = ByteSize(Limits::default().max_store_bytes))]
     max_store_bytes: ByteSize,
     /// Folder of Klotski's pattern tables, which the solver seats map (default: the cache

@@ -108,8 +108,9 @@ impl HexLayout {
 
 /// Where the tags of `arrows`, each at most `size` (width, height), are written, in order: at
 /// [`LABEL_AT`] along its arrow, unless a tag written before is there, then at the first of a
-/// few other points along it that is clear, or that covers least of the others. A pawn's straight move and its capture leave the
-/// pawn side by side, and on a small board their tags would otherwise run into one ("33%33%").
+/// few other points along it that is clear, or that covers least of the others. A pawn's
+/// straight move and its capture leave the pawn side by side, and on a small board their tags
+/// would otherwise run into one ("33%33%").
 pub fn tag_points(arrows: &[Arrow], size: Vec2) -> Vec<Vec2> {
     const ALONG: [f32; 5] = [LABEL_AT, 0.85, 0.4, 1.0, 0.2];
     // Tags that touch read as one; a few pixels between them keep them apart.
