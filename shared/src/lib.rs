@@ -11,3 +11,4 @@ pub mod hexapawn;
 pub mod identity;
 pub mod klotski;
 pub mod protocol;
+pub mod words;

@@ -346,7 +346,8 @@ pub struct Rematch {
 pub struct RecordSummary {
     pub id: RecordId,
     pub game: GameKind,
-    /// A label per seat: a player's `Player::label`, or the AI, as `alpha-beta AI, 1000 ms`.
+    /// A label per seat: a player's `Player::label`, or the AI as a room shows it, `AI 1 s
+    /// (strong)` (records stored by older servers say `strong AI, 1000 ms`).
     pub seats: Vec<String>,
     pub outcome: Outcome,
     /// Turns played (`game::turns`), as in `RoomSummary`.

@@ -9,6 +9,7 @@ use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
 use parlor_shared::game::{GameKind, GameState, Outcome};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::SeatState;
+use parlor_shared::words;
 
 use super::seats::{player_name, seat_player};
 
@@ -157,20 +158,7 @@ pub fn turn_unit(game: GameKind) -> &'static str {
     }
 }
 
-/// A duration in milliseconds, in seconds: "0.1 s", "1 s"; under 0.1 s in milliseconds ("1 ms").
-pub fn seconds(ms: u32) -> String {
-    if ms < 100 {
-        // "0.001 s" reads worse than "1 ms".
-        return format!("{ms} ms");
-    }
-    // f64's Display drops a zero fraction: 1000 ms is "1", 100 ms is "0.1".
-    format!("{} s", f64::from(ms) / 1000.0)
-}
-
-/// An AI's per-move budget, short: "AI 0.1 s", "AI 1 s".
-pub fn ai_budget(move_ms: u32) -> String {
-    format!("AI {}", seconds(move_ms))
-}
+pub use parlor_shared::words::seconds;
 
 /// Who sits in a seat of a `game` room, for someone who does not hold it: the player's name
 /// and the start of their id ("Ada #3f2a"), "(away)" while they are; an AI with its time a move,
@@ -190,9 +178,9 @@ pub fn seat_state(game: GameKind, state: &SeatState) -> String {
             }
         }
         SeatState::Ai { .. } if matches!(game, GameKind::Hexapawn | GameKind::HerMatch) => {
-            "matchbox robot".into()
+            words::HER_SEAT.into()
         }
-        SeatState::Ai { move_ms, name } => format!("{} ({name})", ai_budget(*move_ms)),
+        SeatState::Ai { move_ms, name } => words::ai_seat(*move_ms, name),
     }
 }
 
@@ -361,7 +349,6 @@ mod tests {
             "AI 0.1 s (alpha-beta)"
         );
         assert_eq!(seat_state(GameKind::Cave, &ai(3000)), "AI 3 s (alpha-beta)");
-        assert_eq!(ai_budget(1500), "AI 1.5 s");
         // HER does not search: its seat's time is a pause, if any, which is not said.
         let her = |move_ms| SeatState::Ai {
             move_ms,
@@ -369,7 +356,6 @@ mod tests {
         };
         assert_eq!(seat_state(GameKind::Hexapawn, &her(1)), "matchbox robot");
         assert_eq!(seat_state(GameKind::Hexapawn, &her(200)), "matchbox robot");
-        assert_eq!(ai_budget(1), "AI 1 ms");
         let taken = |connected, player| SeatState::Taken { connected, player };
         assert_eq!(
             seat_state(GameKind::Cave, &taken(false, None)),

@@ -9,6 +9,7 @@ use parlor_shared::protocol::{
     AiKind, Rematch, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
     WATCHERS_SHOWN,
 };
+use parlor_shared::words;
 
 use super::Room;
 use crate::ai;
@@ -176,8 +177,27 @@ pub(super) fn seat_label(
 ) -> String {
     match spec {
         SeatSpec::Human => player.map_or_else(|| "human".into(), Player::label),
-        SeatSpec::Ai { move_ms, kind } => {
-            format!("{} AI, {move_ms} ms", ai::name(game, seat, kind))
+        // As the room and the lobby show the seat.
+        SeatSpec::Ai { .. } if matches!(game, GameKind::Hexapawn | GameKind::HerMatch) => {
+            format!("HER ({})", words::HER_SEAT)
         }
+        SeatSpec::Ai { move_ms, kind } => words::ai_seat(move_ms, ai::name(game, seat, kind)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_names_an_ai_seat_as_the_room_shows_it() {
+        let classic = SeatSpec::Ai {
+            move_ms: 300,
+            kind: AiKind::Classic,
+        };
+        let label = |game| seat_label(game, 1, classic, None);
+        assert_eq!(label(GameKind::Cave), "AI 0.3 s (classic)");
+        assert_eq!(label(GameKind::Hexapawn), "HER (matchbox robot)");
+        assert_eq!(seat_label(GameKind::Cave, 0, SeatSpec::Human, None), "human");
     }
 }
