@@ -359,8 +359,10 @@ impl LobbyView {
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
         let my_seats = if connected { &self.my_seats[..] } else { &[] };
-        // Our games give up lines before the rooms' list has less than a row and its hint.
-        let rooms_least = LIST_HEADING_HEIGHT + ROOM_ROW_HEIGHT + LINE_HEIGHT;
+        // Our games give up lines before the rooms' list has less than two rows (one, for a
+        // hall of one room) and its hint: our games are among the rooms anyway.
+        let least_rows = self.rooms.len().clamp(1, 2) as f32;
+        let rooms_least = LIST_HEADING_HEIGHT + least_rows * ROOM_ROW_HEIGHT + LINE_HEIGHT;
         let (resume, top) =
             draw_my_seats(input, my_seats, RIGHT_X, (top, bottom - rooms_least), held);
         let now = get_time();
