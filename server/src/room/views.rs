@@ -198,6 +198,9 @@ mod tests {
         let label = |game| seat_label(game, 1, classic, None);
         assert_eq!(label(GameKind::Cave), "AI 0.3 s (classic)");
         assert_eq!(label(GameKind::Hexapawn), "HER (matchbox robot)");
-        assert_eq!(seat_label(GameKind::Cave, 0, SeatSpec::Human, None), "human");
+        assert_eq!(
+            seat_label(GameKind::Cave, 0, SeatSpec::Human, None),
+            "human"
+        );
     }
 }
