@@ -20,6 +20,15 @@ pub fn first_shown_line(total: usize, visible: usize, focus: usize) -> usize {
     focus.min(total.saturating_sub(visible))
 }
 
+/// [`first_shown_line`] where lines above the first shown are told of in a slot of their own:
+/// the first line to show and how many slots the note takes (0 when nothing is above).
+pub fn lines_shown(total: usize, visible: usize, focus: usize) -> (usize, usize) {
+    match first_shown_line(total, visible, focus) {
+        first if first == 0 || visible < 2 => (first, 0),
+        _ => (first_shown_line(total, visible - 1, focus), 1),
+    }
+}
+
 /// Two columns of numbered lines inside an area.
 struct Columns {
     area: Rect,
@@ -39,14 +48,20 @@ impl Columns {
     }
 
     /// The lines to show of `total` with line `focus` in view, each with its left edge and
-    /// baseline.
+    /// baseline. Lines hidden above are counted in the first slot ("... 4 earlier"), drawn
+    /// here, so that a list scrolled to its end does not look like a whole one.
     fn shown(&self, total: usize, focus: usize) -> impl Iterator<Item = (usize, f32, f32)> + '_ {
         let visible = 2 * self.lines_per_column;
-        let first = first_shown_line(total, visible, focus);
+        let (first, note) = lines_shown(total, visible, focus);
+        if note > 0 {
+            let text = fit_to_width(&format!("... {first} earlier"), self.width);
+            label(&text, self.area.x, self.area.y + LINE_HEIGHT, DIM_TEXT);
+        }
         (first..total)
-            .take(visible)
+            .take(visible - note)
             .enumerate()
             .map(move |(shown, line)| {
+                let shown = shown + note;
                 let column = (shown / self.lines_per_column) as f32;
                 let x = self.area.x + column * (self.width + self.gap);
                 let row = (shown % self.lines_per_column + 1) as f32;
@@ -148,7 +163,25 @@ pub fn draw_one_move_per_line(
 
 #[cfg(test)]
 mod tests {
-    use super::first_shown_line;
+    use super::{first_shown_line, lines_shown};
+
+    #[test]
+    fn lines_hidden_above_are_told_of_in_the_first_slot() {
+        // A Klotski room's 38 steps in 34 slots, the last in view: steps 6 to 38 and a note
+        // of the five above them.
+        assert_eq!(lines_shown(38, 34, 37), (5, 1));
+        // Nothing above: no note.
+        assert_eq!(lines_shown(38, 34, 0), (0, 0));
+        assert_eq!(lines_shown(20, 34, 19), (0, 0));
+        // The line in focus stays in view after the note.
+        let (first, note) = lines_shown(100, 10, 50);
+        assert!(first <= 50 && 50 < first + 10 - note);
+        assert_eq!(
+            lines_shown(5, 1, 4),
+            (4, 0),
+            "one slot is left for the line itself"
+        );
+    }
 
     #[test]
     fn short_lists_start_at_the_top() {
