@@ -6,17 +6,29 @@ use std::fmt::Display;
 use std::num::{IntErrorKind, ParseIntError};
 use std::str::FromStr;
 
+/// The unsigned whole numbers a flag may be, with their largest value for the refusal of a
+/// larger one.
+pub trait Unsigned: FromStr<Err = ParseIntError> + PartialOrd + Display + Copy {
+    const MAX: Self;
+}
+
+macro_rules! unsigned {
+    ($($t:ty),*) => { $(impl Unsigned for $t { const MAX: Self = <$t>::MAX; })* };
+}
+unsigned!(u8, u16, u32, u64, usize);
+
 /// A value parser (`#[arg(value_parser = at_least(1))]`) of a whole number of at least `least`.
 pub fn at_least<T>(least: T) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
 where
-    T: FromStr<Err = ParseIntError> + PartialOrd + Display + Copy + Send + Sync + 'static,
+    T: Unsigned + Send + Sync + 'static,
 {
     move |text| match text.parse::<T>() {
         Ok(number) if number >= least => Ok(number),
         Ok(_) => Err(format!("must be at least {least}")),
-        Err(error) if *error.kind() == IntErrorKind::PosOverflow => {
-            Err(format!("{text} is more than this flag takes"))
-        }
+        Err(error) if *error.kind() == IntErrorKind::PosOverflow => Err(format!(
+            "{text} is more than this flag takes (at most {})",
+            T::MAX
+        )),
         Err(_) => Err(format!("expected a whole number, at least {least}")),
     }
 }
@@ -41,7 +53,7 @@ mod tests {
         }
         assert_eq!(
             one("4294967296"),
-            Err("4294967296 is more than this flag takes".into())
+            Err("4294967296 is more than this flag takes (at most 4294967295)".into())
         );
         assert_eq!(at_least(21usize)("20"), Err("must be at least 21".into()));
     }
