@@ -128,10 +128,12 @@ pub fn tag_points(arrows: &[Arrow], size: Vec2) -> Vec<Vec2> {
                     .sum()
             };
             let points = ALONG.map(|along| arrow.tail.lerp(arrow.head, along));
-            // The first clear point; where none is, the one that covers least.
-            let at = (points.into_iter())
-                .min_by(|a, b| covered(*a).total_cmp(&covered(*b)))
-                .unwrap_or(points[0]);
+            // The first clear point; where none is, the one that covers least (each point's
+            // cover reckoned once, not again at every comparison).
+            let (_, at) = (points.into_iter())
+                .map(|at| (covered(at), at))
+                .min_by(|a, b| a.0.total_cmp(&b.0))
+                .unwrap_or((0.0, points[0]));
             placed.push(rect_at(at));
             at
         })
