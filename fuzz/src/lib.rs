@@ -103,7 +103,9 @@ where
 pub fn client_msg(data: &[u8]) {
     for message in messages::<ClientMsg>(data) {
         match message {
-            ClientMsg::CreateRoom { setup, .. } => start(&setup),
+            ClientMsg::CreateRoom { setup, .. } | ClientMsg::PlayAgain { setup, .. } => {
+                start(&setup)
+            }
             ClientMsg::Move { mv, .. } => {
                 for state in sample_starts() {
                     take_or_refuse(&state, mv);

@@ -291,7 +291,7 @@ impl Connection {
         if let Some(abuse) = self.charge_request(cost) {
             return Ok(Some(abuse));
         }
-        if let ClientMsg::CreateRoom { .. } = request
+        if let ClientMsg::CreateRoom { .. } | ClientMsg::PlayAgain { .. } = request
             && !self.creations.spend()
         {
             return Ok(Some(format!(
@@ -361,7 +361,12 @@ impl Connection {
             ClientMsg::ListRooms => {
                 return self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await;
             }
-            ClientMsg::CreateRoom { setup, seats } => return self.create_room(setup, seats).await,
+            ClientMsg::CreateRoom { setup, seats } => {
+                return self.create_room(setup, seats, None).await;
+            }
+            ClientMsg::PlayAgain { room, setup, seats } => {
+                return self.create_room(setup, seats, Some(room)).await;
+            }
             ClientMsg::ListMySeats => {
                 let held = self.hall.seats_of(self.me.player.id);
                 return self.send(&ServerMsg::MySeats(held)).await;

@@ -5,6 +5,7 @@
 mod ai_seats;
 mod closing;
 mod persist;
+mod play_again;
 mod restore;
 mod seats;
 mod views;
@@ -16,7 +17,7 @@ use views::seat_label;
 use std::collections::VecDeque;
 use std::net::IpAddr;
 
-use parlor_shared::game::{GameKind, GameMove, GameState};
+use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
     ErrorCode, RecordId, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg,
@@ -60,6 +61,14 @@ pub enum RoomCommand {
     Leave { who: Subscriber },
     /// End the unfinished room: only its creator may.
     Close { who: Subscriber },
+    /// `who` made room `rematch` to play this finished game again, with `setup` and `seats`
+    /// (see `play_again.rs`): named to the other players if it is the first such room.
+    PlayedAgain {
+        rematch: RoomId,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+        who: Subscriber,
+    },
     Move {
         token: SeatToken,
         version: u64,
@@ -115,6 +124,8 @@ struct Room {
     /// Everybody who receives the room's states: seat holders and spectators.
     audience: Audience,
     record: Option<RecordId>,
+    /// The room that plays the finished game again, once one of its players made it.
+    rematch: Option<RoomId>,
     /// The version an AI search is running for, so only one runs at a time.
     ai_thinking: Option<u64>,
     /// The moves an AI seat has planned beyond the one it made, played without searching
@@ -224,6 +235,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         seats,
         audience: Audience::default(),
         record: None,
+        rematch: None,
         ai_thinking: None,
         ai_plan: VecDeque::new(),
         her,
@@ -342,6 +354,12 @@ impl Room {
             }
             RoomCommand::Leave { who } => self.leave(who),
             RoomCommand::Close { who } => self.close_by(who).await,
+            RoomCommand::PlayedAgain {
+                rematch,
+                setup,
+                seats,
+                who,
+            } => self.played_again(rematch, setup, seats, &who),
             RoomCommand::Move {
                 token,
                 version,

@@ -183,6 +183,11 @@ mod tests {
                 }),
                 seats: vec![],
             },
+            ClientMsg::PlayAgain {
+                room: 5,
+                setup: GameSetup::Cave,
+                seats: vec![SeatSpec::Human, SeatSpec::Human],
+            },
             ClientMsg::Move {
                 room: 8,
                 token: SeatToken("abc".into()),

@@ -430,10 +430,11 @@ mod tests {
             }
         }
         assert_eq!(moves.len() as u64, 2 * MAX_ROOM_DROPS);
-        let again = Some(crate::protocol::Rematch {
+        let again = Some(Box::new(crate::protocol::Rematch {
             setup: state.setup(),
             seats: vec![crate::protocol::SeatSpec::ai(u32::MAX); 2],
-        });
+            room: Some(u64::MAX),
+        }));
         let message = ServerMsg::State(RoomSnapshot {
             room: u64::MAX,
             version: u64::MAX,

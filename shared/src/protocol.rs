@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -114,6 +114,15 @@ pub enum ClientMsg {
     /// One `SeatSpec` per seat of the game. Answered with `RoomCreated`, or `RoomRefused`
     /// saying why not.
     CreateRoom {
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    },
+    /// A room to play the game of `room` again, asked by one of its players: answered as a
+    /// `CreateRoom` (the quotas are the same). If `setup` and `seats` are the old room's
+    /// `again` (without its `room`) and nobody asked before, the old room names the new one in
+    /// its `again.room`, so that its other players join it rather than make rooms of their own.
+    PlayAgain {
+        room: RoomId,
         setup: GameSetup,
         seats: Vec<SeatSpec>,
     },
@@ -332,7 +341,8 @@ pub struct RoomSnapshot {
     pub record: Option<RecordId>,
     /// Once the game is over: the room that plays it again (same setup and seats; an oracle
     /// with a secret strength gets a new secret one). Not for an auto match.
-    pub again: Option<Rematch>,
+    /// Boxed: a snapshot is the largest message as it is.
+    pub again: Option<Box<Rematch>>,
 }
 
 /// A room like one that has ended: what its Play again asks for.
@@ -340,6 +350,9 @@ pub struct RoomSnapshot {
 pub struct Rematch {
     pub setup: GameSetup,
     pub seats: Vec<SeatSpec>,
+    /// The room the first of its players to ask (`PlayAgain`) made: the others join its open
+    /// seats instead of making rooms of their own. `None` until somebody asks.
+    pub room: Option<RoomId>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -410,6 +410,10 @@ impl Peer {
     }
 }
 
+/// A Magnetic Cave game Black wins: five in a row along the bottom, White's answers along the
+/// right.
+pub const BLACK_WINS: [&str; 9] = ["a1", "h8", "b1", "h7", "c1", "h6", "d1", "h5", "e1"];
+
 pub fn cave(cell: &str) -> GameMove {
     GameMove::Cave(cell.parse().unwrap())
 }

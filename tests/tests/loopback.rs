@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Peer, cave, start_server};
+use common::{BLACK_WINS, Peer, cave, start_server};
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameKind, GameSetup, GameState, Outcome};
 use parlor_shared::identity::PlayerSecret;
@@ -13,9 +13,6 @@ use parlor_shared::protocol::{
 use tokio_tungstenite::tungstenite::Message;
 
 const HUMANS: [SeatSpec; 2] = [SeatSpec::Human, SeatSpec::Human];
-
-/// Black builds a1..e1 while White answers on the right wall: Black wins on move 9.
-const BLACK_WINS: [&str; 9] = ["a1", "h8", "b1", "h7", "c1", "h6", "d1", "h5", "e1"];
 
 /// Whether a taken seat's player is connected (`None`: the seat is not taken).
 fn presence(seat: &SeatState) -> Option<bool> {

@@ -1,13 +1,15 @@
 //! Play again over loopback: a finished room's state names the room that plays it again (its
-//! setup and seats), and never an oracle's secret strength.
+//! setup and seats), and never an oracle's secret strength; the first of two players to ask
+//! for it makes the room, and the other is shown that room to join.
 
 mod common;
 
-use common::{Peer, start_server};
+use common::{BLACK_WINS, Peer, start_server};
 use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::protocol::{AiKind, Rematch, SeatSpec};
+use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatState, ServerMsg};
 
 #[tokio::test]
 async fn a_finished_room_offers_itself_again_keeping_the_oracle_secret() {
@@ -39,16 +41,106 @@ async fn a_finished_room_offers_itself_again_keeping_the_oracle_secret() {
             .state_where(room, |s| s.version == version + 2 || s.outcome.is_some())
             .await;
     }
-    let again = state.again.expect("a finished room names its rematch");
+    let again = *state.again.expect("a finished room names its rematch");
     assert_eq!(
         again,
         Rematch {
             setup: setup.clone(),
             seats: vec![SeatSpec::Human, oracle(None)],
+            room: None,
         },
         "the same room, the oracle's strength secret again"
     );
     // And the server takes it as it is.
     let next = person.create(again.setup, again.seats).await;
     assert_ne!(next, room);
+}
+
+/// Ada and Bob play a Magnetic Cave game to its end; its last state as each of them saw it.
+async fn play_to_the_end(ada: &mut Peer, bob: &mut Peer) -> (RoomId, RoomSnapshot) {
+    let humans = vec![SeatSpec::Human; 2];
+    let room = ada.create(GameSetup::Cave, humans).await;
+    let ada_token = ada.join(room, 0).await;
+    let bob_token = bob.join(room, 1).await;
+    for (version, cell) in (0u64..).zip(BLACK_WINS) {
+        let (mover, token) = match version % 2 {
+            0 => (&mut *ada, &ada_token),
+            _ => (&mut *bob, &bob_token),
+        };
+        mover.play(room, token, version, cell).await;
+        mover.state_where(room, |s| s.version > version).await;
+    }
+    bob.state_where(room, |s| s.outcome.is_some()).await;
+    let end = ada.state_where(room, |s| s.outcome.is_some()).await;
+    (room, end)
+}
+
+/// Asks to play `room` again with `setup` and `seats`; the room made.
+async fn play_again(
+    peer: &mut Peer,
+    room: RoomId,
+    setup: GameSetup,
+    seats: Vec<SeatSpec>,
+) -> RoomId {
+    peer.send(ClientMsg::PlayAgain { room, setup, seats }).await;
+    peer.recv_until(|m| match m {
+        ServerMsg::RoomCreated { room } => Some(room),
+        ServerMsg::RoomRefused { message, .. } => panic!("refused: {message}"),
+        ServerMsg::Error { message, .. } => panic!("an error: {message}"),
+        _ => None,
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
+    let (server, _dir) = start_server("play-again");
+    let url = server.url();
+    let mut ada = Peer::connect(&url, Format::Json).await;
+    let mut bob = Peer::connect(&url, Format::Binary).await;
+    let mut stranger = Peer::connect(&url, Format::Json).await;
+    let (room, end) = play_to_the_end(&mut ada, &mut bob).await;
+    let again = end.again.expect("a finished room offers itself again");
+    assert_eq!(again.room, None, "nobody asked yet");
+
+    // Neither a stranger nor a player asking for another game names the rematch: each just
+    // gets a room of their own.
+    let strangers = play_again(
+        &mut stranger,
+        room,
+        again.setup.clone(),
+        again.seats.clone(),
+    )
+    .await;
+    let other_seats = vec![SeatSpec::Human, SeatSpec::ai(10)];
+    let adas_other = play_again(&mut ada, room, again.setup.clone(), other_seats).await;
+    // Ada's real Play again: Bob, still looking at the old room, is shown the new one.
+    let rematch = play_again(&mut ada, room, again.setup.clone(), again.seats.clone()).await;
+    let shown = bob
+        .state_where(room, |s| s.again.as_ref().is_some_and(|a| a.room.is_some()))
+        .await;
+    let named = shown.again.unwrap().room;
+    assert_eq!(named, Some(rematch), "not {strangers} or {adas_other}");
+    assert_eq!(shown.version, end.version, "no move was made");
+
+    // Bob's own Play again, pressed before he saw Ada's, makes a room but names nothing new.
+    let bobs = play_again(&mut bob, room, again.setup.clone(), again.seats.clone()).await;
+    let watched = bob.watch(room).await;
+    assert_eq!(
+        watched.again.and_then(|a| a.room),
+        Some(rematch),
+        "not {bobs}"
+    );
+
+    // Ada sits in the rematch, and Bob takes the seat left for him.
+    ada.join(rematch, 0).await;
+    bob.join(rematch, 1).await;
+    let state = ada
+        .state_where(rematch, |s| {
+            s.seats
+                .iter()
+                .all(|seat| matches!(seat, SeatState::Taken { .. }))
+        })
+        .await;
+    assert_eq!(state.moves, vec![], "a new game");
 }

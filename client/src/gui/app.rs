@@ -20,6 +20,7 @@ use crate::identity::Identity;
 use crate::net::{Connection, EventReceiver, NetEvent};
 
 mod from_server;
+mod rematch;
 mod replays;
 #[cfg(test)]
 mod tests;
@@ -126,6 +127,11 @@ pub struct App {
     last_rooms_request: f64,
     /// A room to open by itself once connected (the hidden `--open-room`).
     script: Option<RoomScript>,
+    /// Play again with another person: what it waits for (`rematch.rs`).
+    playing_again: rematch::PlayingAgain,
+    /// Every request sent, for the unit tests, which have no server to send them to.
+    #[cfg(test)]
+    sent: Vec<ClientMsg>,
 }
 
 impl App {
@@ -152,6 +158,9 @@ impl App {
             notice: None,
             last_rooms_request: 0.0,
             script: None,
+            playing_again: rematch::PlayingAgain::default(),
+            #[cfg(test)]
+            sent: Vec::new(),
         };
         match startup {
             Startup::Connect(url) => app.connect(url),
@@ -286,6 +295,7 @@ impl App {
         self.lobby.address.text = url.clone();
         self.snapshots.clear();
         self.pending_room = None;
+        self.forget_playing_again();
         // Dropping the old connection closes it; its late events are dropped with it.
         self.connection = Some(Connection::open(&url, &self.identity));
         self.link = Link::Connecting { url };
@@ -307,6 +317,8 @@ impl App {
         if matches!(message, ClientMsg::ListRooms) {
             self.last_rooms_request = get_time();
         }
+        #[cfg(test)]
+        self.sent.push(message.clone());
         if let Some(connection) = &self.connection {
             connection.send(message);
         }
@@ -409,7 +421,7 @@ impl App {
     }
 
     /// Asks for a room; its creator joins or watches it once it exists (`room_created`),
-    /// leaving the room it `replaces` then.
+    /// leaving the room it `replaces` (plays again) then.
     fn create_room(&mut self, setup: GameSetup, seats: Vec<SeatSpec>, replaces: Option<RoomId>) {
         if self.pending_room.is_some() {
             self.say("A room is on its way; wait for it", false);
@@ -420,7 +432,11 @@ impl App {
             queued: !matches!(self.link, Link::Connected { .. }),
             replaces,
         });
-        self.send(ClientMsg::CreateRoom { setup, seats });
+        let request = match replaces {
+            Some(room) => ClientMsg::PlayAgain { room, setup, seats },
+            None => ClientMsg::CreateRoom { setup, seats },
+        };
+        self.send(request);
     }
 
     fn on_room_action(&mut self, room: RoomId, action: RoomAction) {
@@ -430,7 +446,7 @@ impl App {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();
             }
-            RoomAction::NewRoom { setup, seats } => self.create_room(setup, seats, Some(room)),
+            RoomAction::PlayAgain(again) => self.play_again(room, again),
             RoomAction::Replay(id) => {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();

@@ -1,8 +1,8 @@
 //! What the room screen and each game's board share: what a board made of a frame's input
 //! (`BoardPlay`) and a seat this client holds (`HeldSeat`).
 
-use parlor_shared::game::{GameMove, GameSetup};
-use parlor_shared::protocol::{SeatSpec, SeatToken};
+use parlor_shared::game::GameMove;
+use parlor_shared::protocol::{Rematch, SeatToken};
 
 /// What a game's board made of this frame's input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,11 +15,8 @@ pub enum BoardPlay {
     /// The user picked something that may become a move (a height, a piece): a reason shown
     /// for an earlier try is out of date.
     Picked,
-    /// A new room with this setup, for this client to join.
-    NewRoom {
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-    },
+    /// Play the game again: a new room like it, or the one another player made for it.
+    PlayAgain(Rematch),
 }
 
 impl BoardPlay {

@@ -8,8 +8,8 @@
 
 use macroquad::math::Rect;
 use macroquad::time::get_time;
-use parlor_shared::game::{GameMove, GameSetup, GameState, Outcome, turns};
-use parlor_shared::protocol::{ClientMsg, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState};
+use parlor_shared::game::{GameMove, GameState, Outcome, turns};
+use parlor_shared::protocol::{ClientMsg, RecordId, Rematch, RoomId, RoomSnapshot, SeatState};
 
 use super::arrival::Arrival;
 use super::board_play::{BoardPlay, HeldSeat};
@@ -31,7 +31,7 @@ use crate::gui::canvas::{canvas_height, canvas_width};
 /// What the room screen asks of its owner.
 mod buttons;
 
-use buttons::draw_buttons;
+use buttons::{draw_buttons, note_height};
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum RoomAction {
@@ -43,11 +43,9 @@ pub enum RoomAction {
     Replay(RecordId),
     /// Replay the solution a solver seat has planned, while the room plays it.
     ReplaySolution,
-    /// Leave and create a room like this one (Hexapawn's "Play again").
-    NewRoom {
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-    },
+    /// Leave for a room that plays this game again: a new one like it, or the one another
+    /// player made for it (`Rematch::room`).
+    PlayAgain(Rematch),
 }
 
 pub struct RoomView {
@@ -200,9 +198,7 @@ impl RoomView {
         self.note_hint(snapshot.version, &play);
         let mv = match play {
             BoardPlay::Nothing | BoardPlay::Refused(_) | BoardPlay::Picked => return None,
-            BoardPlay::NewRoom { setup, seats } => {
-                return Some(RoomAction::NewRoom { setup, seats });
-            }
+            BoardPlay::PlayAgain(again) => return Some(RoomAction::PlayAgain(again)),
             BoardPlay::Move(mv) => mv,
         };
         self.send_move(snapshot, held, mv)
@@ -334,7 +330,7 @@ impl RoomView {
         let list_bottom = if takeback::shown(snapshot, !held.is_empty()) {
             takeback_row_y() - 8.0
         } else {
-            canvas_height() - BUTTON_HEIGHT - 30.0
+            canvas_height() - BUTTON_HEIGHT - 30.0 - note_height(snapshot, !held.is_empty())
         };
         let area = Rect::new(
             x,

@@ -32,11 +32,24 @@ pub enum RemoteCommand {
     },
     Leave,
     Close,
+    PlayedAgain {
+        rematch: RoomId,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    },
     Move {
         token: SeatToken,
         version: u64,
         mv: GameMove,
     },
+}
+
+impl RemoteCommand {
+    /// Whether its sender is told when the room is gone: all but `PlayedAgain`, a word to a
+    /// finished room that its sender, who has a room of its own, does not wait for.
+    pub fn is_answered(&self) -> bool {
+        !matches!(self, RemoteCommand::PlayedAgain { .. })
+    }
 }
 
 /// A command as it travels to the room's owner: who sent it, through which node.
@@ -149,6 +162,19 @@ pub fn detach(command: RoomCommand) -> Option<(Subscriber, RemoteCommand)> {
         RoomCommand::Watch { who, spectator_cap } => (who, RemoteCommand::Watch { spectator_cap }),
         RoomCommand::Leave { who } => (who, RemoteCommand::Leave),
         RoomCommand::Close { who } => (who, RemoteCommand::Close),
+        RoomCommand::PlayedAgain {
+            rematch,
+            setup,
+            seats,
+            who,
+        } => (
+            who,
+            RemoteCommand::PlayedAgain {
+                rematch,
+                setup,
+                seats,
+            },
+        ),
         RoomCommand::Move {
             token,
             version,
@@ -185,6 +211,16 @@ pub fn attach(command: RemoteCommand, who: Subscriber) -> RoomCommand {
         RemoteCommand::Watch { spectator_cap } => RoomCommand::Watch { who, spectator_cap },
         RemoteCommand::Leave => RoomCommand::Leave { who },
         RemoteCommand::Close => RoomCommand::Close { who },
+        RemoteCommand::PlayedAgain {
+            rematch,
+            setup,
+            seats,
+        } => RoomCommand::PlayedAgain {
+            rematch,
+            setup,
+            seats,
+            who,
+        },
         RemoteCommand::Move { token, version, mv } => RoomCommand::Move {
             token,
             version,

@@ -161,7 +161,9 @@ impl Followers {
                 self.outboxes.remove(&who.id);
                 false
             }
-            RemoteCommand::Close | RemoteCommand::Move { .. } => false,
+            RemoteCommand::Close
+            | RemoteCommand::Move { .. }
+            | RemoteCommand::PlayedAgain { .. } => false,
         }
     }
 
@@ -197,12 +199,14 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                     operator: who.operator,
                     command,
                 };
+                let answered = forwarded.command.is_answered();
                 match ask(&cluster, room, &forwarded).await {
                     Ok(Taken::Queued { epoch }) => followers.owned_at(epoch, follows),
-                    Ok(Taken::Closed) => {
+                    Ok(Taken::Closed) if answered => {
                         who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
                     }
-                    Err((code, why)) => who.error(code, why),
+                    Err((code, why)) if answered => who.error(code, why),
+                    Ok(Taken::Closed) | Err(_) => {}
                 }
             }
             _ = check.tick() => {
@@ -238,7 +242,9 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
     // Commands that came in meanwhile are told the room is gone here.
     inbox.close();
     while let Ok(command) = inbox.try_recv() {
-        if let Some((who, _)) = detach(command) {
+        if let Some((who, command)) = detach(command)
+            && command.is_answered()
+        {
             who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
         }
     }

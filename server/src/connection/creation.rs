@@ -1,22 +1,54 @@
-//! A client's `CreateRoom`: under the server's caps and the creator's quotas, held by a
-//! reservation until the room is registered; in a cluster, a room this node's caps have no
-//! place for opens on another node (`cluster/placement.rs`).
+//! A client's `CreateRoom` and `PlayAgain`: under the server's caps and the creator's quotas,
+//! held by a reservation until the room is registered; in a cluster, a room this node's caps
+//! have no place for opens on another node (`cluster/placement.rs`). A `PlayAgain`'s room is
+//! then named to the finished room it plays again (`room/play_again.rs`).
 
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{ErrorCode, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec, ServerMsg};
 
 use std::sync::Arc;
 
 use super::Connection;
 use crate::cluster::Creation;
+use crate::room::RoomCommand;
 use crate::room_caps::{RoomKind, RoomOwner};
 
 impl Connection {
+    /// Makes the room and answers `RoomCreated` or `RoomRefused`; for a `PlayAgain`, tells
+    /// the finished room `played_again` first, so that its followers hear of the new room no
+    /// later than this client could leave it.
     pub(super) async fn create_room(
         &mut self,
         setup: GameSetup,
         seats: Vec<SeatSpec>,
+        played_again: Option<RoomId>,
     ) -> anyhow::Result<()> {
+        let made = self.make_room(setup.clone(), seats.clone()).await;
+        if let (Ok(rematch), Some(old)) = (&made, played_again) {
+            let who = self.me.clone();
+            let word = RoomCommand::PlayedAgain {
+                rematch: *rematch,
+                setup,
+                seats,
+                who,
+            };
+            // A room gone meanwhile has nobody to tell; the new room stands either way.
+            if let Some(handle) = self.hall.find_room(old).await {
+                let _ = handle.inbox.send(word).await;
+            }
+        }
+        let answer = match made {
+            Ok(room) => ServerMsg::RoomCreated { room },
+            Err((code, message)) => ServerMsg::RoomRefused { code, message },
+        };
+        self.send(&answer).await
+    }
+
+    async fn make_room(
+        &mut self,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+    ) -> Result<RoomId, (ErrorCode, String)> {
         let kind = RoomKind::asked(&setup, &seats);
         let owner = RoomOwner {
             player: self.me.player.id,
@@ -43,17 +75,12 @@ impl Connection {
             }
             Err(refusal) => Err(refusal),
         };
-        let created = match (created, elsewhere) {
+        match (created, elsewhere) {
             (Err((ErrorCode::ServerBusy, message)), Some((cluster, creation))) => {
                 let placed = cluster.create_elsewhere(kind, &creation).await;
                 placed.unwrap_or(Err((ErrorCode::ServerBusy, message)))
             }
             (created, _) => created,
-        };
-        let answer = match created {
-            Ok(room) => ServerMsg::RoomCreated { room },
-            Err((code, message)) => ServerMsg::RoomRefused { code, message },
-        };
-        self.send(&answer).await
+        }
     }
 }

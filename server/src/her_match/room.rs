@@ -186,7 +186,8 @@ impl MatchRoom {
                 ErrorCode::GameOver,
                 "the auto match is over; it closes by itself",
             ),
-            RoomCommand::AiMoved { .. } | RoomCommand::Moved => {}
+            // An auto match offers no Play again.
+            RoomCommand::AiMoved { .. } | RoomCommand::Moved | RoomCommand::PlayedAgain { .. } => {}
             #[cfg(test)]
             RoomCommand::Panic => panic!("a bug in auto match {}", self.id),
         }

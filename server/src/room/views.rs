@@ -6,8 +6,7 @@ use parlor_shared::game::{GameKind, GameMove};
 use parlor_shared::identity::Player;
 use parlor_shared::klotski::MAX_STEPS;
 use parlor_shared::protocol::{
-    AiKind, Rematch, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
-    WATCHERS_SHOWN,
+    AiKind, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg, WATCHERS_SHOWN,
 };
 use parlor_shared::words;
 
@@ -80,7 +79,7 @@ impl Room {
             plan_ahead: self.plan_ahead(),
             outcome: self.state.outcome(),
             record: self.record,
-            again: self.state.outcome().map(|_| self.rematch()),
+            again: self.state.outcome().map(|_| Box::new(self.rematch())),
         }
     }
 
@@ -97,27 +96,6 @@ impl Room {
         }
         let room_left = (limit as usize).saturating_sub(self.moves.len());
         self.ai_plan.iter().take(room_left).copied().collect()
-    }
-
-    /// The room that plays this game again: its start's setup and its seats, an oracle of a
-    /// secret strength given a new secret one (the old one must stay secret).
-    fn rematch(&self) -> Rematch {
-        let seats = (self.seats.iter())
-            .map(|seat| match seat.spec {
-                SeatSpec::Ai {
-                    move_ms,
-                    kind: AiKind::Oracle { .. },
-                } => SeatSpec::Ai {
-                    move_ms,
-                    kind: AiKind::Oracle { strength: None },
-                },
-                spec => spec,
-            })
-            .collect();
-        Rematch {
-            setup: self.start.setup(),
-            seats,
-        }
     }
 
     /// Publishes the lobby summary, then gives the current snapshot to every subscriber,

@@ -13,7 +13,7 @@ mod survival;
 
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{ErrorCode, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomSnapshot, SeatSpec, ServerMsg};
 
 use nodes::{Services, listed, listed_where};
 
@@ -85,6 +85,53 @@ async fn a_game_played_through_one_node_is_watched_through_the_others() {
         listed(&mut peer, on_c).await;
     }
     assert_ne!(on_c, room, "room ids are the hall's, not a node's");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_again_through_another_node_is_shown_to_the_other_player() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nodes = [services.node("a"), services.node("b")];
+    let mut x = nodes[0].peer(&PlayerSecret::random()).await;
+    let humans = vec![SeatSpec::Human, SeatSpec::Human];
+    let room = x.create_room(humans.clone()).await;
+    let x_token = x.join(room, 0).await;
+    let mut y = nodes[1].peer(&PlayerSecret::random()).await;
+    listed(&mut y, room).await;
+    let y_token = y.join(room, 1).await;
+    // Black's five in a row along the bottom, White's answers along the right.
+    let cells = ["a1", "h8", "b1", "h7", "c1", "h6", "d1", "h5", "e1"];
+    for (version, cell) in (0u64..).zip(cells) {
+        let (mover, token) = match version % 2 {
+            0 => (&mut x, &x_token),
+            _ => (&mut y, &y_token),
+        };
+        mover.play(room, token, version, cell).await;
+        mover.state_where(room, |s| s.version > version).await;
+    }
+    let end = y.state_where(room, |s| s.again.is_some()).await;
+    let again = end.again.unwrap();
+
+    // Y asks through B for the room A owns; X, on A, is shown the room Y made.
+    let request = ClientMsg::PlayAgain {
+        room,
+        setup: again.setup,
+        seats: again.seats,
+    };
+    y.send(request).await;
+    let rematch = y
+        .recv_until(|m| match m {
+            ServerMsg::RoomCreated { room } => Some(room),
+            ServerMsg::RoomRefused { message, .. } => panic!("refused: {message}"),
+            _ => None,
+        })
+        .await;
+    let named = |s: &RoomSnapshot| s.again.as_ref().and_then(|a| a.room).is_some();
+    let shown = x.state_where(room, named).await;
+    assert_eq!(shown.again.unwrap().room, Some(rematch));
+    listed(&mut x, rematch).await;
+    x.join(rematch, 1).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

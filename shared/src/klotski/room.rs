@@ -442,10 +442,11 @@ mod tests {
             KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
         );
         assert_eq!(moves.len(), MAX_STEPS as usize);
-        let again = Some(crate::protocol::Rematch {
+        let again = Some(Box::new(crate::protocol::Rematch {
             setup: GameState::Klotski(game.clone()).setup(),
             seats: vec![crate::protocol::SeatSpec::ai(u32::MAX)],
-        });
+            room: Some(u64::MAX),
+        }));
         let state = ServerMsg::State(RoomSnapshot {
             room: u64::MAX,
             version: u64::MAX,

@@ -58,7 +58,10 @@ impl App {
                 self.pending_room.take_if(|pending| !pending.queued);
             }
             NetEvent::NotSent(request) => {
-                if matches!(*request, ClientMsg::CreateRoom { .. }) {
+                if matches!(
+                    *request,
+                    ClientMsg::CreateRoom { .. } | ClientMsg::PlayAgain { .. }
+                ) {
                     self.pending_room = None;
                 }
                 self.say(crate::net::not_sent_text(&request), true);
@@ -69,6 +72,7 @@ impl App {
                 self.connection = None;
                 self.snapshots.clear();
                 self.pending_room = None;
+                self.forget_playing_again();
                 // A replay needs no server and may stay; a room cannot.
                 if matches!(self.screen, Screen::Room(_)) {
                     self.screen = Screen::Lobby;
@@ -120,17 +124,22 @@ impl App {
                     Screen::Room(view) if view.room == snapshot.room => view.on_state(&snapshot),
                     _ => {}
                 }
+                self.on_rematch_state(&snapshot);
                 self.snapshots.insert(snapshot.room, snapshot);
             }
             ServerMsg::Left { room } => {
                 self.snapshots.remove(&room);
+                self.on_room_gone(room);
             }
             ServerMsg::RoomClosed { room, message } => {
                 self.snapshots.remove(&room);
+                self.on_room_gone(room);
                 if matches!(&self.screen, Screen::Room(view) if view.room == room) {
                     self.enter_lobby();
                 }
-                self.say(message, true);
+                if self.closing_is_news(room) {
+                    self.say(message, true);
+                }
             }
             ServerMsg::Record(record)
                 if self
@@ -179,6 +188,9 @@ impl App {
         };
         if let Some(old) = replaces {
             self.send(ClientMsg::Leave { room: old });
+            if !self.keep_rematch(old, room) {
+                return;
+            }
         }
         match seats.iter().position(|spec| *spec == SeatSpec::Human) {
             Some(seat) => self.open_room(room, ClientMsg::join_seat(room, seat as u8)),

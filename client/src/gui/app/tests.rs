@@ -1,11 +1,11 @@
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{SeatSpec, ServerMsg};
+use parlor_shared::protocol::{Rematch, SeatSpec, ServerMsg};
 
 use super::*;
 
 /// An app with no server behind it (its requests go nowhere), in room `room` as its link
 /// drops.
-fn app_in_room_reconnecting(room: RoomId) -> App {
+pub(super) fn app_in_room_reconnecting(room: RoomId) -> App {
     let mut app = App::new(Startup::Failed(String::new()), Identity::fresh(), None);
     app.link = Link::Connected {
         url: "ws://test".into(),
@@ -16,7 +16,7 @@ fn app_in_room_reconnecting(room: RoomId) -> App {
     app
 }
 
-fn connected() -> NetEvent {
+pub(super) fn connected() -> NetEvent {
     NetEvent::Connected {
         server: "test".into(),
         player: parlor_shared::identity::Player {
@@ -34,13 +34,14 @@ fn reconnecting(attempt: u32) -> NetEvent {
 }
 
 fn play_again() -> RoomAction {
-    RoomAction::NewRoom {
+    RoomAction::PlayAgain(Rematch {
         setup: GameSetup::Cave,
         seats: vec![SeatSpec::Human, SeatSpec::Human],
-    }
+        room: None,
+    })
 }
 
-fn room_on_screen(app: &App) -> Option<RoomId> {
+pub(super) fn room_on_screen(app: &App) -> Option<RoomId> {
     match &app.screen {
         Screen::Room(view) => Some(view.room),
         _ => None,
@@ -118,11 +119,11 @@ fn a_refused_play_again_keeps_the_player_in_their_room_told_why() {
 fn a_room_request_the_network_thread_could_not_hold_is_forgotten() {
     let mut app = app_in_room_reconnecting(4);
     app.on_room_action(4, play_again());
-    let RoomAction::NewRoom { setup, seats } = play_again() else {
+    let Some(request) = app.sent.pop() else {
         unreachable!("play_again asks for a new room")
     };
-    let create = ClientMsg::CreateRoom { setup, seats };
-    app.handle_event(NetEvent::NotSent(Box::new(create)));
+    assert!(matches!(request, ClientMsg::PlayAgain { room: 4, .. }));
+    app.handle_event(NetEvent::NotSent(Box::new(request)));
     assert!(app.pending_room.is_none(), "a new click may ask again");
 }
 

@@ -10,7 +10,7 @@ use parlor_shared::hexapawn::{
     Dims, HER_SEAT, HexGame, HexMove, Move, PERSON_SEAT, PERSON_SIDE, PlayMode, Position, Square,
     brain_title,
 };
-use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, RoomSnapshot, SeatSpec, SeatState};
+use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, Rematch, RoomSnapshot, SeatSpec, SeatState};
 
 use super::draw::{HexMarks, caption, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
@@ -315,10 +315,11 @@ pub fn again(snapshot: &RoomSnapshot, game: &HexGame) -> BoardPlay {
         Some(SeatState::Ai { move_ms, .. }) => *move_ms,
         _ => DEFAULT_AI_MOVE_MS,
     };
-    BoardPlay::NewRoom {
+    BoardPlay::PlayAgain(Rematch {
         setup: GameSetup::Hexapawn(game.setup.clone()),
         seats: vec![SeatSpec::Human, SeatSpec::ai(move_ms)],
-    }
+        room: None,
+    })
 }
 
 /// The top-left corner of "Let HER pick" when the text under the boards starts at `info_y`.

@@ -1,14 +1,16 @@
 //! The room's buttons at the foot of its side panel: Leave, Replay (or Replay the solution while
-//! a solver plays it) and Play again.
+//! a solver plays it) and Play again, with a line above them once another player has made the
+//! room that plays the game again.
 
 use macroquad::math::Rect;
 use parlor_shared::game::GameState;
-use parlor_shared::protocol::RoomSnapshot;
+use parlor_shared::protocol::{Rematch, RoomSnapshot};
 
 use super::{RoomAction, is_stored_when_over};
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, Input, button, button_at, button_enabled, button_width, side_panel_x,
+    BUTTON_HEIGHT, GOOD_TEXT, Input, LINE_HEIGHT, button, button_at, button_enabled, button_width,
+    fit_to_width, label, side_panel_x,
 };
 
 /// Leave, Replay once the finished game is stored (greyed until then), and for its players
@@ -44,13 +46,38 @@ pub(super) fn draw_buttons(
     if button_enabled(input, replay, text, record.is_some()) {
         return record.map(RoomAction::Replay);
     }
-    let again = snapshot
-        .filter(|snapshot| seated && !matches!(snapshot.state, GameState::Hexapawn(_)))
-        .and_then(|snapshot| snapshot.again.clone())?;
+    let again = snapshot.and_then(|snapshot| offered_again(snapshot, seated))?;
+    if let Some(note) = rematch_note(&again) {
+        let note = fit_to_width(&note, canvas_width() - x - 10.0);
+        label(&note, x, y - 8.0, GOOD_TEXT);
+    }
     let text = "Play again";
     let rect = Rect::new(replay.right() + 10.0, y, button_width(text), BUTTON_HEIGHT);
-    button(input, rect, text).then_some(RoomAction::NewRoom {
-        setup: again.setup,
-        seats: again.seats,
-    })
+    button(input, rect, text).then_some(RoomAction::PlayAgain(again))
+}
+
+/// What Play again offers a player of the room (Hexapawn's board offers its own).
+fn offered_again(snapshot: &RoomSnapshot, seated: bool) -> Option<Rematch> {
+    let offered = seated && !matches!(snapshot.state, GameState::Hexapawn(_));
+    offered
+        .then(|| snapshot.again.as_deref().cloned())
+        .flatten()
+}
+
+/// The line above the buttons once another player made the room that plays the game again
+/// (a player who made it has left for it): Play again takes the seat left there.
+fn rematch_note(again: &Rematch) -> Option<String> {
+    let room = again.room?;
+    Some(format!("Room #{room} waits for you: Play again joins it"))
+}
+
+/// How much higher the moves list must end to leave the buttons' note its line.
+pub(super) fn note_height(snapshot: &RoomSnapshot, seated: bool) -> f32 {
+    match offered_again(snapshot, seated)
+        .as_ref()
+        .and_then(rematch_note)
+    {
+        Some(_) => LINE_HEIGHT,
+        None => 0.0,
+    }
 }

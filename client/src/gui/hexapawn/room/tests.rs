@@ -114,10 +114,11 @@ fn play_again_asks_for_the_same_setup_and_pause() {
     };
     assert_eq!(
         again(&snapshot, &game),
-        BoardPlay::NewRoom {
+        BoardPlay::PlayAgain(Rematch {
             setup: GameSetup::Hexapawn(game.setup.clone()),
             seats: vec![SeatSpec::Human, SeatSpec::ai(700)],
-        }
+            room: None,
+        })
     );
 }
 

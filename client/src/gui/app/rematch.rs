@@ -1,0 +1,129 @@
+//! Play again with another person. The first player to press it makes the new room
+//! (`PlayAgain`), which the finished room then names in its `again.room`; a player who presses
+//! it after that joins that room's open seat instead of making a room of their own. Two who
+//! press it at the same moment both make rooms, and the finished room names only the first:
+//! whoever's room it did not name closes theirs and joins the named one, so the two still meet.
+
+use parlor_shared::protocol::{ClientMsg, Rematch, RoomId, RoomSnapshot, SeatState};
+
+use super::App;
+
+/// What Play again is waiting for.
+#[derive(Default)]
+pub(super) struct PlayingAgain {
+    /// The rematch this client made (`mine`) for room `old`, until `old` is left: should
+    /// `old` name another player's rematch instead, this client goes there.
+    made: Option<Made>,
+    /// A rematch opened as a spectator: its first state tells which seat is left to take.
+    seat_wanted: Option<RoomId>,
+    /// A rematch of ours closed for another player's: its closing is no news to the user.
+    given_up: Option<RoomId>,
+}
+
+#[derive(Clone, Copy)]
+struct Made {
+    old: RoomId,
+    mine: RoomId,
+}
+
+impl App {
+    /// Play again in room `old`: join the rematch another player made for it, or ask for one.
+    pub(super) fn play_again(&mut self, old: RoomId, again: Rematch) {
+        match again.room {
+            Some(rematch) => {
+                self.send(ClientMsg::Leave { room: old });
+                self.join_rematch(rematch);
+            }
+            None => self.create_room(again.setup, again.seats, Some(old)),
+        }
+    }
+
+    /// Opens `rematch`, watched until its first state shows the seat left open.
+    fn join_rematch(&mut self, rematch: RoomId) {
+        self.playing_again.seat_wanted = Some(rematch);
+        self.open_room(rematch, ClientMsg::Watch { room: rematch });
+    }
+
+    /// Our rematch `mine` of room `old` (left by now) exists: whether to take a seat in it,
+    /// which we do unless `old` already names another player's.
+    pub(super) fn keep_rematch(&mut self, old: RoomId, mine: RoomId) -> bool {
+        self.playing_again.made = Some(Made { old, mine });
+        match self.snapshots.get(&old).and_then(named_rematch) {
+            Some(theirs) if theirs != mine => {
+                self.give_up_rematch(mine, theirs);
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// A state of a room this client follows, once it is shown: takes the seat a rematch left
+    /// for us, or goes to another player's rematch that the room we played again names.
+    pub(super) fn on_rematch_state(&mut self, snapshot: &RoomSnapshot) {
+        if self.playing_again.seat_wanted == Some(snapshot.room) {
+            self.playing_again.seat_wanted = None;
+            self.take_seat_left(snapshot);
+        }
+        let Some(Made { old, mine }) = self.playing_again.made else {
+            return;
+        };
+        match named_rematch(snapshot) {
+            Some(theirs) if snapshot.room == old && theirs != mine => {
+                self.give_up_rematch(mine, theirs)
+            }
+            _ => {}
+        }
+    }
+
+    /// Room `room` was left or closed: no state of it will come to wait for.
+    pub(super) fn on_room_gone(&mut self, room: RoomId) {
+        (self.playing_again.made).take_if(|made| made.old == room);
+    }
+
+    /// A new connection: nothing asked on the old one is awaited.
+    pub(super) fn forget_playing_again(&mut self) {
+        self.playing_again = PlayingAgain::default();
+    }
+
+    /// Whether the closing of `room` is news to the user: not when it is a rematch of ours we
+    /// closed for another's.
+    pub(super) fn closing_is_news(&mut self, room: RoomId) -> bool {
+        self.playing_again
+            .given_up
+            .take_if(|r| *r == room)
+            .is_none()
+    }
+
+    /// Another player's rematch, `theirs`, came before ours, `mine`: ours is closed (nobody
+    /// has played in it) and theirs joined.
+    fn give_up_rematch(&mut self, mine: RoomId, theirs: RoomId) {
+        self.playing_again.made = None;
+        self.playing_again.given_up = Some(mine);
+        self.send(ClientMsg::CloseRoom { room: mine });
+        self.held.remove(&mine);
+        self.join_rematch(theirs);
+    }
+
+    fn take_seat_left(&mut self, snapshot: &RoomSnapshot) {
+        let open = (snapshot.seats.iter()).position(|seat| *seat == SeatState::Open);
+        match open {
+            Some(seat) if snapshot.outcome.is_none() => {
+                self.send(ClientMsg::join_seat(snapshot.room, seat as u8));
+            }
+            _ => self.say(
+                format!(
+                    "Room #{} has no seat left to play; you watch it",
+                    snapshot.room
+                ),
+                false,
+            ),
+        }
+    }
+}
+
+fn named_rematch(snapshot: &RoomSnapshot) -> Option<RoomId> {
+    snapshot.again.as_ref().and_then(|again| again.room)
+}
+
+#[cfg(test)]
+mod tests;

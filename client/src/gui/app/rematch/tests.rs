@@ -1,0 +1,174 @@
+//! Play again between two people, without a server: the requests the app sends for each thing
+//! the server may say, in either order where the network allows both.
+
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::{
+    ClientMsg, Rematch, RoomId, RoomSnapshot, SeatSpec, SeatState, ServerMsg,
+};
+
+use crate::gui::app::App;
+use crate::gui::app::tests::{app_in_room_reconnecting, connected, room_on_screen};
+use crate::gui::cave::room::tests::snapshot_after;
+use crate::gui::room_view::RoomAction;
+use crate::net::NetEvent;
+
+/// Black's five in a row: a finished Magnetic Cave game.
+const FINISHED: &str = "a1 h8 b1 h7 c1 h6 d1 h5 e1";
+
+/// The finished room `room` as a state, naming `rematch` as the room that plays it again.
+fn finished(room: RoomId, rematch: Option<RoomId>) -> RoomSnapshot {
+    let mut snapshot = snapshot_after(FINISHED);
+    assert!(snapshot.outcome.is_some());
+    snapshot.room = room;
+    snapshot.again = Some(Box::new(Rematch {
+        setup: GameSetup::Cave,
+        seats: vec![SeatSpec::Human; 2],
+        room: rematch,
+    }));
+    snapshot
+}
+
+/// A new room `room`: its first seat taken, its second `second`.
+fn new_room(room: RoomId, second: SeatState) -> RoomSnapshot {
+    let mut snapshot = snapshot_after("");
+    snapshot.room = room;
+    snapshot.seats[1] = second;
+    snapshot
+}
+
+/// An app whose player has just finished room 4 and is looking at it.
+fn after_the_game() -> App {
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(connected());
+    app.screen = super::super::Screen::Room(crate::gui::room_view::RoomView::new(4));
+    tell(&mut app, ServerMsg::State(finished(4, None)));
+    app.sent.clear();
+    app.notice = None;
+    app
+}
+
+fn tell(app: &mut App, message: ServerMsg) {
+    app.handle_event(NetEvent::Message(Box::new(message)));
+}
+
+fn press_play_again(app: &mut App) {
+    let again = *app.snapshots[&4].again.clone().unwrap();
+    app.on_room_action(4, RoomAction::PlayAgain(again));
+}
+
+#[test]
+fn the_first_to_press_asks_for_a_room_and_sits_in_it() {
+    let mut app = after_the_game();
+    press_play_again(&mut app);
+    assert!(
+        matches!(&app.sent[..], [ClientMsg::PlayAgain { room: 4, setup: GameSetup::Cave, seats }] if seats.len() == 2),
+        "{:?}",
+        app.sent
+    );
+    tell(&mut app, ServerMsg::RoomCreated { room: 9 });
+    assert!(matches!(app.sent[1], ClientMsg::Leave { room: 4 }));
+    assert!(matches!(
+        app.sent[2],
+        ClientMsg::JoinSeat {
+            room: 9,
+            seat: 0,
+            ..
+        }
+    ));
+    // The old room names our room: nothing more to do.
+    tell(&mut app, ServerMsg::State(finished(4, Some(9))));
+    assert_eq!(app.sent.len(), 3);
+    assert_eq!(room_on_screen(&app), Some(9));
+}
+
+#[test]
+fn the_other_player_is_shown_the_room_and_takes_the_seat_left_there() {
+    let mut app = after_the_game();
+    tell(&mut app, ServerMsg::State(finished(4, Some(9))));
+    press_play_again(&mut app);
+    assert!(
+        matches!(
+            &app.sent[..],
+            [ClientMsg::Leave { room: 4 }, ClientMsg::Watch { room: 9 }]
+        ),
+        "no room of its own: {:?}",
+        app.sent
+    );
+    assert_eq!(room_on_screen(&app), Some(9));
+    tell(&mut app, ServerMsg::State(new_room(9, SeatState::Open)));
+    assert!(matches!(
+        app.sent[2],
+        ClientMsg::JoinSeat {
+            room: 9,
+            seat: 1,
+            ..
+        }
+    ));
+    // A later state does not ask again.
+    tell(&mut app, ServerMsg::State(new_room(9, SeatState::Open)));
+    assert_eq!(app.sent.len(), 3);
+}
+
+#[test]
+fn a_rematch_whose_seats_are_gone_is_watched_and_said_so() {
+    let mut app = after_the_game();
+    tell(&mut app, ServerMsg::State(finished(4, Some(9))));
+    press_play_again(&mut app);
+    let taken = SeatState::Taken {
+        connected: true,
+        player: None,
+    };
+    tell(&mut app, ServerMsg::State(new_room(9, taken)));
+    assert_eq!(app.sent.len(), 2, "no seat asked for: {:?}", app.sent);
+    let notice = app.notice.as_ref().map(|n| n.text.as_str());
+    assert_eq!(
+        notice,
+        Some("Room #9 has no seat left to play; you watch it")
+    );
+}
+
+/// Both pressed at once; the other player's room, 7, was named first. Whichever way the
+/// answers cross, ours (8) is closed and theirs joined, and its closing is not shown as news.
+#[test]
+fn of_two_pressed_at_once_the_one_not_named_closes_its_room_and_joins_the_other() {
+    for named_first in [true, false] {
+        let mut app = after_the_game();
+        press_play_again(&mut app);
+        if named_first {
+            tell(&mut app, ServerMsg::State(finished(4, Some(7))));
+            tell(&mut app, ServerMsg::RoomCreated { room: 8 });
+        } else {
+            tell(&mut app, ServerMsg::RoomCreated { room: 8 });
+            tell(&mut app, ServerMsg::State(finished(4, Some(7))));
+        }
+        let closed = app.sent.contains(&ClientMsg::CloseRoom { room: 8 });
+        assert!(closed, "named first {named_first}: {:?}", app.sent);
+        assert!(matches!(
+            app.sent.last(),
+            Some(ClientMsg::Watch { room: 7 })
+        ));
+        assert_eq!(room_on_screen(&app), Some(7));
+        tell(&mut app, ServerMsg::Left { room: 4 });
+        let message = "room 8 was closed by its creator".to_string();
+        tell(&mut app, ServerMsg::RoomClosed { room: 8, message });
+        assert_eq!(
+            room_on_screen(&app),
+            Some(7),
+            "the closing does not move us"
+        );
+        assert!(
+            app.notice.is_none(),
+            "{:?}",
+            app.notice.as_ref().map(|n| &n.text)
+        );
+        tell(&mut app, ServerMsg::State(new_room(7, SeatState::Open)));
+        assert!(matches!(
+            app.sent.last(),
+            Some(ClientMsg::JoinSeat {
+                room: 7,
+                seat: 1,
+                ..
+            })
+        ));
+    }
+}

@@ -1,0 +1,61 @@
+//! Play again: what a finished room offers its players, and the room the first of them made
+//! for it, which the others then join instead of making rooms of their own (so two people who
+//! both press Play again meet again rather than wait in two rooms).
+
+use parlor_shared::game::GameSetup;
+use parlor_shared::protocol::{AiKind, Rematch, RoomId, SeatSpec};
+use tracing::debug;
+
+use super::{Room, Subscriber};
+
+impl Room {
+    /// The room that plays this game again: its start's setup and its seats, an oracle of a
+    /// secret strength given a new secret one (the old one must stay secret), and the room a
+    /// player made for it, if one did.
+    pub(super) fn rematch(&self) -> Rematch {
+        let seats = (self.seats.iter())
+            .map(|seat| match seat.spec {
+                SeatSpec::Ai {
+                    move_ms,
+                    kind: AiKind::Oracle { .. },
+                } => SeatSpec::Ai {
+                    move_ms,
+                    kind: AiKind::Oracle { strength: None },
+                },
+                spec => spec,
+            })
+            .collect();
+        Rematch {
+            setup: self.start.setup(),
+            seats,
+            room: self.rematch,
+        }
+    }
+
+    /// `who` made room `rematch` with `setup` and `seats`. It becomes this game's rematch only
+    /// if the game is over, `who` played in it, the setup and seats are what the room offers,
+    /// and no rematch was named before: anything else is somebody's own room, which the
+    /// other players must not be sent to. Either way `who` has its room, so nothing is said.
+    pub(super) fn played_again(
+        &mut self,
+        rematch: RoomId,
+        setup: GameSetup,
+        seats: Vec<SeatSpec>,
+        who: &Subscriber,
+    ) {
+        let offered = self.rematch();
+        let played_here = (self.seats.iter())
+            .any(|seat| seat.player.as_ref().is_some_and(|p| p.id == who.player.id));
+        let taken = self.state.outcome().is_some()
+            && self.rematch.is_none()
+            && played_here
+            && offered.setup == setup
+            && offered.seats == seats;
+        if !taken {
+            debug!(room = self.id, rematch, "not taken as this room's rematch");
+            return;
+        }
+        self.rematch = Some(rematch);
+        self.broadcast();
+    }
+}
