@@ -8,13 +8,12 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::net::{connected, message};
+use common::net::{connected, message, seated, state_where};
 use common::{have_xvfb, scratch, spawn_under_xvfb_at};
 use parlor_client::identity::{Home, Identity};
 use parlor_client::net::Connection;
 use parlor_server::{ServerConfig, start_in_background};
-use parlor_shared::identity::Player;
-use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatState, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, RoomId, ServerMsg};
 
 /// Kills with SIGKILL the client processes (not `xvfb-run`, which then ends its Xvfb) whose
 /// command line holds `marker`.
@@ -35,30 +34,6 @@ fn kill_9_clients(marker: &str) {
         }
     }
     assert_eq!(killed, 1, "one client holds the seat");
-}
-
-/// Waits until room `room` (watched on `watcher`) shows a state `pick` accepts.
-fn state_where(
-    watcher: &Connection,
-    room: RoomId,
-    mut pick: impl FnMut(&RoomSnapshot) -> bool,
-) -> RoomSnapshot {
-    message(watcher, |message| match message {
-        ServerMsg::State(state) if state.room == room && pick(state) => Some(state.clone()),
-        _ => None,
-    })
-    .0
-}
-
-/// The player in seat 0 and whether they are connected.
-fn seat_0(state: &RoomSnapshot) -> Option<(Player, bool)> {
-    match &state.seats[0] {
-        SeatState::Taken {
-            connected,
-            player: Some(player),
-        } => Some((player.clone(), *connected)),
-        _ => None,
-    }
 }
 
 /// The room the server lists first, once there is one.
@@ -104,15 +79,15 @@ fn a_window_killed_while_seated_gets_its_seat_back_when_opened_again_with_the_sa
     let first = spawn_under_xvfb_at(&first_args, &home);
     let room = first_room(&watcher);
     watcher.send(ClientMsg::Watch { room });
-    let seated = state_where(&watcher, room, |s| seat_0(s).is_some_and(|(_, on)| on));
-    let (player, _) = seat_0(&seated).unwrap();
+    let first_seated = state_where(&watcher, room, |s| seated(s, 0).is_some_and(|(_, on)| on));
+    let (player, _) = seated(&first_seated, 0).unwrap();
     assert_eq!(player.name, marker, "--name names the player");
     let kept = Identity::load_or_create(&Home::under(&home)).unwrap();
     assert_eq!(kept.name, marker, "--name is kept for next time");
 
     kill_9_clients(&marker);
     let _ = first.wait_with_output();
-    state_where(&watcher, room, |s| seat_0(s).is_some_and(|(_, on)| !on));
+    state_where(&watcher, room, |s| seated(s, 0).is_some_and(|(_, on)| !on));
 
     // Another person (another home) could not take it; the same home does, by itself.
     let png = dir.path().join("resumed.png");
@@ -125,9 +100,9 @@ fn a_window_killed_while_seated_gets_its_seat_back_when_opened_again_with_the_sa
         png.as_os_str(),
     ];
     let again = spawn_under_xvfb_at(&again_args, &home);
-    let back = state_where(&watcher, room, |s| seat_0(s).is_some_and(|(_, on)| on));
+    let back = state_where(&watcher, room, |s| seated(s, 0).is_some_and(|(_, on)| on));
     assert_eq!(
-        seat_0(&back).unwrap().0,
+        seated(&back, 0).unwrap().0,
         player,
         "the same player holds it again"
     );

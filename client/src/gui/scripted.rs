@@ -9,14 +9,16 @@
 //! it is over, `reconnecting`, which waits until the link to the server is lost and the
 //! client is trying again (the room must stay on the screen meanwhile), and `resume`, which
 //! creates no room but takes back the first seat the player holds, as the lobby's Resume
-//! button does (a window opened again after the last one died). A text that does not parse
-//! is an error before the window opens.
+//! button does (a window opened again after the last one died), and `rematch`, which presses
+//! Play again once the finished room names the room another player made to play it again, and
+//! is done in that room once every seat is taken. A text that does not parse is an error
+//! before the window opens.
 
 use std::fmt::Debug;
 
 use macroquad::math::Vec2;
 use parlor_shared::game::{GameKind, GameSetup};
-use parlor_shared::protocol::{self, RecordId, RoomId, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{self, RecordId, RoomId, RoomSnapshot, SeatSpec, SeatState};
 
 use super::board_play::HeldSeat;
 use super::bricks::scripted::BricksScript;
@@ -24,6 +26,7 @@ use super::cave::scripted::CaveScript;
 use super::ewn::EwnScript;
 use super::hexapawn::HexScript;
 use super::klotski::KlotskiScript;
+use super::room_view::play_again_rect;
 use super::scripted_game::ScriptedGame;
 
 /// How long the lobby's first answer is given for the lists that follow it.
@@ -57,6 +60,10 @@ pub struct RoomScript {
     /// Take back a seat the player holds instead of creating a room (`resume`); false once
     /// asked.
     resume: bool,
+    /// Press Play again for another player's rematch (`rematch`), and the room it was
+    /// pressed in.
+    rematch: bool,
+    rematch_from: Option<RoomId>,
     /// The room and version seen done first, and when.
     done_since: Option<((RoomId, u64), f64)>,
 }
@@ -70,6 +77,7 @@ impl RoomScript {
             words.len() < count
         };
         let (replay, reconnecting, resume) = (take("replay"), take("reconnecting"), take("resume"));
+        let rematch = take("rematch");
         let games = "bricks, cave, ewn, hexapawn, her-match or klotski";
         if let ["lobby", form @ ..] = &words[..] {
             let form = match form {
@@ -85,6 +93,8 @@ impl RoomScript {
                 replay_asked: false,
                 reconnecting: false,
                 resume: false,
+                rematch: false,
+                rematch_from: None,
                 done_since: None,
             });
         }
@@ -107,6 +117,8 @@ impl RoomScript {
             replay_asked: false,
             reconnecting,
             resume,
+            rematch,
+            rematch_from: None,
             done_since: None,
         })
     }
@@ -133,6 +145,14 @@ impl RoomScript {
         screen_w: f32,
         screen_h: f32,
     ) -> Option<Vec2> {
+        let named = snapshot
+            .again
+            .as_ref()
+            .is_some_and(|again| again.room.is_some());
+        if self.rematch && self.rematch_from.is_none() && named && !held.is_empty() {
+            self.rematch_from = Some(snapshot.room);
+            return Some(play_again_rect().center());
+        }
         (self.game.as_mut()?).click(snapshot, held, screen_w, screen_h)
     }
 
@@ -162,13 +182,23 @@ impl RoomScript {
         let Some(game) = &self.game else {
             return false;
         };
-        let done = snapshot.filter(|s| !self.replay && game.done(s));
+        let done = match self.rematch {
+            true => snapshot.filter(|s| self.in_rematch(s)),
+            false => snapshot.filter(|s| !self.replay && game.done(s)),
+        };
         let seen = done.map(|s| (s.room, s.version));
         if self.done_since.map(|(seen, _)| seen) != seen {
             self.done_since = seen.map(|seen| (seen, now));
         }
         self.done_since
             .is_some_and(|(_, since)| now - since >= game.settle_seconds())
+    }
+
+    /// With `rematch`: whether `snapshot` is the room Play again led to, every seat taken.
+    fn in_rematch(&self, snapshot: &RoomSnapshot) -> bool {
+        let taken = |seat: &SeatState| matches!(seat, SeatState::Taken { .. });
+        self.rematch_from.is_some_and(|from| from != snapshot.room)
+            && snapshot.seats.iter().all(taken)
     }
 
     /// With `lobby`: the game whose creation form to show.
@@ -231,6 +261,9 @@ mod tests {
             Some((4, 0))
         );
         assert_eq!(resume.seat_to_resume(&[held]), None, "once");
+        let mut rematch = RoomScript::parse("cave rematch resume").unwrap();
+        assert!(rematch.rematch && rematch.seat_to_resume(&[]).is_none());
+        assert!(!RoomScript::parse("cave").unwrap().rematch);
         let script = RoomScript::parse("hexapawn reconnecting b1-b2").unwrap();
         assert!(script.waits_for_reconnecting() && !script.ends_in_replay());
         assert!(

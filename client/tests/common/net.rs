@@ -3,7 +3,8 @@
 use std::time::{Duration, Instant};
 
 use parlor_client::net::{Connection, NetEvent};
-use parlor_shared::protocol::ServerMsg;
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{RoomId, RoomSnapshot, SeatState, ServerMsg};
 
 pub const PATIENCE: Duration = Duration::from_secs(30);
 
@@ -68,4 +69,28 @@ pub fn attempts_before_connected(connection: &Connection) -> Vec<(u32, String)> 
             _ => None,
         })
         .collect()
+}
+
+/// Waits until room `room` (followed on `peer`) shows a state `pick` accepts.
+pub fn state_where(
+    peer: &Connection,
+    room: RoomId,
+    mut pick: impl FnMut(&RoomSnapshot) -> bool,
+) -> RoomSnapshot {
+    message(peer, |message| match message {
+        ServerMsg::State(state) if state.room == room && pick(state) => Some(state.clone()),
+        _ => None,
+    })
+    .0
+}
+
+/// The player in seat `seat` and whether they are connected.
+pub fn seated(state: &RoomSnapshot, seat: usize) -> Option<(Player, bool)> {
+    match state.seats.get(seat)? {
+        SeatState::Taken {
+            connected,
+            player: Some(player),
+        } => Some((player.clone(), *connected)),
+        _ => None,
+    }
 }

@@ -37,13 +37,7 @@ pub(super) fn draw_buttons(
         return button_at(input, at, y, text).then_some(RoomAction::ReplaySolution);
     }
     let text = "Replay";
-    let replay = Rect::new(
-        x + button_width("Leave") + 10.0,
-        y,
-        button_width(text),
-        BUTTON_HEIGHT,
-    );
-    if button_enabled(input, replay, text, record.is_some()) {
+    if button_enabled(input, replay_rect(), text, record.is_some()) {
         return record.map(RoomAction::Replay);
     }
     let again = snapshot.and_then(|snapshot| offered_again(snapshot, seated))?;
@@ -51,9 +45,23 @@ pub(super) fn draw_buttons(
         let note = fit_to_width(&note, canvas_width() - x - 10.0);
         label(&note, x, y - 8.0, GOOD_TEXT);
     }
-    let text = "Play again";
-    let rect = Rect::new(replay.right() + 10.0, y, button_width(text), BUTTON_HEIGHT);
-    button(input, rect, text).then_some(RoomAction::PlayAgain(again))
+    button(input, play_again_rect(), PLAY_AGAIN).then_some(RoomAction::PlayAgain(again))
+}
+
+const PLAY_AGAIN: &str = "Play again";
+
+/// Where Replay is, right of Leave.
+fn replay_rect() -> Rect {
+    let x = side_panel_x(canvas_width()) + 20.0 + button_width("Leave");
+    let y = canvas_height() - BUTTON_HEIGHT - 16.0;
+    Rect::new(x, y, button_width("Replay"), BUTTON_HEIGHT)
+}
+
+/// Where Play again is, right of Replay (for the scripted window's click too).
+pub(in crate::gui) fn play_again_rect() -> Rect {
+    let replay = replay_rect();
+    let width = button_width(PLAY_AGAIN);
+    Rect::new(replay.right() + 10.0, replay.y, width, BUTTON_HEIGHT)
 }
 
 /// What Play again offers a player of the room (Hexapawn's board offers its own).
@@ -68,7 +76,7 @@ fn offered_again(snapshot: &RoomSnapshot, seated: bool) -> Option<Rematch> {
 /// (a player who made it has left for it): Play again takes the seat left there.
 fn rematch_note(again: &Rematch) -> Option<String> {
     let room = again.room?;
-    Some(format!("Room #{room} waits for you: Play again joins it"))
+    Some(format!("Your opponent waits in room #{room}"))
 }
 
 /// How much higher the moves list must end to leave the buttons' note its line.
