@@ -124,7 +124,11 @@ pub struct App {
     /// answer does not take the screen from the room.
     wanted_record: Option<replays::WantedRecord>,
     notice: Option<Notice>,
+    /// When the rooms list was last asked for, by the frame's clock.
     last_rooms_request: f64,
+    /// Whether it was asked for in this frame: the frame stamps it, so that the app's state
+    /// needs no clock (its unit tests run without a window).
+    rooms_requested: bool,
     /// A room to open by itself once connected (the hidden `--open-room`).
     script: Option<RoomScript>,
     /// Play again with another person: what it waits for (`rematch.rs`).
@@ -157,6 +161,7 @@ impl App {
             wanted_record: None,
             notice: None,
             last_rooms_request: 0.0,
+            rooms_requested: false,
             script: None,
             playing_again: rematch::PlayingAgain::default(),
             #[cfg(test)]
@@ -284,6 +289,9 @@ impl App {
                 }
             }
         }
+        if std::mem::take(&mut self.rooms_requested) {
+            self.last_rooms_request = now;
+        }
         self.draw_top_bar(now);
     }
 
@@ -315,7 +323,7 @@ impl App {
 
     fn send(&mut self, message: ClientMsg) {
         if matches!(message, ClientMsg::ListRooms) {
-            self.last_rooms_request = get_time();
+            self.rooms_requested = true;
         }
         #[cfg(test)]
         self.sent.push(message.clone());

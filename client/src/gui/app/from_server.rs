@@ -164,7 +164,11 @@ impl App {
             // A replay asked for before a room was opened: the room keeps the screen.
             ServerMsg::Record(_) => {}
             ServerMsg::Error { code, message } => {
-                self.say(format!("Server: {}", in_words(code, &message)), true);
+                let text = match self.rematch_gone(code) {
+                    Some(text) => text,
+                    None => format!("Server: {}", in_words(code, &message)),
+                };
+                self.say(text, true);
                 if let Screen::Room(view) = &mut self.screen {
                     if self.snapshots.contains_key(&view.room) {
                         view.on_error();
@@ -202,7 +206,7 @@ impl App {
 /// Codes that answer a `JoinSeat`, `Watch` or `Reclaim` the server refused: a join's refusals
 /// (which cover a watch's) or a reclaim's `BadToken`. Any other `Error` (a late refusal of a
 /// move made in an earlier room, say) leaves a room being opened alone.
-fn refuses_opening_a_room(code: ErrorCode) -> bool {
+pub(super) fn refuses_opening_a_room(code: ErrorCode) -> bool {
     refuses_a_join(code) || code == ErrorCode::BadToken
 }
 

@@ -4,9 +4,10 @@
 //! press it at the same moment both make rooms, and the finished room names only the first:
 //! whoever's room it did not name closes theirs and joins the named one, so the two still meet.
 
-use parlor_shared::protocol::{ClientMsg, Rematch, RoomId, RoomSnapshot, SeatState};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, Rematch, RoomId, RoomSnapshot, SeatState};
 
-use super::App;
+use super::from_server::refuses_opening_a_room;
+use super::{App, Screen};
 
 /// What Play again is waiting for.
 #[derive(Default)]
@@ -102,6 +103,27 @@ impl App {
         self.send(ClientMsg::CloseRoom { room: mine });
         self.held.remove(&mine);
         self.join_rematch(theirs);
+    }
+
+    /// What to say of a refusal (`code`) to open the rematch Play again went to: that it has
+    /// closed (its maker closed it, say), rather than the server's bare "no room 8". `None` for
+    /// any other refusal.
+    pub(super) fn rematch_gone(&mut self, code: ErrorCode) -> Option<String> {
+        let opening = match &self.screen {
+            Screen::Room(view) if !self.snapshots.contains_key(&view.room) => view.room,
+            _ => return None,
+        };
+        let wanted = self
+            .playing_again
+            .seat_wanted
+            .filter(|room| *room == opening)?;
+        if !refuses_opening_a_room(code) {
+            return None;
+        }
+        self.playing_again.seat_wanted = None;
+        Some(format!(
+            "Room #{wanted}, where your opponent waited to play again, has closed"
+        ))
     }
 
     fn take_seat_left(&mut self, snapshot: &RoomSnapshot) {

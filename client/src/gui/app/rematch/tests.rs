@@ -3,7 +3,7 @@
 
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{
-    ClientMsg, Rematch, RoomId, RoomSnapshot, SeatSpec, SeatState, ServerMsg,
+    ClientMsg, ErrorCode, Rematch, RoomId, RoomSnapshot, SeatSpec, SeatState, ServerMsg,
 };
 
 use crate::gui::app::App;
@@ -171,4 +171,22 @@ fn of_two_pressed_at_once_the_one_not_named_closes_its_room_and_joins_the_other(
             })
         ));
     }
+}
+
+#[test]
+fn a_rematch_closed_before_it_was_reached_is_said_so_in_the_lobby() {
+    let mut app = after_the_game();
+    tell(&mut app, ServerMsg::State(finished(4, Some(9))));
+    press_play_again(&mut app);
+    let refusal = ServerMsg::Error {
+        code: ErrorCode::NoSuchRoom,
+        message: "no room 9".into(),
+    };
+    tell(&mut app, refusal);
+    assert_eq!(room_on_screen(&app), None, "back in the lobby");
+    let notice = app.notice.as_ref().map(|n| n.text.as_str());
+    assert_eq!(
+        notice,
+        Some("Room #9, where your opponent waited to play again, has closed")
+    );
 }
