@@ -44,7 +44,8 @@ struct Args {
     #[arg(long, value_name = "URL", conflicts_with_all = ["data", "memory"])]
     store: Option<String>,
     /// Run as one node of a hall that several servers share: the NATS server they talk over,
-    /// e.g. nats://127.0.0.1:4222. Needs --store postgres://…, the same for every node.
+    /// e.g. nats://127.0.0.1:4222, or nats://user:password@host:4222 (nats://token@host) for
+    /// a NATS server that asks for them. Needs --store postgres://…, the same for every node.
     /// Clients may connect to any node (`client --server ws://a:7878,ws://b:7878`).
     #[arg(long, value_name = "URL", requires = "store")]
     bus: Option<String>,
@@ -217,7 +218,7 @@ fn node_config(
         format!("{host}-{}", addr.port())
     });
     let node = NodeConfig {
-        bus_url,
+        bus: bus_url.parse()?,
         id,
         lease: Duration::from_secs_f64(lease_seconds),
     };

@@ -47,6 +47,22 @@ fn limits_out_of_range_are_refused_before_the_server_starts() {
 }
 
 #[test]
+fn a_bus_address_that_is_not_nats_is_refused_before_anything_starts_and_not_repeated() {
+    let output = Command::new(SERVER)
+        .args(["--addr", "127.0.0.1:0", "--store", "postgres://db.invalid/hall"])
+        .args(["--bus", "http://ada:s3cret@bus.invalid:4222"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(!output.status.success());
+    assert!(
+        stderr.contains("the bus address is not a NATS server's address"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("s3cret"), "{stderr}");
+}
+
+#[test]
 fn an_address_in_use_is_a_clear_error_not_a_panic() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = taken.local_addr().unwrap().to_string();

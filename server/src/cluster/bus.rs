@@ -1,6 +1,6 @@
 //! The bus between a hall's nodes: core NATS (publish, subscribe, request and reply), nothing of
 //! JetStream. Every subject starts with the hall's id, so halls that share a NATS server never
-//! hear each other. This is the only module that speaks NATS.
+//! hear each other. This module and `bus_address.rs` are the only ones that speak NATS.
 
 use std::time::Duration;
 
@@ -8,6 +8,8 @@ use anyhow::Context;
 use async_nats::{Client, ConnectOptions, Event, RequestErrorKind, Subscriber};
 use parlor_shared::protocol::RoomId;
 use tracing::{info, warn};
+
+use super::bus_address::BusAddress;
 
 /// How long a node waits for another node's answer to a request.
 pub const ANSWER_TIMEOUT: Duration = Duration::from_secs(2);
@@ -31,10 +33,10 @@ pub struct Bus {
 }
 
 impl Bus {
-    /// Connects to the NATS server at `url` as node `node` of hall `hall`. Lost connections
+    /// Connects to the NATS server at `address` as node `node` of hall `hall`. Lost connections
     /// are made again for as long as the node runs (subscriptions included); what is published
     /// meanwhile waits in the client's buffer.
-    pub async fn connect(url: &str, hall: i64, node: &str) -> anyhow::Result<Bus> {
+    pub async fn connect(address: &BusAddress, hall: i64, node: &str) -> anyhow::Result<Bus> {
         let options = ConnectOptions::new()
             .name(format!("parlor node {node}"))
             .request_timeout(Some(ANSWER_TIMEOUT))
@@ -46,12 +48,14 @@ impl Bus {
                     other => info!(event = %other, "bus event"),
                 }
             });
-        let client = tokio::time::timeout(Duration::from_secs(10), options.connect(url))
-            .await
-            .map_err(|_| anyhow::anyhow!("no answer within 10 s"))
-            // Its message already says its cause: not the cause again.
-            .and_then(|connected| connected.map_err(|error| anyhow::anyhow!("{error}")))
-            .with_context(|| format!("cannot connect to the bus at {url}"))?;
+        let options = address.authenticate(options);
+        let client =
+            tokio::time::timeout(Duration::from_secs(10), options.connect(address.server()))
+                .await
+                .map_err(|_| anyhow::anyhow!("no answer within 10 s"))
+                // Its message already says its cause: not the cause again.
+                .and_then(|connected| connected.map_err(|error| anyhow::anyhow!("{error}")))
+                .with_context(|| format!("cannot connect to the bus at {}", address.shown()))?;
         Ok(Bus {
             client,
             prefix: format!("parlor.{hall:x}"),

@@ -15,6 +15,9 @@
 //! The bus is core NATS (`bus.rs`), nothing of JetStream.
 
 mod bus;
+mod bus_address;
+
+pub use bus_address::BusAddress;
 mod claims;
 mod lobby;
 mod lookups;
@@ -54,8 +57,8 @@ use crate::store::postgres::PgStore;
 /// How a node joins its hall.
 #[derive(Clone, Debug)]
 pub struct NodeConfig {
-    /// The NATS server, `nats://host:4222`.
-    pub bus_url: String,
+    /// The NATS server, `nats://host:4222`, and what it asks of its clients.
+    pub bus: BusAddress,
     /// The node's name, unique in the hall (letters, digits, `-` and `_`).
     pub id: String,
     /// How long a node's claim on a room holds without a renewal: a dead node's rooms move
@@ -110,7 +113,7 @@ impl Cluster {
         limits: Limits,
     ) -> anyhow::Result<Arc<Cluster>> {
         config.check()?;
-        let bus = Bus::connect(&config.bus_url, store.hall_id(), &config.id).await?;
+        let bus = Bus::connect(&config.bus, store.hall_id(), &config.id).await?;
         Ok(Arc::new(Cluster {
             node: config.id.clone(),
             store,

@@ -23,8 +23,9 @@ impl Connection {
         seats: Vec<SeatSpec>,
         played_again: Option<RoomId>,
     ) -> anyhow::Result<()> {
-        let made = self.make_room(setup.clone(), seats.clone()).await;
-        if let (Ok(rematch), Some(old)) = (&made, played_again) {
+        let played_again = played_again.map(|old| (old, setup.clone(), seats.clone()));
+        let made = self.make_room(setup, seats).await;
+        if let (Ok(rematch), Some((old, setup, seats))) = (&made, played_again) {
             let who = self.me.clone();
             let word = RoomCommand::PlayedAgain {
                 rematch: *rematch,

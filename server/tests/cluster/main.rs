@@ -15,7 +15,7 @@ use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomSnapshot, SeatSpec, ServerMsg};
 
-use nodes::{Services, listed, listed_where};
+use nodes::{OwnNats, Services, listed, listed_where};
 
 /// A legal Magnetic Cave move in `state`.
 pub fn some_cave_move(state: &RoomSnapshot) -> GameMove {
@@ -132,6 +132,46 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
     assert_eq!(shown.again.unwrap().room, Some(rematch));
     listed(&mut x, rematch).await;
     x.join(rematch, 1).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bus_that_asks_for_a_password_gets_the_one_in_the_address_and_never_shows_it() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nats = OwnNats::start_with(&["--user", "parlor", "--pass", "s3cret"]);
+    let address = |password: &str| format!("nats://parlor:{password}@127.0.0.1:{}", nats.port);
+    let node = services.node_on("a", &address("s3cret"));
+    let mut peer = node.peer(&PlayerSecret::random()).await;
+    let room = peer
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    listed(&mut peer, room).await;
+
+    // A wrong password: the node does not start, and says where it failed without it.
+    let database = services.database.url();
+    let wrong = address("wr0ng");
+    let args = [
+        "--addr",
+        "127.0.0.1:0",
+        "--store",
+        &database,
+        "--bus",
+        &wrong,
+    ];
+    let output = std::process::Command::new(common::SERVER)
+        .args(args)
+        .args(["--node-id", "b"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    let expected = format!(
+        "cannot connect to the bus at nats://parlor:…@127.0.0.1:{}",
+        nats.port
+    );
+    assert!(stderr.contains(&expected), "{stderr}");
+    assert!(!stderr.contains("wr0ng"), "{stderr}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

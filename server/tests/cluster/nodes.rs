@@ -153,16 +153,27 @@ pub async fn game_under_way(
 pub struct OwnNats {
     pub port: u16,
     child: Option<Child>,
+    /// Its flags besides the address (`--user`, `--pass`, ...).
+    flags: Vec<String>,
 }
 
 impl OwnNats {
     pub fn start() -> OwnNats {
+        OwnNats::start_with(&[])
+    }
+
+    pub fn start_with(flags: &[&str]) -> OwnNats {
         let port = std::net::TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
             .unwrap()
             .port();
-        let mut nats = OwnNats { port, child: None };
+        let flags = flags.iter().map(|flag| flag.to_string()).collect();
+        let mut nats = OwnNats {
+            port,
+            child: None,
+            flags,
+        };
         nats.restart();
         nats
     }
@@ -183,6 +194,7 @@ impl OwnNats {
         self.stop();
         let child = Command::new("nats-server")
             .args(["-a", "127.0.0.1", "-p", &self.port.to_string()])
+            .args(&self.flags)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
