@@ -49,7 +49,12 @@ fn limits_out_of_range_are_refused_before_the_server_starts() {
 #[test]
 fn a_bus_address_that_is_not_nats_is_refused_before_anything_starts_and_not_repeated() {
     let output = Command::new(SERVER)
-        .args(["--addr", "127.0.0.1:0", "--store", "postgres://db.invalid/hall"])
+        .args([
+            "--addr",
+            "127.0.0.1:0",
+            "--store",
+            "postgres://db.invalid/hall",
+        ])
         .args(["--bus", "http://ada:s3cret@bus.invalid:4222"])
         .output()
         .unwrap();

@@ -10,8 +10,8 @@ use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
 
 use super::levels::{LEVELS_DIR, LevelChoice, load_levels};
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, FormArea, Input, TEXT, button_width, choice_row, create_room_button,
-    label, toggle,
+    BUTTON_HEIGHT, DIM_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_width, choice_row,
+    create_room_button, label, toggle, wrap_to_width,
 };
 
 const LEVEL_BUTTON: f32 = 40.0;
@@ -90,12 +90,16 @@ impl EwnLobbyForm {
         let rows = levels.len().div_ceil(per_row).max(1);
         y += rows as f32 * (BUTTON_HEIGHT + 4.0) + 2.0;
         if let Some(level) = levels.get(self.chosen) {
+            // The puzzle's goal in words: its level file says only "target" and "removed".
             let text = format!(
-                "target piece {}, removed square {}",
+                "Bring piece {} to square 0, the top left corner; square {} is closed.",
                 level.spec.target, level.spec.blocked
             );
-            label(&text, left, y + 16.0, DIM_TEXT);
-            y += 24.0;
+            for line in wrap_to_width(&text, width - (left - x)) {
+                label(&line, left, y + 16.0, DIM_TEXT);
+                y += LINE_HEIGHT;
+            }
+            y += 2.0;
         }
         label("Player", x, y + 20.0, TEXT);
         let choices = [

@@ -13,7 +13,7 @@ use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
 use crate::gui::text_field::TextField;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_enabled,
-    button_width, label, text_width, toggle,
+    button_width, fit_to_width, label, text_width, toggle,
 };
 
 const SIZES: [(u8, u8); 4] = [(3, 3), (3, 4), (4, 4), (5, 5)];
@@ -178,6 +178,13 @@ impl HexLobbyForm {
             (true, "share a box".to_string()),
         ];
         y = choices(input, x, y, "Mirrors", &mirrors, &mut self.mirrors);
+        let mirrored = match self.mirrors {
+            false => "mirror images: a box each",
+            true => "mirror images: one box for both",
+        };
+        let mirrored = fit_to_width(mirrored, width - CHOICES_X);
+        label(&mirrored, x + CHOICES_X, y + 14.0, DIM_TEXT);
+        y += 24.0;
         self.follow_board(board);
         if kind == GameKind::HerMatch {
             let rounds = ROUNDS.map(|n| (n, n.to_string()));
