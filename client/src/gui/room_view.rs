@@ -129,7 +129,7 @@ impl RoomView {
                 TOP_BAR_HEIGHT + 70.0,
                 DIM_TEXT,
             );
-            return draw_buttons(input, None, false);
+            return draw_buttons(input, None, &[]);
         };
         let action = self.update_board(input, snapshot, held);
         let panel = self.draw_panel(input, snapshot, held);
@@ -331,7 +331,7 @@ impl RoomView {
         let list_bottom = if takeback::shown(snapshot, !held.is_empty()) {
             takeback_row_y() - 8.0
         } else {
-            canvas_height() - BUTTON_HEIGHT - 30.0 - note_height(snapshot, !held.is_empty())
+            canvas_height() - BUTTON_HEIGHT - 30.0 - note_height(snapshot, held)
         };
         let area = Rect::new(
             x,
@@ -346,7 +346,7 @@ impl RoomView {
             &snapshot.moves,
             snapshot.moves.len().checked_sub(1),
         );
-        action.or(draw_buttons(input, Some(snapshot), !held.is_empty()))
+        action.or(draw_buttons(input, Some(snapshot), held))
     }
 }
 

@@ -4,9 +4,11 @@
 
 use macroquad::math::Rect;
 use parlor_shared::game::GameState;
-use parlor_shared::protocol::{Rematch, RoomSnapshot};
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{Rematch, RoomSnapshot, SeatState};
 
 use super::{RoomAction, is_stored_when_over};
+use crate::gui::board_play::HeldSeat;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, GOOD_TEXT, Input, LINE_HEIGHT, button, button_at, button_enabled, button_width,
@@ -15,10 +17,11 @@ use crate::gui::widgets::{
 
 /// Leave, Replay once the finished game is stored (greyed until then), and for its players
 /// Play again once it is over: a room like it (Hexapawn's board offers its own).
+/// `held` are this client's seats in the room.
 pub(super) fn draw_buttons(
     input: &Input,
     snapshot: Option<&RoomSnapshot>,
-    seated: bool,
+    held: &[HeldSeat],
 ) -> Option<RoomAction> {
     let x = side_panel_x(canvas_width()) + 10.0;
     let y = canvas_height() - BUTTON_HEIGHT - 16.0;
@@ -40,8 +43,9 @@ pub(super) fn draw_buttons(
     if button_enabled(input, replay_rect(), text, record.is_some()) {
         return record.map(RoomAction::Replay);
     }
-    let again = snapshot.and_then(|snapshot| offered_again(snapshot, seated))?;
-    if let Some(note) = rematch_note(&again) {
+    let snapshot = snapshot?;
+    let again = offered_again(snapshot, held)?;
+    if let Some(note) = rematch_note(snapshot, &again, held) {
         let note = fit_to_width(&note, canvas_width() - x - 10.0);
         label(&note, x, y - 8.0, GOOD_TEXT);
     }
@@ -65,27 +69,86 @@ pub(in crate::gui) fn play_again_rect() -> Rect {
 }
 
 /// What Play again offers a player of the room (Hexapawn's board offers its own).
-fn offered_again(snapshot: &RoomSnapshot, seated: bool) -> Option<Rematch> {
-    let offered = seated && !matches!(snapshot.state, GameState::Hexapawn(_));
+fn offered_again(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<Rematch> {
+    let offered = !held.is_empty() && !matches!(snapshot.state, GameState::Hexapawn(_));
     offered
         .then(|| snapshot.again.as_deref().cloned())
         .flatten()
 }
 
 /// The line above the buttons once another player made the room that plays the game again
-/// (a player who made it has left for it): Play again takes the seat left there.
-fn rematch_note(again: &Rematch) -> Option<String> {
+/// (whoever made it has left for it): Play again takes the seat left there. Only a player of
+/// the room may have made it, so with one other player it was them.
+fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> Option<String> {
     let room = again.room?;
-    Some(format!("Your opponent waits in room #{room}"))
+    let mine = |seat: usize| held.iter().any(|held| usize::from(held.seat) == seat);
+    let others: Vec<&Player> = (snapshot.seats.iter().enumerate())
+        .filter(|(seat, _)| !mine(*seat))
+        .filter_map(|(_, state)| match state {
+            SeatState::Taken {
+                player: Some(player),
+                ..
+            } => Some(player),
+            _ => None,
+        })
+        .collect();
+    match others[..] {
+        [other] => Some(format!("{} waits in room #{room}", other.label())),
+        _ => Some(format!("Room #{room} plays this game again")),
+    }
 }
 
 /// How much higher the moves list must end to leave the buttons' note its line.
-pub(super) fn note_height(snapshot: &RoomSnapshot, seated: bool) -> f32 {
-    match offered_again(snapshot, seated)
-        .as_ref()
-        .and_then(rematch_note)
-    {
+pub(super) fn note_height(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> f32 {
+    let again = offered_again(snapshot, held);
+    match again.and_then(|again| rematch_note(snapshot, &again, held)) {
         Some(_) => LINE_HEIGHT,
         None => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use parlor_shared::game::GameSetup;
+    use parlor_shared::identity::PlayerId;
+    use parlor_shared::protocol::{SeatSpec, SeatToken};
+
+    use super::*;
+    use crate::gui::cave::room::tests::snapshot_after;
+
+    #[test]
+    fn the_note_names_the_other_player_who_made_the_rematch() {
+        let bob = Player {
+            id: PlayerId(0xb0b0_0000_0000_0000),
+            name: "Bob".into(),
+        };
+        let mut snapshot = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
+        snapshot.seats[1] = SeatState::Taken {
+            connected: false,
+            player: Some(bob),
+        };
+        let mut again = Rematch {
+            setup: GameSetup::Cave,
+            seats: vec![SeatSpec::Human; 2],
+            room: None,
+        };
+        let ada = [HeldSeat {
+            seat: 0,
+            token: SeatToken("t".into()),
+        }];
+        assert_eq!(rematch_note(&snapshot, &again, &ada), None, "none made yet");
+        again.room = Some(8);
+        let note = rematch_note(&snapshot, &again, &ada);
+        assert_eq!(note.as_deref(), Some("Bob #b0b0 waits in room #8"));
+        // Playing both sides, the maker is this player at another window: nobody to name.
+        let both = [
+            ada[0].clone(),
+            HeldSeat {
+                seat: 1,
+                ..ada[0].clone()
+            },
+        ];
+        let note = rematch_note(&snapshot, &again, &both);
+        assert_eq!(note.as_deref(), Some("Room #8 plays this game again"));
     }
 }
