@@ -20,7 +20,7 @@ use std::net::IpAddr;
 use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
-    ErrorCode, RecordId, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg,
+    ErrorCode, RecordId, RematchRoom, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, info};
@@ -125,7 +125,7 @@ struct Room {
     audience: Audience,
     record: Option<RecordId>,
     /// The room that plays the finished game again, once one of its players made it.
-    rematch: Option<RoomId>,
+    rematch: Option<RematchRoom>,
     /// The version an AI search is running for, so only one runs at a time.
     ai_thinking: Option<u64>,
     /// The moves an AI seat has planned beyond the one it made, played without searching

@@ -433,7 +433,10 @@ mod tests {
         let again = Some(Box::new(crate::protocol::Rematch {
             setup: state.setup(),
             seats: vec![crate::protocol::SeatSpec::ai(u32::MAX); 2],
-            room: Some(u64::MAX),
+            made: Some(crate::protocol::RematchRoom {
+                room: u64::MAX,
+                by: crate::identity::widest_player(),
+            }),
         }));
         let message = ServerMsg::State(RoomSnapshot {
             room: u64::MAX,

@@ -119,8 +119,8 @@ pub enum ClientMsg {
     },
     /// A room to play the game of `room` again, asked by one of its players: answered as a
     /// `CreateRoom` (the quotas are the same). If `setup` and `seats` are the old room's
-    /// `again` (without its `room`) and nobody asked before, the old room names the new one in
-    /// its `again.room`, so that its other players join it rather than make rooms of their own.
+    /// `again` and nobody asked before, the old room names the new one in its `again.made`, so
+    /// that its other players join it rather than make rooms of their own.
     PlayAgain {
         room: RoomId,
         setup: GameSetup,
@@ -352,7 +352,14 @@ pub struct Rematch {
     pub seats: Vec<SeatSpec>,
     /// The room the first of its players to ask (`PlayAgain`) made: the others join its open
     /// seats instead of making rooms of their own. `None` until somebody asks.
-    pub room: Option<RoomId>,
+    pub made: Option<RematchRoom>,
+}
+
+/// The room a player of a finished game made to play it again, and who made it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchRoom {
+    pub room: RoomId,
+    pub by: Player,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

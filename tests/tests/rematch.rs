@@ -47,7 +47,7 @@ async fn a_finished_room_offers_itself_again_keeping_the_oracle_secret() {
         Rematch {
             setup: setup.clone(),
             seats: vec![SeatSpec::Human, oracle(None)],
-            room: None,
+            made: None,
         },
         "the same room, the oracle's strength secret again"
     );
@@ -101,7 +101,7 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
     let mut stranger = Peer::connect(&url, Format::Json).await;
     let (room, end) = play_to_the_end(&mut ada, &mut bob).await;
     let again = end.again.expect("a finished room offers itself again");
-    assert_eq!(again.room, None, "nobody asked yet");
+    assert_eq!(again.made, None, "nobody asked yet");
 
     // Neither a stranger nor a player asking for another game names the rematch: each just
     // gets a room of their own.
@@ -117,17 +117,18 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
     // Ada's real Play again: Bob, still looking at the old room, is shown the new one.
     let rematch = play_again(&mut ada, room, again.setup.clone(), again.seats.clone()).await;
     let shown = bob
-        .state_where(room, |s| s.again.as_ref().is_some_and(|a| a.room.is_some()))
+        .state_where(room, |s| s.again.as_ref().is_some_and(|a| a.made.is_some()))
         .await;
-    let named = shown.again.unwrap().room;
-    assert_eq!(named, Some(rematch), "not {strangers} or {adas_other}");
+    let made = shown.again.unwrap().made.unwrap();
+    assert_eq!(made.room, rematch, "not {strangers} or {adas_other}");
+    assert_eq!(Some(made.by), ada.player.clone(), "Ada made it");
     assert_eq!(shown.version, end.version, "no move was made");
 
     // Bob's own Play again, pressed before he saw Ada's, makes a room but names nothing new.
     let bobs = play_again(&mut bob, room, again.setup.clone(), again.seats.clone()).await;
     let watched = bob.watch(room).await;
     assert_eq!(
-        watched.again.and_then(|a| a.room),
+        watched.again.and_then(|a| a.made).map(|made| made.room),
         Some(rematch),
         "not {bobs}"
     );

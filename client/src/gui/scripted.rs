@@ -148,7 +148,7 @@ impl RoomScript {
         let named = snapshot
             .again
             .as_ref()
-            .is_some_and(|again| again.room.is_some());
+            .is_some_and(|again| again.made.is_some());
         if self.rematch && self.rematch_from.is_none() && named && !held.is_empty() {
             self.rematch_from = Some(snapshot.room);
             return Some(play_again_rect().center());

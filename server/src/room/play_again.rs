@@ -3,7 +3,7 @@
 //! both press Play again meet again rather than wait in two rooms).
 
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{AiKind, Rematch, RoomId, SeatSpec};
+use parlor_shared::protocol::{AiKind, Rematch, RematchRoom, RoomId, SeatSpec};
 use tracing::debug;
 
 use super::{Room, Subscriber};
@@ -28,7 +28,7 @@ impl Room {
         Rematch {
             setup: self.start.setup(),
             seats,
-            room: self.rematch,
+            made: self.rematch.clone(),
         }
     }
 
@@ -55,7 +55,10 @@ impl Room {
             debug!(room = self.id, rematch, "not taken as this room's rematch");
             return;
         }
-        self.rematch = Some(rematch);
+        self.rematch = Some(RematchRoom {
+            room: rematch,
+            by: who.player.clone(),
+        });
         self.broadcast();
     }
 }

@@ -127,9 +127,10 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
             _ => None,
         })
         .await;
-    let named = |s: &RoomSnapshot| s.again.as_ref().and_then(|a| a.room).is_some();
+    let named = |s: &RoomSnapshot| s.again.as_ref().is_some_and(|a| a.made.is_some());
     let shown = x.state_where(room, named).await;
-    assert_eq!(shown.again.unwrap().room, Some(rematch));
+    let made = shown.again.unwrap().made.unwrap();
+    assert_eq!((made.room, Some(made.by)), (rematch, y.player.clone()));
     listed(&mut x, rematch).await;
     x.join(rematch, 1).await;
 }

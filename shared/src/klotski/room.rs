@@ -445,7 +445,10 @@ mod tests {
         let again = Some(Box::new(crate::protocol::Rematch {
             setup: GameState::Klotski(game.clone()).setup(),
             seats: vec![crate::protocol::SeatSpec::ai(u32::MAX)],
-            room: Some(u64::MAX),
+            made: Some(crate::protocol::RematchRoom {
+                room: u64::MAX,
+                by: crate::identity::widest_player(),
+            }),
         }));
         let state = ServerMsg::State(RoomSnapshot {
             room: u64::MAX,

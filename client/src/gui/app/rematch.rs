@@ -1,5 +1,5 @@
 //! Play again with another person. The first player to press it makes the new room
-//! (`PlayAgain`), which the finished room then names in its `again.room`; a player who presses
+//! (`PlayAgain`), which the finished room then names in its `again.made`; a player who presses
 //! it after that joins that room's open seat instead of making a room of their own. Two who
 //! press it at the same moment both make rooms, and the finished room names only the first:
 //! whoever's room it did not name closes theirs and joins the named one, so the two still meet.
@@ -30,16 +30,17 @@ struct Made {
 impl App {
     /// Play again in room `old`: join the rematch another player made for it, or ask for one.
     pub(super) fn play_again(&mut self, old: RoomId, again: Rematch) {
-        match again.room {
-            Some(rematch) => {
+        match again.made {
+            Some(made) => {
                 self.send(ClientMsg::Leave { room: old });
-                self.join_rematch(rematch);
+                self.join_rematch(made.room);
             }
             None => self.create_room(again.setup, again.seats, Some(old)),
         }
     }
 
-    /// Opens `rematch`, watched until its first state shows the seat left open.
+    /// Opens `rematch`, watched until its first state shows the seat to take: ours, should we
+    /// have made it (and come back to the old room since), else the one left open.
     fn join_rematch(&mut self, rematch: RoomId) {
         self.playing_again.seat_wanted = Some(rematch);
         self.open_room(rematch, ClientMsg::Watch { room: rematch });
@@ -127,7 +128,13 @@ impl App {
     }
 
     fn take_seat_left(&mut self, snapshot: &RoomSnapshot) {
-        let open = (snapshot.seats.iter()).position(|seat| *seat == SeatState::Open);
+        let me = self.lobby.me.as_ref().map(|me| me.id);
+        let ours = |seat: &SeatState| match seat {
+            SeatState::Taken { player, .. } => player.as_ref().map(|p| p.id) == me,
+            _ => false,
+        };
+        let seats = || snapshot.seats.iter();
+        let open = (seats().position(ours)).or(seats().position(|seat| *seat == SeatState::Open));
         match open {
             Some(seat) if snapshot.outcome.is_none() => {
                 self.send(ClientMsg::join_seat(snapshot.room, seat as u8));
@@ -144,7 +151,8 @@ impl App {
 }
 
 fn named_rematch(snapshot: &RoomSnapshot) -> Option<RoomId> {
-    snapshot.again.as_ref().and_then(|again| again.room)
+    let made = snapshot.again.as_ref()?.made.as_ref()?;
+    Some(made.room)
 }
 
 #[cfg(test)]

@@ -37,7 +37,7 @@ fn play_again() -> RoomAction {
     RoomAction::PlayAgain(Rematch {
         setup: GameSetup::Cave,
         seats: vec![SeatSpec::Human, SeatSpec::Human],
-        room: None,
+        made: None,
     })
 }
 

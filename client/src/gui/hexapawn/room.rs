@@ -318,7 +318,7 @@ pub fn again(snapshot: &RoomSnapshot, game: &HexGame) -> BoardPlay {
     BoardPlay::PlayAgain(Rematch {
         setup: GameSetup::Hexapawn(game.setup.clone()),
         seats: vec![SeatSpec::Human, SeatSpec::ai(move_ms)],
-        room: None,
+        made: None,
     })
 }
 

@@ -4,7 +4,6 @@
 
 use macroquad::math::Rect;
 use parlor_shared::game::GameState;
-use parlor_shared::identity::Player;
 use parlor_shared::protocol::{Rematch, RoomSnapshot, SeatState};
 
 use super::{RoomAction, is_stored_when_over};
@@ -76,26 +75,23 @@ fn offered_again(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<Rematch> 
         .flatten()
 }
 
-/// The line above the buttons once another player made the room that plays the game again
-/// (whoever made it has left for it): Play again takes the seat left there. Only a player of
-/// the room may have made it, so with one other player it was them.
+/// The line above the buttons once a player made the room that plays the game again: who
+/// waits there (Play again takes the seat left), or that we do (having come back to this room
+/// since; Play again takes our seat there again).
 fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> Option<String> {
-    let room = again.room?;
-    let mine = |seat: usize| held.iter().any(|held| usize::from(held.seat) == seat);
-    let others: Vec<&Player> = (snapshot.seats.iter().enumerate())
-        .filter(|(seat, _)| !mine(*seat))
-        .filter_map(|(_, state)| match state {
-            SeatState::Taken {
-                player: Some(player),
-                ..
-            } => Some(player),
-            _ => None,
-        })
-        .collect();
-    match others[..] {
-        [other] => Some(format!("{} waits in room #{room}", other.label())),
-        _ => Some(format!("Room #{room} plays this game again")),
-    }
+    let made = again.made.as_ref()?;
+    let ours = |held: &HeldSeat| match snapshot.seats.get(usize::from(held.seat)) {
+        Some(SeatState::Taken {
+            player: Some(player),
+            ..
+        }) => player.id == made.by.id,
+        _ => false,
+    };
+    let room = made.room;
+    Some(match held.iter().any(ours) {
+        true => format!("You wait in room #{room} to play again"),
+        false => format!("{} waits in room #{room}", made.by.label()),
+    })
 }
 
 /// How much higher the moves list must end to leave the buttons' note its line.
@@ -110,45 +106,42 @@ pub(super) fn note_height(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> f32 {
 #[cfg(test)]
 mod tests {
     use parlor_shared::game::GameSetup;
-    use parlor_shared::identity::PlayerId;
-    use parlor_shared::protocol::{SeatSpec, SeatToken};
+    use parlor_shared::identity::{Player, PlayerId};
+    use parlor_shared::protocol::{RematchRoom, SeatSpec, SeatToken};
 
     use super::*;
     use crate::gui::cave::room::tests::snapshot_after;
 
     #[test]
-    fn the_note_names_the_other_player_who_made_the_rematch() {
-        let bob = Player {
-            id: PlayerId(0xb0b0_0000_0000_0000),
-            name: "Bob".into(),
+    fn the_note_names_whoever_made_the_rematch() {
+        let player = |id, name: &str| Player {
+            id: PlayerId(id),
+            name: name.into(),
         };
+        let (ada, bob) = (player(0xada0 << 48, "Ada"), player(0xb0b0 << 48, "Bob"));
         let mut snapshot = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
-        snapshot.seats[1] = SeatState::Taken {
-            connected: false,
-            player: Some(bob),
-        };
+        for (seat, player) in [ada.clone(), bob.clone()].into_iter().enumerate() {
+            snapshot.seats[seat] = SeatState::Taken {
+                connected: true,
+                player: Some(player),
+            };
+        }
         let mut again = Rematch {
             setup: GameSetup::Cave,
             seats: vec![SeatSpec::Human; 2],
-            room: None,
+            made: None,
         };
-        let ada = [HeldSeat {
+        let adas_seat = [HeldSeat {
             seat: 0,
             token: SeatToken("t".into()),
         }];
-        assert_eq!(rematch_note(&snapshot, &again, &ada), None, "none made yet");
-        again.room = Some(8);
-        let note = rematch_note(&snapshot, &again, &ada);
-        assert_eq!(note.as_deref(), Some("Bob #b0b0 waits in room #8"));
-        // Playing both sides, the maker is this player at another window: nobody to name.
-        let both = [
-            ada[0].clone(),
-            HeldSeat {
-                seat: 1,
-                ..ada[0].clone()
-            },
-        ];
-        let note = rematch_note(&snapshot, &again, &both);
-        assert_eq!(note.as_deref(), Some("Room #8 plays this game again"));
+        let note = |again: &Rematch| rematch_note(&snapshot, again, &adas_seat);
+        assert_eq!(note(&again), None, "none made yet");
+        again.made = Some(RematchRoom { room: 8, by: bob });
+        assert_eq!(note(&again).as_deref(), Some("Bob #b0b0 waits in room #8"));
+        // Ada made it, and came back to the old room: her seat there waits for her.
+        again.made = Some(RematchRoom { room: 8, by: ada });
+        let mine = note(&again);
+        assert_eq!(mine.as_deref(), Some("You wait in room #8 to play again"));
     }
 }

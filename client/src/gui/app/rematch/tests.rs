@@ -2,8 +2,10 @@
 //! the server may say, in either order where the network allows both.
 
 use parlor_shared::game::GameSetup;
+use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{
-    ClientMsg, ErrorCode, Rematch, RoomId, RoomSnapshot, SeatSpec, SeatState, ServerMsg,
+    ClientMsg, ErrorCode, Rematch, RematchRoom, RoomId, RoomSnapshot, SeatSpec, SeatState,
+    ServerMsg,
 };
 
 use crate::gui::app::App;
@@ -15,7 +17,16 @@ use crate::net::NetEvent;
 /// Black's five in a row: a finished Magnetic Cave game.
 const FINISHED: &str = "a1 h8 b1 h7 c1 h6 d1 h5 e1";
 
-/// The finished room `room` as a state, naming `rematch` as the room that plays it again.
+/// The other player.
+fn bob() -> Player {
+    Player {
+        id: PlayerId(0xb0b),
+        name: "Bob".into(),
+    }
+}
+
+/// The finished room `room` as a state, naming `rematch`, made by Bob, as the room that plays
+/// it again.
 fn finished(room: RoomId, rematch: Option<RoomId>) -> RoomSnapshot {
     let mut snapshot = snapshot_after(FINISHED);
     assert!(snapshot.outcome.is_some());
@@ -23,7 +34,7 @@ fn finished(room: RoomId, rematch: Option<RoomId>) -> RoomSnapshot {
     snapshot.again = Some(Box::new(Rematch {
         setup: GameSetup::Cave,
         seats: vec![SeatSpec::Human; 2],
-        room: rematch,
+        made: rematch.map(|room| RematchRoom { room, by: bob() }),
     }));
     snapshot
 }
@@ -188,5 +199,40 @@ fn a_rematch_closed_before_it_was_reached_is_said_so_in_the_lobby() {
     assert_eq!(
         notice,
         Some("Room #9, where your opponent waited to play again, has closed")
+    );
+}
+
+/// Ada made the rematch, went back to the finished room (from the lobby, say) and presses Play
+/// again there: she takes back her own seat in it, not the one left for Bob.
+#[test]
+fn the_maker_coming_back_takes_back_their_own_seat() {
+    let mut app = after_the_game();
+    let me = app.lobby.me.clone().expect("connected");
+    let mut named = finished(4, Some(9));
+    if let Some(again) = named.again.as_mut() {
+        again.made = Some(RematchRoom {
+            room: 9,
+            by: me.clone(),
+        });
+    }
+    tell(&mut app, ServerMsg::State(named));
+    press_play_again(&mut app);
+    let mut rematch = new_room(9, SeatState::Open);
+    rematch.seats[0] = SeatState::Taken {
+        connected: false,
+        player: Some(me),
+    };
+    tell(&mut app, ServerMsg::State(rematch));
+    assert!(
+        matches!(
+            app.sent.last(),
+            Some(ClientMsg::JoinSeat {
+                room: 9,
+                seat: 0,
+                ..
+            })
+        ),
+        "{:?}",
+        app.sent
     );
 }

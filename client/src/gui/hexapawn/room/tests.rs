@@ -117,7 +117,7 @@ fn play_again_asks_for_the_same_setup_and_pause() {
         BoardPlay::PlayAgain(Rematch {
             setup: GameSetup::Hexapawn(game.setup.clone()),
             seats: vec![SeatSpec::Human, SeatSpec::ai(700)],
-            room: None,
+            made: None,
         })
     );
 }
