@@ -134,8 +134,8 @@ impl App {
             _ => false,
         };
         let seats = || snapshot.seats.iter();
-        let open = (seats().position(ours)).or(seats().position(|seat| *seat == SeatState::Open));
-        match open {
+        let open = || seats().position(|seat| *seat == SeatState::Open);
+        match seats().position(ours).or_else(open) {
             Some(seat) if snapshot.outcome.is_none() => {
                 self.send(ClientMsg::join_seat(snapshot.room, seat as u8));
             }
