@@ -44,8 +44,8 @@ pub enum RoomAction {
     Replay(RecordId),
     /// Replay the solution a solver seat has planned, while the room plays it.
     ReplaySolution,
-    /// Leave for a room that plays this game again: a new one like it, or the one another
-    /// player made for it (`Rematch::room`).
+    /// Leave for a room that plays this game again: a new one like it, or the one a player
+    /// made for it (`Rematch::made`).
     PlayAgain(Rematch),
 }
 

@@ -35,8 +35,7 @@ pub(super) fn draw_buttons(
     let planned = snapshot.is_some_and(|s| s.outcome.is_none() && !s.plan_ahead.is_empty());
     if planned {
         let text = "Replay the solution";
-        let at = x + button_width("Leave") + 10.0;
-        return button_at(input, at, y, text).then_some(RoomAction::ReplaySolution);
+        return button_at(input, replay_rect().x, y, text).then_some(RoomAction::ReplaySolution);
     }
     let text = "Replay";
     if button_enabled(input, replay_rect(), text, record.is_some()) {
@@ -44,11 +43,11 @@ pub(super) fn draw_buttons(
     }
     let snapshot = snapshot?;
     let again = offered_again(snapshot, held)?;
-    if let Some(note) = rematch_note(snapshot, &again, held) {
+    if let Some(note) = rematch_note(snapshot, again, held) {
         let note = fit_to_width(&note, canvas_width() - x - 10.0);
         label(&note, x, y - 8.0, GOOD_TEXT);
     }
-    button(input, play_again_rect(), PLAY_AGAIN).then_some(RoomAction::PlayAgain(again))
+    button(input, play_again_rect(), PLAY_AGAIN).then(|| RoomAction::PlayAgain(again.clone()))
 }
 
 const PLAY_AGAIN: &str = "Play again";
@@ -68,11 +67,9 @@ pub(in crate::gui) fn play_again_rect() -> Rect {
 }
 
 /// What Play again offers a player of the room (Hexapawn's board offers its own).
-fn offered_again(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<Rematch> {
+fn offered_again<'a>(snapshot: &'a RoomSnapshot, held: &[HeldSeat]) -> Option<&'a Rematch> {
     let offered = !held.is_empty() && !matches!(snapshot.state, GameState::Hexapawn(_));
-    offered
-        .then(|| snapshot.again.as_deref().cloned())
-        .flatten()
+    snapshot.again.as_deref().filter(|_| offered)
 }
 
 /// The line above the buttons once a player made the room that plays the game again: who
@@ -94,12 +91,12 @@ fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> 
     })
 }
 
-/// How much higher the moves list must end to leave the buttons' note its line.
+/// How much higher the moves list must end to leave the buttons' note its line: there is a
+/// note once a rematch is made (`rematch_note`).
 pub(super) fn note_height(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> f32 {
-    let again = offered_again(snapshot, held);
-    match again.and_then(|again| rematch_note(snapshot, &again, held)) {
-        Some(_) => LINE_HEIGHT,
-        None => 0.0,
+    match offered_again(snapshot, held).is_some_and(|again| again.made.is_some()) {
+        true => LINE_HEIGHT,
+        false => 0.0,
     }
 }
 
