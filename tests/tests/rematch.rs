@@ -62,16 +62,20 @@ async fn play_to_the_end(ada: &mut Peer, bob: &mut Peer) -> (RoomId, RoomSnapsho
     let room = ada.create(GameSetup::Cave, humans).await;
     let ada_token = ada.join(room, 0).await;
     let bob_token = bob.join(room, 1).await;
+    let mut last_seen = None;
     for (version, cell) in (0u64..).zip(BLACK_WINS) {
         let (mover, token) = match version % 2 {
             0 => (&mut *ada, &ada_token),
             _ => (&mut *bob, &bob_token),
         };
         mover.play(room, token, version, cell).await;
-        mover.state_where(room, |s| s.version > version).await;
+        last_seen = Some(mover.state_where(room, |s| s.version > version).await);
     }
+    // Ada, Black, made the winning move: the state she read after it is the end (waiting for
+    // another would wait for the record's, which may have come in that same state).
+    let end = last_seen.expect("moves were made");
+    assert!(end.outcome.is_some(), "Black won");
     bob.state_where(room, |s| s.outcome.is_some()).await;
-    let end = ada.state_where(room, |s| s.outcome.is_some()).await;
     (room, end)
 }
 
