@@ -3,6 +3,8 @@
 //! it after that joins that room's open seat instead of making a room of their own. Two who
 //! press it at the same moment both make rooms, and the finished room names only the first:
 //! whoever's room it did not name closes theirs and joins the named one, so the two still meet.
+//! A named rematch that has closed by the time it is reached (its maker gave up) is replaced
+//! by a room of our own, where we wait: pressing Play again always ends in a room.
 
 use parlor_shared::protocol::{ClientMsg, ErrorCode, Rematch, RoomId, RoomSnapshot, SeatState};
 
@@ -16,9 +18,17 @@ pub(super) struct PlayingAgain {
     /// `old` name another player's rematch instead, this client goes there.
     made: Option<Made>,
     /// A rematch opened as a spectator: its first state tells which seat is left to take.
-    seat_wanted: Option<RoomId>,
+    seat_wanted: Option<Joining>,
     /// A rematch of ours closed for another player's: its closing is no news to the user.
     given_up: Option<RoomId>,
+}
+
+/// Another player's rematch of room `old` we are opening, and what `old` offered, to make a
+/// room of our own should that rematch have closed.
+struct Joining {
+    rematch: RoomId,
+    old: RoomId,
+    offered: Rematch,
 }
 
 #[derive(Clone, Copy)]
@@ -30,19 +40,24 @@ struct Made {
 impl App {
     /// Play again in room `old`: join the rematch another player made for it, or ask for one.
     pub(super) fn play_again(&mut self, old: RoomId, again: Rematch) {
-        match again.made {
-            Some(made) => {
+        match again.made.as_ref().map(|made| made.room) {
+            Some(rematch) => {
                 self.send(ClientMsg::Leave { room: old });
-                self.join_rematch(made.room);
+                self.join_rematch(old, rematch, again);
             }
             None => self.create_room(again.setup, again.seats, Some(old)),
         }
     }
 
-    /// Opens `rematch`, watched until its first state shows the seat to take: ours, should we
-    /// have made it (and come back to the old room since), else the one left open.
-    fn join_rematch(&mut self, rematch: RoomId) {
-        self.playing_again.seat_wanted = Some(rematch);
+    /// Opens `rematch` of room `old`, watched until its first state shows the seat to take:
+    /// ours, should we have made it (and come back to the old room since), else the one left
+    /// open.
+    fn join_rematch(&mut self, old: RoomId, rematch: RoomId, offered: Rematch) {
+        self.playing_again.seat_wanted = Some(Joining {
+            rematch,
+            old,
+            offered,
+        });
         self.open_room(rematch, ClientMsg::Watch { room: rematch });
     }
 
@@ -50,30 +65,30 @@ impl App {
     /// which we do unless `old` already names another player's.
     pub(super) fn keep_rematch(&mut self, old: RoomId, mine: RoomId) -> bool {
         self.playing_again.made = Some(Made { old, mine });
-        match self.snapshots.get(&old).and_then(named_rematch) {
-            Some(theirs) if theirs != mine => {
-                self.give_up_rematch(mine, theirs);
+        match (self.snapshots.get(&old)).and_then(|s| naming_another(s, mine)) {
+            Some(offered) => {
+                self.give_up_rematch(old, mine, offered);
                 false
             }
-            _ => true,
+            None => true,
         }
     }
 
     /// A state of a room this client follows, once it is shown: takes the seat a rematch left
     /// for us, or goes to another player's rematch that the room we played again names.
     pub(super) fn on_rematch_state(&mut self, snapshot: &RoomSnapshot) {
-        if self.playing_again.seat_wanted == Some(snapshot.room) {
-            self.playing_again.seat_wanted = None;
+        let wanted = |joining: &mut Joining| joining.rematch == snapshot.room;
+        if self.playing_again.seat_wanted.take_if(wanted).is_some() {
             self.take_seat_left(snapshot);
         }
         let Some(Made { old, mine }) = self.playing_again.made else {
             return;
         };
-        match named_rematch(snapshot) {
-            Some(theirs) if snapshot.room == old && theirs != mine => {
-                self.give_up_rematch(mine, theirs)
-            }
-            _ => {}
+        if snapshot.room != old {
+            return;
+        }
+        if let Some(offered) = naming_another(snapshot, mine) {
+            self.give_up_rematch(old, mine, offered);
         }
     }
 
@@ -96,34 +111,42 @@ impl App {
             .is_none()
     }
 
-    /// Another player's rematch, `theirs`, came before ours, `mine`: ours is closed (nobody
-    /// has played in it) and theirs joined.
-    fn give_up_rematch(&mut self, mine: RoomId, theirs: RoomId) {
+    /// Another player's rematch of room `old`, named in what it offers (`offered`), came
+    /// before ours, `mine`: ours is closed (nobody has played in it) and theirs joined.
+    fn give_up_rematch(&mut self, old: RoomId, mine: RoomId, offered: Rematch) {
+        let Some(theirs) = named(&offered) else {
+            return;
+        };
         self.playing_again.made = None;
         self.playing_again.given_up = Some(mine);
         self.send(ClientMsg::CloseRoom { room: mine });
         self.held.remove(&mine);
-        self.join_rematch(theirs);
+        self.join_rematch(old, theirs, offered);
     }
 
-    /// What to say of a refusal (`code`) to open the rematch Play again went to: that it has
-    /// closed (its maker closed it, say), rather than the server's bare "no room 8". `None` for
-    /// any other refusal.
+    /// A refusal (`code`) to open the rematch Play again went to: it has closed (its maker
+    /// closed it, say), so we ask for a room of our own to wait in, and say so rather than
+    /// the server's bare "no room 8". `None` for any other refusal.
     pub(super) fn rematch_gone(&mut self, code: ErrorCode) -> Option<String> {
         let opening = match &self.screen {
             Screen::Room(view) if !self.snapshots.contains_key(&view.room) => view.room,
             _ => return None,
         };
-        let wanted = self
-            .playing_again
-            .seat_wanted
-            .filter(|room| *room == opening)?;
         if !refuses_opening_a_room(code) {
             return None;
         }
-        self.playing_again.seat_wanted = None;
+        let is_opening = |joining: &mut Joining| joining.rematch == opening;
+        let Joining {
+            rematch,
+            old,
+            offered,
+        } = self.playing_again.seat_wanted.take_if(is_opening)?;
+        // We have left `old`; its state, should it linger, must not send us back to `rematch`.
+        self.snapshots.remove(&old);
+        self.create_room(offered.setup, offered.seats, Some(old));
         Some(format!(
-            "Room #{wanted}, where your opponent waited to play again, has closed"
+            "Room #{rematch}, where your opponent waited to play again, has closed; \
+             a room of your own is on its way"
         ))
     }
 
@@ -150,9 +173,16 @@ impl App {
     }
 }
 
-fn named_rematch(snapshot: &RoomSnapshot) -> Option<RoomId> {
-    let made = snapshot.again.as_ref()?.made.as_ref()?;
-    Some(made.room)
+/// The room made to play the game again that `again` names, if a player made one.
+fn named(again: &Rematch) -> Option<RoomId> {
+    again.made.as_ref().map(|made| made.room)
+}
+
+/// What the finished room `snapshot` offers, when it names a rematch other than `mine`.
+fn naming_another(snapshot: &RoomSnapshot, mine: RoomId) -> Option<Rematch> {
+    let again = snapshot.again.as_deref()?;
+    named(again).filter(|theirs| *theirs != mine)?;
+    Some(again.clone())
 }
 
 #[cfg(test)]

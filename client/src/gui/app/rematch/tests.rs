@@ -184,8 +184,10 @@ fn of_two_pressed_at_once_the_one_not_named_closes_its_room_and_joins_the_other(
     }
 }
 
+/// Bob's rematch closed before Ada's Play again reached it (he gave up waiting): she is told,
+/// and a room of her own is made, where she waits.
 #[test]
-fn a_rematch_closed_before_it_was_reached_is_said_so_in_the_lobby() {
+fn a_rematch_closed_before_it_was_reached_is_replaced_by_a_room_of_our_own() {
     let mut app = after_the_game();
     tell(&mut app, ServerMsg::State(finished(4, Some(9))));
     press_play_again(&mut app);
@@ -194,12 +196,32 @@ fn a_rematch_closed_before_it_was_reached_is_said_so_in_the_lobby() {
         message: "no room 9".into(),
     };
     tell(&mut app, refusal);
-    assert_eq!(room_on_screen(&app), None, "back in the lobby");
     let notice = app.notice.as_ref().map(|n| n.text.as_str());
     assert_eq!(
         notice,
-        Some("Room #9, where your opponent waited to play again, has closed")
+        Some(
+            "Room #9, where your opponent waited to play again, has closed; \
+             a room of your own is on its way"
+        )
     );
+    let asked = |sent: &ClientMsg| matches!(sent, ClientMsg::PlayAgain { room: 4, .. });
+    assert!(app.sent.iter().any(asked), "{:?}", app.sent);
+    // The finished room's state, naming room 9 (no `Left` for it has come here), does not
+    // send us back there.
+    tell(&mut app, ServerMsg::RoomCreated { room: 11 });
+    assert!(
+        matches!(
+            app.sent.last(),
+            Some(ClientMsg::JoinSeat {
+                room: 11,
+                seat: 0,
+                ..
+            })
+        ),
+        "{:?}",
+        app.sent
+    );
+    assert!(!app.sent.contains(&ClientMsg::CloseRoom { room: 11 }));
 }
 
 /// Ada made the rematch, went back to the finished room (from the lobby, say) and presses Play
