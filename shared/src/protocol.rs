@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 11;
+pub const PROTOCOL_VERSION: u32 = 12;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -313,6 +313,10 @@ pub struct RoomSummary {
     /// Turns played (`game::turns`: a Bricks drop with its answer is one, a give-up none).
     pub moves: u32,
     pub outcome: Option<Outcome>,
+    /// A finished room's rematch, once one of its players made it (as in its snapshot's
+    /// `again.made`): the lobby shows the others that it waits for them.
+    #[serde(default)]
+    pub rematch: Option<RematchRoom>,
 }
 
 /// How many spectators a room's snapshot names.

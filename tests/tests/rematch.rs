@@ -1,6 +1,7 @@
 //! Play again over loopback: a finished room's state names the room that plays it again (its
 //! setup and seats), and never an oracle's secret strength; the first of two players to ask
-//! for it makes the room, and the other is shown that room to join.
+//! for it makes the room, and the other is shown that room to join (in the room, and in the
+//! lobby's summary of it).
 
 mod common;
 
@@ -125,8 +126,13 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
         .await;
     let made = shown.again.unwrap().made.unwrap();
     assert_eq!(made.room, rematch, "not {strangers} or {adas_other}");
-    assert_eq!(Some(made.by), ada.player.clone(), "Ada made it");
+    assert_eq!(Some(made.by.clone()), ada.player.clone(), "Ada made it");
     assert_eq!(shown.version, end.version, "no move was made");
+    // The lobby's summary of the finished room names it too, for a player who left for it.
+    let listed = bob.list_rooms().await;
+    let summary = listed.iter().find(|summary| summary.room == room);
+    let named = summary.and_then(|summary| summary.rematch.clone());
+    assert_eq!(named, Some(made.clone()), "{listed:?}");
 
     // Bob's own Play again, pressed before he saw Ada's, makes a room but names nothing new.
     let bobs = play_again(&mut bob, room, again.setup.clone(), again.seats.clone()).await;

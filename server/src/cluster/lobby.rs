@@ -149,14 +149,8 @@ mod tests {
 
     fn summary(room: RoomId, version: u64) -> RoomSummary {
         RoomSummary {
-            room,
-            game: GameKind::Cave,
-            creator: None,
-            seats: Vec::new(),
-            spectators: 0,
             version,
-            moves: 0,
-            outcome: None,
+            ..crate::room::placeholder_summary(room, GameKind::Cave)
         }
     }
 

@@ -66,14 +66,9 @@ fn open_rooms_count_until_their_game_is_over() {
         ..Limits::default()
     };
     let summary = |seats: Vec<SeatState>, outcome| RoomSummary {
-        room: 1,
-        game: GameKind::Cave,
-        creator: None,
         seats,
-        spectators: 0,
-        version: 0,
-        moves: 0,
         outcome,
+        ..crate::room::placeholder_summary(1, GameKind::Cave)
     };
     let ai = SeatState::Ai {
         name: "strong".into(),
@@ -163,14 +158,8 @@ fn a_player_and_an_address_keep_their_quota_while_others_go_on() {
     // Open rooms count for their creator and their address, as reservations do.
     drop((first, second, bob, carol));
     let summary = |creator: u64| RoomSummary {
-        room: creator,
-        game: GameKind::Cave,
         creator: Some(crate::audience::test_player(creator)),
-        seats: vec![],
-        spectators: 0,
-        version: 0,
-        moves: 0,
-        outcome: None,
+        ..crate::room::placeholder_summary(creator, GameKind::Cave)
     };
     let from_here = Some(IpAddr::from([10, 0, 0, 1]));
     let open = || {

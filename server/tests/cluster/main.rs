@@ -130,7 +130,13 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
     let named = |s: &RoomSnapshot| s.again.as_ref().is_some_and(|a| a.made.is_some());
     let shown = x.state_where(room, named).await;
     let made = shown.again.unwrap().made.unwrap();
-    assert_eq!((made.room, Some(made.by)), (rematch, y.player.clone()));
+    assert_eq!(
+        (made.room, Some(made.by.clone())),
+        (rematch, y.player.clone())
+    );
+    // B's lobby lists A's finished room naming it too.
+    let summary = listed_where(&mut y, room, |s| s.rematch.is_some()).await;
+    assert_eq!(summary.rematch, Some(made));
     listed(&mut x, rematch).await;
     x.join(rematch, 1).await;
 }
