@@ -31,7 +31,7 @@ use super::widgets::{
 use crate::gui::canvas::{canvas_height, canvas_width};
 use rows::{
     STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
-    empty_rooms_text, rooms_heading,
+    empty_rooms_text, rematches_for, rooms_heading,
 };
 
 const LEFT_X: f32 = 20.0;
@@ -377,6 +377,10 @@ impl LobbyView {
         rooms.sort_by_key(|room| std::cmp::Reverse(room.room));
         let visible = ((list.h / ROOM_ROW_HEIGHT).floor() as usize).max(1);
         input.scroll(&mut self.rooms_scroll, list, rooms.len(), visible);
+        let me = self.me.as_ref().map(|me| me.id);
+        let rematches = me
+            .map(|me| rematches_for(&self.rooms, me))
+            .unwrap_or_default();
         let mut action = None;
         for (row, room) in rooms
             .iter()
@@ -389,11 +393,11 @@ impl LobbyView {
                 input,
                 Rect::new(list.x, y, list.w, ROOM_ROW_HEIGHT - 4.0),
                 room,
+                (held.get(&room.room).map_or(&[][..], Vec::as_slice), me),
                 (
-                    held.get(&room.room).map_or(&[][..], Vec::as_slice),
-                    self.me.as_ref().map(|me| me.id),
+                    &self.closing.text(room.room, "Close", now),
+                    rematches.contains(&room.room),
                 ),
-                &self.closing.text(room.room, "Close", now),
                 connected,
             );
             let row_action = match row_action.filter(|_| connected) {

@@ -1,7 +1,8 @@
 //! One row of the lobby's room list or stored-game list, with the buttons that lead into it.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
+use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::game::GameKind;
@@ -23,13 +24,13 @@ const ROW_BUTTON_HEIGHT: f32 = 24.0;
 
 /// A room: what it is, who made it, who sits where, and the ways in (see [`room_buttons`],
 /// greyed out while not `connected`); `close_text` is what the Close button of a room of ours
-/// says now.
+/// says now; `plays_me_again` when it is the rematch another player made of a game with us.
 pub fn draw_room_row(
     input: &Input,
     row: Rect,
     room: &RoomSummary,
     (held, me): (&[HeldSeat], Option<PlayerId>),
-    close_text: &str,
+    (close_text, plays_me_again): (&str, bool),
     connected: bool,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
@@ -39,10 +40,12 @@ pub fn draw_room_row(
     } else {
         describe::turn_unit(room.game)
     };
-    let creator = room
-        .creator
-        .as_ref()
-        .map_or(String::new(), |creator| format!(" by {}", creator.label()));
+    // Said as the seats say it: "you" for the person at this window.
+    let creator = match &room.creator {
+        Some(creator) if Some(creator.id) == me => " by you".to_string(),
+        Some(creator) => format!(" by {}", creator.label()),
+        None => String::new(),
+    };
     let summary = format!(
         "#{} {}{creator}: {}, {} watching",
         room.room,
@@ -50,12 +53,7 @@ pub fn draw_room_row(
         describe::count_s(room.moves, unit),
         room.spectators
     );
-    let open = |state: &SeatState| *state == SeatState::Open;
-    let (status, color) = match room.outcome {
-        Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
-        None if room.seats.iter().any(open) => ("open seat".to_string(), GOOD_TEXT),
-        None => ("in play".to_string(), TEXT),
-    };
+    let (status, color) = room_status(room, plays_me_again);
     let status_x = row.x + row.w - text_width(&status) - 8.0;
     label(&status, status_x, row.y + 20.0, color);
     let summary = fit_to_width(&summary, status_x - row.x - 18.0);
@@ -100,6 +98,32 @@ pub fn draw_room_row(
 fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
     held.iter().any(|h| h.seat == seat)
         || matches!(state, SeatState::Taken { player: Some(p), .. } if Some(p.id) == me)
+}
+
+/// What a room's row says at its right, and in which colour: its result, that it waits for
+/// us (`plays_me_again`) or for anyone, or that it is in play.
+fn room_status(room: &RoomSummary, plays_me_again: bool) -> (String, Color) {
+    let open = room.seats.contains(&SeatState::Open);
+    match room.outcome {
+        Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
+        None if open && plays_me_again => ("waits to play you again".into(), GOOD_TEXT),
+        None if open => ("open seat".into(), GOOD_TEXT),
+        None => ("in play".into(), TEXT),
+    }
+}
+
+/// The rooms that other players made to play again a finished game of ours (player `me`'s),
+/// as the finished rooms among `rooms` name them.
+pub fn rematches_for(rooms: &[RoomSummary], me: PlayerId) -> HashSet<RoomId> {
+    let played_in = |room: &RoomSummary| {
+        (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, &[], Some(me)))
+    };
+    (rooms.iter())
+        .filter(|room| played_in(room))
+        .filter_map(|room| room.rematch.as_ref())
+        .filter(|rematch| rematch.by.id != me)
+        .map(|rematch| rematch.room)
+        .collect()
 }
 
 /// A room row's buttons, left to right: join an open seat, resume the seats player `me` took
@@ -327,141 +351,4 @@ pub fn more_hint(total: usize, first: usize, visible: usize) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-    use parlor_shared::identity::Player;
-
-    use super::*;
-
-    #[test]
-    fn our_games_give_up_lines_to_the_space_they_have_but_keep_one() {
-        let rows = |n: f32| n * MY_SEAT_ROW;
-        assert_eq!(my_seats_shown(2, rows(2.0)), 2, "all fit, no line for more");
-        assert_eq!(
-            my_seats_shown(5, rows(4.0)),
-            3,
-            "three and the line for more"
-        );
-        assert_eq!(
-            my_seats_shown(5, rows(3.0)),
-            2,
-            "the line for more takes a row's room"
-        );
-        assert_eq!(my_seats_shown(3, rows(2.5)), 1);
-        assert_eq!(my_seats_shown(4, 0.0), 1, "one at least");
-    }
-
-    #[test]
-    fn without_a_server_the_lists_say_not_connected() {
-        assert_eq!(rooms_heading(0, false), "Rooms");
-        assert_eq!(rooms_heading(3, true), "Rooms (3)");
-        assert_eq!(rooms_heading(3, false), format!("Rooms {STALE}"));
-        assert_eq!(empty_rooms_text(false), "(not connected)");
-        assert_eq!(empty_records_text(false), "(not connected)");
-        assert!(empty_rooms_text(true).contains("create one"));
-        assert!(empty_records_text(true).contains("none yet"));
-    }
-
-    fn texts(buttons: &[(String, LobbyAction)]) -> Vec<&str> {
-        buttons.iter().map(|(text, _)| text.as_str()).collect()
-    }
-
-    #[test]
-    fn only_the_creator_of_an_unfinished_room_may_close_it() {
-        let ada = Player {
-            id: PlayerId(0xada),
-            name: "Ada".into(),
-        };
-        let mut room = RoomSummary {
-            room: 6,
-            game: GameKind::Cave,
-            creator: Some(ada.clone()),
-            seats: vec![
-                SeatState::Taken {
-                    connected: false,
-                    player: Some(ada.clone()),
-                },
-                SeatState::Open,
-            ],
-            spectators: 0,
-            version: 3,
-            moves: 2,
-            outcome: None,
-        };
-        let mine = room_buttons(&room, &[], Some(ada.id), "Close");
-        let seat = |seat| describe::game_seat_name(GameKind::Cave, seat);
-        let expected = [
-            format!("Resume {}", seat(0)),
-            format!("Also play {}", seat(1)),
-            "Close".into(),
-            "Watch".into(),
-        ];
-        assert_eq!(texts(&mine), expected);
-        assert_eq!(mine[2].1, LobbyAction::Close(6));
-        let armed = room_buttons(&room, &[], Some(ada.id), "Sure? Close");
-        assert!(texts(&armed).contains(&"Sure? Close"));
-
-        let theirs = room_buttons(&room, &[], Some(PlayerId(0xb0b)), "Close");
-        assert!(!texts(&theirs).contains(&"Close"), "{:?}", texts(&theirs));
-        room.creator = None;
-        assert!(!texts(&room_buttons(&room, &[], Some(ada.id), "Close")).contains(&"Close"));
-
-        room.creator = Some(ada.clone());
-        room.outcome = Some(parlor_shared::game::Outcome::Tie);
-        let over = room_buttons(&room, &[], Some(ada.id), "Close");
-        assert_eq!(texts(&over), ["Watch"], "a finished room is only watched");
-    }
-
-    #[test]
-    fn a_seat_held_in_this_window_is_resumed_like_one_held_elsewhere() {
-        let room = RoomSummary {
-            room: 4,
-            game: GameKind::Cave,
-            creator: None,
-            seats: vec![SeatState::Open; 2],
-            spectators: 0,
-            version: 1,
-            moves: 0,
-            outcome: None,
-        };
-        let held = |seat| HeldSeat {
-            seat,
-            token: parlor_shared::protocol::SeatToken::random(),
-        };
-        let one = room_buttons(&room, &[held(1)], None, "Close");
-        let [black, white] = [0, 1].map(|seat| describe::game_seat_name(GameKind::Cave, seat));
-        assert_eq!(
-            texts(&one).last(),
-            Some(&format!("Resume {white}").as_str())
-        );
-        // The open seat is offered as what it is: the person would play both sides.
-        assert_eq!(texts(&one)[0], format!("Also play {black}"));
-        assert_eq!(one.last().unwrap().1, LobbyAction::ResumeHeld(4));
-        let both = room_buttons(&room, &[held(0), held(1)], None, "Close");
-        assert_eq!(texts(&both).last(), Some(&"Resume"));
-        assert!(!texts(&both).contains(&"Watch"), "{:?}", texts(&both));
-        let over = RoomSummary {
-            outcome: Some(parlor_shared::game::Outcome::Tie),
-            ..room
-        };
-        let open = room_buttons(&over, &[held(1)], None, "Close");
-        assert_eq!(texts(&open), ["Open"]);
-        assert_eq!(open[0].1, LobbyAction::ResumeHeld(4));
-    }
-
-    #[test]
-    fn the_more_hint_counts_rows_and_names_no_game_number() {
-        assert_eq!(more_hint(2, 0, 2), None);
-        assert_eq!(
-            more_hint(2, 1, 1).as_deref(),
-            Some("1 of 2 shown, 1 more above; scroll for more")
-        );
-        assert_eq!(
-            more_hint(14, 0, 9).as_deref(),
-            Some("9 of 14 shown, 5 more below; scroll for more")
-        );
-        assert_eq!(
-            more_hint(14, 2, 9).as_deref(),
-            Some("9 of 14 shown, 2 above, 3 below; scroll for more")
-        );
-    }
-}
+mod tests;

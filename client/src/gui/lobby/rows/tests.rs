@@ -1,0 +1,193 @@
+//! The lobby's rows: their buttons, marks and hints, without a window.
+
+use parlor_shared::identity::Player;
+
+use super::*;
+
+#[test]
+fn our_games_give_up_lines_to_the_space_they_have_but_keep_one() {
+    let rows = |n: f32| n * MY_SEAT_ROW;
+    assert_eq!(my_seats_shown(2, rows(2.0)), 2, "all fit, no line for more");
+    assert_eq!(
+        my_seats_shown(5, rows(4.0)),
+        3,
+        "three and the line for more"
+    );
+    assert_eq!(
+        my_seats_shown(5, rows(3.0)),
+        2,
+        "the line for more takes a row's room"
+    );
+    assert_eq!(my_seats_shown(3, rows(2.5)), 1);
+    assert_eq!(my_seats_shown(4, 0.0), 1, "one at least");
+}
+
+#[test]
+fn without_a_server_the_lists_say_not_connected() {
+    assert_eq!(rooms_heading(0, false), "Rooms");
+    assert_eq!(rooms_heading(3, true), "Rooms (3)");
+    assert_eq!(rooms_heading(3, false), format!("Rooms {STALE}"));
+    assert_eq!(empty_rooms_text(false), "(not connected)");
+    assert_eq!(empty_records_text(false), "(not connected)");
+    assert!(empty_rooms_text(true).contains("create one"));
+    assert!(empty_records_text(true).contains("none yet"));
+}
+
+fn texts(buttons: &[(String, LobbyAction)]) -> Vec<&str> {
+    buttons.iter().map(|(text, _)| text.as_str()).collect()
+}
+
+#[test]
+fn only_the_creator_of_an_unfinished_room_may_close_it() {
+    let ada = Player {
+        id: PlayerId(0xada),
+        name: "Ada".into(),
+    };
+    let mut room = RoomSummary {
+        room: 6,
+        game: GameKind::Cave,
+        creator: Some(ada.clone()),
+        seats: vec![
+            SeatState::Taken {
+                connected: false,
+                player: Some(ada.clone()),
+            },
+            SeatState::Open,
+        ],
+        spectators: 0,
+        version: 3,
+        moves: 2,
+        outcome: None,
+        rematch: None,
+    };
+    let mine = room_buttons(&room, &[], Some(ada.id), "Close");
+    let seat = |seat| describe::game_seat_name(GameKind::Cave, seat);
+    let expected = [
+        format!("Resume {}", seat(0)),
+        format!("Also play {}", seat(1)),
+        "Close".into(),
+        "Watch".into(),
+    ];
+    assert_eq!(texts(&mine), expected);
+    assert_eq!(mine[2].1, LobbyAction::Close(6));
+    let armed = room_buttons(&room, &[], Some(ada.id), "Sure? Close");
+    assert!(texts(&armed).contains(&"Sure? Close"));
+
+    let theirs = room_buttons(&room, &[], Some(PlayerId(0xb0b)), "Close");
+    assert!(!texts(&theirs).contains(&"Close"), "{:?}", texts(&theirs));
+    room.creator = None;
+    assert!(!texts(&room_buttons(&room, &[], Some(ada.id), "Close")).contains(&"Close"));
+
+    room.creator = Some(ada.clone());
+    room.outcome = Some(parlor_shared::game::Outcome::Tie);
+    let over = room_buttons(&room, &[], Some(ada.id), "Close");
+    assert_eq!(texts(&over), ["Watch"], "a finished room is only watched");
+}
+
+#[test]
+fn a_rematch_is_marked_for_the_other_players_of_its_game_only() {
+    let player = |id, name: &str| Player {
+        id: PlayerId(id),
+        name: name.into(),
+    };
+    let (ada, bob, cy) = (
+        player(0xada, "Ada"),
+        player(0xb0b, "Bob"),
+        player(0xc1, "Cy"),
+    );
+    let taken = |player: &Player| SeatState::Taken {
+        connected: true,
+        player: Some(player.clone()),
+    };
+    let finished = |room, rematch: Option<(RoomId, &Player)>| RoomSummary {
+        room,
+        game: GameKind::Cave,
+        creator: Some(ada.clone()),
+        seats: vec![taken(&ada), taken(&bob)],
+        spectators: 0,
+        version: 9,
+        moves: 9,
+        outcome: Some(parlor_shared::game::Outcome::Won { seat: 0 }),
+        rematch: rematch.map(|(room, by)| parlor_shared::protocol::RematchRoom {
+            room,
+            by: by.clone(),
+        }),
+    };
+    let rooms = [
+        finished(4, Some((7, &bob))),
+        finished(5, Some((8, &ada))),
+        finished(6, None),
+    ];
+    assert_eq!(rematches_for(&rooms, ada.id), HashSet::from([7]));
+    assert_eq!(rematches_for(&rooms, bob.id), HashSet::from([8]));
+    assert!(rematches_for(&rooms, cy.id).is_empty(), "Cy played in none");
+
+    // The rematch's row says so while its seat is open, and no longer once it is taken.
+    let mut made = RoomSummary {
+        room: 7,
+        creator: Some(bob.clone()),
+        seats: vec![taken(&bob), SeatState::Open],
+        outcome: None,
+        rematch: None,
+        ..rooms[0].clone()
+    };
+    assert_eq!(room_status(&made, true).0, "waits to play you again");
+    assert_eq!(room_status(&made, false).0, "open seat");
+    made.seats[1] = taken(&cy);
+    assert_eq!(room_status(&made, true).0, "in play");
+}
+
+#[test]
+fn a_seat_held_in_this_window_is_resumed_like_one_held_elsewhere() {
+    let room = RoomSummary {
+        room: 4,
+        game: GameKind::Cave,
+        creator: None,
+        seats: vec![SeatState::Open; 2],
+        spectators: 0,
+        version: 1,
+        moves: 0,
+        outcome: None,
+        rematch: None,
+    };
+    let held = |seat| HeldSeat {
+        seat,
+        token: parlor_shared::protocol::SeatToken::random(),
+    };
+    let one = room_buttons(&room, &[held(1)], None, "Close");
+    let [black, white] = [0, 1].map(|seat| describe::game_seat_name(GameKind::Cave, seat));
+    assert_eq!(
+        texts(&one).last(),
+        Some(&format!("Resume {white}").as_str())
+    );
+    // The open seat is offered as what it is: the person would play both sides.
+    assert_eq!(texts(&one)[0], format!("Also play {black}"));
+    assert_eq!(one.last().unwrap().1, LobbyAction::ResumeHeld(4));
+    let both = room_buttons(&room, &[held(0), held(1)], None, "Close");
+    assert_eq!(texts(&both).last(), Some(&"Resume"));
+    assert!(!texts(&both).contains(&"Watch"), "{:?}", texts(&both));
+    let over = RoomSummary {
+        outcome: Some(parlor_shared::game::Outcome::Tie),
+        ..room
+    };
+    let open = room_buttons(&over, &[held(1)], None, "Close");
+    assert_eq!(texts(&open), ["Open"]);
+    assert_eq!(open[0].1, LobbyAction::ResumeHeld(4));
+}
+
+#[test]
+fn the_more_hint_counts_rows_and_names_no_game_number() {
+    assert_eq!(more_hint(2, 0, 2), None);
+    assert_eq!(
+        more_hint(2, 1, 1).as_deref(),
+        Some("1 of 2 shown, 1 more above; scroll for more")
+    );
+    assert_eq!(
+        more_hint(14, 0, 9).as_deref(),
+        Some("9 of 14 shown, 5 more below; scroll for more")
+    );
+    assert_eq!(
+        more_hint(14, 2, 9).as_deref(),
+        Some("9 of 14 shown, 2 above, 3 below; scroll for more")
+    );
+}
