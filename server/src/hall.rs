@@ -412,8 +412,12 @@ impl Hall {
                 } = state
                     && taker.id == player
                 {
-                    let (room, game) = (room.room, room.game);
-                    held.push(HeldSeat { room, seat, game });
+                    held.push(HeldSeat {
+                        room: room.room,
+                        seat,
+                        game: room.game,
+                        to_move: room.to_move == Some(seat),
+                    });
                 }
             }
         }

@@ -276,6 +276,9 @@ pub struct HeldSeat {
     pub room: RoomId,
     pub seat: u8,
     pub game: GameKind,
+    /// Whether the game waits for this seat's move.
+    #[serde(default)]
+    pub to_move: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -313,6 +316,9 @@ pub struct RoomSummary {
     /// Turns played (`game::turns`: a Bricks drop with its answer is one, a give-up none).
     pub moves: u32,
     pub outcome: Option<Outcome>,
+    /// The seat whose turn it is (`None` once the game is over, and in an auto match).
+    #[serde(default)]
+    pub to_move: Option<u8>,
     /// A finished room's rematch, once one of its players made it (as in its snapshot's
     /// `again.made`): the lobby shows the others that it waits for them.
     #[serde(default)]

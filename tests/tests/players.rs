@@ -106,9 +106,13 @@ async fn a_player_on_a_new_connection_takes_their_seat_back_and_the_old_token_st
         vec![HeldSeat {
             room,
             seat: 0,
-            game: GameKind::Cave
-        }]
+            game: GameKind::Cave,
+            to_move: false,
+        }],
+        "White is to move"
     );
+    let bobs = my_seats(&mut bob).await;
+    assert!(bobs.iter().all(|held| held.to_move), "{bobs:?}");
     let new_token = back.join(room, 0).await;
     assert_ne!(new_token, old_token);
     let state = bob

@@ -254,6 +254,7 @@ mod tests {
             room: 4,
             seat: 0,
             game: parlor_shared::game::GameKind::Cave,
+            to_move: true,
         };
         assert_eq!(resume.seat_to_resume(&[]), None);
         assert_eq!(

@@ -33,6 +33,7 @@ pub(super) fn summary_of(
         version,
         moves: view.map_or(0, |view| view.rounds_played.min(u64::from(u32::MAX)) as u32),
         outcome: view.and_then(MatchView::outcome),
+        to_move: None,
         rematch: None,
     }
 }

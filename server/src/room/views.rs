@@ -127,6 +127,7 @@ impl Room {
             version: self.version,
             moves: parlor_shared::game::turns(&self.moves),
             outcome: self.state.outcome(),
+            to_move: self.state.seat_to_move(),
             rematch: self.rematch.clone(),
         };
         self.summary.send_replace(summary);
@@ -144,6 +145,7 @@ pub(crate) fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
         version: 0,
         moves: 0,
         outcome: None,
+        to_move: None,
         rematch: None,
     }
 }
