@@ -53,7 +53,7 @@ pub fn draw_room_row(
         describe::count_s(room.moves, unit),
         room.spectators
     );
-    let (status, color) = room_status(room, plays_me_again);
+    let (status, color) = room_status(room, plays_me_again, waits_for_me(room, held, me));
     let status_x = row.x + row.w - text_width(&status) - 8.0;
     label(&status, status_x, row.y + 20.0, color);
     let summary = fit_to_width(&summary, status_x - row.x - 18.0);
@@ -95,17 +95,26 @@ pub fn draw_room_row(
 }
 
 /// Whether seat `seat` of a room is ours: held by this window, or taken by player `me`.
+/// Whether `room`'s game waits for the move of a seat of ours.
+fn waits_for_me(room: &RoomSummary, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
+    (room.to_move)
+        .and_then(|seat| Some((seat, room.seats.get(usize::from(seat))?)))
+        .is_some_and(|(seat, state)| is_mine(seat, state, held, me))
+}
+
 fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
     held.iter().any(|h| h.seat == seat)
         || matches!(state, SeatState::Taken { player: Some(p), .. } if Some(p.id) == me)
 }
 
 /// What a room's row says at its right, and in which colour: its result, that it waits for
-/// us (`plays_me_again`) or for anyone, or that it is in play.
-fn room_status(room: &RoomSummary, plays_me_again: bool) -> (String, Color) {
+/// our move (`my_move`), for us to play again (`plays_me_again`) or for anyone, or that it is
+/// in play.
+fn room_status(room: &RoomSummary, plays_me_again: bool, my_move: bool) -> (String, Color) {
     let open = room.seats.contains(&SeatState::Open);
     match room.outcome {
         Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
+        None if my_move => ("your move".into(), GOOD_TEXT),
         None if open && plays_me_again => ("waits to play you again".into(), GOOD_TEXT),
         None if open => ("open seat".into(), GOOD_TEXT),
         None => ("in play".into(), TEXT),
@@ -177,6 +186,27 @@ pub fn room_buttons(
     buttons
 }
 
+/// Our games, those that wait for our move first (they are what the person came back for),
+/// else in the server's order, oldest first.
+fn waiting_first(
+    my_seats: &[parlor_shared::protocol::HeldSeat],
+) -> Vec<&parlor_shared::protocol::HeldSeat> {
+    let mut ordered: Vec<_> = my_seats.iter().collect();
+    ordered.sort_by_key(|mine| !mine.to_move);
+    ordered
+}
+
+/// A line of "Your games in progress": the room, its game and our seat, and whether the game
+/// waits for our move, which stands out.
+fn my_seat_line(mine: &parlor_shared::protocol::HeldSeat) -> (String, Color) {
+    let seat = describe::game_seat_name(mine.game, mine.seat);
+    let line = format!("#{} {}, {seat}", mine.room, mine.game.name());
+    match mine.to_move {
+        true => (format!("{line}: your move"), GOOD_TEXT),
+        false => (line, TEXT),
+    }
+}
+
 /// The games in progress in which we hold a seat (from any window or machine), each with
 /// the way back in, in a column from `x` to the screen's right margin, from `top` and ending
 /// above `bottom` where it can (it lists one game at least); returns its action and where the
@@ -196,9 +226,8 @@ pub fn draw_my_seats(
     let mut action = None;
     let width = canvas_width() - x - 20.0;
     let shown = my_seats_shown(my_seats.len(), bottom - y);
-    for mine in my_seats.iter().take(shown) {
-        let seat = describe::game_seat_name(mine.game, mine.seat);
-        let text = format!("#{} {}, {seat}", mine.room, mine.game.name());
+    for mine in waiting_first(my_seats).into_iter().take(shown) {
+        let (text, color) = my_seat_line(mine);
         let here = held
             .get(&mine.room)
             .is_some_and(|seats| seats.iter().any(|held| held.seat == mine.seat));
@@ -217,7 +246,8 @@ pub fn draw_my_seats(
             button_width(button_text),
             BUTTON_HEIGHT,
         );
-        label(&text, x, y + 20.0, TEXT);
+        let text = fit_to_width(&text, button_rect.x - x - 8.0);
+        label(&text, x, y + 20.0, color);
         if button(input, button_rect, button_text) {
             action = Some(on_click);
         }

@@ -37,20 +37,28 @@ fn texts(buttons: &[(String, LobbyAction)]) -> Vec<&str> {
     buttons.iter().map(|(text, _)| text.as_str()).collect()
 }
 
-#[test]
-fn only_the_creator_of_an_unfinished_room_may_close_it() {
-    let ada = Player {
-        id: PlayerId(0xada),
-        name: "Ada".into(),
-    };
-    let mut room = RoomSummary {
-        room: 6,
+fn player(id: u64, name: &str) -> Player {
+    Player {
+        id: PlayerId(id),
+        name: name.into(),
+    }
+}
+
+fn ada() -> Player {
+    player(0xada, "Ada")
+}
+
+/// Room `room`: a Cave game Ada made, in which she sits as Black (`connected` or not) and
+/// waits for somebody to take White.
+fn ada_waits(room: RoomId, connected: bool) -> RoomSummary {
+    RoomSummary {
+        room,
         game: GameKind::Cave,
-        creator: Some(ada.clone()),
+        creator: Some(ada()),
         seats: vec![
             SeatState::Taken {
-                connected: false,
-                player: Some(ada.clone()),
+                connected,
+                player: Some(ada()),
             },
             SeatState::Open,
         ],
@@ -58,8 +66,15 @@ fn only_the_creator_of_an_unfinished_room_may_close_it() {
         version: 3,
         moves: 2,
         outcome: None,
+        to_move: None,
         rematch: None,
-    };
+    }
+}
+
+#[test]
+fn only_the_creator_of_an_unfinished_room_may_close_it() {
+    let ada = ada();
+    let mut room = ada_waits(6, false);
     let mine = room_buttons(&room, &[], Some(ada.id), "Close");
     let seat = |seat| describe::game_seat_name(GameKind::Cave, seat);
     let expected = [
@@ -86,15 +101,7 @@ fn only_the_creator_of_an_unfinished_room_may_close_it() {
 
 #[test]
 fn a_rematch_is_marked_for_the_other_players_of_its_game_only() {
-    let player = |id, name: &str| Player {
-        id: PlayerId(id),
-        name: name.into(),
-    };
-    let (ada, bob, cy) = (
-        player(0xada, "Ada"),
-        player(0xb0b, "Bob"),
-        player(0xc1, "Cy"),
-    );
+    let (ada, bob, cy) = (ada(), player(0xb0b, "Bob"), player(0xc1, "Cy"));
     let taken = |player: &Player| SeatState::Taken {
         connected: true,
         player: Some(player.clone()),
@@ -108,6 +115,7 @@ fn a_rematch_is_marked_for_the_other_players_of_its_game_only() {
         version: 9,
         moves: 9,
         outcome: Some(parlor_shared::game::Outcome::Won { seat: 0 }),
+        to_move: None,
         rematch: rematch.map(|(room, by)| parlor_shared::protocol::RematchRoom {
             room,
             by: by.clone(),
@@ -128,13 +136,15 @@ fn a_rematch_is_marked_for_the_other_players_of_its_game_only() {
         creator: Some(bob.clone()),
         seats: vec![taken(&bob), SeatState::Open],
         outcome: None,
+        to_move: None,
         rematch: None,
         ..rooms[0].clone()
     };
-    assert_eq!(room_status(&made, true).0, "waits to play you again");
-    assert_eq!(room_status(&made, false).0, "open seat");
+    assert_eq!(room_status(&made, true, false).0, "waits to play you again");
+    assert_eq!(room_status(&made, false, false).0, "open seat");
+    assert_eq!(room_status(&made, true, true).0, "your move");
     made.seats[1] = taken(&cy);
-    assert_eq!(room_status(&made, true).0, "in play");
+    assert_eq!(room_status(&made, true, false).0, "in play");
 }
 
 #[test]
@@ -148,6 +158,7 @@ fn a_seat_held_in_this_window_is_resumed_like_one_held_elsewhere() {
         version: 1,
         moves: 0,
         outcome: None,
+        to_move: None,
         rematch: None,
     };
     let held = |seat| HeldSeat {
@@ -190,4 +201,51 @@ fn the_more_hint_counts_rows_and_names_no_game_number() {
         more_hint(14, 2, 9).as_deref(),
         Some("9 of 14 shown, 2 above, 3 below; scroll for more")
     );
+}
+
+#[test]
+fn a_game_of_ours_that_waits_for_our_move_says_so() {
+    let mut mine = parlor_shared::protocol::HeldSeat {
+        room: 3,
+        seat: 1,
+        game: GameKind::Cave,
+        to_move: true,
+    };
+    let white = describe::game_seat_name(GameKind::Cave, 1);
+    let (line, color) = my_seat_line(&mine);
+    assert_eq!(line, format!("#3 Magnetic Cave, {white}: your move"));
+    assert_eq!(color, GOOD_TEXT);
+    mine.to_move = false;
+    assert_eq!(
+        my_seat_line(&mine),
+        (format!("#3 Magnetic Cave, {white}"), TEXT)
+    );
+}
+
+#[test]
+fn games_that_wait_for_our_move_come_first_and_are_marked_in_the_rooms_too() {
+    let held = |room, to_move| parlor_shared::protocol::HeldSeat {
+        room,
+        seat: 0,
+        game: GameKind::Cave,
+        to_move,
+    };
+    let mine = [held(1, false), held(2, true), held(3, false), held(4, true)];
+    let order: Vec<RoomId> = waiting_first(&mine).iter().map(|m| m.room).collect();
+    assert_eq!(order, [2, 4, 1, 3]);
+
+    let ada = ada();
+    let mut room = RoomSummary {
+        to_move: Some(0),
+        ..ada_waits(5, true)
+    };
+    assert!(waits_for_me(&room, &[], Some(ada.id)));
+    assert!(!waits_for_me(&room, &[], Some(PlayerId(0xb0b))));
+    room.to_move = Some(1);
+    assert!(
+        !waits_for_me(&room, &[], Some(ada.id)),
+        "the open seat's move"
+    );
+    room.to_move = Some(7);
+    assert!(!waits_for_me(&room, &[], Some(ada.id)), "no such seat");
 }
