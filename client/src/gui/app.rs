@@ -343,7 +343,7 @@ impl App {
     /// Shows the lobby with fresh lists.
     fn enter_lobby(&mut self) {
         self.screen = Screen::Lobby;
-        self.lobby.forget_brains();
+        self.lobby.entered();
         self.send(ClientMsg::ListRooms);
         self.send(ClientMsg::ListMySeats);
         self.send(ClientMsg::ListRecords);

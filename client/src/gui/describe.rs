@@ -8,7 +8,7 @@ use parlor_engines::bricks::Solution;
 use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
 use parlor_shared::game::{GameKind, GameState, Outcome};
 use parlor_shared::identity::Player;
-use parlor_shared::protocol::SeatState;
+use parlor_shared::protocol::{RoomId, SeatState};
 use parlor_shared::words;
 
 use super::seats::{player_name, seat_player};
@@ -116,6 +116,17 @@ pub fn count_of(count: impl Into<u64>, one: &str, many: &str) -> String {
 /// `count` of a noun whose plural adds "s": "1 move", "2 moves".
 pub fn count_s(count: impl Into<u64>, noun: &str) -> String {
     count_of(count, noun, &format!("{noun}s"))
+}
+
+/// The news that `rooms` (at least one) have come to wait for our move: "Room #3 waits for
+/// your move", "Rooms #3, #5 and #8 wait for your move".
+pub fn waiting_for_your_move(rooms: &[RoomId]) -> String {
+    let named: Vec<String> = rooms.iter().map(|room| format!("#{room}")).collect();
+    match named.split_last() {
+        Some((last, [])) => format!("Room {last} waits for your move"),
+        Some((last, rest)) => format!("Rooms {} and {last} wait for your move", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
 /// Dropping Bricks' f(D, B) for people: "at least 18446744073709551615" where the closed form
@@ -294,6 +305,11 @@ mod tests {
         assert_eq!(count_of(0u32, "box", "boxes"), "0 boxes");
         assert_eq!(count_s(1u64, "move"), "1 move");
         assert_eq!(count_s(2u64, "move"), "2 moves");
+        assert_eq!(waiting_for_your_move(&[3]), "Room #3 waits for your move");
+        assert_eq!(
+            waiting_for_your_move(&[3, 5, 8]),
+            "Rooms #3, #5 and #8 wait for your move"
+        );
         let names = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
         assert_eq!(
             role_text(GameKind::Klotski, &names(&["Player"])),

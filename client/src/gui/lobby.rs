@@ -4,7 +4,7 @@
 
 mod rows;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use macroquad::math::Rect;
@@ -90,7 +90,10 @@ pub struct LobbyView {
     /// Who the server knows us as, once connected.
     pub me: Option<Player>,
     /// The seats we hold in unfinished rooms on this server, from any window or machine.
-    pub my_seats: Vec<parlor_shared::protocol::HeldSeat>,
+    my_seats: Vec<parlor_shared::protocol::HeldSeat>,
+    /// Those of them whose move the last list since the lobby was shown said is awaited:
+    /// `None` until that first list.
+    moves_awaited: Option<HashSet<(RoomId, u8)>>,
     /// The name we go by, to change.
     pub name: TextField,
     /// The creation form's game, and each game's form.
@@ -117,6 +120,7 @@ impl LobbyView {
             records: Vec::new(),
             me: None,
             my_seats: Vec::new(),
+            moves_awaited: None,
             name: TextField::entered_with_enter(""),
             game: GameKind::Cave,
             cave: CaveLobbyForm::default(),
@@ -141,6 +145,7 @@ impl LobbyView {
         self.records.clear();
         self.me = None;
         self.my_seats.clear();
+        self.moves_awaited = None;
         self.hexapawn.forget_brains();
     }
 
@@ -149,9 +154,31 @@ impl LobbyView {
         self.hexapawn.set_brains(brains);
     }
 
-    /// The brains are asked for again when the form shows next (they learn in every game).
-    pub fn forget_brains(&mut self) {
+    /// The lobby is shown again: the brains are asked for again when the form shows next
+    /// (they learn in every game), and the next list of our seats is the one later lists are
+    /// compared with.
+    pub fn entered(&mut self) {
         self.hexapawn.forget_brains();
+        self.moves_awaited = None;
+    }
+
+    /// The seats we hold arrived; the rooms that have come to wait for our move since the
+    /// list before (none for the first list since the lobby was shown: the person saw those
+    /// rooms before leaving it).
+    pub fn set_my_seats(&mut self, seats: Vec<parlor_shared::protocol::HeldSeat>) -> Vec<RoomId> {
+        let awaited: HashSet<(RoomId, u8)> = (seats.iter())
+            .filter(|held| held.to_move)
+            .map(|held| (held.room, held.seat))
+            .collect();
+        let mut newly: Vec<RoomId> = match &self.moves_awaited {
+            Some(before) => awaited.difference(before).map(|(room, _)| *room).collect(),
+            None => Vec::new(),
+        };
+        newly.sort_unstable();
+        newly.dedup();
+        self.moves_awaited = Some(awaited);
+        self.my_seats = seats;
+        newly
     }
 
     /// Handles input and draws the lobby. `held` are the seats this client holds.

@@ -6,6 +6,7 @@ use parlor_shared::protocol::{ClientMsg, ErrorCode, RecordId, RoomId, SeatSpec, 
 
 use super::{App, Link, PendingRoom, Screen, loading_text};
 use crate::gui::board_play::HeldSeat;
+use crate::gui::describe;
 use crate::gui::lobby::LobbyAction;
 use crate::gui::replay_view::ReplayView;
 use crate::gui::scripted::RoomScript;
@@ -88,7 +89,10 @@ impl App {
             ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
             ServerMsg::MySeats(seats) => {
                 let resume = self.script.as_mut().and_then(|s| s.seat_to_resume(&seats));
-                self.lobby.my_seats = seats;
+                let waiting = self.lobby.set_my_seats(seats);
+                if matches!(self.screen, Screen::Lobby) && !waiting.is_empty() {
+                    self.say(describe::waiting_for_your_move(&waiting), false);
+                }
                 if let Some((room, seat)) = resume {
                     self.on_lobby_action(LobbyAction::Join { room, seat });
                 }

@@ -227,3 +227,50 @@ fn a_solvers_plan_opens_as_a_replay_that_goes_back_to_its_room() {
         "{notice:?}"
     );
 }
+
+/// In the lobby, a game of ours that comes to wait for our move is news; one that already
+/// did when the lobby was shown is not (the person saw it, or just left it).
+#[test]
+fn the_lobby_tells_of_a_game_that_comes_to_wait_for_our_move() {
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(connected());
+    let seats = |waiting: &[(RoomId, bool)]| {
+        let held = waiting
+            .iter()
+            .map(|&(room, to_move)| parlor_shared::protocol::HeldSeat {
+                room,
+                seat: 0,
+                game: parlor_shared::game::GameKind::Cave,
+                to_move,
+            });
+        NetEvent::Message(Box::new(ServerMsg::MySeats(held.collect())))
+    };
+    let notice = |app: &mut App| app.notice.take().map(|notice| notice.text);
+    app.on_room_action(4, RoomAction::Leave);
+    app.notice = None;
+    app.handle_event(seats(&[(4, true), (6, false), (7, false)]));
+    assert_eq!(
+        notice(&mut app),
+        None,
+        "the first list since the lobby was shown"
+    );
+    app.handle_event(seats(&[(4, true), (6, true), (7, false)]));
+    assert_eq!(
+        notice(&mut app).as_deref(),
+        Some("Room #6 waits for your move")
+    );
+    app.handle_event(seats(&[(4, true), (6, true), (7, true), (9, true)]));
+    assert_eq!(
+        notice(&mut app).as_deref(),
+        Some("Rooms #7 and #9 wait for your move")
+    );
+    app.handle_event(seats(&[(4, true), (6, true), (7, true), (9, true)]));
+    assert_eq!(notice(&mut app), None, "nothing new");
+
+    // Away in a room and back: what waited then is not news.
+    app.screen = Screen::Room(RoomView::new(6));
+    app.handle_event(seats(&[(4, false), (6, false)]));
+    app.enter_lobby();
+    app.handle_event(seats(&[(4, true), (6, true)]));
+    assert_eq!(notice(&mut app), None);
+}
