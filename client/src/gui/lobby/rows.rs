@@ -94,7 +94,6 @@ pub fn draw_room_row(
     action
 }
 
-/// Whether seat `seat` of a room is ours: held by this window, or taken by player `me`.
 /// Whether `room`'s game waits for the move of a seat of ours.
 fn waits_for_me(room: &RoomSummary, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
     (room.to_move)
@@ -102,6 +101,7 @@ fn waits_for_me(room: &RoomSummary, held: &[HeldSeat], me: Option<PlayerId>) -> 
         .is_some_and(|(seat, state)| is_mine(seat, state, held, me))
 }
 
+/// Whether seat `seat` of a room is ours: held by this window, or taken by player `me`.
 fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
     held.iter().any(|h| h.seat == seat)
         || matches!(state, SeatState::Taken { player: Some(p), .. } if Some(p.id) == me)
