@@ -17,7 +17,7 @@ use views::seat_label;
 use std::collections::VecDeque;
 use std::net::IpAddr;
 
-use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
+use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
     ErrorCode, RecordId, RematchRoom, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg,
@@ -34,6 +34,7 @@ use crate::limits::RoomLifetimes;
 use crate::outbox::Broadcast;
 use crate::seat_key::SeatKey;
 use crate::store::Store;
+pub use play_again::PlayedAgain;
 
 /// Commands a room's inbox holds before senders wait.
 pub const ROOM_INBOX: usize = 64;
@@ -61,14 +62,9 @@ pub enum RoomCommand {
     Leave { who: Subscriber },
     /// End the unfinished room: only its creator may.
     Close { who: Subscriber },
-    /// `who` made room `rematch` to play this finished game again, with `setup` and `seats`
-    /// (see `play_again.rs`): named to the other players if it is the first such room.
-    PlayedAgain {
-        rematch: RoomId,
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-        who: Subscriber,
-    },
+    /// `who` made a room to play this finished game again (see `play_again.rs`): named to
+    /// the other players if it is the first such room, or replaces the first if it closed.
+    PlayedAgain { made: PlayedAgain, who: Subscriber },
     Move {
         token: SeatToken,
         version: u64,
@@ -354,12 +350,7 @@ impl Room {
             }
             RoomCommand::Leave { who } => self.leave(who),
             RoomCommand::Close { who } => self.close_by(who).await,
-            RoomCommand::PlayedAgain {
-                rematch,
-                setup,
-                seats,
-                who,
-            } => self.played_again(rematch, setup, seats, &who),
+            RoomCommand::PlayedAgain { made, who } => self.played_again(made, &who),
             RoomCommand::Move {
                 token,
                 version,

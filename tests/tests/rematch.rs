@@ -155,3 +155,39 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
         .await;
     assert_eq!(state.moves, vec![], "a new game");
 }
+
+/// Ada's rematch closes before Bob comes (she gave up waiting): the next room a player makes
+/// to play again takes its place, so Bob's Play again does not end in a room nobody is told of.
+#[tokio::test]
+async fn a_rematch_closed_by_its_maker_gives_its_place_to_the_next() {
+    let (server, _dir) = start_server("play-again-closed");
+    let url = server.url();
+    let mut ada = Peer::connect(&url, Format::Json).await;
+    let mut bob = Peer::connect(&url, Format::Json).await;
+    let (room, end) = play_to_the_end(&mut ada, &mut bob).await;
+    let again = *end.again.expect("a finished room offers itself again");
+    let named = |s: &RoomSnapshot| s.again.as_ref().and_then(|a| a.made.clone());
+
+    let adas = play_again(&mut ada, room, again.setup.clone(), again.seats.clone()).await;
+    bob.state_where(room, |s| named(s).is_some()).await;
+    // While Ada's room stands, another names nothing.
+    let bobs_first = play_again(&mut bob, room, again.setup.clone(), again.seats.clone()).await;
+    let watched = bob.watch(room).await;
+    assert_eq!(named(&watched).map(|made| made.room), Some(adas));
+
+    ada.send(ClientMsg::CloseRoom { room: adas }).await;
+    ada.recv_until(|m| {
+        matches!(m, ServerMsg::RoomClosed { room, .. } if room == adas).then_some(())
+    })
+    .await;
+    let bobs = play_again(&mut bob, room, again.setup.clone(), again.seats.clone()).await;
+    let shown = ada
+        .state_where(room, |s| named(s).is_some_and(|made| made.room != adas))
+        .await;
+    let made = named(&shown).unwrap();
+    assert_eq!(
+        made.room, bobs,
+        "not {bobs_first}, which Bob made while Ada's stood"
+    );
+    assert_eq!(Some(made.by), bob.player.clone());
+}

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use crate::brain_uses::BrainTally;
 use crate::follows::FollowTally;
 use crate::limits::RoomQuota;
-use crate::room::{ConnId, RoomCommand, Subscriber};
+use crate::room::{ConnId, PlayedAgain, RoomCommand, Subscriber};
 
 /// A client's command for a room, without the connection it came from.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -32,11 +32,7 @@ pub enum RemoteCommand {
     },
     Leave,
     Close,
-    PlayedAgain {
-        rematch: RoomId,
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-    },
+    PlayedAgain(PlayedAgain),
     Move {
         token: SeatToken,
         version: u64,
@@ -48,7 +44,7 @@ impl RemoteCommand {
     /// Whether its sender is told when the room is gone: all but `PlayedAgain`, a word to a
     /// finished room that its sender, who has a room of its own, does not wait for.
     pub fn is_answered(&self) -> bool {
-        !matches!(self, RemoteCommand::PlayedAgain { .. })
+        !matches!(self, RemoteCommand::PlayedAgain(_))
     }
 }
 
@@ -162,19 +158,7 @@ pub fn detach(command: RoomCommand) -> Option<(Subscriber, RemoteCommand)> {
         RoomCommand::Watch { who, spectator_cap } => (who, RemoteCommand::Watch { spectator_cap }),
         RoomCommand::Leave { who } => (who, RemoteCommand::Leave),
         RoomCommand::Close { who } => (who, RemoteCommand::Close),
-        RoomCommand::PlayedAgain {
-            rematch,
-            setup,
-            seats,
-            who,
-        } => (
-            who,
-            RemoteCommand::PlayedAgain {
-                rematch,
-                setup,
-                seats,
-            },
-        ),
+        RoomCommand::PlayedAgain { made, who } => (who, RemoteCommand::PlayedAgain(made)),
         RoomCommand::Move {
             token,
             version,
@@ -211,16 +195,7 @@ pub fn attach(command: RemoteCommand, who: Subscriber) -> RoomCommand {
         RemoteCommand::Watch { spectator_cap } => RoomCommand::Watch { who, spectator_cap },
         RemoteCommand::Leave => RoomCommand::Leave { who },
         RemoteCommand::Close => RoomCommand::Close { who },
-        RemoteCommand::PlayedAgain {
-            rematch,
-            setup,
-            seats,
-        } => RoomCommand::PlayedAgain {
-            rematch,
-            setup,
-            seats,
-            who,
-        },
+        RemoteCommand::PlayedAgain(made) => RoomCommand::PlayedAgain { made, who },
         RemoteCommand::Move { token, version, mv } => RoomCommand::Move {
             token,
             version,

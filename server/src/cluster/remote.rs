@@ -161,9 +161,9 @@ impl Followers {
                 self.outboxes.remove(&who.id);
                 false
             }
-            RemoteCommand::Close
-            | RemoteCommand::Move { .. }
-            | RemoteCommand::PlayedAgain { .. } => false,
+            RemoteCommand::Close | RemoteCommand::Move { .. } | RemoteCommand::PlayedAgain(_) => {
+                false
+            }
         }
     }
 

@@ -1,7 +1,8 @@
 //! A client's `CreateRoom` and `PlayAgain`: under the server's caps and the creator's quotas,
 //! held by a reservation until the room is registered; in a cluster, a room this node's caps
 //! have no place for opens on another node (`cluster/placement.rs`). A `PlayAgain`'s room is
-//! then named to the finished room it plays again (`room/play_again.rs`).
+//! then named to the finished room it plays again (`room/play_again.rs`), in place of the
+//! rematch named there before if this connection finds that one closed.
 
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec, ServerMsg};
@@ -10,7 +11,7 @@ use std::sync::Arc;
 
 use super::Connection;
 use crate::cluster::Creation;
-use crate::room::RoomCommand;
+use crate::room::{PlayedAgain, RoomCommand};
 use crate::room_caps::{RoomKind, RoomOwner};
 
 impl Connection {
@@ -26,16 +27,29 @@ impl Connection {
         let played_again = played_again.map(|old| (old, setup.clone(), seats.clone()));
         let made = self.make_room(setup, seats).await;
         if let (Ok(rematch), Some((old, setup, seats))) = (&made, played_again) {
-            let who = self.me.clone();
-            let word = RoomCommand::PlayedAgain {
-                rematch: *rematch,
-                setup,
-                seats,
-                who,
-            };
             // A room gone meanwhile has nobody to tell; the new room stands either way.
             if let Some(handle) = self.hall.find_room(old).await {
-                let _ = handle.inbox.send(word).await;
+                let named = handle
+                    .summary
+                    .borrow()
+                    .rematch
+                    .as_ref()
+                    .map(|made| made.room);
+                let replacing = match named {
+                    Some(named) if self.hall.find_room(named).await.is_none() => Some(named),
+                    _ => None,
+                };
+                let made = PlayedAgain {
+                    rematch: *rematch,
+                    setup,
+                    seats,
+                    replacing,
+                };
+                let who = self.me.clone();
+                let _ = handle
+                    .inbox
+                    .send(RoomCommand::PlayedAgain { made, who })
+                    .await;
             }
         }
         let answer = match made {

@@ -1,12 +1,25 @@
 //! Play again: what a finished room offers its players, and the room the first of them made
 //! for it, which the others then join instead of making rooms of their own (so two people who
-//! both press Play again meet again rather than wait in two rooms).
+//! both press Play again meet again rather than wait in two rooms). A rematch that closed
+//! before the others came (its maker gave up) gives its place to the next one made.
 
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{AiKind, Rematch, RematchRoom, RoomId, SeatSpec};
+use serde::{Deserialize, Serialize};
 use tracing::debug;
 
 use super::{Room, Subscriber};
+
+/// A room made with `PlayAgain` for a finished room: its id, what it plays, and the rematch the
+/// finished room named before, should the connection have found that one closed (this one
+/// then takes its place, so a player who gave up waiting does not leave the others a dead end).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PlayedAgain {
+    pub rematch: RoomId,
+    pub setup: GameSetup,
+    pub seats: Vec<SeatSpec>,
+    pub replacing: Option<RoomId>,
+}
 
 impl Room {
     /// The room that plays this game again: its start's setup and its seats, an oracle of a
@@ -32,22 +45,24 @@ impl Room {
         }
     }
 
-    /// `who` made room `rematch` with `setup` and `seats`. It becomes this game's rematch only
-    /// if the game is over, `who` played in it, the setup and seats are what the room offers,
-    /// and no rematch was named before: anything else is somebody's own room, which the
-    /// other players must not be sent to. Either way `who` has its room, so nothing is said.
-    pub(super) fn played_again(
-        &mut self,
-        rematch: RoomId,
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-        who: &Subscriber,
-    ) {
+    /// `who` made room `made.rematch` with its setup and seats. It becomes this game's
+    /// rematch only if the game is over, `who` played in it, the setup and seats are what the
+    /// room offers, and no rematch was named before but the closed one it replaces: anything
+    /// else is somebody's own room, which the other players must not be sent to. Either way
+    /// `who` has its room, so nothing is said.
+    pub(super) fn played_again(&mut self, made: PlayedAgain, who: &Subscriber) {
+        let PlayedAgain {
+            rematch,
+            setup,
+            seats,
+            replacing,
+        } = made;
         let offered = self.rematch();
         let played_here = (self.seats.iter())
             .any(|seat| seat.player.as_ref().is_some_and(|p| p.id == who.player.id));
+        let named_before = self.rematch.as_ref().map(|named| named.room);
         let taken = self.state.outcome().is_some()
-            && self.rematch.is_none()
+            && (named_before.is_none() || named_before == replacing)
             && played_here
             && offered.setup == setup
             && offered.seats == seats;

@@ -4,7 +4,8 @@
 //! press it at the same moment both make rooms, and the finished room names only the first:
 //! whoever's room it did not name closes theirs and joins the named one, so the two still meet.
 //! A named rematch that has closed by the time it is reached (its maker gave up) is replaced
-//! by a room of our own, where we wait: pressing Play again always ends in a room.
+//! by a room of our own, where we wait, and which the finished room names in its place:
+//! pressing Play again always ends in a room.
 
 use parlor_shared::protocol::{ClientMsg, ErrorCode, Rematch, RoomId, RoomSnapshot, SeatState};
 
