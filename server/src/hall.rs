@@ -405,6 +405,8 @@ impl Hall {
             if room.outcome.is_some() {
                 continue;
             }
+            // A game with a seat open waits for an opponent, not for a move.
+            let full = !room.seats.contains(&SeatState::Open);
             for (seat, state) in (0u8..).zip(&room.seats) {
                 if let SeatState::Taken {
                     player: Some(taker),
@@ -416,7 +418,7 @@ impl Hall {
                         room: room.room,
                         seat,
                         game: room.game,
-                        to_move: room.to_move == Some(seat),
+                        to_move: full && room.to_move == Some(seat),
                     });
                 }
             }

@@ -276,7 +276,8 @@ pub struct HeldSeat {
     pub room: RoomId,
     pub seat: u8,
     pub game: GameKind,
-    /// Whether the game waits for this seat's move.
+    /// Whether the game waits for this seat's move: its turn, every seat taken (a game with a
+    /// seat open waits for an opponent, not for a move).
     #[serde(default)]
     pub to_move: bool,
 }

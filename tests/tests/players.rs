@@ -86,7 +86,14 @@ async fn a_player_on_a_new_connection_takes_their_seat_back_and_the_old_token_st
     let mut bob = Peer::connect(&url, Format::Json).await;
     let room = first.create_room(HUMANS.to_vec()).await;
     let old_token = first.join(room, 0).await;
+    let waiting = my_seats(&mut first).await;
+    assert!(
+        !waiting[0].to_move,
+        "Black waits for an opponent, not a move"
+    );
     let bob_token = bob.join(room, 1).await;
+    let playing = my_seats(&mut first).await;
+    assert!(playing[0].to_move, "Black's move, now White has come");
     first.play_and_see(room, &old_token, 0, cave("a1")).await;
     // The client dies: its tokens are gone with it.
     drop(first);

@@ -108,15 +108,15 @@ fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>)
 }
 
 /// What a room's row says at its right, and in which colour: its result, that it waits for
-/// our move (`my_move`), for us to play again (`plays_me_again`) or for anyone, or that it is
-/// in play.
+/// us to play again (`plays_me_again`) or for anyone to take a seat, for our move (`my_move`),
+/// or that it is in play.
 fn room_status(room: &RoomSummary, plays_me_again: bool, my_move: bool) -> (String, Color) {
     let open = room.seats.contains(&SeatState::Open);
     match room.outcome {
         Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
-        None if my_move => ("your move".into(), GOOD_TEXT),
         None if open && plays_me_again => ("waits to play you again".into(), GOOD_TEXT),
         None if open => ("open seat".into(), GOOD_TEXT),
+        None if my_move => ("your move".into(), GOOD_TEXT),
         None => ("in play".into(), TEXT),
     }
 }

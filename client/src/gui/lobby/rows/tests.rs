@@ -142,9 +142,9 @@ fn a_rematch_is_marked_for_the_other_players_of_its_game_only() {
     };
     assert_eq!(room_status(&made, true, false).0, "waits to play you again");
     assert_eq!(room_status(&made, false, false).0, "open seat");
-    assert_eq!(room_status(&made, true, true).0, "your move");
     made.seats[1] = taken(&cy);
     assert_eq!(room_status(&made, true, false).0, "in play");
+    assert_eq!(room_status(&made, false, true).0, "your move");
 }
 
 #[test]
