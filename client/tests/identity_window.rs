@@ -8,11 +8,10 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use common::net::{connected, message, seated, state_where};
-use common::{have_xvfb, scratch, spawn_under_xvfb_at};
+use common::net::{WindowHall, message, seated, state_where};
+use common::{have_xvfb, spawn_under_xvfb_at};
 use parlor_client::identity::{Home, Identity};
 use parlor_client::net::Connection;
-use parlor_server::{ServerConfig, start_in_background};
 use parlor_shared::protocol::{ClientMsg, RoomId, ServerMsg};
 
 /// Kills with SIGKILL the client processes (not `xvfb-run`, which then ends its Xvfb) whose
@@ -58,13 +57,9 @@ fn a_window_killed_while_seated_gets_its_seat_back_when_opened_again_with_the_sa
     if !have_xvfb() {
         return;
     }
-    let dir = scratch();
-    let home = dir.path().join("home");
-    let server = start_in_background(ServerConfig::new(([127, 0, 0, 1], 0).into(), None))
-        .expect("server starts");
-    let url = server.url();
-    let watcher = Connection::open(&url, &Identity::fresh());
-    connected(&watcher);
+    let hall = WindowHall::start();
+    let watcher = hall.somebody_else();
+    let (dir, home, url) = (hall.dir.path(), &hall.home, &hall.url);
 
     // The first window makes a room against the AI and takes seat 0.
     let marker = format!("resume-test-{}", std::process::id());
@@ -76,13 +71,13 @@ fn a_window_killed_while_seated_gets_its_seat_back_when_opened_again_with_the_sa
         "--name".as_ref(),
         marker.as_ref(),
     ];
-    let first = spawn_under_xvfb_at(&first_args, &home);
+    let first = spawn_under_xvfb_at(&first_args, home);
     let room = first_room(&watcher);
     watcher.send(ClientMsg::Watch { room });
     let first_seated = state_where(&watcher, room, |s| seated(s, 0).is_some_and(|(_, on)| on));
     let (player, _) = seated(&first_seated, 0).unwrap();
     assert_eq!(player.name, marker, "--name names the player");
-    let kept = Identity::load_or_create(&Home::under(&home)).unwrap();
+    let kept = Identity::load_or_create(&Home::under(home)).unwrap();
     assert_eq!(kept.name, marker, "--name is kept for next time");
 
     kill_9_clients(&marker);
@@ -90,7 +85,7 @@ fn a_window_killed_while_seated_gets_its_seat_back_when_opened_again_with_the_sa
     state_where(&watcher, room, |s| seated(s, 0).is_some_and(|(_, on)| !on));
 
     // Another person (another home) could not take it; the same home does, by itself.
-    let png = dir.path().join("resumed.png");
+    let png = dir.join("resumed.png");
     let again_args: [&OsStr; 6] = [
         "--server".as_ref(),
         url.as_ref(),
@@ -99,7 +94,7 @@ fn a_window_killed_while_seated_gets_its_seat_back_when_opened_again_with_the_sa
         "--screenshot".as_ref(),
         png.as_os_str(),
     ];
-    let again = spawn_under_xvfb_at(&again_args, &home);
+    let again = spawn_under_xvfb_at(&again_args, home);
     let back = state_where(&watcher, room, |s| seated(s, 0).is_some_and(|(_, on)| on));
     assert_eq!(
         seated(&back, 0).unwrap().0,

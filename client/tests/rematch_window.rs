@@ -7,52 +7,23 @@ mod common;
 
 use std::ffi::OsStr;
 
-use common::net::{connected, message, seated, state_where};
-use common::{have_xvfb, scratch, spawn_under_xvfb_at};
-use parlor_client::identity::{Home, Identity};
-use parlor_client::net::Connection;
-use parlor_server::{ServerConfig, start_in_background};
+use common::net::{WindowHall, created, join, message, seated, state_where};
+use common::{have_xvfb, spawn_under_xvfb_at};
 use parlor_shared::game::{GameMove, GameSetup};
-use parlor_shared::protocol::{ClientMsg, RoomId, SeatSpec, SeatToken, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, RoomId, SeatSpec, ServerMsg};
 
 /// White's five along the right wall, Black's bricks kept apart on the left: the tenth move,
 /// White's `h4`, wins.
 const PLIES: [&str; 10] = ["a1", "h8", "a3", "h7", "a5", "h6", "a7", "h5", "b1", "h4"];
-
-fn created(peer: &Connection) -> RoomId {
-    message(peer, |message| match message {
-        ServerMsg::RoomCreated { room } => Some(*room),
-        ServerMsg::RoomRefused { message, .. } => panic!("refused: {message}"),
-        _ => None,
-    })
-    .0
-}
-
-fn join(peer: &Connection, room: RoomId, seat: u8) -> SeatToken {
-    peer.send(ClientMsg::join_seat(room, seat));
-    message(peer, |message| match message {
-        ServerMsg::Seated { room: r, token, .. } if *r == room => Some(token.clone()),
-        ServerMsg::Error { message, .. } => panic!("not seated: {message}"),
-        _ => None,
-    })
-    .0
-}
 
 #[test]
 fn the_window_joins_the_rematch_the_other_player_made() {
     if !have_xvfb() {
         return;
     }
-    let dir = scratch();
-    let home = dir.path().join("home");
-    let server = start_in_background(ServerConfig::new(([127, 0, 0, 1], 0).into(), None))
-        .expect("server starts");
-    let url = server.url();
-    let ada_identity = Identity::load_or_create(&Home::under(&home)).unwrap();
-    let ada = Connection::open(&url, &ada_identity);
-    let bob = Connection::open(&url, &Identity::fresh());
-    connected(&ada);
-    connected(&bob);
+    let hall = WindowHall::start();
+    let (ada, bob) = (hall.the_person(), hall.somebody_else());
+    let (dir, home, url) = (hall.dir.path(), &hall.home, &hall.url);
 
     ada.send(ClientMsg::CreateRoom {
         setup: GameSetup::Cave,
@@ -75,7 +46,7 @@ fn the_window_joins_the_rematch_the_other_player_made() {
     drop(ada);
     let away = state_where(&bob, room, |s| seated(s, 0).is_some_and(|(_, on)| !on));
     let (ada_player, _) = seated(&away, 0).unwrap();
-    let png = dir.path().join("rematch.png");
+    let png = dir.join("rematch.png");
     let args: [&OsStr; 6] = [
         "--server".as_ref(),
         url.as_ref(),
@@ -84,7 +55,7 @@ fn the_window_joins_the_rematch_the_other_player_made() {
         "--screenshot".as_ref(),
         png.as_os_str(),
     ];
-    let window = spawn_under_xvfb_at(&args, &home);
+    let window = spawn_under_xvfb_at(&args, home);
     state_where(&bob, room, |s| seated(s, 0).is_some_and(|(_, on)| on));
 
     // Bob wins, and presses Play again at once.
