@@ -370,7 +370,8 @@ impl LobbyView {
         for (row, record) in shown.enumerate() {
             let y = list.y + row as f32 * RECORD_ROW_HEIGHT;
             let rect = Rect::new(list.x, y, list.w, RECORD_ROW_HEIGHT - 4.0);
-            action = action.or(draw_record_row(input, rect, record, now, connected));
+            let row = (record, self.me.as_ref());
+            action = action.or(draw_record_row(input, rect, row, now, connected));
         }
         draw_more_hint(list, self.records.len(), self.records_scroll, visible);
         action

@@ -6,7 +6,7 @@ use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::game::GameKind;
-use parlor_shared::identity::PlayerId;
+use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{RecordSummary, RoomId, RoomSummary, SeatState};
 
 use super::LobbyAction;
@@ -283,13 +283,13 @@ fn my_seats_shown(count: usize, space: f32) -> usize {
 pub fn draw_record_row(
     input: &Input,
     row: Rect,
-    record: &RecordSummary,
+    (record, me): (&RecordSummary, Option<&Player>),
     now: u64,
     connected: bool,
 ) -> Option<LobbyAction> {
     draw_rectangle(row.x, row.y, row.w, row.h, PANEL);
     let width = button_width("Replay");
-    let (summary, detail) = record_lines(record, now, row.w - 18.0 - width);
+    let (summary, detail) = record_lines(record, me, now, row.w - 18.0 - width);
     label(&summary, row.x + 6.0, row.y + 19.0, TEXT);
     label(
         &fit_to_width(&detail, row.w - 12.0),
@@ -306,15 +306,31 @@ pub fn draw_record_row(
     button_enabled(input, rect, "Replay", connected).then_some(LobbyAction::Replay(record.id))
 }
 
+/// A stored game's players, "you" among them where a seat's label is ours (`me`'s), as the
+/// rooms' seats say it: "you vs Bob #3f2a".
+fn players_line(seats: &[String], me: Option<&Player>) -> String {
+    let mine = me.map(Player::label);
+    let named = seats.iter().map(|seat| match &mine {
+        Some(mine) if mine == seat => "you",
+        _ => seat.as_str(),
+    });
+    named.collect::<Vec<_>>().join(" vs ")
+}
+
 /// A stored game's two lines: "#2 EWN puzzle: Solved, 6 moves" (the game, its result and
 /// length, in `first_width`; the length moves to the second line when the first has no room
-/// for it) and "human, 5 min ago" (players and age).
-fn record_lines(record: &RecordSummary, now: u64, first_width: f32) -> (String, String) {
+/// for it) and "you vs Bob #3f2a, 5 min ago" (players and age).
+fn record_lines(
+    record: &RecordSummary,
+    me: Option<&Player>,
+    now: u64,
+    first_width: f32,
+) -> (String, String) {
     let game = describe::short_game_name(record.game);
     let result = describe::game_result(record.game, record.outcome);
     let head = fit_to_width(&format!("#{} {game}: {result}", record.id), first_width);
     let moves = describe::count_s(record.moves, describe::turn_unit(record.game));
-    let players = record.seats.join(" vs ");
+    let players = players_line(&record.seats, me);
     let ago = describe::ago(record.finished_at, now);
     let whole = format!("{head}, {moves}");
     if text_width(&whole) <= first_width {

@@ -249,3 +249,14 @@ fn games_that_wait_for_our_move_come_first_and_are_marked_in_the_rooms_too() {
     room.to_move = Some(7);
     assert!(!waits_for_me(&room, &[], Some(ada.id)), "no such seat");
 }
+
+#[test]
+fn a_stored_game_calls_our_seat_you() {
+    let seats = [ada().label(), "AI 1 s (strong)".to_string()];
+    assert_eq!(players_line(&seats, Some(&ada())), "you vs AI 1 s (strong)");
+    assert_eq!(
+        players_line(&seats, Some(&player(0xb0b, "Bob"))),
+        seats.join(" vs ")
+    );
+    assert_eq!(players_line(&seats, None), seats.join(" vs "));
+}
