@@ -2,9 +2,10 @@
 //! EWN in `ewn::EwnLobbyForm`; Dropping Bricks goes on to its own init screen), the open rooms to join or watch, and the
 //! stored games to replay. Its rows are drawn by `rows`.
 
+mod news;
 mod rows;
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use macroquad::math::Rect;
@@ -29,6 +30,7 @@ use super::widgets::{
     fit_to_width, heading_fit, label, text_width, toggle, wrap_to_width,
 };
 use crate::gui::canvas::{canvas_height, canvas_width};
+use news::LobbyNews;
 use rows::{
     STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
     empty_rooms_text, rematches_for, rooms_heading,
@@ -91,9 +93,8 @@ pub struct LobbyView {
     pub me: Option<Player>,
     /// The seats we hold in unfinished rooms on this server, from any window or machine.
     my_seats: Vec<parlor_shared::protocol::HeldSeat>,
-    /// Those of them whose move the last list since the lobby was shown said is awaited:
-    /// `None` until that first list.
-    moves_awaited: Option<HashSet<(RoomId, u8)>>,
+    /// What the lists say that is news to the person.
+    news: LobbyNews,
     /// The name we go by, to change.
     pub name: TextField,
     /// The creation form's game, and each game's form.
@@ -120,7 +121,7 @@ impl LobbyView {
             records: Vec::new(),
             me: None,
             my_seats: Vec::new(),
-            moves_awaited: None,
+            news: LobbyNews::default(),
             name: TextField::entered_with_enter(""),
             game: GameKind::Cave,
             cave: CaveLobbyForm::default(),
@@ -145,7 +146,7 @@ impl LobbyView {
         self.records.clear();
         self.me = None;
         self.my_seats.clear();
-        self.moves_awaited = None;
+        self.news.entered();
         self.hexapawn.forget_brains();
     }
 
@@ -155,29 +156,26 @@ impl LobbyView {
     }
 
     /// The lobby is shown again: the brains are asked for again when the form shows next
-    /// (they learn in every game), and the next list of our seats is the one later lists are
-    /// compared with.
+    /// (they learn in every game), and the next lists are what later ones are compared with.
     pub fn entered(&mut self) {
         self.hexapawn.forget_brains();
-        self.moves_awaited = None;
+        self.news.entered();
     }
 
-    /// The seats we hold arrived; the rooms that have come to wait for our move since the
-    /// list before (none for the first list since the lobby was shown: the person saw those
-    /// rooms before leaving it).
+    /// The seats we hold arrived; the rooms that have come to wait for our move (see
+    /// [`LobbyNews`]).
     pub fn set_my_seats(&mut self, seats: Vec<parlor_shared::protocol::HeldSeat>) -> Vec<RoomId> {
-        let awaited: HashSet<(RoomId, u8)> = (seats.iter())
-            .filter(|held| held.to_move)
-            .map(|held| (held.room, held.seat))
-            .collect();
-        let mut newly: Vec<RoomId> = match &self.moves_awaited {
-            Some(before) => awaited.difference(before).map(|(room, _)| *room).collect(),
-            None => Vec::new(),
-        };
-        newly.sort_unstable();
-        newly.dedup();
-        self.moves_awaited = Some(awaited);
+        let newly = self.news.my_seats(&seats);
         self.my_seats = seats;
+        newly
+    }
+
+    /// The rooms arrived; the rematches other players have made for us, with their makers
+    /// (see [`LobbyNews`]).
+    pub fn set_rooms(&mut self, rooms: Vec<RoomSummary>) -> Vec<(RoomId, Player)> {
+        let me = self.me.as_ref().map(|me| me.id);
+        let newly = (me.map(|me| self.news.rooms(&rooms, me))).unwrap_or_default();
+        self.rooms = rooms;
         newly
     }
 
@@ -424,7 +422,7 @@ impl LobbyView {
                 (held.get(&room.room).map_or(&[][..], Vec::as_slice), me),
                 (
                     &self.closing.text(room.room, "Close", now),
-                    rematches.contains(&room.room),
+                    rematches.contains_key(&room.room),
                 ),
                 connected,
             );

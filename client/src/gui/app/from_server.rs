@@ -86,7 +86,13 @@ impl App {
         match message {
             ServerMsg::Welcome { .. } => {}
             ServerMsg::Games(games) => self.lobby.games = games,
-            ServerMsg::Rooms(rooms) => self.lobby.rooms = rooms,
+            ServerMsg::Rooms(rooms) => {
+                let made = self.lobby.set_rooms(rooms);
+                if let (Screen::Lobby, Some((room, by))) = (&self.screen, made.first()) {
+                    let text = format!("{} waits in room #{room} to play you again", by.label());
+                    self.say(text, false);
+                }
+            }
             ServerMsg::MySeats(seats) => {
                 let resume = self.script.as_mut().and_then(|s| s.seat_to_resume(&seats));
                 let waiting = self.lobby.set_my_seats(seats);

@@ -274,3 +274,45 @@ fn the_lobby_tells_of_a_game_that_comes_to_wait_for_our_move() {
     app.handle_event(seats(&[(4, true), (6, true)]));
     assert_eq!(notice(&mut app), None);
 }
+
+/// In the lobby, a room another player made to play again a game of ours is news.
+#[test]
+fn the_lobby_tells_of_a_rematch_made_for_us() {
+    use parlor_shared::identity::{Player, PlayerId};
+    use parlor_shared::protocol::{RematchRoom, RoomSummary, SeatState};
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(connected());
+    app.on_room_action(4, RoomAction::Leave);
+    app.notice = None;
+    let me = app.lobby.me.clone().expect("connected");
+    let bob = Player {
+        id: PlayerId(0xb0b),
+        name: "Bob".into(),
+    };
+    let finished = |rematch: Option<RematchRoom>| {
+        let seats = [&me, &bob].map(|player| SeatState::Taken {
+            connected: true,
+            player: Some(player.clone()),
+        });
+        let summary = RoomSummary {
+            room: 4,
+            game: parlor_shared::game::GameKind::Cave,
+            creator: Some(me.clone()),
+            seats: seats.to_vec(),
+            spectators: 0,
+            version: 9,
+            moves: 9,
+            outcome: Some(parlor_shared::game::Outcome::Won { seat: 1 }),
+            to_move: None,
+            rematch,
+        };
+        NetEvent::Message(Box::new(ServerMsg::Rooms(vec![summary])))
+    };
+    app.handle_event(finished(None));
+    assert!(app.notice.is_none());
+    let by = bob.clone();
+    app.handle_event(finished(Some(RematchRoom { room: 9, by })));
+    let text = app.notice.take().map(|notice| notice.text);
+    let expected = format!("{} waits in room #9 to play you again", bob.label());
+    assert_eq!(text, Some(expected));
+}

@@ -1,6 +1,6 @@
 //! One row of the lobby's room list or stored-game list, with the buttons that lead into it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 use macroquad::color::Color;
 use macroquad::math::Rect;
@@ -122,8 +122,8 @@ fn room_status(room: &RoomSummary, plays_me_again: bool, my_move: bool) -> (Stri
 }
 
 /// The rooms that other players made to play again a finished game of ours (player `me`'s),
-/// as the finished rooms among `rooms` name them.
-pub fn rematches_for(rooms: &[RoomSummary], me: PlayerId) -> HashSet<RoomId> {
+/// as the finished rooms among `rooms` name them, each with its maker.
+pub fn rematches_for(rooms: &[RoomSummary], me: PlayerId) -> HashMap<RoomId, Player> {
     let played_in = |room: &RoomSummary| {
         (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, &[], Some(me)))
     };
@@ -131,7 +131,7 @@ pub fn rematches_for(rooms: &[RoomSummary], me: PlayerId) -> HashSet<RoomId> {
         .filter(|room| played_in(room))
         .filter_map(|room| room.rematch.as_ref())
         .filter(|rematch| rematch.by.id != me)
-        .map(|rematch| rematch.room)
+        .map(|rematch| (rematch.room, rematch.by.clone()))
         .collect()
 }
 

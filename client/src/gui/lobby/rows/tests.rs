@@ -126,8 +126,14 @@ fn a_rematch_is_marked_for_the_other_players_of_its_game_only() {
         finished(5, Some((8, &ada))),
         finished(6, None),
     ];
-    assert_eq!(rematches_for(&rooms, ada.id), HashSet::from([7]));
-    assert_eq!(rematches_for(&rooms, bob.id), HashSet::from([8]));
+    assert_eq!(
+        rematches_for(&rooms, ada.id),
+        HashMap::from([(7, bob.clone())])
+    );
+    assert_eq!(
+        rematches_for(&rooms, bob.id),
+        HashMap::from([(8, ada.clone())])
+    );
     assert!(rematches_for(&rooms, cy.id).is_empty(), "Cy played in none");
 
     // The rematch's row says so while its seat is open, and no longer once it is taken.
