@@ -144,9 +144,15 @@ impl App {
         } = self.playing_again.seat_wanted.take_if(is_opening)?;
         // We have left `old`; its state, should it linger, must not send us back to `rematch`.
         self.snapshots.remove(&old);
+        let me = self.lobby.me.as_ref().map(|me| me.id);
+        let ours = offered
+            .made
+            .as_ref()
+            .is_some_and(|made| Some(made.by.id) == me);
+        let who = if ours { "you" } else { "your opponent" };
         self.create_room(offered.setup, offered.seats, Some(old));
         Some(format!(
-            "Room #{rematch}, where your opponent waited to play again, has closed; \
+            "Room #{rematch}, where {who} waited to play again, has closed; \
              a room of your own is on its way"
         ))
     }

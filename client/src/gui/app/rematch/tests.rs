@@ -67,6 +67,28 @@ fn press_play_again(app: &mut App) {
     app.on_room_action(4, RoomAction::PlayAgain(again));
 }
 
+/// The rematch room 9 that Play again went to has closed: the server refuses to let us watch
+/// it. What the app then says; it must have asked to play room 4 again itself.
+fn rematch_found_closed(app: &mut App) -> Option<String> {
+    let refusal = ServerMsg::Error {
+        code: ErrorCode::NoSuchRoom,
+        message: "no room 9".into(),
+    };
+    tell(app, refusal);
+    let asked = |sent: &ClientMsg| matches!(sent, ClientMsg::PlayAgain { room: 4, .. });
+    assert!(app.sent.iter().any(asked), "{:?}", app.sent);
+    app.notice.as_ref().map(|n| n.text.clone())
+}
+
+/// The finished room 4 as a state naming rematch 9, made by `by`.
+fn named_by(by: Player) -> RoomSnapshot {
+    let mut named = finished(4, Some(9));
+    if let Some(again) = named.again.as_mut() {
+        again.made = Some(RematchRoom { room: 9, by });
+    }
+    named
+}
+
 #[test]
 fn the_first_to_press_asks_for_a_room_and_sits_in_it() {
     let mut app = after_the_game();
@@ -191,21 +213,13 @@ fn a_rematch_closed_before_it_was_reached_is_replaced_by_a_room_of_our_own() {
     let mut app = after_the_game();
     tell(&mut app, ServerMsg::State(finished(4, Some(9))));
     press_play_again(&mut app);
-    let refusal = ServerMsg::Error {
-        code: ErrorCode::NoSuchRoom,
-        message: "no room 9".into(),
-    };
-    tell(&mut app, refusal);
-    let notice = app.notice.as_ref().map(|n| n.text.as_str());
     assert_eq!(
-        notice,
+        rematch_found_closed(&mut app).as_deref(),
         Some(
             "Room #9, where your opponent waited to play again, has closed; \
              a room of your own is on its way"
         )
     );
-    let asked = |sent: &ClientMsg| matches!(sent, ClientMsg::PlayAgain { room: 4, .. });
-    assert!(app.sent.iter().any(asked), "{:?}", app.sent);
     // The finished room's state, naming room 9 (no `Left` for it has come here), does not
     // send us back there.
     tell(&mut app, ServerMsg::RoomCreated { room: 11 });
@@ -230,14 +244,7 @@ fn a_rematch_closed_before_it_was_reached_is_replaced_by_a_room_of_our_own() {
 fn the_maker_coming_back_takes_back_their_own_seat() {
     let mut app = after_the_game();
     let me = app.lobby.me.clone().expect("connected");
-    let mut named = finished(4, Some(9));
-    if let Some(again) = named.again.as_mut() {
-        again.made = Some(RematchRoom {
-            room: 9,
-            by: me.clone(),
-        });
-    }
-    tell(&mut app, ServerMsg::State(named));
+    tell(&mut app, ServerMsg::State(named_by(me.clone())));
     press_play_again(&mut app);
     let mut rematch = new_room(9, SeatState::Open);
     rematch.seats[0] = SeatState::Taken {
@@ -256,5 +263,22 @@ fn the_maker_coming_back_takes_back_their_own_seat() {
         ),
         "{:?}",
         app.sent
+    );
+}
+
+/// Ada made the rematch and closed it, and presses Play again in the finished room: she is
+/// told it was where she waited, and gets a room of her own again.
+#[test]
+fn the_maker_finding_their_own_rematch_closed_is_told_it_was_theirs() {
+    let mut app = after_the_game();
+    let me = app.lobby.me.clone().expect("connected");
+    tell(&mut app, ServerMsg::State(named_by(me)));
+    press_play_again(&mut app);
+    assert_eq!(
+        rematch_found_closed(&mut app).as_deref(),
+        Some(
+            "Room #9, where you waited to play again, has closed; \
+             a room of your own is on its way"
+        )
     );
 }
