@@ -225,6 +225,10 @@ pub enum RuleError {
     EwnTakeback(#[from] ewn::TakebackError),
     #[error("only the puzzles (EWN, Numeric Klotski) take Undo and Restart, not {0}")]
     NotAPuzzle(&'static str),
+    #[error("only Magnetic Cave's players resign, not {0}'s")]
+    NoResigning(&'static str),
+    #[error("the game has no seat {0}")]
+    NoSuchSeat(u8),
 }
 
 impl GameState {
@@ -347,9 +351,17 @@ impl GameState {
                 Ok(GameState::Klotski(game.restart()?))
             }
             (GameState::HerMatch(_), _) => Err(RuleError::NoMoves),
+            (GameState::Cave(position), GameMove::Resign { seat }) => {
+                let side = [cave::Player::Black, cave::Player::White]
+                    .into_iter()
+                    .find(|side| side.seat() == seat)
+                    .ok_or(RuleError::NoSuchSeat(seat))?;
+                Ok(GameState::Cave(position.resign(side)?))
+            }
             (state, GameMove::Undo | GameMove::Restart) => {
                 Err(RuleError::NotAPuzzle(state.kind().name()))
             }
+            (state, GameMove::Resign { .. }) => Err(RuleError::NoResigning(state.kind().name())),
             (state, mv) => Err(RuleError::WrongGame(
                 mv.kind().map_or("no game", GameKind::name),
                 state.kind().name(),

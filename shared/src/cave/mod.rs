@@ -70,10 +70,13 @@ pub enum MoveError {
     NotAnchored(Square),
 }
 
-/// A position: the bricks of both sides and whose turn it is.
+/// A position: the bricks of both sides, whose turn it is, and the side that resigned, if one
+/// did.
 ///
-/// On the wire it is the two bitboards and the side to move; JSON adds a `board` picture (row 8
-/// first, `X` Black, `O` White, `.` empty) for people reading frames, ignored when read back.
+/// On the wire it is the two bitboards, the side to move and the side that resigned (absent,
+/// read as none, in positions written before resigning existed); JSON adds a `board` picture
+/// (row 8 first, `X` Black, `O` White, `.` empty) for people reading frames, ignored when read
+/// back.
 /// What is read is checked as [`Position::from_bitboards`] checks it, and the side to move it
 /// names must be the one the brick counts give.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
@@ -82,6 +85,7 @@ pub struct Position {
     black: u64,
     white: u64,
     to_move: Player,
+    resigned: Option<Player>,
 }
 
 /// A position as it arrives, in the same shape: a peer may send any numbers, so bricks that
@@ -92,6 +96,8 @@ struct PositionWire {
     black: u64,
     white: u64,
     to_move: Player,
+    #[serde(default)]
+    resigned: Option<Player>,
 }
 
 impl TryFrom<PositionWire> for Position {
@@ -108,7 +114,10 @@ impl TryFrom<PositionWire> for Position {
                 position.to_move, wire.to_move
             ));
         }
-        Ok(position)
+        Ok(Position {
+            resigned: wire.resigned,
+            ..position
+        })
     }
 }
 
@@ -125,6 +134,7 @@ impl Position {
             black: 0,
             white: 0,
             to_move: Player::Black,
+            resigned: None,
         }
     }
 
@@ -143,6 +153,7 @@ impl Position {
             black,
             white,
             to_move,
+            resigned: None,
         })
     }
 
@@ -240,10 +251,29 @@ impl Position {
         next
     }
 
-    /// The result, once there is one. Only the side that just moved can have made a five, but
-    /// both are checked so that any position (say, one built from bitboards) is judged right.
+    /// The position after `side` resigns, on its turn or not; refused once the game is over.
+    pub fn resign(&self, side: Player) -> Result<Position, MoveError> {
+        if self.outcome().is_some() {
+            return Err(MoveError::GameOver);
+        }
+        Ok(Position {
+            resigned: Some(side),
+            ..*self
+        })
+    }
+
+    /// The side that resigned, if one did.
+    pub const fn resigned(&self) -> Option<Player> {
+        self.resigned
+    }
+
+    /// The result, once there is one: the other side wins when one resigned. Only the side
+    /// that just moved can have made a five, but both are checked so that any position (say,
+    /// one built from bitboards) is judged right.
     pub fn outcome(&self) -> Option<Outcome> {
-        if has_five(self.black) {
+        if let Some(side) = self.resigned {
+            Some(Outcome::Win(side.other()))
+        } else if has_five(self.black) {
             Some(Outcome::Win(Player::Black))
         } else if has_five(self.white) {
             Some(Outcome::Win(Player::White))
@@ -264,10 +294,11 @@ impl Serialize for Position {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let readable = serializer.is_human_readable();
-        let mut fields = serializer.serialize_struct("Position", if readable { 4 } else { 3 })?;
+        let mut fields = serializer.serialize_struct("Position", if readable { 5 } else { 4 })?;
         fields.serialize_field("black", &self.black)?;
         fields.serialize_field("white", &self.white)?;
         fields.serialize_field("to_move", &self.to_move)?;
+        fields.serialize_field("resigned", &self.resigned)?;
         if readable {
             fields.serialize_field("board", &self.picture_rows())?;
         }

@@ -92,6 +92,7 @@ fn with_black(cells: &[&str]) -> Position {
         black,
         white: 0,
         to_move: Player::White,
+        resigned: None,
     }
 }
 
@@ -178,6 +179,7 @@ fn a_five_on_the_last_cell_is_a_win_not_a_tie() {
         black,
         white: !black,
         to_move: Player::Black,
+        resigned: None,
     };
     assert_eq!(position.outcome(), Some(Outcome::Win(Player::Black)));
 }
@@ -219,6 +221,7 @@ struct RawPosition {
     black: u64,
     white: u64,
     to_move: Player,
+    resigned: Option<Player>,
 }
 
 #[test]
@@ -226,8 +229,9 @@ fn positions_decode_as_they_always_have_and_impossible_bricks_are_refused() {
     use crate::codec::{Format, Frame, decode, encode};
 
     let position = Position::from_moves(&moves("a1 h8 b1")).unwrap();
-    // The encodings a position has always had (bincode: varints and the variant's index).
-    let binary = Frame::Binary(vec![3, 253, 0, 0, 0, 0, 0, 0, 0, 128, 1]);
+    // The encodings a position has (bincode: varints, the variant's index, and since protocol
+    // 12 the side that resigned, none here); JSON as it has always been, which the store keeps.
+    let binary = Frame::Binary(vec![3, 253, 0, 0, 0, 0, 0, 0, 0, 128, 1, 0]);
     let json = Frame::Text(r#"{"black":3,"white":9223372036854775808,"to_move":"White"}"#.into());
     for frame in [&binary, &json] {
         assert_eq!(decode::<Position>(frame).unwrap(), position, "{frame:?}");
@@ -237,6 +241,7 @@ fn positions_decode_as_they_always_have_and_impossible_bricks_are_refused() {
         black,
         white,
         to_move,
+        resigned: None,
     };
     assert_eq!(
         encode(&raw(3, 1 << 63, Player::White), Format::Binary).unwrap(),
@@ -374,4 +379,35 @@ proptest! {
             ),
         }
     }
+}
+
+#[test]
+fn a_side_that_resigns_loses_on_its_turn_or_not_and_nothing_is_played_after() {
+    let position = Position::from_moves(&moves("a1 h8 b1")).unwrap();
+    for side in [Player::Black, Player::White] {
+        let resigned = position.resign(side).unwrap();
+        assert_eq!(resigned.outcome(), Some(Outcome::Win(side.other())));
+        assert_eq!(resigned.resigned(), Some(side));
+        assert_eq!(resigned.legal_moves(), 0);
+        assert_eq!(resigned.play(sq("c1")), Err(MoveError::GameOver));
+        assert_eq!(resigned.resign(side.other()), Err(MoveError::GameOver));
+        // It travels and is kept, in JSON as in the binary format.
+        let json = serde_json::to_string(&resigned).unwrap();
+        assert_eq!(serde_json::from_str::<Position>(&json).unwrap(), resigned);
+        let bytes = crate::codec::encode_for_node(&resigned).unwrap();
+        assert_eq!(
+            crate::codec::decode_from_node::<Position>(&bytes).unwrap(),
+            resigned
+        );
+    }
+    let won = Position::from_moves(&moves("a1 h8 b1 h7 c1 h6 d1 h5 e1")).unwrap();
+    assert_eq!(won.resign(Player::White), Err(MoveError::GameOver));
+}
+
+#[test]
+fn a_position_stored_before_resigning_existed_reads_as_nobody_resigned() {
+    let old = r#"{"black":1,"white":0,"to_move":"White"}"#;
+    let position: Position = serde_json::from_str(old).unwrap();
+    assert_eq!(position.resigned(), None);
+    assert_eq!(position, Position::from_moves(&moves("a1")).unwrap());
 }

@@ -22,10 +22,16 @@ pub enum GameMove {
     Undo,
     /// A puzzle's player starts over from the puzzle's start.
     Restart,
+    /// The player in `seat` gives the game up, on their turn or not; the other side wins
+    /// (Magnetic Cave).
+    Resign {
+        seat: u8,
+    },
 }
 
 impl GameMove {
-    /// The game the move belongs to; none for an undo or a restart, which every puzzle takes.
+    /// The game the move belongs to; none for an undo or a restart, which every puzzle takes,
+    /// nor for a resignation.
     pub fn kind(&self) -> Option<GameKind> {
         match self {
             GameMove::Cave(_) => Some(GameKind::Cave),
@@ -33,13 +39,14 @@ impl GameMove {
             GameMove::Ewn(_) => Some(GameKind::Ewn),
             GameMove::Klotski(_) => Some(GameKind::Klotski),
             GameMove::Hexapawn(_) => Some(GameKind::Hexapawn),
-            GameMove::Undo | GameMove::Restart => None,
+            GameMove::Undo | GameMove::Restart | GameMove::Resign { .. } => None,
         }
     }
 
     /// Whether the move is a turn as people count them: a Bricks drop (its answer is part of
     /// it), a Klotski slide (giving up is none), a Hexapawn ply (HER's pick and resignation
-    /// are none), every Magnetic Cave and EWN move; an undo or a restart is none.
+    /// are none), every Magnetic Cave and EWN move; an undo, a restart or a resignation is
+    /// none.
     pub fn is_a_turn(&self) -> bool {
         !matches!(
             self,
@@ -48,6 +55,7 @@ impl GameMove {
                 | GameMove::Hexapawn(HexMove::HerPicks | HexMove::HerResigns)
                 | GameMove::Undo
                 | GameMove::Restart
+                | GameMove::Resign { .. }
         )
     }
 
@@ -122,6 +130,7 @@ impl std::fmt::Display for GameMove {
             GameMove::Hexapawn(HexMove::HerResigns) => f.write_str("HER resigns"),
             GameMove::Undo => f.write_str("undo"),
             GameMove::Restart => f.write_str("restart"),
+            GameMove::Resign { .. } => f.write_str("resigns"),
         }
     }
 }
@@ -149,6 +158,11 @@ mod tests {
         ];
         assert_eq!(turns(&her), 0);
         assert_eq!(turns(&[GameMove::Cave("a1".parse().unwrap())]), 1);
+        let resigned = [
+            GameMove::Cave("a1".parse().unwrap()),
+            GameMove::Resign { seat: 1 },
+        ];
+        assert_eq!(turns(&resigned), 1, "resigning is no move");
         let slide = |label| {
             GameMove::Klotski(KlotskiMove::Slide(klotski::Move {
                 label,
