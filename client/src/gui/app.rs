@@ -70,13 +70,21 @@ enum Screen {
     Lobby,
     /// The Dropping Bricks init phase: H, D, B and the seats of a new room.
     BricksSetup,
-    Room(RoomView),
+    /// Boxed: a room's view, with every game's controls, is by far the largest screen.
+    Room(Box<RoomView>),
     /// A replay, and the room it goes back to: a solver's solution is replayed while its room,
     /// still followed, plays it (`None`: back to the lobby).
     Replay {
         view: ReplayView,
         back_to: Option<RoomId>,
     },
+}
+
+impl Screen {
+    /// Room `room`'s screen, as it opens.
+    fn room(room: RoomId) -> Screen {
+        Screen::Room(Box::new(RoomView::new(room)))
+    }
 }
 
 /// A short message for the user in the top bar.
@@ -283,7 +291,7 @@ impl App {
                 };
                 if view.update(input, close) == Some(ReplayAction::Close) {
                     match *back_to {
-                        Some(room) => self.screen = Screen::Room(RoomView::new(room)),
+                        Some(room) => self.screen = Screen::room(room),
                         None => self.enter_lobby(),
                     }
                 }
@@ -382,7 +390,7 @@ impl App {
         }
         self.send(request);
         self.wanted_record = None;
-        self.screen = Screen::Room(RoomView::new(room));
+        self.screen = Screen::room(room);
     }
 
     fn on_lobby_action(&mut self, action: LobbyAction) {

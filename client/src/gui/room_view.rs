@@ -15,6 +15,7 @@ use super::arrival::Arrival;
 use super::board_play::{BoardPlay, HeldSeat};
 use super::bricks::BricksRoomBoard;
 use super::cave::room as cave_room;
+use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::{self, EwnRoomBoard};
 use super::game_view::{acting_seat, draw_moves, draw_seat_swatch, outcome_color, your_turn_hint};
@@ -68,6 +69,8 @@ pub struct RoomView {
     arrival: Arrival,
     /// A puzzle's Undo and Restart.
     takebacks: Takebacks,
+    /// Resign, which asks twice.
+    resigning: Confirmation<RoomId>,
 }
 
 impl RoomView {
@@ -82,6 +85,7 @@ impl RoomView {
             klotski: KlotskiRoomBoard::default(),
             arrival: Arrival::default(),
             takebacks: Takebacks::default(),
+            resigning: Confirmation::default(),
         }
     }
 
@@ -129,7 +133,7 @@ impl RoomView {
                 TOP_BAR_HEIGHT + 70.0,
                 DIM_TEXT,
             );
-            return draw_buttons(input, None, &[]);
+            return draw_buttons(input, None, &[], &mut self.resigning);
         };
         let action = self.update_board(input, snapshot, held);
         let panel = self.draw_panel(input, snapshot, held);
@@ -236,7 +240,7 @@ impl RoomView {
     }
 
     fn draw_panel(
-        &self,
+        &mut self,
         input: &Input,
         snapshot: &RoomSnapshot,
         held: &[HeldSeat],
@@ -346,7 +350,12 @@ impl RoomView {
             &snapshot.moves,
             snapshot.moves.len().checked_sub(1),
         );
-        action.or(draw_buttons(input, Some(snapshot), held))
+        action.or(draw_buttons(
+            input,
+            Some(snapshot),
+            held,
+            &mut self.resigning,
+        ))
     }
 }
 

@@ -11,7 +11,7 @@ pub(super) fn app_in_room_reconnecting(room: RoomId) -> App {
         url: "ws://test".into(),
         server: "test".into(),
     };
-    app.screen = Screen::Room(RoomView::new(room));
+    app.screen = Screen::room(room);
     app.handle_event(reconnecting(1));
     app
 }
@@ -204,7 +204,7 @@ fn a_solvers_plan_opens_as_a_replay_that_goes_back_to_its_room() {
     assert!(app.snapshots.contains_key(&7));
     // Half way through: the state is where the pieces stand, and the replay still starts at
     // the start.
-    app.screen = Screen::Room(RoomView::new(7));
+    app.screen = Screen::room(7);
     let (played, ahead) = plan.split_at(1);
     let now = start.replay(played).unwrap().pop().unwrap();
     app.snapshots
@@ -216,7 +216,7 @@ fn a_solvers_plan_opens_as_a_replay_that_goes_back_to_its_room() {
         app.notice.as_ref().map(|notice| &notice.text)
     );
     // A plan that does not replay is refused in words, and the room stays.
-    app.screen = Screen::Room(RoomView::new(7));
+    app.screen = Screen::room(7);
     app.snapshots
         .insert(7, snapshot(start.clone(), vec![], vec![slide(1, Dir::Up)]));
     app.on_room_action(7, RoomAction::ReplaySolution);
@@ -268,7 +268,7 @@ fn the_lobby_tells_of_a_game_that_comes_to_wait_for_our_move() {
     assert_eq!(notice(&mut app), None, "nothing new");
 
     // Away in a room and back: what waited then is not news.
-    app.screen = Screen::Room(RoomView::new(6));
+    app.screen = Screen::room(6);
     app.handle_event(seats(&[(4, false), (6, false)]));
     app.enter_lobby();
     app.handle_event(seats(&[(4, true), (6, true)]));

@@ -1,26 +1,30 @@
 //! The room's buttons at the foot of its side panel: Leave, Replay (or Replay the solution while
-//! a solver plays it) and Play again, with a line above them once another player has made the
-//! room that plays the game again.
+//! a solver plays it), Resign while a Magnetic Cave game of ours is on (asked twice), and Play
+//! again once it is over, with a line above them once another player has made the room that
+//! plays the game again.
 
 use macroquad::math::Rect;
-use parlor_shared::game::GameState;
-use parlor_shared::protocol::{Rematch, RoomSnapshot, SeatState};
+use macroquad::time::get_time;
+use parlor_shared::game::{GameMove, GameState};
+use parlor_shared::protocol::{ClientMsg, Rematch, RoomId, RoomSnapshot, SeatState};
 
 use super::{RoomAction, is_stored_when_over};
 use crate::gui::board_play::HeldSeat;
 use crate::gui::canvas::{canvas_height, canvas_width};
+use crate::gui::confirm::Confirmation;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, GOOD_TEXT, Input, LINE_HEIGHT, button, button_at, button_enabled, button_width,
     fit_to_width, label, side_panel_x,
 };
 
-/// Leave, Replay once the finished game is stored (greyed until then), and for its players
-/// Play again once it is over: a room like it (Hexapawn's board offers its own).
-/// `held` are this client's seats in the room.
+/// Leave, Replay once the finished game is stored (greyed until then), Resign while a game of
+/// ours is on (`resigning` asks twice), and for its players Play again once it is over: a room
+/// like it (Hexapawn's board offers its own). `held` are this client's seats in the room.
 pub(super) fn draw_buttons(
     input: &Input,
     snapshot: Option<&RoomSnapshot>,
     held: &[HeldSeat],
+    resigning: &mut Confirmation<RoomId>,
 ) -> Option<RoomAction> {
     let x = side_panel_x(canvas_width()) + 10.0;
     let y = canvas_height() - BUTTON_HEIGHT - 16.0;
@@ -42,6 +46,13 @@ pub(super) fn draw_buttons(
         return record.map(RoomAction::Replay);
     }
     let snapshot = snapshot?;
+    if let Some(resign) = resignation(snapshot, held) {
+        let now = get_time();
+        let text = resigning.text(snapshot.room, RESIGN, now);
+        let rect = Rect::new(play_again_rect().x, y, button_width(&text), BUTTON_HEIGHT);
+        let confirmed = button(input, rect, &text) && resigning.click(snapshot.room, now);
+        return confirmed.then_some(RoomAction::Send(resign));
+    }
     let again = offered_again(snapshot, held)?;
     if let Some(note) = rematch_note(snapshot, again, held) {
         let note = fit_to_width(&note, canvas_width() - x - 10.0);
@@ -51,6 +62,22 @@ pub(super) fn draw_buttons(
 }
 
 const PLAY_AGAIN: &str = "Play again";
+const RESIGN: &str = "Resign";
+
+/// The move that resigns our seat in `snapshot`'s game: a Magnetic Cave game under way in
+/// which this client holds one seat (holding both, there is nobody to give the game to).
+fn resignation(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<ClientMsg> {
+    let under_way = snapshot.outcome.is_none() && matches!(snapshot.state, GameState::Cave(_));
+    let [mine] = held else {
+        return None;
+    };
+    under_way.then(|| ClientMsg::Move {
+        room: snapshot.room,
+        token: mine.token.clone(),
+        version: snapshot.version,
+        mv: GameMove::Resign { seat: mine.seat },
+    })
+}
 
 /// Where Replay is, right of Leave.
 fn replay_rect() -> Rect {
@@ -140,5 +167,32 @@ mod tests {
         again.made = Some(RematchRoom { room: 8, by: ada });
         let mine = note(&again);
         assert_eq!(mine.as_deref(), Some("You wait in room #8 to play again"));
+    }
+
+    #[test]
+    fn resigning_is_offered_for_our_one_seat_while_the_game_is_on() {
+        let seat = |seat| HeldSeat {
+            seat,
+            token: SeatToken(format!("token {seat}")),
+        };
+        let playing = snapshot_after("a1 h8");
+        let Some(ClientMsg::Move {
+            token, version, mv, ..
+        }) = resignation(&playing, &[seat(1)])
+        else {
+            panic!("White may resign");
+        };
+        assert_eq!(
+            (token, version, mv),
+            (seat(1).token, 2, GameMove::Resign { seat: 1 })
+        );
+        assert_eq!(resignation(&playing, &[]), None, "a spectator");
+        assert_eq!(
+            resignation(&playing, &[seat(0), seat(1)]),
+            None,
+            "both seats ours"
+        );
+        let over = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
+        assert_eq!(resignation(&over, &[seat(1)]), None, "the game is over");
     }
 }

@@ -51,7 +51,7 @@ fn new_room(room: RoomId, second: SeatState) -> RoomSnapshot {
 fn after_the_game() -> App {
     let mut app = app_in_room_reconnecting(4);
     app.handle_event(connected());
-    app.screen = super::super::Screen::Room(crate::gui::room_view::RoomView::new(4));
+    app.screen = super::super::Screen::room(4);
     tell(&mut app, ServerMsg::State(finished(4, None)));
     app.sent.clear();
     app.notice = None;
