@@ -109,13 +109,15 @@ pub fn draw_move_list(
         label(&format!("{}.", line + 1), x, baseline, DIM_TEXT);
         for ply in [2 * line, 2 * line + 1] {
             let Some(mv) = moves.get(ply) else { break };
+            let text = mv.to_string();
+            // A cell fits a square's name; "resigns", the last ply there is, takes what it needs.
             let cell = Rect::new(
                 x + number_width + (ply % 2) as f32 * ply_width - 3.0,
                 baseline - LINE_HEIGHT + 4.0,
-                ply_width,
+                ply_width.max(text_width(&text) + 6.0),
                 LINE_HEIGHT,
             );
-            if move_cell(input, cell, current == Some(ply), &mv.to_string(), baseline) {
+            if move_cell(input, cell, current == Some(ply), &text, baseline) {
                 clicked = Some(ply);
             }
         }

@@ -32,8 +32,8 @@ use crate::gui::canvas::{canvas_height, canvas_width};
 /// What the room screen asks of its owner.
 mod buttons;
 
-pub(in crate::gui) use buttons::play_again_rect;
 use buttons::{draw_buttons, note_height};
+pub(in crate::gui) use buttons::{play_again_rect, resign_rect};
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum RoomAction {

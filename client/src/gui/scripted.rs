@@ -11,8 +11,9 @@
 //! creates no room but takes back the first seat the player holds, as the lobby's Resume
 //! button does (a window opened again after the last one died), and `rematch`, which presses
 //! Play again once the finished room names the room another player made to play it again, and
-//! is done in that room once every seat is taken. A text that does not parse is an error
-//! before the window opens.
+//! is done in that room once every seat is taken, and `resign`, which presses Resign twice once
+//! the game's own words are played, and is done once the game is over. A text that does not
+//! parse is an error before the window opens.
 
 use std::fmt::Debug;
 
@@ -26,7 +27,7 @@ use super::cave::scripted::CaveScript;
 use super::ewn::EwnScript;
 use super::hexapawn::HexScript;
 use super::klotski::KlotskiScript;
-use super::room_view::play_again_rect;
+use super::room_view::{play_again_rect, resign_rect};
 use super::scripted_game::ScriptedGame;
 
 /// How long the lobby's first answer is given for the lists that follow it.
@@ -64,6 +65,9 @@ pub struct RoomScript {
     /// pressed in.
     rematch: bool,
     rematch_from: Option<RoomId>,
+    /// Press Resign, and confirm it (`resign`): the clicks on it so far.
+    resign: bool,
+    resign_clicks: u8,
     /// The room and version seen done first, and when.
     done_since: Option<((RoomId, u64), f64)>,
 }
@@ -77,7 +81,7 @@ impl RoomScript {
             words.len() < count
         };
         let (replay, reconnecting, resume) = (take("replay"), take("reconnecting"), take("resume"));
-        let rematch = take("rematch");
+        let (rematch, resign) = (take("rematch"), take("resign"));
         let games = "bricks, cave, ewn, hexapawn, her-match or klotski";
         if let ["lobby", form @ ..] = &words[..] {
             let form = match form {
@@ -95,6 +99,8 @@ impl RoomScript {
                 resume: false,
                 rematch: false,
                 rematch_from: None,
+                resign: false,
+                resign_clicks: 0,
                 done_since: None,
             });
         }
@@ -119,6 +125,8 @@ impl RoomScript {
             resume,
             rematch,
             rematch_from: None,
+            resign,
+            resign_clicks: 0,
             done_since: None,
         })
     }
@@ -153,7 +161,14 @@ impl RoomScript {
             self.rematch_from = Some(snapshot.room);
             return Some(play_again_rect().center());
         }
-        (self.game.as_mut()?).click(snapshot, held, screen_w, screen_h)
+        let game = self.game.as_mut()?;
+        let click = game.click(snapshot, held, screen_w, screen_h);
+        let played = click.is_none() && game.done(snapshot) && snapshot.outcome.is_none();
+        if self.resign && played && self.resign_clicks < 2 && !held.is_empty() {
+            self.resign_clicks += 1;
+            return Some(resign_rect().center());
+        }
+        click
     }
 
     /// The stored game to replay, once, when the room's game is over and stored.
@@ -182,9 +197,10 @@ impl RoomScript {
         let Some(game) = &self.game else {
             return false;
         };
-        let done = match self.rematch {
-            true => snapshot.filter(|s| self.in_rematch(s)),
-            false => snapshot.filter(|s| !self.replay && game.done(s)),
+        let done = match (self.rematch, self.resign) {
+            (true, _) => snapshot.filter(|s| self.in_rematch(s)),
+            (false, true) => snapshot.filter(|s| s.outcome.is_some()),
+            (false, false) => snapshot.filter(|s| !self.replay && game.done(s)),
         };
         let seen = done.map(|s| (s.room, s.version));
         if self.done_since.map(|(seen, _)| seen) != seen {
@@ -265,6 +281,8 @@ mod tests {
         let mut rematch = RoomScript::parse("cave rematch resume").unwrap();
         assert!(rematch.rematch && rematch.seat_to_resume(&[]).is_none());
         assert!(!RoomScript::parse("cave").unwrap().rematch);
+        assert!(RoomScript::parse("cave classic a1 resign").unwrap().resign);
+        assert!(!RoomScript::parse("cave classic a1").unwrap().resign);
         let script = RoomScript::parse("hexapawn reconnecting b1-b2").unwrap();
         assert!(script.waits_for_reconnecting() && !script.ends_in_replay());
         assert!(

@@ -49,7 +49,10 @@ pub(super) fn draw_buttons(
     if let Some(resign) = resignation(snapshot, held) {
         let now = get_time();
         let text = resigning.text(snapshot.room, RESIGN, now);
-        let rect = Rect::new(play_again_rect().x, y, button_width(&text), BUTTON_HEIGHT);
+        let rect = Rect {
+            w: button_width(&text),
+            ..resign_rect()
+        };
         let confirmed = button(input, rect, &text) && resigning.click(snapshot.room, now);
         return confirmed.then_some(RoomAction::Send(resign));
     }
@@ -91,6 +94,15 @@ pub(in crate::gui) fn play_again_rect() -> Rect {
     let replay = replay_rect();
     let width = button_width(PLAY_AGAIN);
     Rect::new(replay.right() + 10.0, replay.y, width, BUTTON_HEIGHT)
+}
+
+/// Where Resign is while the game is on, in Play again's place (wider once it asks "Sure?";
+/// for the scripted window's clicks too).
+pub(in crate::gui) fn resign_rect() -> Rect {
+    Rect {
+        w: button_width(RESIGN),
+        ..play_again_rect()
+    }
 }
 
 /// What Play again offers a player of the room (Hexapawn's board offers its own).
