@@ -271,7 +271,7 @@ impl GameState {
     pub fn seat_to_move(&self) -> Option<u8> {
         match self {
             GameState::Cave(position) => position
-                .outcome()
+                .result()
                 .is_none()
                 .then(|| position.to_move().seat()),
             GameState::Bricks(game) => game.seat_to_move(),
@@ -286,7 +286,7 @@ impl GameState {
 
     pub fn outcome(&self) -> Option<Outcome> {
         match self {
-            GameState::Cave(position) => position.outcome().map(|outcome| match outcome {
+            GameState::Cave(position) => position.result().map(|outcome| match outcome {
                 cave::Outcome::Win(player) => Outcome::Won {
                     seat: player.seat(),
                 },

@@ -203,7 +203,8 @@ impl Position {
         anchored_cells(self.occupied())
     }
 
-    /// The cells the side to move may play, as a bitboard; empty once the game is over.
+    /// The cells the side to move may play, as a bitboard; empty once the board decides the
+    /// game (a resigned game takes no move either: [`Position::play`] refuses it).
     pub fn legal_moves(&self) -> u64 {
         if self.outcome().is_some() {
             0
@@ -223,7 +224,7 @@ impl Position {
 
     /// Checks a placement without making it.
     pub fn check(&self, square: Square) -> Result<(), MoveError> {
-        if self.outcome().is_some() {
+        if self.result().is_some() {
             Err(MoveError::GameOver)
         } else if self.occupied() & square.bit() != 0 {
             Err(MoveError::Occupied(square))
@@ -253,7 +254,7 @@ impl Position {
 
     /// The position after `side` resigns, on its turn or not; refused once the game is over.
     pub fn resign(&self, side: Player) -> Result<Position, MoveError> {
-        if self.outcome().is_some() {
+        if self.result().is_some() {
             return Err(MoveError::GameOver);
         }
         Ok(Position {
@@ -267,13 +268,21 @@ impl Position {
         self.resigned
     }
 
-    /// The result, once there is one: the other side wins when one resigned. Only the side
-    /// that just moved can have made a five, but both are checked so that any position (say,
-    /// one built from bitboards) is judged right.
+    /// The game's result: the other side's win when one resigned, else what the board says
+    /// ([`Position::outcome`]).
+    pub fn result(&self) -> Option<Outcome> {
+        match self.resigned {
+            Some(side) => Some(Outcome::Win(side.other())),
+            None => self.outcome(),
+        }
+    }
+
+    /// The result on the board, once there is one (a resignation is not on the board: see
+    /// [`Position::result`]; the searches, which never meet one, look only here). Only the
+    /// side that just moved can have made a five, but both are checked so that any position
+    /// (say, one built from bitboards) is judged right.
     pub fn outcome(&self) -> Option<Outcome> {
-        if let Some(side) = self.resigned {
-            Some(Outcome::Win(side.other()))
-        } else if has_five(self.black) {
+        if has_five(self.black) {
             Some(Outcome::Win(Player::Black))
         } else if has_five(self.white) {
             Some(Outcome::Win(Player::White))

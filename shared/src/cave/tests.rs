@@ -386,9 +386,9 @@ fn a_side_that_resigns_loses_on_its_turn_or_not_and_nothing_is_played_after() {
     let position = Position::from_moves(&moves("a1 h8 b1")).unwrap();
     for side in [Player::Black, Player::White] {
         let resigned = position.resign(side).unwrap();
-        assert_eq!(resigned.outcome(), Some(Outcome::Win(side.other())));
+        assert_eq!(resigned.result(), Some(Outcome::Win(side.other())));
+        assert_eq!(resigned.outcome(), None, "the board decides nothing");
         assert_eq!(resigned.resigned(), Some(side));
-        assert_eq!(resigned.legal_moves(), 0);
         assert_eq!(resigned.play(sq("c1")), Err(MoveError::GameOver));
         assert_eq!(resigned.resign(side.other()), Err(MoveError::GameOver));
         // It travels and is kept, in JSON as in the binary format.
