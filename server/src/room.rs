@@ -414,24 +414,21 @@ impl Room {
                 let (next, recorded) = her.apply(&self.state, seat, mv)?;
                 (next, GameMove::Hexapawn(recorded))
             }
-            // A player resigns for their own seat, on their turn or not.
-            (_, GameMove::Resign { seat: resigning }) if resigning != seat => {
-                return Err((
-                    ErrorCode::NotYourTurn,
-                    format!("seat {seat} cannot resign for seat {resigning}"),
-                ));
-            }
-            (_, GameMove::Resign { .. }) => {
-                let next =
-                    (self.state.apply(mv)).map_err(|e| (ErrorCode::IllegalMove, e.to_string()))?;
-                (next, mv)
-            }
             _ => {
-                if self.state.seat_to_move() != Some(seat) {
-                    return Err((
-                        ErrorCode::NotYourTurn,
-                        format!("it is not seat {seat}'s turn"),
-                    ));
+                // A player resigns for their own seat, on their turn or not; any other move
+                // waits for its seat's turn.
+                let refused = match mv {
+                    GameMove::Resign { seat: resigning } if resigning != seat => {
+                        Some(format!("seat {seat} cannot resign for seat {resigning}"))
+                    }
+                    GameMove::Resign { .. } => None,
+                    _ if self.state.seat_to_move() != Some(seat) => {
+                        Some(format!("it is not seat {seat}'s turn"))
+                    }
+                    _ => None,
+                };
+                if let Some(message) = refused {
+                    return Err((ErrorCode::NotYourTurn, message));
                 }
                 let next = self
                     .state
