@@ -93,6 +93,9 @@ pub struct LobbyView {
     pub me: Option<Player>,
     /// The seats we hold in unfinished rooms on this server, from any window or machine.
     my_seats: Vec<parlor_shared::protocol::HeldSeat>,
+    /// The rooms other players made to play again a game of ours, with their makers, as the
+    /// last list of rooms named them (`rows::rematches_for`).
+    rematches: HashMap<RoomId, Player>,
     /// What the lists say that is news to the person.
     news: LobbyNews,
     /// The name we go by, to change.
@@ -121,6 +124,7 @@ impl LobbyView {
             records: Vec::new(),
             me: None,
             my_seats: Vec::new(),
+            rematches: HashMap::new(),
             news: LobbyNews::default(),
             name: TextField::entered_with_enter(""),
             game: GameKind::Cave,
@@ -143,6 +147,7 @@ impl LobbyView {
     pub fn clear_lists(&mut self) {
         self.games.clear();
         self.rooms.clear();
+        self.rematches.clear();
         self.records.clear();
         self.me = None;
         self.my_seats.clear();
@@ -174,9 +179,9 @@ impl LobbyView {
     /// (see [`LobbyNews`]).
     pub fn set_rooms(&mut self, rooms: Vec<RoomSummary>) -> Vec<(RoomId, Player)> {
         let me = self.me.as_ref().map(|me| me.id);
-        let newly = (me.map(|me| self.news.rooms(&rooms, me))).unwrap_or_default();
+        self.rematches = (me.map(|me| rematches_for(&rooms, me))).unwrap_or_default();
         self.rooms = rooms;
-        newly
+        self.news.rematches(&self.rematches)
     }
 
     /// Handles input and draws the lobby. `held` are the seats this client holds.
@@ -404,9 +409,6 @@ impl LobbyView {
         let visible = ((list.h / ROOM_ROW_HEIGHT).floor() as usize).max(1);
         input.scroll(&mut self.rooms_scroll, list, rooms.len(), visible);
         let me = self.me.as_ref().map(|me| me.id);
-        let rematches = me
-            .map(|me| rematches_for(&self.rooms, me))
-            .unwrap_or_default();
         let mut action = None;
         for (row, room) in rooms
             .iter()
@@ -422,7 +424,7 @@ impl LobbyView {
                 (held.get(&room.room).map_or(&[][..], Vec::as_slice), me),
                 (
                     &self.closing.text(room.room, "Close", now),
-                    rematches.contains_key(&room.room),
+                    self.rematches.contains_key(&room.room),
                 ),
                 connected,
             );

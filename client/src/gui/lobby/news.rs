@@ -5,10 +5,8 @@
 
 use std::collections::{HashMap, HashSet};
 
-use parlor_shared::identity::{Player, PlayerId};
-use parlor_shared::protocol::{HeldSeat, RoomId, RoomSummary};
-
-use super::rows::rematches_for;
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::{HeldSeat, RoomId};
 
 #[derive(Default)]
 pub struct LobbyNews {
@@ -40,10 +38,9 @@ impl LobbyNews {
         newly
     }
 
-    /// The rooms arrived, as player `me` sees them: the rematches other players have made for
-    /// us since, each with its maker.
-    pub fn rooms(&mut self, rooms: &[RoomSummary], me: PlayerId) -> Vec<(RoomId, Player)> {
-        let made: HashMap<RoomId, Player> = rematches_for(rooms, me);
+    /// The rooms arrived, naming the rematches other players have `made` for us (see
+    /// `rows::rematches_for`): those made since, each with its maker.
+    pub fn rematches(&mut self, made: &HashMap<RoomId, Player>) -> Vec<(RoomId, Player)> {
         let mut newly: Vec<(RoomId, Player)> = match &self.rematches {
             Some(before) => (made.iter())
                 .filter(|(room, _)| !before.contains(room))
@@ -52,7 +49,7 @@ impl LobbyNews {
             None => Vec::new(),
         };
         newly.sort_by_key(|(room, _)| *room);
-        self.rematches = Some(made.into_keys().collect());
+        self.rematches = Some(made.keys().copied().collect());
         newly
     }
 }
@@ -60,8 +57,10 @@ impl LobbyNews {
 #[cfg(test)]
 mod tests {
     use parlor_shared::game::GameKind;
-    use parlor_shared::protocol::{RematchRoom, SeatState};
+    use parlor_shared::identity::PlayerId;
+    use parlor_shared::protocol::{RematchRoom, RoomSummary, SeatState};
 
+    use super::super::rows::rematches_for;
     use super::*;
 
     fn held(room: RoomId, to_move: bool) -> HeldSeat {
@@ -110,13 +109,16 @@ mod tests {
                 by: bob.clone(),
             }),
         };
+        let seen = |news: &mut LobbyNews, rooms: &[RoomSummary], me| {
+            news.rematches(&rematches_for(rooms, me))
+        };
         let mut news = LobbyNews::default();
-        assert!(news.rooms(&[finished(4, None)], ada.id).is_empty());
+        assert!(seen(&mut news, &[finished(4, None)], ada.id).is_empty());
         let named = [finished(4, Some(9))];
-        assert_eq!(news.rooms(&named, ada.id), [(9, bob.clone())]);
-        assert!(news.rooms(&named, ada.id).is_empty(), "told once");
+        assert_eq!(seen(&mut news, &named, ada.id), [(9, bob.clone())]);
+        assert!(seen(&mut news, &named, ada.id).is_empty(), "told once");
         let mut bobs = LobbyNews::default();
-        bobs.rooms(&[finished(4, None)], bob.id);
-        assert!(bobs.rooms(&named, bob.id).is_empty(), "Bob made it");
+        seen(&mut bobs, &[finished(4, None)], bob.id);
+        assert!(seen(&mut bobs, &named, bob.id).is_empty(), "Bob made it");
     }
 }
