@@ -62,6 +62,11 @@ fn tell(app: &mut App, message: ServerMsg) {
     app.handle_event(NetEvent::Message(Box::new(message)));
 }
 
+/// Whether `sent` asks to sit in seat `seat` of `room`.
+fn joins(sent: Option<&ClientMsg>, room: RoomId, seat: u8) -> bool {
+    matches!(sent, Some(ClientMsg::JoinSeat { room: r, seat: s, .. }) if *r == room && *s == seat)
+}
+
 fn press_play_again(app: &mut App) {
     let again = *app.snapshots[&4].again.clone().unwrap();
     app.on_room_action(4, RoomAction::PlayAgain(again));
@@ -100,14 +105,7 @@ fn the_first_to_press_asks_for_a_room_and_sits_in_it() {
     );
     tell(&mut app, ServerMsg::RoomCreated { room: 9 });
     assert!(matches!(app.sent[1], ClientMsg::Leave { room: 4 }));
-    assert!(matches!(
-        app.sent[2],
-        ClientMsg::JoinSeat {
-            room: 9,
-            seat: 0,
-            ..
-        }
-    ));
+    assert!(joins(app.sent.get(2), 9, 0));
     // The old room names our room: nothing more to do.
     tell(&mut app, ServerMsg::State(finished(4, Some(9))));
     assert_eq!(app.sent.len(), 3);
@@ -129,14 +127,7 @@ fn the_other_player_is_shown_the_room_and_takes_the_seat_left_there() {
     );
     assert_eq!(room_on_screen(&app), Some(9));
     tell(&mut app, ServerMsg::State(new_room(9, SeatState::Open)));
-    assert!(matches!(
-        app.sent[2],
-        ClientMsg::JoinSeat {
-            room: 9,
-            seat: 1,
-            ..
-        }
-    ));
+    assert!(joins(app.sent.get(2), 9, 1));
     // A later state does not ask again.
     tell(&mut app, ServerMsg::State(new_room(9, SeatState::Open)));
     assert_eq!(app.sent.len(), 3);
@@ -195,14 +186,7 @@ fn of_two_pressed_at_once_the_one_not_named_closes_its_room_and_joins_the_other(
             app.notice.as_ref().map(|n| &n.text)
         );
         tell(&mut app, ServerMsg::State(new_room(7, SeatState::Open)));
-        assert!(matches!(
-            app.sent.last(),
-            Some(ClientMsg::JoinSeat {
-                room: 7,
-                seat: 1,
-                ..
-            })
-        ));
+        assert!(joins(app.sent.last(), 7, 1));
     }
 }
 
@@ -223,18 +207,7 @@ fn a_rematch_closed_before_it_was_reached_is_replaced_by_a_room_of_our_own() {
     // The finished room's state, naming room 9 (no `Left` for it has come here), does not
     // send us back there.
     tell(&mut app, ServerMsg::RoomCreated { room: 11 });
-    assert!(
-        matches!(
-            app.sent.last(),
-            Some(ClientMsg::JoinSeat {
-                room: 11,
-                seat: 0,
-                ..
-            })
-        ),
-        "{:?}",
-        app.sent
-    );
+    assert!(joins(app.sent.last(), 11, 0), "{:?}", app.sent);
     assert!(!app.sent.contains(&ClientMsg::CloseRoom { room: 11 }));
 }
 
@@ -252,18 +225,7 @@ fn the_maker_coming_back_takes_back_their_own_seat() {
         player: Some(me),
     };
     tell(&mut app, ServerMsg::State(rematch));
-    assert!(
-        matches!(
-            app.sent.last(),
-            Some(ClientMsg::JoinSeat {
-                room: 9,
-                seat: 0,
-                ..
-            })
-        ),
-        "{:?}",
-        app.sent
-    );
+    assert!(joins(app.sent.last(), 9, 0), "{:?}", app.sent);
 }
 
 /// Ada made the rematch and closed it, and presses Play again in the finished room: she is
