@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use parlor_shared::cave::{Outcome, Player, Position, Square, squares_of};
 
 pub use super::lines::evaluate;
-use super::lines::five_completions;
+use super::lines::{five_completions, placement_gain};
 
 /// Score of a won position; a win found `ply` moves deep scores `WIN - ply`, so the search
 /// prefers quick wins and slow losses.
@@ -99,10 +99,12 @@ fn ordered_moves(position: &Position, legal: u64) -> Vec<Square> {
     let me = position.to_move();
     let must_block = winning_cells(position, me.other(), legal);
     let candidates = if must_block != 0 { must_block } else { legal };
+    let (mine, theirs) = (position.bricks(me), position.bricks(me.other()));
+    // A child's evaluation, from the opponent's side, is minus ours before the move minus the
+    // move's gain: ordering by the gain alone, largest first, orders by the child's value.
     let mut scored: Vec<(i32, Square)> = squares_of(candidates)
-        .map(|square| (evaluate(&position.play_unchecked(square)), square))
+        .map(|square| (-placement_gain(mine, theirs, square), square))
         .collect();
-    // The child's evaluation is from the opponent's side: lower is better for us.
     scored.sort_by_key(|&(score, square)| (score, square));
     scored.into_iter().map(|(_, square)| square).collect()
 }

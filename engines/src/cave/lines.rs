@@ -3,7 +3,7 @@
 
 use std::sync::OnceLock;
 
-use parlor_shared::cave::Position;
+use parlor_shared::cave::{Position, Square};
 
 /// Value of a window holding 0..=4 bricks of one side and none of the other.
 pub const WINDOW_WEIGHT: [i32; 5] = [0, 1, 8, 64, 512];
@@ -42,6 +42,38 @@ pub fn window_score(mine: u64, theirs: u64) -> i32 {
             _ => score,
         }
     })
+}
+
+/// How much placing a brick of `mine` on `square` (an empty cell) raises
+/// [`window_score`]`(mine, theirs)`. Only the windows through the cell change, at most 20 of
+/// the 96, so move ordering asks this instead of scoring every child whole.
+pub fn placement_gain(mine: u64, theirs: u64, square: Square) -> i32 {
+    windows_through(square).iter().fold(0, |gain, &window| {
+        let (m, t) = ((mine & window).count_ones(), (theirs & window).count_ones());
+        match (m, t) {
+            // Mine only (or empty): one brick fuller.
+            (m, 0) => {
+                gain + WINDOW_WEIGHT[(m + 1).min(4) as usize] - WINDOW_WEIGHT[m.min(4) as usize]
+            }
+            // Theirs only: the window stops counting for them.
+            (0, t) => gain + WINDOW_WEIGHT[t.min(4) as usize],
+            _ => gain,
+        }
+    })
+}
+
+/// The five-cell windows that hold `square`.
+fn windows_through(square: Square) -> &'static [u64] {
+    static THROUGH: OnceLock<Vec<Vec<u64>>> = OnceLock::new();
+    let through = THROUGH.get_or_init(|| {
+        (0..64)
+            .map(|cell| {
+                let bit = 1u64 << cell;
+                windows().iter().copied().filter(|w| w & bit != 0).collect()
+            })
+            .collect()
+    });
+    &through[usize::from(square.index())]
 }
 
 /// The line heuristic from the point of view of the side to move.
@@ -102,6 +134,23 @@ mod tests {
             // the engines, but the definition holds in general when `mine` has no five yet.
             prop_assume!(!has_five(mine));
             prop_assert_eq!(five_completions(mine, theirs), expected);
+        }
+
+        #[test]
+        fn a_placements_gain_is_the_change_in_the_whole_score(
+            mine_cells in prop::collection::vec(0u8..64, 0..24),
+            their_cells in prop::collection::vec(0u8..64, 0..24),
+            cell in 0u8..64,
+        ) {
+            let bits = |cells: &[u8]| cells.iter().fold(0u64, |b, &c| b | 1 << c);
+            let mine = bits(&mine_cells);
+            let theirs = bits(&their_cells) & !mine;
+            let square = Square::from_index(cell).unwrap();
+            prop_assume!((mine | theirs) & square.bit() == 0);
+            prop_assert_eq!(
+                placement_gain(mine, theirs, square),
+                window_score(mine | square.bit(), theirs) - window_score(mine, theirs)
+            );
         }
     }
 }

@@ -113,3 +113,33 @@ fn beats_a_random_player_from_both_sides() {
         }
     }
 }
+
+proptest::proptest! {
+    /// Move ordering scores only the windows a move touches; it must order exactly as scoring
+    /// each child whole would (the child's value, lowest first, then the square).
+    #[test]
+    fn moves_are_ordered_as_the_childrens_whole_evaluations_order_them(
+        picks in proptest::collection::vec(0usize..64, 0..30),
+    ) {
+        let mut p = Position::new();
+        for pick in picks {
+            let legal: Vec<Square> = p.legal_squares().collect();
+            if legal.is_empty() {
+                break;
+            }
+            p = p.play(legal[pick % legal.len()]).unwrap();
+        }
+        proptest::prop_assume!(p.legal_moves() != 0);
+        let legal = p.legal_moves();
+        let me = p.to_move();
+        let must_block =
+            five_completions(p.bricks(me.other()), p.bricks(me)) & legal;
+        let candidates = if must_block != 0 { must_block } else { legal };
+        let mut expected: Vec<(i32, Square)> = parlor_shared::cave::squares_of(candidates)
+            .map(|square| (evaluate(&p.play_unchecked(square)), square))
+            .collect();
+        expected.sort();
+        let expected: Vec<Square> = expected.into_iter().map(|(_, square)| square).collect();
+        proptest::prop_assert_eq!(ordered_moves(&p, legal), expected);
+    }
+}
