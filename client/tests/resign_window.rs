@@ -1,6 +1,7 @@
 //! Resigning in the real window: a Magnetic Cave game against the classic AI, a brick placed
 //! and answered, then Resign pressed twice (the hidden script's `resign`, which is done only
-//! once the game is over): the game ends, lost, as the side panel says in red.
+//! once the game is over): the game ends, lost, as the side panel says in red. The same for
+//! Dropping Bricks' answering side, resigning while the agent's first drop waits.
 
 mod common;
 
@@ -15,16 +16,27 @@ fn red_in_the_panel(shot: &Screenshot) -> usize {
     shot.lit_pixels(top, ERROR_TEXT)
 }
 
-#[test]
-fn resigning_in_the_window_ends_the_game_lost() {
-    let Some(playing) = open_room("cave classic a1") else {
+/// Opens `playing` and the same with `resign` after it: no red in the panel while the game is
+/// on, the result in red once resigned.
+fn resigning_ends_it_lost(playing: &str) {
+    let Some(on) = open_room(playing) else {
         return;
     };
-    assert_eq!(red_in_the_panel(&playing), 0, "the game is on");
-    let resigned = open_room("cave classic a1 resign").expect("xvfb-run is here");
+    assert_eq!(red_in_the_panel(&on), 0, "{playing}: the game is on");
+    let resigned = open_room(&format!("{playing} resign")).expect("xvfb-run is here");
     let red = red_in_the_panel(&resigned);
     assert!(
         red >= 40,
-        "{red} red pixels: the result says the game is lost"
+        "{playing}: {red} red pixels, where the result should say the game is lost"
     );
+}
+
+#[test]
+fn resigning_in_the_window_ends_the_game_lost() {
+    resigning_ends_it_lost("cave classic a1");
+}
+
+#[test]
+fn the_answerer_of_dropping_bricks_resigns_too() {
+    resigning_ends_it_lost("bricks answerer");
 }

@@ -225,7 +225,7 @@ pub enum RuleError {
     EwnTakeback(#[from] ewn::TakebackError),
     #[error("only the puzzles (EWN, Numeric Klotski) take Undo and Restart, not {0}")]
     NotAPuzzle(&'static str),
-    #[error("only Magnetic Cave's players resign, not {0}'s")]
+    #[error("only the players of Magnetic Cave and Dropping Bricks resign, not {0}'s")]
     NoResigning(&'static str),
     #[error("the game has no seat {0}")]
     NoSuchSeat(u8),
@@ -292,15 +292,7 @@ impl GameState {
                 },
                 cave::Outcome::Tie => Outcome::Tie,
             }),
-            GameState::Bricks(game) => match game.turn() {
-                bricks::Turn::Over(bricks::Status::Won { .. }) => Some(Outcome::Won {
-                    seat: bricks::AGENT_SEAT,
-                }),
-                bricks::Turn::Over(_) => Some(Outcome::Won {
-                    seat: bricks::ANSWERER_SEAT,
-                }),
-                _ => None,
-            },
+            GameState::Bricks(game) => game.winner().map(|seat| Outcome::Won { seat }),
             GameState::Ewn(game) => match game.status() {
                 ewn::Status::Playing => None,
                 ewn::Status::Won => Some(Outcome::Won { seat: 0 }),
@@ -357,6 +349,9 @@ impl GameState {
                     .find(|side| side.seat() == seat)
                     .ok_or(RuleError::NoSuchSeat(seat))?;
                 Ok(GameState::Cave(position.resign(side)?))
+            }
+            (GameState::Bricks(game), GameMove::Resign { seat }) => {
+                Ok(GameState::Bricks(game.resign(seat)?))
             }
             (state, GameMove::Undo | GameMove::Restart) => {
                 Err(RuleError::NotAPuzzle(state.kind().name()))

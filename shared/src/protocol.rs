@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;
 
 pub type RoomId = u64;
 pub type RecordId = u64;

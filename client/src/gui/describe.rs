@@ -5,7 +5,7 @@
 //! The plain functions word Magnetic Cave; the `game_` ones take the game and word any.
 
 use parlor_engines::bricks::Solution;
-use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
+use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, Turn};
 use parlor_shared::game::{GameKind, GameState, Outcome};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{RoomId, SeatState};
@@ -83,12 +83,13 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
 /// [`game_outcome`] of the game in `state`: an auto match names the brain that won.
 pub fn state_outcome(state: &GameState, result: Outcome, me: Option<u8>) -> String {
     match (state, result) {
-        (GameState::Cave(position), Outcome::Won { seat }) if position.resigned().is_some() => {
-            let resigned = seat_name(1 - seat);
+        (state, Outcome::Won { seat }) if is_resigned(state) => {
+            let name = |seat| game_seat_name(state.kind(), seat);
+            let resigned = name(1 - seat);
             match me {
                 Some(me) if me == seat => format!("{resigned} resigned - you won!"),
                 Some(_) => format!("{resigned} resigned - you lost"),
-                None => format!("{resigned} resigned - {} won", seat_name(seat)),
+                None => format!("{resigned} resigned - {} won", name(seat)),
             }
         }
         (GameState::HerMatch(view), Outcome::Won { seat }) => {
@@ -98,6 +99,15 @@ pub fn state_outcome(state: &GameState, result: Outcome, me: Option<u8>) -> Stri
             }
         }
         _ => game_outcome(state.kind(), result, me),
+    }
+}
+
+/// Whether a player gave `state`'s game up (only two-player games take a resignation).
+fn is_resigned(state: &GameState) -> bool {
+    match state {
+        GameState::Cave(position) => position.resigned().is_some(),
+        GameState::Bricks(game) => matches!(game.turn(), Turn::Resigned { .. }),
+        _ => false,
     }
 }
 

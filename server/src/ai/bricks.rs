@@ -83,6 +83,6 @@ pub fn choose_move(game: &BricksGame, kind: AiKind, seed: u64) -> Option<BricksM
             };
             answer.ok().map(BricksMove::Answer)
         }
-        Turn::Over(_) => None,
+        Turn::Over(_) | Turn::Resigned { .. } => None,
     }
 }

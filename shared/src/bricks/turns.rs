@@ -29,26 +29,35 @@ pub enum Turn {
         height: u64,
     },
     Over(Status),
+    /// The player in `seat` gave the game up: the other seat won.
+    Resigned {
+        seat: u8,
+    },
 }
 
-/// The whole game: the start, the seed's state, and a drop waiting for its answer. One read
-/// from a peer is checked like one played here (`BricksGameWire`).
+/// The whole game: the start, the seed's state, a drop waiting for its answer, and the seat
+/// that resigned, if one did. One read from a peer is checked like one played here
+/// (`BricksGameWire`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(try_from = "BricksGameWire", into = "BricksGameWire")]
 pub struct BricksGame {
     setup: Setup,
     state: State,
     pending_drop: Option<u64>,
+    resigned: Option<u8>,
 }
 
 /// A game as it travels: the same fields, checked on the way in, since a peer may send any
 /// numbers and the screens divide and index by them (a height of 0 would make the window's
 /// tower panic).
+/// `resigned` is absent (read as none) in games stored before resigning existed.
 #[derive(Clone, Copy, Serialize, Deserialize)]
 struct BricksGameWire {
     setup: Setup,
     state: State,
     pending_drop: Option<u64>,
+    #[serde(default)]
+    resigned: Option<u8>,
 }
 
 impl From<BricksGame> for BricksGameWire {
@@ -57,6 +66,7 @@ impl From<BricksGame> for BricksGameWire {
             setup: game.setup,
             state: game.state,
             pending_drop: game.pending_drop,
+            resigned: game.resigned,
         }
     }
 }
@@ -84,10 +94,21 @@ impl TryFrom<BricksGameWire> for BricksGame {
         {
             return Err(format!("a drop from {drop} cannot be waiting in {state}"));
         }
+        if let Some(seat) = wire.resigned {
+            if seat != AGENT_SEAT && seat != ANSWERER_SEAT {
+                return Err(format!(
+                    "a Dropping Bricks game has no seat {seat} to resign"
+                ));
+            }
+            if state.status() != Status::Playing {
+                return Err(format!("nobody resigns once {state}"));
+            }
+        }
         Ok(BricksGame {
             setup,
             state,
             pending_drop: wire.pending_drop,
+            resigned: wire.resigned,
         })
     }
 }
@@ -98,6 +119,7 @@ impl BricksGame {
             setup,
             state: State::start(setup),
             pending_drop: None,
+            resigned: None,
         }
     }
 
@@ -114,6 +136,9 @@ impl BricksGame {
     }
 
     pub fn turn(&self) -> Turn {
+        if let Some(seat) = self.resigned {
+            return Turn::Resigned { seat };
+        }
         match (self.state.status(), self.pending_drop) {
             (Status::Playing, None) => Turn::Agent,
             (Status::Playing, Some(height)) => Turn::Answerer { height },
@@ -126,7 +151,35 @@ impl BricksGame {
         match self.turn() {
             Turn::Agent => Some(AGENT_SEAT),
             Turn::Answerer { .. } => Some(ANSWERER_SEAT),
-            Turn::Over(_) => None,
+            Turn::Over(_) | Turn::Resigned { .. } => None,
+        }
+    }
+
+    /// The seat that won, once the game is over: the agent when the strength is known, the
+    /// answering side when the drops or bricks ran out first, the other seat's player when one
+    /// resigned.
+    pub fn winner(&self) -> Option<u8> {
+        match self.turn() {
+            Turn::Over(Status::Won { .. }) => Some(AGENT_SEAT),
+            Turn::Over(_) => Some(ANSWERER_SEAT),
+            Turn::Resigned { seat } => Some(1 - seat),
+            Turn::Agent | Turn::Answerer { .. } => None,
+        }
+    }
+
+    /// The game after the player in `seat` resigns, on their turn or not (a drop waiting for
+    /// its answer stays unanswered); refused once the game is over.
+    pub fn resign(&self, seat: u8) -> Result<BricksGame, BricksMoveError> {
+        if seat != AGENT_SEAT && seat != ANSWERER_SEAT {
+            return Err(BricksMoveError::NoSuchSeat(seat));
+        }
+        match self.turn() {
+            Turn::Over(status) => Err(BricksMoveError::Rules(BricksError::GameOver(status))),
+            Turn::Resigned { .. } => Err(BricksMoveError::Resigned),
+            Turn::Agent | Turn::Answerer { .. } => Ok(BricksGame {
+                resigned: Some(seat),
+                ..*self
+            }),
         }
     }
 
@@ -134,6 +187,7 @@ impl BricksGame {
     pub fn play(&self, mv: BricksMove) -> Result<BricksGame, BricksMoveError> {
         match (self.turn(), mv) {
             (Turn::Over(status), _) => Err(BricksMoveError::Rules(BricksError::GameOver(status))),
+            (Turn::Resigned { .. }, _) => Err(BricksMoveError::Resigned),
             (Turn::Agent, BricksMove::Drop(height)) => {
                 let range = self.state.drop_range()?;
                 if !range.contains(&height) {
@@ -170,6 +224,10 @@ pub enum BricksMoveError {
     NoDropToAnswer,
     #[error("the drop from height {0} still waits for its answer")]
     AwaitingAnswer(u64),
+    #[error("the game is over: a player resigned")]
+    Resigned,
+    #[error("a Dropping Bricks game has no seat {0}")]
+    NoSuchSeat(u8),
 }
 
 #[cfg(test)]
@@ -208,9 +266,15 @@ mod tests {
         let json = serde_json::to_string(&waiting).unwrap();
         assert_eq!(
             json,
-            r#"{"setup":{"height":10,"drops":4,"bricks":2},"state":{"min_safe":0,"max_safe":10,"drops_left":4,"bricks_left":2},"pending_drop":4}"#
+            r#"{"setup":{"height":10,"drops":4,"bricks":2},"state":{"min_safe":0,"max_safe":10,"drops_left":4,"bricks_left":2},"pending_drop":4,"resigned":null}"#
         );
         assert_eq!(serde_json::from_str::<BricksGame>(&json).unwrap(), waiting);
+        // A game stored before resigning existed has no `resigned`.
+        let stored_before = json.replace(r#","resigned":null"#, "");
+        assert_eq!(
+            serde_json::from_str::<BricksGame>(&stored_before).unwrap(),
+            waiting
+        );
         for (bad, why) in [
             (json.replace(r#""height":10"#, r#""height":0"#), "height"),
             (
@@ -232,6 +296,10 @@ mod tests {
             (
                 json.replace(r#""pending_drop":4"#, r#""pending_drop":0"#),
                 "cannot be waiting",
+            ),
+            (
+                json.replace(r#""resigned":null"#, r#""resigned":2"#),
+                "no seat 2",
             ),
         ] {
             let error = serde_json::from_str::<BricksGame>(&bad)
@@ -261,5 +329,41 @@ mod tests {
             g.play(BricksMove::Drop(1)),
             Err(BricksMoveError::Rules(BricksError::GameOver(_)))
         ));
+    }
+
+    #[test]
+    fn either_seat_resigns_on_its_turn_or_not_and_the_other_wins() {
+        let dropped = game(10, 4, 2).play(BricksMove::Drop(4)).unwrap();
+        for (seat, winner) in [(AGENT_SEAT, ANSWERER_SEAT), (ANSWERER_SEAT, AGENT_SEAT)] {
+            let resigned = dropped.resign(seat).unwrap();
+            assert_eq!(resigned.turn(), Turn::Resigned { seat });
+            assert_eq!(
+                (resigned.seat_to_move(), resigned.winner()),
+                (None, Some(winner))
+            );
+            assert_eq!(
+                resigned.play(BricksMove::Answer(Answer::Safe)),
+                Err(BricksMoveError::Resigned)
+            );
+            assert_eq!(resigned.resign(winner), Err(BricksMoveError::Resigned));
+            let json = serde_json::to_string(&resigned).unwrap();
+            assert_eq!(serde_json::from_str::<BricksGame>(&json).unwrap(), resigned);
+        }
+        assert_eq!(dropped.resign(2), Err(BricksMoveError::NoSuchSeat(2)));
+        // A game already decided takes no resignation, and one read so is refused.
+        let mut over = game(1, 1, 1);
+        for mv in [BricksMove::Drop(1), BricksMove::Answer(Answer::Broken)] {
+            over = over.play(mv).unwrap();
+        }
+        assert_eq!(over.winner(), Some(AGENT_SEAT));
+        assert!(matches!(
+            over.resign(ANSWERER_SEAT),
+            Err(BricksMoveError::Rules(BricksError::GameOver(_)))
+        ));
+        let json = serde_json::to_string(&over)
+            .unwrap()
+            .replace(r#""resigned":null"#, r#""resigned":1"#);
+        let error = serde_json::from_str::<BricksGame>(&json).unwrap_err();
+        assert!(error.to_string().contains("nobody resigns"), "{error}");
     }
 }

@@ -229,7 +229,9 @@ impl BricksRoomBoard {
         let clicked = button_enabled(input, button, "Drop", agent_to_drop && typed.is_ok());
         *y += BUTTON_HEIGHT + LINE_HEIGHT;
         let (note, color) = match (&typed, game.turn()) {
-            (_, Turn::Over(_)) => ("The game is over.".to_string(), DIM_TEXT),
+            (_, Turn::Over(_) | Turn::Resigned { .. }) => {
+                ("The game is over.".to_string(), DIM_TEXT)
+            }
             (_, Turn::Answerer { height }) => (
                 format!("Waiting for the answer to the drop from {height}."),
                 DIM_TEXT,
@@ -300,7 +302,7 @@ fn answerer_controls(
     }
     *y += BUTTON_HEIGHT + LINE_HEIGHT;
     let note = match (waiting_drop, game.turn()) {
-        (_, Turn::Over(_)) => "The game is over.".to_string(),
+        (_, Turn::Over(_) | Turn::Resigned { .. }) => "The game is over.".to_string(),
         (Some(_), _) if awaiting => "Your answer is on its way.".to_string(),
         (Some(height), _) => format!("Did the brick survive the drop from {height}?"),
         (None, _) => "Wait for the agent's drop.".to_string(),

@@ -3,7 +3,7 @@
 //! window.
 
 use parlor_engines::bricks::{Agent, WinningAgent};
-use parlor_shared::bricks::{BricksGame, Statement, Status, Turn};
+use parlor_shared::bricks::{AGENT_SEAT, BricksGame, Statement, Status, Turn};
 
 /// How a status line is coloured.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +80,7 @@ pub fn drop_height(text: &str, game: &BricksGame) -> Result<u64, String> {
         Turn::Answerer { height } => {
             return Err(format!("The drop from {height} waits for its answer."));
         }
-        Turn::Over(_) => return Err("The game is over.".into()),
+        Turn::Over(_) | Turn::Resigned { .. } => return Err("The game is over.".into()),
     }
     let state = game.state();
     let (low, high) = (state.min_safe() + 1, state.max_safe());
@@ -177,6 +177,14 @@ pub fn status_lines(game: &BricksGame) -> Vec<(String, Tone)> {
                 _ => "The agent loses: it had to guess.",
             };
             lines.push((result.into(), Tone::Plain));
+        }
+        Turn::Resigned { seat } => {
+            let side = if seat == AGENT_SEAT {
+                "The agent resigned: the answering side wins."
+            } else {
+                "The answering side resigned: the agent wins."
+            };
+            lines.push((side.into(), Tone::Plain));
         }
     }
     lines

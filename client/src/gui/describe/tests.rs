@@ -210,3 +210,19 @@ fn a_resignation_says_who_resigned() {
         format!("{white} resigned - {black} won")
     );
 }
+
+#[test]
+fn a_dropping_bricks_resignation_names_the_side() {
+    use parlor_shared::bricks::{ANSWERER_SEAT, BricksGame, Setup};
+    let game = BricksGame::new(Setup::new(10, 4, 2).unwrap());
+    let state = GameState::Bricks(game.resign(ANSWERER_SEAT).unwrap());
+    let won = Outcome::Won { seat: 0 };
+    assert_eq!(
+        state_outcome(&state, won, Some(0)),
+        "Answerer resigned - you won!"
+    );
+    assert_eq!(
+        state_outcome(&state, won, None),
+        "Answerer resigned - Agent won"
+    );
+}

@@ -1,5 +1,5 @@
 //! The room's buttons at the foot of its side panel: Leave, Replay (or Replay the solution while
-//! a solver plays it), Resign while a Magnetic Cave game of ours is on (asked twice), and Play
+//! a solver plays it), Resign while a two-player game of ours is on (asked twice), and Play
 //! again once it is over, with a line above them once another player has made the room that
 //! plays the game again.
 
@@ -67,10 +67,12 @@ pub(super) fn draw_buttons(
 const PLAY_AGAIN: &str = "Play again";
 const RESIGN: &str = "Resign";
 
-/// The move that resigns our seat in `snapshot`'s game: a Magnetic Cave game under way in
-/// which this client holds one seat (holding both, there is nobody to give the game to).
+/// The move that resigns our seat in `snapshot`'s game: a Magnetic Cave or Dropping Bricks
+/// game under way in which this client holds one seat (holding both, there is nobody to give
+/// the game to).
 fn resignation(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<ClientMsg> {
-    let under_way = snapshot.outcome.is_none() && matches!(snapshot.state, GameState::Cave(_));
+    let resignable = matches!(snapshot.state, GameState::Cave(_) | GameState::Bricks(_));
+    let under_way = snapshot.outcome.is_none() && resignable;
     let [mine] = held else {
         return None;
     };
@@ -206,5 +208,19 @@ mod tests {
         );
         let over = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
         assert_eq!(resignation(&over, &[seat(1)]), None, "the game is over");
+        let bricks = GameSetup::Bricks {
+            height: 10,
+            drops: 4,
+            bricks: 2,
+        };
+        let bricks = RoomSnapshot {
+            state: bricks.start().unwrap(),
+            outcome: None,
+            ..playing
+        };
+        assert!(
+            resignation(&bricks, &[seat(0)]).is_some(),
+            "Dropping Bricks' agent may resign"
+        );
     }
 }

@@ -184,3 +184,22 @@ fn status_lines_show_the_known_ranges_what_is_left_and_what_comes_next() {
         "The agent loses: it had to guess."
     );
 }
+
+#[test]
+fn a_resigned_game_says_who_gave_up_and_takes_no_drop() {
+    use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT};
+    let dropped = game(10, 4, 2, &[BricksMove::Drop(3)]);
+    for (seat, said) in [
+        (AGENT_SEAT, "The agent resigned: the answering side wins."),
+        (
+            ANSWERER_SEAT,
+            "The answering side resigned: the agent wins.",
+        ),
+    ] {
+        let resigned = dropped.resign(seat).unwrap();
+        let lines = status_lines(&resigned);
+        assert_eq!(lines.last().map(|(text, _)| text.as_str()), Some(said));
+        assert_eq!(statement(&resigned), None, "the agent states nothing");
+        assert_eq!(drop_height("5", &resigned), Err("The game is over.".into()));
+    }
+}
