@@ -107,6 +107,13 @@ struct Seat {
     planner: Option<ai::Planner>,
 }
 
+impl Seat {
+    /// A person's seat nobody has taken yet.
+    fn is_open(&self) -> bool {
+        self.spec == SeatSpec::Human && self.key.is_none()
+    }
+}
+
 struct Room {
     id: RoomId,
     game: GameKind,
@@ -415,11 +422,20 @@ impl Room {
                 (next, GameMove::Hexapawn(recorded))
             }
             _ => {
-                // A player resigns for their own seat, on their turn or not; any other move
-                // waits for its seat's turn.
+                // A player resigns for their own seat, on their turn or not, once somebody
+                // sits opposite (else there is no game to give anyone: Close ends the room);
+                // any other move waits for its seat's turn.
                 let refused = match mv {
                     GameMove::Resign { seat: resigning } if resigning != seat => {
                         Some(format!("seat {seat} cannot resign for seat {resigning}"))
+                    }
+                    GameMove::Resign { .. } if self.seats.iter().any(Seat::is_open) => {
+                        return Err((
+                            ErrorCode::IllegalMove,
+                            "nobody has taken the other seat yet, so there is nobody to resign \
+                             to: close the room instead"
+                                .into(),
+                        ));
                     }
                     GameMove::Resign { .. } => None,
                     _ if self.state.seat_to_move() != Some(seat) => {

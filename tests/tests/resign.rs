@@ -19,6 +19,11 @@ async fn a_player_resigns_out_of_turn_and_the_other_side_wins_in_the_record_too(
     let mut bob = Peer::connect(&url, Format::Binary).await;
     let room = ada.create(GameSetup::Cave, vec![SeatSpec::Human; 2]).await;
     let ada_token = ada.join(room, 0).await;
+    // Nobody sits opposite yet: there is nobody to give the game to.
+    ada.send_move(room, &ada_token, 0, GameMove::Resign { seat: 0 })
+        .await;
+    let refusal = ada.expect_error(ErrorCode::IllegalMove).await;
+    assert!(refusal.contains("close the room instead"), "{refusal}");
     let bob_token = bob.join(room, 1).await;
     ada.play_and_see(room, &ada_token, 0, cave("a1")).await;
     bob.play_and_see(room, &bob_token, 1, cave("h8")).await;

@@ -68,11 +68,12 @@ const PLAY_AGAIN: &str = "Play again";
 const RESIGN: &str = "Resign";
 
 /// The move that resigns our seat in `snapshot`'s game: a Magnetic Cave or Dropping Bricks
-/// game under way in which this client holds one seat (holding both, there is nobody to give
-/// the game to).
+/// game under way in which this client holds one seat and the other is taken (holding both,
+/// or with the other still open, there is nobody to give the game to).
 fn resignation(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<ClientMsg> {
     let resignable = matches!(snapshot.state, GameState::Cave(_) | GameState::Bricks(_));
-    let under_way = snapshot.outcome.is_none() && resignable;
+    let opposed = !snapshot.seats.contains(&SeatState::Open);
+    let under_way = snapshot.outcome.is_none() && resignable && opposed;
     let [mine] = held else {
         return None;
     };
@@ -208,6 +209,9 @@ mod tests {
         );
         let over = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
         assert_eq!(resignation(&over, &[seat(1)]), None, "the game is over");
+        let mut unopposed = playing.clone();
+        unopposed.seats[0] = SeatState::Open;
+        assert_eq!(resignation(&unopposed, &[seat(1)]), None, "Black is open");
         let bricks = GameSetup::Bricks {
             height: 10,
             drops: 4,
