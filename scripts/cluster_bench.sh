@@ -34,6 +34,7 @@ cleanup() {
 trap cleanup EXIT
 
 quotas=(--rooms-per-address 100000 --ai-rooms-per-address 100000 --followed-per-address 100000
+        --room-creations-per-address 100000
         --max-connections 50000
         --max-rooms 100000)
 urls=()

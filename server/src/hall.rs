@@ -68,6 +68,15 @@ fn bad_request(message: impl Into<String>) -> Refusal {
     (ErrorCode::BadRequest, message.into())
 }
 
+/// Why a room whose game is over before its first move is refused.
+fn over_at_start(game: GameKind) -> String {
+    match game {
+        GameKind::Klotski => "the board is already solved: there is nothing to slide".into(),
+        GameKind::Ewn => "the target already stands on square 0: there is nothing to play".into(),
+        _ => format!("this {} game is over before its first move", game.name()),
+    }
+}
+
 /// A store or runtime failure: logged here, and only its kind told to the client.
 pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
     tracing::warn!(%error, "request failed");
@@ -78,9 +87,11 @@ pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
 }
 
 mod brains;
+mod lobby_list;
 mod nodes;
 
 use brains::{canonical_or_as_is, fitting_brain};
+use lobby_list::listed;
 
 impl Hall {
     /// A hall whose rooms close as `lifetimes` says (see `Limits::room_lifetimes`).
@@ -270,6 +281,11 @@ impl Hall {
         let start = setup
             .start()
             .map_err(|error| bad_request(error.to_string()))?;
+        // A game over before its first move would be stored at once, a record and a lobby row
+        // for nothing, outside every quota on unfinished rooms.
+        if start.outcome().is_some() {
+            return Err(bad_request(over_at_start(game)));
+        }
         if seats.len() != game.seats() as usize {
             return Err(bad_request(format!(
                 "{} has {} seats, the request names {}",
@@ -388,13 +404,10 @@ impl Hall {
             .collect()
     }
 
-    /// The lobby's list: the newest [`MAX_LISTED_ROOMS`] open rooms (of every node in a
-    /// cluster), oldest first, so the answer always fits one frame.
+    /// The lobby's list: at most [`MAX_LISTED_ROOMS`] open rooms (of every node in a
+    /// cluster), oldest first, so the answer always fits one frame; see [`listed`].
     pub fn list_rooms(&self) -> Vec<RoomSummary> {
-        let mut rooms = self.hall_summaries();
-        let excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
-        rooms.drain(..excess);
-        rooms
+        listed(self.hall_summaries())
     }
 
     /// The seats `player` holds in unfinished rooms, oldest room first, at most

@@ -53,8 +53,12 @@ pub struct Limits {
     pub abandoned_room_after: Duration,
     /// Any request: per second, and the burst allowed on top.
     pub requests: Budget,
-    /// `CreateRoom` requests.
+    /// `CreateRoom` requests, per connection.
     pub room_creations: Budget,
+    /// Rooms the players of one address create together (`CreateRoom` and `PlayAgain`, over
+    /// all their connections): the unfinished-room quotas do not bound games that end at
+    /// once, and each of those leaves a record and a lobby row.
+    pub room_creations_per_address: Budget,
     /// The WebSocket upgrade, and then `Hello` (a fresh timeout of this length for each).
     pub handshake_timeout: Duration,
     /// A connection that sends nothing at all (not even a pong) for this long is closed.
@@ -132,6 +136,7 @@ impl Default for Limits {
                 per_second: 1.0,
                 burst: 30.0,
             },
+            room_creations_per_address: Budget::per_minute(ROOM_CREATIONS_PER_ADDRESS),
             handshake_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             ping_every: PING_EVERY,
@@ -166,11 +171,25 @@ impl Limits {
     }
 }
 
+/// Rooms the players of one address may create a minute by default: a classroom behind one
+/// address playing quick games, two rooms a second, 120 at once.
+pub const ROOM_CREATIONS_PER_ADDRESS: u32 = 120;
+
 /// A token bucket's refill rate and size.
 #[derive(Clone, Copy, Debug)]
 pub struct Budget {
     pub per_second: f64,
     pub burst: f64,
+}
+
+impl Budget {
+    /// `count` a minute, all of them at once if need be.
+    pub fn per_minute(count: u32) -> Budget {
+        Budget {
+            per_second: f64::from(count) / 60.0,
+            burst: f64::from(count),
+        }
+    }
 }
 
 /// A token bucket being spent.
@@ -183,10 +202,14 @@ pub struct Bucket {
 
 impl Bucket {
     pub fn full(budget: Budget) -> Bucket {
+        Bucket::full_at(budget, Instant::now())
+    }
+
+    pub fn full_at(budget: Budget, now: Instant) -> Bucket {
         Bucket {
             budget,
             tokens: budget.burst,
-            refilled: Instant::now(),
+            refilled: now,
         }
     }
 
@@ -200,7 +223,14 @@ impl Bucket {
         self.spend_at(Instant::now(), cost)
     }
 
-    fn spend_at(&mut self, now: Instant, cost: f64) -> bool {
+    /// Whether the bucket has refilled to its burst by `now`: it then holds nothing a new
+    /// one would not.
+    pub fn is_full_at(&self, now: Instant) -> bool {
+        let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
+        self.tokens + elapsed * self.budget.per_second >= self.budget.burst
+    }
+
+    pub(crate) fn spend_at(&mut self, now: Instant, cost: f64) -> bool {
         let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
         self.tokens = (self.tokens + elapsed * self.budget.per_second).min(self.budget.burst);
         self.refilled = now;

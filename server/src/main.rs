@@ -8,7 +8,9 @@ use std::time::Duration;
 use clap::Parser;
 use parlor_home::klotski_tables::TableCache;
 use parlor_server::cluster::NodeConfig;
-use parlor_server::limits::{BrainQuota, PING_EVERY, RoomQuota};
+use parlor_server::limits::{
+    BrainQuota, Budget, PING_EVERY, ROOM_CREATIONS_PER_ADDRESS, RoomQuota,
+};
 use parlor_server::{Limits, ServerConfig, byte_size::ByteSize};
 use parlor_wire::{at_least, log_filter};
 
@@ -94,6 +96,12 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().followed_per_address,
           value_parser = at_least(1usize))]
     followed_per_address: usize,
+    /// Rooms the players of one address may create a minute, over all their connections (all
+    /// of them at once if need be); more are refused until the minute's share comes back.
+    /// Raise it for a load test from one host.
+    #[arg(long, default_value_t = ROOM_CREATIONS_PER_ADDRESS,
+          value_parser = at_least(1u32))]
+    room_creations_per_address: u32,
     /// How many leading bits of an IPv6 address name one source for the per-address quotas
     /// and the AI pool's turns: a host is usually given a whole /64 and may speak from any
     /// address in it. IPv4 addresses count one by one.
@@ -158,6 +166,7 @@ async fn main() -> std::process::ExitCode {
             ..Limits::default().brains_per_address
         },
         followed_per_address: args.followed_per_address,
+        room_creations_per_address: Budget::per_minute(args.room_creations_per_address),
         ipv6_prefix: args.ipv6_prefix,
         max_rooms: args.max_rooms,
         max_ai_rooms: args.max_ai_rooms,
@@ -274,6 +283,7 @@ mod tests {
             "--brains-per-player",
             "--brains-per-address",
             "--followed-per-address",
+            "--room-creations-per-address",
             "--max-rooms",
         ] {
             let error = Args::try_parse_from(["server", flag, "0"])

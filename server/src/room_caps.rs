@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::time::Instant;
 
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::PlayerId;
@@ -15,6 +16,9 @@ use parlor_shared::protocol::{ErrorCode, RoomSummary, SeatSpec, SeatState};
 
 use crate::hall::Refusal;
 use crate::limits::{Limits, RoomQuota};
+use creation_rate::CreationRate;
+
+mod creation_rate;
 
 /// What a new room will count against.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -79,12 +83,14 @@ impl Tally {
     }
 }
 
-/// Creations under way, not yet in the registry: in all, by player and by address.
+/// Creations under way, not yet in the registry: in all, by player and by address; and how
+/// fast each address has created rooms lately.
 #[derive(Debug, Default)]
 struct InFlight {
     all: Tally,
     players: HashMap<PlayerId, Tally>,
     addresses: HashMap<IpAddr, Tally>,
+    rate: CreationRate,
 }
 
 impl InFlight {
@@ -213,7 +219,8 @@ pub fn free_places(registered: &[Registered], limits: &Limits) -> RoomQuota {
 }
 
 /// Counts a room of `kind` for `owner` in `counted` if every cap has room for it: the server's
-/// (`ServerBusy`), the player's and the address's (`LimitReached`).
+/// (`ServerBusy`), the player's and the address's (`LimitReached`), and the address's rate of
+/// creations (spent only once every cap has room).
 fn admit(
     counted: &mut InFlight,
     registered: &[Registered],
@@ -264,6 +271,16 @@ fn admit(
             return Err((
                 ErrorCode::LimitReached,
                 format!("{full}; finish or close one first"),
+            ));
+        }
+        let budget = limits.room_creations_per_address;
+        if !counted.rate.spend(from, budget, Instant::now()) {
+            return Err((
+                ErrorCode::LimitReached,
+                format!(
+                    "the players of one address may create {} rooms a minute; wait a little",
+                    (budget.per_second * 60.0).round()
+                ),
             ));
         }
     }

@@ -122,3 +122,25 @@ async fn an_addresss_brains_stop_at_its_quota_however_many_identities_and_across
         .create(setup, seats)
         .await;
 }
+
+#[tokio::test]
+async fn an_addresss_identities_share_one_rate_of_room_creations() {
+    let data = data_dir();
+    let data_arg = data.path().to_str().unwrap();
+    let args = ["--data", data_arg, "--room-creations-per-address", "3"];
+    let server = start(&args);
+    // Each connection is far inside its own creation budget; together they spend the address's.
+    let mut first = newcomer(&server.url, FLOODER).await;
+    let mut second = newcomer(&server.url, FLOODER).await;
+    first.create_room(vec![SeatSpec::Human; 2]).await;
+    second.create_room(vec![SeatSpec::Human; 2]).await;
+    first.create_room(vec![SeatSpec::Human; 2]).await;
+    let mut third = newcomer(&server.url, FLOODER).await;
+    let seats = vec![SeatSpec::Human; 2];
+    let refusal = (third.create_refused(GameSetup::Cave, seats, ErrorCode::LimitReached)).await;
+    assert!(refusal.contains("3 rooms a minute"), "{refusal}");
+    // The refusal closed nothing: the same connection still lists the three rooms.
+    assert_eq!(third.list_rooms().await.len(), 3);
+    let mut elsewhere = newcomer(&server.url, SOMEONE_ELSE).await;
+    elsewhere.create_room(vec![SeatSpec::Human; 2]).await;
+}

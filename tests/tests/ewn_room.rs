@@ -130,6 +130,18 @@ async fn unmovable_pieces_bad_levels_and_unfit_ais_are_refused() {
             ErrorCode::BadRequest,
         )
         .await;
+    // The target on square 0 already: won before it began, nothing to play.
+    let mut home = spec;
+    home.start[usize::from(spec.target) - 1] = 0;
+    let message = person
+        .create_refused(
+            GameSetup::Ewn(home),
+            vec![SeatSpec::Human],
+            ErrorCode::BadRequest,
+        )
+        .await;
+    assert!(message.contains("already stands on square 0"), "{message}");
+    assert!(person.list_rooms().await.iter().all(|r| r.room == room));
     let wrong_ai = vec![SeatSpec::Ai {
         move_ms: 5,
         kind: AiKind::Adversary,

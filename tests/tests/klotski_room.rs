@@ -150,7 +150,7 @@ async fn the_solver_gives_up_on_a_board_proved_unsolvable() {
 }
 
 #[tokio::test]
-async fn boards_that_are_not_puzzles_are_refused_before_anything_is_made() {
+async fn boards_that_are_not_puzzles_or_already_solved_are_refused_before_anything_is_made() {
     let (server, _dir) = start_server("klotski-bad");
     let mut person = Peer::connect(&server.url(), Format::Json).await;
     let too_large = KlotskiBoard {
@@ -171,10 +171,13 @@ async fn boards_that_are_not_puzzles_are_refused_before_anything_is_made() {
         grid: vec![1, 0, 2, 0],
         blocks: vec![(1, parlor_shared::klotski::Shape::Wide)],
     };
+    // Solved already: it would be stored at once, outside every quota on unfinished rooms.
+    let solved = board("2 3\n1 2 3\n4 5 0\n0\n");
     for (bad, reason) in [
         (too_large, "at most 64 cells"),
         (repeated, "repeated"),
         (block_on_blank, "cover a blank"),
+        (solved, "already solved"),
     ] {
         let message = person
             .create_refused(

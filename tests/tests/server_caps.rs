@@ -67,6 +67,7 @@ async fn a_finished_room_nobody_follows_closes_and_the_lobby_list_stays_one_fram
             per_second: 1000.0,
             burst: 1000.0,
         },
+        room_creations_per_address: Budget::per_minute(1000),
         requests: Budget {
             per_second: 1000.0,
             burst: 1000.0,
