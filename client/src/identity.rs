@@ -17,7 +17,7 @@ use std::io::{ErrorKind, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use parlor_shared::identity::{PlayerSecret, check_name, without_invisible};
+use parlor_shared::identity::{PlayerSecret, check_name, without_refused_characters};
 use serde::{Deserialize, Serialize};
 
 use crate::text_file::read_text_file;
@@ -101,7 +101,7 @@ impl Identity {
             );
         }
         // A name kept before invisible characters were refused reads without them.
-        identity.name = check_name(&without_invisible(&identity.name))
+        identity.name = check_name(&without_refused_characters(&identity.name))
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
         Ok(identity)
     }

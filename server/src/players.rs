@@ -3,7 +3,9 @@
 //! a one-way hash, so the server stores and shows only ids: nothing it keeps lets anybody act
 //! as someone else).
 
-use parlor_shared::identity::{Player, PlayerSecret, check_name, player_id, without_invisible};
+use parlor_shared::identity::{
+    Player, PlayerSecret, check_name, player_id, without_refused_characters,
+};
 
 /// The player a `Hello` speaks for, or why it may not: a secret that is malformed or could be
 /// guessed, or a name out of bounds.
@@ -19,7 +21,7 @@ pub fn greeted(secret: &PlayerSecret, name: &str) -> Result<Player, String> {
         id: player_id(secret),
         // A name an older client kept with invisible characters is shown without them, rather
         // than keep its player out.
-        name: check_name(&without_invisible(name))?,
+        name: check_name(&without_refused_characters(name))?,
     })
 }
 

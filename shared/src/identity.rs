@@ -97,9 +97,15 @@ pub struct Player {
 
 impl Player {
     /// The name with the start of the id, so that two people of one name can be told apart:
-    /// `ada #3f2a`.
+    /// `ada #3f2a`. A name longer than [`LABEL_NAME_CHARS`] is cut short ("…"), so that the
+    /// tag after it stays in sight where a line has little room.
     pub fn label(&self) -> String {
-        format!("{} #{}", self.name, &self.id.to_string()[..4])
+        let tag = &self.id.to_string()[..4];
+        if self.name.chars().count() <= LABEL_NAME_CHARS {
+            return format!("{} {TAG_MARK}{tag}", self.name);
+        }
+        let short: String = self.name.chars().take(LABEL_NAME_CHARS - 1).collect();
+        format!("{}… {TAG_MARK}{tag}", short.trim_end())
     }
 }
 
@@ -113,10 +119,14 @@ pub(crate) fn widest_player() -> Player {
     }
 }
 
-/// `name` as a display name: trimmed, 1 to [`MAX_NAME_CHARS`] characters, no control
-/// characters. The error says what is wrong, for a person.
+/// `name` as a display name: trimmed, every run of spaces (of any width) made one plain
+/// space, 1 to [`MAX_NAME_CHARS`] characters, no control or invisible characters and no `#`.
+/// The error says what is wrong, for a person.
 pub fn check_name(name: &str) -> Result<String, String> {
-    let name = name.trim();
+    if name.trim().chars().any(char::is_control) {
+        return Err("a name may not hold control characters (tabs, line breaks)".into());
+    }
+    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
     let chars = name.chars().count();
     if chars == 0 {
         return Err("a name must have at least one character".into());
@@ -126,9 +136,6 @@ pub fn check_name(name: &str) -> Result<String, String> {
             "a name may have at most {MAX_NAME_CHARS} characters; this one has {chars}"
         ));
     }
-    if name.chars().any(char::is_control) {
-        return Err("a name may not hold control characters (tabs, line breaks)".into());
-    }
     if name.chars().any(is_invisible) {
         return Err(
             "a name may not hold invisible characters (direction marks, zero-width \
@@ -136,19 +143,33 @@ pub fn check_name(name: &str) -> Result<String, String> {
                 .into(),
         );
     }
-    Ok(name.to_string())
+    if name.contains(TAG_MARK) {
+        return Err(format!(
+            "a name may not hold '{TAG_MARK}': others see each name followed by \
+             '{TAG_MARK}' and the start of its id, which a name must not imitate"
+        ));
+    }
+    Ok(name)
 }
 
-/// `name` without the invisible characters [`check_name`] refuses: for a name kept before it
-/// refused them, so that it still reads, and shows as it looks.
-pub fn without_invisible(name: &str) -> String {
-    name.chars().filter(|&c| !is_invisible(c)).collect()
+/// The most characters of a name a [`Player::label`] shows.
+pub const LABEL_NAME_CHARS: usize = 20;
+
+/// What precedes the start of a player's id in [`Player::label`].
+const TAG_MARK: char = '#';
+
+/// `name` without what [`check_name`] refuses but a name kept before it refused them may
+/// hold (invisible characters, `#`), so that it still reads and shows as it looks.
+pub fn without_refused_characters(name: &str) -> String {
+    name.chars()
+        .filter(|&c| !is_invisible(c) && c != TAG_MARK)
+        .collect()
 }
 
 /// A character that shows nothing of its own but may reorder or hide what is around it: the
 /// direction marks, embeddings, overrides and isolates, the zero-width spaces and joiners, the
 /// soft hyphen and the word joiner's kin, and the tag characters.
-fn is_invisible(c: char) -> bool {
+pub fn is_invisible(c: char) -> bool {
     matches!(
         c,
         '\u{00AD}'
@@ -247,9 +268,20 @@ mod tests {
         for spoof in ["\u{202e}live", "Ada\u{200b}", "A\u{2066}da", "\u{feff}Ada"] {
             let refused = check_name(spoof).unwrap_err();
             assert!(refused.contains("invisible"), "{spoof:?}: {refused}");
-            assert!(check_name(&without_invisible(spoof)).is_ok());
+            assert!(check_name(&without_refused_characters(spoof)).is_ok());
         }
-        assert_eq!(without_invisible("A\u{200b}da\u{202e}"), "Ada");
+        assert_eq!(without_refused_characters("A\u{200b}da\u{202e}"), "Ada");
+        // Nothing may pass for another player's tag: no '#', no run of wide spaces pushing
+        // the real tag out of sight.
+        let tag = check_name("Ada #3f2a").unwrap_err();
+        assert!(tag.contains("'#'"), "{tag}");
+        assert_eq!(
+            check_name(&without_refused_characters("Ada #3f2a")).unwrap(),
+            "Ada 3f2a"
+        );
+        let wide = format!("Ada{}x", "\u{2003}".repeat(22));
+        assert_eq!(check_name(&wide).unwrap(), "Ada x");
+        assert_eq!(check_name("Ada   Lovelace").unwrap(), "Ada Lovelace");
         assert_eq!(check_name("Zoë Ωmega 李").unwrap(), "Zoë Ωmega 李");
         let long = check_name(&"x".repeat(33)).unwrap_err();
         assert!(long.contains("32"), "{long}");
@@ -272,5 +304,10 @@ mod tests {
         };
         assert_eq!(ada(0x3f2a_0000_0000_0001).label(), "Ada #3f2a");
         assert_ne!(ada(0x1111 << 48).label(), ada(0x2222 << 48).label());
+        let long = Player {
+            name: "W".repeat(MAX_NAME_CHARS),
+            ..ada(0x3f2a << 48)
+        };
+        assert_eq!(long.label(), format!("{}… #3f2a", "W".repeat(19)));
     }
 }

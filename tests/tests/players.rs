@@ -75,6 +75,20 @@ async fn one_secret_is_one_player_on_every_connection_and_weak_secrets_and_bad_n
         assert!(hello_refusal(&url, &fine, name).await.is_some(), "{name:?}");
     }
     assert_eq!(hello_refusal(&url, &fine, &"é".repeat(32)).await, None);
+    // A name that imitates a tag, or pushes the real one out of sight, is shown tidied.
+    let imitation = format!("Ada #3f2a{}.", "\u{2003}".repeat(22));
+    let mut peer = Peer::raw(&url, Format::Json).await;
+    peer.send(ClientMsg::Hello {
+        protocol: PROTOCOL_VERSION,
+        client: "test".into(),
+        player: PlayerSecret(fine),
+        name: imitation,
+    })
+    .await;
+    let ServerMsg::Welcome { player, .. } = peer.recv().await else {
+        panic!("the tidied name is welcome");
+    };
+    assert_eq!(player.name, "Ada 3f2a .");
 }
 
 #[tokio::test]

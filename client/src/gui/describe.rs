@@ -7,6 +7,7 @@
 use parlor_engines::bricks::Solution;
 use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, Turn};
 use parlor_shared::game::{GameKind, GameState, Outcome};
+use parlor_shared::hexapawn::brain_title;
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{RoomId, SeatState};
 use parlor_shared::words;
@@ -94,7 +95,7 @@ pub fn state_outcome(state: &GameState, result: Outcome, me: Option<u8>) -> Stri
         }
         (GameState::HerMatch(view), Outcome::Won { seat }) => {
             match view.setup.brains.get(usize::from(seat)) {
-                Some(brain) => format!("{brain} won"),
+                Some(brain) => format!("{} won", brain_title(brain)),
                 None => game_outcome(state.kind(), result, me),
             }
         }

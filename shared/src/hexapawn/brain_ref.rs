@@ -96,8 +96,8 @@ impl BrainRef {
 /// Why a plain name is refused for a new brain, beyond [`check_brain_name`]: spaces at either
 /// end, which a list does not show, so the brain could not be named again as listed; and `/`,
 /// which separates an owner from a name (`hall/HER`), so that `a/b` would read as the brain
-/// `b` of the owner `a` wherever an owner may be written. Brains stored before this rule keep
-/// their names: reading one only checks [`check_brain_name`].
+/// `b` of the owner `a` wherever an owner may be written; and invisible characters, as in
+/// a player's name. Brains stored before these rules keep their names: reading one only checks [`check_brain_name`].
 pub fn check_new_brain_name(name: &str) -> Result<(), String> {
     check_brain_name(name)?;
     if name.trim() != name {
@@ -109,6 +109,12 @@ pub fn check_new_brain_name(name: &str) -> Result<(), String> {
         return Err(format!(
             "a brain name may not hold '/', which separates an owner from a name \
              (ID/NAME, {HALL}/NAME), not {name:?}"
+        ));
+    }
+    if name.chars().any(crate::identity::is_invisible) {
+        return Err(format!(
+            "a brain name may not hold invisible characters (direction marks, zero-width \
+             spaces), which would let it pass for another, not {name:?}"
         ));
     }
     Ok(())
@@ -190,6 +196,12 @@ mod tests {
             (BrainOwner::Player(ADA), " a/b ")
         );
         assert!(check_new_brain_name("").is_err());
+        let lookalike = check_new_brain_name("HER\u{200b}").unwrap_err();
+        assert!(lookalike.contains("invisible"), "{lookalike}");
+        assert!(
+            BrainRef::parse("HER\u{200b}").is_ok(),
+            "an old one still reads"
+        );
     }
 
     #[test]

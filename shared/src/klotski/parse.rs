@@ -163,7 +163,7 @@ pub fn parse_puzzle(text: &str) -> Result<Puzzle, ParseError> {
     }
     Puzzle::new(rows, cols, &grid, &blocks).map_err(|error| {
         let line = match &error {
-            LayoutError::Size { .. } => size_line,
+            LayoutError::Size { .. } | LayoutError::CellCount { .. } => size_line,
             LayoutError::OutOfRange { cell, .. } | LayoutError::Repeated { cell, .. } => {
                 row_lines[cell / cols as usize]
             }

@@ -93,6 +93,14 @@ pub enum LayoutError {
         "a board of {rows} x {cols} is refused: rows and columns must be at least 1 and the board at most {MAX_CELLS} cells"
     )]
     Size { rows: u64, cols: u64 },
+    /// Only a board sent whole (over the wire) can have this: the parser reads each row's
+    /// numbers as it goes.
+    #[error("a board of {rows} x {cols} has {} cells, but {numbers} numbers were given", rows * cols)]
+    CellCount {
+        rows: u64,
+        cols: u64,
+        numbers: usize,
+    },
     #[error(
         "number {number} is out of range: with {count} numbers on the board they must be 1..={count}"
     )]
@@ -176,11 +184,17 @@ impl Puzzle {
             || rows > MAX_CELLS as u32
             || cols > MAX_CELLS as u32
             || cells > MAX_CELLS
-            || grid.len() != cells
         {
             return Err(LayoutError::Size {
                 rows: rows.into(),
                 cols: cols.into(),
+            });
+        }
+        if grid.len() != cells {
+            return Err(LayoutError::CellCount {
+                rows: rows.into(),
+                cols: cols.into(),
+                numbers: grid.len(),
             });
         }
         let geometry = Geometry::new(rows as u8, cols as u8);

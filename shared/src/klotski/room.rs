@@ -371,6 +371,17 @@ mod tests {
             blocks: vec![],
         };
         assert!(matches!(huge.puzzle(), Err(LayoutError::Size { .. })));
+        let short = KlotskiBoard {
+            rows: 2,
+            cols: 2,
+            grid: vec![1, 2, 3],
+            blocks: vec![],
+        };
+        let error = short.puzzle().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "a board of 2 x 2 has 4 cells, but 3 numbers were given"
+        );
         let repeated = KlotskiBoard {
             rows: 1,
             cols: 3,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use parlor_engines::ewn::{Wanted, generate_with_progress, solve};
 use parlor_shared::ewn::{
@@ -232,6 +232,12 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
                 },
                 _ => Wanted::NoSolution,
             };
+            if let Some(at_least) = moves_at_least.filter(|&at_least| at_least > moves_at_most) {
+                bail!(
+                    "--moves-at-least {at_least} is more than --moves-at-most {moves_at_most} \
+                     (its default unless given): ask for at most {at_least} moves or more"
+                );
+            }
             let default_tries = match wanted {
                 Wanted::Moves { .. } => 20_000,
                 Wanted::NoSolution => 20_000_000,

@@ -406,6 +406,14 @@ fn the_command_line_takes_the_removed_square_and_refuses_one_off_the_board() {
     assert!(Cli::try_parse_from(["ewn", "generate", "--seed", "4"]).is_err());
     let both = ["ewn", "generate", "--no-solution", "--moves-at-least", "20"];
     assert!(Cli::try_parse_from(both).is_err());
+    // Above the default most, the refusal names the default it ran into.
+    let above = ["ewn", "generate", "--moves-at-least", "29", "--seed", "3"];
+    let refused = run(Cli::try_parse_from(above).unwrap().command).unwrap_err();
+    let refused = refused.to_string();
+    assert!(
+        refused.contains("--moves-at-most 25 (its default"),
+        "{refused}"
+    );
 }
 
 #[test]

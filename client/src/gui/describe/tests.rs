@@ -42,12 +42,13 @@ fn an_auto_match_names_the_brain_that_won() {
         mirrors: false,
         rounds: 10,
         pace: Pace::FullSpeed,
-        brains: ["A4".into(), "B4".into()],
+        // The server names a player's brain with its owner's id, the hall's with "hall/".
+        brains: ["hall/A4".into(), "edadb3f014f3b14a/B4".into()],
     };
     let state = GameSetup::HerMatch(setup).start().unwrap();
     let won = |seat| Outcome::Won { seat };
     assert_eq!(state_outcome(&state, won(1), None), "B4 won");
-    assert_eq!(state_outcome(&state, won(0), None), "A4 won");
+    assert_eq!(state_outcome(&state, won(0), None), "A4 (the hall's) won");
     // The lobby knows no names, and says which brain rather than a name it may not have.
     assert_eq!(game_result(GameKind::HerMatch, won(1)), "second brain won");
 }
