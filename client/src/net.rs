@@ -8,7 +8,8 @@
 //! sends `Reclaim` for every seat, `Watch` for every watched room and every unanswered
 //! `JoinSeat` again, so the UI simply receives `Seated` and fresh `State`s again. Requests the
 //! UI sends meanwhile wait in a bounded queue and go out after the resume. A server that
-//! closes with code 1008 (a budget overdrawn) or refuses the handshake is not retried.
+//! closes with code 1008 (a budget overdrawn) or refuses the handshake is not retried; one
+//! that is full (1013, try again later) is, even at the first connection.
 
 use std::collections::VecDeque;
 use std::future::Future;
@@ -151,8 +152,11 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 enum End {
     /// The UI dropped its end: nothing to report.
     Closed,
-    /// Worth another attempt: the network or the server went away, or the server was full.
+    /// Worth another attempt: the network or the server went away.
     Lost(String),
+    /// The server was full and said to try again later (close code 1013): worth another
+    /// attempt, even for a first connection.
+    Busy(String),
     /// Not worth retrying: the server refused us (handshake, policy close).
     Refused(String),
 }
@@ -174,18 +178,35 @@ impl Link {
     /// Connects, serves and resumes until the UI closes (`None`) or the connection is lost for
     /// good (`Some(reason)`).
     async fn run(&mut self, backoff: Option<Backoff>) -> Option<String> {
-        let mut socket = match self.first_handshake().await {
-            Ok(socket) => socket,
-            Err(End::Closed) => return None,
-            Err(End::Lost(reason) | End::Refused(reason)) => return Some(reason),
-        };
         let mut outage: Option<Outage> = None;
+        let mut socket = match (self.first_handshake().await, backoff) {
+            (Ok(socket), _) => socket,
+            (Err(End::Closed), _) => return None,
+            // A server that was never reached may be a wrong address, said at once; a full
+            // one asked to be tried again, as a lost connection is.
+            (Err(End::Busy(reason)), Some(backoff)) => {
+                let first = outage.insert(Outage {
+                    began: Instant::now(),
+                    attempts: 0,
+                });
+                match self.resume(backoff, reason, first).await {
+                    Ok(socket) => socket,
+                    Err(End::Closed) => return None,
+                    Err(End::Lost(reason) | End::Busy(reason) | End::Refused(reason)) => {
+                        return Some(reason);
+                    }
+                }
+            }
+            (Err(End::Lost(reason) | End::Busy(reason) | End::Refused(reason)), _) => {
+                return Some(reason);
+            }
+        };
         loop {
             let connected_at = Instant::now();
             let reason = match self.serve(&mut socket).await {
                 End::Closed => return None,
                 End::Refused(reason) => return Some(reason),
-                End::Lost(reason) => reason,
+                End::Lost(reason) | End::Busy(reason) => reason,
             };
             let Some(backoff) = backoff else {
                 return Some(reason);
@@ -200,7 +221,9 @@ impl Link {
             socket = match self.resume(backoff, reason, outage).await {
                 Ok(socket) => socket,
                 Err(End::Closed) => return None,
-                Err(End::Lost(reason) | End::Refused(reason)) => return Some(reason),
+                Err(End::Lost(reason) | End::Busy(reason) | End::Refused(reason)) => {
+                    return Some(reason);
+                }
             };
         }
     }
@@ -231,7 +254,7 @@ impl Link {
             self.queueing(tokio::time::sleep(delay)).await?;
             match self.handshake().await {
                 Ok(socket) => return Ok(socket),
-                Err(End::Lost(why)) => {
+                Err(End::Lost(why) | End::Busy(why)) => {
                     reason = why;
                     self.addresses.advance();
                 }
@@ -376,6 +399,7 @@ fn read(
         };
         return Err(match frame.code {
             CloseCode::Policy => End::Refused(reason),
+            CloseCode::Again => End::Busy(reason),
             _ => End::Lost(reason),
         });
     }

@@ -1,5 +1,5 @@
-//! The client against a scripted fake server: which closes it retries (a full server) and
-//! which it does not (a refused handshake), what it sends again on a resume (seats reclaimed,
+//! The client against a scripted fake server: which closes it retries (a full server, also
+//! at the first connection) and which it does not (a refused handshake), what it sends again on a resume (seats reclaimed,
 //! rooms watched, a join whose answer was lost), and how long requests wait while it
 //! reconnects.
 
@@ -227,6 +227,33 @@ fn a_full_server_is_retried_and_a_refused_handshake_is_not() {
         "{passed:?}"
     );
     assert!(connection.recv_timeout(Duration::from_secs(1)).is_none());
+}
+
+#[test]
+fn a_server_full_at_the_first_connection_is_tried_again_and_an_absent_one_is_not() {
+    let (url, heard) = fake_server(vec![Script::Full, Script::WelcomeThenRead { reads: 1 }]);
+    let connection = Connection::open_with(&url, &Identity::fresh(), Some(quick()));
+    let attempts = attempts_before_connected(&connection);
+    assert_eq!(attempts.len(), 1, "{attempts:?}");
+    assert!(attempts[0].1.contains("server full"), "{attempts:?}");
+    assert!(heard.recv_timeout(PATIENCE).unwrap().is_empty()); // the full server's
+    connection.send(ClientMsg::ListRooms);
+    assert_eq!(
+        heard.recv_timeout(PATIENCE).unwrap(),
+        [ClientMsg::ListRooms]
+    );
+
+    // Nobody listens: likely a wrong address, said at once rather than tried forever.
+    let nobody = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("ws://{}", nobody.local_addr().unwrap());
+    drop(nobody);
+    let connection = Connection::open_with(&url, &Identity::fresh(), Some(quick()));
+    let (reason, passed) = until(&connection, |event| match event {
+        NetEvent::Disconnected(reason) => Some(reason.clone()),
+        _ => None,
+    });
+    assert!(reason.contains("cannot connect"), "{reason}");
+    assert!(passed.is_empty(), "{passed:?}");
 }
 
 #[test]

@@ -11,17 +11,24 @@ use super::{End, HANDSHAKE_TIMEOUT, Link, NetEvent, Socket, read, send};
 impl Link {
     /// The first connection: each address once, in order, until one answers.
     pub(super) async fn first_handshake(&mut self) -> Result<Socket, End> {
-        let mut failed = Vec::new();
+        let (mut failed, mut busy) = (Vec::new(), false);
         for _ in 0..self.addresses.len() {
             match self.handshake().await {
-                Err(End::Lost(reason)) => {
+                Err(End::Lost(reason)) => failed.push(reason),
+                Err(End::Busy(reason)) => {
                     failed.push(reason);
-                    self.addresses.advance();
+                    busy = true;
                 }
                 done => return done,
             }
+            self.addresses.advance();
         }
-        Err(End::Lost(failed.join("; ")))
+        let reasons = failed.join("; ");
+        Err(if busy {
+            End::Busy(reasons)
+        } else {
+            End::Lost(reasons)
+        })
     }
 
     /// Connects to the current address and greets the server within [`HANDSHAKE_TIMEOUT`];
