@@ -273,20 +273,15 @@ pub struct FormArea {
     pub create_y: f32,
 }
 
-/// A lobby form's "Create room" button on its row, with `hint` beside it; whether it was
-/// clicked.
-pub fn create_room_button(
-    input: &Input,
-    area: &FormArea,
-    enabled: bool,
-    hint: Option<&str>,
-) -> bool {
+/// A lobby form's "Create room" button on its row, with the first of `hints` (longest
+/// first) that fits beside it; whether it was clicked.
+pub fn create_room_button(input: &Input, area: &FormArea, enabled: bool, hints: &[&str]) -> bool {
     let text = "Create room";
     let rect = Rect::new(area.x, area.create_y, button_width(text), BUTTON_HEIGHT);
-    if let Some(hint) = hint {
+    if !hints.is_empty() {
         let room = area.x + area.width - rect.right() - 10.0;
         label(
-            &fit_to_width(hint, room),
+            &first_that_fits(hints, room),
             rect.right() + 10.0,
             area.create_y + 19.0,
             DIM_TEXT,

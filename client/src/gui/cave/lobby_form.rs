@@ -120,12 +120,16 @@ impl CaveLobbyForm {
                 self.move_ms = budget;
             }
         }
-        let hint = match with_ai {
-            true => "Black moves first.",
-            // The creator takes the first open seat, Black; the hint must fit beside Create.
-            false => "White joins from another window.",
+        let hints: &[&str] = match with_ai {
+            true => &["Black moves first."],
+            // The creator takes the first open seat, Black.
+            false => &[
+                "White joins from another window.",
+                "Another person plays White.",
+                "White: another person.",
+            ],
         };
-        create_room_button(input, area, connected, Some(hint))
+        create_room_button(input, area, connected, hints)
             .then(|| (GameSetup::Cave, self.seat_specs()))
     }
 }

@@ -1,9 +1,10 @@
 //! Magnetic Cave's part of the hidden `--open-room` (see `gui::scripted`): a game of the
 //! person's (Black, seat 0) against an AI seat, whose bricks are placed by clicking the cells
-//! a person would click.
+//! a person would click, or a room whose White seat waits for another person.
 //!
 //! The words after `cave`: the AI's level (`classic`, `easy`, `normal` or `strong`; strong
-//! when none is given) and the person's bricks, e.g. `cave classic a1 b1`.
+//! when none is given) and the person's bricks, e.g. `cave classic a1 b1`; or `person`, for
+//! White left open (and no bricks, which nobody would answer).
 
 use macroquad::math::{Vec2, vec2};
 use parlor_shared::cave::Square;
@@ -21,7 +22,8 @@ const AI_MOVE_MS: u32 = 300;
 
 #[derive(Debug, PartialEq)]
 pub struct CaveScript {
-    ai: AiKind,
+    /// White's AI, or `None` for White left open to a person.
+    ai: Option<AiKind>,
     moves: Vec<Square>,
     /// How many of `moves` have been clicked.
     sent: usize,
@@ -29,19 +31,23 @@ pub struct CaveScript {
 
 impl CaveScript {
     pub fn parse(words: &[&str]) -> Result<CaveScript, String> {
-        let mut ai = AiKind::Strong;
+        let mut ai = Some(AiKind::Strong);
         let mut moves = Vec::new();
         for &word in words {
             match word {
-                "classic" => ai = AiKind::Classic,
-                "easy" => ai = AiKind::Easy,
-                "normal" => ai = AiKind::Normal,
-                "strong" => ai = AiKind::Strong,
+                "classic" => ai = Some(AiKind::Classic),
+                "easy" => ai = Some(AiKind::Easy),
+                "normal" => ai = Some(AiKind::Normal),
+                "strong" => ai = Some(AiKind::Strong),
+                "person" => ai = None,
                 _ => moves.push(
                     word.parse::<Square>()
                         .map_err(|e| format!("{word:?} is neither an AI level nor a cell: {e}"))?,
                 ),
             }
+        }
+        if ai.is_none() && !moves.is_empty() {
+            return Err("with `person` nobody answers the bricks: give none".into());
         }
         Ok(CaveScript { ai, moves, sent: 0 })
     }
@@ -49,11 +55,11 @@ impl CaveScript {
 
 impl ScriptedGame for CaveScript {
     fn room(&self) -> (GameSetup, Vec<SeatSpec>) {
-        let ai = SeatSpec::Ai {
+        let white = self.ai.map_or(SeatSpec::Human, |kind| SeatSpec::Ai {
             move_ms: AI_MOVE_MS,
-            kind: self.ai,
-        };
-        (GameSetup::Cave, vec![SeatSpec::Human, ai])
+            kind,
+        });
+        (GameSetup::Cave, vec![SeatSpec::Human, white])
     }
 
     /// The next brick's cell, once the person holds the seat to move and the AI has answered
@@ -93,12 +99,14 @@ mod tests {
     #[test]
     fn words_name_the_ai_and_the_bricks_and_anything_else_is_refused() {
         let script = CaveScript::parse(&["classic", "a1", "b1"]).unwrap();
-        assert_eq!(script.ai, AiKind::Classic);
+        assert_eq!(script.ai, Some(AiKind::Classic));
         assert_eq!(
             script.moves,
             vec!["a1".parse().unwrap(), "b1".parse().unwrap()]
         );
-        assert_eq!(CaveScript::parse(&[]).unwrap().ai, AiKind::Strong);
+        assert_eq!(CaveScript::parse(&[]).unwrap().ai, Some(AiKind::Strong));
+        assert_eq!(CaveScript::parse(&["person"]).unwrap().ai, None);
+        assert!(CaveScript::parse(&["person", "a1"]).is_err());
         let error = CaveScript::parse(&["a9"]).unwrap_err();
         assert!(error.contains("\"a9\""), "{error}");
     }

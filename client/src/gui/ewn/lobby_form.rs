@@ -110,7 +110,7 @@ impl EwnLobbyForm {
         choice_row(input, left, y, &choices, &mut self.player);
         let hint = (self.player == EwnPlayer::Solver).then_some("Watch it solve, then Replay.");
         let enabled = connected && self.room().is_some();
-        create_room_button(input, area, enabled, hint)
+        create_room_button(input, area, enabled, hint.as_slice())
             .then(|| self.room())
             .flatten()
     }

@@ -116,7 +116,7 @@ impl KlotskiLobbyForm {
         choice_row(input, left, y, &players, &mut self.solver);
         let hint = self.solver.then_some("Watch it solve, then Replay.");
         let enabled = connected && self.room().is_some();
-        create_room_button(input, area, enabled, hint)
+        create_room_button(input, area, enabled, hint.as_slice())
             .then(|| self.room())
             .flatten()
     }

@@ -58,7 +58,15 @@ pub fn draw_room_row(
     label(&status, status_x, row.y + 20.0, color);
     let summary = fit_to_width(&summary, status_x - row.x - 18.0);
     label(&summary, row.x + 6.0, row.y + 20.0, TEXT);
-    let buttons = room_buttons(room, held, me, close_text);
+    let mut buttons = room_buttons(room, held, me, close_text);
+    let widths = |buttons: &[(String, LobbyAction)]| {
+        (buttons.iter())
+            .map(|(text, _)| button_width(text) + 6.0)
+            .sum::<f32>()
+    };
+    if widths(&buttons) > row.w - 6.0 {
+        buttons = without_needless_seat_names(buttons);
+    }
     // Right-aligned, so the last button always sits at the row's end; the seats get the
     // room left of the buttons.
     let mut right = row.x + row.w - 6.0;
@@ -76,6 +84,10 @@ pub fn draw_room_row(
     let mut x = row.x + 6.0;
     let baseline = row.y + 46.0;
     for (seat, state) in room.seats.iter().enumerate() {
+        // Short of room for a swatch and a word, the seat is left out, swatch and all.
+        if right - 10.0 - x < MIN_SEAT_ROOM {
+            break;
+        }
         let seat = seat as u8;
         x += draw_seat_swatch(room.game, x, baseline, seat);
         let who = if is_mine(seat, state, held, me) {
@@ -92,6 +104,31 @@ pub fn draw_room_row(
         x += label(&text, x, baseline, TEXT) + 16.0;
     }
     action
+}
+
+/// The least room a seat of a room's row is drawn in: its swatch and a short word.
+const MIN_SEAT_ROOM: f32 = 48.0;
+
+/// A room row's buttons for a narrow row: a seat's name is left out of a button whose verb no
+/// other button shares ("Resume Black" is "Resume" when it is the only Resume), so the row
+/// keeps every way in.
+pub fn without_needless_seat_names(
+    buttons: Vec<(String, LobbyAction)>,
+) -> Vec<(String, LobbyAction)> {
+    let verb = |text: &str| match text.rsplit_once(' ') {
+        Some((verb, _)) if ["Join", "Also play", "Resume"].contains(&verb) => verb.to_string(),
+        _ => text.to_string(),
+    };
+    let verbs: Vec<String> = buttons.iter().map(|(text, _)| verb(text)).collect();
+    (buttons.into_iter().zip(&verbs))
+        .map(|((text, action), short)| {
+            let alone = verbs.iter().filter(|other| *other == short).count() == 1;
+            match alone {
+                true => (short.clone(), action),
+                false => (text, action),
+            }
+        })
+        .collect()
 }
 
 /// Whether `room`'s game waits for the move of a seat of ours.

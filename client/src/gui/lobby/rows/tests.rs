@@ -266,3 +266,22 @@ fn a_stored_game_calls_our_seat_you() {
     );
     assert_eq!(players_line(&seats, None), seats.join(" vs "));
 }
+
+#[test]
+fn a_narrow_row_leaves_out_seat_names_no_other_button_needs() {
+    let button = |text: &str| (text.to_string(), LobbyAction::Watch(1));
+    let ours = vec![
+        button("Also play White"),
+        button("Close"),
+        button("Resume Black"),
+    ];
+    let short = without_needless_seat_names(ours);
+    assert_eq!(texts(&short), ["Also play", "Close", "Resume"]);
+    // Two seats to join: each keeps its name, or the two would read alike.
+    let open = vec![button("Join Black"), button("Join White"), button("Watch")];
+    let kept = without_needless_seat_names(open);
+    assert_eq!(texts(&kept), ["Join Black", "Join White", "Watch"]);
+    let both = vec![button("Resume Agent"), button("Resume")];
+    let kept = without_needless_seat_names(both);
+    assert_eq!(texts(&kept), ["Resume Agent", "Resume"]);
+}
