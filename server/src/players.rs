@@ -19,8 +19,8 @@ pub fn greeted(secret: &PlayerSecret, name: &str) -> Result<Player, String> {
     }
     Ok(Player {
         id: player_id(secret),
-        // A name an older client kept with invisible characters is shown without them, rather
-        // than keep its player out.
+        // A name an older client kept with what names may no longer hold (invisible
+        // characters, '#') is shown without it, rather than keep its player out.
         name: check_name(&without_refused_characters(name))?,
     })
 }

@@ -8,11 +8,11 @@
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::time::Instant;
 
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ErrorCode, RoomSummary, SeatSpec, SeatState};
+use tokio::time::Instant;
 
 use crate::hall::Refusal;
 use crate::limits::{Limits, RoomQuota};

@@ -235,7 +235,7 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
             if let Some(at_least) = moves_at_least.filter(|&at_least| at_least > moves_at_most) {
                 bail!(
                     "--moves-at-least {at_least} is more than --moves-at-most {moves_at_most} \
-                     (its default unless given): ask for at most {at_least} moves or more"
+                     (its default unless given): give --moves-at-most {at_least} or more"
                 );
             }
             let default_tries = match wanted {

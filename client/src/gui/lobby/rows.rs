@@ -112,9 +112,7 @@ const MIN_SEAT_ROOM: f32 = 48.0;
 /// A room row's buttons for a narrow row: a seat's name is left out of a button whose verb no
 /// other button shares ("Resume Black" is "Resume" when it is the only Resume), so the row
 /// keeps every way in.
-pub fn without_needless_seat_names(
-    buttons: Vec<(String, LobbyAction)>,
-) -> Vec<(String, LobbyAction)> {
+fn without_needless_seat_names(buttons: Vec<(String, LobbyAction)>) -> Vec<(String, LobbyAction)> {
     let verb = |text: &str| match text.rsplit_once(' ') {
         Some((verb, _)) if ["Join", "Also play", "Resume"].contains(&verb) => verb.to_string(),
         _ => text.to_string(),
