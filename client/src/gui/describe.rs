@@ -81,7 +81,8 @@ pub fn game_outcome(game: GameKind, result: Outcome, me: Option<u8>) -> String {
     }
 }
 
-/// [`game_outcome`] of the game in `state`: an auto match names the brain that won.
+/// [`game_outcome`] of the game in `state`: an auto match names the brain that won, and a
+/// resigned game who resigned.
 pub fn state_outcome(state: &GameState, result: Outcome, me: Option<u8>) -> String {
     match (state, result) {
         (state, Outcome::Won { seat }) if is_resigned(state) => {

@@ -8,6 +8,7 @@ use macroquad::shapes::draw_rectangle;
 use parlor_shared::game::{GameMove, turn_numbers};
 use parlor_shared::klotski::KlotskiMove;
 
+use super::describe;
 use super::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, fit_to_width, label, text_width};
 
 /// The background of the current move, also in Dropping Bricks' drop list; dark enough for
@@ -109,8 +110,13 @@ pub fn draw_move_list(
         label(&format!("{}.", line + 1), x, baseline, DIM_TEXT);
         for ply in [2 * line, 2 * line + 1] {
             let Some(mv) = moves.get(ply) else { break };
-            let text = mv.to_string();
-            // A cell fits a square's name; "resigns", the last ply there is, takes what it needs.
+            // A resignation may come on the other side's turn: it names its side.
+            let text = match mv {
+                GameMove::Resign { seat } => format!("{} resigns", describe::seat_name(*seat)),
+                mv => mv.to_string(),
+            };
+            // A cell fits a square's name; a resignation, the last ply there is, takes what it
+            // needs.
             let cell = Rect::new(
                 x + number_width + (ply % 2) as f32 * ply_width - 3.0,
                 baseline - LINE_HEIGHT + 4.0,

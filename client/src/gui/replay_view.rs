@@ -214,7 +214,8 @@ impl ReplayView {
         let game = state.kind();
         if let Some(outcome) = state.outcome() {
             label(
-                &format!("Result: {}", describe::game_outcome(game, outcome, None)),
+                // As the state says it: who resigned, where one did.
+                &format!("Result: {}", describe::state_outcome(state, outcome, None)),
                 x,
                 y,
                 outcome_color(game, outcome, None),

@@ -1,13 +1,15 @@
-//! The drops of a Dropping Bricks game, one per line with its answer ("3. 35 safe"), as the
-//! room and replay panels show them in place of Magnetic Cave's move list.
+//! The drops of a Dropping Bricks game, one per line with its answer ("3. 35 safe"), and a
+//! resignation under them ("Answerer resigns"), as the room and replay panels show them in
+//! place of Magnetic Cave's move list.
 
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
 use parlor_shared::bricks::{Answer, BricksMove};
-use parlor_shared::game::GameMove;
+use parlor_shared::game::{GameKind, GameMove};
 
 use super::draw::{BROKEN_TEXT, SAFE_TEXT};
+use crate::gui::describe;
 use crate::gui::move_list::{CURRENT_MOVE, first_shown_line};
 use crate::gui::widgets::{DIM_TEXT, Input, LINE_HEIGHT, TEXT, label, text_width};
 
@@ -49,11 +51,18 @@ pub fn draw_drop_history(
     current: Option<usize>,
 ) -> Option<usize> {
     let lines = drop_lines(moves);
-    if lines.is_empty() {
+    // A resignation, the last move there is, gets a line of its own under the drops.
+    let resigned = match moves.last() {
+        Some(&GameMove::Resign { seat }) => Some((moves.len() - 1, seat)),
+        _ => None,
+    };
+    if lines.is_empty() && resigned.is_none() {
         label("(no drops yet)", area.x, area.y + LINE_HEIGHT, DIM_TEXT);
         return None;
     }
     let visible = ((area.h / LINE_HEIGHT).floor() as usize).max(1);
+    let resign_row = usize::from(resigned.is_some());
+    let visible = visible.saturating_sub(resign_row).max(1);
     let focus = current
         .and_then(|ply| {
             lines
@@ -99,6 +108,27 @@ pub fn draw_drop_history(
                 clicked = Some(ply);
             }
             x += cell.w + 6.0;
+        }
+    }
+    if let Some((ply, seat)) = resigned {
+        let shown = lines.len().min(visible);
+        let baseline = area.y + (shown + 1) as f32 * LINE_HEIGHT;
+        let text = format!(
+            "{} resigns",
+            describe::game_seat_name(GameKind::Bricks, seat)
+        );
+        let cell = Rect::new(
+            area.x - 3.0,
+            baseline - LINE_HEIGHT + 4.0,
+            text_width(&text) + 6.0,
+            LINE_HEIGHT,
+        );
+        if current == Some(ply) {
+            draw_rectangle(cell.x, cell.y, cell.w, cell.h, CURRENT_MOVE);
+        }
+        label(&text, area.x, baseline, TEXT);
+        if input.clicked_in(cell) {
+            clicked = Some(ply);
         }
     }
     clicked

@@ -49,17 +49,20 @@ pub struct FieldErrors {
 /// reason at once, not only the first one found.
 pub fn parse_setup(height: &str, drops: &str, bricks: &str) -> Result<Setup, FieldErrors> {
     let mut errors = FieldErrors::default();
-    // A number past 2^64 is past every limit, which its refusal names as `Setup::new` would.
+    // A number past 2^64 is past every limit, which its refusal names as `Setup::new` would;
+    // the number comes last, where a field's line cuts a long one short.
     let height = parse_whole_number_or(height, |h| {
-        format!("the height {h} is over the limit of 10^18")
+        format!("the height is over the limit of 10^18: {h}")
     })
     .map_err(|error| errors.height = Some(error))
     .ok();
-    let drops = parse_whole_number_or(drops, |d| format!("{d} drops is over the limit of 10^18"))
-        .map_err(|error| errors.drops = Some(error))
-        .ok();
+    let drops = parse_whole_number_or(drops, |d| {
+        format!("the drops are over the limit of 10^18: {d}")
+    })
+    .map_err(|error| errors.drops = Some(error))
+    .ok();
     let bricks = parse_whole_number_or(bricks, |b| {
-        format!("{b} bricks is over the limit of {MAX_BRICKS}")
+        format!("the bricks are over the limit of {MAX_BRICKS}: {b}")
     })
     .map_err(|error| errors.bricks = Some(error))
     .ok()

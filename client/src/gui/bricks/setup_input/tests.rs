@@ -67,16 +67,16 @@ fn every_bad_field_is_flagged_at_once() {
     assert!(errors.height.is_some());
     assert_eq!(
         errors.bricks.as_deref(),
-        Some("99999999999999999999 bricks is over the limit of 64")
+        Some("the bricks are over the limit of 64: 99999999999999999999")
     );
     let errors = parse_setup("1e20", "1e21", "1").unwrap_err();
     assert_eq!(
         errors.height.as_deref(),
-        Some("the height 1e20 is over the limit of 10^18")
+        Some("the height is over the limit of 10^18: 1e20")
     );
     assert_eq!(
         errors.drops.as_deref(),
-        Some("1e21 drops is over the limit of 10^18")
+        Some("the drops are over the limit of 10^18: 1e21")
     );
     let errors = parse_setup("0", "2e18", "5000000000").unwrap_err();
     assert!(errors.height.is_some());
