@@ -12,8 +12,8 @@ use super::setup_input::{
     AgentChoice, AnswererChoice, RULES, game_setup, parse_setup, parse_strength, seat_specs,
     verdict_lines,
 };
-use crate::gui::canvas::canvas_width;
-use crate::gui::text_field::TextField;
+use crate::gui::canvas::{canvas_height, canvas_width};
+use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::TOP_BAR_HEIGHT;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_at,
@@ -71,7 +71,26 @@ impl BricksSetupView {
         let mut y = TOP_BAR_HEIGHT + 40.0;
         heading("New Dropping Bricks room", LEFT_X, y);
         y += LINE_HEIGHT + 6.0;
-        for line in wrap_to_width(RULES, width) {
+        // What the form needs under the rules: its fields, the verdict's band, the seats (and
+        // the oracle's strength), the buttons. On a short window the rules give way.
+        let oracle_rows = f32::from(u8::from(self.answerer == AnswererChoice::Oracle));
+        let below = 10.0
+            + (5.0 + oracle_rows) * ROW_STEP
+            + 28.0
+            + VERDICT_LINES * LINE_HEIGHT
+            + BUTTON_HEIGHT
+            + 12.0;
+        let rules = wrap_to_width(RULES, width);
+        let room = ((canvas_height() - y - below) / LINE_HEIGHT)
+            .floor()
+            .max(1.0) as usize;
+        for (index, line) in rules.iter().enumerate().take(room) {
+            let cut = index + 1 == room && room < rules.len();
+            let line = if cut {
+                format!("{line} ...")
+            } else {
+                line.clone()
+            };
             label(&line, LEFT_X, y, DIM_TEXT);
             y += LINE_HEIGHT;
         }
@@ -83,9 +102,10 @@ impl BricksSetupView {
             ("Drops D", &mut self.drops, errors.drops),
             ("Bricks B", &mut self.bricks, errors.bricks),
         ];
+        let mut submitted = false;
         for (name, field, error) in rows {
             let note = error.as_deref().map(|error| (error, ERROR_TEXT));
-            draw_field_row(input, y, name, field, note);
+            submitted |= draw_field_row(input, y, name, field, note);
             y += ROW_STEP;
         }
         y += 14.0;
@@ -121,13 +141,14 @@ impl BricksSetupView {
                 Ok(Some(_)) => Some(("told to the oracle only", DIM_TEXT)),
                 Err(error) => Some((error.as_str(), ERROR_TEXT)),
             };
-            draw_field_row(input, y, "Oracle's strength S", &mut self.strength, note);
+            submitted |= draw_field_row(input, y, "Oracle's strength S", &mut self.strength, note);
             y += ROW_STEP;
             strength.ok()
         } else {
             Some(None)
         };
-        y += 14.0;
+        // On a short window the buttons stay at its foot, over what they would push out.
+        let y = (y + 14.0).min(canvas_height() - BUTTON_HEIGHT - 12.0);
         let request = setup
             .ok()
             .zip(strength)
@@ -137,7 +158,9 @@ impl BricksSetupView {
             });
         let text = "Create room";
         let rect = Rect::new(LEFT_X, y, button_width(text), BUTTON_HEIGHT);
-        let create = button_enabled(input, rect, text, connected && request.is_some());
+        let ready = connected && request.is_some();
+        // Enter in a field creates the room as the button does.
+        let create = button_enabled(input, rect, text, ready) || (submitted && ready);
         let back_x = rect.x + rect.w + 10.0;
         if button_at(input, back_x, y, "Back to lobby") {
             return Some(SetupAction::Back);
@@ -185,16 +208,17 @@ impl BricksSetupView {
     }
 }
 
-/// A labelled field with a note beside it, such as the reason it is refused.
+/// A labelled field with a note beside it, such as the reason it is refused; whether Enter was
+/// pressed in it.
 fn draw_field_row(
     input: &Input,
     y: f32,
     name: &str,
     field: &mut TextField,
     note: Option<(&str, Color)>,
-) {
+) -> bool {
     label(name, LEFT_X, y + 20.0, TEXT);
-    field.update(input, Rect::new(INPUT_X, y, FIELD_WIDTH, BUTTON_HEIGHT));
+    let event = field.update(input, Rect::new(INPUT_X, y, FIELD_WIDTH, BUTTON_HEIGHT));
     if let Some((text, color)) = note {
         let x = INPUT_X + FIELD_WIDTH + 14.0;
         label(
@@ -204,4 +228,5 @@ fn draw_field_row(
             color,
         );
     }
+    event == FieldEvent::Submitted
 }
