@@ -226,10 +226,12 @@ impl LobbyView {
         let connect_x = field.x + field.w + 10.0;
         let mut action = None;
         if submitted || button_at(input, connect_x, y, "Connect") {
-            action = Some(
-                describe::server_url(&self.address.text)
-                    .map_or(LobbyAction::BadAddress, LobbyAction::Connect),
-            );
+            let url = describe::server_url(&self.address.text);
+            // An empty address is refused, and the field shows again the one in use.
+            if url.is_none() && self.address.text.trim().is_empty() {
+                self.address.put_back();
+            }
+            action = Some(url.map_or(LobbyAction::BadAddress, LobbyAction::Connect));
         }
         let refresh_x = connect_x + button_width("Connect") + 10.0;
         if button_at(input, refresh_x, y, "Refresh") {

@@ -115,6 +115,12 @@ impl TextField {
         FieldEvent::None
     }
 
+    /// Puts back the text the field had when it last took the keyboard: after Enter on a text
+    /// that was refused, so that the field shows what still holds.
+    pub fn put_back(&mut self) {
+        self.text.clone_from(&self.before);
+    }
+
     fn take_focus(&mut self) {
         self.focused = true;
         self.before.clone_from(&self.text);
@@ -196,6 +202,10 @@ mod tests {
         enter: true,
         ..NO_KEYS
     };
+    const BACKSPACE: FieldKeys = FieldKeys {
+        backspace: true,
+        ..NO_KEYS
+    };
 
     /// Clicks in, types `text`, and leaves with `keys` (or, with no key, a click elsewhere).
     fn edited(mut field: TextField, text: &str, keys: FieldKeys) -> (TextField, FieldEvent) {
@@ -241,6 +251,22 @@ mod tests {
         assert_eq!(form.text, "1000");
         let (name, event) = edited(TextField::entered_with_enter("Ada"), "X", NO_KEYS);
         assert_eq!((name.text.as_str(), event), ("Ada", FieldEvent::None));
+    }
+
+    #[test]
+    fn a_refused_entry_is_put_back() {
+        let mut field = TextField::new("ws://a:1");
+        field.edit(&click(50.0), NO_KEYS, FIELD_RECT);
+        for _ in 0..8 {
+            field.edit(&typing(""), BACKSPACE, FIELD_RECT);
+        }
+        assert_eq!(
+            field.edit(&typing(""), ENTER, FIELD_RECT),
+            FieldEvent::Submitted
+        );
+        assert_eq!(field.text, "");
+        field.put_back();
+        assert_eq!(field.text, "ws://a:1");
     }
 
     #[test]
