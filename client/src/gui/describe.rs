@@ -104,6 +104,11 @@ pub fn state_outcome(state: &GameState, result: Outcome, me: Option<u8>) -> Stri
     }
 }
 
+/// A resignation as a list of moves says it: "White resigns", "Answerer resigns".
+pub fn resigns(game: GameKind, seat: u8) -> String {
+    format!("{} resigns", game_seat_name(game, seat))
+}
+
 /// Whether a player gave `state`'s game up (only two-player games take a resignation).
 fn is_resigned(state: &GameState) -> bool {
     match state {

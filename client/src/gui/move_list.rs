@@ -5,7 +5,7 @@
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle;
-use parlor_shared::game::{GameMove, turn_numbers};
+use parlor_shared::game::{GameKind, GameMove, turn_numbers};
 use parlor_shared::klotski::KlotskiMove;
 
 use super::describe;
@@ -112,7 +112,7 @@ pub fn draw_move_list(
             let Some(mv) = moves.get(ply) else { break };
             // A resignation may come on the other side's turn: it names its side.
             let text = match mv {
-                GameMove::Resign { seat } => format!("{} resigns", describe::seat_name(*seat)),
+                GameMove::Resign { seat } => describe::resigns(GameKind::Cave, *seat),
                 mv => mv.to_string(),
             };
             // A cell fits a square's name; a resignation, the last ply there is, takes what it

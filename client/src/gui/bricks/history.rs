@@ -113,10 +113,7 @@ pub fn draw_drop_history(
     if let Some((ply, seat)) = resigned {
         let shown = lines.len().min(visible);
         let baseline = area.y + (shown + 1) as f32 * LINE_HEIGHT;
-        let text = format!(
-            "{} resigns",
-            describe::game_seat_name(GameKind::Bricks, seat)
-        );
+        let text = describe::resigns(GameKind::Bricks, seat);
         let cell = Rect::new(
             area.x - 3.0,
             baseline - LINE_HEIGHT + 4.0,
