@@ -226,13 +226,17 @@ impl Bucket {
     /// Whether the bucket has refilled to its burst by `now`: it then holds nothing a new
     /// one would not.
     pub fn is_full_at(&self, now: Instant) -> bool {
+        self.tokens_at(now) >= self.budget.burst
+    }
+
+    /// The tokens the bucket holds at `now`, refilled since it was last spent from.
+    fn tokens_at(&self, now: Instant) -> f64 {
         let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
-        self.tokens + elapsed * self.budget.per_second >= self.budget.burst
+        (self.tokens + elapsed * self.budget.per_second).min(self.budget.burst)
     }
 
     pub(crate) fn spend_at(&mut self, now: Instant, cost: f64) -> bool {
-        let elapsed = now.saturating_duration_since(self.refilled).as_secs_f64();
-        self.tokens = (self.tokens + elapsed * self.budget.per_second).min(self.budget.burst);
+        self.tokens = self.tokens_at(now);
         self.refilled = now;
         if self.tokens >= cost {
             self.tokens -= cost;
