@@ -161,6 +161,17 @@ enum End {
     Refused(String),
 }
 
+impl End {
+    /// What the UI is told when the thread ends this way: nothing once it closed its end,
+    /// else the reason.
+    fn into_reason(self) -> Option<String> {
+        match self {
+            End::Closed => None,
+            End::Lost(reason) | End::Busy(reason) | End::Refused(reason) => Some(reason),
+        }
+    }
+}
+
 /// The network thread's state, kept across reconnects.
 struct Link {
     /// Where the hall answers: one server, or several nodes of it.
@@ -181,32 +192,22 @@ impl Link {
         let mut outage: Option<Outage> = None;
         let mut socket = match (self.first_handshake().await, backoff) {
             (Ok(socket), _) => socket,
-            (Err(End::Closed), _) => return None,
             // A server that was never reached may be a wrong address, said at once; a full
             // one asked to be tried again, as a lost connection is.
             (Err(End::Busy(reason)), Some(backoff)) => {
-                let first = outage.insert(Outage {
-                    began: Instant::now(),
-                    attempts: 0,
-                });
+                let first = outage.insert(Outage::starting_now());
                 match self.resume(backoff, reason, first).await {
                     Ok(socket) => socket,
-                    Err(End::Closed) => return None,
-                    Err(End::Lost(reason) | End::Busy(reason) | End::Refused(reason)) => {
-                        return Some(reason);
-                    }
+                    Err(end) => return end.into_reason(),
                 }
             }
-            (Err(End::Lost(reason) | End::Busy(reason) | End::Refused(reason)), _) => {
-                return Some(reason);
-            }
+            (Err(end), _) => return end.into_reason(),
         };
         loop {
             let connected_at = Instant::now();
             let reason = match self.serve(&mut socket).await {
-                End::Closed => return None,
-                End::Refused(reason) => return Some(reason),
                 End::Lost(reason) | End::Busy(reason) => reason,
+                end => return end.into_reason(),
             };
             let Some(backoff) = backoff else {
                 return Some(reason);
@@ -214,16 +215,10 @@ impl Link {
             if connected_at.elapsed() >= STEADY {
                 outage = None;
             }
-            let outage = outage.get_or_insert(Outage {
-                began: Instant::now(),
-                attempts: 0,
-            });
+            let outage = outage.get_or_insert_with(Outage::starting_now);
             socket = match self.resume(backoff, reason, outage).await {
                 Ok(socket) => socket,
-                Err(End::Closed) => return None,
-                Err(End::Lost(reason) | End::Busy(reason) | End::Refused(reason)) => {
-                    return Some(reason);
-                }
+                Err(end) => return end.into_reason(),
             };
         }
     }

@@ -49,6 +49,16 @@ pub(super) struct Outage {
     pub(super) attempts: u32,
 }
 
+impl Outage {
+    /// An outage beginning now, with no attempt made yet.
+    pub(super) fn starting_now() -> Outage {
+        Outage {
+            began: Instant::now(),
+            attempts: 0,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
