@@ -17,10 +17,11 @@ use common::{have_xvfb, scratch};
 const SIZES: [(u32, u32); 3] = [(800, 600), (1366, 768), (1920, 1080)];
 
 /// The rooms looked at, as `--open-room` words (the Klotski board is added).
-const ROOMS: [&str; 9] = [
+const ROOMS: [&str; 10] = [
     "cave classic a1 b1",
     "bricks agent",
     "bricks answerer",
+    "bricks watch",
     "hexapawn slow b1-b2",
     "hexapawn slow 4x4",
     "hexapawn fast 4x4 b1-b2 a1-a2",

@@ -34,6 +34,8 @@ const PICK_MARK: Color = Color::new(1.0, 0.85, 0.2, 1.0);
 const ZOOM_LINK: Color = Color::new(0.75, 0.78, 0.85, 0.7);
 /// Scale labels are smaller than body text, to fit beside narrow columns.
 const SCALE_TEXT_SIZE: f32 = 16.0;
+/// From a column's edge to its labels' text.
+const LABEL_INDENT: f32 = 8.0;
 
 /// What to show on top of the floors for the agent's seat.
 #[derive(Clone, Copy, Debug, Default)]
@@ -61,7 +63,8 @@ pub fn draw_tower(layout: &TowerLayout, game: &BricksGame, marks: &TowerMarks) {
     let height = game.setup().height;
     let whole = &layout.whole;
     // The title starts 50 pixels left of the whole column and ends before the status card.
-    let room = layout.width - 40.0;
+    let title_x = whole.rect.x - 50.0;
+    let room = layout.right - title_x - 20.0;
     let title = [
         format!("Tower: heights 1 to {height}"),
         format!("Heights 1 to {height}"),
@@ -69,18 +72,25 @@ pub fn draw_tower(layout: &TowerLayout, game: &BricksGame, marks: &TowerMarks) {
     .into_iter()
     .find(|title| text_width(title) <= room)
     .unwrap_or_else(|| format!("Heights 1 to {}", short_height(height, height)));
-    label(&title, whole.rect.x - 50.0, whole.rect.y - 18.0, TEXT);
+    label(&title, title_x, whole.rect.y - 18.0, TEXT);
     match &layout.close_up {
-        None => draw_column(whole, game, marks, ColumnRole::Detail),
+        None => draw_column(whole, game, marks, ColumnRole::Detail, layout.right),
         Some(close_up) => {
-            draw_column(whole, game, marks, ColumnRole::Overview);
+            draw_column(whole, game, marks, ColumnRole::Overview, layout.right);
             draw_zoom_link(whole, close_up);
-            draw_column(close_up, game, marks, ColumnRole::Detail);
+            draw_column(close_up, game, marks, ColumnRole::Detail, layout.right);
         }
     }
 }
 
-fn draw_column(column: &Column, game: &BricksGame, marks: &TowerMarks, role: ColumnRole) {
+/// Draws one column and its labels; a detail column's labels end before `right`.
+fn draw_column(
+    column: &Column,
+    game: &BricksGame,
+    marks: &TowerMarks,
+    role: ColumnRole,
+    right: f32,
+) {
     let r = column.rect;
     let state = game.state();
     draw_rectangle(r.x, r.y, r.w, r.h, OPEN_FLOOR);
@@ -128,19 +138,53 @@ fn draw_column(column: &Column, game: &BricksGame, marks: &TowerMarks, role: Col
         let text = short_height(height, column.high);
         draw_scale_label(column, role, y, y, &text, DIM_TEXT);
     }
-    for ((_, text, color), (y, label_y)) in marked.iter().zip(at.into_iter().zip(spread)) {
-        draw_scale_label(column, role, y, label_y, text, *color);
+    let room = right - (r.x + r.w + LABEL_INDENT);
+    for ((height, roles, color), (y, label_y)) in marked.iter().zip(at.into_iter().zip(spread)) {
+        let number = short_height(*height, column.high);
+        let text = fitting_label(&number, roles, room, scale_text_width);
+        draw_scale_label(column, role, y, label_y, &text, *color);
     }
 }
 
+fn scale_text_width(text: &str) -> f32 {
+    measure_text(text, None, SCALE_TEXT_SIZE as u16, 1.0).width
+}
+
+/// The label of a marked height that fits `room` as measured by `width`: the height with
+/// every role it has ("649 max safe, drop"), else with its first role, else with that role's
+/// short word ("649 max"), else the height alone (its colour still says which it is).
+fn fitting_label(
+    number: &str,
+    roles: &[&'static str],
+    room: f32,
+    width: impl Fn(&str) -> f32,
+) -> String {
+    let first = roles.first().copied().unwrap_or_default();
+    let short = match first {
+        "min safe" => "min",
+        "max safe" => "max",
+        "click to pick" => "pick",
+        "your drop" => "yours",
+        other => other,
+    };
+    [
+        format!("{number} {}", roles.join(", ")),
+        format!("{number} {first}"),
+        format!("{number} {short}"),
+    ]
+    .into_iter()
+    .find(|text| width(text) <= room)
+    .unwrap_or_else(|| number.to_string())
+}
+
 /// The heights labelled with what they are: min safe, max safe (or S once they meet), the
-/// pending drop, and the floor the agent points at or typed; each once, even when they
-/// coincide.
+/// pending drop, and the floor the agent points at or typed; each height once, with every
+/// role it has, even when they coincide.
 fn marked_labels(
     column: &Column,
     game: &BricksGame,
     marks: &TowerMarks,
-) -> Vec<(u64, String, Color)> {
+) -> Vec<(u64, Vec<&'static str>, Color)> {
     let state = game.state();
     let mut roles: Vec<(u64, &str, Color)> = if state.min_safe() == state.max_safe() {
         vec![(state.min_safe(), "= S", SAFE_TEXT)]
@@ -159,19 +203,15 @@ fn marked_labels(
     if let Some(height) = marks.hovered {
         roles.push((height, "click to pick", HOVER_MARK));
     }
-    let mut labels: Vec<(u64, String, Color)> = Vec::new();
+    let mut labels: Vec<(u64, Vec<&str>, Color)> = Vec::new();
     for (height, role, color) in roles {
         // The height just below the column is labelled at its bottom edge (0 is the ground).
         if !(column.low - 1..=column.high).contains(&height) {
             continue;
         }
         match labels.iter_mut().find(|(at, ..)| *at == height) {
-            Some((_, text, _)) => text.push_str(&format!(", {role}")),
-            None => labels.push((
-                height,
-                format!("{} {role}", short_height(height, column.high)),
-                color,
-            )),
+            Some((_, roles, _)) => roles.push(role),
+            None => labels.push((height, vec![role], color)),
         }
     }
     labels
@@ -190,8 +230,8 @@ fn draw_scale_label(
     let size = measure_text(text, None, SCALE_TEXT_SIZE as u16, 1.0);
     let r = column.rect;
     let (edge_x, end_x, x) = match role {
-        ColumnRole::Overview => (r.x, r.x - 5.0, r.x - 8.0 - size.width),
-        ColumnRole::Detail => (r.x + r.w, r.x + r.w + 5.0, r.x + r.w + 8.0),
+        ColumnRole::Overview => (r.x, r.x - 5.0, r.x - LABEL_INDENT - size.width),
+        ColumnRole::Detail => (r.x + r.w, r.x + r.w + 5.0, r.x + r.w + LABEL_INDENT),
     };
     draw_line(edge_x, y, end_x, label_y, 1.0, color);
     let baseline = label_y + size.offset_y / 2.0;
@@ -271,5 +311,21 @@ mod tests {
                 assert!(distance(*a, *b) > 0.35, "{a:?} {b:?}");
             }
         }
+    }
+
+    #[test]
+    fn a_marked_label_gives_up_words_before_it_runs_out_of_its_room() {
+        let eight_per_char = |text: &str| 8.0 * text.chars().count() as f32;
+        let roles = ["max safe", "click to pick"];
+        let fit = |room| fitting_label("649", &roles, room, eight_per_char);
+        assert_eq!(fit(400.0), "649 max safe, click to pick");
+        assert_eq!(fit(26.0 * 8.0), "649 max safe");
+        assert_eq!(fit(12.0 * 8.0), "649 max safe");
+        assert_eq!(fit(11.0 * 8.0), "649 max");
+        assert_eq!(fit(7.0 * 8.0), "649 max");
+        assert_eq!(fit(6.0 * 8.0), "649", "the number even when nothing fits");
+        assert_eq!(fit(0.0), "649");
+        let one = fitting_label("12", &["drop"], 7.0 * 8.0, eight_per_char);
+        assert_eq!(one, "12 drop");
     }
 }

@@ -118,8 +118,8 @@ impl Column {
 /// The tower's columns on screen.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TowerLayout {
-    /// The width of the tower's part of the area, from its left edge.
-    pub width: f32,
+    /// The x where the tower's part of the area ends: its labels stay left of it.
+    pub right: f32,
     /// Heights 1..=H.
     pub whole: Column,
     /// The open heights with their neighbours, magnified; only when H is too tall for the
@@ -169,15 +169,20 @@ pub fn tower_layout(area: Rect, game: &BricksGame) -> TowerLayout {
     let state = game.state();
     match close_up_window(height, column_h, state.min_safe(), state.max_safe()) {
         None => TowerLayout {
-            width: tower_width(area),
+            right: area.x + tower_width(area),
             whole: column(60.0, 100.0, 1, height),
             close_up: None,
         },
-        Some((low, high)) => TowerLayout {
-            width: tower_width(area),
-            whole: column(70.0, 30.0, 1, height),
-            close_up: Some(column(150.0, 70.0, low, high)),
-        },
+        Some((low, high)) => {
+            // On a narrow window the close-up moves left and slims, so that its labels keep
+            // some of the room they lose.
+            let squeeze = (TOWER_WIDTH - tower_width(area)) / 4.0;
+            TowerLayout {
+                right: area.x + tower_width(area),
+                whole: column(70.0, 30.0, 1, height),
+                close_up: Some(column(150.0 - squeeze, 70.0 - squeeze, low, high)),
+            }
+        }
     }
 }
 
