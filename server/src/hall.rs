@@ -383,6 +383,12 @@ impl Hall {
             .collect()
     }
 
+    /// A room still open on this node.
+    pub fn local_room(&self, id: RoomId) -> Option<RoomHandle> {
+        let handle = self.lock_rooms().get(&id).cloned()?;
+        (!handle.inbox.is_closed()).then_some(handle)
+    }
+
     /// A room still open (a finished room closes once nobody follows it), here or, in a
     /// cluster, on another node.
     pub fn room(&self, id: RoomId) -> Option<RoomHandle> {

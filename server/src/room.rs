@@ -65,6 +65,9 @@ pub enum RoomCommand {
     /// `who` made a room to play this finished game again (see `play_again.rs`): named to
     /// the other players if it is the first such room, or replaces the first if it closed.
     PlayedAgain { made: PlayedAgain, who: Subscriber },
+    /// Room `rematch`, which a player made to play this finished game again, has closed: the
+    /// others must not be sent to it (internal).
+    RematchClosed { rematch: RoomId },
     Move {
         token: SeatToken,
         version: u64,
@@ -358,6 +361,7 @@ impl Room {
             RoomCommand::Leave { who } => self.leave(who),
             RoomCommand::Close { who } => self.close_by(who).await,
             RoomCommand::PlayedAgain { made, who } => self.played_again(made, &who),
+            RoomCommand::RematchClosed { rematch } => self.rematch_closed(rematch),
             RoomCommand::Move {
                 token,
                 version,

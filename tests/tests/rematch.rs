@@ -156,8 +156,9 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
     assert_eq!(state.moves, vec![], "a new game");
 }
 
-/// Ada's rematch closes before Bob comes (she gave up waiting): the next room a player makes
-/// to play again takes its place, so Bob's Play again does not end in a room nobody is told of.
+/// Ada's rematch closes before Bob comes (she gave up waiting): the finished room names it no
+/// more, and the next room a player makes to play again takes its place, so Bob's Play again
+/// does not end in a room nobody is told of.
 #[tokio::test]
 async fn a_rematch_closed_by_its_maker_gives_its_place_to_the_next() {
     let (server, _dir) = start_server("play-again-closed");
@@ -180,6 +181,13 @@ async fn a_rematch_closed_by_its_maker_gives_its_place_to_the_next() {
         matches!(m, ServerMsg::RoomClosed { room, .. } if room == adas).then_some(())
     })
     .await;
+    // Bob, watching the finished room, is told that nobody waits in Ada's room any more, and
+    // so is the lobby.
+    let told = bob.state_where(room, |s| named(s).is_none()).await;
+    assert_eq!(told.version, end.version, "no move was made");
+    let listed = bob.list_rooms().await;
+    let summary = listed.iter().find(|summary| summary.room == room);
+    assert_eq!(summary.map(|s| s.rematch.clone()), Some(None), "{listed:?}");
     let bobs = play_again(&mut bob, room, again.setup.clone(), again.seats.clone()).await;
     let shown = ada
         .state_where(room, |s| named(s).is_some_and(|made| made.room != adas))

@@ -2,15 +2,19 @@
 //! held by a reservation until the room is registered; in a cluster, a room this node's caps
 //! have no place for opens on another node (`cluster/placement.rs`). A `PlayAgain`'s room is
 //! then named to the finished room it plays again (`room/play_again.rs`), in place of the
-//! rematch named there before if this connection finds that one closed.
+//! rematch named there before if this connection finds that one closed, and the finished room
+//! is told when it closes.
 
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec, ServerMsg};
 
 use std::sync::Arc;
 
+use tokio::sync::mpsc;
+
 use super::Connection;
 use crate::cluster::Creation;
+use crate::hall::Hall;
 use crate::room::{PlayedAgain, RoomCommand};
 use crate::room_caps::{RoomKind, RoomOwner};
 
@@ -46,10 +50,17 @@ impl Connection {
                     replacing,
                 };
                 let who = self.me.clone();
+                let finished = handle.inbox.downgrade();
                 let _ = handle
                     .inbox
                     .send(RoomCommand::PlayedAgain { made, who })
                     .await;
+                // A rematch on another node of a cluster is not watched: its room stays named.
+                if let Some(made) = self.hall.local_room(*rematch) {
+                    let hall = Arc::clone(&self.hall);
+                    let closes = tell_when_closed(hall, *rematch, made.inbox, finished);
+                    tokio::spawn(closes);
+                }
             }
         }
         let answer = match made {
@@ -97,5 +108,24 @@ impl Connection {
             }
             (created, _) => created,
         }
+    }
+}
+
+/// Waits until room `rematch` (its inbox `rematch_inbox`) has closed and no node of the hall
+/// holds it (it did not move to another), then tells the finished room that named it, if that
+/// one is still open.
+async fn tell_when_closed(
+    hall: Arc<Hall>,
+    rematch: RoomId,
+    rematch_inbox: mpsc::Sender<RoomCommand>,
+    finished: mpsc::WeakSender<RoomCommand>,
+) {
+    rematch_inbox.closed().await;
+    drop(rematch_inbox);
+    if hall.find_room(rematch).await.is_some() {
+        return;
+    }
+    if let Some(finished) = finished.upgrade() {
+        let _ = finished.send(RoomCommand::RematchClosed { rematch }).await;
     }
 }

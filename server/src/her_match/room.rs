@@ -189,7 +189,10 @@ impl MatchRoom {
                 "the auto match is over; it closes by itself",
             ),
             // An auto match offers no Play again.
-            RoomCommand::AiMoved { .. } | RoomCommand::Moved | RoomCommand::PlayedAgain { .. } => {}
+            RoomCommand::AiMoved { .. }
+            | RoomCommand::Moved
+            | RoomCommand::PlayedAgain { .. }
+            | RoomCommand::RematchClosed { .. } => {}
             #[cfg(test)]
             RoomCommand::Panic => panic!("a bug in auto match {}", self.id),
         }

@@ -1,7 +1,8 @@
 //! Play again: what a finished room offers its players, and the room the first of them made
 //! for it, which the others then join instead of making rooms of their own (so two people who
 //! both press Play again meet again rather than wait in two rooms). A rematch that closed
-//! before the others came (its maker gave up) gives its place to the next one made.
+//! before the others came (its maker gave up) is named no more once the finished room hears
+//! of it, and gives its place to the next one made.
 
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{AiKind, Rematch, RematchRoom, RoomId, SeatSpec};
@@ -75,5 +76,19 @@ impl Room {
             by: who.player.clone(),
         });
         self.broadcast();
+    }
+
+    /// Room `closed` has closed: if it is the rematch named here, nobody waits there any
+    /// more, and the next player to play again makes the room.
+    pub(super) fn rematch_closed(&mut self, closed: RoomId) {
+        if self
+            .rematch
+            .as_ref()
+            .is_some_and(|named| named.room == closed)
+        {
+            debug!(room = self.id, rematch = closed, "the rematch closed");
+            self.rematch = None;
+            self.broadcast();
+        }
     }
 }
