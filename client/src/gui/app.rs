@@ -207,6 +207,11 @@ impl App {
         })
     }
 
+    /// Why the scripted room cannot be shown, if it cannot (the server refused it).
+    pub fn script_failure(&self) -> Option<&str> {
+        self.script.as_ref()?.failure()
+    }
+
     /// Whether the scripted room shows what it was asked to.
     pub fn script_done(&mut self) -> bool {
         match (&mut self.script, &self.screen) {

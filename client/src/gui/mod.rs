@@ -168,6 +168,10 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
                         save_screenshot(path).and(report.unwrap_or(Ok(())));
                     break;
                 }
+                if let Some(why) = app.script_failure() {
+                    *saved_in_window.borrow_mut() = Err(anyhow::anyhow!("{why}"));
+                    break;
+                }
                 if get_time() > SCRIPT_SECONDS {
                     *saved_in_window.borrow_mut() = Err(anyhow::anyhow!(
                         "the room was not ready in {SCRIPT_SECONDS} s"

@@ -169,8 +169,10 @@ impl ReplayView {
             y += LINE_HEIGHT;
         }
         y += 10.0;
+        // Steps, not moves as the room counts them: a Bricks answer, an undo or a
+        // resignation is a step of its own.
         label(
-            &format!("Move {} of {}", self.step, self.moves.len()),
+            &format!("Step {} of {}", self.step, self.moves.len()),
             x,
             y,
             TEXT,

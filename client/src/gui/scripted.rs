@@ -70,6 +70,8 @@ pub struct RoomScript {
     resign_clicks: u8,
     /// The room and version seen done first, and when.
     done_since: Option<((RoomId, u64), f64)>,
+    /// Why the server refused the room to create, if it did: the script cannot go on.
+    refused: Option<String>,
 }
 
 impl RoomScript {
@@ -102,6 +104,7 @@ impl RoomScript {
                 resign: false,
                 resign_clicks: 0,
                 done_since: None,
+                refused: None,
             });
         }
         let Some((&kind, words)) = words.split_first() else {
@@ -128,7 +131,20 @@ impl RoomScript {
             resign,
             resign_clicks: 0,
             done_since: None,
+            refused: None,
         })
+    }
+
+    /// The server refused a room, saying `why`: the script's own, if it asked for one.
+    pub fn room_refused(&mut self, why: &str) {
+        if self.created && self.game.is_some() && !self.resume {
+            self.refused = Some(why.to_string());
+        }
+    }
+
+    /// Why the script cannot go on, if it cannot.
+    pub fn failure(&self) -> Option<&str> {
+        self.refused.as_deref()
     }
 
     /// The room to create, the first time the app is connected (none with `resume`).
@@ -237,6 +253,22 @@ impl RoomScript {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_refusal_of_the_scripted_room_ends_the_script_but_one_before_it_was_asked_does_not() {
+        let mut script = RoomScript::parse("cave classic a1").unwrap();
+        script.room_refused("an older room's refusal");
+        assert_eq!(script.failure(), None, "nothing asked yet");
+        assert!(script.room_to_create().is_some());
+        script.room_refused("No new room: you have 4 rooms with AI seats open");
+        assert_eq!(
+            script.failure(),
+            Some("No new room: you have 4 rooms with AI seats open")
+        );
+        let mut lobby = RoomScript::parse("lobby cave").unwrap();
+        lobby.room_refused("somebody else's form");
+        assert_eq!(lobby.failure(), None, "a lobby script makes no room");
+    }
 
     #[test]
     fn the_first_word_picks_the_game_and_replay_may_stand_anywhere() {

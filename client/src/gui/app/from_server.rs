@@ -110,6 +110,9 @@ impl App {
             ServerMsg::RoomRefused { code, message } => {
                 let pending = self.pending_room.take();
                 let text = format!("No new room: {}", in_words(code, &message));
+                if let Some(script) = self.script.as_mut() {
+                    script.room_refused(&text);
+                }
                 // Play again refused: the player stays in the room they played, told why
                 // there, with Leave as the way back.
                 match (
