@@ -468,6 +468,10 @@ impl App {
                 self.enter_lobby();
             }
             RoomAction::PlayAgain(again) => self.play_again(room, again),
+            RoomAction::WatchRematch(rematch) => {
+                self.send(ClientMsg::Leave { room });
+                self.open_room(rematch, ClientMsg::Watch { room: rematch });
+            }
             RoomAction::Replay(id) => {
                 self.send(ClientMsg::Leave { room });
                 self.enter_lobby();

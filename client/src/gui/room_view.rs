@@ -48,6 +48,8 @@ pub enum RoomAction {
     /// Leave for a room that plays this game again: a new one like it, or the one a player
     /// made for it (`Rematch::made`).
     PlayAgain(Rematch),
+    /// Leave, a spectator, to watch the room a player made to play this game again.
+    WatchRematch(RoomId),
 }
 
 pub struct RoomView {

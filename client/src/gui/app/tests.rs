@@ -316,3 +316,12 @@ fn the_lobby_tells_of_a_rematch_made_for_us() {
     let expected = format!("{} waits in room #9 to play you again", bob.label());
     assert_eq!(text, Some(expected));
 }
+
+/// A spectator's Watch on a finished room's rematch leaves the room for that one.
+#[test]
+fn a_spectator_goes_from_the_finished_room_to_its_rematch() {
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(connected());
+    app.on_room_action(4, RoomAction::WatchRematch(8));
+    assert_eq!(room_on_screen(&app), Some(8));
+}

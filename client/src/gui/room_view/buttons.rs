@@ -1,7 +1,7 @@
 //! The room's buttons at the foot of its side panel: Leave, Replay (or Replay the solution while
 //! a solver plays it), Resign while a two-player game of ours is on (asked twice), and Play
 //! again once it is over, with a line above them once another player has made the room that
-//! plays the game again.
+//! plays the game again; a spectator gets Watch for that room instead.
 
 use macroquad::math::Rect;
 use macroquad::time::get_time;
@@ -55,6 +55,16 @@ pub(super) fn draw_buttons(
         };
         let confirmed = button(input, rect, &text) && resigning.click(snapshot.room, now);
         return confirmed.then_some(RoomAction::Send(resign));
+    }
+    if let Some((note, rematch)) = spectators_rematch(snapshot, held) {
+        let note = fit_to_width(&note, canvas_width() - x - 10.0);
+        label(&note, x, y - 8.0, GOOD_TEXT);
+        let text = format!("Watch #{rematch}");
+        let rect = Rect {
+            w: button_width(&text),
+            ..play_again_rect()
+        };
+        return button(input, rect, &text).then_some(RoomAction::WatchRematch(rematch));
     }
     let again = offered_again(snapshot, held)?;
     if let Some(note) = rematch_note(snapshot, again, held) {
@@ -133,10 +143,19 @@ fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> 
     })
 }
 
+/// For a spectator of a finished game whose player made a room to play it again: the line
+/// that says so, and that room, to watch next.
+fn spectators_rematch(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<(String, RoomId)> {
+    let made = snapshot.again.as_ref()?.made.as_ref()?;
+    let note = format!("{} plays again in room #{}", made.by.label(), made.room);
+    held.is_empty().then_some((note, made.room))
+}
+
 /// How much higher the moves list must end to leave the buttons' note its line: there is a
-/// note once a rematch is made (`rematch_note`).
+/// note once a rematch is made (`rematch_note`, `spectators_rematch`).
 pub(super) fn note_height(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> f32 {
-    match offered_again(snapshot, held).is_some_and(|again| again.made.is_some()) {
+    let players = offered_again(snapshot, held).is_some_and(|again| again.made.is_some());
+    match players || spectators_rematch(snapshot, held).is_some() {
         true => LINE_HEIGHT,
         false => 0.0,
     }
@@ -182,6 +201,33 @@ mod tests {
         again.made = Some(RematchRoom { room: 8, by: ada });
         let mine = note(&again);
         assert_eq!(mine.as_deref(), Some("You wait in room #8 to play again"));
+    }
+
+    #[test]
+    fn a_spectator_is_shown_the_rematch_to_watch_and_a_player_is_not() {
+        let mut snapshot = snapshot_after("a1 h8 b1 h7 c1 h6 d1 h5 e1");
+        let made = |room: Option<RoomId>| {
+            let by = Player {
+                id: PlayerId(0xb0b0 << 48),
+                name: "Bob".into(),
+            };
+            Box::new(Rematch {
+                setup: GameSetup::Cave,
+                seats: vec![SeatSpec::Human; 2],
+                made: room.map(|room| RematchRoom { room, by }),
+            })
+        };
+        snapshot.again = Some(made(None));
+        assert_eq!(spectators_rematch(&snapshot, &[]), None, "none made yet");
+        snapshot.again = Some(made(Some(8)));
+        let shown = spectators_rematch(&snapshot, &[]);
+        assert_eq!(shown, Some(("Bob #b0b0 plays again in room #8".into(), 8)));
+        let held = [HeldSeat {
+            seat: 0,
+            token: SeatToken("t".into()),
+        }];
+        assert_eq!(spectators_rematch(&snapshot, &held), None, "Play again's");
+        assert_eq!(note_height(&snapshot, &[]), LINE_HEIGHT);
     }
 
     #[test]
