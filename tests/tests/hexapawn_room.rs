@@ -110,6 +110,9 @@ async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_
     }
     let end = person.recorded(room, last.unwrap()).await;
     assert_eq!(end.outcome, Some(Outcome::Won { seat: 0 }));
+    // The record names HER by the brain it played with.
+    let record = person.record(end.record.expect("stored")).await;
+    assert_eq!(record.summary.seats[1], "slow (matchbox robot)");
     assert!(
         hex(&end.state)
             .result_text()

@@ -101,7 +101,9 @@ impl Room {
                 .seats
                 .iter()
                 .zip(0u8..)
-                .map(|(seat, index)| seat_label(self.game, index, seat.spec, seat.player.as_ref()))
+                .map(|(seat, index)| {
+                    seat_label(&self.start, index, seat.spec, seat.player.as_ref())
+                })
                 .collect(),
             outcome,
             start: self.start.clone(),

@@ -2,7 +2,8 @@
 //! seats are named in a stored record.
 
 use parlor_shared::ewn::MAX_MOVES_MADE;
-use parlor_shared::game::{GameKind, GameMove};
+use parlor_shared::game::{GameKind, GameMove, GameState};
+use parlor_shared::hexapawn::{BrainOwner, BrainRef, brain_title};
 use parlor_shared::identity::Player;
 use parlor_shared::klotski::MAX_STEPS;
 use parlor_shared::protocol::{
@@ -150,25 +151,40 @@ pub(crate) fn placeholder_summary(room: RoomId, game: GameKind) -> RoomSummary {
     }
 }
 
-/// How a seat is named in a stored record: its player's label, or the AI.
+/// How a seat of the game that began at `start` is named in a stored record: its player's
+/// label, the AI, or HER by the brain it played with ("Alpha (matchbox robot)").
 pub(super) fn seat_label(
-    game: GameKind,
+    start: &GameState,
     seat: u8,
     spec: SeatSpec,
     player: Option<&Player>,
 ) -> String {
-    match spec {
-        SeatSpec::Human => player.map_or_else(|| "human".into(), Player::label),
-        // As the room and the lobby show the seat.
-        SeatSpec::Ai { .. } if matches!(game, GameKind::Hexapawn | GameKind::HerMatch) => {
-            format!("HER ({})", words::HER_SEAT)
+    match (spec, start) {
+        (SeatSpec::Human, _) => player.map_or_else(|| "human".into(), Player::label),
+        (SeatSpec::Ai { .. }, GameState::Hexapawn(game)) => her_label(&game.setup.brain),
+        (SeatSpec::Ai { move_ms, kind }, _) => {
+            words::ai_seat(move_ms, ai::name(start.kind(), seat, kind))
         }
-        SeatSpec::Ai { move_ms, kind } => words::ai_seat(move_ms, ai::name(game, seat, kind)),
+    }
+}
+
+/// HER by its brain `brain` (a `BrainRef`'s text): "Alpha (matchbox robot)", or for one of the
+/// hall's, "HER (the hall's matchbox robot)".
+fn her_label(brain: &str) -> String {
+    match BrainRef::parse(brain) {
+        Ok(BrainRef {
+            owner: BrainOwner::Hall,
+            name,
+        }) => format!("{name} (the hall's {})", words::HER_SEAT),
+        _ => format!("{} ({})", brain_title(brain), words::HER_SEAT),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use parlor_shared::game::GameSetup;
+    use parlor_shared::hexapawn::{Dims, HexSetup, PlayMode};
+
     use super::*;
 
     #[test]
@@ -177,12 +193,19 @@ mod tests {
             move_ms: 300,
             kind: AiKind::Classic,
         };
-        let label = |game| seat_label(game, 1, classic, None);
-        assert_eq!(label(GameKind::Cave), "AI 0.3 s (classic)");
-        assert_eq!(label(GameKind::Hexapawn), "HER (matchbox robot)");
-        assert_eq!(
-            seat_label(GameKind::Cave, 0, SeatSpec::Human, None),
-            "human"
-        );
+        let cave = GameSetup::Cave.start().unwrap();
+        assert_eq!(seat_label(&cave, 1, classic, None), "AI 0.3 s (classic)");
+        assert_eq!(seat_label(&cave, 0, SeatSpec::Human, None), "human");
+        let against = |brain: &str| {
+            let setup = GameSetup::Hexapawn(HexSetup {
+                dims: Dims::new(3, 3).unwrap(),
+                mirrors: true,
+                mode: PlayMode::Fast,
+                brain: brain.into(),
+            });
+            seat_label(&setup.start().unwrap(), 1, classic, None)
+        };
+        assert_eq!(against("3f2a000000000001/Alpha"), "Alpha (matchbox robot)");
+        assert_eq!(against("hall/HER"), "HER (the hall's matchbox robot)");
     }
 }
