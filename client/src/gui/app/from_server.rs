@@ -196,6 +196,8 @@ impl App {
 
     /// Our room exists: take its first human seat, or watch when the AI plays both.
     fn room_created(&mut self, room: RoomId) {
+        // A refusal said before (a name the server refused, say) is over: this one went through.
+        self.notice.take_if(|notice| notice.is_error);
         let Some(PendingRoom {
             seats, replaces, ..
         }) = self.pending_room.take()

@@ -325,3 +325,28 @@ fn a_spectator_goes_from_the_finished_room_to_its_rematch() {
     app.on_room_action(4, RoomAction::WatchRematch(8));
     assert_eq!(room_on_screen(&app), Some(8));
 }
+
+/// A refusal shown before is gone once a room is made: it no longer holds.
+#[test]
+fn a_room_made_clears_the_refusal_said_before() {
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(connected());
+    app.enter_lobby();
+    let refused = ServerMsg::RoomRefused {
+        code: parlor_shared::protocol::ErrorCode::BadRequest,
+        message: "a brain name may not hold '/'".into(),
+    };
+    app.create_room(GameSetup::Cave, vec![SeatSpec::Human; 2], None);
+    app.handle_event(NetEvent::Message(Box::new(refused)));
+    assert!(app.notice.as_ref().is_some_and(|notice| notice.is_error));
+    app.create_room(GameSetup::Cave, vec![SeatSpec::Human; 2], None);
+    app.handle_event(NetEvent::Message(Box::new(ServerMsg::RoomCreated {
+        room: 9,
+    })));
+    assert!(
+        app.notice.is_none(),
+        "{:?}",
+        app.notice.as_ref().map(|n| &n.text)
+    );
+    assert_eq!(room_on_screen(&app), Some(9));
+}

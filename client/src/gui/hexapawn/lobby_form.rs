@@ -6,7 +6,9 @@
 
 use macroquad::math::Rect;
 use parlor_shared::game::{GameKind, GameSetup};
-use parlor_shared::hexapawn::{Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name};
+use parlor_shared::hexapawn::{
+    BrainRef, Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name,
+};
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
 use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
@@ -107,15 +109,20 @@ impl HexLobbyForm {
 
     /// Why the brain `name` does not fit this board, if the server has it for another one.
     fn misfit(&self, name: &str) -> Result<(), String> {
-        let known = self.known.iter().flatten();
-        match known.into_iter().find(|brain| brain.name == name) {
+        // Before the server's list came, the server judges.
+        let Some(known) = &self.known else {
+            return Ok(());
+        };
+        match known.iter().find(|brain| brain.name == name) {
             Some(brain) if (brain.dims, brain.mirrors) != (self.dims, self.mirrors) => {
                 Err(format!(
                     "{name} is a {} brain: choose that board or another name",
                     describe(brain)
                 ))
             }
-            _ => Ok(()),
+            Some(_) => Ok(()),
+            // A brain the server does not have yet is made under this name.
+            None => BrainRef::parse_new(name).map(|_| ()),
         }
     }
 
@@ -254,7 +261,8 @@ impl HexLobbyForm {
                 count_s(brain.beads, "bead"),
                 count_s(brain.games, "game")
             ),
-            None => "a new brain, empty".into(),
+            None if BrainRef::parse_new(typed).is_ok() => "a new brain, empty".into(),
+            None => "not a name for a new brain".into(),
         };
         label(&about, x + CHOICES_X, y + 14.0, DIM_TEXT);
         let mut y = y + 24.0;

@@ -108,6 +108,36 @@ fn a_brain_the_server_has_for_another_board_is_refused_here() {
 }
 
 #[test]
+fn a_new_brain_with_a_name_the_server_refuses_is_refused_here_a_known_one_is_not() {
+    let mut form = HexLobbyForm::default();
+    form.brain.text = "Al/pha".into();
+    assert!(
+        form.room(GameKind::Hexapawn).is_ok(),
+        "the list not here yet"
+    );
+    form.set_brains(vec![BrainSummary {
+        name: "Al/pha".into(),
+        dims: Dims::HEXAPAWN,
+        mirrors: false,
+        boxes: 3,
+        beads: 9,
+        games: 2,
+        updated_at: 0,
+    }]);
+    assert!(form.room(GameKind::Hexapawn).is_ok(), "a brain of old");
+    form.set_brains(Vec::new());
+    let error = form.room(GameKind::Hexapawn).unwrap_err();
+    assert!(
+        error.starts_with("a brain name may not hold '/'"),
+        "{error}"
+    );
+    form.brain.text = "Alpha".into();
+    assert!(form.room(GameKind::Hexapawn).is_ok());
+    form.brains[1].text = "Be/ta".into();
+    assert!(form.room(GameKind::HerMatch).is_err());
+}
+
+#[test]
 fn a_match_has_no_seats_and_needs_two_brains() {
     let mut form = HexLobbyForm::default();
     let (setup, seats) = form.room(GameKind::HerMatch).unwrap();
