@@ -17,7 +17,8 @@ use super::game_view::{draw_moves, draw_seat_swatch, outcome_color};
 use super::hexapawn::{draw_match, draw_replay_board as draw_hex_replay};
 use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, heading_lines, label,
+    BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, fit_to_width,
+    heading_lines, label,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
 use crate::gui::canvas::{canvas_height, canvas_width};
@@ -160,12 +161,10 @@ impl ReplayView {
         for (seat, who) in self.seat_labels.iter().enumerate() {
             let seat = seat as u8;
             let swatch = draw_seat_swatch(game, x, y, seat);
-            label(
-                &format!("{}: {who}", describe::game_seat_name(game, seat)),
-                x + swatch,
-                y,
-                TEXT,
-            );
+            // A moves file's player name may be any length.
+            let line = format!("{}: {who}", describe::game_seat_name(game, seat));
+            let line = fit_to_width(&line, SIDE_PANEL_WIDTH - 20.0 - swatch);
+            label(&line, x + swatch, y, TEXT);
             y += LINE_HEIGHT;
         }
         y += 10.0;

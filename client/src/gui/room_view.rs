@@ -398,6 +398,8 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
         match snapshot.seats.get(usize::from(seat)) {
             // In slow mode HER's seat waits for White to force its move or let it pick.
             Some(SeatState::Ai { .. }) if her_waits_for_white(&snapshot.state) => "White picks",
+            // A solver that has its solution plays it without searching.
+            Some(SeatState::Ai { .. }) if !snapshot.plan_ahead.is_empty() => "AI plays its plan",
             Some(SeatState::Ai { .. }) => "AI thinking",
             Some(SeatState::Open) => "seat open",
             _ if held.is_empty() => "human",

@@ -53,19 +53,28 @@ impl fmt::Display for Move {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{0:?} is not a move: expected a number and one of L, R, U, D, e.g. \"16 U\"")]
-pub struct MoveSyntaxError(pub String);
+pub enum MoveSyntaxError {
+    #[error("{0:?} is not a move: expected a number and one of L, R, U, D, e.g. \"16 U\"")]
+    Form(String),
+    #[error("{0:?} is not a move: no piece has a number above {max}", max = u16::MAX)]
+    NumberTooLarge(String),
+}
 
 impl FromStr for Move {
     type Err = MoveSyntaxError;
 
     fn from_str(text: &str) -> Result<Move, MoveSyntaxError> {
-        let bad = || MoveSyntaxError(text.to_string());
+        let bad = || MoveSyntaxError::Form(text.to_string());
         let mut words = text.split_whitespace();
         let (Some(label), Some(dir), None) = (words.next(), words.next(), words.next()) else {
             return Err(bad());
         };
-        let label = label.parse().map_err(|_| bad())?;
+        let label = label
+            .parse()
+            .map_err(|_| match label.bytes().all(|b| b.is_ascii_digit()) {
+                true => MoveSyntaxError::NumberTooLarge(text.to_string()),
+                false => bad(),
+            })?;
         let mut letters = dir.chars();
         let (Some(letter), None) = (letters.next(), letters.next()) else {
             return Err(bad());

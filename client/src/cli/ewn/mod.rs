@@ -138,7 +138,7 @@ pub enum EwnCommand {
 pub struct RulesArgs {
     /// The removed square (22 on the course's boards; another course's remove 33).
     #[arg(long, default_value_t = DEFAULT_BLOCKED,
-          value_parser = clap::value_parser!(u8).range(1..100))]
+          value_parser = clap::value_parser!(u8).range(1..=99))]
     blocked: u8,
     /// Moves allowed before the puzzle is lost. The course's levels 1-4 keep their own lower
     /// limits (6, 10, 10, 15), as SPEC §1 says, whatever is asked.

@@ -224,8 +224,16 @@ fn moves_read_and_print_in_the_seeds_form() {
     );
     assert_eq!(mv.to_string(), "16 U");
     assert_eq!("8 l".parse::<Move>().unwrap().dir, Dir::Left);
-    for bad in ["", "16", "U 16", "16 X", "16 UP", "16 U 1"] {
-        assert!(bad.parse::<Move>().is_err(), "{bad:?}");
+    let too_large = "99999999999 L".parse::<Move>().unwrap_err();
+    assert_eq!(
+        too_large.to_string(),
+        "\"99999999999 L\" is not a move: no piece has a number above 65535"
+    );
+    for bad in ["", "16", "U 16", "16 X", "16 UP", "16 U 1", "-1 L", "1.5 L"] {
+        assert!(
+            matches!(bad.parse::<Move>(), Err(MoveSyntaxError::Form(_))),
+            "{bad:?}"
+        );
     }
 }
 
