@@ -11,7 +11,9 @@ use super::layout::{HexLayout, board_area, halves, split_top};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::describe::{count_of, count_s};
-use crate::gui::widgets::{DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, fit_to_width, label};
+use crate::gui::widgets::{
+    DIM_TEXT, GOOD_TEXT, LINE_HEIGHT, TEXT, first_that_fits, fit_to_width, label,
+};
 
 /// Heights of the band with the two boards and of the score under it.
 const BOARDS_HEIGHT: f32 = 290.0;
@@ -81,8 +83,10 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
             let mover = her_to_move(view);
             let beads = count_s(matchbox.total, "bead");
             let long = format!("{}'s matchbox: {beads}", names[mover]);
+            let shorter = format!("{}'s box: {beads}", names[mover]);
             let short = format!("Matchbox: {beads}");
-            caption(&[&long, &short], layout.matchbox, HER_COLORS[mover]);
+            let captions = [&long, &shorter, &short, &beads].map(String::as_str);
+            caption(&captions, layout.matchbox, HER_COLORS[mover]);
             draw_matchbox(layout.matchbox, matchbox, None);
         }
         None => {
@@ -105,6 +109,10 @@ pub fn draw_match(view: &MatchView) -> BoardPlay {
 /// The round, each HER's wins and the share of them moving first, and the last round.
 fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]) {
     let line = |text: &str, y: f32, color| label(&fit_to_width(text, width), x, y, color);
+    let fitting = |texts: &[String], y: f32, color| {
+        let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+        label(&first_that_fits(&texts, width), x, y, color)
+    };
     let round = if view.finished && view.rounds_played < view.setup.rounds {
         format!(
             "Stopped after {} of {} on {}: a brain is full",
@@ -129,52 +137,76 @@ fn draw_score(x: f32, mut y: f32, width: f32, view: &MatchView, names: [&str; 2]
     line(&round, y, if view.finished { GOOD_TEXT } else { TEXT });
     y += LINE_HEIGHT;
     for her in 0..2 {
-        line(&score_line(view, her, names[her]), y, HER_COLORS[her]);
+        fitting(&score_lines(view, her, names[her]), y, HER_COLORS[her]);
         y += LINE_HEIGHT;
     }
     if let Some(last) = view.last_round {
-        line(&last_round_line(last, names), y, DIM_TEXT);
+        fitting(&last_round_lines(last, names), y, DIM_TEXT);
     }
 }
 
-/// The last round in words. A HER that resigns before its first move has lost every opening it
-/// had (each box empties as its moves lose): that is why a round can end with no ply.
-fn last_round_line(last: RoundResult, names: [&str; 2]) -> String {
+/// The last round in words, the whole story first, then shorter ways for a narrow window. A HER
+/// that resigns before its first move has lost every opening it had (each box empties as its
+/// moves lose): that is why a round can end with no ply.
+fn last_round_lines(last: RoundResult, names: [&str; 2]) -> Vec<String> {
     let (winner, first) = (names[last.winner], names[last.first]);
     let loser = names[1 - last.winner];
+    let plies = count_of(last.plies, "ply", "plies");
     match (last.resigned, last.plies) {
-        (true, 0) => format!(
-            "Last round: {winner} won: {loser}, moving first, resigned at once (every \
-             opening it has left lost before)"
-        ),
-        (true, plies) => format!(
-            "Last round: {winner} won in {}, {first} first; {loser} resigned (every move it \
-             had left there had lost)",
-            count_of(plies, "ply", "plies")
-        ),
-        (false, plies) => format!(
-            "Last round: {winner} won in {}, {first} first",
-            count_of(plies, "ply", "plies")
-        ),
+        (true, 0) => vec![
+            format!(
+                "Last round: {winner} won: {loser}, moving first, resigned at once (every \
+                 opening it has left lost before)"
+            ),
+            format!("Last round: {winner} won: {loser} resigned at once"),
+            format!("Last: {winner} won, {loser} resigned"),
+        ],
+        (true, _) => vec![
+            format!(
+                "Last round: {winner} won in {plies}, {first} first; {loser} resigned (every \
+                 move it had left there had lost)"
+            ),
+            format!("Last round: {winner} won in {plies}; {loser} resigned"),
+            format!("Last: {winner} won, {loser} resigned"),
+        ],
+        (false, _) => vec![
+            format!("Last round: {winner} won in {plies}, {first} first"),
+            format!("Last round: {winner} won in {plies}"),
+            format!("Last: {winner} won"),
+        ],
     }
 }
 
-/// One HER's line of the score.
-pub fn score_line(view: &MatchView, her: usize, name: &str) -> String {
+/// One HER's line of the score, the whole line first, then shorter ways for a narrow window.
+pub fn score_lines(view: &MatchView, her: usize, name: &str) -> Vec<String> {
     let stats = view.stats[her];
-    let wins = match (stats.wins, stats.share_moving_first()) {
-        (1, Some(share)) if share > 0.5 => "1 win, moving first".to_string(),
-        (1, _) => "1 win, moving second".to_string(),
-        (wins, Some(0.0)) => format!("{wins} wins, all moving second"),
-        (wins, Some(1.0)) => format!("{wins} wins, all moving first"),
-        (wins, Some(share)) => format!("{wins} wins, {:.0}% of them moving first", share * 100.0),
-        (wins, None) => count_s(wins, "win"),
+    let (wins, short_wins) = match (stats.wins, stats.share_moving_first()) {
+        (1, Some(share)) if share > 0.5 => ("1 win, moving first".into(), "1 win, first".into()),
+        (1, _) => ("1 win, moving second".into(), "1 win, second".into()),
+        (wins, Some(0.0)) => (
+            format!("{wins} wins, all moving second"),
+            format!("{wins} wins, all second"),
+        ),
+        (wins, Some(1.0)) => (
+            format!("{wins} wins, all moving first"),
+            format!("{wins} wins, all first"),
+        ),
+        (wins, Some(share)) => {
+            let percent = share * 100.0;
+            (
+                format!("{wins} wins, {percent:.0}% of them moving first"),
+                format!("{wins} wins, {percent:.0}% first"),
+            )
+        }
+        (wins, None) => (count_s(wins, "win"), count_s(wins, "win")),
     };
-    format!(
-        "{name}: {wins}; {}, {}",
-        count_of(view.boxes[her], "box", "boxes"),
-        count_s(view.beads[her], "bead")
-    )
+    let boxes = count_of(view.boxes[her], "box", "boxes");
+    let beads = count_s(view.beads[her], "bead");
+    vec![
+        format!("{name}: {wins}; {boxes}, {beads}"),
+        format!("{name}: {short_wins}; {boxes}, {beads}"),
+        format!("{name}: {}; {beads}", count_s(stats.wins, "win")),
+    ]
 }
 
 #[cfg(test)]
@@ -195,6 +227,7 @@ mod tests {
     #[test]
     fn the_score_says_wins_and_the_share_moving_first() {
         let mut view = view();
+        let score_line = |view: &MatchView, her, name| score_lines(view, her, name).remove(0);
         assert_eq!(score_line(&view, 0, "A"), "A: 0 wins; 0 boxes, 0 beads");
         view.stats[0] = HerStats {
             wins: 1,
@@ -213,8 +246,12 @@ mod tests {
         view.boxes[1] = 11;
         view.beads[1] = 20;
         assert_eq!(
-            score_line(&view, 1, "B"),
-            "B: 8 wins, 25% of them moving first; 11 boxes, 20 beads"
+            score_lines(&view, 1, "B"),
+            [
+                "B: 8 wins, 25% of them moving first; 11 boxes, 20 beads",
+                "B: 8 wins, 25% first; 11 boxes, 20 beads",
+                "B: 8 wins; 20 beads"
+            ]
         );
     }
 
@@ -228,6 +265,7 @@ mod tests {
             end: parlor_shared::hexapawn::Position::start(Dims::HEXAPAWN),
             last_move: None,
         };
+        let last_round_line = |last, names| last_round_lines(last, names).remove(0);
         let at_once = last_round_line(round(0, true), ["A", "B"]);
         assert!(!at_once.contains("0 plies"), "{at_once}");
         assert!(
@@ -248,7 +286,16 @@ mod tests {
             wins: 5,
             wins_moving_first: 0,
         };
-        assert!(score_line(&view, 1, "B").starts_with("B: 5 wins, all moving second;"));
+        let score = score_lines(&view, 1, "B");
+        assert!(score[0].starts_with("B: 5 wins, all moving second;"));
+        assert!(score[1].starts_with("B: 5 wins, all second;"));
+        // Every shorter way is shorter.
+        for lines in [score, last_round_lines(round(2, true), ["A", "B"])] {
+            assert!(
+                lines.windows(2).all(|pair| pair[1].len() < pair[0].len()),
+                "{lines:?}"
+            );
+        }
     }
 
     #[test]
