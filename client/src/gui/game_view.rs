@@ -91,7 +91,8 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
         GameState::Ewn(_) => "Click a ringed piece, then a green square.",
         GameState::Klotski(_) => "Click a piece next to a blank to slide it there.",
         GameState::Hexapawn(game) if game.seat_to_move() == Some(HER_SEAT) => {
-            "Click an arrow of HER's matchbox to force that move, or Let HER pick."
+            "Click an arrow of HER's matchbox, or its chance, to force that move, or Let HER \
+             pick."
         }
         GameState::Hexapawn(_) => "Click a pawn, then its target square.",
         GameState::HerMatch(_) => "",

@@ -16,6 +16,7 @@ pub(crate) mod describe;
 pub mod ewn;
 mod game_view;
 pub mod hexapawn;
+mod key_focus;
 pub mod klotski;
 mod layout_audit;
 mod lobby;
@@ -154,6 +155,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             canvas::begin_frame();
             layout_audit::start_frame();
             let input = app.scripted_input().unwrap_or_else(Input::gather);
+            key_focus::start_frame(key_focus::RingKeys::pressed(), input.clicked);
             app.frame(&input);
             if let Some(path) = screenshot.as_deref() {
                 // Taken once the screen is what was asked and nothing on it moves.
@@ -316,6 +318,7 @@ fn run_window(
             clear_background(BACKGROUND);
             canvas::begin_frame();
             let input = Input::gather();
+            key_focus::start_frame(key_focus::RingKeys::pressed(), input.clicked);
             let closing = frame(&input);
             frames += 1;
             if let Some(path) = screenshot.as_deref().filter(|_| frames >= SCREENSHOT_FRAME) {

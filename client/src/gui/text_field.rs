@@ -5,6 +5,7 @@ use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::shapes::{draw_rectangle, draw_rectangle_lines};
 
+use super::key_focus::{self, Focus};
 use super::layout_audit;
 use super::widgets::{FIELD, FIELD_FOCUS_OUTLINE, Input, TEXT, label, text_width};
 
@@ -80,13 +81,25 @@ impl TextField {
 
     /// Handles this frame's input and draws the field.
     pub fn update(&mut self, input: &Input, rect: Rect) -> FieldEvent {
-        let event = self.edit(input, FieldKeys::pressed(), rect);
-        self.draw(rect);
+        let ring = key_focus::field(rect, input.clicked_in(rect));
+        let event = self.edit(input, FieldKeys::pressed(), ring, rect);
+        self.draw(rect, ring.ringed);
         event
     }
 
-    /// This frame's input, without drawing: what the tests drive.
-    fn edit(&mut self, input: &Input, keys: FieldKeys, rect: Rect) -> FieldEvent {
+    /// This frame's input and what it learnt of the keyboard's `ring`, without drawing: what
+    /// the tests drive.
+    fn edit(&mut self, input: &Input, keys: FieldKeys, ring: Focus, rect: Rect) -> FieldEvent {
+        // Tab brought the ring (or Enter on the ringed field after it let go): it takes the
+        // keyboard; Tab took the ring on: it lets go, as a click elsewhere does.
+        if !self.focused && (ring.arrived || ring.pressed) {
+            self.take_focus();
+            return FieldEvent::None;
+        }
+        if self.focused && ring.moved && !ring.ringed {
+            self.leave(self.enter_only);
+            return FieldEvent::None;
+        }
         if input.clicked {
             match (rect.contains(input.mouse), self.focused) {
                 (true, false) => self.take_focus(),
@@ -134,14 +147,16 @@ impl TextField {
         }
     }
 
-    fn draw(&self, rect: Rect) {
-        layout_audit::control(rect, &self.text, || self.draw_now(rect));
+    fn draw(&self, rect: Rect, ringed: bool) {
+        layout_audit::control(rect, &self.text, || self.draw_now(rect, ringed));
     }
 
-    fn draw_now(&self, rect: Rect) {
+    fn draw_now(&self, rect: Rect, ringed: bool) {
         draw_rectangle(rect.x, rect.y, rect.w, rect.h, FIELD);
         if self.focused {
             draw_rectangle_lines(rect.x, rect.y, rect.w, rect.h, 2.0, FIELD_FOCUS_OUTLINE);
+        } else if ringed {
+            key_focus::draw_ring(rect);
         }
         // Show the end of a text too long for the field, where the caret is.
         let room = rect.w - 16.0;
@@ -189,6 +204,12 @@ mod tests {
         }
     }
 
+    const NO_RING: Focus = Focus {
+        ringed: false,
+        arrived: false,
+        pressed: false,
+        moved: false,
+    };
     const NO_KEYS: FieldKeys = FieldKeys {
         backspace: false,
         escape: false,
@@ -210,15 +231,15 @@ mod tests {
     /// Clicks in, types `text`, and leaves with `keys` (or, with no key, a click elsewhere).
     fn edited(mut field: TextField, text: &str, keys: FieldKeys) -> (TextField, FieldEvent) {
         assert_eq!(
-            field.edit(&click(50.0), NO_KEYS, FIELD_RECT),
+            field.edit(&click(50.0), NO_KEYS, NO_RING, FIELD_RECT),
             FieldEvent::None
         );
         assert!(field.is_focused());
-        field.edit(&typing(text), NO_KEYS, FIELD_RECT);
+        field.edit(&typing(text), NO_KEYS, NO_RING, FIELD_RECT);
         let event = if keys.escape || keys.enter {
-            field.edit(&typing(""), keys, FIELD_RECT)
+            field.edit(&typing(""), keys, NO_RING, FIELD_RECT)
         } else {
-            field.edit(&click(500.0), NO_KEYS, FIELD_RECT)
+            field.edit(&click(500.0), NO_KEYS, NO_RING, FIELD_RECT)
         };
         assert!(!field.is_focused());
         (field, event)
@@ -256,12 +277,12 @@ mod tests {
     #[test]
     fn a_refused_entry_is_put_back() {
         let mut field = TextField::new("ws://a:1");
-        field.edit(&click(50.0), NO_KEYS, FIELD_RECT);
+        field.edit(&click(50.0), NO_KEYS, NO_RING, FIELD_RECT);
         for _ in 0..8 {
-            field.edit(&typing(""), BACKSPACE, FIELD_RECT);
+            field.edit(&typing(""), BACKSPACE, NO_RING, FIELD_RECT);
         }
         assert_eq!(
-            field.edit(&typing(""), ENTER, FIELD_RECT),
+            field.edit(&typing(""), ENTER, NO_RING, FIELD_RECT),
             FieldEvent::Submitted
         );
         assert_eq!(field.text, "");
@@ -272,8 +293,52 @@ mod tests {
     #[test]
     fn an_unfocused_field_takes_no_typing() {
         let mut field = TextField::new("Ada");
-        field.edit(&typing("X"), ENTER, FIELD_RECT);
+        field.edit(&typing("X"), ENTER, NO_RING, FIELD_RECT);
         assert_eq!(field.text, "Ada");
         assert!(!field.is_focused());
+    }
+
+    #[test]
+    fn tab_brings_the_keyboard_to_a_field_and_takes_it_on_keeping_a_forms_text() {
+        let arrived = Focus {
+            ringed: true,
+            arrived: true,
+            ..NO_RING
+        };
+        let ringed = Focus {
+            arrived: false,
+            ..arrived
+        };
+        let tabbed_on = Focus {
+            moved: true,
+            ..NO_RING
+        };
+        for (field, kept) in [
+            (TextField::new("100"), "1007"),
+            (TextField::entered_with_enter("Ada"), "Ada"),
+        ] {
+            let mut field = field;
+            field.edit(&typing("X"), NO_KEYS, arrived, FIELD_RECT);
+            assert!(field.is_focused(), "the ring brought the keyboard");
+            assert!(!field.text.contains('X'), "not typed before it came");
+            field.edit(&typing("7"), NO_KEYS, ringed, FIELD_RECT);
+            field.edit(&typing(""), NO_KEYS, tabbed_on, FIELD_RECT);
+            assert!(!field.is_focused(), "Tab took it on");
+            assert_eq!(
+                field.text, kept,
+                "a form keeps it, an Enter-only field does not"
+            );
+        }
+        // Enter on the ringed field after it let go takes the keyboard again, and submits
+        // nothing.
+        let mut field = TextField::new("100");
+        field.edit(&typing(""), ESCAPE, NO_RING, FIELD_RECT);
+        let pressed = Focus {
+            pressed: true,
+            ..ringed
+        };
+        let event = field.edit(&typing(""), ENTER, pressed, FIELD_RECT);
+        assert_eq!(event, FieldEvent::None);
+        assert!(field.is_focused());
     }
 }

@@ -12,7 +12,7 @@ use macroquad::text::{draw_text, load_ttf_font_from_bytes, measure_text, set_def
 
 use super::canvas::to_canvas;
 use super::describe::{fit_by, wrap_by};
-use super::layout_audit;
+use super::{key_focus, layout_audit};
 
 /// The window's background.
 pub const BACKGROUND: Color = Color::new(0.16, 0.18, 0.22, 1.0);
@@ -302,6 +302,7 @@ fn draw_button(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool 
 }
 
 fn draw_button_now(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool {
+    let focus = key_focus::control(rect);
     let hovered = rect.contains(input.mouse);
     let fill = match look {
         ButtonLook::Disabled => BUTTON_DISABLED,
@@ -321,7 +322,10 @@ fn draw_button_now(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> b
     let x = rect.x + (rect.w - width) / 2.0;
     let y = rect.y + (rect.h + capital.height) / 2.0;
     text_at(text, x.round(), y.round(), TEXT_SIZE, text_color);
-    look != ButtonLook::Disabled && input.clicked && hovered
+    if focus.ringed {
+        key_focus::draw_ring(rect);
+    }
+    look != ButtonLook::Disabled && ((input.clicked && hovered) || focus.pressed)
 }
 
 /// The contrast ratio of two colours as WCAG defines it, from 1 (the same) to 21 (black on

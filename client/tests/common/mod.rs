@@ -9,6 +9,7 @@
 pub mod klotski;
 pub mod net;
 pub mod server;
+pub mod x_screen;
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};

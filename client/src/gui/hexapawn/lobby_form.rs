@@ -12,7 +12,7 @@ use parlor_shared::hexapawn::{
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
 use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
-use crate::gui::text_field::TextField;
+use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_enabled,
     button_width, fit_to_width, label, text_width, toggle,
@@ -179,6 +179,8 @@ impl HexLobbyForm {
         let sizes =
             SIZES.map(|(r, c)| (Dims::new(r, c).expect("a valid size"), format!("{r}x{c}")));
         let board = (self.dims, self.mirrors);
+        // Enter in a brain field creates the room, as Create does.
+        let mut submitted = false;
         y = choices(input, x, y, "Board", &sizes, &mut self.dims);
         let mirrors = [
             (false, "apart".to_string()),
@@ -199,7 +201,9 @@ impl HexLobbyForm {
             let paces = PACES.map(|pace| (pace, pace_name(pace)));
             y = choices(input, x, y, "Per ply", &paces, &mut self.pace);
             for (index, field) in self.brains.iter_mut().enumerate() {
-                y = text_row(input, x, y, &format!("Brain {}", index + 1), field);
+                let entered;
+                (y, entered) = text_row(input, x, y, &format!("Brain {}", index + 1), field);
+                submitted |= entered;
             }
         } else {
             let modes = [
@@ -207,7 +211,9 @@ impl HexLobbyForm {
                 (PlayMode::Fast, "fast".to_string()),
             ];
             y = choices(input, x, y, "Mode", &modes, &mut self.mode);
-            y = text_row(input, x, y, "Brain", &mut self.brain);
+            let entered;
+            (y, entered) = text_row(input, x, y, "Brain", &mut self.brain);
+            submitted |= entered;
             y = self.known_brains(input, x, y);
             if self.mode == PlayMode::Fast {
                 let pauses = PAUSES_MS.map(|ms| (ms, pause_name(ms)));
@@ -243,7 +249,7 @@ impl HexLobbyForm {
                 baseline += LINE_HEIGHT;
             }
         }
-        let create = room.ok().filter(|_| clicked);
+        let create = room.ok().filter(|_| clicked || (submitted && connected));
         let action = create.map(|(setup, seats)| FormAction::Create(setup, seats));
         action.or(ask)
     }
@@ -345,11 +351,11 @@ fn choices<T: Copy + PartialEq>(
     y + ROW
 }
 
-/// A named text field; returns the next row's top.
-fn text_row(input: &Input, x: f32, y: f32, name: &str, field: &mut TextField) -> f32 {
+/// A named text field; returns the next row's top, and whether Enter was pressed in it.
+fn text_row(input: &Input, x: f32, y: f32, name: &str, field: &mut TextField) -> (f32, bool) {
     label(name, x, y + 20.0, TEXT);
-    field.update(input, Rect::new(x + CHOICES_X, y, 200.0, BUTTON_HEIGHT));
-    y + ROW
+    let event = field.update(input, Rect::new(x + CHOICES_X, y, 200.0, BUTTON_HEIGHT));
+    (y + ROW, event == FieldEvent::Submitted)
 }
 
 /// The note of the Create button in lines, and whether they go above it: beside it when the

@@ -1,0 +1,117 @@
+use super::*;
+
+const TAB: RingKeys = RingKeys {
+    next: true,
+    back: false,
+    press: false,
+};
+const SHIFT_TAB: RingKeys = RingKeys {
+    next: false,
+    back: true,
+    press: false,
+};
+const ENTER: RingKeys = RingKeys {
+    next: false,
+    back: false,
+    press: true,
+};
+const NONE: RingKeys = RingKeys {
+    next: false,
+    back: false,
+    press: false,
+};
+
+fn rect(y: f32) -> Rect {
+    Rect::new(10.0, y, 80.0, 28.0)
+}
+
+/// One frame of three buttons at `ys`: what each learnt.
+fn frame(ring: &mut Ring, keys: RingKeys, ys: [f32; 3]) -> [Focus; 3] {
+    ring.start_frame(keys, false);
+    ys.map(|y| ring.control(rect(y), false))
+}
+
+const SCREEN: [f32; 3] = [0.0, 40.0, 80.0];
+
+fn ringed(focus: [Focus; 3]) -> Option<usize> {
+    focus.iter().position(|focus| focus.ringed)
+}
+
+#[test]
+fn tab_walks_the_controls_in_drawing_order_and_wraps_and_shift_tab_walks_back() {
+    let mut ring = Ring::default();
+    assert_eq!(ringed(frame(&mut ring, NONE, SCREEN)), None);
+    let first = frame(&mut ring, TAB, SCREEN);
+    assert_eq!(ringed(first), Some(0));
+    assert!(first[0].arrived && !first[0].pressed);
+    assert_eq!(ringed(frame(&mut ring, NONE, SCREEN)), Some(0), "it stays");
+    assert_eq!(ringed(frame(&mut ring, TAB, SCREEN)), Some(1));
+    assert_eq!(ringed(frame(&mut ring, TAB, SCREEN)), Some(2));
+    assert_eq!(ringed(frame(&mut ring, TAB, SCREEN)), Some(0), "around");
+    assert_eq!(ringed(frame(&mut ring, SHIFT_TAB, SCREEN)), Some(2));
+    let mut fresh = Ring::default();
+    frame(&mut fresh, NONE, SCREEN);
+    assert_eq!(
+        ringed(frame(&mut fresh, SHIFT_TAB, SCREEN)),
+        Some(2),
+        "the last"
+    );
+}
+
+#[test]
+fn enter_presses_only_the_ringed_control() {
+    let mut ring = Ring::default();
+    frame(&mut ring, NONE, SCREEN);
+    frame(&mut ring, TAB, SCREEN);
+    frame(&mut ring, TAB, SCREEN);
+    let pressed = frame(&mut ring, ENTER, SCREEN).map(|focus| focus.pressed);
+    assert_eq!(pressed, [false, true, false]);
+    let mut unringed = Ring::default();
+    frame(&mut unringed, NONE, SCREEN);
+    let pressed = frame(&mut unringed, ENTER, SCREEN).map(|focus| focus.pressed);
+    assert_eq!(pressed, [false; 3], "Enter with no ring presses nothing");
+}
+
+#[test]
+fn the_ring_goes_when_another_screen_puts_another_control_in_its_place_or_the_mouse_clicks() {
+    let mut ring = Ring::default();
+    frame(&mut ring, NONE, SCREEN);
+    frame(&mut ring, TAB, SCREEN);
+    // The screen changed: the first control is elsewhere.
+    let other = [300.0, 340.0, 380.0];
+    assert_eq!(ringed(frame(&mut ring, NONE, other)), None);
+    assert_eq!(
+        ringed(frame(&mut ring, ENTER, other)),
+        None,
+        "nothing pressed"
+    );
+    assert_eq!(
+        ringed(frame(&mut ring, TAB, other)),
+        Some(0),
+        "Tab starts over"
+    );
+    ring.start_frame(NONE, true);
+    let clicked = SCREEN.map(|y| ring.control(rect(y), false));
+    assert_eq!(ringed(clicked), None, "a click takes it");
+    // Fewer controls than the ring's place: it goes.
+    frame(&mut ring, TAB, SCREEN);
+    frame(&mut ring, TAB, SCREEN);
+    frame(&mut ring, TAB, SCREEN);
+    ring.start_frame(NONE, false);
+    ring.control(rect(0.0), false);
+    ring.start_frame(NONE, false);
+    let focus = [rect(0.0), rect(40.0), rect(80.0)].map(|r| ring.control(r, false));
+    assert_eq!(ringed(focus), None);
+}
+
+#[test]
+fn a_clicked_field_takes_the_ring_and_tab_goes_on_from_it() {
+    let mut ring = Ring::default();
+    frame(&mut ring, NONE, SCREEN);
+    ring.start_frame(NONE, true);
+    let a = ring.control(rect(0.0), false);
+    let field = ring.control(rect(40.0), true);
+    let c = ring.control(rect(80.0), false);
+    assert!(!a.ringed && field.ringed && !field.arrived && !c.ringed);
+    assert_eq!(ringed(frame(&mut ring, TAB, SCREEN)), Some(2));
+}
