@@ -22,7 +22,9 @@ pub fn read_text_file(path: impl AsRef<Path>) -> io::Result<String> {
                 MAX_TEXT_FILE_BYTES >> 20
             ))
         })?;
-    text_from_utf8(bytes).map_err(|_| invalid("stream did not contain valid UTF-8".into()))
+    // Worded as standard input's refusal (`klotski terminal`) is.
+    text_from_utf8(bytes)
+        .map_err(|error| invalid(format!("not UTF-8 text: {}", error.utf8_error())))
 }
 
 /// The UTF-8 byte order mark, U+FEFF.
@@ -58,6 +60,13 @@ mod tests {
         // /dev/zero never ends: the read stops one byte past the limit.
         let endless = read_text_file("/dev/zero").unwrap_err();
         assert_eq!(endless.kind(), io::ErrorKind::InvalidData);
+        let junk = dir.path().join("junk");
+        std::fs::write(&junk, b"2 2\n\xff\xfe").unwrap();
+        let refused = read_text_file(&junk).unwrap_err().to_string();
+        assert_eq!(
+            refused,
+            "not UTF-8 text: invalid utf-8 sequence of 1 bytes from index 4"
+        );
         assert!(endless.to_string().contains("over 64 MiB"), "{endless}");
         let missing = read_text_file(dir.path().join("missing.txt")).unwrap_err();
         assert_eq!(missing.kind(), io::ErrorKind::NotFound);

@@ -65,9 +65,8 @@ struct Ringed {
 #[derive(Debug, Default)]
 struct Ring {
     ringed: Option<Ringed>,
-    /// Controls drawn so far this frame, and in the last frame.
+    /// Controls drawn so far this frame (at its start: in the last frame).
     drawn: usize,
-    drawn_before: usize,
     /// Whether the ringed control was drawn this frame.
     found: bool,
     keys: RingKeys,
@@ -106,11 +105,10 @@ pub fn draw_ring(rect: Rect) {
 
 impl Ring {
     fn start_frame(&mut self, keys: RingKeys, clicked: bool) {
-        self.drawn_before = self.drawn;
         if !self.found || clicked {
             self.ringed = None;
         }
-        let count = self.drawn_before;
+        let count = self.drawn;
         if (keys.next || keys.back) && count > 0 {
             let index = match (self.ringed.map(|ringed| ringed.index), keys.back) {
                 (None, false) => 0,

@@ -22,11 +22,15 @@ pub fn first_shown_line(total: usize, visible: usize, focus: usize) -> usize {
 }
 
 /// [`first_shown_line`] where lines above the first shown are told of in a slot of their own:
-/// the first line to show and how many slots the note takes (0 when nothing is above).
+/// the first line to show and how many slots the note takes (0 when nothing is above). A note
+/// of one line would take that line's slot: the line is shown instead.
 pub fn lines_shown(total: usize, visible: usize, focus: usize) -> (usize, usize) {
     match first_shown_line(total, visible, focus) {
         first if first == 0 || visible < 2 => (first, 0),
-        _ => (first_shown_line(total, visible - 1, focus), 1),
+        _ => match first_shown_line(total, visible - 1, focus) {
+            1 => (0, 0),
+            first => (first, 1),
+        },
     }
 }
 
@@ -189,6 +193,9 @@ mod tests {
             (4, 0),
             "one slot is left for the line itself"
         );
+        // "... 1 earlier" would stand where that one line fits.
+        assert_eq!(lines_shown(10, 4, 1), (0, 0));
+        assert_eq!(lines_shown(10, 4, 2), (2, 1));
     }
 
     #[test]

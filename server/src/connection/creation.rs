@@ -6,11 +6,11 @@
 //! is told when it closes.
 
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary, SeatSpec, ServerMsg};
 
 use std::sync::Arc;
 
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use super::Connection;
 use crate::cluster::Creation;
@@ -58,7 +58,7 @@ impl Connection {
                 // A rematch on another node of a cluster is not watched: its room stays named.
                 if let Some(made) = self.hall.local_room(*rematch) {
                     let hall = Arc::clone(&self.hall);
-                    let closes = tell_when_closed(hall, *rematch, made.inbox, finished);
+                    let closes = tell_when_closed(hall, *rematch, made.summary, finished);
                     tokio::spawn(closes);
                 }
             }
@@ -111,17 +111,17 @@ impl Connection {
     }
 }
 
-/// Waits until room `rematch` (its inbox `rematch_inbox`) has closed and no node of the hall
-/// holds it (it did not move to another), then tells the finished room that named it, if that
-/// one is still open.
+/// Waits until room `rematch` has ended (its `summary` sender goes with it, after its inbox
+/// closed) and no node of the hall holds it (it did not move to another), then tells the
+/// finished room that named it, if that one is still open. Only receivers are held, so that
+/// neither room is kept open by the wait.
 async fn tell_when_closed(
     hall: Arc<Hall>,
     rematch: RoomId,
-    rematch_inbox: mpsc::Sender<RoomCommand>,
+    mut summary: watch::Receiver<RoomSummary>,
     finished: mpsc::WeakSender<RoomCommand>,
 ) {
-    rematch_inbox.closed().await;
-    drop(rematch_inbox);
+    while summary.changed().await.is_ok() {}
     if hall.find_room(rematch).await.is_some() {
         return;
     }
