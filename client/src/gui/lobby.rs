@@ -3,6 +3,7 @@
 //! stored games to replay. Its rows are drawn by `rows`.
 
 mod news;
+mod right_column;
 mod rows;
 
 use std::collections::HashMap;
@@ -31,9 +32,10 @@ use super::widgets::{
 };
 use crate::gui::canvas::{canvas_height, canvas_width};
 use news::LobbyNews;
+use right_column::list_height;
 use rows::{
-    STALE, draw_more_hint, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
-    empty_rooms_text, rematches_for, rooms_heading,
+    MORE_ROWS_HEIGHT, STALE, draw_more_rows, draw_my_seats, draw_record_row, draw_room_row,
+    empty_records_text, empty_rooms_text, my_seats_height, rematches_for, rooms_heading,
 };
 
 const LEFT_X: f32 = 20.0;
@@ -49,8 +51,6 @@ const GAME_BUTTONS_X: f32 = 50.0;
 const DESCRIPTION_LINES: usize = 2;
 /// The window height from which the form shows the game's description.
 const DESCRIPTION_MIN_HEIGHT: f32 = 700.0;
-/// The share of the right column's height the open rooms take; the stored games have the rest.
-const ROOMS_SHARE: f32 = 0.55;
 const ROOM_ROW_HEIGHT: f32 = 62.0;
 const RECORD_ROW_HEIGHT: f32 = 50.0;
 
@@ -200,7 +200,21 @@ impl LobbyView {
         let columns_top = top + 64.0;
         let bottom = canvas_height() - MARGIN;
         action = action.or(self.draw_create_form(input, columns_top, bottom, connected));
-        let records_top = columns_top + (bottom - columns_top) * ROOMS_SHARE;
+        let my_seats = if connected { self.my_seats.len() } else { 0 };
+        let rooms = my_seats_height(my_seats)
+            + list_height(
+                self.rooms.len(),
+                ROOM_ROW_HEIGHT,
+                LIST_HEADING_HEIGHT,
+                MORE_ROWS_HEIGHT,
+            );
+        let records = list_height(
+            self.records.len(),
+            RECORD_ROW_HEIGHT,
+            LIST_HEADING_HEIGHT,
+            MORE_ROWS_HEIGHT,
+        );
+        let records_top = right_column::records_top(columns_top, bottom, MARGIN, rooms, records);
         action = action.or(self.draw_records(input, records_top, bottom, connected));
         action.or(self.draw_rooms(input, columns_top, records_top - MARGIN, connected, held))
     }
@@ -378,7 +392,8 @@ impl LobbyView {
             let row = (record, self.me.as_ref());
             action = action.or(draw_record_row(input, rect, row, now, connected));
         }
-        draw_more_hint(list, self.records.len(), self.records_scroll, visible);
+        let total = self.records.len();
+        draw_more_rows(input, list, total, &mut self.records_scroll, visible);
         action
     }
 
@@ -395,7 +410,7 @@ impl LobbyView {
         // Our games give up lines before the rooms' list has less than two rows (one, for a
         // hall of one room) and its hint: our games are among the rooms anyway.
         let least_rows = self.rooms.len().clamp(1, 2) as f32;
-        let rooms_least = LIST_HEADING_HEIGHT + least_rows * ROOM_ROW_HEIGHT + LINE_HEIGHT;
+        let rooms_least = LIST_HEADING_HEIGHT + least_rows * ROOM_ROW_HEIGHT + MORE_ROWS_HEIGHT;
         let (resume, top) =
             draw_my_seats(input, my_seats, RIGHT_X, (top, bottom - rooms_least), held);
         let now = get_time();
@@ -436,7 +451,7 @@ impl LobbyView {
             };
             action = action.or(row_action);
         }
-        draw_more_hint(list, rooms.len(), self.rooms_scroll, visible);
+        draw_more_rows(input, list, rooms.len(), &mut self.rooms_scroll, visible);
         action
     }
 }
@@ -454,7 +469,7 @@ fn right_list(heading: &str, empty: Option<&str>, top: f32, bottom: f32) -> Opti
         RIGHT_X,
         top + LIST_HEADING_HEIGHT,
         width,
-        bottom - top - LIST_HEADING_HEIGHT - LINE_HEIGHT,
+        bottom - top - LIST_HEADING_HEIGHT - MORE_ROWS_HEIGHT,
     );
     if let Some(empty) = empty {
         label(

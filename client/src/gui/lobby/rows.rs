@@ -302,6 +302,18 @@ const MY_SEATS_SHOWN: usize = 3;
 /// The height of one of them.
 const MY_SEAT_ROW: f32 = BUTTON_HEIGHT + 4.0;
 
+/// The height [`draw_my_seats`] takes for `count` games when there is room for them all.
+pub fn my_seats_height(count: usize) -> f32 {
+    match count {
+        0 => 0.0,
+        _ => {
+            let shown = count.min(MY_SEATS_SHOWN);
+            let more = if shown < count { LINE_HEIGHT } else { 0.0 };
+            34.0 + shown as f32 * MY_SEAT_ROW + more + 4.0
+        }
+    }
+}
+
 /// How many of `count` games in progress fit `space` (with the line saying how many more
 /// there are, when not all do): at most [`MY_SEATS_SHOWN`], one at least.
 fn my_seats_shown(count: usize, space: f32) -> usize {
@@ -407,14 +419,41 @@ pub fn empty_records_text(connected: bool) -> &'static str {
     }
 }
 
-/// "9 of 14 shown; scroll for more" under a list that does not fit.
-pub fn draw_more_hint(list: Rect, total: usize, first: usize, visible: usize) {
-    if let Some(text) = more_hint(total, first, visible) {
-        label(&text, list.x, list.y + list.h + LINE_HEIGHT - 4.0, DIM_TEXT);
+/// Under a list that does not fit (its rows from `first` on shown): how many rows are shown
+/// and where the others are, and Up and Down, which move it a page (the wheel moves it a row),
+/// so that a click or the keyboard reaches every row too. The row is [`MORE_ROWS_HEIGHT`] high.
+pub fn draw_more_rows(input: &Input, list: Rect, total: usize, first: &mut usize, visible: usize) {
+    let Some(text) = more_hint(total, *first, visible) else {
+        return;
+    };
+    let y = list.y + list.h + 4.0;
+    let (up, down) = ("Up", "Down");
+    let down_rect = Rect::new(
+        list.x + list.w - button_width(down),
+        y,
+        button_width(down),
+        BUTTON_HEIGHT,
+    );
+    let up_x = down_rect.x - 6.0 - button_width(up);
+    let up_rect = Rect::new(up_x, y, button_width(up), BUTTON_HEIGHT);
+    label(
+        &fit_to_width(&text, up_x - list.x - 10.0),
+        list.x,
+        y + 19.0,
+        DIM_TEXT,
+    );
+    if button_enabled(input, up_rect, up, *first > 0) {
+        *first = first.saturating_sub(visible);
+    }
+    if button_enabled(input, down_rect, down, *first + visible < total) {
+        *first = (*first + visible).min(total.saturating_sub(visible));
     }
 }
 
-/// The words of [`draw_more_hint`]: how many rows are shown and where the others are. Rows are
+/// The height [`draw_more_rows`] takes under its list.
+pub const MORE_ROWS_HEIGHT: f32 = BUTTON_HEIGHT + 6.0;
+
+/// The words of [`draw_more_rows`]: how many rows are shown and where the others are. Rows are
 /// counted, not named by number: a stored game's row starts with its own "#id".
 pub fn more_hint(total: usize, first: usize, visible: usize) -> Option<String> {
     if total <= visible {
@@ -428,7 +467,7 @@ pub fn more_hint(total: usize, first: usize, visible: usize) -> Option<String> {
         (_, 0) => format!("{above} more above"),
         _ => format!("{above} above, {below} below"),
     };
-    Some(format!("{shown} of {total} shown, {rest}; scroll for more"))
+    Some(format!("{shown} of {total} shown, {rest}"))
 }
 
 #[cfg(test)]

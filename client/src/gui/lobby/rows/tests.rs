@@ -197,15 +197,15 @@ fn the_more_hint_counts_rows_and_names_no_game_number() {
     assert_eq!(more_hint(2, 0, 2), None);
     assert_eq!(
         more_hint(2, 1, 1).as_deref(),
-        Some("1 of 2 shown, 1 more above; scroll for more")
+        Some("1 of 2 shown, 1 more above")
     );
     assert_eq!(
         more_hint(14, 0, 9).as_deref(),
-        Some("9 of 14 shown, 5 more below; scroll for more")
+        Some("9 of 14 shown, 5 more below")
     );
     assert_eq!(
         more_hint(14, 2, 9).as_deref(),
-        Some("9 of 14 shown, 2 above, 3 below; scroll for more")
+        Some("9 of 14 shown, 2 above, 3 below")
     );
 }
 
