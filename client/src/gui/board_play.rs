@@ -15,6 +15,9 @@ pub enum BoardPlay {
     /// The user picked something that may become a move (a height, a piece): a reason shown
     /// for an earlier try is out of date.
     Picked,
+    /// The user is half way through a move (a cell's column typed): what to do next is shown
+    /// as a hint.
+    Prompt(String),
     /// Play the game again: a new room like it, or the one another player made for it.
     PlayAgain(Rematch),
 }

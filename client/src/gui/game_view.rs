@@ -82,7 +82,7 @@ pub fn acting_seat(state: &GameState) -> Option<u8> {
 /// What the player to move does, for the hint under the turn.
 pub fn your_turn_hint(state: &GameState) -> &'static str {
     match state {
-        GameState::Cave(_) => "Click a green cell to play.",
+        GameState::Cave(_) => "Click a green cell, or type its name (d4), to play.",
         GameState::Bricks(game) => match game.turn() {
             Turn::Answerer { .. } => "Answer Safe or Broken.",
             // Whether a floor can be clicked depends on the tower: the board's note says.

@@ -6,6 +6,7 @@
 //! One client may hold several seats of a room (two people sharing a screen), so the seats held
 //! are a list and a move is made for whichever of them is to move.
 
+use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::time::get_time;
 use parlor_shared::game::{GameMove, GameState, Outcome, turns};
@@ -58,9 +59,11 @@ pub struct RoomView {
     awaiting: Option<u64>,
     /// Why the last click on the board did nothing, with the version it was made on: the hint
     /// is dropped once the room moves on.
-    hint: Option<(u64, String)>,
+    hint: Option<(u64, String, Color)>,
     /// The Dropping Bricks controls, which keep the typed drop height between frames.
     bricks: BricksRoomBoard,
+    /// What was typed of a Magnetic Cave cell's name.
+    cave_typed: cave_room::TypedCell,
     /// The EWN controls, which keep the picked piece between frames.
     ewn: EwnRoomBoard,
     /// The Hexapawn controls, which keep the picked pawn between frames.
@@ -82,6 +85,7 @@ impl RoomView {
             awaiting: None,
             hint: None,
             bricks: BricksRoomBoard::default(),
+            cave_typed: cave_room::TypedCell::default(),
             ewn: EwnRoomBoard::default(),
             hexapawn: HexRoomBoard::default(),
             klotski: KlotskiRoomBoard::default(),
@@ -109,13 +113,13 @@ impl RoomView {
     /// What the panel says under the turn line, for the app's tests.
     #[cfg(test)]
     pub fn hint_text(&self) -> Option<&str> {
-        self.hint.as_ref().map(|(_, hint)| hint.as_str())
+        self.hint.as_ref().map(|(_, hint, _)| hint.as_str())
     }
 
     /// The room meant to replace this one (Play again) was refused: why, shown where the
     /// player looks for as long as the room stays as it is (`version`, its last state's).
     pub fn refused(&mut self, version: Option<u64>, why: String) {
-        self.hint = version.map(|version| (version, why));
+        self.hint = version.map(|version| (version, why, ERROR_TEXT));
     }
 
     /// Handles the board and buttons and draws the screen; `snapshot` is `None` until the
@@ -179,7 +183,8 @@ impl RoomView {
         let arrival = self.arrival.progress(snapshot.moves.len(), get_time());
         let play = match &snapshot.state {
             GameState::Cave(position) => {
-                cave_room::update_board(input, snapshot, position, (&mine, awaiting), arrival)
+                let typed = (arrival, &mut self.cave_typed);
+                cave_room::update_board(input, snapshot, position, (&mine, awaiting), typed)
             }
             GameState::Bricks(game) => {
                 let seats = (mine.as_slice(), awaiting);
@@ -204,7 +209,10 @@ impl RoomView {
         };
         self.note_hint(snapshot.version, &play);
         let mv = match play {
-            BoardPlay::Nothing | BoardPlay::Refused(_) | BoardPlay::Picked => return None,
+            BoardPlay::Nothing
+            | BoardPlay::Refused(_)
+            | BoardPlay::Prompt(_)
+            | BoardPlay::Picked => return None,
             BoardPlay::PlayAgain(again) => return Some(RoomAction::PlayAgain(again)),
             BoardPlay::Move(mv) => mv,
         };
@@ -212,10 +220,11 @@ impl RoomView {
     }
 
     /// What a board's play at `version` leaves of the hint: a refusal shows its reason, a
-    /// pick makes the last reason out of date.
+    /// prompt what to do next, and a pick makes the last reason out of date.
     fn note_hint(&mut self, version: u64, play: &BoardPlay) {
         match play {
-            BoardPlay::Refused(reason) => self.hint = Some((version, reason.clone())),
+            BoardPlay::Refused(reason) => self.hint = Some((version, reason.clone(), ERROR_TEXT)),
+            BoardPlay::Prompt(next) => self.hint = Some((version, next.clone(), GOOD_TEXT)),
             BoardPlay::Picked => self.hint = None,
             _ => {}
         }
@@ -302,8 +311,8 @@ impl RoomView {
         // Under the seats, so that a reason appearing does not move their Sit here buttons
         // from under the pointer.
         let hint = match &self.hint {
-            Some((version, hint)) if *version == snapshot.version => {
-                Some((hint.as_str(), ERROR_TEXT))
+            Some((version, hint, color)) if *version == snapshot.version => {
+                Some((hint.as_str(), *color))
             }
             _ if self.awaiting.is_some() => Some(("Waiting for the server...", DIM_TEXT)),
             _ if my_turn => Some((your_turn_hint(&snapshot.state), DIM_TEXT)),
@@ -423,70 +432,4 @@ fn takeback_row_y() -> f32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gui::cave::room::tests::snapshot_after;
-
-    #[test]
-    fn a_newer_state_or_an_error_ends_the_wait_for_a_move() {
-        let mut view = RoomView::new(1);
-        view.awaiting = Some(3);
-        view.on_state(&snapshot_after("a1 h1 b1"));
-        assert_eq!(view.awaiting, Some(3));
-        view.on_state(&snapshot_after("a1 h1 b1 g1"));
-        assert_eq!(view.awaiting, None);
-        view.awaiting = Some(4);
-        view.on_error();
-        assert_eq!(view.awaiting, None);
-    }
-
-    #[test]
-    fn only_games_that_are_stored_offer_a_replay() {
-        assert!(is_stored_when_over(Some(&snapshot_after("a1 h1"))));
-        assert!(is_stored_when_over(None), "greyed while the room loads");
-        let setup = parlor_shared::hexapawn::MatchSetup {
-            dims: parlor_shared::hexapawn::Dims::HEXAPAWN,
-            mirrors: false,
-            rounds: 10,
-            pace: parlor_shared::hexapawn::Pace::FullSpeed,
-            brains: ["A".into(), "B".into()],
-        };
-        let auto_match = RoomSnapshot {
-            state: GameState::HerMatch(parlor_shared::hexapawn::MatchView::new(setup)),
-            ..snapshot_after("a1 h1")
-        };
-        assert!(!is_stored_when_over(Some(&auto_match)));
-    }
-
-    #[test]
-    fn a_refusal_shows_until_something_valid_is_picked() {
-        let mut view = RoomView::new(1);
-        view.note_hint(3, &BoardPlay::Refused("Drop from 1 to 9".into()));
-        assert_eq!(view.hint_text(), Some("Drop from 1 to 9"));
-        view.note_hint(3, &BoardPlay::Nothing);
-        assert_eq!(view.hint_text(), Some("Drop from 1 to 9"));
-        view.note_hint(3, &BoardPlay::Picked);
-        assert_eq!(
-            view.hint_text(),
-            None,
-            "a valid pick clears the stale reason"
-        );
-    }
-
-    #[test]
-    fn taking_a_seat_drops_the_reason_a_spectator_could_not_move() {
-        let mut view = RoomView::new(1);
-        view.note_hint(3, &BoardPlay::Refused("Spectators cannot move.".into()));
-        view.on_panel_action(Some(&RoomAction::Send(ClientMsg::Leave { room: 1 })));
-        assert!(view.hint_text().is_some());
-        view.on_panel_action(Some(&RoomAction::Send(ClientMsg::join_seat(1, 0))));
-        assert_eq!(view.hint_text(), None);
-    }
-
-    #[test]
-    fn a_board_play_keeps_the_first_thing_that_happened() {
-        let drop = || BoardPlay::Refused("no".into());
-        assert_eq!(BoardPlay::Nothing.or(drop()), drop());
-        assert_eq!(drop().or(BoardPlay::Nothing), drop());
-    }
-}
+mod tests;

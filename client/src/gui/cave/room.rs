@@ -1,5 +1,6 @@
 //! Magnetic Cave in a room: the board of the latest snapshot with the legal cells lit for the
-//! seat to move, and a click on a cell turned into a move, or into the reason it is none.
+//! seat to move, and a click on a cell, or its name typed ("d4", as the board's edges name
+//! the cells), turned into a move, or into the reason it is none.
 
 use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameMove, GameState};
@@ -10,14 +11,50 @@ use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::Input;
 
+/// What has been typed of a cell's name: its column's letter, waiting for the row's digit.
+#[derive(Debug, Default)]
+pub struct TypedCell {
+    column: Option<char>,
+}
+
+impl TypedCell {
+    /// Reads this frame's `typed` characters: a cell once a column (a to h) and then a row (1
+    /// to 8) were typed, the letter maybe in an earlier frame; or what to type next.
+    fn read(&mut self, typed: &[char]) -> Option<Result<Square, String>> {
+        let mut read = None;
+        for &c in typed {
+            let c = c.to_ascii_lowercase();
+            read = match (c, self.column.take()) {
+                ('a'..='h', _) => {
+                    self.column = Some(c);
+                    Some(Err(format!("Column {c}: now type its row, 1 to 8.")))
+                }
+                ('1'..='8', Some(column)) => {
+                    let name: String = [column, c].into_iter().collect();
+                    name.parse().ok().map(Ok)
+                }
+                ('0'..='9', None) => {
+                    Some(Err("Type the column first, a to h, then the row.".into()))
+                }
+                (_, column) => {
+                    self.column = column;
+                    read
+                }
+            };
+        }
+        read
+    }
+}
+
 /// Draws the board of `position`, its last brick `arrival` of the way in; `mine` are the seats
-/// held here and `awaiting` says a move of ours is on its way.
+/// held here and `awaiting` says a move of ours is on its way; `typed` keeps what was typed
+/// of a cell's name.
 pub fn update_board(
     input: &Input,
     snapshot: &RoomSnapshot,
     position: &Position,
     (mine, awaiting): (&[u8], bool),
-    arrival: f32,
+    (arrival, typed): (f32, &mut TypedCell),
 ) -> BoardPlay {
     let layout = board_layout(canvas_width(), canvas_height());
     let my_turn = snapshot
@@ -40,8 +77,10 @@ pub fn update_board(
         entering: Some(arrival),
     };
     draw_board(layout, position, &marks);
-    let Some(square) = hovered.filter(|_| input.clicked) else {
-        return BoardPlay::Nothing;
+    let square = match (hovered.filter(|_| input.clicked), typed.read(&input.typed)) {
+        (Some(square), _) | (None, Some(Ok(square))) => square,
+        (None, Some(Err(next))) if !mine.is_empty() => return BoardPlay::Prompt(next),
+        _ => return BoardPlay::Nothing,
     };
     match click_refusal(snapshot, mine, awaiting, square) {
         Some(reason) => BoardPlay::Refused(reason),

@@ -67,3 +67,29 @@ fn clicks_that_are_not_moves_say_why() {
         "The game is over."
     );
 }
+
+#[test]
+fn a_cell_is_typed_column_then_row_over_frames_and_a_stray_digit_says_what_first() {
+    let mut typed = TypedCell::default();
+    let d4: Square = "d4".parse().unwrap();
+    assert_eq!(typed.read(&[]), None);
+    assert_eq!(
+        typed.read(&['D']),
+        Some(Err("Column d: now type its row, 1 to 8.".into()))
+    );
+    assert_eq!(typed.read(&['4']), Some(Ok(d4)), "the row in a later frame");
+    assert_eq!(
+        typed.read(&['4']),
+        Some(Err("Type the column first, a to h, then the row.".into())),
+        "the cell was taken: a row alone is no cell"
+    );
+    assert_eq!(
+        typed.read(&['x', 'a', ' ', '9', '1']),
+        Some(Ok("a1".parse().unwrap()))
+    );
+    assert_eq!(
+        typed.read(&['b', 'c', '8']),
+        Some(Ok("c8".parse().unwrap())),
+        "the last letter counts"
+    );
+}
