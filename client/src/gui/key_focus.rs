@@ -69,6 +69,11 @@ struct Ring {
     drawn: usize,
     /// Whether the ringed control was drawn this frame.
     found: bool,
+    /// Whether a text field held the keyboard this frame, and in the last one: Enter and
+    /// Space are then the field's (a field that took the keyboard by itself, its turn come,
+    /// while the ring stood on Leave, must not have Enter leave the room too).
+    typing: bool,
+    typed_before: bool,
     keys: RingKeys,
 }
 
@@ -86,9 +91,13 @@ pub fn control(rect: Rect) -> Focus {
     RING_STATE.with_borrow_mut(|ring| ring.control(rect, false))
 }
 
-/// A text field drawn at `rect`, `clicked` this frame: a click gives it the ring.
-pub fn field(rect: Rect, clicked: bool) -> Focus {
-    RING_STATE.with_borrow_mut(|ring| ring.control(rect, clicked))
+/// A text field drawn at `rect`, `clicked` this frame, holding the keyboard (`typing`) as the
+/// frame began: a click gives it the ring.
+pub fn field(rect: Rect, clicked: bool, typing: bool) -> Focus {
+    RING_STATE.with_borrow_mut(|ring| {
+        ring.typing |= typing;
+        ring.control(rect, clicked)
+    })
 }
 
 /// Draws the ring around `rect`.
@@ -124,6 +133,7 @@ impl Ring {
         self.keys = keys;
         self.drawn = 0;
         self.found = false;
+        self.typed_before = std::mem::take(&mut self.typing);
     }
 
     fn control(&mut self, rect: Rect, clicked: bool) -> Focus {
@@ -162,7 +172,7 @@ impl Ring {
         Focus {
             ringed: true,
             arrived,
-            pressed: self.keys.press && !arrived,
+            pressed: self.keys.press && !arrived && !self.typed_before,
             ..unringed
         }
     }

@@ -81,7 +81,7 @@ impl TextField {
 
     /// Handles this frame's input and draws the field.
     pub fn update(&mut self, input: &Input, rect: Rect) -> FieldEvent {
-        let ring = key_focus::field(rect, input.clicked_in(rect));
+        let ring = key_focus::field(rect, input.clicked_in(rect), self.focused);
         let event = self.edit(input, FieldKeys::pressed(), ring, rect);
         self.draw(rect, ring.ringed);
         event

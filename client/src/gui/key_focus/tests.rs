@@ -115,3 +115,23 @@ fn a_clicked_field_takes_the_ring_and_tab_goes_on_from_it() {
     assert!(!a.ringed && field.ringed && !field.arrived && !c.ringed);
     assert_eq!(ringed(frame(&mut ring, TAB, SCREEN)), Some(2));
 }
+
+#[test]
+fn enter_belongs_to_a_field_that_holds_the_keyboard_not_to_the_ringed_button() {
+    let mut ring = Ring::default();
+    frame(&mut ring, NONE, SCREEN);
+    frame(&mut ring, TAB, SCREEN);
+    // A field took the keyboard by itself (its turn came) while the ring stood on the first
+    // button.
+    ring.start_frame(NONE, false);
+    ring.control(rect(0.0), false);
+    ring.typing = true;
+    ring.start_frame(ENTER, false);
+    let first = ring.control(rect(0.0), false);
+    assert!(first.ringed && !first.pressed, "Enter went to the field");
+    ring.start_frame(ENTER, false);
+    assert!(
+        ring.control(rect(0.0), false).pressed,
+        "the field let go: Enter presses"
+    );
+}
