@@ -146,9 +146,14 @@ async fn serve(
             () = handle.inbox.closed() => break,
             _ = tidy.tick() => {
                 let now = Instant::now();
+                // This node never hears its own announcements: a connection of its own that
+                // followed the room through the bus to it (it took the room over while the
+                // connection's command waited) is not on a node forgotten.
+                let forgotten =
+                    |node: &String| *node != cluster.node && !cluster.lobby.remembered(node, now);
                 let gone: Vec<(String, ConnId)> = (stand_ins.iter())
                     .filter(|((node, _), stand_in)| {
-                        stand_in.carrier.is_finished() || !cluster.lobby.remembered(node, now)
+                        stand_in.carrier.is_finished() || forgotten(node)
                     })
                     .map(|(key, _)| key.clone())
                     .collect();

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, SeatToken, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, SeatState, SeatToken, ServerMsg};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::common::Peer;
@@ -83,6 +83,64 @@ async fn killing_the_owner_mid_game_loses_and_doubles_no_move() {
     );
     let summary = listed_where(&mut x, room, |s| s.moves == 6).await;
     assert_eq!(summary.version, 6);
+}
+
+/// The owner dies, and its player comes back at once (as the window does) through the other
+/// node, inside the dead owner's lease: that node takes the room over and answers the player's
+/// Reclaim through the bus to itself. The player must go on hearing the game: its stand-in
+/// there was let go within a second, the node never hearing its own announcements, and the
+/// player saw no move after and was shown away.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_back_at_once_through_the_next_owner_goes_on_hearing_the_game() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let mut nodes = [services.node("a"), services.node("b")];
+    let secrets = [
+        PlayerSecret::random(),
+        PlayerSecret::random(),
+        PlayerSecret::random(),
+    ];
+    let mut x = nodes[0].peer(&secrets[0]).await;
+    let mut y = nodes[1].peer(&secrets[1]).await;
+    let (room, tokens, _) = game_under_way(&nodes[0], &mut x, &mut y, 4).await;
+
+    nodes[0].kill_9();
+    x = nodes[1].peer(&secrets[0]).await;
+    x.reclaim(room, &tokens[0]).await;
+    let back = x.state_where(room, |_| true).await;
+    assert_eq!(back.version, 4);
+    let mut watcher = nodes[1].peer(&secrets[2]).await;
+    assert_eq!(watcher.watch(room).await.version, 4);
+    // y followed the room through b at its old owner: asked to come back.
+    let on_y = come_back(&mut y, &nodes[1], &secrets[1], room, Some(&tokens[1])).await;
+    assert_eq!(on_y.version, 4);
+    // Longer than the stand-ins lived, then the game goes on, heard by all.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let moved = x
+        .play_and_see(room, &tokens[0], 4, some_cave_move(&back))
+        .await;
+    let answered = y
+        .play_and_see(room, &tokens[1], 5, some_cave_move(&moved))
+        .await;
+    assert_eq!(answered.version, 6);
+    let heard = x.state_where(room, |s| s.version == 6).await;
+    assert_eq!(heard.state, answered.state);
+    assert!(
+        matches!(
+            heard.seats[0],
+            SeatState::Taken {
+                connected: true,
+                ..
+            }
+        ),
+        "x is not shown away: {:?}",
+        heard.seats[0]
+    );
+    assert_eq!(
+        watcher.state_where(room, |s| s.version == 6).await.version,
+        6
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
