@@ -2,19 +2,21 @@
 //! frame draws (buttons, toggles and text fields, in drawing order; Shift+Tab the one before),
 //! and Enter or Space presses the button that has it; a text field that gets it takes the
 //! keyboard. The controls are immediate-mode (drawn anew each frame, kept nowhere), so the ring
-//! remembers its control by its place in the drawing order and its top-left corner: when either
-//! no longer matches (another screen came), the ring goes. A mouse click takes it away too,
-//! unless it lands on a text field, which then has it.
+//! remembers its control by its place in the drawing order and where it stood, or, in a list's
+//! row, by what the row shows ([`scoped`]): when that no longer matches (another screen came,
+//! the row went), the ring goes. A mouse click or Escape takes it away too; a click on a text
+//! field gives it the ring.
 
 use std::cell::RefCell;
 
 use macroquad::color::Color;
 use macroquad::input::{KeyCode, is_key_down, is_key_pressed};
-use macroquad::math::{Rect, Vec2, vec2};
+use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle_lines;
 
-/// The ring's colour: bright against the buttons and the background.
-const RING: Color = Color::new(1.0, 0.85, 0.2, 1.0);
+/// The ring's colour: bright against the buttons and the background, and unlike the boards'
+/// marks (the gold of a winning line, a picked floor).
+const RING: Color = Color::new(0.4, 0.85, 1.0, 1.0);
 
 /// This frame's keys that move the ring or press what it is on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -25,6 +27,8 @@ pub struct RingKeys {
     pub back: bool,
     /// Enter or Space: press the control with the ring.
     pub press: bool,
+    /// Escape: the ring goes.
+    pub escape: bool,
 }
 
 impl RingKeys {
@@ -37,6 +41,7 @@ impl RingKeys {
             press: is_key_pressed(KeyCode::Enter)
                 || is_key_pressed(KeyCode::KpEnter)
                 || is_key_pressed(KeyCode::Space),
+            escape: is_key_pressed(KeyCode::Escape),
         }
     }
 }
@@ -54,12 +59,45 @@ pub struct Focus {
     pub moved: bool,
 }
 
-/// The control with the ring: its place among the frame's controls and its top-left corner
+/// What a list's row shows, for the ring to know the row's controls by: the list's kind and
+/// the id of its item (`("room", 12)`).
+pub type Scope = (&'static str, u64);
+
+/// Where a control was drawn: its place in the frame's drawing order, its rectangle, and the
+/// scope it was drawn in with its place there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Place {
+    index: usize,
+    rect: Rect,
+    scope: Option<(Scope, usize)>,
+}
+
+impl Place {
+    /// Whether `now` is the control that was drawn at `self` a frame before: in a scope, the
+    /// same scope and place there, wherever the row went; else the same place in the drawing
+    /// order at the same spot (its left or its right edge, so that a button whose words grow,
+    /// "Sure? Close", keeps the ring).
+    fn same_control(&self, now: &Place) -> bool {
+        match (self.scope, now.scope) {
+            (Some(was), Some(is)) => was == is,
+            (None, None) => {
+                let near = |a: f32, b: f32| (a - b).abs() < 0.5;
+                let (a, b) = (self.rect, now.rect);
+                self.index == now.index
+                    && near(a.y, b.y)
+                    && (near(a.x, b.x) || near(a.x + a.w, b.x + b.w))
+            }
+            _ => false,
+        }
+    }
+}
+
+/// The control with the ring: its place in the last drawing order, and where it was drawn
 /// (`None` the frame Tab brought the ring, until the control at that place is drawn).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Ringed {
     index: usize,
-    corner: Option<Vec2>,
+    place: Option<Place>,
 }
 
 #[derive(Debug, Default)]
@@ -67,6 +105,9 @@ struct Ring {
     ringed: Option<Ringed>,
     /// Controls drawn so far this frame (at its start: in the last frame).
     drawn: usize,
+    /// The scope controls are drawn in now, and how many were drawn in it so far.
+    scope: Option<Scope>,
+    in_scope: usize,
     /// Whether the ringed control was drawn this frame.
     found: bool,
     /// Whether a text field held the keyboard this frame, and in the last one: Enter and
@@ -100,6 +141,18 @@ pub fn field(rect: Rect, clicked: bool, typing: bool) -> Focus {
     })
 }
 
+/// Draws a list's row with `draw`, its controls known by `scope`, so that the ring stays on
+/// a row's control when the list moves under it (a room made above it, or the list moved).
+pub fn scoped<T>(scope: Scope, draw: impl FnOnce() -> T) -> T {
+    RING_STATE.with_borrow_mut(|ring| {
+        ring.scope = Some(scope);
+        ring.in_scope = 0;
+    });
+    let drawn = draw();
+    RING_STATE.with_borrow_mut(|ring| ring.scope = None);
+    drawn
+}
+
 /// Draws the ring around `rect`.
 pub fn draw_ring(rect: Rect) {
     draw_rectangle_lines(
@@ -114,7 +167,7 @@ pub fn draw_ring(rect: Rect) {
 
 impl Ring {
     fn start_frame(&mut self, keys: RingKeys, clicked: bool) {
-        if !self.found || clicked {
+        if !self.found || clicked || keys.escape {
             self.ringed = None;
         }
         let count = self.drawn;
@@ -125,10 +178,7 @@ impl Ring {
                 (Some(index), false) => (index + 1) % count,
                 (Some(index), true) => (index + count - 1) % count,
             };
-            self.ringed = Some(Ringed {
-                index,
-                corner: None,
-            });
+            self.ringed = Some(Ringed { index, place: None });
         }
         self.keys = keys;
         self.drawn = 0;
@@ -139,7 +189,11 @@ impl Ring {
     fn control(&mut self, rect: Rect, clicked: bool) -> Focus {
         let index = self.drawn;
         self.drawn += 1;
-        let corner = vec2(rect.x, rect.y);
+        let scope = self.scope.map(|scope| {
+            self.in_scope += 1;
+            (scope, self.in_scope - 1)
+        });
+        let place = Place { index, rect, scope };
         let unringed = Focus {
             moved: self.keys.next || self.keys.back,
             ..Focus::default()
@@ -147,7 +201,7 @@ impl Ring {
         if clicked {
             self.ringed = Some(Ringed {
                 index,
-                corner: Some(corner),
+                place: Some(place),
             });
             self.found = true;
             return Focus {
@@ -155,18 +209,20 @@ impl Ring {
                 ..unringed
             };
         }
-        let Some(ringed) = self.ringed.filter(|ringed| ringed.index == index) else {
+        let Some(ringed) = self.ringed else {
             return unringed;
         };
-        let arrived = ringed.corner.is_none();
-        if ringed.corner.is_some_and(|at| at.distance(corner) > 0.5) {
-            // Another control stands at that place now.
-            self.ringed = None;
+        let arrived = ringed.place.is_none();
+        let ours = match ringed.place {
+            None => ringed.index == index,
+            Some(was) => was.same_control(&place),
+        };
+        if !ours || self.found {
             return unringed;
         }
         self.ringed = Some(Ringed {
             index,
-            corner: Some(corner),
+            place: Some(place),
         });
         self.found = true;
         Focus {

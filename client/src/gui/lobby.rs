@@ -23,6 +23,7 @@ use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
+use super::key_focus;
 use super::klotski::KlotskiLobbyForm;
 use super::text_field::{FieldEvent, TextField};
 use super::widgets::TOP_BAR_HEIGHT;
@@ -390,7 +391,10 @@ impl LobbyView {
             let y = list.y + row as f32 * RECORD_ROW_HEIGHT;
             let rect = Rect::new(list.x, y, list.w, RECORD_ROW_HEIGHT - 4.0);
             let row = (record, self.me.as_ref());
-            action = action.or(draw_record_row(input, rect, row, now, connected));
+            let scope = ("stored game", record.id);
+            let drawn =
+                key_focus::scoped(scope, || draw_record_row(input, rect, row, now, connected));
+            action = action.or(drawn);
         }
         let total = self.records.len();
         draw_more_rows(input, list, total, &mut self.records_scroll, visible);
@@ -434,17 +438,19 @@ impl LobbyView {
             .enumerate()
         {
             let y = list.y + row as f32 * ROOM_ROW_HEIGHT;
-            let row_action = draw_room_row(
-                input,
-                Rect::new(list.x, y, list.w, ROOM_ROW_HEIGHT - 4.0),
-                room,
-                (held.get(&room.room).map_or(&[][..], Vec::as_slice), me),
-                (
-                    &self.closing.text(room.room, "Close", now),
-                    self.rematches.contains_key(&room.room),
-                ),
-                connected,
-            );
+            let row_action = key_focus::scoped(("room", room.room), || {
+                draw_room_row(
+                    input,
+                    Rect::new(list.x, y, list.w, ROOM_ROW_HEIGHT - 4.0),
+                    room,
+                    (held.get(&room.room).map_or(&[][..], Vec::as_slice), me),
+                    (
+                        &self.closing.text(room.room, "Close", now),
+                        self.rematches.contains_key(&room.room),
+                    ),
+                    connected,
+                )
+            });
             let row_action = match row_action.filter(|_| connected) {
                 Some(LobbyAction::Close(room)) if !self.closing.click(room, now) => None,
                 other => other,

@@ -96,6 +96,10 @@ impl TextField {
             self.take_focus();
             return FieldEvent::None;
         }
+        // Typing into the ringed field (after Enter let it go) takes the keyboard back.
+        if !self.focused && ring.ringed && !input.typed.is_empty() {
+            self.take_focus();
+        }
         if self.focused && ring.moved && !ring.ringed {
             self.leave(self.enter_only);
             return FieldEvent::None;
@@ -340,5 +344,19 @@ mod tests {
         let event = field.edit(&typing(""), ENTER, pressed, FIELD_RECT);
         assert_eq!(event, FieldEvent::None);
         assert!(field.is_focused());
+    }
+
+    #[test]
+    fn typing_into_the_ringed_field_after_enter_let_it_go_takes_the_keyboard_back() {
+        let ringed = Focus {
+            ringed: true,
+            ..NO_RING
+        };
+        let mut field = TextField::entered_with_enter("Ada");
+        field.edit(&typing(""), NO_KEYS, ringed, FIELD_RECT);
+        assert!(!field.is_focused(), "ringed, nothing typed");
+        field.edit(&typing("!"), NO_KEYS, ringed, FIELD_RECT);
+        assert!(field.is_focused());
+        assert_eq!(field.text, "Ada!");
     }
 }

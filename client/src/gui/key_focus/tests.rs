@@ -4,21 +4,25 @@ const TAB: RingKeys = RingKeys {
     next: true,
     back: false,
     press: false,
+    escape: false,
 };
 const SHIFT_TAB: RingKeys = RingKeys {
     next: false,
     back: true,
     press: false,
+    escape: false,
 };
 const ENTER: RingKeys = RingKeys {
     next: false,
     back: false,
     press: true,
+    escape: false,
 };
 const NONE: RingKeys = RingKeys {
     next: false,
     back: false,
     press: false,
+    escape: false,
 };
 
 fn rect(y: f32) -> Rect {
@@ -133,5 +137,77 @@ fn enter_belongs_to_a_field_that_holds_the_keyboard_not_to_the_ringed_button() {
     assert!(
         ring.control(rect(0.0), false).pressed,
         "the field let go: Enter presses"
+    );
+}
+
+/// One frame of a list of rows, each with a Join and a Close button, drawn top down in
+/// `rooms`' order: what each row's buttons learnt, by room.
+fn list_frame(ring: &mut Ring, keys: RingKeys, rooms: &[u64]) -> Vec<(u64, [Focus; 2])> {
+    ring.start_frame(keys, false);
+    ring.control(rect(0.0), false); // a button above the list
+    (rooms.iter().enumerate())
+        .map(|(row, &room)| {
+            ring.scope = Some(("room", room));
+            ring.in_scope = 0;
+            let y = 40.0 + 40.0 * row as f32;
+            let join = ring.control(Rect::new(10.0, y, 80.0, 28.0), false);
+            let close = ring.control(Rect::new(100.0, y, 60.0, 28.0), false);
+            ring.scope = None;
+            (room, [join, close])
+        })
+        .collect()
+}
+
+#[test]
+fn the_ring_stays_on_its_rows_control_when_a_row_comes_above_it() {
+    let mut ring = Ring::default();
+    list_frame(&mut ring, NONE, &[10]);
+    for _ in 0..2 {
+        list_frame(&mut ring, TAB, &[10]);
+    }
+    // Room 10's Join has the ring; room 11 is made and listed first.
+    let moved = list_frame(&mut ring, NONE, &[11, 10]);
+    assert!(!moved[0].1[0].ringed, "not room 11's Join");
+    assert!(moved[1].1[0].ringed, "room 10's Join kept it");
+    let pressed = list_frame(&mut ring, ENTER, &[11, 10]);
+    assert!(pressed[1].1[0].pressed && !pressed[0].1[0].pressed);
+    // Tab goes on from where the row is now.
+    let next = list_frame(&mut ring, TAB, &[11, 10]);
+    assert!(next[1].1[1].ringed, "room 10's Close");
+    // The row goes: so does the ring.
+    list_frame(&mut ring, NONE, &[11]);
+    let after = list_frame(&mut ring, ENTER, &[11]);
+    assert!(
+        after
+            .iter()
+            .all(|(_, focus)| !focus[0].pressed && !focus[1].pressed)
+    );
+}
+
+#[test]
+fn a_button_whose_words_grow_leftwards_keeps_the_ring_and_escape_takes_it() {
+    let mut ring = Ring::default();
+    ring.start_frame(NONE, false);
+    ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false);
+    ring.start_frame(TAB, false);
+    assert!(
+        ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false)
+            .ringed
+    );
+    // "Close" became "Sure? Close", its right edge where it was.
+    ring.start_frame(NONE, false);
+    assert!(
+        ring.control(Rect::new(260.0, 10.0, 100.0, 28.0), false)
+            .ringed
+    );
+    let escape = RingKeys {
+        escape: true,
+        ..NONE
+    };
+    ring.start_frame(escape, false);
+    assert!(
+        !ring
+            .control(Rect::new(260.0, 10.0, 100.0, 28.0), false)
+            .ringed
     );
 }

@@ -14,6 +14,7 @@ use crate::gui::board_play::HeldSeat;
 use crate::gui::canvas::canvas_width;
 use crate::gui::describe;
 use crate::gui::game_view::{draw_seat_swatch, seat_in_list};
+use crate::gui::key_focus;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled,
     button_width, fit_to_width, heading, label, text_width,
@@ -283,7 +284,8 @@ pub fn draw_my_seats(
         );
         let text = fit_to_width(&text, button_rect.x - x - 8.0);
         label(&text, x, y + 20.0, color);
-        if button(input, button_rect, button_text) {
+        let scope = ("game in progress", mine.room << 8 | u64::from(mine.seat));
+        if key_focus::scoped(scope, || button(input, button_rect, button_text)) {
             action = Some(on_click);
         }
         y += MY_SEAT_ROW;
