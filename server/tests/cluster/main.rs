@@ -139,6 +139,18 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
     assert_eq!(summary.rematch, Some(made));
     listed(&mut x, rematch).await;
     x.join(rematch, 1).await;
+
+    // Nobody follows the finished room any more: no abandon clock runs for it (its row is
+    // gone from the store; writing to it once warned that another node had taken the room).
+    for peer in [&mut x, &mut y] {
+        peer.send(ClientMsg::Leave { room }).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+    let logged = nodes[0].log.so_far();
+    assert!(
+        !logged.contains("could not store since when nobody follows"),
+        "{logged}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
