@@ -74,7 +74,15 @@ fn tab_shift_tab_and_enter_rename_the_person_and_create_a_room() {
         .status()
         .unwrap();
     assert!(clicked.success());
-    keys(&screen, &["shift+Tab", "Return"]);
+    // Shift held down on its own: `key shift+Tab` sometimes loses the Shift.
+    let shift_tab = screen
+        .command("xdotool")
+        .args(["keydown", "Shift_L", "key", "Tab", "keyup", "Shift_L"])
+        .status()
+        .unwrap();
+    assert!(shift_tab.success());
+    std::thread::sleep(Duration::from_millis(400));
+    keys(&screen, &["Return"]);
 
     let deadline = Instant::now() + PATIENCE;
     let made = loop {

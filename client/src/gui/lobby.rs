@@ -216,8 +216,10 @@ impl LobbyView {
             MORE_ROWS_HEIGHT,
         );
         let records_top = right_column::records_top(columns_top, bottom, MARGIN, rooms, records);
-        action = action.or(self.draw_records(input, records_top, bottom, connected));
-        action.or(self.draw_rooms(input, columns_top, records_top - MARGIN, connected, held))
+        // Drawn top down, so that Tab walks them in the order they are seen.
+        action =
+            action.or(self.draw_rooms(input, columns_top, records_top - MARGIN, connected, held));
+        action.or(self.draw_records(input, records_top, bottom, connected))
     }
 
     fn draw_server_row(&mut self, input: &Input, y: f32) -> Option<LobbyAction> {

@@ -69,17 +69,17 @@ pub fn draw_room_row(
         buttons = without_needless_seat_names(buttons);
     }
     // Right-aligned, so the last button always sits at the row's end; the seats get the
-    // room left of the buttons.
-    let mut right = row.x + row.w - 6.0;
+    // room left of the buttons. Drawn left to right, the order Tab walks them in.
+    let right = row.x + row.w - 6.0 - widths(&buttons);
+    let mut x = right + 6.0;
     let mut action = None;
-    for (text, on_click) in buttons.into_iter().rev() {
+    for (text, on_click) in buttons {
         let width = button_width(&text);
-        right -= width;
-        let rect = Rect::new(right, row.y + 28.0, width, ROW_BUTTON_HEIGHT);
+        let rect = Rect::new(x, row.y + 28.0, width, ROW_BUTTON_HEIGHT);
         if button_enabled(input, rect, &text, connected) {
             action = Some(on_click);
         }
-        right -= 6.0;
+        x += width + 6.0;
     }
 
     let mut x = row.x + 6.0;
