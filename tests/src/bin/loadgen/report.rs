@@ -268,17 +268,7 @@ impl RoomsReport {
                 "updates delivered/s".into(),
                 format!("{:.1}  ({} states)", self.updates_per_s, self.updates),
             ),
-            (
-                "move-to-spectator latency".into(),
-                format!(
-                    "p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, mean {:.2} ms ({} samples)",
-                    latency.p50_ms,
-                    latency.p99_ms,
-                    latency.max_ms,
-                    latency.mean_ms,
-                    latency.samples
-                ),
-            ),
+            ("move-to-spectator latency".into(), latency.summary()),
             (
                 "rooms recreated / AI games".into(),
                 format!("{} / {}", self.rooms_recreated, self.ai_games),

@@ -207,6 +207,18 @@ pub struct Latency {
 }
 
 impl Latency {
+    /// "p50 0.41 ms, p99 1.20 ms, max 3.00 ms, mean 0.50 ms (812 samples)", or that none
+    /// was measured (no spectator saw a move: `--spectators 0`, say), rather than zeros.
+    pub fn summary(&self) -> String {
+        if self.samples == 0 {
+            return "none measured (no spectator saw a move)".into();
+        }
+        format!(
+            "p50 {:.2} ms, p99 {:.2} ms, max {:.2} ms, mean {:.2} ms ({} samples)",
+            self.p50_ms, self.p99_ms, self.max_ms, self.mean_ms, self.samples
+        )
+    }
+
     fn of(histogram: &Histogram<u64>) -> Latency {
         let ms = |micros: u64| micros as f64 / 1000.0;
         Latency {
@@ -244,5 +256,23 @@ impl Snapshot {
             (self.moves_accepted - earlier.moves_accepted) as f64 / seconds,
             (self.states - earlier.states) as f64 / seconds,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_latency_with_no_sample_says_none_was_measured_not_zeros() {
+        let none = Latency::of(&Histogram::new(3).unwrap());
+        assert_eq!(none.summary(), "none measured (no spectator saw a move)");
+        let mut histogram = Histogram::new(3).unwrap();
+        histogram.record(1_500).unwrap();
+        let one = Latency::of(&histogram).summary();
+        assert!(
+            one.starts_with("p50 1.50 ms") && one.ends_with("(1 samples)"),
+            "{one}"
+        );
     }
 }
