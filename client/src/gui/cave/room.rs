@@ -21,10 +21,10 @@ impl TypedCell {
     /// Reads this frame's `typed` characters: a cell once a column (a to h) and then a row (1
     /// to 8) were typed, the letter maybe in an earlier frame; or what to type next.
     fn read(&mut self, typed: &[char]) -> Option<Result<Square, String>> {
-        let mut read = None;
+        let mut read: Option<Result<Square, String>> = None;
         for &c in typed {
             let c = c.to_ascii_lowercase();
-            read = match (c, self.column.take()) {
+            let next = match (c, self.column.take()) {
                 ('a'..='h', _) => {
                     self.column = Some(c);
                     Some(Err(format!("Column {c}: now type its row, 1 to 8.")))
@@ -38,9 +38,13 @@ impl TypedCell {
                 }
                 (_, column) => {
                     self.column = column;
-                    read
+                    continue;
                 }
             };
+            // A cell typed whole stays the frame's, whatever follows it.
+            if !matches!(read, Some(Ok(_))) {
+                read = next;
+            }
         }
         read
     }

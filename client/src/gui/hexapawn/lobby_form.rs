@@ -107,7 +107,8 @@ impl HexLobbyForm {
         }
     }
 
-    /// Why the brain `name` does not fit this board, if the server has it for another one.
+    /// Why the brain `name` cannot play on this board: the server has it for another one, or
+    /// it is a new brain whose name the server would refuse.
     fn misfit(&self, name: &str) -> Result<(), String> {
         // Before the server's list came, the server judges.
         let Some(known) = &self.known else {

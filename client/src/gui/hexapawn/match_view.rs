@@ -178,7 +178,7 @@ fn last_round_lines(last: RoundResult, names: [&str; 2]) -> Vec<String> {
 }
 
 /// One HER's line of the score, the whole line first, then shorter ways for a narrow window.
-pub fn score_lines(view: &MatchView, her: usize, name: &str) -> Vec<String> {
+fn score_lines(view: &MatchView, her: usize, name: &str) -> Vec<String> {
     let stats = view.stats[her];
     let (wins, short_wins) = match (stats.wins, stats.share_moving_first()) {
         (1, Some(share)) if share > 0.5 => ("1 win, moving first".into(), "1 win, first".into()),

@@ -92,4 +92,7 @@ fn a_cell_is_typed_column_then_row_over_frames_and_a_stray_digit_says_what_first
         Some(Ok("c8".parse().unwrap())),
         "the last letter counts"
     );
+    // Typed fast, a cell and the next letter in one frame: the cell is played, the letter kept.
+    assert_eq!(typed.read(&['d', '4', 'e']), Some(Ok(d4)));
+    assert_eq!(typed.read(&['5']), Some(Ok("e5".parse().unwrap())));
 }
