@@ -1,16 +1,15 @@
 //! The lobby: which server, the games it offers, a form to create a room (Magnetic Cave here,
-//! EWN in `ewn::EwnLobbyForm`; Dropping Bricks goes on to its own init screen), the open rooms to join or watch, and the
-//! stored games to replay. Its rows are drawn by `rows`.
+//! EWN in `ewn::EwnLobbyForm`; Dropping Bricks goes on to its own init screen), and in the
+//! right column (`right_column`) the open rooms to join or watch and the stored games to
+//! replay. Their rows are drawn by `rows`.
 
 mod news;
 mod right_column;
 mod rows;
 
 use std::collections::HashMap;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use macroquad::math::Rect;
-use macroquad::time::get_time;
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
@@ -23,7 +22,6 @@ use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
-use super::key_focus;
 use super::klotski::KlotskiLobbyForm;
 use super::text_field::{FieldEvent, TextField};
 use super::widgets::TOP_BAR_HEIGHT;
@@ -33,11 +31,7 @@ use super::widgets::{
 };
 use crate::gui::canvas::{canvas_height, canvas_width};
 use news::LobbyNews;
-use right_column::list_height;
-use rows::{
-    MORE_ROWS_HEIGHT, STALE, draw_more_rows, draw_my_seats, draw_record_row, draw_room_row,
-    empty_records_text, empty_rooms_text, my_seats_height, rematches_for, rooms_heading,
-};
+use rows::rematches_for;
 
 const LEFT_X: f32 = 20.0;
 const LEFT_WIDTH: f32 = 390.0;
@@ -52,8 +46,6 @@ const GAME_BUTTONS_X: f32 = 50.0;
 const DESCRIPTION_LINES: usize = 2;
 /// The window height from which the form shows the game's description.
 const DESCRIPTION_MIN_HEIGHT: f32 = 700.0;
-const ROOM_ROW_HEIGHT: f32 = 62.0;
-const RECORD_ROW_HEIGHT: f32 = 50.0;
 
 /// What the lobby asks of its owner.
 #[derive(Debug, PartialEq, Eq)]
@@ -201,25 +193,7 @@ impl LobbyView {
         let columns_top = top + 64.0;
         let bottom = canvas_height() - MARGIN;
         action = action.or(self.draw_create_form(input, columns_top, bottom, connected));
-        let my_seats = if connected { self.my_seats.len() } else { 0 };
-        let rooms = my_seats_height(my_seats)
-            + list_height(
-                self.rooms.len(),
-                ROOM_ROW_HEIGHT,
-                LIST_HEADING_HEIGHT,
-                MORE_ROWS_HEIGHT,
-            );
-        let records = list_height(
-            self.records.len(),
-            RECORD_ROW_HEIGHT,
-            LIST_HEADING_HEIGHT,
-            MORE_ROWS_HEIGHT,
-        );
-        let records_top = right_column::records_top(columns_top, bottom, MARGIN, rooms, records);
-        // Drawn top down, so that Tab walks them in the order they are seen.
-        action =
-            action.or(self.draw_rooms(input, columns_top, records_top - MARGIN, connected, held));
-        action.or(self.draw_records(input, records_top, bottom, connected))
+        action.or(self.draw_right_column(input, (columns_top, bottom), connected, held))
     }
 
     fn draw_server_row(&mut self, input: &Input, y: f32) -> Option<LobbyAction> {
@@ -364,131 +338,6 @@ impl LobbyView {
             .update(input, &area, connected)
             .map(|(setup, seats)| LobbyAction::Create { setup, seats })
     }
-
-    /// The stored games, in the right column from `top` to `bottom`.
-    fn draw_records(
-        &mut self,
-        input: &Input,
-        top: f32,
-        bottom: f32,
-        connected: bool,
-    ) -> Option<LobbyAction> {
-        let title = match (connected, self.records.is_empty()) {
-            (false, false) => format!("Stored games {STALE}"),
-            _ => "Stored games".to_string(),
-        };
-        let empty = self
-            .records
-            .is_empty()
-            .then(|| empty_records_text(connected));
-        let list = right_list(&title, empty, top, bottom)?;
-        let visible = ((list.h / RECORD_ROW_HEIGHT).floor() as usize).max(1);
-        input.scroll(&mut self.records_scroll, list, self.records.len(), visible);
-        let now = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |elapsed| elapsed.as_secs());
-        let mut action = None;
-        let shown = self.records.iter().skip(self.records_scroll).take(visible);
-        for (row, record) in shown.enumerate() {
-            let y = list.y + row as f32 * RECORD_ROW_HEIGHT;
-            let rect = Rect::new(list.x, y, list.w, RECORD_ROW_HEIGHT - 4.0);
-            let row = (record, self.me.as_ref());
-            let scope = ("stored game", record.id);
-            let drawn =
-                key_focus::scoped(scope, || draw_record_row(input, rect, row, now, connected));
-            action = action.or(drawn);
-        }
-        let total = self.records.len();
-        draw_more_rows(input, list, total, &mut self.records_scroll, visible);
-        action
-    }
-
-    /// The seats we hold and the open rooms, in the right column from `top` to `bottom`.
-    fn draw_rooms(
-        &mut self,
-        input: &Input,
-        top: f32,
-        bottom: f32,
-        connected: bool,
-        held: &HashMap<RoomId, Vec<HeldSeat>>,
-    ) -> Option<LobbyAction> {
-        let my_seats = if connected { &self.my_seats[..] } else { &[] };
-        // Our games give up lines before the rooms' list has less than two rows (one, for a
-        // hall of one room) and its hint: our games are among the rooms anyway.
-        let least_rows = self.rooms.len().clamp(1, 2) as f32;
-        let rooms_least = LIST_HEADING_HEIGHT + least_rows * ROOM_ROW_HEIGHT + MORE_ROWS_HEIGHT;
-        let (resume, top) =
-            draw_my_seats(input, my_seats, RIGHT_X, (top, bottom - rooms_least), held);
-        let now = get_time();
-        if resume.is_some() {
-            return resume;
-        }
-        let heading = rooms_heading(self.rooms.len(), connected);
-        let empty = self.rooms.is_empty().then(|| empty_rooms_text(connected));
-        let list = right_list(&heading, empty, top, bottom)?;
-        // Newest first: fresh rooms are the ones people are waiting in.
-        let mut rooms: Vec<&RoomSummary> = self.rooms.iter().collect();
-        rooms.sort_by_key(|room| std::cmp::Reverse(room.room));
-        let visible = ((list.h / ROOM_ROW_HEIGHT).floor() as usize).max(1);
-        input.scroll(&mut self.rooms_scroll, list, rooms.len(), visible);
-        let me = self.me.as_ref().map(|me| me.id);
-        let mut action = None;
-        for (row, room) in rooms
-            .iter()
-            .skip(self.rooms_scroll)
-            .take(visible)
-            .enumerate()
-        {
-            let y = list.y + row as f32 * ROOM_ROW_HEIGHT;
-            let row_action = key_focus::scoped(("room", room.room), || {
-                draw_room_row(
-                    input,
-                    Rect::new(list.x, y, list.w, ROOM_ROW_HEIGHT - 4.0),
-                    room,
-                    (held.get(&room.room).map_or(&[][..], Vec::as_slice), me),
-                    (
-                        &self.closing.text(room.room, "Close", now),
-                        self.rematches.contains_key(&room.room),
-                    ),
-                    connected,
-                )
-            });
-            let row_action = match row_action.filter(|_| connected) {
-                Some(LobbyAction::Close(room)) if !self.closing.click(room, now) => None,
-                other => other,
-            };
-            action = action.or(row_action);
-        }
-        draw_more_rows(input, list, rooms.len(), &mut self.rooms_scroll, visible);
-        action
-    }
-}
-
-/// How far under the top of a list of the right column its rows start, under its heading.
-const LIST_HEADING_HEIGHT: f32 = 34.0;
-
-/// A list of the right column from `top` to `bottom` under its `heading`: the rectangle its
-/// rows go in (its hint under it), or `None` when it is `empty`, said in these words in its
-/// place.
-fn right_list(heading: &str, empty: Option<&str>, top: f32, bottom: f32) -> Option<Rect> {
-    let width = canvas_width() - RIGHT_X - MARGIN;
-    heading_fit(heading, RIGHT_X, top + 22.0, width);
-    let list = Rect::new(
-        RIGHT_X,
-        top + LIST_HEADING_HEIGHT,
-        width,
-        bottom - top - LIST_HEADING_HEIGHT - MORE_ROWS_HEIGHT,
-    );
-    if let Some(empty) = empty {
-        label(
-            &fit_to_width(empty, width),
-            RIGHT_X,
-            list.y + 20.0,
-            DIM_TEXT,
-        );
-        return None;
-    }
-    Some(list)
 }
 
 /// A game's name on its button in the form (the form's title names it in full).
