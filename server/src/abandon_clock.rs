@@ -27,6 +27,9 @@ pub struct AbandonClock {
     after: Duration,
     /// When the room closes if nobody follows it by then; `None` while somebody does.
     closes_at: Option<Instant>,
+    /// The game is over and stored ([`AbandonClock::stop`]): its row is gone, and the clock
+    /// neither runs nor writes again.
+    stopped: bool,
 }
 
 impl AbandonClock {
@@ -40,6 +43,7 @@ impl AbandonClock {
             store,
             after,
             closes_at: None,
+            stopped: false,
         };
         let since = since.unwrap_or_else(|| {
             clock.store_since(Some(now));
@@ -56,6 +60,9 @@ impl AbandonClock {
     /// Notes whether anybody follows the room now. Losing the last follower starts the clock,
     /// gaining the first stops it; each change is stored, and nothing else is.
     pub fn note(&mut self, followed: bool) {
+        if self.stopped {
+            return;
+        }
         match (followed, self.closes_at) {
             (true, Some(_)) => {
                 self.closes_at = None;
@@ -67,6 +74,14 @@ impl AbandonClock {
             }
             _ => {}
         }
+    }
+
+    /// The room's game is over and stored, its row gone from the store: no more clock, and no
+    /// more writes (a write to the gone row was refused, in a cluster as if another node had
+    /// taken the room). A finished room closes by its own rule (`linger`).
+    pub fn stop(&mut self) {
+        self.stopped = true;
+        self.closes_at = None;
     }
 
     /// When the room closes if still unfollowed; `None` while somebody follows it.
@@ -170,5 +185,24 @@ mod tests {
             started,
             "still unfollowed: the clock runs on"
         );
+    }
+
+    #[tokio::test]
+    async fn a_stopped_clock_neither_runs_nor_writes() {
+        let long_ago = unix_now() - 7_200;
+        let store = store_with_room(Some(long_ago)).await;
+        let mut clock = AbandonClock::start(1, store.clone(), AFTER, Some(long_ago));
+        clock.stop();
+        assert_eq!(clock.closing_time(), None);
+        // A follower, then none: each would be written to a running clock's room.
+        clock.note(true);
+        clock.note(false);
+        assert_eq!(
+            clock.closing_time(),
+            None,
+            "a finished room closes by its own rule"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(stored_since(&store), Some(long_ago), "nothing written");
     }
 }

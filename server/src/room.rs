@@ -287,12 +287,8 @@ impl Room {
         self.maybe_start_ai();
         loop {
             // Whatever last happened (a visit, a leaving, a state a closed connection did not
-            // take) may have changed who follows the room. Only an unfinished game is
-            // abandoned: a finished one's row is gone from the store (its record stays), and a
-            // write to it was refused, in a cluster as if another node had taken the room.
-            if self.state.outcome().is_none() {
-                self.abandon_clock.note(self.audience.len() > 0);
-            }
+            // take) may have changed who follows the room.
+            self.abandon_clock.note(self.audience.len() > 0);
             let command = match self.wake_time() {
                 Some(at) => match tokio::time::timeout_at(at, inbox.recv()).await {
                     Ok(command) => command,

@@ -109,7 +109,10 @@ impl MatchRoom {
                         self.broadcast();
                     }
                     // The match's thread is done and its last view was sent.
-                    Err(_) if self.view.finished => ended = Some(Instant::now()),
+                    Err(_) if self.view.finished => {
+                        ended = Some(Instant::now());
+                        self.abandon_clock.stop();
+                    }
                     // It stopped short: the store is full, or its rounds could not be stored
                     // (or its thread failed).
                     Err(_) => {

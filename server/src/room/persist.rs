@@ -129,6 +129,7 @@ impl Room {
         match stored {
             Ok(id) => {
                 self.record = Some(id);
+                self.abandon_clock.stop();
                 self.recorded_at = Some(now);
                 self.store_retry_at = None;
             }
