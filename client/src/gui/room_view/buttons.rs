@@ -147,8 +147,10 @@ fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> 
 /// that says so, and that room, to watch next.
 fn spectators_rematch(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<(String, RoomId)> {
     let made = snapshot.again.as_ref()?.made.as_ref()?;
-    let note = format!("{} plays again in room #{}", made.by.label(), made.room);
-    held.is_empty().then_some((note, made.room))
+    held.is_empty().then(|| {
+        let note = format!("{} plays again in room #{}", made.by.label(), made.room);
+        (note, made.room)
+    })
 }
 
 /// How much higher the moves list must end to leave the buttons' note its line: there is a
