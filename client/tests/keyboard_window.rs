@@ -1,7 +1,10 @@
-//! The window is usable without a mouse (`gui/key_focus.rs`): the real client under an Xvfb of
-//! the test's own, keys sent with `xdotool`. Tab brings the keyboard to the name field, where a
-//! new name is typed and entered; Shift+Tab reaches the last control of the lobby, Create room,
-//! and Enter presses it. Another connection then sees the room, made by the renamed person.
+//! The window is usable without a mouse (`gui/key_focus.rs`, `gui/board_cursor.rs`): the real
+//! client under an Xvfb of the test's own, keys sent with `xdotool`. Tab brings the keyboard to
+//! the name field, where a new name is typed and entered; Shift+Tab reaches the last control of
+//! the lobby, Create room, and Enter presses it. Another connection then sees the room, made by
+//! the renamed person. On the boards, the arrow keys and Enter play Magnetic Cave, EWN and
+//! Hexapawn, and a piece's number typed and an arrow key slide a Numeric Klotski piece: another
+//! connection watching the room sees each move.
 
 mod common;
 
@@ -11,7 +14,13 @@ use std::time::{Duration, Instant};
 use common::net::{PATIENCE, WindowHall, message};
 use common::x_screen::Screen;
 use common::{CLIENT, have_command};
-use parlor_shared::protocol::{ClientMsg, RoomSummary, ServerMsg};
+use parlor_shared::ewn::EwnMove;
+use parlor_shared::game::GameMove;
+use parlor_shared::hexapawn::{Dims, HexMove, Move, Position, Square};
+use parlor_shared::klotski::{Dir, KlotskiMove, Move as Slide};
+use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
+
+use common::net::state_where;
 
 /// Keys typed into the window, each after the one before has been seen.
 fn keys(screen: &Screen, keys: &[&str]) {
@@ -25,12 +34,13 @@ fn keys(screen: &Screen, keys: &[&str]) {
     std::thread::sleep(Duration::from_millis(400));
 }
 
-/// Starts the client on `screen`, connected to `hall`, and waits until it has drawn and holds
-/// the keyboard.
-fn start_window(screen: &Screen, hall: &WindowHall) -> Child {
+/// Starts the client on `screen`, connected to `hall`, with `args`, and waits until it has
+/// drawn and holds the keyboard.
+fn start_window(screen: &Screen, hall: &WindowHall, args: &[&str]) -> Child {
     let client = screen
         .command(CLIENT)
         .args(["--server", &hall.url])
+        .args(args)
         .env("PARLOR_HOME", &hall.home)
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -61,7 +71,7 @@ fn tab_shift_tab_and_enter_rename_the_person_and_create_a_room() {
     let hall = WindowHall::start();
     let observer = hall.somebody_else();
     let screen = Screen::start();
-    let mut client = start_window(&screen, &hall);
+    let mut client = start_window(&screen, &hall, &[]);
 
     // The server field, Connect, Refresh, then the name field, which takes the keyboard.
     keys(&screen, &["Tab", "Tab", "Tab", "Tab"]);
@@ -84,19 +94,7 @@ fn tab_shift_tab_and_enter_rename_the_person_and_create_a_room() {
     std::thread::sleep(Duration::from_millis(400));
     keys(&screen, &["Return"]);
 
-    let deadline = Instant::now() + PATIENCE;
-    let made = loop {
-        observer.send(ClientMsg::ListRooms);
-        let (rooms, _) = message(&observer, |m| match m {
-            ServerMsg::Rooms(rooms) => Some(rooms.clone()),
-            _ => None,
-        });
-        let made: Vec<RoomSummary> = rooms.into_iter().filter(|r| r.creator.is_some()).collect();
-        if !made.is_empty() || Instant::now() > deadline {
-            break made;
-        }
-        std::thread::sleep(Duration::from_millis(300));
-    };
+    let made = rooms_made(&observer);
     let _ = client.kill();
     let _ = client.wait();
     let [room] = made.as_slice() else {
@@ -104,4 +102,94 @@ fn tab_shift_tab_and_enter_rename_the_person_and_create_a_room() {
     };
     let creator = room.creator.as_ref().unwrap();
     assert_eq!(creator.name, "Kate", "the name typed and entered");
+}
+
+/// The rooms made by somebody, as `observer` lists them, once there are any.
+fn rooms_made(observer: &parlor_client::net::Connection) -> Vec<RoomSummary> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        observer.send(ClientMsg::ListRooms);
+        let (rooms, _) = message(observer, |m| match m {
+            ServerMsg::Rooms(rooms) => Some(rooms.clone()),
+            _ => None,
+        });
+        let made: Vec<RoomSummary> = rooms.into_iter().filter(|r| r.creator.is_some()).collect();
+        if !made.is_empty() || Instant::now() > deadline {
+            return made;
+        }
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+/// Opens the window on the room `open_room` makes, has `observer` watch it, presses `keys`
+/// once the room is on the screen, and returns the room's first move as `observer` sees it.
+fn first_move_by_keys(open_room: &str, keys_pressed: &[&str]) -> Option<GameMove> {
+    if !have_command("xdotool", "xdotool") || !have_command("Xvfb", "xvfb") {
+        return None;
+    }
+    let hall = WindowHall::start();
+    let observer = hall.somebody_else();
+    let screen = Screen::start();
+    let mut client = start_window(&screen, &hall, &["--open-room", open_room]);
+    let made = rooms_made(&observer);
+    let [room] = made.as_slice() else {
+        panic!("the window made one room, not {made:?}");
+    };
+    let room: RoomId = room.room;
+    observer.send(ClientMsg::Watch { room });
+    state_where(&observer, room, |_| true);
+    // The room's screen has drawn a frame or two before the keys come.
+    std::thread::sleep(Duration::from_secs(1));
+    keys(&screen, keys_pressed);
+    let state: RoomSnapshot = state_where(&observer, room, |state| !state.moves.is_empty());
+    let _ = client.kill();
+    let _ = client.wait();
+    state.moves.first().cloned()
+}
+
+#[test]
+fn the_arrow_keys_and_enter_play_a_magnetic_cave_cell() {
+    // The cursor comes on d5 (the middle, no brick yet), and goes three cells left, to the wall.
+    let keys = ["Left", "Left", "Left", "Left", "Return"];
+    if let Some(first) = first_move_by_keys("cave classic", &keys) {
+        assert_eq!(first, GameMove::Cave("a5".parse().unwrap()));
+    }
+}
+
+#[test]
+fn the_arrow_keys_and_enter_move_an_ewn_piece() {
+    // Level 1: die 3, and piece 3 on square 43 (row 4, column 3) the only one to move, so the
+    // cursor comes on it, picked; one square right is free.
+    let keys = ["Right", "Right", "Return"];
+    if let Some(first) = first_move_by_keys("ewn 1", &keys) {
+        assert_eq!(first, GameMove::Ewn(EwnMove { piece: 3, to: 44 }));
+    }
+}
+
+#[test]
+fn the_arrow_keys_and_enter_pick_a_hexapawn_pawn_then_its_target() {
+    // The cursor comes on the first pawn with a move: Enter picks it, Up and Enter move it on.
+    let from = Position::start(Dims::default()).legal_moves()[0].from;
+    let to = Square::new(from.col, from.row + 1);
+    let keys = ["Up", "Return", "Up", "Return"];
+    if let Some(first) = first_move_by_keys("hexapawn fast", &keys) {
+        assert_eq!(
+            first,
+            GameMove::Hexapawn(HexMove::Play(Move::new(from, to)))
+        );
+    }
+}
+
+#[test]
+fn a_typed_number_picks_a_klotski_piece_and_an_arrow_key_slides_it() {
+    // 10 is the lower half of block 6, which may slide down into the blank under it.
+    let board = common::klotski::level(common::klotski::LEVEL);
+    let open_room = format!("klotski {}", board.display());
+    if let Some(first) = first_move_by_keys(&open_room, &["1", "0", "Down"]) {
+        let slide = Slide {
+            label: 6,
+            dir: Dir::Down,
+        };
+        assert_eq!(first, GameMove::Klotski(KlotskiMove::Slide(slide)));
+    }
 }

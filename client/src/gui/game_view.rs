@@ -82,19 +82,29 @@ pub fn acting_seat(state: &GameState) -> Option<u8> {
 /// What the player to move does, for the hint under the turn.
 pub fn your_turn_hint(state: &GameState) -> &'static str {
     match state {
-        GameState::Cave(_) => "Click a green cell, or type its name (d4), to play.",
+        GameState::Cave(_) => {
+            "Click a green cell, type its name (d4), or move to it with the arrow keys and \
+             press Enter."
+        }
         GameState::Bricks(game) => match game.turn() {
             Turn::Answerer { .. } => "Answer Safe or Broken.",
             // Whether a floor can be clicked depends on the tower: the board's note says.
             _ => "Choose a height to drop from, then Drop.",
         },
-        GameState::Ewn(_) => "Click a ringed piece, then a green square.",
-        GameState::Klotski(_) => "Click a piece next to a blank to slide it there.",
+        GameState::Ewn(_) => {
+            "Click a ringed piece, then a green square (or use the arrow keys and Enter)."
+        }
+        GameState::Klotski(_) => {
+            "Click a piece next to a blank to slide it there, or type its number and use the \
+             arrow keys."
+        }
         GameState::Hexapawn(game) if game.seat_to_move() == Some(HER_SEAT) => {
             "Click an arrow of HER's matchbox, or its chance, to force that move, or Let HER \
              pick."
         }
-        GameState::Hexapawn(_) => "Click a pawn, then its target square.",
+        GameState::Hexapawn(_) => {
+            "Click a pawn, then its target square (or use the arrow keys and Enter)."
+        }
         GameState::HerMatch(_) => "",
     }
 }

@@ -5,7 +5,8 @@
 //! remembers its control by its place in the drawing order and where it stood, or, in a list's
 //! row, by what the row shows ([`scoped`]): when that no longer matches (another screen came,
 //! the row went), the ring goes. A mouse click or Escape takes it away too; a click on a text
-//! field gives it the ring.
+//! field gives it the ring. Tab passes over a button drawn disabled. An arrow key on a board
+//! takes the ring away as well: the board's cursor (`board_cursor`) has the keyboard then.
 
 use std::cell::RefCell;
 
@@ -16,7 +17,7 @@ use macroquad::shapes::draw_rectangle_lines;
 
 /// The ring's colour: bright against the buttons and the background, and unlike the boards'
 /// marks (the gold of a winning line, a picked floor).
-const RING: Color = Color::new(0.4, 0.85, 1.0, 1.0);
+pub const RING: Color = Color::new(0.4, 0.85, 1.0, 1.0);
 
 /// This frame's keys that move the ring or press what it is on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -103,8 +104,9 @@ struct Ringed {
 #[derive(Debug, Default)]
 struct Ring {
     ringed: Option<Ringed>,
-    /// Controls drawn so far this frame (at its start: in the last frame).
-    drawn: usize,
+    /// Whether each control drawn so far this frame was enabled, in drawing order (at the
+    /// frame's start: those of the last frame), for Tab to pass over the disabled ones.
+    enabled: Vec<bool>,
     /// The scope controls are drawn in now, and how many were drawn in it so far.
     scope: Option<Scope>,
     in_scope: usize,
@@ -127,9 +129,10 @@ pub fn start_frame(keys: RingKeys, clicked: bool) {
     RING_STATE.with_borrow_mut(|ring| ring.start_frame(keys, clicked));
 }
 
-/// A button or toggle drawn at `rect`: whether it has the ring, and whether it is pressed.
-pub fn control(rect: Rect) -> Focus {
-    RING_STATE.with_borrow_mut(|ring| ring.control(rect, false))
+/// A button or toggle drawn at `rect`, `enabled` or not: whether it has the ring, and whether
+/// it is pressed.
+pub fn control(rect: Rect, enabled: bool) -> Focus {
+    RING_STATE.with_borrow_mut(|ring| ring.control(rect, false, enabled))
 }
 
 /// A text field drawn at `rect`, `clicked` this frame, holding the keyboard (`typing`) as the
@@ -137,8 +140,19 @@ pub fn control(rect: Rect) -> Focus {
 pub fn field(rect: Rect, clicked: bool, typing: bool) -> Focus {
     RING_STATE.with_borrow_mut(|ring| {
         ring.typing |= typing;
-        ring.control(rect, clicked)
+        ring.control(rect, clicked, true)
     })
+}
+
+/// Whether the keyboard is free for a board this frame: no control has the ring and no text
+/// field held the keyboard as the frame began.
+pub fn keys_free() -> bool {
+    RING_STATE.with_borrow(Ring::keys_free)
+}
+
+/// A board took the keyboard (an arrow key moved its cursor): the ring goes.
+pub fn let_go() {
+    RING_STATE.with_borrow_mut(Ring::let_go);
 }
 
 /// Draws a list's row with `draw`, its controls known by `scope`, so that the ring stays on
@@ -166,29 +180,32 @@ pub fn draw_ring(rect: Rect) {
 }
 
 impl Ring {
+    fn keys_free(&self) -> bool {
+        self.ringed.is_none() && !self.typed_before
+    }
+
+    fn let_go(&mut self) {
+        self.ringed = None;
+    }
+
     fn start_frame(&mut self, keys: RingKeys, clicked: bool) {
         if !self.found || clicked || keys.escape {
             self.ringed = None;
         }
-        let count = self.drawn;
-        if (keys.next || keys.back) && count > 0 {
-            let index = match (self.ringed.map(|ringed| ringed.index), keys.back) {
-                (None, false) => 0,
-                (None, true) => count - 1,
-                (Some(index), false) => (index + 1) % count,
-                (Some(index), true) => (index + count - 1) % count,
-            };
-            self.ringed = Some(Ringed { index, place: None });
+        let enabled = std::mem::take(&mut self.enabled);
+        if keys.next || keys.back {
+            let from = self.ringed.map(|ringed| ringed.index);
+            self.ringed =
+                tab_target(&enabled, from, keys.back).map(|index| Ringed { index, place: None });
         }
         self.keys = keys;
-        self.drawn = 0;
         self.found = false;
         self.typed_before = std::mem::take(&mut self.typing);
     }
 
-    fn control(&mut self, rect: Rect, clicked: bool) -> Focus {
-        let index = self.drawn;
-        self.drawn += 1;
+    fn control(&mut self, rect: Rect, clicked: bool, enabled: bool) -> Focus {
+        let index = self.enabled.len();
+        self.enabled.push(enabled);
         let scope = self.scope.map(|scope| {
             self.in_scope += 1;
             (scope, self.in_scope - 1)
@@ -228,10 +245,24 @@ impl Ring {
         Focus {
             ringed: true,
             arrived,
-            pressed: self.keys.press && !arrived && !self.typed_before,
+            pressed: self.keys.press && !arrived && !self.typed_before && enabled,
             ..unringed
         }
     }
+}
+
+/// The control Tab brings the ring to from the one at `from` (`back`: Shift+Tab), among the
+/// last frame's controls, passing over the disabled ones; none when no control is enabled.
+fn tab_target(enabled: &[bool], from: Option<usize>, back: bool) -> Option<usize> {
+    let count = enabled.len();
+    (1..=count)
+        .map(|step| match (from, back) {
+            (None, false) => step - 1,
+            (None, true) => count - step,
+            (Some(index), false) => (index + step) % count,
+            (Some(index), true) => (index + count - step) % count,
+        })
+        .find(|&index| enabled[index])
 }
 
 #[cfg(test)]

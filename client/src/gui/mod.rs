@@ -7,6 +7,7 @@
 
 mod app;
 mod arrival;
+mod board_cursor;
 mod board_play;
 pub mod bricks;
 mod canvas;

@@ -62,8 +62,8 @@ pub struct RoomView {
     hint: Option<(u64, String, Color)>,
     /// The Dropping Bricks controls, which keep the typed drop height between frames.
     bricks: BricksRoomBoard,
-    /// What was typed of a Magnetic Cave cell's name.
-    cave_typed: cave_room::TypedCell,
+    /// What was typed of a Magnetic Cave cell's name, and the board's cursor.
+    cave_keys: cave_room::CaveKeyboard,
     /// The EWN controls, which keep the picked piece between frames.
     ewn: EwnRoomBoard,
     /// The Hexapawn controls, which keep the picked pawn between frames.
@@ -85,7 +85,7 @@ impl RoomView {
             awaiting: None,
             hint: None,
             bricks: BricksRoomBoard::default(),
-            cave_typed: cave_room::TypedCell::default(),
+            cave_keys: cave_room::CaveKeyboard::default(),
             ewn: EwnRoomBoard::default(),
             hexapawn: HexRoomBoard::default(),
             klotski: KlotskiRoomBoard::default(),
@@ -183,7 +183,7 @@ impl RoomView {
         let arrival = self.arrival.progress(snapshot.moves.len(), get_time());
         let play = match &snapshot.state {
             GameState::Cave(position) => {
-                let typed = (arrival, &mut self.cave_typed);
+                let typed = (arrival, &mut self.cave_keys);
                 cave_room::update_board(input, snapshot, position, (&mine, awaiting), typed)
             }
             GameState::Bricks(game) => {

@@ -1,15 +1,24 @@
 //! Magnetic Cave in a room: the board of the latest snapshot with the legal cells lit for the
-//! seat to move, and a click on a cell, or its name typed ("d4", as the board's edges name
-//! the cells), turned into a move, or into the reason it is none.
+//! seat to move, and a click on a cell, its name typed ("d4", as the board's edges name
+//! the cells) or Enter on it with the keyboard's cursor, turned into a move, or into the reason
+//! it is none.
 
-use parlor_shared::cave::{Position, Square};
+use parlor_shared::cave::{Position, SIZE, Square};
 use parlor_shared::game::{GameMove, GameState};
 use parlor_shared::protocol::RoomSnapshot;
 
-use super::board::{BoardMarks, board_layout, draw_board, square_at};
+use super::board::{BoardLayout, BoardMarks, board_layout, draw_board, square_at};
+use crate::gui::board_cursor::{BoardCursor, Cell, CursorPlay, Grid};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::Input;
+
+/// The keyboard on the board: what was typed of a cell's name, and the arrow keys' cursor.
+#[derive(Debug, Default)]
+pub struct CaveKeyboard {
+    typed: TypedCell,
+    cursor: BoardCursor,
+}
 
 /// What has been typed of a cell's name: its column's letter, waiting for the row's digit.
 #[derive(Debug, Default)]
@@ -17,32 +26,43 @@ pub struct TypedCell {
     column: Option<char>,
 }
 
+/// What a frame's typing made of a cell's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Typed {
+    /// A whole name: the cell to play.
+    Cell(Square),
+    /// Half a name, or a row without its column: what to type next.
+    Prompt(String),
+}
+
 impl TypedCell {
     /// Reads this frame's `typed` characters: a cell once a column (a to h) and then a row (1
     /// to 8) were typed, the letter maybe in an earlier frame; or what to type next.
-    fn read(&mut self, typed: &[char]) -> Option<Result<Square, String>> {
-        let mut read: Option<Result<Square, String>> = None;
+    fn read(&mut self, typed: &[char]) -> Option<Typed> {
+        let mut read: Option<Typed> = None;
         for &c in typed {
             let c = c.to_ascii_lowercase();
             let next = match (c, self.column.take()) {
                 ('a'..='h', _) => {
                     self.column = Some(c);
-                    Some(Err(format!("Column {c}: now type its row, 1 to 8.")))
+                    Some(Typed::Prompt(format!(
+                        "Column {c}: now type its row, 1 to 8."
+                    )))
                 }
                 ('1'..='8', Some(column)) => {
                     let name: String = [column, c].into_iter().collect();
-                    name.parse().ok().map(Ok)
+                    name.parse().ok().map(Typed::Cell)
                 }
-                ('0'..='9', None) => {
-                    Some(Err("Type the column first, a to h, then the row.".into()))
-                }
+                ('0'..='9', None) => Some(Typed::Prompt(
+                    "Type the column first, a to h, then the row.".into(),
+                )),
                 (_, column) => {
                     self.column = column;
                     continue;
                 }
             };
             // A cell typed whole stays the frame's, whatever follows it.
-            if !matches!(read, Some(Ok(_))) {
+            if !matches!(read, Some(Typed::Cell(_))) {
                 read = next;
             }
         }
@@ -50,15 +70,31 @@ impl TypedCell {
     }
 }
 
+/// The board's cells for the keyboard's cursor, row 8 at the top.
+fn grid(layout: BoardLayout) -> Grid {
+    Grid {
+        left: layout.left,
+        top: layout.top,
+        cell: layout.cell,
+        cols: SIZE,
+        rows: SIZE,
+    }
+}
+
+/// `square`'s cell on the [`grid`].
+fn cell_of(square: Square) -> Cell {
+    (square.col(), SIZE - 1 - square.row())
+}
+
 /// Draws the board of `position`, its last brick `arrival` of the way in; `mine` are the seats
-/// held here and `awaiting` says a move of ours is on its way; `typed` keeps what was typed
-/// of a cell's name.
+/// held here and `awaiting` says a move of ours is on its way; `keys` keeps what was typed
+/// of a cell's name and where the cursor is.
 pub fn update_board(
     input: &Input,
     snapshot: &RoomSnapshot,
     position: &Position,
     (mine, awaiting): (&[u8], bool),
-    (arrival, typed): (f32, &mut TypedCell),
+    (arrival, keys): (f32, &mut CaveKeyboard),
 ) -> BoardPlay {
     let layout = board_layout(canvas_width(), canvas_height());
     let my_turn = snapshot
@@ -81,9 +117,21 @@ pub fn update_board(
         entering: Some(arrival),
     };
     draw_board(layout, position, &marks);
-    let square = match (hovered.filter(|_| input.clicked), typed.read(&input.typed)) {
-        (Some(square), _) | (None, Some(Ok(square))) => square,
-        (None, Some(Err(next))) if !mine.is_empty() => return BoardPlay::Prompt(next),
+    // The cursor starts on the last brick, or in the middle of the board.
+    let start = marks.last_move.map_or((3, 3), cell_of);
+    let cursor = keys.cursor.read_keys(grid(layout), start, input.clicked);
+    keys.cursor.draw(grid(layout));
+    let pressed = match cursor {
+        CursorPlay::Pressed(point) => square_at(layout, point.x, point.y),
+        _ => None,
+    };
+    let typed = keys.typed.read(&input.typed);
+    let square = match (hovered.filter(|_| input.clicked).or(pressed), typed) {
+        (Some(square), _) | (None, Some(Typed::Cell(square))) => square,
+        (None, Some(Typed::Prompt(next))) if !mine.is_empty() => return BoardPlay::Prompt(next),
+        _ if cursor == CursorPlay::Moved && may_click => {
+            return BoardPlay::Prompt("Enter or Space plays the cell under the cursor.".into());
+        }
         _ => return BoardPlay::Nothing,
     };
     match click_refusal(snapshot, mine, awaiting, square) {

@@ -4,6 +4,7 @@
 use macroquad::math::Rect;
 use parlor_shared::ewn::{BOARD_SIZE, DICE_LEN, SQUARES};
 
+use crate::gui::board_cursor::Grid;
 use crate::gui::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 
 /// Room left of and above the board for the row and column labels.
@@ -27,6 +28,17 @@ impl EwnLayout {
     /// Side of the whole grid.
     pub fn side(&self) -> f32 {
         self.cell * f32::from(BOARD_SIZE)
+    }
+
+    /// The squares, for the keyboard's cursor.
+    pub fn grid(&self) -> Grid {
+        Grid {
+            left: self.left,
+            top: self.top,
+            cell: self.cell,
+            cols: BOARD_SIZE,
+            rows: BOARD_SIZE,
+        }
     }
 
     /// Width of one die box in the strip under the board (all dice fit the board's width).

@@ -1,14 +1,15 @@
 //! EWN in a room and in the replay: the board of the latest state, and for the player the
-//! two-click move (a movable piece, then one of its legal squares) turned into a `GameMove`, or
-//! into the reason a click is none.
+//! two-click move (a movable piece, then one of its legal squares, clicked or pressed with the
+//! keyboard's cursor) turned into a `GameMove`, or into the reason a click is none.
 
 use macroquad::time::get_time;
-use parlor_shared::ewn::{EwnGame, EwnMove, Move, Pieces, neighbours};
+use parlor_shared::ewn::{BOARD_SIZE, EwnGame, EwnMove, Move, Pieces, neighbours};
 use parlor_shared::game::GameMove;
 use parlor_shared::protocol::RoomSnapshot;
 
 use super::draw::{EwnMarks, draw_ewn};
 use super::layout::{ewn_layout, square_at};
+use crate::gui::board_cursor::{BoardCursor, Cell, CursorPlay};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::confirm::Confirmation;
@@ -57,6 +58,7 @@ pub struct EwnRoomBoard {
     shown: Option<(u64, Pieces)>,
     before: Option<Pieces>,
     taking_target: Confirmation<(u64, EwnMove)>,
+    cursor: BoardCursor,
 }
 
 impl EwnRoomBoard {
@@ -91,9 +93,24 @@ impl EwnRoomBoard {
             moving: moving_from(last, self.before, arrival),
         };
         draw_ewn(layout, game, &marks);
-        let Some(square) =
-            square_at(layout, input.mouse.x, input.mouse.y).filter(|_| input.clicked)
-        else {
+        let start = selected.or(movable.first().copied());
+        let cursor = (self.cursor).read_keys(layout.grid(), start_cell(game, start), input.clicked);
+        self.cursor.draw(layout.grid());
+        let point = match cursor {
+            CursorPlay::Pressed(point) => point,
+            _ if input.clicked => input.mouse,
+            CursorPlay::Moved if may_move.is_ok() => {
+                let next = match selected {
+                    Some(piece) => {
+                        format!("Piece {piece} picked: Enter on a green square moves it.")
+                    }
+                    None => "Enter or Space on a ringed piece picks it.".to_string(),
+                };
+                return BoardPlay::Prompt(next);
+            }
+            _ => return BoardPlay::Nothing,
+        };
+        let Some(square) = square_at(layout, point.x, point.y) else {
             return BoardPlay::Nothing;
         };
         if let Err(reason) = may_move {
@@ -143,6 +160,12 @@ impl EwnRoomBoard {
             },
         }
     }
+}
+
+/// Where the keyboard's cursor first goes: on `piece`, else the board's top-left corner.
+fn start_cell(game: &EwnGame, piece: Option<u8>) -> Cell {
+    let square = piece.and_then(|piece| game.state().pieces.square_of(piece));
+    square.map_or((0, 0), |square| (square % BOARD_SIZE, square / BOARD_SIZE))
 }
 
 /// Whether a seat of `mine` may move now in `snapshot`, or why not.
@@ -213,7 +236,7 @@ fn click(
                     Err(error) => format!("{error}."),
                     Ok(_) => "Pick a highlighted square.".to_string(),
                 },
-                None => "First click a ringed piece, then a green square.".to_string(),
+                None => "First pick a ringed piece, then a green square.".to_string(),
             };
             (BoardPlay::Refused(reason), selected)
         }

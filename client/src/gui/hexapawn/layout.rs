@@ -5,6 +5,7 @@
 use macroquad::math::{Rect, Vec2, vec2};
 use parlor_shared::hexapawn::{Dims, Move, Square};
 
+use crate::gui::board_cursor::{Cell, Grid};
 use crate::gui::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT};
 
 /// Room left of and under a board for its row and column labels.
@@ -42,6 +43,26 @@ impl HexLayout {
             cell,
             dims,
         }
+    }
+
+    /// The squares as drawn (White's home row at the bottom), for the keyboard's cursor.
+    pub fn grid(&self) -> Grid {
+        Grid {
+            left: self.left,
+            top: self.top,
+            cell: self.cell,
+            cols: self.dims.cols(),
+            rows: self.dims.rows(),
+        }
+    }
+
+    /// `square`'s cell on the [`grid`](Self::grid).
+    pub fn cell(&self, square: Square) -> Cell {
+        let rows = self.dims.rows();
+        (
+            square.col,
+            rows.saturating_sub(1).saturating_sub(square.row),
+        )
     }
 
     pub fn width(&self) -> f32 {

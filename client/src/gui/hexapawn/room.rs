@@ -1,5 +1,6 @@
 //! A game against HER in a room: the board, and in slow mode on HER's turn its matchbox beside
-//! it. The person (White) clicks a pawn, then its target; on HER's turn in slow mode they click
+//! it. The person (White) clicks a pawn, then its target (or presses them with the keyboard's
+//! cursor: the arrow keys, then Enter); on HER's turn in slow mode they click
 //! one of the matchbox's arrows to force that move, or let HER pick. Illegal clicks are refused
 //! here with the rules' reason; the server checks every move again.
 
@@ -15,6 +16,7 @@ use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, Rematch, RoomSnapshot, SeatSpe
 use super::draw::{HexMarks, caption, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use super::words::{BrainAtStart, brain_line, turn_line};
+use crate::gui::board_cursor::{BoardCursor, CursorPlay};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::describe::count_s;
@@ -151,6 +153,7 @@ pub struct HexRoomBoard {
     selected: Option<(u64, Square)>,
     /// HER's brain as this room's game began, for the line under the boards.
     brain_at_start: BrainAtStart,
+    cursor: BoardCursor,
 }
 
 impl HexRoomBoard {
@@ -184,9 +187,23 @@ impl HexRoomBoard {
         if let Some(layout) = matchbox_at {
             play = self.matchbox(input, layout, game, &allowed);
         }
-        if input.clicked
-            && let Some(square) = board.square_at(input.mouse)
-        {
+        let start = selected.or_else(|| first_pawn_with_a_move(&game.position));
+        let start = start.map_or((0, 0), |square| board.cell(square));
+        let cursor = self.cursor.read_keys(board.grid(), start, input.clicked);
+        self.cursor.draw(board.grid());
+        let point = match cursor {
+            CursorPlay::Pressed(point) => Some(point),
+            _ if input.clicked => Some(input.mouse),
+            CursorPlay::Moved if person_turn => {
+                play = BoardPlay::Prompt(match selected {
+                    Some(from) => format!("Pawn {from} picked: Enter on a green dot moves it."),
+                    None => "Enter or Space on one of your pawns picks it.".into(),
+                });
+                None
+            }
+            _ => None,
+        };
+        if let Some(square) = point.and_then(|point| board.square_at(point)) {
             play = match (&allowed, game.seat_to_move()) {
                 (Err(reason), _) => BoardPlay::Refused(reason.clone()),
                 (Ok(()), Some(PERSON_SEAT)) => {
@@ -257,6 +274,11 @@ pub fn may_act(game: &HexGame, mine: &[u8], awaiting: bool) -> Result<(), String
     }
 }
 
+/// The square of the first of White's pawns that has a move, where the cursor first goes.
+fn first_pawn_with_a_move(position: &Position) -> Option<Square> {
+    position.legal_moves().first().map(|mv| mv.from)
+}
+
 /// The squares the pawn on `from` may move to.
 pub fn targets(position: &Position, from: Square) -> Vec<Square> {
     position
@@ -302,7 +324,7 @@ pub fn click(
                 (BoardPlay::Refused(reason), selected)
             }
             None => (
-                BoardPlay::Refused("First click one of your white pawns, then its target.".into()),
+                BoardPlay::Refused("First pick one of your white pawns, then its target.".into()),
                 None,
             ),
         },

@@ -32,7 +32,7 @@ fn rect(y: f32) -> Rect {
 /// One frame of three buttons at `ys`: what each learnt.
 fn frame(ring: &mut Ring, keys: RingKeys, ys: [f32; 3]) -> [Focus; 3] {
     ring.start_frame(keys, false);
-    ys.map(|y| ring.control(rect(y), false))
+    ys.map(|y| ring.control(rect(y), false, true))
 }
 
 const SCREEN: [f32; 3] = [0.0, 40.0, 80.0];
@@ -95,16 +95,16 @@ fn the_ring_goes_when_another_screen_puts_another_control_in_its_place_or_the_mo
         "Tab starts over"
     );
     ring.start_frame(NONE, true);
-    let clicked = SCREEN.map(|y| ring.control(rect(y), false));
+    let clicked = SCREEN.map(|y| ring.control(rect(y), false, true));
     assert_eq!(ringed(clicked), None, "a click takes it");
     // Fewer controls than the ring's place: it goes.
     frame(&mut ring, TAB, SCREEN);
     frame(&mut ring, TAB, SCREEN);
     frame(&mut ring, TAB, SCREEN);
     ring.start_frame(NONE, false);
-    ring.control(rect(0.0), false);
+    ring.control(rect(0.0), false, true);
     ring.start_frame(NONE, false);
-    let focus = [rect(0.0), rect(40.0), rect(80.0)].map(|r| ring.control(r, false));
+    let focus = [rect(0.0), rect(40.0), rect(80.0)].map(|r| ring.control(r, false, true));
     assert_eq!(ringed(focus), None);
 }
 
@@ -113,9 +113,9 @@ fn a_clicked_field_takes_the_ring_and_tab_goes_on_from_it() {
     let mut ring = Ring::default();
     frame(&mut ring, NONE, SCREEN);
     ring.start_frame(NONE, true);
-    let a = ring.control(rect(0.0), false);
-    let field = ring.control(rect(40.0), true);
-    let c = ring.control(rect(80.0), false);
+    let a = ring.control(rect(0.0), false, true);
+    let field = ring.control(rect(40.0), true, true);
+    let c = ring.control(rect(80.0), false, true);
     assert!(!a.ringed && field.ringed && !field.arrived && !c.ringed);
     assert_eq!(ringed(frame(&mut ring, TAB, SCREEN)), Some(2));
 }
@@ -128,14 +128,14 @@ fn enter_belongs_to_a_field_that_holds_the_keyboard_not_to_the_ringed_button() {
     // A field took the keyboard by itself (its turn came) while the ring stood on the first
     // button.
     ring.start_frame(NONE, false);
-    ring.control(rect(0.0), false);
+    ring.control(rect(0.0), false, true);
     ring.typing = true;
     ring.start_frame(ENTER, false);
-    let first = ring.control(rect(0.0), false);
+    let first = ring.control(rect(0.0), false, true);
     assert!(first.ringed && !first.pressed, "Enter went to the field");
     ring.start_frame(ENTER, false);
     assert!(
-        ring.control(rect(0.0), false).pressed,
+        ring.control(rect(0.0), false, true).pressed,
         "the field let go: Enter presses"
     );
 }
@@ -144,14 +144,14 @@ fn enter_belongs_to_a_field_that_holds_the_keyboard_not_to_the_ringed_button() {
 /// `rooms`' order: what each row's buttons learnt, by room.
 fn list_frame(ring: &mut Ring, keys: RingKeys, rooms: &[u64]) -> Vec<(u64, [Focus; 2])> {
     ring.start_frame(keys, false);
-    ring.control(rect(0.0), false); // a button above the list
+    ring.control(rect(0.0), false, true); // a button above the list
     (rooms.iter().enumerate())
         .map(|(row, &room)| {
             ring.scope = Some(("room", room));
             ring.in_scope = 0;
             let y = 40.0 + 40.0 * row as f32;
-            let join = ring.control(Rect::new(10.0, y, 80.0, 28.0), false);
-            let close = ring.control(Rect::new(100.0, y, 60.0, 28.0), false);
+            let join = ring.control(Rect::new(10.0, y, 80.0, 28.0), false, true);
+            let close = ring.control(Rect::new(100.0, y, 60.0, 28.0), false, true);
             ring.scope = None;
             (room, [join, close])
         })
@@ -188,16 +188,16 @@ fn the_ring_stays_on_its_rows_control_when_a_row_comes_above_it() {
 fn a_button_whose_words_grow_leftwards_keeps_the_ring_and_escape_takes_it() {
     let mut ring = Ring::default();
     ring.start_frame(NONE, false);
-    ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false);
+    ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false, true);
     ring.start_frame(TAB, false);
     assert!(
-        ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false)
+        ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false, true)
             .ringed
     );
     // "Close" became "Sure? Close", its right edge where it was.
     ring.start_frame(NONE, false);
     assert!(
-        ring.control(Rect::new(260.0, 10.0, 100.0, 28.0), false)
+        ring.control(Rect::new(260.0, 10.0, 100.0, 28.0), false, true)
             .ringed
     );
     let escape = RingKeys {
@@ -207,7 +207,56 @@ fn a_button_whose_words_grow_leftwards_keeps_the_ring_and_escape_takes_it() {
     ring.start_frame(escape, false);
     assert!(
         !ring
-            .control(Rect::new(260.0, 10.0, 100.0, 28.0), false)
+            .control(Rect::new(260.0, 10.0, 100.0, 28.0), false, true)
             .ringed
     );
+}
+
+/// One frame of three buttons at `SCREEN`, the middle one `enabled` or not.
+fn frame_with_middle(ring: &mut Ring, keys: RingKeys, enabled: bool) -> [Focus; 3] {
+    ring.start_frame(keys, false);
+    [0, 1, 2].map(|i| ring.control(rect(SCREEN[i]), false, i != 1 || enabled))
+}
+
+#[test]
+fn tab_passes_over_a_disabled_button_both_ways() {
+    let mut ring = Ring::default();
+    frame_with_middle(&mut ring, NONE, false);
+    assert_eq!(ringed(frame_with_middle(&mut ring, TAB, false)), Some(0));
+    assert_eq!(ringed(frame_with_middle(&mut ring, TAB, false)), Some(2));
+    assert_eq!(
+        ringed(frame_with_middle(&mut ring, SHIFT_TAB, false)),
+        Some(0)
+    );
+    // Enabled again, it is reached again.
+    frame_with_middle(&mut ring, NONE, true);
+    assert_eq!(ringed(frame_with_middle(&mut ring, TAB, true)), Some(1));
+    // Disabled under the ring, it keeps it, but Enter presses nothing.
+    frame_with_middle(&mut ring, NONE, false);
+    let pressed = frame_with_middle(&mut ring, ENTER, false);
+    assert!(pressed[1].ringed);
+    assert!(pressed.iter().all(|focus| !focus.pressed));
+    // With nothing enabled, Tab finds nothing.
+    let mut none = Ring::default();
+    none.start_frame(NONE, false);
+    none.control(rect(0.0), false, false);
+    none.start_frame(TAB, false);
+    assert!(!none.control(rect(0.0), false, false).ringed);
+}
+
+#[test]
+fn a_board_taking_the_keyboard_takes_the_ring_and_frees_the_keys() {
+    let mut ring = Ring::default();
+    frame(&mut ring, NONE, SCREEN);
+    assert!(ring.keys_free());
+    frame(&mut ring, TAB, SCREEN);
+    assert!(!ring.keys_free(), "a button has the ring");
+    ring.let_go();
+    assert!(ring.keys_free());
+    let after = frame(&mut ring, ENTER, SCREEN);
+    assert!(after.iter().all(|focus| !focus.ringed && !focus.pressed));
+    // A text field that held the keyboard keeps Enter from the board too.
+    ring.typing = true;
+    frame(&mut ring, NONE, SCREEN);
+    assert!(!ring.keys_free());
 }

@@ -1,5 +1,6 @@
 //! Playing a Numeric Klotski board by hand, as pure functions of the puzzle and position: which
-//! slide a click on a piece, a click on a blank or an arrow key asks for, or why it is none.
+//! slide a click on a piece, a click on a blank or an arrow key asks for, or why it is none,
+//! and which piece a number typed on the keyboard picks.
 //! The rules are shared's `Puzzle::apply`; the server checks every slide again.
 
 use parlor_shared::klotski::{Dir, Move, MoveError, Position, Puzzle};
@@ -109,6 +110,56 @@ pub fn slide_into_blank(
     }
 }
 
+/// How long after a digit the next one still adds to the same number, in seconds.
+const TYPING_PAUSE: f64 = 1.0;
+
+/// A piece's number typed digit by digit ("12"): a digit typed soon after the last one goes
+/// on with the same number while some piece carries a number that starts so.
+#[derive(Debug, Default)]
+pub struct TypedPiece {
+    digits: String,
+    at: f64,
+}
+
+impl TypedPiece {
+    /// Reads this frame's `typed` characters at `now`: the label of the piece carrying the
+    /// number typed, the reason no piece carries it, or `None` (no digit, or the start of a
+    /// longer number only).
+    pub fn read(
+        &mut self,
+        typed: &[char],
+        now: f64,
+        puzzle: &Puzzle,
+    ) -> Option<Result<u16, String>> {
+        let numbers = || puzzle.pieces().iter().flat_map(|piece| piece.numbers());
+        let mut read = None;
+        for &digit in typed.iter().filter(|c| c.is_ascii_digit()) {
+            let longer = format!("{}{digit}", self.digits);
+            let goes_on = now - self.at <= TYPING_PAUSE
+                && !self.digits.is_empty()
+                && numbers().any(|number| number.to_string().starts_with(&longer));
+            self.digits = if goes_on { longer } else { digit.to_string() };
+            self.at = now;
+            let carrier = puzzle.pieces().iter().find(|piece| {
+                piece
+                    .numbers()
+                    .iter()
+                    .any(|number| number.to_string() == self.digits)
+            });
+            let started = numbers().any(|number| number.to_string().starts_with(&self.digits));
+            read = match carrier {
+                Some(piece) => Some(Ok(piece.label)),
+                None if started => None,
+                None => Some(Err(format!(
+                    "No piece carries {} on this board.",
+                    self.digits
+                ))),
+            };
+        }
+        read
+    }
+}
+
 /// The slide an arrow key towards `dir` asks for: the picked piece that way.
 pub fn slide_for_key(
     puzzle: &Puzzle,
@@ -116,7 +167,8 @@ pub fn slide_for_key(
     picked: Option<u16>,
     dir: Dir,
 ) -> Result<Move, String> {
-    let label = picked.ok_or("Click a piece first: the arrow keys move the piece last picked.")?;
+    let label = picked
+        .ok_or("Pick a piece first (click it or type its number): the arrow keys slide it.")?;
     let mv = Move { label, dir };
     puzzle
         .apply(position, mv)
@@ -226,6 +278,46 @@ mod tests {
             Err("3 D is blocked: the cells it moves into are not all blank.".into())
         );
         let none = slide_for_key(&puzzle, start, None, Dir::Up).unwrap_err();
-        assert!(none.starts_with("Click a piece first"), "{none}");
+        assert!(none.starts_with("Pick a piece first"), "{none}");
+    }
+
+    #[test]
+    fn a_typed_number_picks_the_piece_that_carries_it_digit_by_digit() {
+        let blocks = parse_puzzle(BLOCKS).unwrap();
+        let mut typed = TypedPiece::default();
+        assert_eq!(typed.read(&['1'], 0.0, &blocks), Some(Ok(1)));
+        assert_eq!(
+            typed.read(&['0'], 0.5, &blocks),
+            Some(Ok(6)),
+            "10 is on block 6"
+        );
+        assert_eq!(
+            typed.read(&['7'], 3.0, &blocks),
+            Some(Ok(3)),
+            "7 is on block 3"
+        );
+        assert_eq!(typed.read(&['x', ' '], 3.1, &blocks), None, "no digit");
+        assert_eq!(
+            typed.read(&['0'], 9.0, &blocks),
+            Some(Err("No piece carries 0 on this board.".into()))
+        );
+        let fifteen = parse_puzzle("4 4\n1 2 3 4\n5 6 7 8\n9 10 11 12\n13 14 15 0\n0\n").unwrap();
+        assert_eq!(
+            typed.read(&['1', '2'], 20.0, &fifteen),
+            Some(Ok(12)),
+            "in one frame"
+        );
+        assert_eq!(typed.read(&['1'], 30.0, &fifteen), Some(Ok(1)));
+        assert_eq!(
+            typed.read(&['2'], 31.5, &fifteen),
+            Some(Ok(2)),
+            "after a pause a digit starts a new number"
+        );
+        assert_eq!(typed.read(&['9'], 40.0, &fifteen), Some(Ok(9)));
+        assert_eq!(
+            typed.read(&['9'], 40.2, &fifteen),
+            Some(Ok(9)),
+            "no 99 here: the digit starts anew"
+        );
     }
 }

@@ -1,7 +1,8 @@
 //! Numeric Klotski in a room and in the replay: left of the side panel, the status line (steps,
 //! solved or why it was given up), the board with the last slide animated and the goal picture;
-//! in a room the player's controls (a click on a piece or a blank, the arrow keys for the piece
-//! picked last, Give up), each turned into a `GameMove` or into the reason it is none.
+//! in a room the player's controls (a click on a piece or a blank, a piece's number typed, the
+//! arrow keys for the piece picked last, Give up), each turned into a `GameMove` or into the
+//! reason it is none.
 
 use macroquad::color::Color;
 use macroquad::input::{KeyCode, is_key_pressed};
@@ -13,7 +14,7 @@ use parlor_shared::klotski::{
 };
 
 use super::board::{BoardLayout, Motion, board_layout, draw_board, draw_goal, piece_at};
-use super::play::{slide_for_click, slide_for_key, slide_into_blank};
+use super::play::{TypedPiece, slide_for_click, slide_for_key, slide_into_blank};
 use super::slides::Slides;
 use super::walk::count_steps;
 use crate::gui::board_play::BoardPlay;
@@ -124,10 +125,12 @@ pub fn draw_replay_board(
     label(hint, MARGIN, layout.buttons_y + 20.0, DIM_TEXT);
 }
 
-/// The room's controls: the piece picked last (the arrow keys move it) and the slide on show.
+/// The room's controls: the piece picked last (the arrow keys move it), the number being typed
+/// and the slide on show.
 #[derive(Debug, Default)]
 pub struct KlotskiRoomBoard {
     picked: Option<u16>,
+    typed: TypedPiece,
     slides: Slides,
     /// Give up asks "Sure?" first: one click must not end the game.
     giving_up: Confirmation<()>,
@@ -161,8 +164,10 @@ impl KlotskiRoomBoard {
             let rect = Rect::new(MARGIN, layout.buttons_y, width, BUTTON_HEIGHT);
             let room = side_panel_x(canvas_width()) - rect.right() - 12.0 - MARGIN;
             let hints = [
-                "Click a piece to slide it; arrow keys move the piece picked last.",
-                "Click a piece to slide it, or use the arrow keys.",
+                "Click a piece to slide it, or type its number and use the arrow keys.",
+                "Click a piece, or type its number and use the arrow keys.",
+                "Click a piece, or type its number, then an arrow key.",
+                "Click a piece, or type its number.",
                 "Click a piece to slide it.",
             ];
             let hint = first_that_fits(&hints, room);
@@ -188,7 +193,16 @@ impl KlotskiRoomBoard {
         .into_iter()
         .find(|&(key, _)| is_key_pressed(key))
         .map(|(_, dir)| dir);
-        self.decide(&board, game, input, key, may_move)
+        let typed = self.typed.read(&input.typed, now, puzzle);
+        match typed {
+            Some(Ok(label)) if seated && playing => {
+                self.picked = Some(label);
+                let next = format!("Piece {label} picked: the arrow keys slide it.");
+                BoardPlay::Prompt(next)
+            }
+            Some(Err(reason)) if seated && playing => BoardPlay::Refused(reason),
+            _ => self.decide(&board, game, input, key, may_move),
+        }
     }
 
     /// What this frame's arrow key towards `key` or click on `board` does: a slide, the reason

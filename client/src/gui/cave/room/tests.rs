@@ -75,24 +75,30 @@ fn a_cell_is_typed_column_then_row_over_frames_and_a_stray_digit_says_what_first
     assert_eq!(typed.read(&[]), None);
     assert_eq!(
         typed.read(&['D']),
-        Some(Err("Column d: now type its row, 1 to 8.".into()))
+        Some(Typed::Prompt("Column d: now type its row, 1 to 8.".into()))
     );
-    assert_eq!(typed.read(&['4']), Some(Ok(d4)), "the row in a later frame");
     assert_eq!(
         typed.read(&['4']),
-        Some(Err("Type the column first, a to h, then the row.".into())),
+        Some(Typed::Cell(d4)),
+        "the row in a later frame"
+    );
+    assert_eq!(
+        typed.read(&['4']),
+        Some(Typed::Prompt(
+            "Type the column first, a to h, then the row.".into()
+        )),
         "the cell was taken: a row alone is no cell"
     );
     assert_eq!(
         typed.read(&['x', 'a', ' ', '9', '1']),
-        Some(Ok("a1".parse().unwrap()))
+        Some(Typed::Cell("a1".parse().unwrap()))
     );
     assert_eq!(
         typed.read(&['b', 'c', '8']),
-        Some(Ok("c8".parse().unwrap())),
+        Some(Typed::Cell("c8".parse().unwrap())),
         "the last letter counts"
     );
     // Typed fast, a cell and the next letter in one frame: the cell is played, the letter kept.
-    assert_eq!(typed.read(&['d', '4', 'e']), Some(Ok(d4)));
-    assert_eq!(typed.read(&['5']), Some(Ok("e5".parse().unwrap())));
+    assert_eq!(typed.read(&['d', '4', 'e']), Some(Typed::Cell(d4)));
+    assert_eq!(typed.read(&['5']), Some(Typed::Cell("e5".parse().unwrap())));
 }

@@ -55,7 +55,7 @@ fn clicks_that_are_no_move_say_why() {
     assert!(matches!(refused, BoardPlay::Refused(r) if r.starts_with("illegal move b1")));
     assert_eq!(picked, Some(sq("b1")));
     let (refused, _) = click(&start, None, sq("b2"));
-    assert!(matches!(refused, BoardPlay::Refused(r) if r.starts_with("First click")));
+    assert!(matches!(refused, BoardPlay::Refused(r) if r.starts_with("First pick")));
     // The pawn on a2 faces a black pawn and has nothing to capture.
     let blocked = game(PlayMode::Fast, "a1-a2 b3-b2").position;
     let (refused, _) = click(&blocked, None, sq("a2"));
