@@ -1,6 +1,8 @@
 //! The `loadgen` binary against an in-process server, at toy scale: the figures it prints as
-//! JSON add up, a missing server is a plain error, bad counts are refused on the command line,
-//! and a signal to loadgen alone, SIGKILL included, still kills the server it started.
+//! JSON add up, the rooms it made are closed when it ends, a load it could not set up whole is a
+//! failure (after its report), a missing server is a plain error, bad counts are refused on the
+//! command line, and a signal to loadgen alone, SIGKILL included, still kills the server it
+//! started.
 
 mod common;
 
@@ -83,6 +85,47 @@ fn rooms_make_moves_that_spectators_see() {
     assert_eq!(rooms["errors"], serde_json::json!({}), "{rooms}");
     assert_eq!(rooms["closed_by_server"], serde_json::json!({}), "{rooms}");
     assert_eq!(rooms["server_rss_after_kib"], Value::Null, "no pid given");
+    // Its rooms went with it: none is left open to crowd the lobby and the address's quota.
+    let open = unfinished_rooms(&url);
+    assert!(open.is_empty(), "rooms left open: {open:?}");
+}
+
+/// The rooms of the server at `url` whose game is not over.
+fn unfinished_rooms(url: &str) -> Vec<parlor_shared::protocol::RoomSummary> {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let mut peer = common::Peer::connect(url, parlor_shared::codec::Format::Binary).await;
+        let rooms = peer.list_rooms().await;
+        rooms.into_iter().filter(|r| r.outcome.is_none()).collect()
+    })
+}
+
+#[test]
+fn rooms_it_could_not_set_up_fail_the_run_after_its_report() {
+    let mut limits = parlor_server::Limits::default();
+    limits.per_address.rooms = 2;
+    let (server, _dir) = common::start_server_with("loadgen-short", limits);
+    let url = server.url();
+    let args = ["--url", &url, "rooms", "--rooms", "3", "--spectators", "0"];
+    let timing = ["--duration", "2", "--warmup", "1", "--json"];
+    let output = loadgen(&[&args[..], &timing[..]].concat());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success(),
+        "a smaller load than asked: {stderr}"
+    );
+    assert!(
+        stderr.contains("only 2 of 3 rooms and 0 of 0 AI rooms were set up"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("LimitReached"), "says why: {stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let report: Value = serde_json::from_str(stdout.trim()).expect("the report is printed");
+    assert_eq!(report["rooms_ready"], 2, "{report}");
+    assert!(
+        unfinished_rooms(&url).is_empty(),
+        "the two it made are closed"
+    );
 }
 
 #[tokio::test]

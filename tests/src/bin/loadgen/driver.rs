@@ -83,7 +83,8 @@ impl RoomDriver {
         self.room_tx.subscribe()
     }
 
-    /// Reads both connections until `start` gives the schedule, then plays until `stop`.
+    /// Reads both connections until `start` gives the schedule, then plays until `stop`;
+    /// then closes the room it plays.
     pub async fn run(
         mut self,
         mut start: watch::Receiver<Option<Schedule>>,
@@ -136,6 +137,8 @@ impl RoomDriver {
         if let Err(error) = result {
             stats.note_failure(format!("room driver {}: {error:#}", self.index));
         }
+        peer::close_room(&mut first, &stats, self.room).await;
+        let _ = second.close(None).await;
         stats.closed();
         stats.closed();
     }

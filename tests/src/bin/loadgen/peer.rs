@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, anyhow, bail};
 use futures_util::{SinkExt, StreamExt};
 use parlor_shared::codec::Format;
-use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, PROTOCOL_VERSION, RoomId, ServerMsg};
 use parlor_wire::{self as wire, Incoming};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
@@ -18,6 +18,8 @@ pub type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// How long the server may take to answer a request during set-up.
 pub const PATIENCE: Duration = Duration::from_secs(15);
+/// How long the server may take to close a room at the end of a run.
+const CLOSE_PATIENCE: Duration = Duration::from_secs(2);
 /// Attempts at a connection whose TCP or WebSocket handshake failed.
 const ATTEMPTS: u32 = 3;
 
@@ -180,6 +182,17 @@ pub async fn settle(socket: &mut Socket, stats: &Stats) -> anyhow::Result<()> {
     };
     while !expect(socket, stats, "ListGames", answered).await? {}
     Ok(())
+}
+
+/// Ends `room`, made on `socket`, so that it does not stay in the hall after the run (until its
+/// abandon clock, minutes later, crowding the lobby and the address's quota): `CloseRoom`,
+/// answered once a request sent after it is (a finished room is refused: it is stored, not
+/// open), then the connection is closed.
+pub async fn close_room(socket: &mut Socket, stats: &Stats, room: RoomId) {
+    if send(socket, &ClientMsg::CloseRoom { room }).await.is_ok() {
+        let _ = tokio::time::timeout(CLOSE_PATIENCE, settle(socket, stats)).await;
+    }
+    let _ = socket.close(None).await;
 }
 
 /// A message's variant name, for messages that name what came instead.

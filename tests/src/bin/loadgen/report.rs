@@ -149,6 +149,18 @@ impl IdleReport {
             .then(|| after.rss_kib.saturating_sub(before.rss_kib) as f64 / self.held as f64)
     }
 
+    /// What of the load asked for was not reached: connections not held to the end.
+    pub fn shortfall(&self) -> Option<String> {
+        (self.held < self.requested).then(|| {
+            format!(
+                "only {} of the {} connections asked for were held to the end{}",
+                self.held,
+                self.requested,
+                first_failure(&self.health)
+            )
+        })
+    }
+
     pub fn print(&self, as_json: bool) {
         if as_json {
             let mut value = json!({
@@ -188,6 +200,21 @@ impl IdleReport {
 }
 
 impl RoomsReport {
+    /// What of the load asked for was not reached: rooms (played or AI) not set up.
+    pub fn shortfall(&self) -> Option<String> {
+        let short = self.rooms_ready < self.rooms || self.ai_rooms_ready < self.ai_rooms;
+        short.then(|| {
+            format!(
+                "only {} of {} rooms and {} of {} AI rooms were set up{}",
+                self.rooms_ready,
+                self.rooms,
+                self.ai_rooms_ready,
+                self.ai_rooms,
+                first_failure(&self.health)
+            )
+        })
+    }
+
     pub fn print(&self, as_json: bool) {
         let latency = self.latency;
         if as_json {
@@ -313,4 +340,14 @@ fn merge(into: &mut Value, from: Value) {
     if let (Value::Object(into), Value::Object(from)) = (into, from) {
         into.extend(from);
     }
+}
+
+/// "; the first failure: ...", when there was one.
+fn first_failure(health: &Health) -> String {
+    health
+        .first_failure
+        .as_ref()
+        .map_or(String::new(), |failure| {
+            format!("; the first failure: {failure}")
+        })
 }

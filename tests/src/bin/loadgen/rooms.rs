@@ -19,6 +19,11 @@ const PROGRESS_EVERY: Duration = Duration::from_secs(5);
 const LEAD_IN: Duration = Duration::from_millis(500);
 /// Send times kept for spectators' states that are late.
 const SENT_KEPT: Duration = Duration::from_secs(60);
+/// How long the rooms' tasks may take to close their rooms once the run is over.
+const CLOSING: Duration = Duration::from_secs(5);
+
+/// A room set up: its spectators' count and the task that plays it.
+type ReadyRoom = (usize, JoinHandle<()>);
 
 pub async fn run(
     target: &mut Target,
@@ -32,11 +37,13 @@ pub async fn run(
     let (start_tx, start_rx) = watch::channel(None::<Schedule>);
     let setup_started = Instant::now();
 
+    // The tasks that play or watch a room of ours, each closing it when the run stops.
+    let mut room_tasks: Vec<JoinHandle<()>> = Vec::new();
     let mut ai_ready = 0;
     for ai_room in 0..args.ai_rooms {
         match AiRoom::open(&target.node_url(ai_room), &stats, args.ai_move_ms).await {
             Ok(room) => {
-                tokio::spawn(room.run(stats.clone(), stop_rx.clone()));
+                room_tasks.push(tokio::spawn(room.run(stats.clone(), stop_rx.clone())));
                 ai_ready += 1;
             }
             Err(error) => {
@@ -49,7 +56,7 @@ pub async fn run(
     let per_room = 2 + args.spectators;
     let gate = Arc::new(Semaphore::new((connect_batch / per_room).max(1)));
     let ready = Arc::new(Counter::default());
-    let setups: Vec<JoinHandle<Option<usize>>> = (0..args.rooms)
+    let setups: Vec<JoinHandle<Option<ReadyRoom>>> = (0..args.rooms)
         .map(|index| {
             // Across several nodes, each room's players and spectators are each on the next
             // node: most of what a room says crosses the bus.
@@ -78,9 +85,9 @@ pub async fn run(
                     Ok((driver, spectators)) => {
                         let count = spectators.len();
                         spawn_spectators(spectators, driver.rooms(), &stats, &stop);
-                        tokio::spawn(driver.run(start, stop));
+                        let playing = tokio::spawn(driver.run(start, stop));
                         ready.inc();
-                        Some(count)
+                        Some((count, playing))
                     }
                     Err(error) => {
                         stats.setup_failures.inc();
@@ -100,9 +107,10 @@ pub async fn run(
         loop {
             tokio::select! {
                 done = &mut setup => {
-                    if let Ok(Some(spectators)) = done {
+                    if let Ok(Some((spectators, playing))) = done {
                         rooms_ready += 1;
                         spectators_ready += spectators;
+                        room_tasks.push(playing);
                     }
                     break;
                 }
@@ -121,6 +129,7 @@ pub async fn run(
     }
     let setup_seconds = setup_started.elapsed().as_secs_f64();
     if rooms_ready == 0 {
+        close_rooms(&stop_tx, room_tasks).await;
         anyhow::bail!(
             "no room could be set up ({})",
             stats.first_failure().unwrap_or_default()
@@ -216,6 +225,15 @@ pub async fn run(
             .map(|(start, end)| (end - start) / window_seconds.max(1e-9) * 100.0),
         health: Health::gather(&stats, before, after),
     };
-    let _ = stop_tx.send(true);
+    close_rooms(&stop_tx, room_tasks).await;
     Ok(report)
+}
+
+/// Stops the rooms' tasks and waits (a while) for each to close its room.
+async fn close_rooms(stop: &watch::Sender<bool>, room_tasks: Vec<JoinHandle<()>>) {
+    let _ = stop.send(true);
+    let closing = futures_util::future::join_all(room_tasks);
+    if tokio::time::timeout(CLOSING, closing).await.is_err() {
+        eprintln!("loadgen: some rooms were not closed within {CLOSING:?}: the hall ends them");
+    }
 }

@@ -124,8 +124,8 @@ impl AiRoom {
         })
     }
 
-    /// Watches until `stop`; a finished game, or a room the server closed, is replaced by a new
-    /// AI room.
+    /// Watches until `stop`, then closes its room; a finished game, or a room the server
+    /// closed, is replaced by a new AI room.
     pub async fn run(mut self, stats: Arc<Stats>, mut stop: watch::Receiver<bool>) {
         stats.opened();
         loop {
@@ -163,6 +163,7 @@ impl AiRoom {
                 }
             }
         }
+        peer::close_room(&mut self.socket, &stats, self.room).await;
         stats.closed();
     }
 
