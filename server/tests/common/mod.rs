@@ -17,6 +17,9 @@ mod peer;
 pub use peer::*;
 
 pub const SERVER: &str = env!("CARGO_BIN_EXE_server");
+/// The servers' `PARLOR_HOME` (where Klotski's pattern tables are looked for): the tests' own,
+/// never the cache of the person running them.
+pub const TEST_HOME: &str = concat!(env!("CARGO_TARGET_TMPDIR"), "/parlor-home");
 
 /// A running `server` process, killed when dropped.
 pub struct Running {
@@ -106,6 +109,7 @@ impl Log {
 /// up to the line that gives its address.
 fn spawn(mut command: Command, args: &[&str]) -> (Running, BufReader<ChildStderr>, String) {
     let mut child = command
+        .env("PARLOR_HOME", TEST_HOME)
         .args(["--addr", "127.0.0.1:0"])
         .args(args)
         .stderr(Stdio::piped())
