@@ -121,9 +121,10 @@ fn rooms_made(observer: &parlor_client::net::Connection) -> Vec<RoomSummary> {
     }
 }
 
-/// Opens the window on the room `open_room` makes, has `observer` watch it, presses `keys`
-/// once the room is on the screen, and returns the room's first move as `observer` sees it.
-fn first_move_by_keys(open_room: &str, keys_pressed: &[&str]) -> Option<GameMove> {
+/// Opens the window on the room `open_room` makes, has `observer` watch it, presses each batch
+/// of `batches` once the room is on the screen (the room's answer to the one before come), and
+/// returns the room's first `count` moves as `observer` sees them.
+fn moves_by_keys(open_room: &str, batches: &[&[&str]], count: usize) -> Option<Vec<GameMove>> {
     if !have_command("xdotool", "xdotool") || !have_command("Xvfb", "xvfb") {
         return None;
     }
@@ -140,11 +141,18 @@ fn first_move_by_keys(open_room: &str, keys_pressed: &[&str]) -> Option<GameMove
     state_where(&observer, room, |_| true);
     // The room's screen has drawn a frame or two before the keys come.
     std::thread::sleep(Duration::from_secs(1));
-    keys(&screen, keys_pressed);
-    let state: RoomSnapshot = state_where(&observer, room, |state| !state.moves.is_empty());
+    for batch in batches {
+        keys(&screen, batch);
+    }
+    let state: RoomSnapshot = state_where(&observer, room, |state| state.moves.len() >= count);
     let _ = client.kill();
     let _ = client.wait();
-    state.moves.first().cloned()
+    Some(state.moves[..count].to_vec())
+}
+
+/// The room's first move made by `keys_pressed`, as another connection sees it.
+fn first_move_by_keys(open_room: &str, keys_pressed: &[&str]) -> Option<GameMove> {
+    moves_by_keys(open_room, &[keys_pressed], 1).map(|moves| moves[0].clone())
 }
 
 #[test]
@@ -177,6 +185,18 @@ fn the_arrow_keys_and_enter_pick_a_hexapawn_pawn_then_its_target() {
             first,
             GameMove::Hexapawn(HexMove::Play(Move::new(from, to)))
         );
+    }
+}
+
+#[test]
+fn in_slow_mode_the_keys_force_hers_move_on_the_board_too() {
+    // White: a1 to a2. Then HER's turn, which the person plays in slow mode: the cursor goes
+    // from a2 up to a3, right to b3 (Enter picks it), down to b2 (Enter forces b3-b2).
+    let white = ["Up", "Return", "Up", "Return"];
+    let her = ["Up", "Right", "Return", "Down", "Return"];
+    if let Some(moves) = moves_by_keys("hexapawn slow", &[&white, &her], 2) {
+        let play = |text: &str| GameMove::Hexapawn(HexMove::Play(text.parse().unwrap()));
+        assert_eq!(moves, [play("a1-a2"), play("b3-b2")]);
     }
 }
 

@@ -99,8 +99,8 @@ pub fn your_turn_hint(state: &GameState) -> &'static str {
              arrow keys."
         }
         GameState::Hexapawn(game) if game.seat_to_move() == Some(HER_SEAT) => {
-            "Click an arrow of HER's matchbox, or its chance, to force that move, or Let HER \
-             pick."
+            "Click an arrow of HER's matchbox or its chance, or HER's pawn and then its target \
+             on the board, to force that move, or Let HER pick."
         }
         GameState::Hexapawn(_) => {
             "Click a pawn, then its target square (or use the arrow keys and Enter)."

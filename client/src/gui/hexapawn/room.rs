@@ -1,7 +1,8 @@
 //! A game against HER in a room: the board, and in slow mode on HER's turn its matchbox beside
 //! it. The person (White) clicks a pawn, then its target (or presses them with the keyboard's
-//! cursor: the arrow keys, then Enter); on HER's turn in slow mode they click
-//! one of the matchbox's arrows to force that move, or let HER pick. Illegal clicks are refused
+//! cursor: the arrow keys, then Enter); on HER's turn in slow mode they click one of the
+//! matchbox's arrows, or HER's pawn and its target on the board, to force that move, or let HER
+//! pick. Illegal clicks are refused
 //! here with the rules' reason; the server checks every move again.
 
 use macroquad::color::Color;
@@ -170,10 +171,9 @@ impl HexRoomBoard {
         let (board, matchbox_at, info_y) = play_layout(canvas_width(), canvas_height(), game);
         self.brain_at_start.note(snapshot.room, game);
         let allowed = may_act(game, mine, awaiting);
-        let person_turn = allowed.is_ok() && game.seat_to_move() == Some(PERSON_SEAT);
         let selected = self
             .selected
-            .filter(|&(at, _)| at == snapshot.version && person_turn)
+            .filter(|&(at, _)| at == snapshot.version && allowed.is_ok())
             .map(|(_, square)| square);
         let marks = HexMarks {
             last: game.plies.last().copied(),
@@ -194,9 +194,12 @@ impl HexRoomBoard {
         let point = match cursor {
             CursorPlay::Pressed(point) => Some(point),
             _ if input.clicked => Some(input.mouse),
-            CursorPlay::Moved if person_turn => {
+            CursorPlay::Moved if allowed.is_ok() => {
                 play = BoardPlay::Prompt(match selected {
                     Some(from) => format!("Pawn {from} picked: Enter on a green dot moves it."),
+                    None if game.seat_to_move() == Some(HER_SEAT) => {
+                        "Enter or Space on one of HER's pawns picks it, to force its move.".into()
+                    }
                     None => "Enter or Space on one of your pawns picks it.".into(),
                 });
                 None
@@ -204,16 +207,13 @@ impl HexRoomBoard {
             _ => None,
         };
         if let Some(square) = point.and_then(|point| board.square_at(point)) {
-            play = match (&allowed, game.seat_to_move()) {
-                (Err(reason), _) => BoardPlay::Refused(reason.clone()),
-                (Ok(()), Some(PERSON_SEAT)) => {
+            play = match &allowed {
+                Err(reason) => BoardPlay::Refused(reason.clone()),
+                Ok(()) => {
                     let (play, picked) = click(&game.position, selected, square);
                     self.selected = picked.map(|square| (snapshot.version, square));
-                    play
+                    forced_if_beaded(play, game)
                 }
-                _ => BoardPlay::Refused(
-                    "It is HER's turn: click an arrow in its matchbox, or Let HER pick.".into(),
-                ),
             };
         }
         let brain = brain_line(game, self.brain_at_start.counts(snapshot.room));
@@ -289,8 +289,25 @@ pub fn targets(position: &Position, from: Square) -> Vec<Square> {
         .collect()
 }
 
-/// What a click on `square` does with `selected` picked: a move, a new pick, or a refusal
-/// with the rules' reason. Returns the play and the pawn picked afterwards.
+/// `play` on HER's turn (slow mode, the person forcing HER's move): a move only if HER's
+/// matchbox has a bead for it, as a click on its arrow would be.
+fn forced_if_beaded(play: BoardPlay, game: &HexGame) -> BoardPlay {
+    let (BoardPlay::Move(GameMove::Hexapawn(HexMove::Play(mv))), Some(matchbox)) =
+        (&play, &game.matchbox)
+    else {
+        return play;
+    };
+    if game.seat_to_move() != Some(HER_SEAT) || matchbox.chance(*mv) > 0.0 {
+        return play;
+    }
+    BoardPlay::Refused(format!(
+        "HER has no bead left for {mv}: force a blue arrow, or Let HER pick."
+    ))
+}
+
+/// What a click on `square` does with `selected` picked, for the side to move (the person's
+/// White, or in slow mode HER's Black, forced): a move, a new pick, or a refusal with the
+/// rules' reason. Returns the play and the pawn picked afterwards.
 pub fn click(
     position: &Position,
     selected: Option<Square>,
@@ -302,8 +319,14 @@ pub fn click(
             return (BoardPlay::Move(GameMove::Hexapawn(HexMove::Play(mv))), None);
         }
     }
+    let mover = position.to_move();
+    let (own_pawns, other_pawn) = if mover == PERSON_SIDE {
+        ("one of your white pawns", "HER's pawn")
+    } else {
+        ("one of HER's black pawns", "your pawn")
+    };
     match position.pawn_at(square) {
-        Some(side) if side == PERSON_SIDE => {
+        Some(side) if side == mover => {
             if targets(position, square).is_empty() {
                 let reason = format!("The pawn on {square} has no move.");
                 (BoardPlay::Refused(reason), None)
@@ -312,7 +335,7 @@ pub fn click(
             }
         }
         Some(_) if selected.is_none() => (
-            BoardPlay::Refused("That is HER's pawn: click one of your white pawns.".into()),
+            BoardPlay::Refused(format!("That is {other_pawn}: pick {own_pawns}.")),
             None,
         ),
         _ => match selected {
@@ -324,7 +347,7 @@ pub fn click(
                 (BoardPlay::Refused(reason), selected)
             }
             None => (
-                BoardPlay::Refused("First pick one of your white pawns, then its target.".into()),
+                BoardPlay::Refused(format!("First pick {own_pawns}, then its target.")),
                 None,
             ),
         },

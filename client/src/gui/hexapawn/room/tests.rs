@@ -1,7 +1,7 @@
 //! The play room's pure parts: clicks, who acts, the layout, and Play again.
 
 use super::*;
-use parlor_shared::hexapawn::{Brain, Dims, HexSetup};
+use parlor_shared::hexapawn::{BoxView, Brain, Dims, HexSetup};
 use parlor_shared::protocol::RoomSnapshot;
 
 fn game(mode: PlayMode, plies: &str) -> HexGame {
@@ -49,7 +49,10 @@ fn a_pawn_then_its_target_makes_the_move() {
 fn clicks_that_are_no_move_say_why() {
     let start = game(PlayMode::Fast, "").position;
     let (refused, picked) = click(&start, None, sq("b3"));
-    assert!(matches!(refused, BoardPlay::Refused(r) if r.contains("HER's pawn")));
+    assert_eq!(
+        refused,
+        BoardPlay::Refused("That is HER's pawn: pick one of your white pawns.".into())
+    );
     assert_eq!(picked, None);
     let (refused, picked) = click(&start, Some(sq("b1")), sq("b3"));
     assert!(matches!(refused, BoardPlay::Refused(r) if r.starts_with("illegal move b1")));
@@ -63,6 +66,48 @@ fn clicks_that_are_no_move_say_why() {
         refused,
         BoardPlay::Refused("The pawn on a2 has no move.".into())
     );
+}
+
+#[test]
+fn on_hers_turn_in_slow_mode_her_pawn_then_its_target_forces_the_move_if_beaded() {
+    let mut slow = game(PlayMode::Slow, "b1-b2");
+    let position = slow.position;
+    // The box the server shows on HER's turn, of a new brain.
+    slow.matchbox = BoxView::of(&Brain::new(Dims::HEXAPAWN, false), &position);
+    assert_eq!(
+        click(&position, None, sq("a3")),
+        (BoardPlay::Nothing, Some(sq("a3"))),
+        "HER's pawn is picked on HER's turn"
+    );
+    let (refused, _) = click(&position, None, sq("a1"));
+    assert_eq!(
+        refused,
+        BoardPlay::Refused("That is your pawn: pick one of HER's black pawns.".into())
+    );
+    let (forced, picked) = click(&position, Some(sq("a3")), sq("a2"));
+    assert_eq!((&forced, picked), (&play("a3-a2"), None));
+    assert_eq!(
+        forced_if_beaded(forced.clone(), &slow),
+        forced,
+        "a new box has every bead"
+    );
+    // A move whose beads are all gone is no longer HER's to play.
+    let matchbox = slow.matchbox.as_mut().unwrap();
+    for (mv, beads) in &mut matchbox.beads {
+        if *mv == "a3-a2".parse().unwrap() {
+            matchbox.total -= *beads;
+            *beads = 0;
+        }
+    }
+    assert_eq!(
+        forced_if_beaded(forced, &slow),
+        BoardPlay::Refused(
+            "HER has no bead left for a3-a2: force a blue arrow, or Let HER pick.".into()
+        )
+    );
+    // The person's own moves are never checked against HER's box.
+    let fast = game(PlayMode::Fast, "");
+    assert_eq!(forced_if_beaded(play("b1-b2"), &fast), play("b1-b2"));
 }
 
 #[test]
