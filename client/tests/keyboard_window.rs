@@ -152,7 +152,7 @@ fn moves_by_keys(open_room: &str, batches: &[&[&str]], count: usize) -> Option<V
 
 /// The room's first move made by `keys_pressed`, as another connection sees it.
 fn first_move_by_keys(open_room: &str, keys_pressed: &[&str]) -> Option<GameMove> {
-    moves_by_keys(open_room, &[keys_pressed], 1).map(|moves| moves[0].clone())
+    moves_by_keys(open_room, &[keys_pressed], 1).map(|moves| moves[0])
 }
 
 #[test]
