@@ -22,7 +22,7 @@ pub struct CaveKeyboard {
 
 /// What has been typed of a cell's name: its column's letter, waiting for the row's digit.
 #[derive(Debug, Default)]
-pub struct TypedCell {
+struct TypedCell {
     column: Option<char>,
 }
 

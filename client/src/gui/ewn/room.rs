@@ -93,8 +93,8 @@ impl EwnRoomBoard {
             moving: moving_from(last, self.before, arrival),
         };
         draw_ewn(layout, game, &marks);
-        let start = selected.or(movable.first().copied());
-        let cursor = (self.cursor).read_keys(layout.grid(), start_cell(game, start), input.clicked);
+        let start = start_cell(game, selected.or(movable.first().copied()));
+        let cursor = self.cursor.read_keys(layout.grid(), start, input.clicked);
         self.cursor.draw(layout.grid());
         let point = match cursor {
             CursorPlay::Pressed(point) => point,
