@@ -112,6 +112,8 @@ struct Ring {
     in_scope: usize,
     /// Whether the ringed control was drawn this frame.
     found: bool,
+    /// Whether this frame's Escape took the ring from a control: it did nothing else.
+    escape_took_ring: bool,
     /// Whether a text field held the keyboard this frame, and in the last one: Enter and
     /// Space are then the field's (a field that took the keyboard by itself, its turn come,
     /// while the ring stood on Leave, must not have Enter leave the room too).
@@ -148,6 +150,12 @@ pub fn field(rect: Rect, clicked: bool, typing: bool) -> Focus {
 /// field held the keyboard as the frame began.
 pub fn keys_free() -> bool {
     RING_STATE.with_borrow(Ring::keys_free)
+}
+
+/// Whether this frame's Escape went to taking the ring away, so that a screen that Escape
+/// closes stays.
+pub fn escape_took_ring() -> bool {
+    RING_STATE.with_borrow(|ring| ring.escape_took_ring)
 }
 
 /// A board took the keyboard (an arrow key moved its cursor): the ring goes.
@@ -189,6 +197,7 @@ impl Ring {
     }
 
     fn start_frame(&mut self, keys: RingKeys, clicked: bool) {
+        self.escape_took_ring = keys.escape && self.found && self.ringed.is_some();
         if !self.found || clicked || keys.escape {
             self.ringed = None;
         }

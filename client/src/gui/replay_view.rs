@@ -15,6 +15,7 @@ use super::describe;
 use super::ewn::draw_replay_board as draw_ewn_replay;
 use super::game_view::{draw_moves, draw_seat_swatch, outcome_color};
 use super::hexapawn::{draw_match, draw_replay_board as draw_hex_replay};
+use super::key_focus;
 use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, fit_to_width,
@@ -205,7 +206,7 @@ impl ReplayView {
             x,
             canvas_height() - BUTTON_HEIGHT - 16.0,
             close_label,
-        ) || is_key_pressed(KeyCode::Escape);
+        ) || (is_key_pressed(KeyCode::Escape) && !key_focus::escape_took_ring());
         closing.then_some(ReplayAction::Close)
     }
 

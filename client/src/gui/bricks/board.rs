@@ -266,7 +266,13 @@ impl BricksRoomBoard {
                 self.height.text.clear();
                 BoardPlay::Move(GameMove::Bricks(BricksMove::Drop(height)))
             }
-            Err(reason) => BoardPlay::Refused(reason),
+            Err(reason) => {
+                // Enter let the field go; a height refused is to be mended in it at once.
+                if submitted {
+                    self.height.focus();
+                }
+                BoardPlay::Refused(reason)
+            }
         }
     }
 }

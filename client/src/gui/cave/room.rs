@@ -13,11 +13,27 @@ use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::Input;
 
-/// The keyboard on the board: what was typed of a cell's name, and the arrow keys' cursor.
+/// The keyboard on the board: what was typed of a cell's name (on which version of the room),
+/// and the arrow keys' cursor.
 #[derive(Debug, Default)]
 pub struct CaveKeyboard {
     typed: TypedCell,
+    typed_on: u64,
     cursor: BoardCursor,
+}
+
+impl CaveKeyboard {
+    /// Reads this frame's `typed` characters on the room's `version`. A letter waits for its
+    /// row only while nothing else happens: a new state of the room (a move, ours or theirs),
+    /// or this frame's click or cursor key (`interrupted`) puts it out of date, so that a row
+    /// typed later alone is not taken for its cell.
+    fn read_typed(&mut self, typed: &[char], version: u64, interrupted: bool) -> Option<Typed> {
+        if self.typed_on != version || interrupted {
+            self.typed = TypedCell::default();
+            self.typed_on = version;
+        }
+        self.typed.read(typed)
+    }
 }
 
 /// What has been typed of a cell's name: its column's letter, waiting for the row's digit.
@@ -125,7 +141,8 @@ pub fn update_board(
         CursorPlay::Pressed(point) => square_at(layout, point.x, point.y),
         _ => None,
     };
-    let typed = keys.typed.read(&input.typed);
+    let interrupted = input.clicked || cursor != CursorPlay::Nothing;
+    let typed = keys.read_typed(&input.typed, snapshot.version, interrupted);
     let square = match (hovered.filter(|_| input.clicked).or(pressed), typed) {
         (Some(square), _) | (None, Some(Typed::Cell(square))) => square,
         (None, Some(Typed::Prompt(next))) if !mine.is_empty() => return BoardPlay::Prompt(next),

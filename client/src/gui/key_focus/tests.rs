@@ -260,3 +260,23 @@ fn a_board_taking_the_keyboard_takes_the_ring_and_frees_the_keys() {
     frame(&mut ring, NONE, SCREEN);
     assert!(!ring.keys_free());
 }
+
+#[test]
+fn escape_says_it_only_took_the_ring_when_there_was_one() {
+    let escape = RingKeys {
+        escape: true,
+        ..NONE
+    };
+    let mut ring = Ring::default();
+    frame(&mut ring, NONE, SCREEN);
+    frame(&mut ring, escape, SCREEN);
+    assert!(!ring.escape_took_ring, "no ring: Escape is the screen's");
+    frame(&mut ring, TAB, SCREEN);
+    frame(&mut ring, escape, SCREEN);
+    assert!(ring.escape_took_ring);
+    frame(&mut ring, escape, SCREEN);
+    assert!(
+        !ring.escape_took_ring,
+        "the ring is gone: the next Escape is the screen's"
+    );
+}

@@ -21,6 +21,7 @@ use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::confirm::Confirmation;
 use crate::gui::describe::count_s;
+use crate::gui::key_focus;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, TEXT, button_enabled,
     button_width, first_that_fits, heading, label,
@@ -194,6 +195,10 @@ impl KlotskiRoomBoard {
         .find(|&(key, _)| is_key_pressed(key))
         .map(|(_, dir)| dir);
         let typed = self.typed.read(&input.typed, now, puzzle);
+        if key.is_some() || typed.is_some() {
+            // The board has the keyboard now: a later Enter must not press a ringed button.
+            key_focus::let_go();
+        }
         match typed {
             Some(Ok(label)) if seated && playing => {
                 self.picked = Some(label);

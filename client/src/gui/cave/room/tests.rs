@@ -102,3 +102,23 @@ fn a_cell_is_typed_column_then_row_over_frames_and_a_stray_digit_says_what_first
     assert_eq!(typed.read(&['d', '4', 'e']), Some(Typed::Cell(d4)));
     assert_eq!(typed.read(&['5']), Some(Typed::Cell("e5".parse().unwrap())));
 }
+
+#[test]
+fn a_letter_waiting_for_its_row_goes_with_a_new_state_a_click_or_the_cursor() {
+    let first_row = Some(Typed::Prompt(
+        "Type the column first, a to h, then the row.".into(),
+    ));
+    let mut keys = CaveKeyboard::default();
+    keys.read_typed(&['c'], 4, false);
+    assert_eq!(
+        keys.read_typed(&['5'], 4, false),
+        Some(Typed::Cell(sq("c5")))
+    );
+    // The other player's move came between the letter and the row.
+    keys.read_typed(&['h'], 4, false);
+    assert_eq!(keys.read_typed(&['8'], 5, false), first_row);
+    // An arrow key (or a click) came between them.
+    keys.read_typed(&['c'], 5, false);
+    assert_eq!(keys.read_typed(&[], 5, true), None);
+    assert_eq!(keys.read_typed(&['5'], 5, false), first_row);
+}
