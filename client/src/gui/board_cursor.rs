@@ -3,11 +3,15 @@
 //! has the keyboard at a time: an arrow key takes the ring from a button (`key_focus`), and
 //! Tab, Escape or a mouse click take the cursor away.
 
+use macroquad::color::Color;
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::shapes::draw_rectangle_lines;
 
 use super::key_focus;
+
+/// The dark edge inside the cursor.
+const CURSOR_EDGE: Color = Color::new(0.05, 0.10, 0.20, 1.0);
 
 /// A board's squares on screen: the top-left corner, the side of a square, and how many
 /// columns and rows (as drawn: row 0 at the top).
@@ -143,14 +147,23 @@ impl BoardCursor {
         play
     }
 
+    /// Takes the cursor away (the game is over: nothing is left to press).
+    pub fn hide(&mut self) {
+        self.at = None;
+    }
+
     /// Draws the cursor on `grid`, if shown: in the keyboard ring's colour, inside its square
-    /// (over the board's own marks, not its neighbours') and thicker than a button's ring.
+    /// (over the board's own marks, not its neighbours') and thicker than a button's ring, with
+    /// a dark edge inside it so that it shows on light squares and green marks alike.
     pub fn draw(&self, grid: Grid) {
         if let Some(at) = self.at {
             let rect = grid.rect(grid.clamp(at));
             let width = (grid.cell / 12.0).clamp(2.0, 4.0);
             let (x, y) = (rect.x + width / 2.0, rect.y + width / 2.0);
             draw_rectangle_lines(x, y, rect.w - width, rect.h - width, width, key_focus::RING);
+            let (inner, edge) = (width * 1.5, 2.0);
+            let (w, h) = (rect.w - 2.0 * inner, rect.h - 2.0 * inner);
+            draw_rectangle_lines(rect.x + inner, rect.y + inner, w, h, edge, CURSOR_EDGE);
         }
     }
 }

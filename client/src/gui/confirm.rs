@@ -4,6 +4,8 @@
 
 /// How long a first click waits for its second, in seconds.
 pub const CONFIRM_SECONDS: f64 = 4.0;
+/// What a button says before its words while it waits for the second click.
+pub const SURE: &str = "Sure? ";
 
 /// Which button, if any, waits for its second click, and since when.
 #[derive(Debug)]
@@ -27,7 +29,7 @@ impl<K: PartialEq + Copy> Confirmation<K> {
     /// The text `key`'s button shows at `now`: `text`, or "Sure? `text`" while armed.
     pub fn text(&self, key: K, text: &str, now: f64) -> String {
         if self.is_armed(key, now) {
-            format!("Sure? {text}")
+            format!("{SURE}{text}")
         } else {
             text.to_string()
         }

@@ -2,18 +2,21 @@
 //! frame draws (buttons, toggles and text fields, in drawing order; Shift+Tab the one before),
 //! and Enter or Space presses the button that has it; a text field that gets it takes the
 //! keyboard. The controls are immediate-mode (drawn anew each frame, kept nowhere), so the ring
-//! remembers its control by its place in the drawing order and where it stood, or, in a list's
-//! row, by what the row shows ([`scoped`]): when that no longer matches (another screen came,
-//! the row went), the ring goes. A mouse click or Escape takes it away too; a click on a text
+//! remembers its control by its place in the drawing order, where it stood and its words, or,
+//! in a list's row, by what the row shows ([`scoped`]) and its words: when that no longer
+//! matches (another screen came, the row went, Resign became Play again), the ring goes. A mouse click or Escape takes it away too; a click on a text
 //! field gives it the ring. Tab passes over a button drawn disabled. An arrow key on a board
 //! takes the ring away as well: the board's cursor (`board_cursor`) has the keyboard then.
 
 use std::cell::RefCell;
+use std::hash::{DefaultHasher, Hash, Hasher};
 
 use macroquad::color::Color;
 use macroquad::input::{KeyCode, is_key_down, is_key_pressed};
 use macroquad::math::Rect;
 use macroquad::shapes::draw_rectangle_lines;
+
+use super::confirm::SURE;
 
 /// The ring's colour: bright against the buttons and the background, and unlike the boards'
 /// marks (the gold of a winning line, a picked floor).
@@ -64,21 +67,34 @@ pub struct Focus {
 /// the id of its item (`("room", 12)`).
 pub type Scope = (&'static str, u64);
 
-/// Where a control was drawn: its place in the frame's drawing order, its rectangle, and the
-/// scope it was drawn in with its place there.
+/// Where a control was drawn: its place in the frame's drawing order, its rectangle, the
+/// scope it was drawn in with its place there, and its words (a hash of them, as
+/// [`words_of`] reads them).
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Place {
     index: usize,
     rect: Rect,
     scope: Option<(Scope, usize)>,
+    words: u64,
+}
+
+/// A control's words, for the ring to know it by: a button asking "Sure? Resign" is the
+/// Resign button still, and Play again drawn where Resign was is another.
+fn words_of(label: &str) -> u64 {
+    let mut hasher = DefaultHasher::new();
+    label.strip_prefix(SURE).unwrap_or(label).hash(&mut hasher);
+    hasher.finish()
 }
 
 impl Place {
-    /// Whether `now` is the control that was drawn at `self` a frame before: in a scope, the
-    /// same scope and place there, wherever the row went; else the same place in the drawing
-    /// order at the same spot (its left or its right edge, so that a button whose words grow,
-    /// "Sure? Close", keeps the ring).
+    /// Whether `now` is the control that was drawn at `self` a frame before: with the same
+    /// words, and in a scope, the same scope and place there, wherever the row went; else the
+    /// same place in the drawing order at the same spot (its left or its right edge, so that a
+    /// button whose words grow, "Sure? Close", keeps the ring).
     fn same_control(&self, now: &Place) -> bool {
+        if self.words != now.words {
+            return false;
+        }
         match (self.scope, now.scope) {
             (Some(was), Some(is)) => was == is,
             (None, None) => {
@@ -131,10 +147,10 @@ pub fn start_frame(keys: RingKeys, clicked: bool) {
     RING_STATE.with_borrow_mut(|ring| ring.start_frame(keys, clicked));
 }
 
-/// A button or toggle drawn at `rect`, `enabled` or not: whether it has the ring, and whether
-/// it is pressed.
-pub fn control(rect: Rect, enabled: bool) -> Focus {
-    RING_STATE.with_borrow_mut(|ring| ring.control(rect, false, enabled))
+/// A button or toggle drawn at `rect` with `label`, `enabled` or not: whether it has the
+/// ring, and whether it is pressed.
+pub fn control(rect: Rect, label: &str, enabled: bool) -> Focus {
+    RING_STATE.with_borrow_mut(|ring| ring.control(rect, label, false, enabled))
 }
 
 /// A text field drawn at `rect`, `clicked` this frame, holding the keyboard (`typing`) as the
@@ -142,7 +158,7 @@ pub fn control(rect: Rect, enabled: bool) -> Focus {
 pub fn field(rect: Rect, clicked: bool, typing: bool) -> Focus {
     RING_STATE.with_borrow_mut(|ring| {
         ring.typing |= typing;
-        ring.control(rect, clicked, true)
+        ring.control(rect, "", clicked, true)
     })
 }
 
@@ -212,14 +228,19 @@ impl Ring {
         self.typed_before = std::mem::take(&mut self.typing);
     }
 
-    fn control(&mut self, rect: Rect, clicked: bool, enabled: bool) -> Focus {
+    fn control(&mut self, rect: Rect, label: &str, clicked: bool, enabled: bool) -> Focus {
         let index = self.enabled.len();
         self.enabled.push(enabled);
         let scope = self.scope.map(|scope| {
             self.in_scope += 1;
             (scope, self.in_scope - 1)
         });
-        let place = Place { index, rect, scope };
+        let place = Place {
+            index,
+            rect,
+            scope,
+            words: words_of(label),
+        };
         let unringed = Focus {
             moved: self.keys.next || self.keys.back,
             ..Focus::default()

@@ -302,7 +302,7 @@ fn draw_button(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool 
 }
 
 fn draw_button_now(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> bool {
-    let focus = key_focus::control(rect, look != ButtonLook::Disabled);
+    let focus = key_focus::control(rect, text, look != ButtonLook::Disabled);
     let hovered = rect.contains(input.mouse);
     let fill = match look {
         ButtonLook::Disabled => BUTTON_DISABLED,

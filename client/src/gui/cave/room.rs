@@ -136,6 +136,9 @@ pub fn update_board(
     // The cursor starts on the last brick, or in the middle of the board.
     let start = marks.last_move.map_or((3, 3), cell_of);
     let cursor = keys.cursor.read_keys(grid(layout), start, input.clicked);
+    if snapshot.outcome.is_some() || position.outcome().is_some() {
+        keys.cursor.hide();
+    }
     keys.cursor.draw(grid(layout));
     let pressed = match cursor {
         CursorPlay::Pressed(point) => square_at(layout, point.x, point.y),

@@ -3,7 +3,7 @@
 //! keyboard's cursor) turned into a `GameMove`, or into the reason a click is none.
 
 use macroquad::time::get_time;
-use parlor_shared::ewn::{BOARD_SIZE, EwnGame, EwnMove, Move, Pieces, neighbours};
+use parlor_shared::ewn::{BOARD_SIZE, EwnGame, EwnMove, Move, Pieces, Status, neighbours};
 use parlor_shared::game::GameMove;
 use parlor_shared::protocol::RoomSnapshot;
 
@@ -95,6 +95,9 @@ impl EwnRoomBoard {
         draw_ewn(layout, game, &marks);
         let start = start_cell(game, selected.or(movable.first().copied()));
         let cursor = self.cursor.read_keys(layout.grid(), start, input.clicked);
+        if game.status() != Status::Playing {
+            self.cursor.hide();
+        }
         self.cursor.draw(layout.grid());
         let point = match cursor {
             CursorPlay::Pressed(point) => point,
@@ -139,7 +142,7 @@ impl EwnRoomBoard {
                 self.selected = Some((version, mv.piece));
                 let target = game.level().target();
                 BoardPlay::Refused(format!(
-                    "Taking the target (piece {target}) loses the puzzle: click it again to \
+                    "Taking the target (piece {target}) loses the puzzle: pick it again to \
                      take it anyway."
                 ))
             }
@@ -220,7 +223,7 @@ fn click(
         return (BoardPlay::Move(mv), None);
     }
     match on_square {
-        Some(piece) if movable.contains(&piece) => (BoardPlay::Nothing, Some(piece)),
+        Some(piece) if movable.contains(&piece) => (BoardPlay::Picked, Some(piece)),
         Some(piece) => {
             let list: Vec<String> = movable.iter().map(u8::to_string).collect();
             let die = game.level().die(game.state()).unwrap_or(0);
@@ -318,6 +321,6 @@ mod tests {
         assert!(matches!(play, BoardPlay::Refused(_)));
         assert_eq!(picked, None);
         let (play, picked) = click(&game, &movable, None, 43);
-        assert_eq!((play, picked), (BoardPlay::Nothing, Some(3)));
+        assert_eq!((play, picked), (BoardPlay::Picked, Some(3)));
     }
 }

@@ -84,10 +84,6 @@ pub fn draw_board(layout: HexLayout, position: &Position, marks: &HexMarks) {
             );
         }
     }
-    for &square in &marks.targets {
-        let center = layout.square_center(square);
-        draw_circle(center.x, center.y, layout.cell * 0.12, TARGET);
-    }
     for row in 0..dims.rows() {
         for col in 0..dims.cols() {
             let square = Square::new(col, row);
@@ -101,6 +97,11 @@ pub fn draw_board(layout: HexLayout, position: &Position, marks: &HexMarks) {
                 draw_pawn(layout, center, side, marks.selected == Some(square));
             }
         }
+    }
+    // Over the pawns: a capture's dot is on the pawn it takes.
+    for &square in &marks.targets {
+        let center = layout.square_center(square);
+        draw_circle(center.x, center.y, layout.cell * 0.12, TARGET);
     }
 }
 

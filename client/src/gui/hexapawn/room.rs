@@ -190,6 +190,9 @@ impl HexRoomBoard {
         let start = selected.or_else(|| first_pawn_with_a_move(&game.position));
         let start = start.map_or((0, 0), |square| board.cell(square));
         let cursor = self.cursor.read_keys(board.grid(), start, input.clicked);
+        if game.winner().is_some() {
+            self.cursor.hide();
+        }
         self.cursor.draw(board.grid());
         let point = match cursor {
             CursorPlay::Pressed(point) => Some(point),
@@ -331,7 +334,7 @@ pub fn click(
                 let reason = format!("The pawn on {square} has no move.");
                 (BoardPlay::Refused(reason), None)
             } else {
-                (BoardPlay::Nothing, Some(square))
+                (BoardPlay::Picked, Some(square))
             }
         }
         Some(_) if selected.is_none() => (

@@ -84,7 +84,7 @@ pub fn turn_line(game: &HexGame, person: bool) -> String {
         .filter(|_| game.setup.mode == PlayMode::Slow)
     else {
         return match (game.seat_to_move(), person) {
-            (Some(PERSON_SEAT), true) => "Your move (White): click a pawn, then its target.".into(),
+            (Some(PERSON_SEAT), true) => "Your move (White): pick a pawn, then its target.".into(),
             (Some(PERSON_SEAT), false) => "White (the person) to move.".into(),
             _ => "HER (Black) is drawing a bead...".into(),
         };

@@ -32,7 +32,7 @@ fn rect(y: f32) -> Rect {
 /// One frame of three buttons at `ys`: what each learnt.
 fn frame(ring: &mut Ring, keys: RingKeys, ys: [f32; 3]) -> [Focus; 3] {
     ring.start_frame(keys, false);
-    ys.map(|y| ring.control(rect(y), false, true))
+    ys.map(|y| ring.control_unnamed(rect(y), false, true))
 }
 
 const SCREEN: [f32; 3] = [0.0, 40.0, 80.0];
@@ -95,16 +95,16 @@ fn the_ring_goes_when_another_screen_puts_another_control_in_its_place_or_the_mo
         "Tab starts over"
     );
     ring.start_frame(NONE, true);
-    let clicked = SCREEN.map(|y| ring.control(rect(y), false, true));
+    let clicked = SCREEN.map(|y| ring.control_unnamed(rect(y), false, true));
     assert_eq!(ringed(clicked), None, "a click takes it");
     // Fewer controls than the ring's place: it goes.
     frame(&mut ring, TAB, SCREEN);
     frame(&mut ring, TAB, SCREEN);
     frame(&mut ring, TAB, SCREEN);
     ring.start_frame(NONE, false);
-    ring.control(rect(0.0), false, true);
+    ring.control_unnamed(rect(0.0), false, true);
     ring.start_frame(NONE, false);
-    let focus = [rect(0.0), rect(40.0), rect(80.0)].map(|r| ring.control(r, false, true));
+    let focus = [rect(0.0), rect(40.0), rect(80.0)].map(|r| ring.control_unnamed(r, false, true));
     assert_eq!(ringed(focus), None);
 }
 
@@ -113,9 +113,9 @@ fn a_clicked_field_takes_the_ring_and_tab_goes_on_from_it() {
     let mut ring = Ring::default();
     frame(&mut ring, NONE, SCREEN);
     ring.start_frame(NONE, true);
-    let a = ring.control(rect(0.0), false, true);
-    let field = ring.control(rect(40.0), true, true);
-    let c = ring.control(rect(80.0), false, true);
+    let a = ring.control_unnamed(rect(0.0), false, true);
+    let field = ring.control_unnamed(rect(40.0), true, true);
+    let c = ring.control_unnamed(rect(80.0), false, true);
     assert!(!a.ringed && field.ringed && !field.arrived && !c.ringed);
     assert_eq!(ringed(frame(&mut ring, TAB, SCREEN)), Some(2));
 }
@@ -128,14 +128,14 @@ fn enter_belongs_to_a_field_that_holds_the_keyboard_not_to_the_ringed_button() {
     // A field took the keyboard by itself (its turn came) while the ring stood on the first
     // button.
     ring.start_frame(NONE, false);
-    ring.control(rect(0.0), false, true);
+    ring.control_unnamed(rect(0.0), false, true);
     ring.typing = true;
     ring.start_frame(ENTER, false);
-    let first = ring.control(rect(0.0), false, true);
+    let first = ring.control_unnamed(rect(0.0), false, true);
     assert!(first.ringed && !first.pressed, "Enter went to the field");
     ring.start_frame(ENTER, false);
     assert!(
-        ring.control(rect(0.0), false, true).pressed,
+        ring.control_unnamed(rect(0.0), false, true).pressed,
         "the field let go: Enter presses"
     );
 }
@@ -144,14 +144,14 @@ fn enter_belongs_to_a_field_that_holds_the_keyboard_not_to_the_ringed_button() {
 /// `rooms`' order: what each row's buttons learnt, by room.
 fn list_frame(ring: &mut Ring, keys: RingKeys, rooms: &[u64]) -> Vec<(u64, [Focus; 2])> {
     ring.start_frame(keys, false);
-    ring.control(rect(0.0), false, true); // a button above the list
+    ring.control_unnamed(rect(0.0), false, true); // a button above the list
     (rooms.iter().enumerate())
         .map(|(row, &room)| {
             ring.scope = Some(("room", room));
             ring.in_scope = 0;
             let y = 40.0 + 40.0 * row as f32;
-            let join = ring.control(Rect::new(10.0, y, 80.0, 28.0), false, true);
-            let close = ring.control(Rect::new(100.0, y, 60.0, 28.0), false, true);
+            let join = ring.control_unnamed(Rect::new(10.0, y, 80.0, 28.0), false, true);
+            let close = ring.control_unnamed(Rect::new(100.0, y, 60.0, 28.0), false, true);
             ring.scope = None;
             (room, [join, close])
         })
@@ -188,16 +188,16 @@ fn the_ring_stays_on_its_rows_control_when_a_row_comes_above_it() {
 fn a_button_whose_words_grow_leftwards_keeps_the_ring_and_escape_takes_it() {
     let mut ring = Ring::default();
     ring.start_frame(NONE, false);
-    ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false, true);
+    ring.control_unnamed(Rect::new(300.0, 10.0, 60.0, 28.0), false, true);
     ring.start_frame(TAB, false);
     assert!(
-        ring.control(Rect::new(300.0, 10.0, 60.0, 28.0), false, true)
+        ring.control_unnamed(Rect::new(300.0, 10.0, 60.0, 28.0), false, true)
             .ringed
     );
     // "Close" became "Sure? Close", its right edge where it was.
     ring.start_frame(NONE, false);
     assert!(
-        ring.control(Rect::new(260.0, 10.0, 100.0, 28.0), false, true)
+        ring.control_unnamed(Rect::new(260.0, 10.0, 100.0, 28.0), false, true)
             .ringed
     );
     let escape = RingKeys {
@@ -207,7 +207,7 @@ fn a_button_whose_words_grow_leftwards_keeps_the_ring_and_escape_takes_it() {
     ring.start_frame(escape, false);
     assert!(
         !ring
-            .control(Rect::new(260.0, 10.0, 100.0, 28.0), false, true)
+            .control_unnamed(Rect::new(260.0, 10.0, 100.0, 28.0), false, true)
             .ringed
     );
 }
@@ -215,7 +215,7 @@ fn a_button_whose_words_grow_leftwards_keeps_the_ring_and_escape_takes_it() {
 /// One frame of three buttons at `SCREEN`, the middle one `enabled` or not.
 fn frame_with_middle(ring: &mut Ring, keys: RingKeys, enabled: bool) -> [Focus; 3] {
     ring.start_frame(keys, false);
-    [0, 1, 2].map(|i| ring.control(rect(SCREEN[i]), false, i != 1 || enabled))
+    [0, 1, 2].map(|i| ring.control_unnamed(rect(SCREEN[i]), false, i != 1 || enabled))
 }
 
 #[test]
@@ -239,9 +239,9 @@ fn tab_passes_over_a_disabled_button_both_ways() {
     // With nothing enabled, Tab finds nothing.
     let mut none = Ring::default();
     none.start_frame(NONE, false);
-    none.control(rect(0.0), false, false);
+    none.control_unnamed(rect(0.0), false, false);
     none.start_frame(TAB, false);
-    assert!(!none.control(rect(0.0), false, false).ringed);
+    assert!(!none.control_unnamed(rect(0.0), false, false).ringed);
 }
 
 #[test]
@@ -279,4 +279,28 @@ fn escape_says_it_only_took_the_ring_when_there_was_one() {
         !ring.escape_took_ring,
         "the ring is gone: the next Escape is the screen's"
     );
+}
+
+impl Ring {
+    /// A control with no words, as most of these tests draw them.
+    fn control_unnamed(&mut self, rect: Rect, clicked: bool, enabled: bool) -> Focus {
+        self.control(rect, "", clicked, enabled)
+    }
+}
+
+#[test]
+fn another_button_drawn_where_the_ringed_one_was_does_not_take_its_ring() {
+    let button = Rect::new(300.0, 10.0, 80.0, 28.0);
+    let mut ring = Ring::default();
+    ring.start_frame(NONE, false);
+    ring.control(button, "Resign", false, true);
+    ring.start_frame(TAB, false);
+    assert!(ring.control(button, "Resign", false, true).ringed);
+    ring.start_frame(ENTER, false);
+    let asking = ring.control(button, "Sure? Resign", false, true);
+    assert!(asking.ringed && asking.pressed, "the same button, asking");
+    // Resigned: Play again stands where Resign stood, and Enter must not press it.
+    ring.start_frame(ENTER, false);
+    let again = ring.control(button, "Play again", false, true);
+    assert!(!again.ringed && !again.pressed);
 }

@@ -31,7 +31,7 @@ fn a_pawn_then_its_target_makes_the_move() {
     let start = game(PlayMode::Fast, "").position;
     assert_eq!(
         click(&start, None, sq("b1")),
-        (BoardPlay::Nothing, Some(sq("b1")))
+        (BoardPlay::Picked, Some(sq("b1")))
     );
     assert_eq!(targets(&start, sq("b1")), vec![sq("b2")]);
     assert_eq!(
@@ -41,7 +41,7 @@ fn a_pawn_then_its_target_makes_the_move() {
     // Another own pawn changes the pick.
     assert_eq!(
         click(&start, Some(sq("b1")), sq("a1")),
-        (BoardPlay::Nothing, Some(sq("a1")))
+        (BoardPlay::Picked, Some(sq("a1")))
     );
 }
 
@@ -76,7 +76,7 @@ fn on_hers_turn_in_slow_mode_her_pawn_then_its_target_forces_the_move_if_beaded(
     slow.matchbox = BoxView::of(&Brain::new(Dims::HEXAPAWN, false), &position);
     assert_eq!(
         click(&position, None, sq("a3")),
-        (BoardPlay::Nothing, Some(sq("a3"))),
+        (BoardPlay::Picked, Some(sq("a3"))),
         "HER's pawn is picked on HER's turn"
     );
     let (refused, _) = click(&position, None, sq("a1"));
