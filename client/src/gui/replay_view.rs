@@ -18,7 +18,7 @@ use super::hexapawn::{draw_match, draw_replay_board as draw_hex_replay};
 use super::key_focus;
 use super::klotski::{Slides, draw_replay_board as draw_klotski_replay};
 use super::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button, button_at, fit_to_width,
+    BUTTON_HEIGHT, DIM_TEXT, Input, LINE_HEIGHT, TEXT, button_at, button_enabled, fit_to_width,
     heading_lines, label,
 };
 use super::widgets::{SIDE_PANEL_WIDTH, TOP_BAR_HEIGHT, side_panel_x};
@@ -184,7 +184,12 @@ impl ReplayView {
         let width = 72.0;
         for (text, index) in buttons {
             let rect = Rect::new(x + index as f32 * (width + 6.0), y, width, BUTTON_HEIGHT);
-            if button(input, rect, text) {
+            // Greyed where they lead nowhere (and passed over by Tab).
+            let enabled = match index {
+                0 | 1 => self.step > 0,
+                _ => self.step < self.moves.len(),
+            };
+            if button_enabled(input, rect, text, enabled) {
                 match index {
                     0 => self.first(),
                     1 => self.previous(),

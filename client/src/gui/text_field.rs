@@ -1,5 +1,6 @@
 //! A one-line editable text. It takes keyboard input only while focused (after a click on
-//! it), so typing elsewhere in the app never edits it by accident.
+//! it), so typing elsewhere in the app never edits it by accident. Left, Right, Home and End
+//! move the caret; Backspace and Delete take the character before or after it.
 
 use macroquad::input::{KeyCode, is_key_pressed};
 use macroquad::math::Rect;
@@ -18,6 +19,10 @@ pub struct TextField {
     /// Whether the text counts only once Enter is pressed (a name to send), rather than being
     /// read when a button beside it is clicked (a form's fields).
     enter_only: bool,
+    /// Where typing goes, in characters from the start; `None` at the end, where the field
+    /// puts it when it takes the keyboard (and where it stays as a text set from outside
+    /// grows).
+    caret: Option<usize>,
 }
 
 /// What the user did to a text field this frame.
@@ -32,16 +37,26 @@ pub enum FieldEvent {
 #[derive(Clone, Copy, Debug, Default)]
 struct FieldKeys {
     backspace: bool,
+    delete: bool,
     escape: bool,
     enter: bool,
+    left: bool,
+    right: bool,
+    home: bool,
+    end: bool,
 }
 
 impl FieldKeys {
     fn pressed() -> FieldKeys {
         FieldKeys {
             backspace: is_key_pressed(KeyCode::Backspace),
+            delete: is_key_pressed(KeyCode::Delete),
             escape: is_key_pressed(KeyCode::Escape),
             enter: is_key_pressed(KeyCode::Enter) || is_key_pressed(KeyCode::KpEnter),
+            left: is_key_pressed(KeyCode::Left),
+            right: is_key_pressed(KeyCode::Right),
+            home: is_key_pressed(KeyCode::Home),
+            end: is_key_pressed(KeyCode::End),
         }
     }
 }
@@ -58,6 +73,7 @@ impl TextField {
             text,
             focused: false,
             enter_only: false,
+            caret: None,
         }
     }
 
@@ -116,12 +132,12 @@ impl TextField {
         }
         for &c in &input.typed {
             if self.text.chars().count() < FIELD_MAX_CHARS {
-                self.text.push(c);
+                let at = self.caret_at();
+                self.text.insert(self.byte_at(at), c);
+                self.set_caret(at + 1);
             }
         }
-        if keys.backspace {
-            self.text.pop();
-        }
+        self.move_caret(keys);
         if keys.escape {
             self.leave(true);
         }
@@ -140,7 +156,50 @@ impl TextField {
 
     fn take_focus(&mut self) {
         self.focused = true;
+        self.caret = None;
         self.before.clone_from(&self.text);
+    }
+
+    /// The caret, in characters from the start.
+    fn caret_at(&self) -> usize {
+        let len = self.text.chars().count();
+        self.caret.map_or(len, |at| at.min(len))
+    }
+
+    /// Puts the caret before character `at` (at the end past the last one).
+    fn set_caret(&mut self, at: usize) {
+        self.caret = (at < self.text.chars().count()).then_some(at);
+    }
+
+    /// The byte where character `at` starts.
+    fn byte_at(&self, at: usize) -> usize {
+        (self.text.char_indices().nth(at)).map_or(self.text.len(), |(byte, _)| byte)
+    }
+
+    /// This frame's caret keys: moves, and the characters Backspace and Delete take.
+    fn move_caret(&mut self, keys: FieldKeys) {
+        let at = self.caret_at();
+        if keys.backspace && at > 0 {
+            self.text.remove(self.byte_at(at - 1));
+            self.set_caret(at - 1);
+        }
+        let at = self.caret_at();
+        if keys.delete && at < self.text.chars().count() {
+            self.text.remove(self.byte_at(at));
+            self.set_caret(at);
+        }
+        if keys.left {
+            self.set_caret(self.caret_at().saturating_sub(1));
+        }
+        if keys.right {
+            self.set_caret(self.caret_at() + 1);
+        }
+        if keys.home {
+            self.set_caret(0);
+        }
+        if keys.end {
+            self.caret = None;
+        }
     }
 
     /// Gives the keyboard up, putting back the text it had when it took it if `undo`.
@@ -162,201 +221,28 @@ impl TextField {
         } else if ringed {
             key_focus::draw_ring(rect);
         }
-        // Show the end of a text too long for the field, where the caret is.
+        // Of a text too long for the field, show the part around the caret.
         let room = rect.w - 16.0;
-        let mut shown = self.text.as_str();
-        while text_width(shown) > room && !shown.is_empty() {
-            let mut chars = shown.chars();
-            chars.next();
-            shown = chars.as_str();
+        let chars: Vec<char> = self.text.chars().collect();
+        let width = |part: &[char]| text_width(&part.iter().collect::<String>());
+        let at = self.caret_at();
+        let mut start = 0;
+        while start < at && width(&chars[start..at]) > room {
+            start += 1;
         }
+        let mut end = chars.len();
+        while end > at && width(&chars[start..end]) > room {
+            end -= 1;
+        }
+        let shown: String = chars[start..end].iter().collect();
         let baseline = rect.y + rect.h - 8.0;
-        let width = label(shown, rect.x + 6.0, baseline, TEXT);
+        label(&shown, rect.x + 6.0, baseline, TEXT);
         if self.focused {
-            let caret_x = rect.x + 7.0 + width;
+            let caret_x = rect.x + 7.0 + width(&chars[start..at]);
             draw_rectangle(caret_x, rect.y + 5.0, 2.0, rect.h - 10.0, TEXT);
         }
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use macroquad::math::vec2;
-
-    const FIELD_RECT: Rect = Rect {
-        x: 10.0,
-        y: 10.0,
-        w: 100.0,
-        h: 20.0,
-    };
-
-    fn click(x: f32) -> Input {
-        Input {
-            mouse: vec2(x, 20.0),
-            clicked: true,
-            typed: Vec::new(),
-            wheel: 0.0,
-        }
-    }
-
-    fn typing(text: &str) -> Input {
-        Input {
-            typed: text.chars().collect(),
-            clicked: false,
-            ..click(0.0)
-        }
-    }
-
-    const NO_RING: Focus = Focus {
-        ringed: false,
-        arrived: false,
-        pressed: false,
-        moved: false,
-    };
-    const NO_KEYS: FieldKeys = FieldKeys {
-        backspace: false,
-        escape: false,
-        enter: false,
-    };
-    const ESCAPE: FieldKeys = FieldKeys {
-        escape: true,
-        ..NO_KEYS
-    };
-    const ENTER: FieldKeys = FieldKeys {
-        enter: true,
-        ..NO_KEYS
-    };
-    const BACKSPACE: FieldKeys = FieldKeys {
-        backspace: true,
-        ..NO_KEYS
-    };
-
-    /// Clicks in, types `text`, and leaves with `keys` (or, with no key, a click elsewhere).
-    fn edited(mut field: TextField, text: &str, keys: FieldKeys) -> (TextField, FieldEvent) {
-        assert_eq!(
-            field.edit(&click(50.0), NO_KEYS, NO_RING, FIELD_RECT),
-            FieldEvent::None
-        );
-        assert!(field.is_focused());
-        field.edit(&typing(text), NO_KEYS, NO_RING, FIELD_RECT);
-        let event = if keys.escape || keys.enter {
-            field.edit(&typing(""), keys, NO_RING, FIELD_RECT)
-        } else {
-            field.edit(&click(500.0), NO_KEYS, NO_RING, FIELD_RECT)
-        };
-        assert!(!field.is_focused());
-        (field, event)
-    }
-
-    #[test]
-    fn escape_puts_back_the_text_the_field_had() {
-        for field in [TextField::new("Ada"), TextField::entered_with_enter("Ada")] {
-            let (field, event) = edited(field, "X", ESCAPE);
-            assert_eq!((field.text.as_str(), event), ("Ada", FieldEvent::None));
-        }
-    }
-
-    #[test]
-    fn enter_submits_what_was_typed() {
-        for field in [TextField::new("Ada"), TextField::entered_with_enter("Ada")] {
-            let (field, event) = edited(field, "X", ENTER);
-            assert_eq!(
-                (field.text.as_str(), event),
-                ("AdaX", FieldEvent::Submitted)
-            );
-        }
-    }
-
-    /// A click elsewhere leaves a form's field as typed (its button reads it), but puts back
-    /// a field whose text counts only with Enter: it must not show a name never sent.
-    #[test]
-    fn a_click_elsewhere_keeps_a_form_field_and_puts_back_an_enter_only_one() {
-        let (form, _) = edited(TextField::new("100"), "0", NO_KEYS);
-        assert_eq!(form.text, "1000");
-        let (name, event) = edited(TextField::entered_with_enter("Ada"), "X", NO_KEYS);
-        assert_eq!((name.text.as_str(), event), ("Ada", FieldEvent::None));
-    }
-
-    #[test]
-    fn a_refused_entry_is_put_back() {
-        let mut field = TextField::new("ws://a:1");
-        field.edit(&click(50.0), NO_KEYS, NO_RING, FIELD_RECT);
-        for _ in 0..8 {
-            field.edit(&typing(""), BACKSPACE, NO_RING, FIELD_RECT);
-        }
-        assert_eq!(
-            field.edit(&typing(""), ENTER, NO_RING, FIELD_RECT),
-            FieldEvent::Submitted
-        );
-        assert_eq!(field.text, "");
-        field.put_back();
-        assert_eq!(field.text, "ws://a:1");
-    }
-
-    #[test]
-    fn an_unfocused_field_takes_no_typing() {
-        let mut field = TextField::new("Ada");
-        field.edit(&typing("X"), ENTER, NO_RING, FIELD_RECT);
-        assert_eq!(field.text, "Ada");
-        assert!(!field.is_focused());
-    }
-
-    #[test]
-    fn tab_brings_the_keyboard_to_a_field_and_takes_it_on_keeping_a_forms_text() {
-        let arrived = Focus {
-            ringed: true,
-            arrived: true,
-            ..NO_RING
-        };
-        let ringed = Focus {
-            arrived: false,
-            ..arrived
-        };
-        let tabbed_on = Focus {
-            moved: true,
-            ..NO_RING
-        };
-        for (field, kept) in [
-            (TextField::new("100"), "1007"),
-            (TextField::entered_with_enter("Ada"), "Ada"),
-        ] {
-            let mut field = field;
-            field.edit(&typing("X"), NO_KEYS, arrived, FIELD_RECT);
-            assert!(field.is_focused(), "the ring brought the keyboard");
-            assert!(!field.text.contains('X'), "not typed before it came");
-            field.edit(&typing("7"), NO_KEYS, ringed, FIELD_RECT);
-            field.edit(&typing(""), NO_KEYS, tabbed_on, FIELD_RECT);
-            assert!(!field.is_focused(), "Tab took it on");
-            assert_eq!(
-                field.text, kept,
-                "a form keeps it, an Enter-only field does not"
-            );
-        }
-        // Enter on the ringed field after it let go takes the keyboard again, and submits
-        // nothing.
-        let mut field = TextField::new("100");
-        field.edit(&typing(""), ESCAPE, NO_RING, FIELD_RECT);
-        let pressed = Focus {
-            pressed: true,
-            ..ringed
-        };
-        let event = field.edit(&typing(""), ENTER, pressed, FIELD_RECT);
-        assert_eq!(event, FieldEvent::None);
-        assert!(field.is_focused());
-    }
-
-    #[test]
-    fn typing_into_the_ringed_field_after_enter_let_it_go_takes_the_keyboard_back() {
-        let ringed = Focus {
-            ringed: true,
-            ..NO_RING
-        };
-        let mut field = TextField::entered_with_enter("Ada");
-        field.edit(&typing(""), NO_KEYS, ringed, FIELD_RECT);
-        assert!(!field.is_focused(), "ringed, nothing typed");
-        field.edit(&typing("!"), NO_KEYS, ringed, FIELD_RECT);
-        assert!(field.is_focused());
-        assert_eq!(field.text, "Ada!");
-    }
-}
+mod tests;
