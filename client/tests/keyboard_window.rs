@@ -175,6 +175,16 @@ fn the_arrow_keys_and_enter_move_an_ewn_piece() {
 }
 
 #[test]
+fn tab_in_a_puzzle_room_rings_undo_before_leave() {
+    // After a move, the first Tab goes to Undo (read before Leave, under it), and Enter
+    // undoes the move rather than leaving the room.
+    let moved = ["Right", "Right", "Return"];
+    if let Some(moves) = moves_by_keys("ewn 1", &[&moved, &["Tab", "Return"]], 2) {
+        assert_eq!(moves[1], GameMove::Undo);
+    }
+}
+
+#[test]
 fn the_arrow_keys_and_enter_pick_a_hexapawn_pawn_then_its_target() {
     // The cursor comes on the first pawn with a move: Enter picks it, Up and Enter move it on.
     let from = Position::start(Dims::default()).legal_moves()[0].from;

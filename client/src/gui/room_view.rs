@@ -141,10 +141,18 @@ impl RoomView {
             );
             return draw_buttons(input, None, &[], &mut self.resigning);
         };
+        // Drawn, and so reached by Tab, as they are read: the board's controls, the panel's
+        // seats, a puzzle's Undo and Restart, and the buttons under them (Leave last but one).
         let action = self.update_board(input, snapshot, held);
         let panel = self.draw_panel(input, snapshot, held);
-        self.on_panel_action(panel.as_ref());
         let takeback = self.update_takebacks(input, snapshot, held);
+        let panel = panel.or(draw_buttons(
+            input,
+            Some(snapshot),
+            held,
+            &mut self.resigning,
+        ));
+        self.on_panel_action(panel.as_ref());
         panel.or(action).or(takeback)
     }
 
@@ -250,6 +258,8 @@ impl RoomView {
         }))
     }
 
+    /// The side panel above its buttons: the room, the turn, the seats (Sit here), the hint
+    /// and the moves.
     fn draw_panel(
         &mut self,
         input: &Input,
@@ -361,12 +371,7 @@ impl RoomView {
             &snapshot.moves,
             snapshot.moves.len().checked_sub(1),
         );
-        action.or(draw_buttons(
-            input,
-            Some(snapshot),
-            held,
-            &mut self.resigning,
-        ))
+        action
     }
 }
 
