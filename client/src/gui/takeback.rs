@@ -56,6 +56,8 @@ impl Takebacks {
         let width = button_width("Sure? Restart");
         let restart = Rect::new(undo.right() + 10.0, y, width, BUTTON_HEIGHT);
         let clicked = button_enabled(input, restart, &text, live);
+        self.restarting
+            .draw_time_left(snapshot.version, restart, now);
         (clicked && self.restarting.click(snapshot.version, now)).then_some(GameMove::Restart)
     }
 }

@@ -178,8 +178,9 @@ impl KlotskiRoomBoard {
                 layout.buttons_y + 20.0,
                 DIM_TEXT,
             );
-            if button_enabled(input, rect, &text, may_move.is_ok()) && self.giving_up.click((), now)
-            {
+            let pressed = button_enabled(input, rect, &text, may_move.is_ok());
+            self.giving_up.draw_time_left((), rect, now);
+            if pressed && self.giving_up.click((), now) {
                 return BoardPlay::Move(GameMove::Klotski(KlotskiMove::GiveUp(
                     GiveUpReason::Player,
                 )));

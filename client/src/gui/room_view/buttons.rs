@@ -53,7 +53,9 @@ pub(super) fn draw_buttons(
             w: button_width(&text),
             ..resign_rect()
         };
-        let confirmed = button(input, rect, &text) && resigning.click(snapshot.room, now);
+        let pressed = button(input, rect, &text);
+        resigning.draw_time_left(snapshot.room, rect, now);
+        let confirmed = pressed && resigning.click(snapshot.room, now);
         return confirmed.then_some(RoomAction::Send(resign));
     }
     if let Some((note, rematch)) = spectators_rematch(snapshot, held) {
