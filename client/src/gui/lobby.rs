@@ -10,6 +10,7 @@ mod rows;
 use std::collections::HashMap;
 
 use macroquad::math::Rect;
+use macroquad::time::get_time;
 use parlor_shared::game::{GameKind, GameSetup};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
@@ -38,6 +39,8 @@ const LEFT_WIDTH: f32 = 390.0;
 const RIGHT_X: f32 = 430.0;
 /// The space kept free along the window's right and bottom edges.
 const MARGIN: f32 = 16.0;
+/// How long the lobby says a name typed but not entered did not count, in seconds.
+const NOTE_SECONDS: f64 = 6.0;
 /// The width of the name field, at the right of the server row.
 const NAME_FIELD_WIDTH: f32 = 160.0;
 /// Where the game buttons start, right of "Game".
@@ -93,6 +96,8 @@ pub struct LobbyView {
     news: LobbyNews,
     /// The name we go by, to change.
     pub name: TextField,
+    /// When the name field last put back a name that was typed but not entered.
+    name_put_back_at: Option<f64>,
     /// The creation form's game, and each game's form.
     game: GameKind,
     cave: CaveLobbyForm,
@@ -120,6 +125,7 @@ impl LobbyView {
             rematches: HashMap::new(),
             news: LobbyNews::default(),
             name: TextField::entered_with_enter(""),
+            name_put_back_at: None,
             game: GameKind::Cave,
             cave: CaveLobbyForm::default(),
             ewn: EwnLobbyForm::default(),
@@ -231,13 +237,18 @@ impl LobbyView {
         let name_x = refresh_x + button_width("Refresh") + 20.0;
         label("Name", name_x, y + 19.0, TEXT);
         let name_field = Rect::new(name_x + name_label_w, y, name_field_w, BUTTON_HEIGHT);
-        if self.name.update(input, name_field) == FieldEvent::Submitted {
-            action = Some(LobbyAction::Rename(self.name.text.clone()));
+        match self.name.update(input, name_field) {
+            FieldEvent::Submitted => action = Some(LobbyAction::Rename(self.name.text.clone())),
+            FieldEvent::PutBack => self.name_put_back_at = Some(get_time()),
+            FieldEvent::None => {}
         }
+        let put_back = (self.name_put_back_at).is_some_and(|at| get_time() - at < NOTE_SECONDS);
         let hint = if self.address.is_focused() {
             "Type an address such as ws://192.168.1.20:7878 and press Enter."
         } else if self.name.is_focused() {
             "Type the name you go by (1 to 32 characters) and press Enter."
+        } else if put_back {
+            "Your name did not change: a new name counts once Enter is pressed in its field."
         } else {
             "Click the address to switch to another server, or your name to change it."
         };

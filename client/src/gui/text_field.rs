@@ -31,6 +31,9 @@ pub enum FieldEvent {
     None,
     /// Enter was pressed while the field had focus.
     Submitted,
+    /// A field whose text counts only with Enter was left another way (Tab, a click
+    /// elsewhere) with its text changed, and put it back: the change did not count.
+    PutBack,
 }
 
 /// The keys a field answers, pressed this frame.
@@ -117,13 +120,12 @@ impl TextField {
             self.take_focus();
         }
         if self.focused && ring.moved && !ring.ringed {
-            self.leave(self.enter_only);
-            return FieldEvent::None;
+            return self.leave_unentered();
         }
         if input.clicked {
             match (rect.contains(input.mouse), self.focused) {
                 (true, false) => self.take_focus(),
-                (false, true) => self.leave(self.enter_only),
+                (false, true) => return self.leave_unentered(),
                 _ => {}
             }
         }
@@ -199,6 +201,18 @@ impl TextField {
         }
         if keys.end {
             self.caret = None;
+        }
+    }
+
+    /// Gives the keyboard up without Enter: a form's field keeps its text, a field whose text
+    /// counts only with Enter puts it back (and says so, if it had changed).
+    fn leave_unentered(&mut self) -> FieldEvent {
+        let changed = self.enter_only && self.text != self.before;
+        self.leave(self.enter_only);
+        if changed {
+            FieldEvent::PutBack
+        } else {
+            FieldEvent::None
         }
     }
 

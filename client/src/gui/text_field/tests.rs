@@ -100,7 +100,13 @@ fn a_click_elsewhere_keeps_a_form_field_and_puts_back_an_enter_only_one() {
     let (form, _) = edited(TextField::new("100"), "0", NO_KEYS);
     assert_eq!(form.text, "1000");
     let (name, event) = edited(TextField::entered_with_enter("Ada"), "X", NO_KEYS);
-    assert_eq!((name.text.as_str(), event), ("Ada", FieldEvent::None));
+    assert_eq!((name.text.as_str(), event), ("Ada", FieldEvent::PutBack));
+    let (name, event) = edited(TextField::entered_with_enter("Ada"), "", NO_KEYS);
+    assert_eq!(
+        (name.text.as_str(), event),
+        ("Ada", FieldEvent::None),
+        "nothing changed, nothing to say"
+    );
 }
 
 #[test]
@@ -142,16 +148,21 @@ fn tab_brings_the_keyboard_to_a_field_and_takes_it_on_keeping_a_forms_text() {
         moved: true,
         ..NO_RING
     };
-    for (field, kept) in [
-        (TextField::new("100"), "1007"),
-        (TextField::entered_with_enter("Ada"), "Ada"),
+    for (field, kept, told) in [
+        (TextField::new("100"), "1007", FieldEvent::None),
+        (
+            TextField::entered_with_enter("Ada"),
+            "Ada",
+            FieldEvent::PutBack,
+        ),
     ] {
         let mut field = field;
         field.edit(&typing("X"), NO_KEYS, arrived, FIELD_RECT);
         assert!(field.is_focused(), "the ring brought the keyboard");
         assert!(!field.text.contains('X'), "not typed before it came");
         field.edit(&typing("7"), NO_KEYS, ringed, FIELD_RECT);
-        field.edit(&typing(""), NO_KEYS, tabbed_on, FIELD_RECT);
+        let left = field.edit(&typing(""), NO_KEYS, tabbed_on, FIELD_RECT);
+        assert_eq!(left, told);
         assert!(!field.is_focused(), "Tab took it on");
         assert_eq!(
             field.text, kept,
