@@ -113,6 +113,12 @@ fn main() -> ExitCode {
     // process: the window's embedded server's solver seats, and the command-line tools.
     if let Ok(home) = Home::locate() {
         let tables = parlor_home::klotski_tables::TableCache::new(&home.cache);
+        // The window runs for hours: its tables are read whole once before their first use.
+        // A command-line search, over in milliseconds, trusts a file's verification record.
+        let tables = match args.command {
+            None => tables.checking_whole(),
+            Some(_) => tables,
+        };
         parlor_engines::klotski::set_table_store(Box::new(tables));
     }
     let result = match args.command {

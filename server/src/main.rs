@@ -264,7 +264,10 @@ fn set_table_store(folder: Option<PathBuf>) {
         },
     };
     tracing::info!("Klotski's pattern tables: {}", folder.display());
-    let cache = TableCache::with_notes(&folder, Box::new(|note| tracing::warn!("klotski: {note}")));
+    // A server runs for hours: each file is read whole once before its first use, so that no
+    // solver seat answers from a file damaged where its verification record cannot see.
+    let notes = Box::new(|note: &str| tracing::warn!("klotski: {note}"));
+    let cache = TableCache::with_notes(&folder, notes).checking_whole();
     parlor_engines::klotski::set_table_store(Box::new(cache));
 }
 

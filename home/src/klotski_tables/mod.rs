@@ -34,6 +34,10 @@ type Notes = Box<dyn Fn(&str) + Send + Sync>;
 pub struct TableCache {
     folder: PathBuf,
     notes: Notes,
+    /// Whether a file is read whole before its first use whatever its record says: for a
+    /// process that runs for hours (a server, the window), to which a tenth of a second once
+    /// is nothing, and which must not answer from a file damaged behind its record.
+    check_whole: bool,
 }
 
 /// What `status` finds of one file.
@@ -60,6 +64,16 @@ impl TableCache {
         TableCache {
             folder: folder.to_path_buf(),
             notes,
+            check_whole: false,
+        }
+    }
+
+    /// This cache, reading each file whole before its first use (see `stamp.rs` for what the
+    /// record alone cannot see).
+    pub fn checking_whole(self) -> TableCache {
+        TableCache {
+            check_whole: true,
+            ..self
         }
     }
 
@@ -75,12 +89,13 @@ impl TableCache {
 
     /// The kept tables of `spec`, mapped, or why there are none to use. A file whose header
     /// is right is trusted without reading it whole only if its verification record matches
-    /// it (`stamp.rs`); otherwise it is checked whole, and deleted if damaged.
+    /// it (`stamp.rs`) and the cache is not [`checking_whole`](Self::checking_whole);
+    /// otherwise it is checked whole, and deleted if damaged.
     pub fn map(&self, spec: &TableSpec) -> Result<TableData, String> {
         let path = self.file(spec);
         let (map, metadata, header) = open(&path)?;
         header.check(spec)?;
-        if !stamp::matches(&path, &metadata, header.checksum) {
+        if self.check_whole || !stamp::matches(&path, &metadata, header.checksum) {
             if !header.sums_up(&map) {
                 discard(&path);
                 return Err("damaged (the file is deleted)".into());

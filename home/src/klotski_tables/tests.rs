@@ -116,6 +116,24 @@ fn a_file_changed_behind_its_record_is_found_by_status_and_deleted() {
     assert!(cache.map(&spec).unwrap_err().contains("damaged"));
 }
 
+#[test]
+fn a_cache_checking_whole_refuses_a_file_damaged_behind_its_record_at_once() {
+    let folder = tempfile::tempdir().unwrap();
+    let (spec, tables) = small();
+    let path = TableCache::new(folder.path())
+        .write(&spec, &slices(&tables))
+        .unwrap();
+    let checking = TableCache::new(folder.path()).checking_whole();
+    assert_eq!(
+        mapped(&checking, &spec).unwrap(),
+        tables,
+        "a sound file is used"
+    );
+    damage_behind_the_record(&path);
+    assert!(checking.map(&spec).unwrap_err().contains("damaged"));
+    assert!(!path.exists(), "deleted, to be built again");
+}
+
 /// Builds of the same tables at once each write a file of their own (the last rename wins),
 /// what builds cut short leave is cleared, and a folder where the file should be is refused
 /// in words.
