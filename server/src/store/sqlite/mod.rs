@@ -9,6 +9,7 @@ mod checkpoints;
 mod rooms;
 mod size;
 mod tables;
+mod wal_header;
 mod writer;
 
 use std::fs::{File, TryLockError};
@@ -56,7 +57,7 @@ pub struct SqliteStore {
     _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
     /// The data directory's lock, held while any handle lives: two servers writing one store
     /// would hand out the same room ids and store games twice. `None` in memory.
-    _data_dir_lock: Option<Arc<File>>,
+    _data_dir_lock: Option<Arc<DataDirLock>>,
 }
 
 impl SqliteStore {
@@ -86,6 +87,7 @@ impl SqliteStore {
         let lock = lock_data_dir(data_dir)?;
         // Before SQLite opens it: opening a database of no pages deletes the WAL beside it.
         check_not_truncated(&path)
+            .and_then(|()| wal_header::check(&path))
             .with_context(|| format!("cannot use database {}", path.display()))?;
         let connection = Connection::open(&path)
             .with_context(|| format!("cannot open database {}", path.display()))?;
@@ -106,7 +108,7 @@ impl SqliteStore {
     /// `on_disk`: the checkpoint thread and the data directory's lock, for a store in a file.
     fn init(
         connection: Connection,
-        on_disk: Option<(Arc<checkpoints::Checkpoints>, Arc<File>)>,
+        on_disk: Option<(Arc<checkpoints::Checkpoints>, Arc<DataDirLock>)>,
     ) -> anyhow::Result<SqliteStore> {
         // Before anything is created in it.
         let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
@@ -277,9 +279,17 @@ impl SqliteStore {
     }
 }
 
+/// The data directory's locks, held while the store is open: its lock file, and the folder.
+struct DataDirLock {
+    _lock_file: File,
+    _folder: Option<File>,
+}
+
 /// Takes `data_dir`'s lock file (`server.lock`), refused while another process holds it. The
-/// operating system lets go of it when the process ends, even by `kill -9`.
-fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
+/// operating system lets go of it when the process ends, even by `kill -9`. On Unix the
+/// folder itself is locked too: a lock file deleted by hand (a new one then locks anew) must
+/// not let a second server in.
+fn lock_data_dir(data_dir: &Path) -> anyhow::Result<DataDirLock> {
     let path = data_dir.join("server.lock");
     let file = File::options()
         .create(true)
@@ -287,8 +297,18 @@ fn lock_data_dir(data_dir: &Path) -> anyhow::Result<File> {
         .write(true)
         .open(&path)
         .with_context(|| format!("cannot open {}", path.display()))?;
-    match file.try_lock() {
-        Ok(()) => Ok(file),
+    let folder = cfg!(unix)
+        .then(|| File::open(data_dir))
+        .transpose()
+        .with_context(|| format!("cannot open {}", data_dir.display()))?;
+    let locked = (folder.iter())
+        .chain([&file])
+        .try_for_each(|locked| locked.try_lock());
+    match locked {
+        Ok(()) => Ok(DataDirLock {
+            _lock_file: file,
+            _folder: folder,
+        }),
         Err(TryLockError::WouldBlock) => bail!(
             "another Parlor server uses {}: give this one another --data, or join that one \
              with --server (a window shows its address in its top bar)",

@@ -60,6 +60,19 @@ pub(super) fn check_parlor_store(database: &Connection, version: i64) -> anyhow:
             first_names(&found)
         );
     }
+    // A store of this layout was made with every table: one gone was lost (dropped by hand,
+    // a damaged schema), and the schema would make it again, empty, dropping what it held
+    // without a word. (A store of an older layout may lack tables its migrations add.)
+    let missing: Vec<&String> = ours.iter().filter(|table| !found.contains(table)).collect();
+    if version == SOURCES_VERSION && !found.is_empty() && !missing.is_empty() {
+        let missing: Vec<String> = missing.into_iter().cloned().collect();
+        bail!(
+            "it is damaged: its table {} is missing (it has {}); restore it from a copy, or \
+             give the server another --data",
+            missing.join(", "),
+            first_names(&found)
+        );
+    }
     for table in ours.iter().filter(|table| found.contains(table)) {
         let has = column_names(database, table)?;
         let missing: Vec<String> = column_names(&blueprint, table)?

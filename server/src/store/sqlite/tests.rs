@@ -100,7 +100,12 @@ fn a_data_directory_serves_one_store_at_a_time() {
         "a clone still holds it"
     );
     drop(second);
-    SqliteStore::open(dir.path()).expect("free once every handle is gone");
+    let third = SqliteStore::open(dir.path()).expect("free once every handle is gone");
+    // The lock file deleted by hand: the folder's own lock still keeps a second server out.
+    std::fs::remove_file(dir.path().join("server.lock")).unwrap();
+    let refused = SqliteStore::open(dir.path()).err().expect("still refused");
+    assert!(format!("{refused:#}").contains("another Parlor server uses"));
+    drop(third);
 }
 
 #[test]
@@ -290,6 +295,33 @@ fn a_database_truncated_while_its_wal_holds_data_is_refused_and_left_as_it_was()
 }
 
 #[test]
+fn a_wal_whose_header_is_damaged_is_refused_not_started_over() {
+    let dir = tempfile::tempdir().unwrap();
+    let wal = dir.path().join("games.db-wal");
+    let store = SqliteStore::open(dir.path()).unwrap();
+    for _ in 0..20 {
+        store.save(&cave_record()).unwrap();
+    }
+    // The WAL as a crash leaves it: the last handle's close copies it back and removes it.
+    let logged = std::fs::read(&wal).unwrap();
+    drop(store);
+    std::fs::write(&wal, &logged).unwrap();
+    SqliteStore::open(dir.path()).expect("a WAL a crash left is taken back");
+    let mut damaged = logged.clone();
+    damaged[..8].copy_from_slice(b"ZZZZZZZZ");
+    std::fs::write(&wal, &damaged).unwrap();
+    let message = refused_leaving_untouched(dir.path(), &["games.db", "games.db-wal"]);
+    assert!(message.contains("its WAL"), "{message}");
+    assert!(message.contains("is damaged"), "{message}");
+    // The checksum too: one changed byte of the salt.
+    let mut salted = logged;
+    salted[17] ^= 1;
+    std::fs::write(&wal, &salted).unwrap();
+    let message = refused_leaving_untouched(dir.path(), &["games.db", "games.db-wal"]);
+    assert!(message.contains("is damaged"), "{message}");
+}
+
+#[test]
 fn another_programs_database_is_refused_and_left_as_it_was() {
     for foreign in [
         "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT);
@@ -305,6 +337,27 @@ fn another_programs_database_is_refused_and_left_as_it_was() {
         let message = refused_leaving_untouched(dir.path(), &["games.db", "games.db-wal"]);
         assert!(message.contains("not a Parlor store"), "{message}");
         assert!(message.contains("another --data"), "{message}");
+    }
+}
+
+#[test]
+fn a_store_missing_one_of_its_tables_is_refused_not_made_again_empty() {
+    for table in ["games", "room_moves", "brains"] {
+        let dir = tempfile::tempdir().unwrap();
+        let store = SqliteStore::open(dir.path()).unwrap();
+        store.save(&cave_record()).unwrap();
+        drop(store);
+        let database = Connection::open(dir.path().join("games.db")).unwrap();
+        database
+            .execute_batch(&format!("DROP TABLE {table};"))
+            .unwrap();
+        drop(database);
+        let message = refused_leaving_untouched(dir.path(), &["games.db", "games.db-wal"]);
+        assert!(
+            message.contains(&format!("it is damaged: its table {table} is missing")),
+            "{message}"
+        );
+        assert!(message.contains("restore it from a copy"), "{message}");
     }
 }
 
