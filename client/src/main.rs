@@ -1,5 +1,6 @@
 //! `client`: Parlor's window, plus console play and engine mode for Magnetic Cave.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -106,7 +107,7 @@ fn parse_window_size(text: &str) -> Result<(i32, i32), String> {
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(parlor_wire::log_filter("warn"))
-        .with_writer(std::io::stderr)
+        .with_writer(|| parlor_wire::LogWriter)
         .init();
     let args = Args::parse();
     // Klotski's pattern tables are kept in the cache folder, for every search of this
@@ -147,7 +148,7 @@ fn main() -> ExitCode {
         // the exit code is a shell's for a command ended by SIGPIPE.
         Err(error) if reader_has_gone(&error) => ExitCode::from(CLOSED_PIPE_EXIT),
         Err(error) => {
-            eprintln!("client: {error:#}");
+            let _ = writeln!(std::io::stderr(), "client: {error:#}");
             ExitCode::FAILURE
         }
     }

@@ -1,6 +1,7 @@
 //! `server`: hosts Parlor's rooms for any number of clients.
 
 use std::io::IsTerminal;
+use std::io::Write as _;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -141,7 +142,7 @@ struct Args {
 async fn main() -> std::process::ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(log_filter("info"))
-        .with_writer(std::io::stderr)
+        .with_writer(|| parlor_wire::LogWriter)
         .with_ansi(std::io::stderr().is_terminal())
         .init();
     let args = Args::parse();
@@ -180,7 +181,7 @@ async fn main() -> std::process::ExitCode {
         .map(|bus_url| node_config(bus_url, args.node_id, args.lease_seconds, args.addr))
     {
         Some(Err(error)) => {
-            eprintln!("server: {error:#}");
+            let _ = writeln!(std::io::stderr(), "server: {error:#}");
             return std::process::ExitCode::FAILURE;
         }
         Some(Ok(node)) => Some(node),
@@ -197,7 +198,7 @@ async fn main() -> std::process::ExitCode {
     match parlor_server::run(config).await {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(error) => {
-            eprintln!("server: {error:#}");
+            let _ = writeln!(std::io::stderr(), "server: {error:#}");
             std::process::ExitCode::FAILURE
         }
     }

@@ -25,6 +25,25 @@ fn help_explains_the_options() {
 }
 
 #[test]
+fn a_log_that_cannot_be_written_does_not_stop_the_server() {
+    let Ok(full) = std::fs::File::options().write(true).open("/dev/full") else {
+        return; // not Linux
+    };
+    let mut server = Command::new(SERVER)
+        .env("PARLOR_HOME", common::TEST_HOME)
+        .args(["--memory", "--addr", "127.0.0.1:0"])
+        .stderr(full)
+        .spawn()
+        .unwrap();
+    // It logs as it starts; a log it could not write used to panic it (exit code 101).
+    std::thread::sleep(std::time::Duration::from_secs(1));
+    let ended = server.try_wait().unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(ended, None, "still serving");
+}
+
+#[test]
 fn limits_out_of_range_are_refused_before_the_server_starts() {
     // The largest idle timeout used to be taken, and every connection then panicked when
     // adding it to the clock.

@@ -8,7 +8,7 @@
 mod log_filter;
 mod number_flags;
 
-pub use log_filter::log_filter;
+pub use log_filter::{LogWriter, log_filter};
 pub use number_flags::at_least;
 
 use parlor_shared::codec::{self, CodecError, Format, Frame, MAX_FRAME_BYTES};

@@ -1,11 +1,33 @@
 //! The binaries' log filter. Frames carry seat tokens, and the WebSocket library logs frames
 //! whole at trace and debug, as the NATS client does the messages between a cluster's nodes
 //! (forwarded frames, tokens included), so their targets are off unless RUST_LOG names them.
+//! And the binaries' log writer, which loses what standard error cannot take.
+
+use std::io::Write;
 
 use tracing_subscriber::EnvFilter;
 
 /// The WebSocket and NATS libraries' log targets: each logs frames, payload included.
 const FRAME_LOGGING_TARGETS: [&str; 3] = ["tungstenite", "tokio_tungstenite", "async_nats"];
+
+/// Standard error for the log, losing what it cannot write: a full disk or a closed pipe
+/// behind it must not end the process (the log's formatter answers a failed write with a
+/// note to standard error, which panics when that fails too). Give `|| LogWriter` to
+/// `with_writer`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LogWriter;
+
+impl Write for LogWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        let _ = std::io::stderr().write_all(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let _ = std::io::stderr().flush();
+        Ok(())
+    }
+}
 
 /// The binaries' log filter: RUST_LOG when set and valid, else `default_level`, with the
 /// WebSocket library's targets turned off unless RUST_LOG names them itself (someone debugging

@@ -104,7 +104,7 @@ pub fn run(args: AdminArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                 return Ok(ExitCode::SUCCESS);
             }
             ServerMsg::Error { message, .. } => {
-                eprintln!("client: the server refused: {message}");
+                let _ = writeln!(std::io::stderr(), "client: the server refused: {message}");
                 return Ok(ExitCode::FAILURE);
             }
             _ => {}

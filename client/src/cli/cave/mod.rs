@@ -371,7 +371,8 @@ pub fn engine(
         match played {
             Ok(next) => (position, last_refused) = (next, false),
             Err(reason) => {
-                eprintln!(
+                let _ = writeln!(
+                    std::io::stderr(),
                     "engine: the opponent's move {line:?} is refused: {reason}; waiting for a legal move"
                 );
                 last_refused = true;

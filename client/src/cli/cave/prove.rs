@@ -106,14 +106,20 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     for (i, moves) in todo.iter().enumerate() {
         let position = Position::from_moves(moves).expect("built from legal moves");
         let name = game_text(moves);
-        eprintln!("[{}/{}] proving {name} ...", i + 1, todo.len());
+        let _ = writeln!(
+            std::io::stderr(),
+            "[{}/{}] proving {name} ...",
+            i + 1,
+            todo.len()
+        );
         let started = Instant::now();
         let solution = solver.solve_with_progress(&position, args.nodes, &mut |p| {
             let question = match p.question {
                 Question::Win => "can the side to move win?",
                 Question::NoLoss => "can it keep from losing?",
             };
-            eprintln!(
+            let _ = writeln!(
+                std::io::stderr(),
                 "    {question} {} of {} nodes, {:.0} s",
                 p.nodes,
                 args.nodes,
@@ -125,7 +131,7 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             solution,
             time: started.elapsed(),
         };
-        eprintln!("    {}", summary(&proved));
+        let _ = writeln!(std::io::stderr(), "    {}", summary(&proved));
         // Each result goes into the book as soon as it is proved, before it is printed (a
         // closed stdout ends the run): a run stopped hours in keeps what it proved.
         if let Some(path) = &args.write {
@@ -152,7 +158,11 @@ pub fn run(args: &ProveArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
         writeln!(out, "{:#}", serde_json::Value::from(report))?;
     }
     if let Some(path) = &args.write {
-        eprintln!("{written} proved position(s) written to {}", path.display());
+        let _ = writeln!(
+            std::io::stderr(),
+            "{written} proved position(s) written to {}",
+            path.display()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -68,7 +68,8 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             held_out.len()
         );
     }
-    eprintln!(
+    let _ = writeln!(
+        std::io::stderr(),
         "fitting to {} of {} proven positions ({} held out; the rest are not quiet or not exact)",
         train.len(),
         proven.len(),
@@ -99,7 +100,7 @@ pub fn run(args: &TuneArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     }
     writeln!(out, "pub const WEIGHTS: Weights = {:?};", fitted.weights)?;
     for warning in warnings(train.len(), fitted.held_out_error) {
-        eprintln!("warning: {warning}");
+        let _ = writeln!(std::io::stderr(), "warning: {warning}");
     }
     Ok(ExitCode::SUCCESS)
 }

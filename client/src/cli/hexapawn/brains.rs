@@ -115,7 +115,11 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             _ => writeln!(out, "{json}")?,
         },
         Answer::Refused(message) => {
-            eprintln!("client: the server refused: {}", printable(&message));
+            let _ = writeln!(
+                std::io::stderr(),
+                "client: the server refused: {}",
+                printable(&message)
+            );
             return Ok(ExitCode::FAILURE);
         }
     }

@@ -300,7 +300,7 @@ pub fn run(command: KlotskiCommand) -> anyhow::Result<ExitCode> {
         } => {
             let seed = seed.unwrap_or_else(|| {
                 let seed = clock_seed();
-                eprintln!("seed {seed}");
+                let _ = writeln!(std::io::stderr(), "seed {seed}");
                 seed
             });
             let options = GenerateOptions {
