@@ -1,7 +1,8 @@
 //! An auto match room: two HERs play each other on a thread of their own while any number of
 //! connections watch. The thread publishes the match's view into a `watch` channel (which keeps
 //! only the latest), at every ply when paced, at most every [`THROTTLE`] at full speed; the
-//! room's task sends each new view to its audience. A spectator arriving late gets the latest
+//! room's task sends each new view to its audience, at most every 50 ms (a match paced at a
+//! few ms a ply, or none, is shown no faster). A spectator arriving late gets the latest
 //! view at once. Both brains are stored with the match's progress as it goes, a batch of rounds
 //! to a transaction (`writes.rs`), so a restarted server resumes the match from its
 //! last stored round with the rounds still due.

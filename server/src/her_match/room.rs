@@ -63,6 +63,10 @@ impl Drop for MatchRoom {
     }
 }
 
+/// The least time between two views sent to a match's watchers: every ply of a match paced
+/// at 50 ms or more is shown; one paced faster is shown 20 times a second.
+const MIN_VIEW_GAP: std::time::Duration = std::time::Duration::from_millis(50);
+
 impl MatchRoom {
     pub(super) async fn run(
         mut self,
@@ -70,11 +74,16 @@ impl MatchRoom {
         mut views: watch::Receiver<MatchView>,
     ) {
         let mut ended = None;
+        // Until when a new view waits: a match paced faster than `MIN_VIEW_GAP` a ply (a few
+        // ms, or none) is shown at most that often, as full speed is throttled, rather than
+        // sending each watcher thousands of states a second.
+        let mut quiet_until = Instant::now();
         loop {
             // A watch, a leaving, or a view a closed connection did not take may have changed
             // who watches.
             self.abandon_clock.note(self.audience.len() > 0);
             let closing = self.closing_time(ended);
+            let quiet = quiet_until > Instant::now();
             tokio::select! {
                 // Watched by nobody, and over and lingered, or abandoned: the hall stops
                 // listing it, and an abandoned match's thread sees its views unheard and stops.
@@ -102,11 +111,13 @@ impl MatchRoom {
                     Some(command) => self.handle(command),
                     None => break,
                 },
-                changed = views.changed(), if ended.is_none() => match changed {
+                () = tokio::time::sleep_until(quiet_until), if quiet => {}
+                changed = views.changed(), if ended.is_none() && !quiet => match changed {
                     Ok(()) => {
                         self.view = views.borrow_and_update().clone();
                         self.version += 1;
                         self.broadcast();
+                        quiet_until = Instant::now() + MIN_VIEW_GAP;
                     }
                     // The match's thread is done and its last view was sent.
                     Err(_) if self.view.finished => {
@@ -280,6 +291,19 @@ mod tests {
             .await
             .unwrap();
         (hall, store, id)
+    }
+
+    #[tokio::test]
+    async fn a_match_paced_faster_than_watchers_can_follow_is_shown_twenty_times_a_second() {
+        let lifetimes = crate::Limits::default().room_lifetimes();
+        let (hall, _store, id) =
+            match_room(lifetimes, "3x3", 1_000_000, Pace::PerPly { ms: 0 }).await;
+        let follower = TestFollower::new(1);
+        let inbox = hall.room(id).unwrap().inbox;
+        inbox.send(follower.watch()).await.unwrap();
+        // Thousands of plies a second: each one sent made 4,600 states a second.
+        let heard = (follower.spectator_counts(std::time::Duration::from_secs(1)).await).len();
+        assert!((5..=23).contains(&heard), "{heard} states in a second");
     }
 
     #[tokio::test]
