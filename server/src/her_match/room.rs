@@ -302,7 +302,10 @@ mod tests {
         let inbox = hall.room(id).unwrap().inbox;
         inbox.send(follower.watch()).await.unwrap();
         // Thousands of plies a second: each one sent made 4,600 states a second.
-        let heard = (follower.spectator_counts(std::time::Duration::from_secs(1)).await).len();
+        let heard = (follower
+            .spectator_counts(std::time::Duration::from_secs(1))
+            .await)
+            .len();
         assert!((5..=23).contains(&heard), "{heard} states in a second");
     }
 

@@ -111,7 +111,7 @@ pub(crate) fn parse_rows(
     white: char,
     black: char,
 ) -> Result<(Dims, u64, u64), HexapawnError> {
-    let bad = |why: String| HexapawnError::BadPositionText(format!("{text:?}: {why}"));
+    let bad = |why: String| HexapawnError::BadPositionText(format!("{}: {why}", quoted(text)));
     let lines: Vec<&str> = text.split('/').collect();
     let rows = u8::try_from(lines.len()).map_err(|_| bad("too many rows".to_string()))?;
     let cols =
@@ -152,7 +152,7 @@ impl Position {
 
     /// Reads [`Position::to_text`]'s form.
     pub fn from_text(text: &str) -> Result<Position, HexapawnError> {
-        let bad = |why: &str| HexapawnError::BadPositionText(format!("{text:?}: {why}"));
+        let bad = |why: &str| HexapawnError::BadPositionText(format!("{}: {why}", quoted(text)));
         let (board, side) = text
             .trim()
             .split_once(' ')
@@ -188,5 +188,34 @@ impl fmt::Display for Position {
             write!(f, " {}", (b'a' + col) as char)?;
         }
         writeln!(f)
+    }
+}
+
+/// The most characters of a position's text an error quotes.
+const QUOTED_CHARS: usize = 40;
+
+/// `text` quoted for an error, its start only when long (a brain file's key may be megabytes,
+/// and the error would then be too long to send).
+fn quoted(text: &str) -> String {
+    let count = text.chars().count();
+    if count <= QUOTED_CHARS {
+        return format!("{text:?}");
+    }
+    let start: String = text.chars().take(QUOTED_CHARS).collect();
+    format!("{start:?}… ({count} characters)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_long_bad_text_is_quoted_by_its_start_only() {
+        let long = "x".repeat(5_000_000);
+        let error = Position::from_text(&long).unwrap_err().to_string();
+        assert!(error.len() < 200, "{} bytes", error.len());
+        assert!(error.contains("(5000000 characters)"), "{error}");
+        let short = Position::from_text("xyz").unwrap_err().to_string();
+        assert!(short.contains("\"xyz\""), "{short}");
     }
 }
