@@ -2,8 +2,8 @@
 //! it. The person (White) clicks a pawn, then its target (or presses them with the keyboard's
 //! cursor: the arrow keys, then Enter); on HER's turn in slow mode they click one of the
 //! matchbox's arrows, or HER's pawn and its target on the board, to force that move, or let HER
-//! pick. Illegal clicks are refused
-//! here with the rules' reason; the server checks every move again.
+//! pick. Illegal clicks are refused here with the rules' reason; the server checks every move
+//! again.
 
 use macroquad::color::Color;
 use macroquad::math::{Rect, Vec2, vec2};
@@ -277,7 +277,7 @@ pub fn may_act(game: &HexGame, mine: &[u8], awaiting: bool) -> Result<(), String
     }
 }
 
-/// The square of the first of White's pawns that has a move, where the cursor first goes.
+/// The square of the side to move's first pawn that has a move, where the cursor first goes.
 fn first_pawn_with_a_move(position: &Position) -> Option<Square> {
     position.legal_moves().first().map(|mv| mv.from)
 }
