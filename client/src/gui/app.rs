@@ -402,7 +402,8 @@ impl App {
         match action {
             LobbyAction::Connect(url) => self.connect(url),
             LobbyAction::BadAddress => {
-                self.say("Type a server address such as ws://192.168.1.20:7878", true)
+                let example = "ws://192.168.1.20:7878 (a port is 1 to 65535)";
+                self.say(format!("Type a server address such as {example}"), true)
             }
             LobbyAction::Refresh => match &self.link {
                 Link::Disconnected { url, .. } => self.connect(url.clone()),

@@ -317,7 +317,22 @@ pub fn server_url(typed: &str) -> Option<String> {
         "wss" | "https" => "wss",
         _ => return None,
     };
-    (!rest.is_empty()).then(|| format!("{scheme}://{rest}"))
+    (!rest.is_empty() && ports_usable(rest)).then(|| format!("{scheme}://{rest}"))
+}
+
+/// Whether every port `addresses` name (one address, or several joined by commas) is a port,
+/// 1 to 65535: the WebSocket library wraps a larger number round to another port.
+fn ports_usable(addresses: &str) -> bool {
+    addresses.split(',').all(|address| {
+        let address = address.trim();
+        let rest = address.split_once("://").map_or(address, |(_, rest)| rest);
+        let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+        match authority.rsplit_once(':') {
+            // "[::1]" names no port: its colons are the address's.
+            Some((_, port)) if !port.ends_with(']') => port.parse::<u16>().is_ok_and(|p| p > 0),
+            _ => true,
+        }
+    })
 }
 
 #[cfg(test)]

@@ -94,7 +94,10 @@ pub struct GuiOptions {
 pub(crate) fn server_option(typed: &str) -> anyhow::Result<String> {
     match describe::server_url(typed) {
         Some(url) => Ok(url),
-        None => bail!("--server needs an address such as ws://192.168.1.20:7878, not {typed:?}"),
+        None => bail!(
+            "--server needs an address such as ws://192.168.1.20:7878 (a port is 1 to 65535), \
+             not {typed:?}"
+        ),
     }
 }
 

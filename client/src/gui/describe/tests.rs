@@ -188,6 +188,19 @@ fn addresses_get_a_scheme_when_typed_without_one() {
     assert_eq!(server_url("HTTPS://h:1").as_deref(), Some("wss://h:1"));
     assert_eq!(server_url("ftp://h:1"), None);
     assert_eq!(server_url("ws://"), None);
+    // Ports: 1 to 65535 (99999 would be taken for another port), IPv6 brackets read right.
+    assert_eq!(server_url("ws://127.0.0.1:99999"), None);
+    assert_eq!(server_url("h:0"), None);
+    assert_eq!(server_url("ws://a:7878,ws://b:70000"), None);
+    assert_eq!(
+        server_url("ws://a:7878,ws://b:7879/x").as_deref(),
+        Some("ws://a:7878,ws://b:7879/x")
+    );
+    assert_eq!(
+        server_url("ws://[::1]:65535").as_deref(),
+        Some("ws://[::1]:65535")
+    );
+    assert_eq!(server_url("ws://[::1]").as_deref(), Some("ws://[::1]"));
 }
 
 #[test]
