@@ -9,6 +9,7 @@ use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::shapes::draw_rectangle_lines;
 
 use super::key_focus;
+use super::widgets::Input;
 
 /// The dark edge inside the cursor.
 const CURSOR_EDGE: Color = Color::new(0.05, 0.10, 0.20, 1.0);
@@ -90,6 +91,14 @@ pub struct BoardCursor {
     at: Option<Cell>,
 }
 
+/// Where a board's frame acts ([`BoardCursor::frame`]), and whether the cursor came or moved
+/// (a hint on what Enter does is then due).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Aim {
+    pub at: Option<Vec2>,
+    pub moved: bool,
+}
+
 /// What the cursor did this frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum CursorPlay {
@@ -132,9 +141,28 @@ impl BoardCursor {
         }
     }
 
+    /// A board's frame of the cursor on `grid` (starting at `start`): reads this frame's keys,
+    /// takes the cursor away once the game is `over`, draws it, and says where the frame acts:
+    /// at Enter's square, or where the mouse clicked (the two never come together: a click
+    /// hides the cursor).
+    pub fn frame(&mut self, input: &Input, grid: Grid, start: Cell, over: bool) -> Aim {
+        let play = self.read_keys(grid, start, input.clicked);
+        if over {
+            self.hide();
+        }
+        self.draw(grid);
+        Aim {
+            at: match play {
+                CursorPlay::Pressed(point) => Some(point),
+                _ => input.clicked.then_some(input.mouse),
+            },
+            moved: play == CursorPlay::Moved,
+        }
+    }
+
     /// [`update`](Self::update) with this frame's keys: an arrow key takes the ring from a
     /// button.
-    pub fn read_keys(&mut self, grid: Grid, start: Cell, clicked: bool) -> CursorPlay {
+    fn read_keys(&mut self, grid: Grid, start: Cell, clicked: bool) -> CursorPlay {
         let play = self.update(
             CursorKeys::pressed(clicked),
             grid,
@@ -148,14 +176,14 @@ impl BoardCursor {
     }
 
     /// Takes the cursor away (the game is over: nothing is left to press).
-    pub fn hide(&mut self) {
+    fn hide(&mut self) {
         self.at = None;
     }
 
     /// Draws the cursor on `grid`, if shown: in the keyboard ring's colour, inside its square
     /// (over the board's own marks, not its neighbours') and thicker than a button's ring, with
     /// a dark edge inside it so that it shows on light squares and green marks alike.
-    pub fn draw(&self, grid: Grid) {
+    fn draw(&self, grid: Grid) {
         if let Some(at) = self.at {
             let rect = grid.rect(grid.clamp(at));
             let width = (grid.cell / 12.0).clamp(2.0, 4.0);

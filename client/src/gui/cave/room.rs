@@ -8,7 +8,7 @@ use parlor_shared::game::{GameMove, GameState};
 use parlor_shared::protocol::RoomSnapshot;
 
 use super::board::{BoardLayout, BoardMarks, board_layout, draw_board, square_at};
-use crate::gui::board_cursor::{BoardCursor, Cell, CursorPlay, Grid};
+use crate::gui::board_cursor::{BoardCursor, Cell, Grid};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::widgets::Input;
@@ -135,21 +135,15 @@ pub fn update_board(
     draw_board(layout, position, &marks);
     // The cursor starts on the last brick, or in the middle of the board.
     let start = marks.last_move.map_or((3, 3), cell_of);
-    let cursor = keys.cursor.read_keys(grid(layout), start, input.clicked);
-    if snapshot.outcome.is_some() || position.outcome().is_some() {
-        keys.cursor.hide();
-    }
-    keys.cursor.draw(grid(layout));
-    let pressed = match cursor {
-        CursorPlay::Pressed(point) => square_at(layout, point.x, point.y),
-        _ => None,
-    };
-    let interrupted = input.clicked || cursor != CursorPlay::Nothing;
+    let over = snapshot.outcome.is_some() || position.outcome().is_some();
+    let aim = keys.cursor.frame(input, grid(layout), start, over);
+    let aimed = aim.at.and_then(|point| square_at(layout, point.x, point.y));
+    let interrupted = aim.at.is_some() || aim.moved;
     let typed = keys.read_typed(&input.typed, snapshot.version, interrupted);
-    let square = match (hovered.filter(|_| input.clicked).or(pressed), typed) {
+    let square = match (aimed, typed) {
         (Some(square), _) | (None, Some(Typed::Cell(square))) => square,
         (None, Some(Typed::Prompt(next))) if !mine.is_empty() => return BoardPlay::Prompt(next),
-        _ if cursor == CursorPlay::Moved && may_click => {
+        _ if aim.moved && may_click => {
             return BoardPlay::Prompt("Enter or Space plays the cell under the cursor.".into());
         }
         _ => return BoardPlay::Nothing,

@@ -9,7 +9,7 @@ use parlor_shared::protocol::RoomSnapshot;
 
 use super::draw::{EwnMarks, draw_ewn};
 use super::layout::{ewn_layout, square_at};
-use crate::gui::board_cursor::{BoardCursor, Cell, CursorPlay};
+use crate::gui::board_cursor::{Aim, BoardCursor, Cell};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::confirm::Confirmation;
@@ -94,15 +94,13 @@ impl EwnRoomBoard {
         };
         draw_ewn(layout, game, &marks);
         let start = start_cell(game, selected.or(movable.first().copied()));
-        let cursor = self.cursor.read_keys(layout.grid(), start, input.clicked);
-        if game.status() != Status::Playing {
-            self.cursor.hide();
-        }
-        self.cursor.draw(layout.grid());
-        let point = match cursor {
-            CursorPlay::Pressed(point) => point,
-            _ if input.clicked => input.mouse,
-            CursorPlay::Moved if may_move.is_ok() => {
+        let over = game.status() != Status::Playing;
+        let aim = self.cursor.frame(input, layout.grid(), start, over);
+        let point = match aim {
+            Aim {
+                at: Some(point), ..
+            } => point,
+            Aim { moved: true, .. } if may_move.is_ok() => {
                 let next = match selected {
                     Some(piece) => {
                         format!("Piece {piece} picked: Enter on a green square moves it.")

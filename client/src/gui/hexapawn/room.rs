@@ -17,7 +17,7 @@ use parlor_shared::protocol::{DEFAULT_AI_MOVE_MS, Rematch, RoomSnapshot, SeatSpe
 use super::draw::{HexMarks, caption, draw_board, draw_matchbox};
 use super::layout::{HexLayout, board_area, halves, split_top};
 use super::words::{BrainAtStart, brain_line, turn_line};
-use crate::gui::board_cursor::{BoardCursor, CursorPlay};
+use crate::gui::board_cursor::{Aim, BoardCursor};
 use crate::gui::board_play::BoardPlay;
 use crate::gui::canvas::{canvas_height, canvas_width};
 use crate::gui::describe::count_s;
@@ -189,15 +189,12 @@ impl HexRoomBoard {
         }
         let start = selected.or_else(|| first_pawn_with_a_move(&game.position));
         let start = start.map_or((0, 0), |square| board.cell(square));
-        let cursor = self.cursor.read_keys(board.grid(), start, input.clicked);
-        if game.winner().is_some() {
-            self.cursor.hide();
-        }
-        self.cursor.draw(board.grid());
-        let point = match cursor {
-            CursorPlay::Pressed(point) => Some(point),
-            _ if input.clicked => Some(input.mouse),
-            CursorPlay::Moved if allowed.is_ok() => {
+        let aim = (self.cursor).frame(input, board.grid(), start, game.winner().is_some());
+        let point = match aim {
+            Aim {
+                at: Some(point), ..
+            } => Some(point),
+            Aim { moved: true, .. } if allowed.is_ok() => {
                 play = BoardPlay::Prompt(match selected {
                     Some(from) => format!("Pawn {from} picked: Enter on a green dot moves it."),
                     None if game.seat_to_move() == Some(HER_SEAT) => {
