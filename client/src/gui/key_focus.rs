@@ -4,9 +4,10 @@
 //! keyboard. The controls are immediate-mode (drawn anew each frame, kept nowhere), so the ring
 //! remembers its control by its place in the drawing order, where it stood and its words, or,
 //! in a list's row, by what the row shows ([`scoped`]) and its words: when that no longer
-//! matches (another screen came, the row went, Resign became Play again), the ring goes. A mouse click or Escape takes it away too; a click on a text
-//! field gives it the ring. Tab passes over a button drawn disabled. An arrow key on a board
-//! takes the ring away as well: the board's cursor (`board_cursor`) has the keyboard then.
+//! matches (another screen came, the row went, Resign became Play again), the ring goes. A
+//! mouse click or Escape takes it away too; a click on a text field gives it the ring. Tab
+//! passes over a button drawn disabled. An arrow key on a board takes the ring away as well:
+//! the board's cursor (`board_cursor`) has the keyboard then.
 
 use std::cell::RefCell;
 use std::hash::{DefaultHasher, Hash, Hasher};
