@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::game::{GameKind, GameMove, GameSetup, GameState, Outcome};
 use crate::hexapawn::Dims;
-use crate::identity::{Player, PlayerSecret, looks_random, random_hex};
+use crate::identity::{Player, PlayerId, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 13;
+pub const PROTOCOL_VERSION: u32 = 14;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -380,6 +380,10 @@ pub struct RecordSummary {
     /// A label per seat: a player's `Player::label`, or the AI as a room shows it, `AI 1 s
     /// (strong)` (records stored by older servers say `strong AI, 1000 ms`).
     pub seats: Vec<String>,
+    /// The player who held each seat, beside `seats`: `None` for an AI or an empty seat, and
+    /// for every seat of a game stored before players were kept (protocol 14). A label names
+    /// a player as they were called then; the id still says who they are after a rename.
+    pub players: Vec<Option<PlayerId>>,
     pub outcome: Outcome,
     /// Turns played (`game::turns`), as in `RoomSummary`.
     pub moves: u32,

@@ -15,8 +15,8 @@ use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::hexapawn::Brain;
 use parlor_shared::identity::{Player, PlayerSecret};
 use parlor_shared::protocol::{
-    BrainSummary, ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RoomId,
-    RoomSnapshot, RoomSummary, SeatSpec, SeatToken, ServerMsg,
+    BrainSummary, ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RecordSummary,
+    RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
 use parlor_wire::{self as wire, Incoming};
 use tokio::net::TcpStream;
@@ -283,6 +283,16 @@ impl Peer {
         self.send(ClientMsg::ListRooms).await;
         self.recv_until(|m| match m {
             ServerMsg::Rooms(rooms) => Some(rooms),
+            _ => None,
+        })
+        .await
+    }
+
+    /// The stored games, newest first.
+    pub async fn list_records(&mut self) -> Vec<RecordSummary> {
+        self.send(ClientMsg::ListRecords).await;
+        self.recv_until(|m| match m {
+            ServerMsg::Records(records) => Some(records),
             _ => None,
         })
         .await

@@ -76,13 +76,7 @@ async fn two_players_and_a_spectator_see_the_same_game_and_the_stored_replay_mat
     assert_eq!(end.version, 9);
 
     // Any client can list the stored games and replay this one to the same end.
-    watcher.send(ClientMsg::ListRecords).await;
-    let records = watcher
-        .recv_until(|m| match m {
-            ServerMsg::Records(r) => Some(r),
-            _ => None,
-        })
-        .await;
+    let records = watcher.list_records().await;
     let id = end.record.unwrap();
     let summary = records.iter().find(|r| r.id == id).expect("record listed");
     assert_eq!(

@@ -254,7 +254,17 @@ async fn a_stored_game_names_its_players() {
     let record = peer.record(done.record.unwrap()).await;
     let ada_label = peer.player.as_ref().unwrap().label();
     assert!(ada_label.starts_with("Ada #"), "{ada_label}");
-    assert_eq!(record.summary.seats, vec![ada_label]);
+    assert_eq!(record.summary.seats, vec![ada_label.clone()]);
+    let ada_id = peer.player.as_ref().unwrap().id;
+    assert_eq!(record.summary.players, vec![Some(ada_id)]);
+
+    // Renamed on another connection: the game keeps her old label, and her id says it is hers.
+    let mut renamed = Peer::greet_as(Peer::raw(&url, Format::Binary).await, &ada, "Ada L").await;
+    assert_eq!(renamed.player.as_ref().unwrap().id, ada_id);
+    let listed = renamed.list_records().await;
+    let summary = listed.iter().find(|r| r.id == record.summary.id).unwrap();
+    assert_eq!(summary.seats, vec![ada_label]);
+    assert_eq!(summary.players, vec![Some(ada_id)]);
 }
 
 #[tokio::test]

@@ -105,6 +105,9 @@ impl Room {
                     seat_label(&self.start, index, seat.spec, seat.player.as_ref())
                 })
                 .collect(),
+            players: (self.seats.iter())
+                .map(|seat| seat.player.as_ref().map(|player| player.id))
+                .collect(),
             outcome,
             start: self.start.clone(),
             moves: self.moves.clone(),

@@ -16,6 +16,7 @@ mod lessons;
 mod packed;
 mod pending;
 pub mod postgres;
+mod record_columns;
 mod rows;
 pub mod sqlite;
 
@@ -24,6 +25,7 @@ use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use parlor_shared::game::{GameKind, GameMove, GameState, Outcome};
+use parlor_shared::identity::PlayerId;
 
 pub use backend::Backend;
 pub use pending::Pending;
@@ -76,6 +78,8 @@ impl std::ops::Deref for Store {
 pub struct NewRecord {
     pub game: GameKind,
     pub seats: Vec<String>,
+    /// Who held each seat (`None` for an AI or an empty seat), beside its label.
+    pub players: Vec<Option<PlayerId>>,
     pub outcome: Outcome,
     pub start: GameState,
     pub moves: Vec<GameMove>,

@@ -140,6 +140,7 @@ fn the_loading_notice_goes_when_the_stored_game_arrives() {
             id: 3,
             game: GameKind::Cave,
             seats: vec!["human".into(), "human".into()],
+            players: vec![None, None],
             outcome: Outcome::Tie,
             moves: 0,
             finished_at: 0,

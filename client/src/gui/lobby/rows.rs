@@ -355,13 +355,21 @@ pub fn draw_record_row(
     button_enabled(input, rect, "Replay", connected).then_some(LobbyAction::Replay(record.id))
 }
 
-/// A stored game's players, "you" among them where a seat's label is ours (`me`'s), as the
-/// rooms' seats say it: "you vs Bob #3f2a".
-fn players_line(seats: &[String], me: Option<&Player>) -> String {
-    let mine = me.map(Player::label);
-    let named = seats.iter().map(|seat| match &mine {
-        Some(mine) if mine == seat => "you",
-        _ => seat.as_str(),
+/// A stored game's players, "you" among them where a seat was ours (`me`'s), as the rooms'
+/// seats say it: "you vs Bob #3f2a". A seat is ours by its player id, so also after a rename;
+/// a game stored without ids (before protocol 14), or with a list of them that does not fit
+/// its seats, goes by the seat's label.
+fn players_line(record: &RecordSummary, me: Option<&Player>) -> String {
+    let my_label = me.map(Player::label);
+    let ids_fit = record.players.len() == record.seats.len();
+    let named = record.seats.iter().enumerate().map(|(seat, label)| {
+        let held_by = ids_fit.then(|| record.players[seat]).flatten();
+        let mine = match (me, held_by) {
+            (Some(me), Some(player)) => player == me.id,
+            (Some(_), None) => my_label.as_ref() == Some(label),
+            (None, _) => false,
+        };
+        if mine { "you" } else { label.as_str() }
     });
     named.collect::<Vec<_>>().join(" vs ")
 }
@@ -379,7 +387,7 @@ fn record_lines(
     let result = describe::game_result(record.game, record.outcome);
     let head = fit_to_width(&format!("#{} {game}: {result}", record.id), first_width);
     let moves = describe::count_s(record.moves, describe::turn_unit(record.game));
-    let players = players_line(&record.seats, me);
+    let players = players_line(record, me);
     let ago = describe::ago(record.finished_at, now);
     let whole = format!("{head}, {moves}");
     if text_width(&whole) <= first_width {

@@ -166,6 +166,7 @@ fn a_prepared_lesson_is_stored_as_prepared_or_worked_out_again_if_the_brain_chan
         let record = crate::store::NewRecord {
             game: parlor_shared::game::GameKind::Hexapawn,
             seats: vec!["human".into(), "HER".into()],
+            players: vec![None, None],
             outcome: parlor_shared::game::Outcome::Won { seat: 0 },
             start: parlor_shared::game::GameSetup::Cave.start().unwrap(),
             moves: Vec::new(),

@@ -93,6 +93,7 @@ pub fn record(moves: Vec<GameMove>) -> NewRecord {
     NewRecord {
         game: GameKind::Cave,
         seats: vec!["human".into(), "human".into()],
+        players: vec![None, None],
         outcome: Outcome::Won { seat: 0 },
         start: GameSetup::Cave.start().unwrap(),
         moves,

@@ -1,6 +1,7 @@
 //! Finished games: stored whole, listed newest first, and the store's cap.
 
 use parlor_shared::game::GameSetup;
+use parlor_shared::identity::PlayerId;
 
 use super::*;
 use crate::store::Store;
@@ -14,22 +15,21 @@ fn a_saved_game_comes_back_whole_and_lists_first(store: Store) {
     let moves = vec![cave("a1"), cave("h8"), cave("b1")];
     let older = store.save(&record(vec![cave("a1")])).unwrap();
     let mut game = record(moves.clone());
-    game.seats = vec!["human".into(), "AI 1000 ms".into()];
+    game.seats = vec!["ada #0000".into(), "AI 1000 ms".into()];
+    game.players = vec![Some(PlayerId(0x0000_2a00_0000_002a)), None];
     let id = store.save(&game).unwrap();
     assert!(id > older, "ids grow");
     let got = store.get(id).unwrap().unwrap();
     assert_eq!(got.moves, moves);
     assert_eq!(got.start, GameSetup::Cave.start().unwrap());
     assert_eq!(got.summary.seats, game.seats);
+    assert_eq!(got.summary.players, game.players);
     assert_eq!(got.summary.outcome, Outcome::Won { seat: 0 });
     assert_eq!(got.summary.moves, 3);
-    let listed: Vec<_> = store
-        .list()
-        .unwrap()
-        .iter()
-        .map(|summary| summary.id)
-        .collect();
-    assert_eq!(listed, vec![id, older], "newest first");
+    let listed = store.list().unwrap();
+    let ids: Vec<_> = listed.iter().map(|summary| summary.id).collect();
+    assert_eq!(ids, vec![id, older], "newest first");
+    assert_eq!(listed[0].players, game.players, "players listed too");
     assert!(store.get(id + 1000).unwrap().is_none());
 }
 

@@ -4,16 +4,19 @@ use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use tokio_postgres::{Client, Row};
 use tracing::warn;
 
+use crate::store::record_columns::RawSummary;
 use crate::store::{NewRecord, RECORD_LIST_LIMIT, unix_now};
 
 pub async fn insert(client: &Client, record: &NewRecord) -> anyhow::Result<RecordId> {
     let row = client
         .query_one(
-            "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
-             VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id",
+            "INSERT INTO games (game, seats, players, outcome, start, moves, move_count,
+                                finished_at)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
             &[
                 &serde_json::to_string(&record.game)?,
                 &serde_json::to_string(&record.seats)?,
+                &serde_json::to_string(&record.players)?,
                 &serde_json::to_string(&record.outcome)?,
                 &serde_json::to_string(&record.start)?,
                 &serde_json::to_string(&record.moves)?,
@@ -29,7 +32,7 @@ pub async fn insert(client: &Client, record: &NewRecord) -> anyhow::Result<Recor
 pub async fn list(client: &Client) -> anyhow::Result<Vec<RecordSummary>> {
     let rows = client
         .query(
-            "SELECT id, game, seats, outcome, move_count, finished_at FROM games
+            "SELECT id, game, seats, outcome, move_count, finished_at, players FROM games
              ORDER BY id DESC LIMIT $1",
             &[&i64::from(RECORD_LIST_LIMIT)],
         )
@@ -51,7 +54,7 @@ pub async fn list(client: &Client) -> anyhow::Result<Vec<RecordSummary>> {
 pub async fn get(client: &Client, id: RecordId) -> anyhow::Result<Option<GameRecord>> {
     let row = client
         .query_opt(
-            "SELECT id, game, seats, outcome, move_count, finished_at, start, moves
+            "SELECT id, game, seats, outcome, move_count, finished_at, players, start, moves
              FROM games WHERE id = $1",
             &[&(id as i64)],
         )
@@ -59,21 +62,23 @@ pub async fn get(client: &Client, id: RecordId) -> anyhow::Result<Option<GameRec
     row.map(|row| {
         Ok(GameRecord {
             summary: summary(&row)?,
-            start: serde_json::from_str(row.try_get(6)?)?,
-            moves: serde_json::from_str(row.try_get(7)?)?,
+            start: serde_json::from_str(row.try_get(7)?)?,
+            moves: serde_json::from_str(row.try_get(8)?)?,
         })
     })
     .transpose()
 }
 
-/// The summary columns (the first six) of a `games` row.
+/// The summary columns (the first seven, in `record_columns`' order) of a `games` row.
 fn summary(row: &Row) -> anyhow::Result<RecordSummary> {
-    Ok(RecordSummary {
-        id: row.try_get::<_, i64>(0)? as RecordId,
-        game: serde_json::from_str(row.try_get(1)?)?,
-        seats: serde_json::from_str(row.try_get(2)?)?,
-        outcome: serde_json::from_str(row.try_get(3)?)?,
-        moves: row.try_get::<_, i64>(4)? as u32,
-        finished_at: row.try_get::<_, i64>(5)? as u64,
-    })
+    RawSummary {
+        id: row.try_get(0)?,
+        game: row.try_get(1)?,
+        seats: row.try_get(2)?,
+        outcome: row.try_get(3)?,
+        moves: row.try_get(4)?,
+        finished_at: row.try_get(5)?,
+        players: row.try_get(6)?,
+    }
+    .decode()
 }

@@ -4,11 +4,12 @@
 //! under an advisory lock.
 
 use anyhow::bail;
-use tokio_postgres::{Client, Config, NoTls};
+use tokio_postgres::{Client, Config, NoTls, Transaction};
 use tracing::warn;
 
-/// The layout this server writes (`parlor_meta.layout`); a newer one is refused.
-pub const LAYOUT: i64 = 1;
+/// The layout this server writes (`parlor_meta.layout`); a newer one is refused. Layout 2
+/// keeps each finished game's player ids (`games.players`).
+pub const LAYOUT: i64 = 2;
 
 /// The advisory lock key under which the tables are made (any number of Parlor's own).
 const SCHEMA_LOCK: i64 = 0x7061_726c_6f72;
@@ -46,7 +47,9 @@ const SCHEMA: &str = "
         start       TEXT    NOT NULL,
         moves       TEXT    NOT NULL,
         move_count  BIGINT  NOT NULL,
-        finished_at BIGINT  NOT NULL
+        finished_at BIGINT  NOT NULL,
+        -- From layout 2 on; NULL in games stored before.
+        players     TEXT
     );
     CREATE TABLE IF NOT EXISTS brains (
         name        TEXT    PRIMARY KEY,
@@ -138,11 +141,12 @@ pub async fn create(client: &mut Client) -> anyhow::Result<i64> {
             named.join(", ")
         );
     }
+    let mut layout = None;
     if found.iter().any(|table| table == "parlor_meta") {
-        let layout: Option<i64> = transaction
+        layout = transaction
             .query_opt("SELECT value FROM parlor_meta WHERE name = 'layout'", &[])
             .await?
-            .map(|row| row.get(0));
+            .map(|row| row.get::<_, i64>(0));
         if let Some(layout) = layout.filter(|&layout| layout > LAYOUT) {
             bail!(
                 "a newer Parlor wrote it (layout {layout}; this server knows up to {LAYOUT}): \
@@ -151,6 +155,9 @@ pub async fn create(client: &mut Client) -> anyhow::Result<i64> {
         }
     }
     transaction.batch_execute(SCHEMA).await?;
+    if let Some(older) = layout.filter(|&layout| layout < LAYOUT) {
+        migrate(&transaction, older).await?;
+    }
     // The hall's id is drawn here and kept only by the first server to get this far.
     let drawn = i64::from_le_bytes(getrandom::u64()?.to_le_bytes()) & i64::MAX;
     transaction
@@ -166,6 +173,23 @@ pub async fn create(client: &mut Client) -> anyhow::Result<i64> {
         .get(0);
     transaction.commit().await?;
     Ok(hall)
+}
+
+/// Brings a database of layout `from` to this one. Nodes of the older layout may still be
+/// running: what they write leaves the new columns `NULL`, which the new code reads.
+async fn migrate(transaction: &Transaction<'_>, from: i64) -> anyhow::Result<()> {
+    if from < 2 {
+        transaction
+            .batch_execute("ALTER TABLE games ADD COLUMN IF NOT EXISTS players TEXT")
+            .await?;
+    }
+    transaction
+        .execute(
+            "UPDATE parlor_meta SET value = $1 WHERE name = 'layout'",
+            &[&LAYOUT],
+        )
+        .await?;
+    Ok(())
 }
 
 /// The bytes Parlor's tables take (with their indexes and TOAST).

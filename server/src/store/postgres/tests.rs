@@ -3,7 +3,10 @@
 
 use super::PgStore;
 use super::test_database::{TestDatabase, execute as run};
-use crate::store::conformance::{block_on, cave, cave_room, game_rows};
+use parlor_shared::game::GameSetup;
+use parlor_shared::identity::PlayerId;
+
+use crate::store::conformance::{block_on, cave, cave_room, game_rows, record};
 
 #[test]
 fn another_programs_database_is_refused_and_a_newer_layout_too() {
@@ -120,4 +123,42 @@ fn a_failed_connection_is_said_once() {
     );
     assert!(!refused.contains("creating a new object"), "{refused}");
     assert!(refused.contains("Connection refused"), "{refused}");
+}
+
+#[test]
+fn a_layout_1_database_gets_record_players_and_keeps_its_games() {
+    let Some(database) = TestDatabase::create() else {
+        return;
+    };
+    drop(database.store());
+    let start = serde_json::to_string(&GameSetup::Cave.start().unwrap()).unwrap();
+    run(
+        &database.url(),
+        &format!(
+            r#"ALTER TABLE games DROP COLUMN players;
+               UPDATE parlor_meta SET value = 1 WHERE name = 'layout';
+               INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
+               VALUES ('"Cave"', '["ada #0000","bob #1111"]', '"Tie"', '{start}', '[]', 0, 1)"#
+        ),
+    );
+    let store = database.store();
+    let old = store.list().unwrap();
+    assert_eq!(old[0].seats, ["ada #0000", "bob #1111"]);
+    assert_eq!(old[0].players, [None, None], "kept no players");
+    let mut game = record(vec![cave("a1")]);
+    game.players = vec![Some(PlayerId(7)), None];
+    let id = store.save(&game).unwrap();
+    assert_eq!(
+        store.get(id).unwrap().unwrap().summary.players,
+        game.players
+    );
+    drop(store);
+    run(
+        &database.url(),
+        "DO $$ BEGIN
+             IF (SELECT value FROM parlor_meta WHERE name = 'layout') <> 2 THEN
+                 RAISE EXCEPTION 'layout not raised';
+             END IF;
+         END $$",
+    );
 }

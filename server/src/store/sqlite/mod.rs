@@ -21,6 +21,7 @@ use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::{info, warn};
 
+use crate::store::record_columns::RawSummary;
 use crate::store::{NewRecord, RECORD_LIST_LIMIT, StoreFull, unix_now};
 
 /// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
@@ -36,9 +37,13 @@ const PACKED_BRAINS_VERSION: i64 = 3;
 /// nobody follows them.
 const PLAYERS_VERSION: i64 = 4;
 /// The layout version from which rooms and brains keep the source address they were made from
-/// (`crate::source`), so the per-address quotas count them across restarts. It is the newest
-/// layout; a store of a newer one is refused.
+/// (`crate::source`), so the per-address quotas count them across restarts.
 pub(crate) const SOURCES_VERSION: i64 = 5;
+/// The layout version from which finished games keep each seat's player id beside its label,
+/// so a player knows their games after a rename.
+const RECORD_PLAYERS_VERSION: i64 = 6;
+/// The newest layout, the one this server writes; a store of a newer one is refused.
+pub(crate) const LAYOUT: i64 = RECORD_PLAYERS_VERSION;
 
 /// A cheap handle to the database. Reads (and brain imports and resets) block, so async code
 /// calls them through `spawn_blocking`; the writes of rooms go through the store's one writer
@@ -112,10 +117,10 @@ impl SqliteStore {
     ) -> anyhow::Result<SqliteStore> {
         // Before anything is created in it.
         let version: i64 = connection.pragma_query_value(None, "user_version", |row| row.get(0))?;
-        if version > SOURCES_VERSION {
+        if version > LAYOUT {
             bail!(
                 "a newer Parlor wrote it (layout {version}; this server knows up to \
-                 {SOURCES_VERSION}): run that version, or give this one another --data"
+                 {LAYOUT}): run that version, or give this one another --data"
             );
         }
         tables::check_parlor_store(&connection, version)?;
@@ -162,6 +167,11 @@ impl SqliteStore {
         if version < SOURCES_VERSION {
             // Rooms and brains of older stores keep no address: they count for their player.
             connection.pragma_update(None, "user_version", SOURCES_VERSION)?;
+        }
+        if version < RECORD_PLAYERS_VERSION {
+            // Games stored before keep no player ids: clients go by their labels.
+            tables::add_record_players(&connection)?;
+            connection.pragma_update(None, "user_version", RECORD_PLAYERS_VERSION)?;
         }
         let size = Arc::new(size::StoreSize::uncapped(&connection));
         let connection = Arc::new(Mutex::new(connection));
@@ -228,7 +238,7 @@ impl SqliteStore {
     pub fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
         let connection = self.lock();
         let mut statement = connection.prepare(
-            "SELECT id, game, seats, outcome, move_count, finished_at FROM games
+            "SELECT id, game, seats, outcome, move_count, finished_at, players FROM games
              ORDER BY id DESC LIMIT ?1",
         )?;
         let rows = statement.query_map([RECORD_LIST_LIMIT], |row| {
@@ -256,14 +266,15 @@ impl SqliteStore {
         let connection = self.lock();
         let row = connection
             .query_row(
-                "SELECT id, game, seats, outcome, move_count, finished_at, start, moves
+                "SELECT id, game, seats, outcome, move_count, finished_at, players, start,
+                        moves
                  FROM games WHERE id = ?1",
                 [id as i64],
                 |row| {
                     Ok((
                         summary_columns(row)?,
-                        row.get::<_, String>(6)?,
                         row.get::<_, String>(7)?,
+                        row.get::<_, String>(8)?,
                     ))
                 },
             )
@@ -384,11 +395,13 @@ fn check_usable(connection: &Connection) -> anyhow::Result<()> {
 fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<RecordId> {
     let finished_at = unix_now();
     connection.execute(
-        "INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO games (game, seats, players, outcome, start, moves, move_count,
+                            finished_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
             serde_json::to_string(&record.game)?,
             serde_json::to_string(&record.seats)?,
+            serde_json::to_string(&record.players)?,
             serde_json::to_string(&record.outcome)?,
             serde_json::to_string(&record.start)?,
             serde_json::to_string(&record.moves)?,
@@ -399,16 +412,7 @@ fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<
     Ok(connection.last_insert_rowid() as RecordId)
 }
 
-/// The summary columns as read, before their JSON is decoded.
-struct RawSummary {
-    id: i64,
-    game: String,
-    seats: String,
-    outcome: String,
-    moves: i64,
-    finished_at: i64,
-}
-
+/// The summary columns of a `games` row, in `record_columns`' order.
 fn summary_columns(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawSummary> {
     Ok(RawSummary {
         id: row.get(0)?,
@@ -417,20 +421,8 @@ fn summary_columns(row: &rusqlite::Row<'_>) -> rusqlite::Result<RawSummary> {
         outcome: row.get(3)?,
         moves: row.get(4)?,
         finished_at: row.get(5)?,
+        players: row.get(6)?,
     })
-}
-
-impl RawSummary {
-    fn decode(self) -> anyhow::Result<RecordSummary> {
-        Ok(RecordSummary {
-            id: self.id as RecordId,
-            game: serde_json::from_str(&self.game)?,
-            seats: serde_json::from_str(&self.seats)?,
-            outcome: serde_json::from_str(&self.outcome)?,
-            moves: self.moves as u32,
-            finished_at: self.finished_at as u64,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -94,7 +94,7 @@ fn a_store_from_before_seat_keys_has_its_tokens_replaced_by_their_keys_when_it_o
         .unwrap();
     assert_eq!(
         version,
-        crate::store::sqlite::SOURCES_VERSION,
+        crate::store::sqlite::LAYOUT,
         "migrated once, to the latest layout, not at every open"
     );
     let unfinished = store.load_rooms().unwrap();

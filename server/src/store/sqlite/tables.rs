@@ -5,7 +5,10 @@
 use anyhow::{bail, ensure};
 use rusqlite::Connection;
 
-use super::{BRAIN_REVISIONS_VERSION, PLAYERS_VERSION, SOURCES_VERSION, rooms};
+use super::{
+    BRAIN_REVISIONS_VERSION, LAYOUT, PLAYERS_VERSION, RECORD_PLAYERS_VERSION, SOURCES_VERSION,
+    rooms,
+};
 
 /// Finished games and HER's brains (the rooms in progress are `rooms::SCHEMA`).
 pub(super) const SCHEMA: &str = "
@@ -17,7 +20,9 @@ pub(super) const SCHEMA: &str = "
         start       TEXT    NOT NULL,
         moves       TEXT    NOT NULL,
         move_count  INTEGER NOT NULL,
-        finished_at INTEGER NOT NULL
+        finished_at INTEGER NOT NULL,
+        -- Each seat's player id, JSON beside `seats`. From layout 6 on, NULL before.
+        players     TEXT
     );
     CREATE TABLE IF NOT EXISTS brains (
         name        TEXT    PRIMARY KEY,
@@ -38,6 +43,18 @@ pub(super) const SCHEMA: &str = "
         name        TEXT    PRIMARY KEY,
         address     TEXT    NOT NULL
     );";
+
+/// Adds layout 6's column of players to the finished games of an older store, whose games
+/// keep `NULL` there (shown by their labels alone).
+pub(super) fn add_record_players(connection: &Connection) -> anyhow::Result<()> {
+    let exists = connection
+        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'players'")?
+        .exists([])?;
+    if !exists {
+        connection.execute_batch("ALTER TABLE games ADD COLUMN players TEXT")?;
+    }
+    Ok(())
+}
 
 /// How many of a foreign database's tables, or a foreign table's columns, a refusal names.
 const NAMED: usize = 5;
@@ -64,7 +81,7 @@ pub(super) fn check_parlor_store(database: &Connection, version: i64) -> anyhow:
     // a damaged schema), and the schema would make it again, empty, dropping what it held
     // without a word. (A store of an older layout may lack tables its migrations add.)
     let missing: Vec<&String> = ours.iter().filter(|table| !found.contains(table)).collect();
-    if version == SOURCES_VERSION && !found.is_empty() && !missing.is_empty() {
+    if version == LAYOUT && !found.is_empty() && !missing.is_empty() {
         let missing: Vec<String> = missing.into_iter().cloned().collect();
         bail!(
             "it is damaged: its table {} is missing (it has {}); restore it from a copy, or \
@@ -106,6 +123,7 @@ fn added_later(table: &str, column: &str, version: i64) -> bool {
         ("brains", "revision") => version < BRAIN_REVISIONS_VERSION,
         ("rooms", "players" | "creator" | "unfollowed_since") => version < PLAYERS_VERSION,
         ("rooms", "address") => version < SOURCES_VERSION,
+        ("games", "players") => version < RECORD_PLAYERS_VERSION,
         _ => false,
     }
 }
@@ -160,6 +178,16 @@ mod tests {
             refused.contains("brains has no column revision"),
             "{refused}"
         );
+        // Finished games without their players, as layout 6 adds them.
+        let without_players = SCHEMA.replace(
+            ",\n        -- Each seat's player id, JSON beside `seats`. From layout 6 on, NULL \
+             before.\n        players     TEXT",
+            "",
+        );
+        assert_ne!(without_players, SCHEMA);
+        check_parlor_store(&database(&without_players), 5).unwrap();
+        let refused = refusal(&format!("{without_players}; {}", rooms::SCHEMA), 6);
+        assert!(refused.contains("games has no column players"), "{refused}");
         // SQLite's own tables and one of someone's own beside Parlor's are no reason.
         check_parlor_store(
             &database(&format!("{SCHEMA}; CREATE TABLE notes (text); ANALYZE;")),

@@ -15,6 +15,7 @@ fn a_saved_game_comes_back_whole_and_survives_reopening() {
     let record = NewRecord {
         game: GameKind::Cave,
         seats: vec!["human".into(), "AI 1000 ms".into()],
+        players: vec![None, None],
         outcome: Outcome::Won { seat: 1 },
         start: GameSetup::Cave.start().unwrap(),
         moves: moves.clone(),
@@ -37,6 +38,7 @@ fn cave_record() -> NewRecord {
     NewRecord {
         game: GameKind::Cave,
         seats: vec!["human".into(), "human".into()],
+        players: vec![None, None],
         outcome: Outcome::Tie,
         start: GameSetup::Cave.start().unwrap(),
         moves: vec![GameMove::Cave("a1".parse().unwrap())],
@@ -82,6 +84,45 @@ fn a_store_from_before_brain_revisions_gets_them_and_keeps_its_brains() {
         stored_as, "blob",
         "rewritten packed; the JSON text row was read above"
     );
+}
+
+#[test]
+fn a_store_from_before_record_players_keeps_its_games_and_then_keeps_players() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let old = Connection::open(dir.path().join("games.db")).unwrap();
+        old.execute_batch(
+            "CREATE TABLE games (id INTEGER PRIMARY KEY, game TEXT NOT NULL,
+                 seats TEXT NOT NULL, outcome TEXT NOT NULL, start TEXT NOT NULL,
+                 moves TEXT NOT NULL, move_count INTEGER NOT NULL,
+                 finished_at INTEGER NOT NULL);
+             PRAGMA user_version = 5;",
+        )
+        .unwrap();
+        let start = serde_json::to_string(&GameSetup::Cave.start().unwrap()).unwrap();
+        old.execute(
+            r#"INSERT INTO games VALUES (1, '"Cave"', '["ada #0000","bob #1111"]', '"Tie"',
+                 ?1, '[]', 0, 1700000000)"#,
+            [start],
+        )
+        .unwrap();
+    }
+    let store = SqliteStore::open(dir.path()).unwrap();
+    let version: i64 = (store.lock())
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, LAYOUT);
+    let old = store.get(1).unwrap().expect("the old game stays");
+    assert_eq!(old.summary.seats, ["ada #0000", "bob #1111"]);
+    assert_eq!(old.summary.players, [None, None], "kept no players");
+    let mut record = cave_record();
+    record.players = vec![Some(parlor_shared::identity::PlayerId(7)), None];
+    let id = store.save(&record).unwrap();
+    drop(store);
+    let store = SqliteStore::open(dir.path()).unwrap();
+    assert_eq!(store.list().unwrap()[0].id, id);
+    assert_eq!(store.list().unwrap()[0].players, record.players);
+    assert_eq!(store.list().unwrap()[1].players, [None, None]);
 }
 
 #[test]

@@ -256,15 +256,70 @@ fn games_that_wait_for_our_move_come_first_and_are_marked_in_the_rooms_too() {
     assert!(!waits_for_me(&room, &[], Some(ada.id)), "no such seat");
 }
 
+/// A stored Cave game of these seats and players.
+fn stored(seats: &[String], players: Vec<Option<PlayerId>>) -> RecordSummary {
+    RecordSummary {
+        id: 9,
+        game: GameKind::Cave,
+        seats: seats.to_vec(),
+        players,
+        outcome: parlor_shared::game::Outcome::Tie,
+        moves: 30,
+        finished_at: 0,
+    }
+}
+
 #[test]
 fn a_stored_game_calls_our_seat_you() {
     let seats = [ada().label(), "AI 1 s (strong)".to_string()];
-    assert_eq!(players_line(&seats, Some(&ada())), "you vs AI 1 s (strong)");
+    let record = stored(&seats, vec![Some(ada().id), None]);
     assert_eq!(
-        players_line(&seats, Some(&player(0xb0b, "Bob"))),
+        players_line(&record, Some(&ada())),
+        "you vs AI 1 s (strong)"
+    );
+    assert_eq!(
+        players_line(&record, Some(&player(0xb0b, "Bob"))),
         seats.join(" vs ")
     );
-    assert_eq!(players_line(&seats, None), seats.join(" vs "));
+    assert_eq!(players_line(&record, None), seats.join(" vs "));
+}
+
+#[test]
+fn a_stored_game_is_ours_by_id_after_a_rename_and_by_label_when_stored_without_ids() {
+    let seats = [ada().label(), player(0xb0b, "Bob").label()];
+    let renamed = Player {
+        name: "Ada Lovelace".into(),
+        ..ada()
+    };
+    let record = stored(&seats, vec![Some(ada().id), Some(PlayerId(0xb0b))]);
+    assert_eq!(
+        players_line(&record, Some(&renamed)),
+        format!("you vs {}", seats[1])
+    );
+    // Another player who took the same name and whose id starts alike is not us.
+    let namesake = Player {
+        id: PlayerId(ada().id.0 ^ 1),
+        ..ada()
+    };
+    assert_eq!(
+        namesake.label(),
+        ada().label(),
+        "the labels alone cannot tell"
+    );
+    assert_eq!(players_line(&record, Some(&namesake)), seats.join(" vs "));
+    // Stored before ids were kept: the label is all there is.
+    let old = stored(&seats, vec![None, None]);
+    assert_eq!(
+        players_line(&old, Some(&ada())),
+        format!("you vs {}", seats[1])
+    );
+    assert_eq!(players_line(&old, Some(&renamed)), seats.join(" vs "));
+    // A list of players that does not fit the seats names nobody wrongly.
+    let short = stored(&seats, vec![Some(PlayerId(0xb0b))]);
+    assert_eq!(
+        players_line(&short, Some(&ada())),
+        format!("you vs {}", seats[1])
+    );
 }
 
 #[test]

@@ -1,0 +1,90 @@
+//! A finished game's summary as its columns, the same in every database, read before their
+//! JSON is decoded: `SELECT id, game, seats, outcome, move_count, finished_at, players`.
+
+use anyhow::Context;
+use parlor_shared::identity::PlayerId;
+use parlor_shared::protocol::{RecordId, RecordSummary};
+use tracing::warn;
+
+pub struct RawSummary {
+    pub id: i64,
+    pub game: String,
+    pub seats: String,
+    pub outcome: String,
+    pub moves: i64,
+    pub finished_at: i64,
+    /// `NULL` in games stored before players were kept.
+    pub players: Option<String>,
+}
+
+impl RawSummary {
+    pub fn decode(self) -> anyhow::Result<RecordSummary> {
+        let id = self.id as RecordId;
+        let seats: Vec<String> = serde_json::from_str(&self.seats).context("seats")?;
+        let players = seat_players(id, self.players.as_deref(), seats.len());
+        Ok(RecordSummary {
+            id,
+            game: serde_json::from_str(&self.game).context("game")?,
+            seats,
+            players,
+            outcome: serde_json::from_str(&self.outcome).context("outcome")?,
+            moves: self.moves as u32,
+            finished_at: self.finished_at as u64,
+        })
+    }
+}
+
+/// One player per seat. The ids only add to the labels, so a column that does not read, or
+/// does not fit the seats, costs the game its ids (it is shown by its labels, as a game
+/// stored before them), not its place in the list.
+fn seat_players(record: RecordId, column: Option<&str>, seats: usize) -> Vec<Option<PlayerId>> {
+    let unknown = || vec![None; seats];
+    let Some(column) = column else {
+        return unknown();
+    };
+    match serde_json::from_str::<Vec<Option<PlayerId>>>(column) {
+        Ok(players) if players.len() == seats => players,
+        read => {
+            let error = read.map_or_else(
+                |error| error.to_string(),
+                |players| format!("{} players for {seats} seats", players.len()),
+            );
+            warn!(record, error, "stored game's players left out");
+            unknown()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn raw(players: Option<&str>) -> RawSummary {
+        RawSummary {
+            id: 7,
+            game: r#""Cave""#.into(),
+            seats: r#"["ada #0000","AI 1 s (strong)"]"#.into(),
+            outcome: r#""Tie""#.into(),
+            moves: 12,
+            finished_at: 1_700_000_000,
+            players: players.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn players_are_read_beside_their_seats() {
+        let summary = raw(Some("[42,null]")).decode().unwrap();
+        assert_eq!(summary.players, vec![Some(PlayerId(42)), None]);
+        assert_eq!(summary.seats.len(), 2);
+    }
+
+    #[test]
+    fn a_game_without_readable_players_keeps_its_place_and_labels() {
+        for column in [None, Some("not json"), Some("[42]"), Some("[1,2,3]")] {
+            let summary = raw(column).decode().unwrap();
+            assert_eq!(summary.players, vec![None, None], "{column:?}");
+            assert_eq!(summary.seats[0], "ada #0000");
+            assert_eq!(summary.moves, 12);
+        }
+    }
+}
