@@ -4,7 +4,8 @@
 //! the lobby, Create room, and Enter presses it. Another connection then sees the room, made by
 //! the renamed person. On the boards, the arrow keys and Enter play Magnetic Cave, EWN and
 //! Hexapawn, and a piece's number typed and an arrow key slide a Numeric Klotski piece: another
-//! connection watching the room sees each move.
+//! connection watching the room sees each move. F6 brings the ring to the lobby's rooms in
+//! four presses.
 
 mod common;
 
@@ -15,12 +16,14 @@ use common::net::{PATIENCE, WindowHall, message};
 use common::x_screen::Screen;
 use common::{CLIENT, have_command};
 use parlor_shared::ewn::EwnMove;
-use parlor_shared::game::GameMove;
+use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::hexapawn::{Dims, HexMove, Move, Position, Square};
 use parlor_shared::klotski::{Dir, KlotskiMove, Move as Slide};
-use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, RoomSummary, ServerMsg};
+use parlor_shared::protocol::{
+    ClientMsg, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
+};
 
-use common::net::state_where;
+use common::net::{created, state_where};
 
 /// Keys typed into the window, each after the one before has been seen.
 fn keys(screen: &Screen, keys: &[&str]) {
@@ -102,6 +105,46 @@ fn tab_shift_tab_and_enter_rename_the_person_and_create_a_room() {
     };
     let creator = room.creator.as_ref().unwrap();
     assert_eq!(creator.name, "Kate", "the name typed and entered");
+}
+
+#[test]
+fn f6_reaches_the_rooms_list_in_four_presses_and_enter_joins_a_room() {
+    if !have_command("xdotool", "xdotool") || !have_command("Xvfb", "xvfb") {
+        return;
+    }
+    let hall = WindowHall::start();
+    let observer = hall.somebody_else();
+    observer.send(ClientMsg::CreateRoom {
+        setup: GameSetup::Cave,
+        seats: vec![SeatSpec::Human, SeatSpec::Human],
+    });
+    let room = created(&observer);
+    observer.send(ClientMsg::Watch { room });
+    state_where(&observer, room, |_| true);
+    let screen = Screen::start();
+    let mut client = start_window(&screen, &hall, &[]);
+    // The server row (its address field first), the creation form, its Create button, then
+    // the rooms, whose first button is the room's "Join Black".
+    keys(&screen, &["F6", "F6", "F6", "F6", "Return"]);
+    let joined = state_where(&observer, room, |state| state.seats[0] != SeatState::Open);
+    let _ = client.kill();
+    let _ = client.wait();
+    assert!(
+        matches!(
+            &joined.seats[0],
+            SeatState::Taken {
+                player: Some(_),
+                ..
+            }
+        ),
+        "{:?}",
+        joined.seats
+    );
+    assert_eq!(
+        joined.seats[1],
+        SeatState::Open,
+        "only the first button pressed"
+    );
 }
 
 /// The rooms made by somebody, as `observer` lists them, once there are any.

@@ -7,7 +7,10 @@
 //! matches (another screen came, the row went, Resign became Play again), the ring goes. A
 //! mouse click or Escape takes it away too; a click on a text field gives it the ring. Tab
 //! passes over a button drawn disabled. An arrow key on a board takes the ring away as well:
-//! the board's cursor (`board_cursor`) has the keyboard then.
+//! the board's cursor (`board_cursor`) has the keyboard then. A screen may be drawn in parts
+//! ([`part`]: the lobby's form, our games, the rooms, the stored games): F6 brings the ring to
+//! the first control of the next part (Shift+F6 the part before), so that a list far down the
+//! drawing order is a key away.
 
 use std::cell::RefCell;
 use std::hash::{DefaultHasher, Hash, Hasher};
@@ -34,15 +37,22 @@ pub struct RingKeys {
     pub press: bool,
     /// Escape: the ring goes.
     pub escape: bool,
+    /// F6: the first control of the next part of the screen.
+    pub next_part: bool,
+    /// Shift+F6: the first control of the part before.
+    pub back_part: bool,
 }
 
 impl RingKeys {
     pub fn pressed() -> RingKeys {
         let tab = is_key_pressed(KeyCode::Tab);
+        let f6 = is_key_pressed(KeyCode::F6);
         let shift = is_key_down(KeyCode::LeftShift) || is_key_down(KeyCode::RightShift);
         RingKeys {
             next: tab && !shift,
             back: tab && shift,
+            next_part: f6 && !shift,
+            back_part: f6 && shift,
             press: is_key_pressed(KeyCode::Enter)
                 || is_key_pressed(KeyCode::KpEnter)
                 || is_key_pressed(KeyCode::Space),
@@ -56,11 +66,11 @@ impl RingKeys {
 pub struct Focus {
     /// The control has the ring.
     pub ringed: bool,
-    /// The ring came to it this frame (Tab).
+    /// The ring came to it this frame (Tab or F6).
     pub arrived: bool,
     /// Enter or Space pressed it this frame.
     pub pressed: bool,
-    /// Tab moved the ring this frame (a field without it then lets the keyboard go).
+    /// Tab or F6 moved the ring this frame (a field without it then lets the keyboard go).
     pub moved: bool,
 }
 
@@ -124,6 +134,9 @@ struct Ring {
     /// Whether each control drawn so far this frame was enabled, in drawing order (at the
     /// frame's start: those of the last frame), for Tab to pass over the disabled ones.
     enabled: Vec<bool>,
+    /// Where each part of the screen begins in `enabled` (at the frame's start: the last
+    /// frame's), for F6.
+    parts: Vec<usize>,
     /// The scope controls are drawn in now, and how many were drawn in it so far.
     scope: Option<Scope>,
     in_scope: usize,
@@ -180,6 +193,20 @@ pub fn let_go() {
     RING_STATE.with_borrow_mut(Ring::let_go);
 }
 
+/// The controls drawn from now on make a new part of the screen, for F6.
+pub fn part() {
+    RING_STATE.with_borrow_mut(|ring| {
+        let next = ring.enabled.len();
+        ring.parts.push(next);
+    });
+}
+
+/// Whether a control has the ring: the keyboard is in use, and a screen may say which keys
+/// do what.
+pub fn ring_shown() -> bool {
+    RING_STATE.with_borrow(|ring| ring.ringed.is_some())
+}
+
 /// Draws a list's row with `draw`, its controls known by `scope`, so that the ring stays on
 /// a row's control when the list moves under it (a room made above it, or the list moved).
 pub fn scoped<T>(scope: Scope, draw: impl FnOnce() -> T) -> T {
@@ -219,10 +246,17 @@ impl Ring {
             self.ringed = None;
         }
         let enabled = std::mem::take(&mut self.enabled);
-        if keys.next || keys.back {
-            let from = self.ringed.map(|ringed| ringed.index);
-            self.ringed =
-                tab_target(&enabled, from, keys.back).map(|index| Ringed { index, place: None });
+        let parts = std::mem::take(&mut self.parts);
+        let from = self.ringed.map(|ringed| ringed.index);
+        let target = if keys.next || keys.back {
+            Some(tab_target(&enabled, from, keys.back))
+        } else if keys.next_part || keys.back_part {
+            Some(part_target(&enabled, &parts, from, keys.back_part))
+        } else {
+            None
+        };
+        if let Some(target) = target {
+            self.ringed = target.map(|index| Ringed { index, place: None });
         }
         self.keys = keys;
         self.found = false;
@@ -242,8 +276,9 @@ impl Ring {
             scope,
             words: words_of(label),
         };
+        let keys = self.keys;
         let unringed = Focus {
-            moved: self.keys.next || self.keys.back,
+            moved: keys.next || keys.back || keys.next_part || keys.back_part,
             ..Focus::default()
         };
         if clicked {
@@ -285,15 +320,40 @@ impl Ring {
 /// The control Tab brings the ring to from the one at `from` (`back`: Shift+Tab), among the
 /// last frame's controls, passing over the disabled ones; none when no control is enabled.
 fn tab_target(enabled: &[bool], from: Option<usize>, back: bool) -> Option<usize> {
-    let count = enabled.len();
-    (1..=count)
-        .map(|step| match (from, back) {
-            (None, false) => step - 1,
-            (None, true) => count - step,
-            (Some(index), false) => (index + step) % count,
-            (Some(index), true) => (index + count - step) % count,
-        })
-        .find(|&index| enabled[index])
+    around(enabled.len(), from, back).find(|&index| enabled[index])
+}
+
+/// The `count` places in the order Tab (`back`: Shift+Tab) visits them from `from`, which
+/// comes last; from nowhere, the first place first (the last, going back).
+fn around(count: usize, from: Option<usize>, back: bool) -> impl Iterator<Item = usize> {
+    (1..=count).map(move |step| match (from, back) {
+        (None, false) => step - 1,
+        (None, true) => count - step,
+        (Some(index), false) => (index + step) % count,
+        (Some(index), true) => (index + count - step) % count,
+    })
+}
+
+/// The control F6 brings the ring to from the one at `from` (`back`: Shift+F6): the first
+/// enabled control of the next part (of the part before) that has one, among the last frame's
+/// controls, whose parts begin at `parts`. Controls drawn before the first part make a part
+/// of their own.
+fn part_target(
+    enabled: &[bool],
+    parts: &[usize],
+    from: Option<usize>,
+    back: bool,
+) -> Option<usize> {
+    let mut starts: Vec<usize> = std::iter::once(0).chain(parts.iter().copied()).collect();
+    starts.dedup();
+    starts.retain(|&start| start < enabled.len());
+    let count = starts.len();
+    let first_enabled = |part: usize| {
+        let end = starts.get(part + 1).copied().unwrap_or(enabled.len());
+        (starts[part]..end).find(|&index| enabled[index])
+    };
+    let here = from.map(|from| starts.iter().rposition(|&start| start <= from).unwrap_or(0));
+    around(count, here, back).find_map(first_enabled)
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ use super::confirm::Confirmation;
 use super::describe;
 use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
+use super::key_focus;
 use super::klotski::KlotskiLobbyForm;
 use super::text_field::{FieldEvent, TextField};
 use super::widgets::TOP_BAR_HEIGHT;
@@ -249,6 +250,8 @@ impl LobbyView {
             "Type the name you go by (1 to 32 characters) and press Enter."
         } else if put_back {
             "Your name did not change: a new name counts once Enter is pressed in its field."
+        } else if key_focus::ring_shown() {
+            "Tab: the next button. F6: the next part (form, Create, your games, rooms, stored games)."
         } else {
             "Click the address to switch to another server, or your name to change it."
         };
@@ -290,6 +293,7 @@ impl LobbyView {
         bottom: f32,
         connected: bool,
     ) -> Option<LobbyAction> {
+        key_focus::part();
         let title = format!("New {} room", self.game.name());
         heading_fit(&title, LEFT_X, top + 22.0, LEFT_WIDTH);
         let mut y = top + 36.0;

@@ -278,6 +278,8 @@ pub struct FormArea {
 pub fn create_room_button(input: &Input, area: &FormArea, enabled: bool, hints: &[&str]) -> bool {
     let text = "Create room";
     let rect = Rect::new(area.x, area.create_y, button_width(text), BUTTON_HEIGHT);
+    // A part of its own, so that F6 reaches it past the form's many choices.
+    key_focus::part();
     if !hints.is_empty() {
         let room = area.x + area.width - rect.right() - 10.0;
         label(

@@ -12,6 +12,7 @@ use parlor_shared::hexapawn::{
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
 
 use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
+use crate::gui::key_focus;
 use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_enabled,
@@ -228,6 +229,7 @@ impl HexLobbyForm {
             "Create room"
         };
         let rect = Rect::new(x, area.create_y, button_width(text), BUTTON_HEIGHT);
+        key_focus::part();
         let clicked = button_enabled(input, rect, text, connected && room.is_ok());
         let (note, color) = match &room {
             Err(reason) => (reason.as_str(), ERROR_TEXT),

@@ -5,24 +5,32 @@ const TAB: RingKeys = RingKeys {
     back: false,
     press: false,
     escape: false,
+    next_part: false,
+    back_part: false,
 };
 const SHIFT_TAB: RingKeys = RingKeys {
     next: false,
     back: true,
     press: false,
     escape: false,
+    next_part: false,
+    back_part: false,
 };
 const ENTER: RingKeys = RingKeys {
     next: false,
     back: false,
     press: true,
     escape: false,
+    next_part: false,
+    back_part: false,
 };
 const NONE: RingKeys = RingKeys {
     next: false,
     back: false,
     press: false,
     escape: false,
+    next_part: false,
+    back_part: false,
 };
 
 fn rect(y: f32) -> Rect {
@@ -303,4 +311,91 @@ fn another_button_drawn_where_the_ringed_one_was_does_not_take_its_ring() {
     ring.start_frame(ENTER, false);
     let again = ring.control(button, "Play again", false, true);
     assert!(!again.ringed && !again.pressed);
+}
+
+const F6: RingKeys = RingKeys {
+    next_part: true,
+    ..NONE
+};
+const SHIFT_F6: RingKeys = RingKeys {
+    back_part: true,
+    ..NONE
+};
+
+/// One frame of a screen in parts: a server row of two controls, then a part of three whose
+/// first is disabled, an empty part, and a part of two: which control has the ring.
+fn parts_frame(ring: &mut Ring, keys: RingKeys) -> Option<usize> {
+    ring.start_frame(keys, false);
+    let mut ringed = None;
+    let mut index = 0;
+    let mut draw = |ring: &mut Ring, enabled: bool| {
+        if ring
+            .control_unnamed(rect(index as f32 * 40.0), false, enabled)
+            .ringed
+        {
+            ringed = Some(index);
+        }
+        index += 1;
+    };
+    draw(ring, true);
+    draw(ring, true);
+    ring.parts.push(ring.enabled.len());
+    draw(ring, false);
+    draw(ring, true);
+    draw(ring, true);
+    ring.parts.push(ring.enabled.len());
+    ring.parts.push(ring.enabled.len());
+    draw(ring, true);
+    draw(ring, true);
+    ringed
+}
+
+#[test]
+fn f6_brings_the_ring_to_each_parts_first_enabled_control_and_around() {
+    let mut ring = Ring::default();
+    assert_eq!(parts_frame(&mut ring, NONE), None);
+    assert_eq!(parts_frame(&mut ring, F6), Some(0), "the first part first");
+    assert_eq!(
+        parts_frame(&mut ring, F6),
+        Some(3),
+        "its disabled first passed over"
+    );
+    assert_eq!(
+        parts_frame(&mut ring, F6),
+        Some(5),
+        "the empty part passed over"
+    );
+    assert_eq!(parts_frame(&mut ring, F6), Some(0), "around");
+    assert_eq!(parts_frame(&mut ring, SHIFT_F6), Some(5));
+    assert_eq!(parts_frame(&mut ring, SHIFT_F6), Some(3));
+    assert_eq!(
+        parts_frame(&mut ring, TAB),
+        Some(4),
+        "Tab goes on from there"
+    );
+    assert_eq!(parts_frame(&mut ring, F6), Some(5), "F6 from inside a part");
+    assert_eq!(
+        parts_frame(&mut ring, SHIFT_F6),
+        Some(3),
+        "and back to its start"
+    );
+    let mut fresh = Ring::default();
+    parts_frame(&mut fresh, NONE);
+    assert_eq!(
+        parts_frame(&mut fresh, SHIFT_F6),
+        Some(5),
+        "Shift+F6: the last part"
+    );
+}
+
+#[test]
+fn f6_on_a_screen_without_parts_rings_its_first_control() {
+    let mut ring = Ring::default();
+    frame(&mut ring, NONE, SCREEN);
+    assert_eq!(ringed(frame(&mut ring, F6, SCREEN)), Some(0));
+    assert_eq!(
+        ringed(frame(&mut ring, F6, SCREEN)),
+        Some(0),
+        "one part: it stays"
+    );
 }

@@ -58,6 +58,7 @@ impl LobbyView {
             .is_empty()
             .then(|| empty_records_text(connected));
         let list = right_list(&title, empty, top, bottom)?;
+        key_focus::part();
         let visible = ((list.h / RECORD_ROW_HEIGHT).floor() as usize).max(1);
         input.scroll(&mut self.records_scroll, list, self.records.len(), visible);
         let now = SystemTime::now()
@@ -102,6 +103,7 @@ impl LobbyView {
         let heading = rooms_heading(self.rooms.len(), connected);
         let empty = self.rooms.is_empty().then(|| empty_rooms_text(connected));
         let list = right_list(&heading, empty, top, bottom)?;
+        key_focus::part();
         // Newest first: fresh rooms are the ones people are waiting in.
         let mut rooms: Vec<&RoomSummary> = self.rooms.iter().collect();
         rooms.sort_by_key(|room| std::cmp::Reverse(room.room));

@@ -257,6 +257,7 @@ pub fn draw_my_seats(
     if my_seats.is_empty() {
         return (None, top);
     }
+    key_focus::part();
     heading("Your games in progress", x, top + 22.0);
     let mut y = top + 34.0;
     let mut action = None;
