@@ -104,6 +104,18 @@ fn parse_window_size(text: &str) -> Result<(i32, i32), String> {
     sides.ok_or_else(|| format!("{text:?} is not a size such as 800x600 (200 to 8192 each)"))
 }
 
+/// Whether `command` opens a window, which runs for hours: its Klotski tables are read whole
+/// once before their first use. A command-line search, over in milliseconds, trusts a table
+/// file's verification record.
+fn opens_a_window(command: &Option<Command>) -> bool {
+    matches!(
+        command,
+        None | Some(Command::Klotski {
+            command: cli::klotski::KlotskiCommand::Gui { .. }
+        })
+    )
+}
+
 fn main() -> ExitCode {
     tracing_subscriber::fmt()
         .with_env_filter(parlor_wire::log_filter("warn"))
@@ -114,11 +126,10 @@ fn main() -> ExitCode {
     // process: the window's embedded server's solver seats, and the command-line tools.
     if let Ok(home) = Home::locate() {
         let tables = parlor_home::klotski_tables::TableCache::new(&home.cache);
-        // The window runs for hours: its tables are read whole once before their first use.
-        // A command-line search, over in milliseconds, trusts a file's verification record.
-        let tables = match args.command {
-            None => tables.checking_whole(),
-            Some(_) => tables,
+        let tables = if opens_a_window(&args.command) {
+            tables.checking_whole()
+        } else {
+            tables
         };
         parlor_engines::klotski::set_table_store(Box::new(tables));
     }
@@ -172,6 +183,15 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    #[test]
+    fn the_windows_read_their_tables_whole_and_the_command_line_searches_do_not() {
+        let opens = |words: &[&str]| opens_a_window(&Args::parse_from(words).command);
+        assert!(opens(&["client"]));
+        assert!(opens(&["client", "klotski", "gui"]));
+        assert!(!opens(&["client", "klotski", "terminal"]));
+        assert!(!opens(&["client", "klotski", "solve"]));
+    }
 
     /// `command path --option` (or `<ARG>` for a positional argument) for every option below
     /// `command` that has no help text.

@@ -13,7 +13,7 @@
 //! modification time or inode, so the record no longer matches and the whole file is checked
 //! again. What the record cannot see is damage below the file system that leaves all three
 //! as they were (a failing disk), or someone who sets the time back on purpose: `tables
-//! status` finds that, and so does a process that runs for hours (the server, the window),
+//! status` finds that, and so does a process that runs for hours (the server, a window),
 //! which reads each file whole before its first use (`TableCache::checking_whole`). A
 //! command-line search, over in milliseconds, cannot afford to and trusts the record.
 
