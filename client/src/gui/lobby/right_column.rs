@@ -11,8 +11,8 @@ use macroquad::time::get_time;
 use parlor_shared::protocol::{RoomId, RoomSummary};
 
 use super::rows::{
-    MORE_ROWS_HEIGHT, STALE, draw_more_rows, draw_my_seats, draw_record_row, draw_room_row,
-    empty_records_text, empty_rooms_text, my_seats_height, rooms_heading,
+    LIST_HEADING_HEIGHT, MORE_ROWS_HEIGHT, STALE, draw_more_rows, draw_my_seats, draw_record_row,
+    draw_room_row, empty_records_text, empty_rooms_text, my_seats_height, rooms_heading,
 };
 use super::{LobbyAction, LobbyView, MARGIN, RIGHT_X};
 use crate::gui::board_play::HeldSeat;
@@ -141,9 +141,6 @@ impl LobbyView {
         action
     }
 }
-
-/// How far under the top of a list of the right column its rows start, under its heading.
-const LIST_HEADING_HEIGHT: f32 = 34.0;
 
 /// A list of the right column from `top` to `bottom` under its `heading`: the rectangle its
 /// rows go in (its hint under it), or `None` when it is `empty`, said in these words in its

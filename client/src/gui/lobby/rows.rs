@@ -259,7 +259,7 @@ pub fn draw_my_seats(
     }
     key_focus::part();
     heading("Your games in progress", x, top + 22.0);
-    let mut y = top + 34.0;
+    let mut y = top + LIST_HEADING_HEIGHT;
     let mut action = None;
     let width = canvas_width() - x - 20.0;
     let shown = my_seats_shown(my_seats.len(), bottom - y);
@@ -297,13 +297,18 @@ pub fn draw_my_seats(
         label(&text, x, y + 16.0, DIM_TEXT);
         y += LINE_HEIGHT;
     }
-    (action, y + 4.0)
+    (action, y + MY_SEATS_GAP)
 }
 
 /// How many of our games in progress the lobby lists above the rooms at most.
 const MY_SEATS_SHOWN: usize = 3;
 /// The height of one of them.
 const MY_SEAT_ROW: f32 = BUTTON_HEIGHT + 4.0;
+/// The space under our games, over the rooms' heading.
+const MY_SEATS_GAP: f32 = 4.0;
+
+/// How far under the top of a list of the right column its rows start, under its heading.
+pub const LIST_HEADING_HEIGHT: f32 = 34.0;
 
 /// The height [`draw_my_seats`] takes for `count` games when there is room for them all.
 pub fn my_seats_height(count: usize) -> f32 {
@@ -312,7 +317,7 @@ pub fn my_seats_height(count: usize) -> f32 {
         _ => {
             let shown = count.min(MY_SEATS_SHOWN);
             let more = if shown < count { LINE_HEIGHT } else { 0.0 };
-            34.0 + shown as f32 * MY_SEAT_ROW + more + 4.0
+            LIST_HEADING_HEIGHT + shown as f32 * MY_SEAT_ROW + more + MY_SEATS_GAP
         }
     }
 }
