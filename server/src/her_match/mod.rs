@@ -39,7 +39,7 @@ mod room;
 mod writes;
 
 use room::{MatchRoom, summary_of};
-use writes::{InFlight, Unsaved, WriteSchedule, settle, write_rounds};
+use writes::RoundWriter;
 
 /// The most often watchers hear of a match at full speed.
 pub const THROTTLE: Duration = Duration::from_millis(100);
@@ -142,9 +142,7 @@ fn play_match(
     // round has committed, so a watcher never sees a round a crash could take back. A paced
     // match waits for each of its writes, so while its brains are small its plies are shown
     // with the score of the round before.
-    let mut in_flight: Option<InFlight> = None;
-    let mut unsaved = Unsaved::default();
-    let mut schedule = WriteSchedule::default();
+    let mut writer = RoundWriter::new(id, store.clone());
     let mut stored = true;
     let mut abandoned = false;
     let mut store_full = None;
@@ -181,31 +179,19 @@ fn play_match(
                     std::thread::sleep(Duration::from_millis(u64::from(ms)));
                 }
             });
-        unsaved.rounds += 1;
-        unsaved.points.extend(run.record(round));
-        if paced || published.elapsed() >= THROTTLE {
+        let point = run.record(round);
+        let view = (paced || published.elapsed() >= THROTTLE).then(|| {
             published = Instant::now();
-            unsaved.view = Some(run.last_view(&setup));
-        }
-        match settle(id, &mut in_flight, &views, false) {
+            run.last_view(&setup)
+        });
+        writer.played(point, view);
+        match writer.settle((&setup, &run), &views, false) {
             None => continue,
             Some(ok) => stored = ok,
         }
-        schedule.settled();
-        if stored && schedule.due() {
-            schedule.start();
-            in_flight = Some(write_rounds(&store, id, &setup, &run, &mut unsaved));
-            if paced {
-                stored = settle(id, &mut in_flight, &views, true) == Some(true);
-                schedule.settled();
-            }
-        }
+        stored = stored && writer.write_if_due((&setup, &run), &views, paced);
     }
-    stored = settle(id, &mut in_flight, &views, true) == Some(true) && stored;
-    if stored && unsaved.rounds > 0 {
-        in_flight = Some(write_rounds(&store, id, &setup, &run, &mut unsaved));
-        stored = settle(id, &mut in_flight, &views, true) == Some(true);
-    }
+    stored = stored && writer.finish((&setup, &run), &views);
     if stored && let Err(error) = store.forget_room(id).wait() {
         warn!(
             room = id,
@@ -213,15 +199,20 @@ fn play_match(
             "could not drop the finished match's rows"
         );
     }
+    // The brains are free again before anyone can see the match over. A match that stops
+    // unstored (its room closed while the store failed, or another node owns it now) leaves
+    // its rows in the store, for a restart or that node to go on from its last stored round,
+    // which read the brains from the store; it is not shown finished (its room sees the views
+    // end unfinished and says so).
+    drop(claim);
     if !stored {
-        // Its rows stay in the store, so a restart goes on from its last stored round: it
-        // is not shown finished (its room sees the views end unfinished and says so), and
-        // its brains stay claimed until then, as the match will go on training them.
-        std::mem::forget(claim);
+        if writer.fenced() {
+            let _ = why_stopped.send(format!(
+                "auto match {id} is played on by another node of the hall: watch it again"
+            ));
+        }
         return;
     }
-    // The brains are free again before anyone can see the match over.
-    drop(claim);
     let rounds = run.progress.rounds_played;
     if abandoned {
         return info!(room = id, rounds, "auto match abandoned: it stops here");

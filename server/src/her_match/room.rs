@@ -310,26 +310,51 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn watchers_hear_that_a_match_whose_rounds_cannot_be_stored_stopped() {
+    async fn a_match_whose_rounds_cannot_be_stored_waits_and_goes_on_once_they_can() {
         let lifetimes = crate::Limits::default().room_lifetimes();
-        // Slow enough for the watcher to come before the first round is stored.
-        let (hall, store, id) = match_room(lifetimes, "3x3", 100, Pace::PerPly { ms: 100 }).await;
+        let (hall, store, id) = match_room(lifetimes, "3x3", 100_000, Pace::PerPly { ms: 5 }).await;
         let follower = TestFollower::new(1);
-        hall.room(id)
-            .unwrap()
-            .inbox
-            .send(follower.watch())
-            .await
-            .unwrap();
-        store.drop_table("match_progress");
-        // Not shown finished (its rounds were never stored): told it stopped.
-        let told = follower.next_reply().await;
+        let room = hall.room(id).unwrap();
+        room.inbox.send(follower.watch()).await.unwrap();
+        let mut summary = room.summary;
+        let wait = |summary: &mut watch::Receiver<RoomSummary>, rounds: u32| {
+            let mut summary = summary.clone();
+            async move {
+                let seen = summary.wait_for(|summary| summary.moves >= rounds);
+                tokio::time::timeout(std::time::Duration::from_secs(20), seen)
+                    .await
+                    .expect("rounds stored")
+                    .unwrap()
+                    .moves
+            }
+        };
+        wait(&mut summary, 2).await;
+        // The database out of reach, as far as the match can tell.
+        store.rename_table("match_progress", "progress_away");
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+        let paused_at = summary.borrow().moves;
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
         assert!(
-            matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("stopped before its end")),
-            "{told:?}"
+            summary.borrow().moves <= paused_at + 1,
+            "no round shown that is not stored"
         );
-        // It goes on after a restart: until then nothing else may change its brains.
-        assert!(hall.check_brain_free(&owned("A")).is_err());
+        assert!(hall.room(id).is_some(), "the room waits open");
+        assert!(
+            hall.check_brain_free(&owned("A")).is_err(),
+            "its brains too"
+        );
+        store.rename_table("progress_away", "match_progress");
+        let went_on = wait(&mut summary, paused_at + 3).await;
+        assert!(went_on > paused_at + 2);
+        // Every round counted in the brains, the paused ones too, once each.
+        let (_, games) = store.load_brain(&owned("A")).unwrap().unwrap();
+        assert!(
+            u64::from(went_on) <= games,
+            "{went_on} shown, {games} stored"
+        );
+        let progress = store.load_rooms().unwrap();
+        assert_eq!(progress.rooms.len(), 1, "still in progress");
+        assert!(hall.room(id).is_some(), "never closed");
     }
 
     #[tokio::test]

@@ -85,9 +85,28 @@ pub struct NewRecord {
     pub moves: Vec<GameMove>,
 }
 
+/// Whether a write was refused because another node of the hall owns its room now: no try
+/// again can succeed there (see `postgres::Fenced`).
+pub fn taken_elsewhere(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| cause.is::<postgres::Fenced>())
+}
+
 /// Seconds since the Unix epoch.
 pub(crate) fn unix_now() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod fenced_tests {
+    use super::*;
+
+    #[test]
+    fn a_fenced_write_is_told_apart_from_one_that_may_succeed_later() {
+        let fenced = anyhow::Error::from(postgres::Fenced { room: 3 }).context("storing rounds");
+        assert!(taken_elsewhere(&fenced));
+        let unreachable = anyhow::anyhow!("the store cannot reach the database");
+        assert!(!taken_elsewhere(&unreachable));
+    }
 }

@@ -4,6 +4,11 @@
 use anyhow::anyhow;
 use tokio::sync::oneshot;
 
+/// A write dropped unanswered: its database could not be reached (the PostgreSQL writer drops
+/// what it cannot begin to write), or the writer has stopped.
+const NOT_WRITTEN: &str =
+    "the store could not write it (its database out of reach, or its writer stopped)";
+
 /// Where a write's answer is sent once it is durable.
 pub type Answer<T> = oneshot::Sender<anyhow::Result<T>>;
 
@@ -21,9 +26,7 @@ impl<T> Pending<T> {
 impl<T> Pending<T> {
     /// Waits (asynchronously) for the commit.
     pub async fn done(self) -> anyhow::Result<T> {
-        self.0
-            .await
-            .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
+        self.0.await.unwrap_or_else(|_| Err(anyhow!(NOT_WRITTEN)))
     }
 
     /// The answer if it has come, without waiting.
@@ -31,9 +34,7 @@ impl<T> Pending<T> {
         match self.0.try_recv() {
             Ok(result) => Some(result),
             Err(oneshot::error::TryRecvError::Empty) => None,
-            Err(oneshot::error::TryRecvError::Closed) => {
-                Some(Err(anyhow!("the store's writer has stopped")))
-            }
+            Err(oneshot::error::TryRecvError::Closed) => Some(Err(anyhow!(NOT_WRITTEN))),
         }
     }
 
@@ -41,6 +42,6 @@ impl<T> Pending<T> {
     pub fn wait(self) -> anyhow::Result<T> {
         self.0
             .blocking_recv()
-            .unwrap_or_else(|_| Err(anyhow!("the store's writer has stopped")))
+            .unwrap_or_else(|_| Err(anyhow!(NOT_WRITTEN)))
     }
 }
