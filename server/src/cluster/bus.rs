@@ -77,6 +77,12 @@ impl Bus {
         format!("{}.create.{node}", self.prefix)
     }
 
+    /// Where node `node` answers that it runs, so that a second process cannot join the hall
+    /// under its name.
+    pub fn alive_subject(&self, node: &str) -> String {
+        format!("{}.alive.{node}", self.prefix)
+    }
+
     /// Where every node says which rooms it holds.
     pub fn lobby_subject(&self) -> String {
         format!("{}.lobby", self.prefix)

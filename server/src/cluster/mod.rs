@@ -40,7 +40,7 @@ use tokio::sync::Notify;
 use tokio::time::Instant;
 use tracing::warn;
 
-use self::bus::Bus;
+use self::bus::{Asked, Bus};
 pub use self::claims::hand_over;
 use self::lobby::Lobby;
 pub use self::messages::Creation;
@@ -114,6 +114,7 @@ impl Cluster {
     ) -> anyhow::Result<Arc<Cluster>> {
         config.check()?;
         let bus = Bus::connect(&config.bus, store.hall_id(), &config.id).await?;
+        refuse_a_name_in_use(&bus, &config.id).await?;
         Ok(Arc::new(Cluster {
             node: config.id.clone(),
             store,
@@ -226,6 +227,28 @@ impl Cluster {
     }
 }
 
+/// Refuses to join under the name of a node that runs: two nodes of one name would take each
+/// other's rooms without end. A node killed a moment ago has no listener left on the bus;
+/// one whose machine died may still have one, which answers nothing (as a node cut off from
+/// the bus would not), and is no reason to wait.
+async fn refuse_a_name_in_use(bus: &Bus, node: &str) -> anyhow::Result<()> {
+    match bus.request(bus.alive_subject(node), Vec::new()).await {
+        Asked::Answered(_) => anyhow::bail!(
+            "another node of this hall runs as {node:?} now: give each node its own --node-id"
+        ),
+        Asked::Unheard | Asked::Failed(_) => Ok(()),
+    }
+}
+
+/// Answers that this node runs, to whoever would join the hall under its name.
+async fn answer_alive(cluster: Arc<Cluster>, mut asked: async_nats::Subscriber) {
+    while let Some(message) = asked.next().await {
+        if let Some(reply) = message.reply {
+            cluster.bus.publish(reply.to_string(), Vec::new()).await;
+        }
+    }
+}
+
 /// Starts the node's work beside its connections: what owners send for its connections, the
 /// lobby (heard and said), rooms to open for other nodes, and its claims. Returns once it listens on the bus.
 pub async fn start(hall: &Arc<Hall>, cluster: &Arc<Cluster>) -> anyhow::Result<()> {
@@ -242,6 +265,10 @@ pub async fn start(hall: &Arc<Hall>, cluster: &Arc<Cluster>) -> anyhow::Result<(
         Arc::clone(cluster),
         creations,
     ));
+    let alive = (cluster.bus)
+        .subscribe(cluster.bus.alive_subject(&cluster.node))
+        .await?;
+    tokio::spawn(answer_alive(Arc::clone(cluster), alive));
     tokio::spawn(receive_deliveries(Arc::clone(cluster), deliveries));
     tokio::spawn(hear_lobby(Arc::clone(cluster), lobby));
     tokio::spawn(announce(Arc::clone(hall), Arc::clone(cluster)));

@@ -154,6 +154,50 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_second_node_of_a_running_nodes_name_is_refused_and_a_dead_nodes_name_is_free() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let mut first = services.node("a");
+    let mut peer = first.peer(&PlayerSecret::random()).await;
+    let room = peer
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    let database = services.database.url();
+    let args = ["--addr", "127.0.0.1:0", "--store", &database];
+    let mut second = std::process::Command::new(common::SERVER)
+        .args(args)
+        .args(["--bus", &services.nats, "--node-id", "a"])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while second.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(20) {
+            let _ = second.kill();
+            panic!("a second node named \"a\" went on running");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let output = second.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("another node of this hall runs as \"a\""),
+        "{stderr}"
+    );
+    // The first goes on undisturbed: it keeps its room.
+    listed(&mut peer, room).await;
+    assert!(!first.log.so_far().contains("another node has taken"));
+    // Killed, its name is free at once: a restart takes its rooms back.
+    first.kill_9();
+    let again = services.node("a");
+    let mut peer = again.peer(&PlayerSecret::random()).await;
+    listed(&mut peer, room).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_bus_that_asks_for_a_password_gets_the_one_in_the_address_and_never_shows_it() {
     let Some(services) = Services::find() else {
         return;
