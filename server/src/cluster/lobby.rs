@@ -29,10 +29,12 @@ pub const HEARD_FOR: Duration = Duration::from_secs(2);
 /// restart of the bus, which must not cost anyone their place.
 pub const FORGOTTEN_AFTER: Duration = Duration::from_secs(20);
 
-/// A node's last announcement, and when it came.
+/// A node's last announcement, when it came, and since when its process (incarnation) is
+/// heard.
 struct Heard {
     at: Instant,
     said: Announcement,
+    since: Instant,
 }
 
 impl Heard {
@@ -50,14 +52,20 @@ pub struct Lobby {
 
 impl Lobby {
     pub fn heard(&self, said: Announcement, at: Instant) {
-        crate::lock(&self.nodes).insert(said.node.clone(), Heard { at, said });
+        let mut nodes = crate::lock(&self.nodes);
+        let since = (nodes.get(&said.node))
+            .filter(|before| before.said.incarnation == said.incarnation)
+            .map_or(at, |before| before.since);
+        nodes.insert(said.node.clone(), Heard { at, said, since });
     }
 
-    /// Whether `node` was heard within [`FORGOTTEN_AFTER`].
-    pub fn remembered(&self, node: &str, now: Instant) -> bool {
+    /// The incarnation `node` last said it runs as, and since when it is heard, if it was
+    /// heard within [`FORGOTTEN_AFTER`].
+    pub fn incarnation(&self, node: &str, now: Instant) -> Option<(u64, Instant)> {
         crate::lock(&self.nodes)
             .get(node)
-            .is_some_and(|heard| now.duration_since(heard.at) < FORGOTTEN_AFTER)
+            .filter(|heard| now.duration_since(heard.at) < FORGOTTEN_AFTER)
+            .map(|heard| (heard.said.incarnation, heard.since))
     }
 
     /// The rooms the other nodes hold now, each once (at its owner's word: the highest
@@ -164,6 +172,7 @@ mod tests {
             .collect();
         Announcement {
             node: node.into(),
+            incarnation: 7,
             rooms,
             free: RoomQuota {
                 rooms: 10,
@@ -195,13 +204,40 @@ mod tests {
         let later = start + HEARD_FOR;
         lobby.heard(said("b", vec![(summary(1, 6), 2)]), later);
         assert_eq!(lobby.owner_of(2, later), None, "a's word has expired");
-        assert!(lobby.remembered("a", later), "but a is not forgotten yet");
-        assert!(!lobby.remembered("a", start + FORGOTTEN_AFTER));
+        assert_eq!(
+            lobby.incarnation("a", later),
+            Some((7, start)),
+            "but a is not forgotten yet"
+        );
+        assert_eq!(lobby.incarnation("a", start + FORGOTTEN_AFTER), None);
         assert_eq!(lobby.rooms(later).len(), 1);
         assert_eq!(
             lobby.rooms(later)[0].summary.version,
             6,
             "the newest word counts"
         );
+    }
+
+    #[test]
+    fn a_node_started_again_is_heard_as_a_new_incarnation_from_its_first_word() {
+        let lobby = Lobby::default();
+        let start = Instant::now();
+        lobby.heard(said("a", Vec::new()), start);
+        let later = start + ANNOUNCE_EVERY;
+        lobby.heard(said("a", Vec::new()), later);
+        assert_eq!(
+            lobby.incarnation("a", later),
+            Some((7, start)),
+            "the same process"
+        );
+        let again = later + ANNOUNCE_EVERY;
+        lobby.heard(
+            Announcement {
+                incarnation: 8,
+                ..said("a", Vec::new())
+            },
+            again,
+        );
+        assert_eq!(lobby.incarnation("a", again), Some((8, again)));
     }
 }

@@ -53,6 +53,10 @@ impl RemoteCommand {
 pub struct Forwarded {
     /// The node the client is connected to, where the answers go.
     pub from: String,
+    /// That node's process (`Cluster::incarnation`): a node started again under its name
+    /// numbers its connections from 1 again, and must not take over the stand-ins of the
+    /// connections it had before.
+    pub incarnation: u64,
     /// The connection there.
     pub conn: ConnId,
     pub player: Player,
@@ -73,6 +77,9 @@ pub enum Taken {
 /// Something a room has for a client connected to another node.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Delivery {
+    /// The incarnation of the connection's node: one started again drops what was meant for
+    /// the connections it had before.
+    pub incarnation: u64,
     pub conn: ConnId,
     pub room: RoomId,
     pub what: Delivered,
@@ -92,6 +99,8 @@ pub enum Delivered {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Announcement {
     pub node: String,
+    /// Its process (`Cluster::incarnation`): owners let go of the stand-ins of an older one.
+    pub incarnation: u64,
     pub rooms: Vec<AnnouncedRoom>,
     /// The places its caps have left (`room_caps::free_places`).
     pub free: RoomQuota,

@@ -89,6 +89,9 @@ const STAND_IN_IDS: ConnId = 1 << 62;
 /// What a node shares with its hall's other nodes.
 pub struct Cluster {
     node: String,
+    /// This process, drawn at random as it joins: other nodes tell its connections from
+    /// those of an earlier process of the same name (see `messages::Forwarded`).
+    incarnation: u64,
     store: Arc<PgStore>,
     bus: Bus,
     lobby: Lobby,
@@ -117,6 +120,7 @@ impl Cluster {
         refuse_a_name_in_use(&bus, &config.id).await?;
         Ok(Arc::new(Cluster {
             node: config.id.clone(),
+            incarnation: getrandom::u64()?,
             store,
             bus,
             lobby: Lobby::default(),
@@ -279,6 +283,8 @@ pub async fn start(hall: &Arc<Hall>, cluster: &Arc<Cluster>) -> anyhow::Result<(
 async fn receive_deliveries(cluster: Arc<Cluster>, mut deliveries: async_nats::Subscriber) {
     while let Some(message) = deliveries.next().await {
         match codec::decode_from_node::<Delivery>(&message.payload) {
+            // For a connection this node had before it was started again.
+            Ok(delivery) if delivery.incarnation != cluster.incarnation => {}
             Ok(delivery) => cluster.remote.deliver(delivery),
             Err(error) => warn!(%error, "a delivery from another node did not decode"),
         }
@@ -313,6 +319,7 @@ async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
             .collect();
         let announcement = Announcement {
             node: cluster.node.clone(),
+            incarnation: cluster.incarnation,
             rooms,
             free,
             follows: hall.follows.tally(),

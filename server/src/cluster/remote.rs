@@ -86,7 +86,9 @@ impl RemoteRooms {
     /// Puts what an owner sent in the outbox of the connection it is for, if it is still here.
     /// A state goes to every member of its room here (`members.rs`).
     pub fn deliver(&self, delivery: Delivery) {
-        let Delivery { conn, room, what } = delivery;
+        let Delivery {
+            conn, room, what, ..
+        } = delivery;
         let outbox = crate::lock(&self.outboxes)
             .get(&conn)
             .and_then(Weak::upgrade);
@@ -194,6 +196,7 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                 let follows = followers.note(&who, &command).then_some(who.id);
                 let forwarded = Forwarded {
                     from: cluster.node.clone(),
+                    incarnation: cluster.incarnation,
                     conn: who.id,
                     player: who.player.clone(),
                     operator: who.operator,

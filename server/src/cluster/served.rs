@@ -4,7 +4,9 @@
 //! the room cannot tell it from a local connection. A state the room gives all its followers
 //! at once (one `Broadcast`) goes to each node once: the first of the node's stand-ins to
 //! carry it publishes it for all the room's followers there, the others pass it over
-//! ([`Published`]).
+//! ([`Published`]). A node is known by its name and its incarnation (its process): the
+//! stand-ins of a node forgotten, or of an older process of its name (killed and started
+//! again), are let go and leave the room, as a connection that closed does.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
@@ -20,19 +22,23 @@ use tracing::{debug, warn};
 use super::Cluster;
 use super::messages::{Delivered, Delivery, Forwarded, Taken, attach};
 use crate::outbox::{Broadcast, Outbox, Outgoing};
-use crate::room::{ConnId, RoomHandle, Subscriber};
+use crate::room::{ConnId, RoomCommand, RoomHandle, Subscriber};
 
-/// How often stand-ins of connections on nodes forgotten (`lobby::FORGOTTEN_AFTER`) are let
-/// go.
+/// How often stand-ins of connections on nodes forgotten (`lobby::FORGOTTEN_AFTER`) or started
+/// again are let go.
 const TIDY_EVERY: Duration = Duration::from_secs(1);
 
+/// A node's process: its name and incarnation.
+type NodeRun = (String, u64);
+
 /// The room's state each node was last sent, shared by the room's carriers.
-type Published = Arc<Mutex<HashMap<String, Weak<Broadcast>>>>;
+type Published = Arc<Mutex<HashMap<NodeRun, Weak<Broadcast>>>>;
 
 /// A remote connection's stand-in, and the task that carries its outbox to its node.
 struct StandIn {
     who: Subscriber,
     carrier: JoinHandle<()>,
+    made: Instant,
 }
 
 impl StandIn {
@@ -50,19 +56,25 @@ impl StandIn {
         };
         let carrier = tokio::spawn(carry(
             Arc::clone(cluster),
-            forwarded.from.clone(),
+            (forwarded.from.clone(), forwarded.incarnation),
             forwarded.conn,
             room,
             Arc::clone(&who.outbox),
             Arc::clone(published),
         ));
-        StandIn { who, carrier }
+        StandIn {
+            who,
+            carrier,
+            made: Instant::now(),
+        }
     }
 
-    /// Lets go of a connection on a node forgotten.
-    fn end(self) {
+    /// Lets go of a connection on a node forgotten or started again: it leaves the room, as a
+    /// connection that closed does (a seat it held is shown away).
+    async fn end(self, room: &RoomHandle) {
         self.who.outbox.close();
         self.carrier.abort();
+        let _ = room.inbox.send(RoomCommand::Leave { who: self.who }).await;
     }
 
     /// Lets go once what waits has gone out (a room that closed or moved tells its followers
@@ -106,7 +118,7 @@ async fn serve(
     handle: RoomHandle,
     mut commands: async_nats::Subscriber,
 ) {
-    let mut stand_ins: HashMap<(String, ConnId), StandIn> = HashMap::new();
+    let mut stand_ins: HashMap<(NodeRun, ConnId), StandIn> = HashMap::new();
     let published = Published::default();
     let mut tidy = tokio::time::interval(TIDY_EVERY);
     loop {
@@ -124,7 +136,7 @@ async fn serve(
                         continue;
                     }
                 };
-                let key = (forwarded.from.clone(), forwarded.conn);
+                let key = ((forwarded.from.clone(), forwarded.incarnation), forwarded.conn);
                 if stand_ins.get(&key).is_some_and(|stand_in| stand_in.carrier.is_finished()) {
                     stand_ins.remove(&key);
                 }
@@ -148,20 +160,32 @@ async fn serve(
                 let now = Instant::now();
                 // This node never hears its own announcements: a connection of its own that
                 // followed the room through the bus to it (it took the room over while the
-                // connection's command waited) is not on a node forgotten.
-                let forgotten =
-                    |node: &String| *node != cluster.node && !cluster.lobby.remembered(node, now);
-                let gone: Vec<(String, ConnId)> = (stand_ins.iter())
-                    .filter(|((node, _), stand_in)| {
-                        stand_in.carrier.is_finished() || forgotten(node)
+                // connection's command waited) is on this process.
+                // A process heard since a stand-in was made has replaced the stand-in's (one
+                // not heard yet may be newer than the last heard).
+                let gone_run = |(node, incarnation): &NodeRun, made: Instant| {
+                    if *node == cluster.node {
+                        return *incarnation != cluster.incarnation;
+                    }
+                    match cluster.lobby.incarnation(node, now) {
+                        None => true,
+                        Some((heard, since)) => heard != *incarnation && since >= made,
+                    }
+                };
+                let gone: Vec<(NodeRun, ConnId)> = (stand_ins.iter())
+                    .filter(|((run, _), stand_in)| {
+                        stand_in.carrier.is_finished() || gone_run(run, stand_in.made)
                     })
                     .map(|(key, _)| key.clone())
                     .collect();
                 for key in gone {
                     if let Some(stand_in) = stand_ins.remove(&key) {
-                        stand_in.end();
+                        stand_in.end(&handle).await;
                     }
                 }
+                let runs: std::collections::HashSet<&NodeRun> =
+                    stand_ins.keys().map(|(run, _)| run).collect();
+                crate::lock(&published).retain(|run, _| runs.contains(run));
             }
         }
     }
@@ -175,13 +199,13 @@ async fn serve(
 /// stops following the room (it left, the room closed for it, or it is to reconnect).
 async fn carry(
     cluster: Arc<Cluster>,
-    node: String,
+    run: NodeRun,
     conn: ConnId,
     room: RoomId,
     outbox: Arc<Outbox>,
     published: Published,
 ) {
-    let subject = cluster.bus.node_subject(&node);
+    let subject = cluster.bus.node_subject(&run.0);
     loop {
         let (what, last) = match outbox.next().await {
             Outgoing::Reply(message) => {
@@ -194,16 +218,21 @@ async fn carry(
             }
             Outgoing::State(state) => {
                 let mut published = crate::lock(&published);
-                let sent = published.get(&node).and_then(Weak::upgrade);
+                let sent = published.get(&run).and_then(Weak::upgrade);
                 if sent.is_some_and(|sent| Arc::ptr_eq(&sent, &state)) {
                     continue;
                 }
-                published.insert(node.clone(), Arc::downgrade(&state));
+                published.insert(run.clone(), Arc::downgrade(&state));
                 (Delivered::State(state.message().clone()), false)
             }
             Outgoing::Reconnect => (Delivered::Reconnect, true),
         };
-        let delivery = Delivery { conn, room, what };
+        let delivery = Delivery {
+            incarnation: run.1,
+            conn,
+            room,
+            what,
+        };
         match codec::encode_for_node(&delivery) {
             Ok(payload) => cluster.bus.publish(subject.clone(), payload).await,
             Err(error) => warn!(room, %error, "a message for another node did not encode"),

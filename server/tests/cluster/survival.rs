@@ -1,16 +1,19 @@
 //! What else outlives a node or the bus: a room handed over on SIGTERM, a game through a
-//! restart of NATS, an AI room and an auto match whose node dies.
+//! restart of NATS, an AI room and an auto match whose node dies, and the followers of a
+//! room through a node killed and started again.
 
 use std::time::{Duration, Instant};
 
 use parlor_shared::game::GameState;
 use parlor_shared::hexapawn::MatchView;
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{AiKind, RoomSnapshot, SeatSpec};
+use parlor_shared::protocol::{
+    AiKind, ClientMsg, ErrorCode, RoomSnapshot, RoomSummary, SeatSpec, SeatState,
+};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::common::paced_auto_match;
-use crate::nodes::{OwnNats, Services, game_under_way, listed};
+use crate::nodes::{OwnNats, Services, game_under_way, listed, listed_where};
 use crate::some_cave_move;
 
 fn match_view(state: &RoomSnapshot) -> &MatchView {
@@ -192,4 +195,56 @@ async fn a_node_restarted_under_its_name_takes_its_rooms_back_at_once() {
         killed.elapsed() < Duration::from_secs(30),
         "not after the lease"
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn who_followed_a_room_through_a_node_killed_leaves_it_and_is_not_taken_for_a_newcomer() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let owner = services.node("a");
+    let mut through = services.node("b");
+    let alice = PlayerSecret::random();
+    let mut maker = owner.peer(&alice).await;
+    let room = maker
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    // Alice's first connection to b (its connection 1) watches, Bob's takes a seat.
+    let mut alice_on_b = through.peer(&alice).await;
+    listed(&mut alice_on_b, room).await;
+    alice_on_b.watch(room).await;
+    let mut bob = through.peer(&PlayerSecret::random()).await;
+    bob.join(room, 1).await;
+    let present = |summary: &RoomSummary| {
+        summary.spectators == 1
+            && matches!(
+                summary.seats[1],
+                SeatState::Taken {
+                    connected: true,
+                    ..
+                }
+            )
+    };
+    listed_where(&mut maker, room, present).await;
+
+    through.kill_9();
+    let again = services.node("b");
+    // The new process numbers its connections from 1 again: Mallory's is not Alice's, and may
+    // not close her room.
+    let mut mallory = again.peer(&PlayerSecret::random()).await;
+    listed(&mut mallory, room).await;
+    mallory.send(ClientMsg::CloseRoom { room }).await;
+    mallory.expect_error(ErrorCode::NotYours).await;
+    // Those of the killed process leave the room: nobody watches, Bob's seat is away.
+    let gone = |summary: &RoomSummary| {
+        summary.spectators == 0
+            && matches!(
+                summary.seats[1],
+                SeatState::Taken {
+                    connected: false,
+                    ..
+                }
+            )
+    };
+    listed_where(&mut maker, room, gone).await;
 }
