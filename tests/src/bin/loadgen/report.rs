@@ -202,14 +202,23 @@ impl IdleReport {
 impl RoomsReport {
     /// What of the load asked for was not reached: rooms (played or AI) not set up.
     pub fn shortfall(&self) -> Option<String> {
-        let short = self.rooms_ready < self.rooms || self.ai_rooms_ready < self.ai_rooms;
-        short.then(|| {
-            format!(
+        if self.rooms_ready < self.rooms || self.ai_rooms_ready < self.ai_rooms {
+            return Some(format!(
                 "only {} of {} rooms and {} of {} AI rooms were set up{}",
                 self.rooms_ready,
                 self.rooms,
                 self.ai_rooms_ready,
                 self.ai_rooms,
+                first_failure(&self.health)
+            ));
+        }
+        // Set up, then lost (a node of the hall died, the server closed them): the load ran
+        // smaller than asked for the rest of the run.
+        (self.connections_held < self.connections_wanted).then(|| {
+            format!(
+                "only {} of the {} connections were held to the end{}",
+                self.connections_held,
+                self.connections_wanted,
                 first_failure(&self.health)
             )
         })
@@ -350,4 +359,69 @@ fn first_failure(health: &Health) -> String {
         .map_or(String::new(), |failure| {
             format!("; the first failure: {failure}")
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rooms_report(connections_held: u64) -> RoomsReport {
+        RoomsReport {
+            rooms: 4,
+            rooms_ready: 4,
+            spectators: 1,
+            ai_rooms: 0,
+            ai_rooms_ready: 0,
+            move_rate: 1.0,
+            duration: 10,
+            warmup: 1,
+            setup_seconds: 0.1,
+            window_seconds: 10.0,
+            connections_wanted: 12,
+            connections_held,
+            connect_failures: 0,
+            setup_failures: 0,
+            moves_sent: 0,
+            moves_accepted: 0,
+            moves_per_s: 0.0,
+            updates: 0,
+            updates_per_s: 0.0,
+            skipped_ticks: 0,
+            rooms_recreated: 0,
+            rooms_closed: 0,
+            ai_games: 0,
+            latency: Latency {
+                samples: 0,
+                p50_ms: 0.0,
+                p99_ms: 0.0,
+                max_ms: 0.0,
+                mean_ms: 0.0,
+            },
+            server_cpu_percent: None,
+            health: Health {
+                before: None,
+                after: None,
+                errors: BTreeMap::new(),
+                closes: BTreeMap::new(),
+                first_failure: Some("the server closed the connection".into()),
+                load_average: None,
+            },
+        }
+    }
+
+    #[test]
+    fn connections_set_up_then_lost_make_the_run_fall_short() {
+        assert_eq!(rooms_report(12).shortfall(), None);
+        let short = rooms_report(5)
+            .shortfall()
+            .expect("a smaller load than asked");
+        assert!(
+            short.contains("only 5 of the 12 connections were held to the end"),
+            "{short}"
+        );
+        assert!(
+            short.contains("the server closed the connection"),
+            "{short}"
+        );
+    }
 }
