@@ -16,8 +16,8 @@ use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{ClientMsg, ErrorCode, PROTOCOL_VERSION, RoomId, ServerMsg};
 use tokio::net::TcpStream;
 use tokio::time::Instant;
-use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tracing::{debug, info, warn};
 
 use crate::brain_transfer::{self, PendingImport};
@@ -201,6 +201,12 @@ impl Connection {
             let idle_deadline = self.last_heard + self.limits.idle_timeout;
             let verdict = tokio::select! {
                 frame = self.socket.next() => match frame {
+                    // A text frame that is not UTF-8 the WebSocket layer refuses before any
+                    // decoding: said with its close code (1007), as a bad frame is with an Error.
+                    Some(Err(WsError::Utf8(_))) => {
+                        self.close(CloseCode::Invalid, "a text frame that is not UTF-8").await;
+                        return Ok(None);
+                    }
                     None | Some(Err(_)) => return Ok(None),
                     Some(Ok(frame)) => {
                         self.last_heard = Instant::now();

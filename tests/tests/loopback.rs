@@ -334,6 +334,19 @@ async fn garbage_frames_get_an_error_and_the_connection_stays_usable() {
 }
 
 #[tokio::test]
+async fn a_text_frame_that_is_not_utf8_is_closed_saying_so() {
+    use tokio_tungstenite::tungstenite::protocol::frame::Frame;
+    use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
+
+    let (server, _dir) = start_server("not-utf8");
+    let mut peer = Peer::connect(&server.url(), Format::Json).await;
+    let frame = Frame::message(vec![b'{', 0xff, 0xfe, b'}'], OpCode::Data(Data::Text), true);
+    peer.send_raw(Message::Frame(frame)).await;
+    // The WebSocket layer refuses it before anything is decoded: the close frame says why.
+    assert_eq!(peer.expect_close().await, Some(CloseCode::Invalid));
+}
+
+#[tokio::test]
 async fn the_handshake_refuses_other_protocol_versions_and_requests_before_hello() {
     let (server, _dir) = start_server("handshake");
     let mut old = Peer::raw(&server.url(), Format::Json).await;
