@@ -60,6 +60,9 @@ pub enum RoomCommand {
     },
     /// Stop following the room; answered `Left` whether or not `who` followed it.
     Leave { who: Subscriber },
+    /// Send `who`, if it follows the room, the room's state again: states sent while the
+    /// hall's bus was away were lost on the way to another node (`cluster/remote.rs`).
+    Resend { who: Subscriber },
     /// End the unfinished room: only its creator may.
     Close { who: Subscriber },
     /// `who` made a room to play this finished game again (see `play_again.rs`): named to
@@ -359,6 +362,11 @@ impl Room {
                 self.spectators_changed();
             }
             RoomCommand::Leave { who } => self.leave(who),
+            RoomCommand::Resend { who } => {
+                if self.audience.contains(who.id) {
+                    who.send_state(self.id, Broadcast::new(ServerMsg::State(self.snapshot())));
+                }
+            }
             RoomCommand::Close { who } => self.close_by(who).await,
             RoomCommand::PlayedAgain { made, who } => self.played_again(made, &who),
             RoomCommand::RematchClosed { rematch } => self.rematch_closed(rematch),

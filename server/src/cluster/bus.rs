@@ -2,11 +2,13 @@
 //! JetStream. Every subject starts with the hall's id, so halls that share a NATS server never
 //! hear each other. This module and `bus_address.rs` are the only ones that speak NATS.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
 use async_nats::{Client, ConnectOptions, Event, RequestErrorKind, Subscriber};
 use parlor_shared::protocol::RoomId;
+use tokio::sync::watch;
 use tracing::{info, warn};
 
 use super::bus_address::BusAddress;
@@ -30,6 +32,8 @@ pub struct Bus {
     client: Client,
     /// `parlor.<hall id>`.
     prefix: String,
+    /// Counts the connections to the NATS server made again after one was lost.
+    reconnections: watch::Receiver<u64>,
 }
 
 impl Bus {
@@ -37,15 +41,23 @@ impl Bus {
     /// are made again for as long as the node runs (subscriptions included); what is published
     /// meanwhile waits in the client's buffer.
     pub async fn connect(address: &BusAddress, hall: i64, node: &str) -> anyhow::Result<Bus> {
+        let (reconnected, reconnections) = watch::channel(0u64);
+        let reconnected = Arc::new(reconnected);
         let options = ConnectOptions::new()
             .name(format!("parlor node {node}"))
             .request_timeout(Some(ANSWER_TIMEOUT))
             .max_reconnects(None)
-            .event_callback(|event| async move {
-                match event {
-                    Event::Connected => info!("bus connected"),
-                    Event::Disconnected => warn!("bus disconnected; reconnecting"),
-                    other => info!(event = %other, "bus event"),
+            .event_callback(move |event| {
+                let reconnected = Arc::clone(&reconnected);
+                async move {
+                    match event {
+                        Event::Connected => {
+                            info!("bus connected");
+                            reconnected.send_modify(|count| *count += 1);
+                        }
+                        Event::Disconnected => warn!("bus disconnected; reconnecting"),
+                        other => info!(event = %other, "bus event"),
+                    }
                 }
             });
         let options = address.authenticate(options);
@@ -59,7 +71,16 @@ impl Bus {
         Ok(Bus {
             client,
             prefix: format!("parlor.{hall:x}"),
+            reconnections,
         })
+    }
+
+    /// Changes each time the connection to the NATS server is made again: what was published
+    /// while it was away is lost.
+    pub fn reconnections(&self) -> watch::Receiver<u64> {
+        let mut reconnections = self.reconnections.clone();
+        reconnections.mark_unchanged();
+        reconnections
     }
 
     /// Where commands for room `room` go: its owner listens there.

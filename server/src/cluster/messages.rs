@@ -31,6 +31,9 @@ pub enum RemoteCommand {
         spectator_cap: usize,
     },
     Leave,
+    /// The room's state again, for every follower on the sender's node: the bus came back,
+    /// and states sent while it was away were lost.
+    Resend,
     Close,
     PlayedAgain(PlayedAgain),
     Move {
@@ -42,9 +45,10 @@ pub enum RemoteCommand {
 
 impl RemoteCommand {
     /// Whether its sender is told when the room is gone: all but `PlayedAgain`, a word to a
-    /// finished room that its sender, who has a room of its own, does not wait for.
+    /// finished room that its sender, who has a room of its own, does not wait for, and
+    /// `Resend`, which the node sends, not its client.
     pub fn is_answered(&self) -> bool {
-        !matches!(self, RemoteCommand::PlayedAgain(_))
+        !matches!(self, RemoteCommand::PlayedAgain(_) | RemoteCommand::Resend)
     }
 }
 
@@ -166,6 +170,7 @@ pub fn detach(command: RoomCommand) -> Option<(Subscriber, RemoteCommand)> {
         ),
         RoomCommand::Watch { who, spectator_cap } => (who, RemoteCommand::Watch { spectator_cap }),
         RoomCommand::Leave { who } => (who, RemoteCommand::Leave),
+        RoomCommand::Resend { who } => (who, RemoteCommand::Resend),
         RoomCommand::Close { who } => (who, RemoteCommand::Close),
         RoomCommand::PlayedAgain { made, who } => (who, RemoteCommand::PlayedAgain(made)),
         RoomCommand::Move {
@@ -203,6 +208,7 @@ pub fn attach(command: RemoteCommand, who: Subscriber) -> RoomCommand {
         },
         RemoteCommand::Watch { spectator_cap } => RoomCommand::Watch { who, spectator_cap },
         RemoteCommand::Leave => RoomCommand::Leave { who },
+        RemoteCommand::Resend => RoomCommand::Resend { who },
         RemoteCommand::Close => RoomCommand::Close { who },
         RemoteCommand::PlayedAgain(made) => RoomCommand::PlayedAgain { made, who },
         RemoteCommand::Move { token, version, mv } => RoomCommand::Move {

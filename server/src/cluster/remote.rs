@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, Weak};
 use std::time::Duration;
 
 use parlor_shared::codec;
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary, ServerMsg};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -124,7 +125,14 @@ impl RemoteRooms {
 struct Followers {
     /// The owner's epoch when they followed it.
     epoch: i64,
-    outboxes: HashMap<ConnId, Weak<Outbox>>,
+    outboxes: HashMap<ConnId, Follower>,
+}
+
+/// A connection that follows the room, as far as the forwarder needs to speak for it.
+struct Follower {
+    outbox: Weak<Outbox>,
+    player: Player,
+    operator: bool,
 }
 
 impl Followers {
@@ -144,7 +152,7 @@ impl Followers {
         for outbox in self
             .outboxes
             .drain()
-            .filter_map(|(_, outbox)| outbox.upgrade())
+            .filter_map(|(_, follower)| follower.outbox.upgrade())
         {
             outbox.reconnect();
         }
@@ -156,23 +164,37 @@ impl Followers {
             RemoteCommand::Join { .. }
             | RemoteCommand::Reclaim { .. }
             | RemoteCommand::Watch { .. } => {
-                self.outboxes.insert(who.id, Arc::downgrade(&who.outbox));
+                let follower = Follower {
+                    outbox: Arc::downgrade(&who.outbox),
+                    player: who.player.clone(),
+                    operator: who.operator,
+                };
+                self.outboxes.insert(who.id, follower);
                 true
             }
             RemoteCommand::Leave => {
                 self.outboxes.remove(&who.id);
                 false
             }
-            RemoteCommand::Close | RemoteCommand::Move { .. } | RemoteCommand::PlayedAgain(_) => {
-                false
-            }
+            RemoteCommand::Close
+            | RemoteCommand::Move { .. }
+            | RemoteCommand::PlayedAgain(_)
+            | RemoteCommand::Resend => false,
         }
     }
 
     fn any(&self) -> bool {
         self.outboxes
             .values()
-            .any(|outbox| outbox.strong_count() > 0)
+            .any(|follower| follower.outbox.strong_count() > 0)
+    }
+
+    /// A follower still connected, to ask the owner for the room's state in its name (the
+    /// state goes to every follower here).
+    fn one(&self) -> Option<(ConnId, &Follower)> {
+        (self.outboxes.iter())
+            .find(|(_, follower)| follower.outbox.strong_count() > 0)
+            .map(|(&conn, follower)| (conn, follower))
     }
 }
 
@@ -181,8 +203,28 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
     let mut followers = Followers::default();
     let mut check = tokio::time::interval(ANNOUNCE_EVERY);
     let mut unlisted_since = None;
+    let mut bus_back = cluster.bus.reconnections();
     loop {
         tokio::select! {
+            Ok(()) = bus_back.changed() => {
+                // States the owner sent while the bus was away are lost: the followers here
+                // would see the room as it was until its next change.
+                let Some((conn, follower)) = followers.one() else { continue };
+                let resend = Forwarded {
+                    from: cluster.node.clone(),
+                    incarnation: cluster.incarnation,
+                    conn,
+                    player: follower.player.clone(),
+                    operator: follower.operator,
+                    command: RemoteCommand::Resend,
+                };
+                match ask(&cluster, room, &resend).await {
+                    // Taken by another owner meanwhile: its followers here follow it again.
+                    Ok(Taken::Queued { epoch }) => followers.owned_at(epoch, None),
+                    Ok(Taken::Closed) => {}
+                    Err((_, why)) => warn!(room, why, "could not ask for the room's state again"),
+                }
+            }
             command = inbox.recv() => {
                 let Some((who, command)) = command.and_then(detach) else {
                     if inbox.is_closed() { break } else { continue }

@@ -188,6 +188,11 @@ impl MatchRoom {
                 let state = Broadcast::new(ServerMsg::State(self.snapshot()));
                 who.send_state(self.id, state);
             }
+            RoomCommand::Resend { who } => {
+                if self.audience.contains(who.id) {
+                    who.send_state(self.id, Broadcast::new(ServerMsg::State(self.snapshot())));
+                }
+            }
             RoomCommand::Leave { who } => {
                 let followed = self.audience.remove(who.id).is_some();
                 who.send(ServerMsg::Left { room: self.id });

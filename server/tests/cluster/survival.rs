@@ -1,6 +1,6 @@
 //! What else outlives a node or the bus: a room handed over on SIGTERM, a game through a
-//! restart of NATS, an AI room and an auto match whose node dies, and the followers of a
-//! room through a node killed and started again.
+//! restart of NATS (and the state sent while it was away), an AI room and an auto match whose
+//! node dies, and the followers of a room through a node killed and started again.
 
 use std::time::{Duration, Instant};
 
@@ -247,4 +247,35 @@ async fn who_followed_a_room_through_a_node_killed_leaves_it_and_is_not_taken_fo
             )
     };
     listed_where(&mut maker, room, gone).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_move_made_while_the_bus_was_away_reaches_the_other_node_once_it_is_back() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let mut nats = OwnNats::start();
+    let nodes = [
+        services.node_on("a", &nats.url()),
+        services.node_on("b", &nats.url()),
+    ];
+    let (alice, bob) = (PlayerSecret::random(), PlayerSecret::random());
+    let mut x = nodes[0].peer(&alice).await;
+    let mut y = nodes[1].peer(&bob).await;
+    // y made the second move, and saw it.
+    let (room, [x_token, _], state) = game_under_way(&nodes[0], &mut x, &mut y, 2).await;
+
+    nats.stop();
+    // Stored and shown at its owner; the state sent to b is lost with the bus.
+    let moved = x
+        .play_and_see(room, &x_token, 2, some_cave_move(&state))
+        .await;
+    // Long enough for the nodes to come back to the bus at different times, so that the
+    // state a's client kept for the bus goes out before b listens again (a second's outage
+    // often lost nothing).
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    nats.restart();
+    // Nobody moves again: b asks for the room's state once the bus is back.
+    let seen = y.state_where(room, |s| s.version == 3).await;
+    assert_eq!(seen.state, moved.state);
 }
