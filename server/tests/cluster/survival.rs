@@ -12,8 +12,8 @@ use parlor_shared::protocol::{
 };
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
-use crate::common::paced_auto_match;
-use crate::nodes::{OwnNats, Services, game_under_way, listed, listed_where};
+use crate::common::{Peer, paced_auto_match};
+use crate::nodes::{Node, OwnNats, Services, game_under_way, listed, listed_where};
 use crate::some_cave_move;
 
 fn match_view(state: &RoomSnapshot) -> &MatchView {
@@ -65,19 +65,24 @@ async fn a_node_stopped_with_sigterm_hands_its_rooms_over_at_once() {
     nodes[1].log.wait_for("room taken over");
 }
 
+/// Nodes a and b on a NATS server of the test's own, and a peer connected to each.
+async fn two_nodes_on_own_nats(services: &Services) -> (OwnNats, [Node; 2], Peer, Peer) {
+    let nats = OwnNats::start();
+    let nodes = [
+        services.node_on("a", &nats.url()),
+        services.node_on("b", &nats.url()),
+    ];
+    let x = nodes[0].peer(&PlayerSecret::random()).await;
+    let y = nodes[1].peer(&PlayerSecret::random()).await;
+    (nats, nodes, x, y)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_goes_on_through_a_restart_of_the_bus() {
     let Some(services) = Services::find() else {
         return;
     };
-    let mut nats = OwnNats::start();
-    let nodes = [
-        services.node_on("a", &nats.url()),
-        services.node_on("b", &nats.url()),
-    ];
-    let (alice, bob) = (PlayerSecret::random(), PlayerSecret::random());
-    let mut x = nodes[0].peer(&alice).await;
-    let mut y = nodes[1].peer(&bob).await;
+    let (mut nats, nodes, mut x, mut y) = two_nodes_on_own_nats(&services).await;
     let (room, [x_token, y_token], state) = game_under_way(&nodes[0], &mut x, &mut y, 1).await;
     y.state_where(room, |s| s.version == 1).await;
 
@@ -254,14 +259,7 @@ async fn a_move_made_while_the_bus_was_away_reaches_the_other_node_once_it_is_ba
     let Some(services) = Services::find() else {
         return;
     };
-    let mut nats = OwnNats::start();
-    let nodes = [
-        services.node_on("a", &nats.url()),
-        services.node_on("b", &nats.url()),
-    ];
-    let (alice, bob) = (PlayerSecret::random(), PlayerSecret::random());
-    let mut x = nodes[0].peer(&alice).await;
-    let mut y = nodes[1].peer(&bob).await;
+    let (mut nats, nodes, mut x, mut y) = two_nodes_on_own_nats(&services).await;
     // y made the second move, and saw it.
     let (room, [x_token, _], state) = game_under_way(&nodes[0], &mut x, &mut y, 2).await;
 
