@@ -418,6 +418,21 @@ impl Hall {
 
     /// The seats `player` holds in unfinished rooms, oldest room first, at most
     /// [`MAX_LISTED_ROOMS`] of them.
+    /// The rooms, here or on other nodes, that show `player` by another name: as their creator
+    /// or in a seat they took.
+    pub fn rooms_naming_otherwise(&self, player: &Player) -> Vec<RoomId> {
+        let otherwise = |shown: &Player| shown.id == player.id && shown.name != player.name;
+        (self.hall_summaries().into_iter())
+            .filter(|room| {
+                room.creator.as_ref().is_some_and(otherwise)
+                    || room.seats.iter().any(|seat| {
+                        matches!(seat, SeatState::Taken { player: Some(taker), .. } if otherwise(taker))
+                    })
+            })
+            .map(|room| room.room)
+            .collect()
+    }
+
     pub fn seats_of(&self, player: PlayerId) -> Vec<HeldSeat> {
         let mut held = Vec::new();
         for room in self.hall_summaries() {

@@ -63,6 +63,8 @@ pub enum RoomCommand {
     /// Send `who`, if it follows the room, the room's state again: states sent while the
     /// hall's bus was away were lost on the way to another node (`cluster/remote.rs`).
     Resend { who: Subscriber },
+    /// `who` goes by a new name: the seats it took, and the room if it made it, show it.
+    Renamed { who: Subscriber },
     /// End the unfinished room: only its creator may.
     Close { who: Subscriber },
     /// `who` made a room to play this finished game again (see `play_again.rs`): named to
@@ -362,11 +364,8 @@ impl Room {
                 self.spectators_changed();
             }
             RoomCommand::Leave { who } => self.leave(who),
-            RoomCommand::Resend { who } => {
-                if self.audience.contains(who.id) {
-                    who.send_state(self.id, Broadcast::new(ServerMsg::State(self.snapshot())));
-                }
-            }
+            RoomCommand::Resend { who } => self.resend(&who),
+            RoomCommand::Renamed { who } => self.renamed(&who.player).await,
             RoomCommand::Close { who } => self.close_by(who).await,
             RoomCommand::PlayedAgain { made, who } => self.played_again(made, &who),
             RoomCommand::RematchClosed { rematch } => self.rematch_closed(rematch),

@@ -297,3 +297,31 @@ async fn rooms_followed_stop_at_the_quota_and_a_closed_room_frees_its_place() {
         .await;
     first.watch(rooms[2]).await;
 }
+
+#[tokio::test]
+async fn a_player_back_under_a_new_name_is_shown_by_it_in_their_rooms() {
+    let (server, _dir) = start_server("players-renamed");
+    let url = server.url();
+    let ada = PlayerSecret::random();
+    let mut first = Peer::greet_as(Peer::raw(&url, Format::Json).await, &ada, "Ada").await;
+    let room = first.create(GameSetup::Cave, HUMANS.to_vec()).await;
+    first.join(room, 0).await;
+    let mut watcher = Peer::connect(&url, Format::Json).await;
+    watcher.watch(room).await;
+
+    let mut again = Peer::greet_as(Peer::raw(&url, Format::Binary).await, &ada, "Ada L").await;
+    let state = watcher
+        .state_where(room, |state| {
+            matches!(&state.seats[0], SeatState::Taken { player: Some(p), .. } if p.name == "Ada L")
+        })
+        .await;
+    assert_eq!(state.creator.as_ref().unwrap().name, "Ada L");
+    let listed = again.list_rooms().await;
+    let summary = listed.iter().find(|r| r.room == room).unwrap();
+    assert_eq!(summary.creator.as_ref().unwrap().name, "Ada L");
+    // A room she has no part in keeps its names.
+    let bob_room = watcher.create(GameSetup::Cave, HUMANS.to_vec()).await;
+    let listed = again.list_rooms().await;
+    let bobs = listed.iter().find(|r| r.room == bob_room).unwrap();
+    assert_ne!(bobs.creator.as_ref().unwrap().name, "Ada L");
+}

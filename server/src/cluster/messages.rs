@@ -34,6 +34,8 @@ pub enum RemoteCommand {
     /// The room's state again, for every follower on the sender's node: the bus came back,
     /// and states sent while it was away were lost.
     Resend,
+    /// The sender goes by the name it is forwarded with now.
+    Renamed,
     Close,
     PlayedAgain(PlayedAgain),
     Move {
@@ -46,9 +48,12 @@ pub enum RemoteCommand {
 impl RemoteCommand {
     /// Whether its sender is told when the room is gone: all but `PlayedAgain`, a word to a
     /// finished room that its sender, who has a room of its own, does not wait for, and
-    /// `Resend`, which the node sends, not its client.
+    /// `Resend` and `Renamed`, which the node sends, not its client.
     pub fn is_answered(&self) -> bool {
-        !matches!(self, RemoteCommand::PlayedAgain(_) | RemoteCommand::Resend)
+        !matches!(
+            self,
+            RemoteCommand::PlayedAgain(_) | RemoteCommand::Resend | RemoteCommand::Renamed
+        )
     }
 }
 
@@ -171,6 +176,7 @@ pub fn detach(command: RoomCommand) -> Option<(Subscriber, RemoteCommand)> {
         RoomCommand::Watch { who, spectator_cap } => (who, RemoteCommand::Watch { spectator_cap }),
         RoomCommand::Leave { who } => (who, RemoteCommand::Leave),
         RoomCommand::Resend { who } => (who, RemoteCommand::Resend),
+        RoomCommand::Renamed { who } => (who, RemoteCommand::Renamed),
         RoomCommand::Close { who } => (who, RemoteCommand::Close),
         RoomCommand::PlayedAgain { made, who } => (who, RemoteCommand::PlayedAgain(made)),
         RoomCommand::Move {
@@ -209,6 +215,7 @@ pub fn attach(command: RemoteCommand, who: Subscriber) -> RoomCommand {
         RemoteCommand::Watch { spectator_cap } => RoomCommand::Watch { who, spectator_cap },
         RemoteCommand::Leave => RoomCommand::Leave { who },
         RemoteCommand::Resend => RoomCommand::Resend { who },
+        RemoteCommand::Renamed => RoomCommand::Renamed { who },
         RemoteCommand::Close => RoomCommand::Close { who },
         RemoteCommand::PlayedAgain(made) => RoomCommand::PlayedAgain { made, who },
         RemoteCommand::Move { token, version, mv } => RoomCommand::Move {

@@ -179,7 +179,8 @@ impl Followers {
             RemoteCommand::Close
             | RemoteCommand::Move { .. }
             | RemoteCommand::PlayedAgain(_)
-            | RemoteCommand::Resend => false,
+            | RemoteCommand::Resend
+            | RemoteCommand::Renamed => false,
         }
     }
 

@@ -188,6 +188,17 @@ impl MatchRoom {
                 let state = Broadcast::new(ServerMsg::State(self.snapshot()));
                 who.send_state(self.id, state);
             }
+            RoomCommand::Renamed { who } => {
+                let player = &who.player;
+                let creator = self
+                    .creator
+                    .as_mut()
+                    .filter(|creator| creator.id == player.id);
+                if let Some(creator) = creator.filter(|creator| creator.name != player.name) {
+                    creator.name.clone_from(&player.name);
+                    self.broadcast();
+                }
+            }
             RoomCommand::Resend { who } => {
                 if self.audience.contains(who.id) {
                     who.send_state(self.id, Broadcast::new(ServerMsg::State(self.snapshot())));

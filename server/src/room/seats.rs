@@ -5,7 +5,9 @@
 //! from any connection or machine, takes it back and retires the old token (a client that
 //! restarted has lost its tokens, never its player). A seat left stays taken. A connection
 //! that loses its seat to a new holder stays as a spectator, within the room's cap of them.
+//! A player who comes back under a new name is shown by it in the seats they took.
 
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, SeatSpec, SeatToken, ServerMsg};
 use tracing::info;
 
@@ -13,6 +15,40 @@ use super::{ConnId, Room, Subscriber};
 use crate::seat_key::SeatKey;
 
 impl Room {
+    /// `player` goes by a new name: the seats it took, and the room if it made it, show it.
+    /// The seats' players are stored again while the game goes on; the creator's name is
+    /// stored with the room when it was made, and a restart shows it until the player comes
+    /// back, which tells the room again.
+    pub(super) async fn renamed(&mut self, player: &Player) {
+        let mut seats_renamed = false;
+        for taken in self
+            .seats
+            .iter_mut()
+            .filter_map(|seat| seat.player.as_mut())
+        {
+            if taken.id == player.id && taken.name != player.name {
+                taken.name.clone_from(&player.name);
+                seats_renamed = true;
+            }
+        }
+        let creator = self
+            .creator
+            .as_mut()
+            .filter(|creator| creator.id == player.id);
+        let creator_renamed = creator.is_some_and(|creator| {
+            let renamed = creator.name != player.name;
+            creator.name.clone_from(&player.name);
+            renamed
+        });
+        if seats_renamed && self.state.outcome().is_none() {
+            // A refusal is logged; the name shows all the same.
+            let _ = self.save_seats().await;
+        }
+        if seats_renamed || creator_renamed {
+            self.broadcast();
+        }
+    }
+
     pub(super) async fn join(
         &mut self,
         seat: u8,

@@ -1,9 +1,9 @@
 //! One hall served by three `server` nodes over PostgreSQL and NATS, on loopback: a game
 //! played through one node and watched through the others, every lobby listing every room,
 //! and rooms that outlive their node (`kill -9`, SIGSTOP past the lease, SIGTERM), a restart
-//! of NATS, AI rooms and auto matches included. Skipped with a note without
-//! `PARLOR_TEST_POSTGRES` and `PARLOR_TEST_NATS` (`scripts/cluster_services.sh`), except in
-//! CI.
+//! of NATS, AI rooms and auto matches included, and a player renamed on another node.
+//! Skipped with a note without `PARLOR_TEST_POSTGRES` and `PARLOR_TEST_NATS`
+//! (`scripts/cluster_services.sh`), except in CI.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -11,10 +11,14 @@ mod failover;
 mod nodes;
 mod survival;
 
+use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomSnapshot, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{
+    ClientMsg, ErrorCode, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
+};
 
+use common::Peer;
 use nodes::{OwnNats, Services, listed, listed_where};
 
 /// A legal Magnetic Cave move in `state`.
@@ -356,4 +360,32 @@ async fn a_brain_one_node_trains_is_busy_on_the_others() {
     // The same player's second match on the same brains, through B: refused while A trains them.
     let refused = on_b.create_refused(common::paced_auto_match(), vec![], ErrorCode::BrainBusy);
     assert!(refused.await.contains("left"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_back_under_a_new_name_on_another_node_is_shown_by_it_in_their_rooms() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nodes = [services.node("a"), services.node("b")];
+    let alice = PlayerSecret::random();
+    let mut on_a = nodes[0].peer(&alice).await;
+    let room = on_a
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+    on_a.join(room, 0).await;
+    let raw = Peer::raw(&nodes[1].url(), Format::Json).await;
+    let mut on_b = Peer::greet_as(raw, &alice, "Alice L").await;
+    let renamed = |summary: &RoomSummary| {
+        let seat = matches!(
+            &summary.seats[0],
+            SeatState::Taken { player: Some(player), .. } if player.name == "Alice L"
+        );
+        seat && summary
+            .creator
+            .as_ref()
+            .is_some_and(|c| c.name == "Alice L")
+    };
+    listed_where(&mut on_b, room, renamed).await;
+    listed_where(&mut on_a, room, renamed).await;
 }
