@@ -52,8 +52,13 @@ pub const QUEUE_LIMIT: usize = 64;
 #[derive(Debug, Clone)]
 pub enum NetEvent {
     /// The handshake succeeded (first or again after `Reconnecting`): `server` names the
-    /// server, `player` is who it knows us as.
-    Connected { server: String, player: Player },
+    /// server, `player` is who it knows us as, `node` the address reached (one of several
+    /// nodes of a hall).
+    Connected {
+        server: String,
+        player: Player,
+        node: String,
+    },
     /// Boxed: a room state is large, the other events small.
     Message(Box<ServerMsg>),
     /// The connection dropped and attempt number `attempt` (from 1) to get it back is under way;

@@ -52,6 +52,8 @@ enum Link {
     Connected {
         url: String,
         server: String,
+        /// The address reached, of those in `url`.
+        node: String,
     },
     /// The connection dropped and the network thread is getting it back; rooms keep their
     /// last state on screen and get fresh ones after the resume.

@@ -75,7 +75,12 @@ impl Link {
                     server,
                     player,
                 }) if protocol == PROTOCOL_VERSION => {
-                    break NetEvent::Connected { server, player };
+                    let node = url.clone();
+                    break NetEvent::Connected {
+                        server,
+                        player,
+                        node,
+                    };
                 }
                 Some(ServerMsg::Welcome { protocol, .. }) => {
                     return Err(End::Refused(format!(

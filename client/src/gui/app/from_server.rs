@@ -15,10 +15,14 @@ use crate::net::{NetEvent, refuses_a_join};
 impl App {
     pub(super) fn handle_event(&mut self, event: NetEvent) {
         match event {
-            NetEvent::Connected { server, player } => {
+            NetEvent::Connected {
+                server,
+                player,
+                node,
+            } => {
                 let url = self.server_url().unwrap_or_default().to_string();
                 let resumed = matches!(self.link, Link::Reconnecting { .. });
-                self.link = Link::Connected { url, server };
+                self.link = Link::Connected { url, server, node };
                 self.lobby.me = Some(player);
                 // A room request held for the link goes out now: a drop from here on loses it.
                 if let Some(pending) = &mut self.pending_room {

@@ -10,6 +10,7 @@ pub(super) fn app_in_room_reconnecting(room: RoomId) -> App {
     app.link = Link::Connected {
         url: "ws://test".into(),
         server: "test".into(),
+        node: "ws://test".into(),
     };
     app.screen = Screen::room(room);
     app.handle_event(reconnecting(1));
@@ -18,6 +19,7 @@ pub(super) fn app_in_room_reconnecting(room: RoomId) -> App {
 
 pub(super) fn connected() -> NetEvent {
     NetEvent::Connected {
+        node: "ws://test".into(),
         server: "test".into(),
         player: parlor_shared::identity::Player {
             id: parlor_shared::identity::PlayerId(1),

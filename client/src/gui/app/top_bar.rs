@@ -23,9 +23,7 @@ impl App {
             Link::Offline(reason) if reason.is_empty() => ("Not connected".into(), DIM_TEXT),
             Link::Offline(reason) => (format!("Not connected: {reason}"), ERROR_TEXT),
             Link::Connecting { url } => (format!("Connecting to {url} ..."), TEXT),
-            Link::Connected { url, server } => {
-                (format!("Connected to {url} ({server})"), GOOD_TEXT)
-            }
+            Link::Connected { url, server, node } => (connected_text(url, node, server), GOOD_TEXT),
             Link::Reconnecting {
                 url,
                 attempt,
@@ -68,4 +66,35 @@ fn two_lines(lines: &[String], width: f32) -> [String; 2] {
     let first = lines.first().cloned().unwrap_or_default();
     let rest = lines.get(1..).unwrap_or_default().join(" ");
     [first, fit_to_width(&rest, width)]
+}
+
+/// "Connected to ws://a:7878 (parlor-server 0.1.0)"; with several nodes in `url`, the one
+/// reached and how many there are.
+fn connected_text(url: &str, node: &str, server: &str) -> String {
+    let nodes = url.split(',').count();
+    match nodes {
+        1 => format!("Connected to {node} ({server})"),
+        _ => format!("Connected to {node}, one of {nodes} nodes ({server})"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_hall_of_several_nodes_names_the_one_reached() {
+        assert_eq!(
+            connected_text("ws://a:1", "ws://a:1", "parlor-server 0.1.0"),
+            "Connected to ws://a:1 (parlor-server 0.1.0)"
+        );
+        assert_eq!(
+            connected_text(
+                "ws://a:1,ws://b:2,ws://c:3",
+                "ws://b:2",
+                "parlor-server 0.1.0"
+            ),
+            "Connected to ws://b:2, one of 3 nodes (parlor-server 0.1.0)"
+        );
+    }
 }
