@@ -231,7 +231,9 @@ impl Connection {
                 },
                 outgoing = outbox.next() => {
                     if let Outgoing::Reconnect = outgoing {
-                        let why = "a room you follow moved to another node of the hall; \
+                        // Taken by another node, or this one lost the hall's database:
+                        // either way another node, or this one later, serves it.
+                        let why = "a room you follow is not served by this node now; \
                                    reconnect to resume";
                         self.close(CloseCode::Restart, why).await;
                         return Ok(None);
