@@ -20,6 +20,7 @@ mod her_match;
 pub mod her_seat;
 pub mod limits;
 pub mod logging;
+mod memory_trim;
 mod outbox;
 pub mod players;
 pub mod room;
@@ -152,6 +153,7 @@ pub const MAX_BUSY_REFUSALS: usize = 64;
 /// Accepts connections forever, one task each, up to the connection cap.
 pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> anyhow::Result<()> {
     info!(addr = %listener.local_addr()?, "listening");
+    memory_trim::spawn_trims();
     let limits = Arc::new(limits);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
     let refusals = Arc::new(Semaphore::new(MAX_BUSY_REFUSALS));

@@ -132,7 +132,7 @@ impl PatternDatabases {
                     if let Some(store) = table_store() {
                         if missing.is_none() {
                             store.note(&format!(
-                                "the {} pattern tables are {why}; built them for this process \
+                                "the {} pattern tables are {why}; this process built them \
                                  (and kept them)",
                                 spec.label()
                             ));
