@@ -193,25 +193,22 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> an
     }
 }
 
-/// Binds and serves until the process ends; a node of a cluster hands its rooms over to the
-/// others first when it is stopped (SIGTERM or Ctrl-C).
+/// Binds and serves until the process is stopped (SIGTERM or Ctrl-C); a node of a cluster
+/// hands its rooms over to the others first. A lone server just stops: every move it
+/// acknowledged is stored already, and its rooms are back at the next start.
 pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
     let (listener, hall) = bind(&config).await?;
-    let Some(cluster) = hall.cluster().cloned() else {
-        return serve(listener, hall, config.limits).await;
-    };
     let mut terminate = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())?;
-    tokio::select! {
-        served = serve(listener, Arc::clone(&hall), config.limits) => served,
-        _ = terminate.recv() => {
-            cluster::hand_over(&hall, &cluster).await;
-            Ok(())
-        }
-        _ = tokio::signal::ctrl_c() => {
-            cluster::hand_over(&hall, &cluster).await;
-            Ok(())
-        }
+    let stopped_by = tokio::select! {
+        served = serve(listener, Arc::clone(&hall), config.limits) => return served,
+        _ = terminate.recv() => "SIGTERM",
+        _ = tokio::signal::ctrl_c() => "Ctrl-C",
+    };
+    info!(signal = stopped_by, "stopping");
+    if let Some(cluster) = hall.cluster() {
+        cluster::hand_over(&hall, cluster).await;
     }
+    Ok(())
 }
 
 /// A server running on its own thread and runtime, as the client embeds it.

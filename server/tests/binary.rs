@@ -1,5 +1,5 @@
-//! The `server` binary itself: its help, its start-up errors, and games and HER's brains that
-//! outlive a restart.
+//! The `server` binary itself: its help, its start-up errors, its stop on SIGTERM, and games
+//! and HER's brains that outlive a restart.
 //!
 //! The client's tests build this test by its name to bring the `server` binary up to date
 //! (`client/tests/common/server.rs`): a new name goes there too.
@@ -141,6 +141,31 @@ async fn finished_games_survive_a_restart() {
     };
     assert_eq!(record.moves, end.moves);
     assert_eq!(Some(record.summary.outcome), end.outcome);
+}
+
+#[test]
+fn sigterm_stops_a_lone_server_saying_so_and_closing_its_store() {
+    let dir = data_dir();
+    let data = dir.path().to_str().unwrap();
+    let (mut server, log) = common::start_logged(&["--data", data], "info");
+    let pid = server.child.id() as i32;
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let started = std::time::Instant::now();
+    let status = loop {
+        if let Some(status) = server.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(10),
+            "still running after SIGTERM"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert!(status.success(), "{status}");
+    let logged = log.whole();
+    assert!(logged.contains("stopping signal=\"SIGTERM\""), "{logged}");
+    // The database closed: SQLite copied its WAL back and removed it.
+    assert!(!dir.path().join("games.db-wal").exists());
 }
 
 /// The brains of an auto match killed in the middle of training (SIGKILL, no shutdown) are
