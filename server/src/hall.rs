@@ -416,8 +416,6 @@ impl Hall {
         listed(self.hall_summaries())
     }
 
-    /// The seats `player` holds in unfinished rooms, oldest room first, at most
-    /// [`MAX_LISTED_ROOMS`] of them.
     /// The rooms, here or on other nodes, that show `player` by another name: as their creator
     /// or in a seat they took.
     pub fn rooms_naming_otherwise(&self, player: &Player) -> Vec<RoomId> {
@@ -433,6 +431,8 @@ impl Hall {
             .collect()
     }
 
+    /// The seats `player` holds in unfinished rooms, oldest room first, at most
+    /// [`MAX_LISTED_ROOMS`] of them.
     pub fn seats_of(&self, player: PlayerId) -> Vec<HeldSeat> {
         let mut held = Vec::new();
         for room in self.hall_summaries() {

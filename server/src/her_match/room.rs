@@ -362,7 +362,7 @@ mod tests {
         store.rename_table("progress_away", "match_progress");
         let went_on = wait(&mut summary, paused_at + 3).await;
         assert!(went_on > paused_at + 2);
-        // Every round counted in the brains, the paused ones too, once each.
+        // The rounds shown are in the stored brains, those played before the pause too.
         let (_, games) = store.load_brain(&owned("A")).unwrap().unwrap();
         assert!(
             u64::from(went_on) <= games,
