@@ -232,9 +232,9 @@ impl Cluster {
 }
 
 /// Refuses to join under the name of a node that runs: two nodes of one name would take each
-/// other's rooms without end. A node killed a moment ago has no listener left on the bus;
-/// one whose machine died may still have one, which answers nothing (as a node cut off from
-/// the bus would not), and is no reason to wait.
+/// other's rooms without end. A node killed a moment ago has no listener left on the bus. One
+/// whose machine died may leave a listener behind for a while; it answers nothing, and its
+/// name is taken over once the request times out.
 async fn refuse_a_name_in_use(bus: &Bus, node: &str) -> anyhow::Result<()> {
     match bus.request(bus.alive_subject(node), Vec::new()).await {
         Asked::Answered(_) => anyhow::bail!(
