@@ -28,6 +28,15 @@ const FIELD_WIDTH: f32 = 230.0;
 const VERDICT_LINES: f32 = 4.0;
 /// Space between rows of fields or choices.
 const ROW_STEP: f32 = BUTTON_HEIGHT + 10.0;
+/// The rows of fields (H, D, B) and of seat choices (agent, answerer); the oracle's strength
+/// adds a row of its own.
+const FIELD_ROWS: f32 = 3.0;
+const SEAT_CHOICE_ROWS: f32 = 2.0;
+/// The space under the rules, and between the form's groups (fields, verdict and choices,
+/// buttons), and under the buttons at the window's foot.
+const UNDER_RULES: f32 = 10.0;
+const BETWEEN_GROUPS: f32 = 14.0;
+const UNDER_BUTTONS: f32 = 12.0;
 
 /// What the init screen asks of its owner.
 #[derive(Debug, PartialEq, Eq)]
@@ -74,12 +83,12 @@ impl BricksSetupView {
         // What the form needs under the rules: its fields, the verdict's band, the seats (and
         // the oracle's strength), the buttons. On a short window the rules give way.
         let oracle_rows = f32::from(u8::from(self.answerer == AnswererChoice::Oracle));
-        let below = 10.0
-            + (5.0 + oracle_rows) * ROW_STEP
-            + 28.0
+        let below = UNDER_RULES
+            + (FIELD_ROWS + SEAT_CHOICE_ROWS + oracle_rows) * ROW_STEP
+            + 2.0 * BETWEEN_GROUPS
             + VERDICT_LINES * LINE_HEIGHT
             + BUTTON_HEIGHT
-            + 12.0;
+            + UNDER_BUTTONS;
         let rules = wrap_to_width(RULES, width);
         let room = ((canvas_height() - y - below) / LINE_HEIGHT)
             .floor()
@@ -94,7 +103,7 @@ impl BricksSetupView {
             label(&line, LEFT_X, y, DIM_TEXT);
             y += LINE_HEIGHT;
         }
-        y += 10.0;
+        y += UNDER_RULES;
         let setup = parse_setup(&self.height.text, &self.drops.text, &self.bricks.text);
         let errors = setup.clone().err().unwrap_or_default();
         let rows = [
@@ -108,7 +117,7 @@ impl BricksSetupView {
             submitted |= draw_field_row(input, y, name, field, note);
             y += ROW_STEP;
         }
-        y += 14.0;
+        y += BETWEEN_GROUPS;
         // The verdict gets a fixed band, so the choices below stay put while fields change.
         let verdict_top = y;
         match setup {
@@ -148,7 +157,7 @@ impl BricksSetupView {
             Some(None)
         };
         // On a short window the buttons stay at its foot, over what they would push out.
-        let y = (y + 14.0).min(canvas_height() - BUTTON_HEIGHT - 12.0);
+        let y = (y + BETWEEN_GROUPS).min(canvas_height() - BUTTON_HEIGHT - UNDER_BUTTONS);
         let request = setup
             .ok()
             .zip(strength)
