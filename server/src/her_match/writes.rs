@@ -22,34 +22,29 @@ use crate::store::{BrainRow, MatchProgress, MatchRound, Pending, Store, taken_el
 /// instead of the match spending nearly all its time rewriting them.
 const WRITE_SPACING: u32 = 10;
 
-/// When the brains were last written and what it cost, which says when the next write is due.
+/// When the brains were last written and what it cost, which says when the next write is due
+/// (whether one is in flight is the writer's `in_flight`).
 #[derive(Default)]
 struct WriteSchedule {
     /// When the write in flight (or the last) began.
     started: Option<Instant>,
     /// How long the last settled write took, from making its rows to its commit.
     cost: Duration,
-    in_flight: bool,
 }
 
 impl WriteSchedule {
     fn due(&self) -> bool {
-        !self.in_flight
-            && self
-                .started
-                .is_none_or(|started| started.elapsed() >= self.cost * WRITE_SPACING)
+        (self.started).is_none_or(|started| started.elapsed() >= self.cost * WRITE_SPACING)
     }
 
     fn start(&mut self) {
         self.started = Some(Instant::now());
-        self.in_flight = true;
     }
 
-    /// The write in flight, if any, has just committed (or failed).
+    /// The write begun last has just committed (or failed).
     fn settled(&mut self) {
-        if let (true, Some(started)) = (self.in_flight, self.started) {
+        if let Some(started) = self.started {
             self.cost = started.elapsed();
-            self.in_flight = false;
         }
     }
 }
@@ -173,7 +168,7 @@ impl RoundWriter {
         if self.in_flight.is_some() || !self.schedule.due() {
             return true;
         }
-        self.start_write(setup, run);
+        self.in_flight = Some(self.start_write(setup, run));
         !paced || self.settle((setup, run), views, true) == Some(true)
     }
 
@@ -189,12 +184,12 @@ impl RoundWriter {
         if self.unsaved.rounds == 0 {
             return true;
         }
-        self.start_write(setup, run);
+        self.in_flight = Some(self.start_write(setup, run));
         self.settle((setup, run), views, true) == Some(true)
     }
 
-    /// Gives the unsaved rounds to the store (both brains as they are now).
-    fn start_write(&mut self, setup: &MatchSetup, run: &MatchRun) {
+    /// Gives the unsaved rounds to the store (both brains as they are now): the write under way.
+    fn start_write(&mut self, setup: &MatchSetup, run: &MatchRun) -> InFlight {
         let brain = |her: usize| (setup.brains[her].clone(), BrainRow::of(run.brain(her)));
         let batch = std::mem::take(&mut self.unsaved);
         self.schedule.start();
@@ -208,7 +203,7 @@ impl RoundWriter {
             },
             points: batch.points.clone(),
         });
-        self.in_flight = Some(InFlight { saved, batch });
+        InFlight { saved, batch }
     }
 
     /// What a settled write's `result` means; a stored batch's view is published, a failed
@@ -268,8 +263,7 @@ impl RoundWriter {
                 std::thread::sleep(CLOSED_CHECK.min(again_at - Instant::now()));
             }
             pause = (pause * 2).min(MOST_BETWEEN_TRIES);
-            self.start_write(setup, run);
-            let InFlight { saved, batch } = self.in_flight.take().expect("just started");
+            let InFlight { saved, batch } = self.start_write(setup, run);
             let result = saved.wait();
             self.schedule.settled();
             written = self.written(result, batch, views);
