@@ -1,10 +1,43 @@
-//! A finished game's summary as its columns, the same in every database, read before their
-//! JSON is decoded: `SELECT id, game, seats, outcome, move_count, finished_at, players`.
+//! A finished game as its columns, the same in every database: written from a [`NewRecord`]
+//! ([`RecordColumns::of`]), and its summary read back before its JSON is decoded
+//! ([`RawSummary`]: `SELECT id, game, seats, outcome, move_count, finished_at, players`).
 
 use anyhow::Context;
 use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{RecordId, RecordSummary};
 use tracing::warn;
+
+use super::columns::json;
+use super::{NewRecord, unix_now};
+
+/// The columns of a new `games` row, in the order of its `INSERT` in both databases.
+pub struct RecordColumns {
+    pub game: String,
+    pub seats: String,
+    pub players: String,
+    pub outcome: String,
+    pub start: String,
+    pub moves: String,
+    /// Turns played (`game::turns`).
+    pub move_count: i64,
+    /// Now, in seconds since the Unix epoch.
+    pub finished_at: i64,
+}
+
+impl RecordColumns {
+    pub fn of(record: &NewRecord) -> anyhow::Result<RecordColumns> {
+        Ok(RecordColumns {
+            game: json(&record.game)?,
+            seats: json(&record.seats)?,
+            players: json(&record.players)?,
+            outcome: json(&record.outcome)?,
+            start: json(&record.start)?,
+            moves: json(&record.moves)?,
+            move_count: i64::from(parlor_shared::game::turns(&record.moves)),
+            finished_at: unix_now() as i64,
+        })
+    }
+}
 
 pub struct RawSummary {
     pub id: i64,

@@ -4,24 +4,25 @@ use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use tokio_postgres::{Client, Row};
 use tracing::warn;
 
-use crate::store::record_columns::RawSummary;
-use crate::store::{NewRecord, RECORD_LIST_LIMIT, unix_now};
+use crate::store::record_columns::{RawSummary, RecordColumns};
+use crate::store::{NewRecord, RECORD_LIST_LIMIT};
 
 pub async fn insert(client: &Client, record: &NewRecord) -> anyhow::Result<RecordId> {
+    let row = RecordColumns::of(record)?;
     let row = client
         .query_one(
             "INSERT INTO games (game, seats, players, outcome, start, moves, move_count,
                                 finished_at)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING id",
             &[
-                &serde_json::to_string(&record.game)?,
-                &serde_json::to_string(&record.seats)?,
-                &serde_json::to_string(&record.players)?,
-                &serde_json::to_string(&record.outcome)?,
-                &serde_json::to_string(&record.start)?,
-                &serde_json::to_string(&record.moves)?,
-                &i64::from(parlor_shared::game::turns(&record.moves)),
-                &(unix_now() as i64),
+                &row.game,
+                &row.seats,
+                &row.players,
+                &row.outcome,
+                &row.start,
+                &row.moves,
+                &row.move_count,
+                &row.finished_at,
             ],
         )
         .await?;

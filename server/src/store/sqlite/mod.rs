@@ -21,8 +21,8 @@ use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::{info, warn};
 
-use crate::store::record_columns::RawSummary;
-use crate::store::{NewRecord, RECORD_LIST_LIMIT, StoreFull, unix_now};
+use crate::store::record_columns::{RawSummary, RecordColumns};
+use crate::store::{NewRecord, RECORD_LIST_LIMIT, StoreFull};
 
 /// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
 /// their keys: an older store is migrated once, when it opens.
@@ -393,20 +393,20 @@ fn check_usable(connection: &Connection) -> anyhow::Result<()> {
 }
 
 fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<RecordId> {
-    let finished_at = unix_now();
+    let row = RecordColumns::of(record)?;
     connection.execute(
         "INSERT INTO games (game, seats, players, outcome, start, moves, move_count,
                             finished_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
         params![
-            serde_json::to_string(&record.game)?,
-            serde_json::to_string(&record.seats)?,
-            serde_json::to_string(&record.players)?,
-            serde_json::to_string(&record.outcome)?,
-            serde_json::to_string(&record.start)?,
-            serde_json::to_string(&record.moves)?,
-            i64::from(parlor_shared::game::turns(&record.moves)),
-            finished_at as i64,
+            row.game,
+            row.seats,
+            row.players,
+            row.outcome,
+            row.start,
+            row.moves,
+            row.move_count,
+            row.finished_at,
         ],
     )?;
     Ok(connection.last_insert_rowid() as RecordId)
