@@ -150,14 +150,8 @@ impl SqliteStore {
             connection.pragma_update(None, "user_version", SEAT_KEYS_VERSION)?;
         }
         if version < BRAIN_REVISIONS_VERSION {
-            let has_revision = connection
-                .prepare("SELECT 1 FROM pragma_table_info('brains') WHERE name = 'revision'")?
-                .exists([])?;
-            if !has_revision {
-                connection.execute_batch(
-                    "ALTER TABLE brains ADD COLUMN revision INTEGER NOT NULL DEFAULT 0",
-                )?;
-            }
+            let kind = "INTEGER NOT NULL DEFAULT 0";
+            tables::add_column(&connection, "brains", "revision", kind)?;
             connection.pragma_update(None, "user_version", BRAIN_REVISIONS_VERSION)?;
         }
         if version < PACKED_BRAINS_VERSION {
@@ -169,8 +163,8 @@ impl SqliteStore {
             connection.pragma_update(None, "user_version", SOURCES_VERSION)?;
         }
         if version < RECORD_PLAYERS_VERSION {
-            // Games stored before keep no player ids: clients go by their labels.
-            tables::add_record_players(&connection)?;
+            // Games stored before keep no player ids (NULL): clients go by their labels.
+            tables::add_column(&connection, "games", "players", "TEXT")?;
             connection.pragma_update(None, "user_version", RECORD_PLAYERS_VERSION)?;
         }
         let size = Arc::new(size::StoreSize::uncapped(&connection));

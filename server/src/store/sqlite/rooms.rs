@@ -271,13 +271,7 @@ pub(super) fn add_missing_columns(connection: &Connection) -> anyhow::Result<()>
         ("unfollowed_since", "INTEGER"),
         ("address", "TEXT"),
     ] {
-        let exists = connection
-            .prepare("SELECT 1 FROM pragma_table_info('rooms') WHERE name = ?1")?
-            .exists([column])?;
-        if !exists {
-            let add = format!("ALTER TABLE rooms ADD COLUMN {column} {kind}");
-            connection.execute_batch(&add)?;
-        }
+        super::tables::add_column(connection, "rooms", column, kind)?;
     }
     Ok(())
 }

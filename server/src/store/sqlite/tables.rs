@@ -44,14 +44,19 @@ pub(super) const SCHEMA: &str = "
         address     TEXT    NOT NULL
     );";
 
-/// Adds layout 6's column of players to the finished games of an older store, whose games
-/// keep `NULL` there (shown by their labels alone).
-pub(super) fn add_record_players(connection: &Connection) -> anyhow::Result<()> {
-    let exists = connection
-        .prepare("SELECT 1 FROM pragma_table_info('games') WHERE name = 'players'")?
-        .exists([])?;
-    if !exists {
-        connection.execute_batch("ALTER TABLE games ADD COLUMN players TEXT")?;
+/// Adds `column`, of SQL type `kind`, to `table` of an older store unless it has it already
+/// (the layout's number is written after its columns: a migration cut short runs again).
+pub(super) fn add_column(
+    connection: &Connection,
+    table: &str,
+    column: &str,
+    kind: &str,
+) -> anyhow::Result<()> {
+    if !column_names(connection, table)?
+        .iter()
+        .any(|has| has == column)
+    {
+        connection.execute_batch(&format!("ALTER TABLE {table} ADD COLUMN {column} {kind}"))?;
     }
     Ok(())
 }
