@@ -419,7 +419,7 @@ impl Hall {
     /// The rooms, here or on other nodes, that show `player` by another name: as their creator
     /// or in a seat they took.
     pub fn rooms_naming_otherwise(&self, player: &Player) -> Vec<RoomId> {
-        let otherwise = |shown: &Player| shown.id == player.id && shown.name != player.name;
+        let otherwise = |shown: &Player| crate::players::shown_otherwise(shown, player);
         (self.hall_summaries().into_iter())
             .filter(|room| {
                 room.creator.as_ref().is_some_and(otherwise)

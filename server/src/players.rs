@@ -7,6 +7,21 @@ use parlor_shared::identity::{
     Player, PlayerSecret, check_name, player_id, without_refused_characters,
 };
 
+/// Whether `shown`, as a room shows a player, is `player` under another name: they came back
+/// renamed.
+pub fn shown_otherwise(shown: &Player, player: &Player) -> bool {
+    shown.id == player.id && shown.name != player.name
+}
+
+/// Shows `shown` by `player`'s name if it is `player` under another one; whether it changed.
+pub fn rename_shown(shown: &mut Player, player: &Player) -> bool {
+    let renamed = shown_otherwise(shown, player);
+    if renamed {
+        shown.name.clone_from(&player.name);
+    }
+    renamed
+}
+
 /// The player a `Hello` speaks for, or why it may not: a secret that is malformed or could be
 /// guessed, or a name out of bounds.
 pub fn greeted(secret: &PlayerSecret, name: &str) -> Result<Player, String> {
@@ -28,6 +43,28 @@ pub fn greeted(secret: &PlayerSecret, name: &str) -> Result<Player, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_same_player_under_another_name_is_renamed() {
+        let ada = greeted(&PlayerSecret::random(), "Ada").unwrap();
+        let renamed = Player {
+            name: "Ada L".into(),
+            ..ada.clone()
+        };
+        let namesake = greeted(&PlayerSecret::random(), "Ada").unwrap();
+        let mut shown = ada.clone();
+        assert!(!rename_shown(&mut shown, &ada), "the same name");
+        assert!(!rename_shown(
+            &mut shown,
+            &Player {
+                name: "Eve".into(),
+                ..namesake
+            }
+        ));
+        assert_eq!(shown, ada, "another player's name is not taken");
+        assert!(rename_shown(&mut shown, &renamed));
+        assert_eq!(shown, renamed);
+    }
 
     #[test]
     fn one_secret_is_one_player_on_every_connection() {

@@ -15,6 +15,7 @@ use crate::abandon_clock::AbandonClock;
 use crate::audience::Audience;
 use crate::limits::RoomLifetimes;
 use crate::outbox::Broadcast;
+use crate::players::rename_shown;
 use crate::room::RoomCommand;
 
 pub(super) fn summary_of(
@@ -189,13 +190,8 @@ impl MatchRoom {
                 who.send_state(self.id, state);
             }
             RoomCommand::Renamed { who } => {
-                let player = &who.player;
-                let creator = self
-                    .creator
-                    .as_mut()
-                    .filter(|creator| creator.id == player.id);
-                if let Some(creator) = creator.filter(|creator| creator.name != player.name) {
-                    creator.name.clone_from(&player.name);
+                let creator = self.creator.as_mut();
+                if creator.is_some_and(|creator| rename_shown(creator, &who.player)) {
                     self.broadcast();
                 }
             }

@@ -12,6 +12,7 @@ use parlor_shared::protocol::{ErrorCode, SeatSpec, SeatToken, ServerMsg};
 use tracing::info;
 
 use super::{ConnId, Room, Subscriber};
+use crate::players::rename_shown;
 use crate::seat_key::SeatKey;
 
 impl Room {
@@ -26,20 +27,10 @@ impl Room {
             .iter_mut()
             .filter_map(|seat| seat.player.as_mut())
         {
-            if taken.id == player.id && taken.name != player.name {
-                taken.name.clone_from(&player.name);
-                seats_renamed = true;
-            }
+            seats_renamed |= rename_shown(taken, player);
         }
-        let creator = self
-            .creator
-            .as_mut()
-            .filter(|creator| creator.id == player.id);
-        let creator_renamed = creator.is_some_and(|creator| {
-            let renamed = creator.name != player.name;
-            creator.name.clone_from(&player.name);
-            renamed
-        });
+        let creator_renamed =
+            (self.creator.as_mut()).is_some_and(|creator| rename_shown(creator, player));
         if seats_renamed && self.state.outcome().is_none() {
             // A refusal is logged; the name shows all the same.
             let _ = self.save_seats().await;
