@@ -1,6 +1,12 @@
 //! The seed's opponent, kept as the "classic" level: a fixed depth-4 alpha-beta minimax whose
 //! evaluation is the seed's sum over every five-cell window of (own bricks)^2 minus
 //! (opponent's bricks)^2, with a five worth everything. Mixed windows count too, as in the seed.
+//!
+//! Depth 4 is read as four plies, the root's move included. The seed's `makeAIMove(4)` calls
+//! `minimax(board, 4, ...)` below each root move, five plies in all (and its leaves are scored
+//! for whichever player the seed's `currentPlayer` then names). [`Classic::searching`] gives
+//! other depths, so that figures against classic can be checked against its neighbours too
+//! (`cave arena --classic-plies`).
 
 use std::time::{Duration, Instant};
 
@@ -9,7 +15,8 @@ use parlor_shared::cave::{Player, Position, Square, has_five, squares_of};
 use super::lines::windows;
 
 const FIVE: i32 = 1_000_000;
-const SEED_DEPTH: u32 = 4;
+/// The plies the classic level searches, its root's move included.
+pub const SEED_PLIES: u32 = 4;
 
 /// The seed's evaluation of `position` for `player`.
 fn seed_evaluation(position: &Position, player: Player) -> i32 {
@@ -27,12 +34,28 @@ fn seed_evaluation(position: &Position, player: Player) -> i32 {
     })
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Classic {
     nodes: u64,
+    plies: u32,
+}
+
+impl Default for Classic {
+    fn default() -> Self {
+        Classic::searching(SEED_PLIES)
+    }
 }
 
 impl Classic {
+    /// The classic search to `plies` plies (at least one: the root's moves, scored as they
+    /// leave the board).
+    pub fn searching(plies: u32) -> Classic {
+        Classic {
+            nodes: 0,
+            plies: plies.max(1),
+        }
+    }
+
     fn minimax(
         &mut self,
         position: &Position,
@@ -86,7 +109,7 @@ impl super::CaveEngine for Classic {
         for square in squares_of(position.legal_moves()) {
             let value = self.minimax(
                 &position.play_unchecked(square),
-                SEED_DEPTH - 1,
+                self.plies - 1,
                 i32::MIN,
                 i32::MAX,
                 me,
@@ -101,7 +124,7 @@ impl super::CaveEngine for Classic {
 
     fn last_search(&self) -> super::SearchSummary {
         super::SearchSummary {
-            depth: SEED_DEPTH,
+            depth: self.plies,
             nodes: self.nodes,
             search_time: None,
         }

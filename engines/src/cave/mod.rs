@@ -14,7 +14,7 @@ pub mod tune;
 use std::time::Duration;
 
 use parlor_shared::cave::{Position, Square};
-use parlor_shared::protocol::{AiKind, SeatSpec};
+use parlor_shared::protocol::AiKind;
 
 pub use alphabeta::AlphaBeta;
 
@@ -29,48 +29,6 @@ pub trait CaveEngine: Send {
 
     /// Depth, nodes and search time of the last `choose_move`, for reports and benches.
     fn last_search(&self) -> SearchSummary;
-
-    /// Tells the engine what it knows of its opponent, for the moves that follow. Engines
-    /// that play every opponent alike ignore it.
-    fn face(&mut self, _opponent: Opponent) {}
-}
-
-/// What an engine knows of its opponent, as chess engines are told through `UCI_Opponent`.
-/// Against classic the strong engine opens apart from the opponent's bricks where its search
-/// alone would touch them (`strong/opening.rs`): that wins games against classic's
-/// blocking that contact ties, and costs games against normal and against strong. It also
-/// foresees classic's replies (`strong/foresight.rs`), which only classic's fixed search
-/// makes possible.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Opponent {
-    /// A person, another AI level, or a program nobody named: the plain search.
-    #[default]
-    Unknown,
-    /// The seed's depth-4 minimax with its line sum.
-    Classic,
-}
-
-impl Opponent {
-    /// What an AI of `kind` is as an opponent.
-    pub fn of_ai(kind: AiKind) -> Opponent {
-        match kind {
-            AiKind::Classic => Opponent::Classic,
-            _ => Opponent::Unknown,
-        }
-    }
-
-    /// What the seat `seat` plays against, of the seats played as `specs`: the first other
-    /// seat (only Magnetic Cave's engines are told, and it has two).
-    pub fn facing<'a>(specs: impl IntoIterator<Item = &'a SeatSpec>, seat: u8) -> Opponent {
-        let other = specs
-            .into_iter()
-            .enumerate()
-            .find(|&(index, _)| index != usize::from(seat));
-        match other {
-            Some((_, &SeatSpec::Ai { kind, .. })) => Opponent::of_ai(kind),
-            Some((_, SeatSpec::Human)) | None => Opponent::Unknown,
-        }
-    }
 }
 
 /// What one engine search did.
@@ -93,6 +51,3 @@ pub fn cave_engine(kind: AiKind) -> Box<dyn CaveEngine> {
         _ => Box::new(strong::Strong::default()),
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use parlor_engines::cave::{CaveEngine, Opponent, cave_engine};
+use parlor_engines::cave::{CaveEngine, cave_engine};
 use parlor_shared::cave::{Position, Square};
 use parlor_shared::game::{GameKind, GameMove, GameSetup, GameState};
 use parlor_shared::hexapawn::HexMove;
@@ -148,22 +148,18 @@ struct KeptEngine {
 /// engines allows.
 pub struct Planner {
     kind: AiKind,
-    /// The other seat, as the Magnetic Cave engine is told before each move (a spare engine
-    /// serves seats facing different opponents).
-    opponent: Opponent,
     cave: Option<KeptEngine>,
     quota: &'static EngineQuota,
 }
 
 impl Planner {
-    pub fn new(kind: AiKind, opponent: Opponent) -> Planner {
-        Planner::with_quota(kind, opponent, &CAVE_ENGINES)
+    pub fn new(kind: AiKind) -> Planner {
+        Planner::with_quota(kind, &CAVE_ENGINES)
     }
 
-    fn with_quota(kind: AiKind, opponent: Opponent, quota: &'static EngineQuota) -> Planner {
+    fn with_quota(kind: AiKind, quota: &'static EngineQuota) -> Planner {
         Planner {
             kind,
-            opponent,
             cave: None,
             quota,
         }
@@ -172,11 +168,7 @@ impl Planner {
     /// The seat's Magnetic Cave move: from its kept engine, or from a new one, kept for the
     /// next move if the quota allows; past the quota, from this thread's spare engine.
     fn cave_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
-        let opponent = self.opponent;
-        let search = |engine: &mut dyn CaveEngine| {
-            engine.face(opponent);
-            engine.choose_move(position, budget)
-        };
+        let search = |engine: &mut dyn CaveEngine| engine.choose_move(position, budget);
         if let Some(kept) = &mut self.cave {
             return search(kept.engine.as_mut());
         }

@@ -29,7 +29,7 @@ impl CaveEngine for CountingEngine {
 
 /// A seat's planner playing with a counting engine, kept under `quota`.
 fn counting_planner(quota: &'static EngineQuota) -> Planner {
-    let mut planner = Planner::with_quota(AiKind::Strong, Opponent::Unknown, quota);
+    let mut planner = Planner::with_quota(AiKind::Strong, quota);
     planner.cave = quota.take().map(|slot| KeptEngine {
         engine: Box::new(CountingEngine { searches: 0 }),
         _slot: slot,
@@ -80,10 +80,10 @@ fn past_the_quota_seats_share_the_threads_spare_engine_until_a_place_frees() {
     assert!(holder.cave.is_some());
     // A thread of its own, so that no other test's spares are seen.
     let (mut second, spares_after_each_move) = std::thread::spawn(|| {
-        let mut second = Planner::with_quota(AiKind::Easy, Opponent::Unknown, &QUOTA);
-        let mut third = Planner::with_quota(AiKind::Easy, Opponent::Unknown, &QUOTA);
-        let mut standard = Planner::with_quota(AiKind::Standard, Opponent::Unknown, &QUOTA);
-        let mut strong = Planner::with_quota(AiKind::Strong, Opponent::Unknown, &QUOTA);
+        let mut second = Planner::with_quota(AiKind::Easy, &QUOTA);
+        let mut third = Planner::with_quota(AiKind::Easy, &QUOTA);
+        let mut standard = Planner::with_quota(AiKind::Standard, &QUOTA);
+        let mut strong = Planner::with_quota(AiKind::Strong, &QUOTA);
         let mut seen = Vec::new();
         for planner in [&mut second, &mut third, &mut standard, &mut strong] {
             play_cave_moves(planner, 2);
@@ -121,7 +121,7 @@ fn past_the_quota_seats_share_the_threads_spare_engine_until_a_place_frees() {
 #[test]
 fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
     static QUOTA: EngineQuota = EngineQuota::new(1);
-    let mut planner = Planner::with_quota(AiKind::Classic, Opponent::Unknown, &QUOTA);
+    let mut planner = Planner::with_quota(AiKind::Classic, &QUOTA);
     assert!(planner.cave.is_none());
     let plan = planner.plan(
         &GameState::Cave(Position::new()),
@@ -131,48 +131,4 @@ fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
     assert_eq!(plan.len(), 1);
     let kept = planner.cave.as_ref().expect("kept");
     assert_eq!(kept.engine.name(), cave_engine(AiKind::Classic).name());
-}
-
-/// What a told engine was told and asked, in order.
-#[derive(Debug, PartialEq, Eq)]
-enum Call {
-    Face(Opponent),
-    Move,
-}
-
-/// Plays the first legal move and logs what it is told and asked.
-struct ToldEngine(std::sync::Arc<std::sync::Mutex<Vec<Call>>>);
-
-impl CaveEngine for ToldEngine {
-    fn name(&self) -> String {
-        "told".into()
-    }
-
-    fn choose_move(&mut self, position: &Position, _budget: Duration) -> Option<Square> {
-        self.0.lock().unwrap().push(Call::Move);
-        position.legal_squares().next()
-    }
-
-    fn face(&mut self, opponent: Opponent) {
-        self.0.lock().unwrap().push(Call::Face(opponent));
-    }
-
-    fn last_search(&self) -> SearchSummary {
-        SearchSummary::default()
-    }
-}
-
-#[test]
-fn a_seat_tells_its_engine_whom_it_faces_before_every_move() {
-    static QUOTA: EngineQuota = EngineQuota::new(1);
-    let calls = std::sync::Arc::default();
-    let mut planner = Planner::with_quota(AiKind::Strong, Opponent::Classic, &QUOTA);
-    planner.cave = QUOTA.take().map(|slot| KeptEngine {
-        engine: Box::new(ToldEngine(std::sync::Arc::clone(&calls))),
-        _slot: slot,
-    });
-    play_cave_moves(&mut planner, 2);
-    use Call::{Face, Move};
-    let told = [Face(Opponent::Classic), Move, Face(Opponent::Classic), Move];
-    assert_eq!(*calls.lock().unwrap(), told);
 }

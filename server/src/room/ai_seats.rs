@@ -4,7 +4,6 @@
 
 use std::collections::VecDeque;
 
-use parlor_engines::cave::Opponent;
 use parlor_shared::game::GameMove;
 use parlor_shared::protocol::{ErrorCode, SeatSpec};
 use tracing::{error, warn};
@@ -42,10 +41,10 @@ impl Room {
         };
         let planned = std::mem::take(&mut self.ai_plan);
         let planner = planned.is_empty().then(|| {
-            self.seats[seat as usize].planner.take().unwrap_or_else(|| {
-                let specs = self.seats.iter().map(|place| &place.spec);
-                ai::Planner::new(kind, Opponent::facing(specs, seat))
-            })
+            self.seats[seat as usize]
+                .planner
+                .take()
+                .unwrap_or_else(|| ai::Planner::new(kind))
         });
         tokio::spawn(async move {
             let started = tokio::time::Instant::now();

@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::Args;
+use parlor_engines::cave::CaveEngine;
+use parlor_engines::cave::classic::{Classic, SEED_PLIES};
 use parlor_engines::clamp_budget;
 use parlor_shared::cave::{Outcome, Player, Position, Square};
 use parlor_shared::protocol::MAX_AI_MOVE_MS;
@@ -76,6 +78,21 @@ pub struct ArenaArgs {
     /// over by then is refused.
     #[arg(long, requires = "starts")]
     start_bricks: Option<usize>,
+    /// How many plies a classic side searches, its own move included: 4 is the classic
+    /// level (the seed's depth 4), 5 what the seed's code searches. Other depths check a
+    /// figure against classic's neighbours, opponents nothing was tuned against.
+    #[arg(long, default_value_t = SEED_PLIES, value_parser = clap::value_parser!(u32).range(1..=6))]
+    classic_plies: u32,
+}
+
+impl ArenaArgs {
+    /// The engine of `level`, a classic one searching `--classic-plies`.
+    fn engine(&self, level: EngineLevel) -> Box<dyn CaveEngine> {
+        match level {
+            EngineLevel::Classic => Box::new(Classic::searching(self.classic_plies)),
+            _ => level.engine(),
+        }
+    }
 }
 
 /// One finished game: its outcome, every move, and each engine's time per move.
@@ -323,8 +340,7 @@ impl<T> InGameOrder<T> {
 
 /// One game from `opening`.
 fn play_one(args: &ArenaArgs, opening: &[Square], a_plays: Player) -> anyhow::Result<Game> {
-    // Each engine knows which engine it plays, as a seat of the server does.
-    let (mut a, mut b) = (args.a.engine_facing(args.b), args.b.engine_facing(args.a));
+    let (mut a, mut b) = (args.engine(args.a), args.engine(args.b));
     let (a_budget, b_budget) = (clamp_budget(args.a_move_ms), clamp_budget(args.b_move_ms));
     let mut position =
         Position::from_moves(opening).map_err(|(_, e)| anyhow::anyhow!("opening: {e}"))?;

@@ -3,7 +3,7 @@
 
 use anyhow::Context;
 use clap::ValueEnum;
-use parlor_engines::cave::{CaveEngine, Opponent, cave_engine};
+use parlor_engines::cave::{CaveEngine, cave_engine};
 use parlor_shared::cave::{Position, Square, parse_moves};
 use parlor_shared::protocol::AiKind;
 
@@ -32,13 +32,6 @@ impl EngineLevel {
 
     pub fn engine(self) -> Box<dyn CaveEngine> {
         cave_engine(self.kind())
-    }
-
-    /// The engine of this level, told that it plays `opponent`.
-    pub fn engine_facing(self, opponent: EngineLevel) -> Box<dyn CaveEngine> {
-        let mut engine = self.engine();
-        engine.face(Opponent::of_ai(opponent.kind()));
-        engine
     }
 }
 

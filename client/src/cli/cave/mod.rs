@@ -45,12 +45,6 @@ pub enum CaveCommand {
         /// This engine places the second brick (□).
         #[arg(long)]
         second: bool,
-        /// The opponent, when it is known to be one of these engines. Against classic the strong
-        /// engine keeps apart from the opponent's bricks in the opening and foresees classic's
-        /// replies (until one differs), to win games its search alone would steer to a tie;
-        /// against the others it plays as without this.
-        #[arg(long, value_enum)]
-        opponent: Option<EngineLevel>,
         #[command(flatten)]
         ai: EngineArgs,
     },
@@ -151,17 +145,9 @@ pub fn run(command: CaveCommand) -> anyhow::Result<ExitCode> {
                 ai.budget(),
             )
         }
-        CaveCommand::Engine {
-            first,
-            opponent,
-            ai,
-            ..
-        } => {
+        CaveCommand::Engine { first, ai, .. } => {
             let stdin = std::io::stdin();
-            let mut player = match opponent {
-                Some(opponent) => ai.engine.engine_facing(opponent),
-                None => ai.engine.engine(),
-            };
+            let mut player = ai.engine.engine();
             engine(
                 &mut stdin.lock(),
                 &mut std::io::stdout(),

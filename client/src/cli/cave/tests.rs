@@ -223,26 +223,6 @@ fn the_engine_needs_exactly_one_of_first_and_second() {
     assert!(parse("cave engine --second").is_ok());
 }
 
-#[test]
-fn the_engine_may_be_told_its_opponent_by_level() {
-    use clap::Parser;
-    let parse = |line: &str| Cli::try_parse_from(line.split(' '));
-    let Ok(Cli {
-        command: CaveCommand::Engine { opponent, .. },
-    }) = parse("cave engine --second --opponent classic")
-    else {
-        panic!("cave engine --opponent classic is refused");
-    };
-    assert_eq!(opponent, Some(EngineLevel::Classic));
-    let unknown = parse("cave engine --second --opponent human")
-        .unwrap_err()
-        .to_string();
-    assert!(
-        unknown.contains("classic, easy, normal, strong"),
-        "{unknown}"
-    );
-}
-
 /// Notes how many lines it holds at each flush.
 #[derive(Default)]
 struct Flushes {

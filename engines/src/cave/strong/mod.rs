@@ -10,13 +10,9 @@
 //! positions, and same-colour pairs across the two middle rows, weighed by hand. Iterative
 //! deepening runs until the time is up (an unfinished iteration's best move so far is kept)
 //! or the result is proven. In a proven tie the engine picks the tying move that leaves the
-//! opponent the most replies that lose, and not at a glance. Told that it plays classic, it
-//! keeps apart from classic's bricks in the opening (`opening.rs`) and foresees the reply
-//! classic will make to each of its moves (`foresight.rs`).
+//! opponent the most replies that lose, and not at a glance. It plays every opponent alike.
 
 pub mod eval;
-mod foresight;
-mod opening;
 mod ordering;
 mod proofs;
 mod releases;
@@ -29,12 +25,10 @@ use std::time::{Duration, Instant};
 use parlor_shared::cave::{Position, Square, squares_of};
 
 use self::eval::evaluate;
-use self::foresight::ClassicReplies;
 use self::proofs::{Proofs, Schedule};
 use self::table::{Bound, NO_MOVE, Table};
 use self::zobrist::Hashes;
 pub(crate) use self::zobrist::transform;
-use super::Opponent;
 use super::lines::five_completions;
 
 pub type Score = i32;
@@ -72,15 +66,6 @@ pub struct Strong {
     deadline: Instant,
     out_of_time: bool,
     root_best: Option<Square>,
-    /// Moves the root may not play (the opening's second search, `opening.rs`).
-    root_excluded: u64,
-    /// Against classic the opening keeps apart from its bricks (`opening.rs`).
-    opponent: Opponent,
-    /// Classic's replies, foreseen at the root's children when it is the opponent
-    /// (`foresight.rs`).
-    classic_replies: ClassicReplies,
-    /// Whether this search foresees classic's replies.
-    foresee: bool,
     proofs: Proofs,
     pub last: SearchReport,
 }
@@ -110,10 +95,6 @@ impl Strong {
             deadline: Instant::now(),
             out_of_time: false,
             root_best: None,
-            root_excluded: 0,
-            opponent: Opponent::Unknown,
-            classic_replies: ClassicReplies::default(),
-            foresee: false,
             proofs: Proofs::default(),
             last: SearchReport::default(),
         }
@@ -153,14 +134,7 @@ impl Strong {
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.history.iter_mut().flatten().for_each(|h| *h /= 8);
         let hashes = Hashes::of(position);
-        self.foresee =
-            self.opponent == Opponent::Classic && self.classic_replies.trusted_at(position);
-        let mut best =
-            if self.opponent == Opponent::Classic && position.brick_count() < opening::BRICKS {
-                self.deepen_apart(position, hashes, fallback)
-            } else {
-                self.deepen(position, hashes, fallback)
-            };
+        let mut best = self.deepen(position, hashes, fallback);
         let proven_tie = proves_tie(best.1, best.2, position) && self.max_depth.is_none();
         if proven_tie {
             self.deadline = end;
@@ -178,10 +152,6 @@ impl Strong {
                     best.0 = square;
                 }
             }
-        }
-        if self.foresee {
-            self.classic_replies
-                .await_reply(position.play_unchecked(best.0));
         }
         self.last = SearchReport {
             depth: best.2,
@@ -303,18 +273,10 @@ impl Strong {
         if depth <= 0 && !forced {
             return Some(evaluate(me, mine, theirs, legal));
         }
-        let foreseen = if self.foresee && ply == 1 {
-            let reply = self.classic_replies.reply_by(position, self.deadline);
-            self.out_of_time = reply.is_err();
-            reply.ok()?
-        } else {
-            None
-        };
-        let (key, symmetry) = self.table_key(hashes, ply);
+        let (key, symmetry) = hashes.canonical();
         let entry = self.table.probe(key, ply);
         if let Some(entry) = entry
             && ply > 0
-            && foreseen.is_none()
             && i32::from(entry.depth) >= depth
         {
             let usable = match entry.bound {
@@ -329,18 +291,7 @@ impl Strong {
         let table_move = entry
             .filter(|e| e.best != NO_MOVE)
             .map(|e| transform(symmetry, e.best));
-        let mut candidates = match foreseen {
-            Some(reply) => reply.bit(),
-            None if forced => must_block,
-            None => legal,
-        };
-        // A forced block is never excluded.
-        let restricted = ply == 0
-            && candidates & self.root_excluded != 0
-            && candidates & !self.root_excluded != 0;
-        if restricted {
-            candidates &= !self.root_excluded;
-        }
+        let candidates = if forced { must_block } else { legal };
         let moves = self.ordered(
             candidates,
             table_move,
@@ -409,15 +360,6 @@ impl Strong {
         } else {
             Bound::Exact
         };
-        // A root searched without some of its moves (`opening.rs`) is worth at least what the
-        // others scored, and no more is known: kept so, it misleads no later search.
-        // A foreseen node's score holds for classic's reply only, not for best play: not kept.
-        let bound = match bound {
-            _ if foreseen.is_some() => return Some(best),
-            Bound::Upper if restricted => return Some(best),
-            _ if restricted => Bound::Lower,
-            bound => bound,
-        };
         let stored_move = if best_move == NO_MOVE {
             NO_MOVE
         } else {
@@ -442,10 +384,6 @@ impl super::CaveEngine for Strong {
 
     fn choose_move(&mut self, position: &Position, budget: Duration) -> Option<Square> {
         self.search(position, budget)
-    }
-
-    fn face(&mut self, opponent: Opponent) {
-        self.opponent = opponent;
     }
 
     fn last_search(&self) -> super::SearchSummary {

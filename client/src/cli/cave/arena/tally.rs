@@ -249,6 +249,7 @@ mod tests {
             games: None,
             openings: None,
             opening_offset: 0,
+            classic_plies: parlor_engines::cave::classic::SEED_PLIES,
             a_move_ms: 100,
             b_move_ms: 100,
             json,

@@ -80,6 +80,7 @@ fn a_short_arena_counts_every_game() {
         starts: None,
         start_bricks: None,
         opening_offset: 0,
+        classic_plies: SEED_PLIES,
     };
     let mut out = Vec::new();
     run_with_log(&args, &mut out, &mut std::io::sink()).unwrap();
@@ -161,6 +162,7 @@ fn games_from_starts_continue_their_moves() {
         starts: Some(starts.to_path_buf()),
         start_bricks: None,
         opening_offset: 0,
+        classic_plies: SEED_PLIES,
     };
     run_with_log(&args, &mut Vec::new(), &mut std::io::sink()).unwrap();
     let written = std::fs::read_to_string(&games).unwrap();
@@ -191,6 +193,7 @@ fn games_out_refuses_the_starts_file_and_an_unwritable_path_before_any_game() {
         starts: Some(starts.clone()),
         start_bricks: Some(0),
         opening_offset: 0,
+        classic_plies: SEED_PLIES,
     };
     // The starts by another name: the run stops before its first game, and the file is kept.
     let mut out = Vec::new();
@@ -262,6 +265,7 @@ fn game_lines_go_to_stdout_or_with_json_to_the_log() {
         starts: Some(starts.to_path_buf()),
         start_bricks: None,
         opening_offset: 0,
+        classic_plies: SEED_PLIES,
     };
     let (mut out, mut log) = (Vec::new(), Vec::new());
     run_with_log(&args, &mut out, &mut log).unwrap();
@@ -283,4 +287,37 @@ fn game_lines_go_to_stdout_or_with_json_to_the_log() {
     assert!(lines[0].starts_with("game 1 of 2, A's score "), "{out}");
     assert!(lines[1].starts_with("game 2 of 2, A's score "), "{out}");
     assert!(lines[2].starts_with("A = Easy"), "then the report: {out}");
+}
+
+#[test]
+fn a_classic_side_searches_the_plies_asked_and_other_levels_are_untouched() {
+    use clap::Parser;
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        arena: ArenaArgs,
+    }
+    let parse = |line: &str| Cli::try_parse_from(line.split(' ')).map(|cli| cli.arena);
+    let args = parse("arena --a strong --b classic").unwrap();
+    assert_eq!(
+        args.classic_plies, SEED_PLIES,
+        "the classic level by default"
+    );
+    assert!(parse("arena --a strong --b classic --classic-plies 7").is_err());
+    assert!(parse("arena --a strong --b classic --classic-plies 0").is_err());
+    let args = parse("arena --a strong --b classic --classic-plies 5").unwrap();
+    let moves = parlor_shared::cave::parse_moves("a1 h8 b1").unwrap();
+    let position = Position::from_moves(&moves).unwrap();
+    let mut deeper = args.engine(EngineLevel::Classic);
+    deeper
+        .choose_move(&position, Duration::from_secs(3))
+        .unwrap();
+    let mut plain = Classic::default();
+    plain
+        .choose_move(&position, Duration::from_secs(3))
+        .unwrap();
+    assert_eq!(deeper.last_search().depth, 5);
+    assert_eq!(plain.last_search().depth, SEED_PLIES);
+    assert!(deeper.last_search().nodes > plain.last_search().nodes);
+    assert_eq!(args.engine(EngineLevel::Normal).name(), "alpha-beta");
 }
