@@ -50,19 +50,24 @@ impl TestFollower {
         }
     }
 
-    /// The states it hears within `within` (replies are passed over), each as its spectator
-    /// count.
-    pub async fn spectator_counts(&self, within: Duration) -> Vec<u32> {
+    /// The states it hears within `within` (replies are passed over).
+    pub async fn states(&self, within: Duration) -> Vec<parlor_shared::protocol::RoomSnapshot> {
         let deadline = tokio::time::Instant::now() + within;
-        let mut counts = Vec::new();
+        let mut states = Vec::new();
         while let Ok(next) = tokio::time::timeout_at(deadline, self.who.outbox.next()).await {
             if let crate::outbox::Outgoing::State(state) = next
                 && let ServerMsg::State(snapshot) = state.message()
             {
-                counts.push(snapshot.spectators);
+                states.push(snapshot.clone());
             }
         }
-        counts
+        states
+    }
+
+    /// The states it hears within `within`, each as its spectator count.
+    pub async fn spectator_counts(&self, within: Duration) -> Vec<u32> {
+        let states = self.states(within).await;
+        states.iter().map(|snapshot| snapshot.spectators).collect()
     }
 
     /// The next reply it hears (states are passed over), within 10 s.

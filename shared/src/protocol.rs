@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerId, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 14;
+pub const PROTOCOL_VERSION: u32 = 15;
 
 pub type RoomId = u64;
 pub type RecordId = u64;

@@ -395,7 +395,12 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
         // An auto match has no seats and no turns; it says which round is being played.
         if let GameState::HerMatch(view) = &snapshot.state {
             let text = fit_to_width(&match_turn_line(view), SIDE_PANEL_WIDTH - 20.0);
-            label(&text, x, y, TEXT);
+            label(
+                &text,
+                x,
+                y,
+                if view.store_waiting { ERROR_TEXT } else { TEXT },
+            );
         }
         return;
     };

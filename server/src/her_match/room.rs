@@ -345,10 +345,20 @@ mod tests {
         store.rename_table("match_progress", "progress_away");
         tokio::time::sleep(std::time::Duration::from_millis(500)).await;
         let paused_at = summary.borrow().moves;
-        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        let heard = follower
+            .states(std::time::Duration::from_millis(1500))
+            .await;
         assert!(
             summary.borrow().moves <= paused_at + 1,
             "no round shown that is not stored"
+        );
+        let waiting = |states: &[RoomSnapshot]| match states.last().map(|state| &state.state) {
+            Some(GameState::HerMatch(view)) => view.store_waiting,
+            other => panic!("no match's state heard: {other:?}"),
+        };
+        assert!(
+            waiting(&heard),
+            "its watchers are told it waits for the store"
         );
         assert!(hall.room(id).is_some(), "the room waits open");
         assert!(
@@ -358,6 +368,8 @@ mod tests {
         store.rename_table("progress_away", "match_progress");
         let went_on = wait(&mut summary, paused_at + 3).await;
         assert!(went_on > paused_at + 2);
+        let heard = follower.states(std::time::Duration::from_millis(300)).await;
+        assert!(!waiting(&heard), "and that it no longer does");
         // The rounds shown are in the stored brains, those played before the pause too.
         let (_, games) = store.load_brain(&owned("A")).unwrap().unwrap();
         assert!(

@@ -2,8 +2,9 @@
 //! rewriting both brains whole, so writes are spaced by what the last one cost. A write that
 //! fails keeps its rounds for the next, and the match waits and writes again, ever less often,
 //! until the store takes them: a database out of reach for a while pauses the match rather
-//! than ending it. It ends only when the room has closed meanwhile, or when another node of
-//! the hall owns it now (its write was fenced off), which then plays it on from the store.
+//! than ending it, and its watchers are told so (`MatchView::store_waiting`). It ends only
+//! when the room has closed meanwhile, or when another node of the hall owns it now (its
+//! write was fenced off), which then plays it on from the store.
 
 use std::time::{Duration, Instant};
 
@@ -251,9 +252,15 @@ impl RoundWriter {
         let mut pause = FIRST_RETRY_AFTER;
         loop {
             match written {
-                Written::Stored => return true,
+                Written::Stored => {
+                    views.send_if_modified(|view| std::mem::take(&mut view.store_waiting));
+                    return true;
+                }
                 Written::Fenced => return false,
-                Written::Failed => {}
+                Written::Failed => {
+                    views
+                        .send_if_modified(|view| !std::mem::replace(&mut view.store_waiting, true));
+                }
             }
             let again_at = Instant::now() + pause;
             while Instant::now() < again_at {

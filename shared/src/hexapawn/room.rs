@@ -289,6 +289,10 @@ pub struct MatchView {
     pub boxes: [u32; 2],
     pub beads: [u64; 2],
     pub finished: bool,
+    /// The server could not store the last rounds played (its database out of reach, its
+    /// disk full) and the match waits until it can: nothing is lost, and it goes on once they
+    /// are stored (version 15).
+    pub store_waiting: bool,
 }
 
 impl MatchView {
@@ -308,6 +312,7 @@ impl MatchView {
             boxes: [0; 2],
             beads: [0; 2],
             finished: false,
+            store_waiting: false,
         }
     }
 

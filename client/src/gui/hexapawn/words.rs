@@ -118,8 +118,12 @@ pub fn her_waits_for_white(state: &GameState) -> bool {
 }
 
 /// The turn line of an auto match still being played, where other games say whose turn it is:
-/// nobody's, the two HERs play each other round after round.
+/// nobody's, the two HERs play each other round after round, unless the match waits for the
+/// server's store to take the rounds played.
 pub fn match_turn_line(view: &MatchView) -> String {
+    if view.store_waiting {
+        return "Paused until the server can store the rounds".into();
+    }
     let round = view.rounds_played.saturating_add(1).min(view.setup.rounds);
     format!("The HERs play round {round} of {}", view.setup.rounds)
 }
@@ -151,6 +155,11 @@ mod tests {
         assert_eq!(match_turn_line(&view), "The HERs play round 1 of 1000");
         view.rounds_played = 3;
         assert_eq!(match_turn_line(&view), "The HERs play round 4 of 1000");
+        view.store_waiting = true;
+        assert_eq!(
+            match_turn_line(&view),
+            "Paused until the server can store the rounds"
+        );
     }
 
     #[test]
