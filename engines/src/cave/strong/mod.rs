@@ -10,7 +10,13 @@
 //! positions, and same-colour pairs across the two middle rows, weighed by hand. Iterative
 //! deepening runs until the time is up (an unfinished iteration's best move so far is kept)
 //! or the result is proven. In a proven tie the engine picks the tying move that leaves the
-//! opponent the most replies that lose, and not at a glance. It plays every opponent alike.
+//! opponent the most replies that lose, and not at a glance.
+//!
+//! It plays every opponent alike and is never told whom it faces. Until commit 2064cfcc it
+//! was: against classic it kept apart from classic's bricks in the opening and foresaw each
+//! of classic's replies by running classic's own search (`git show 2064cfcc^:engines/src/
+//! cave/strong/foresight.rs`, and `opening.rs` beside it, with what each scored). Those were
+//! models of one known opponent's habits, not strength, and went for that reason.
 
 pub mod eval;
 mod ordering;
