@@ -86,6 +86,17 @@ pub struct ArenaArgs {
 }
 
 impl ArenaArgs {
+    /// `level` as the report names it: a classic side with the plies it searches when they
+    /// are not the classic level's.
+    fn side_name(&self, level: EngineLevel) -> String {
+        match level {
+            EngineLevel::Classic if self.classic_plies != SEED_PLIES => {
+                format!("Classic searching {} plies", self.classic_plies)
+            }
+            _ => format!("{level:?}"),
+        }
+    }
+
     /// The engine of `level`, a classic one searching `--classic-plies`.
     fn engine(&self, level: EngineLevel) -> Box<dyn CaveEngine> {
         match level {

@@ -106,6 +106,7 @@ impl Tally {
         if args.json {
             let report = json!({
                 "a": format!("{:?}", args.a), "b": format!("{:?}", args.b),
+                "classic_plies": args.classic_plies,
                 "a_move_ms": args.a_move_ms, "b_move_ms": args.b_move_ms,
                 "games": total.games(), "a_wins": total.wins, "b_wins": total.losses,
                 "ties": total.ties,
@@ -118,10 +119,10 @@ impl Tally {
         }
         writeln!(
             out,
-            "A = {:?} at {} ms, B = {:?} at {} ms, {} games",
-            args.a,
+            "A = {} at {} ms, B = {} at {} ms, {} games",
+            args.side_name(args.a),
             args.a_move_ms,
-            args.b,
+            args.side_name(args.b),
             args.b_move_ms,
             total.games()
         )?;

@@ -320,4 +320,11 @@ fn a_classic_side_searches_the_plies_asked_and_other_levels_are_untouched() {
     assert_eq!(plain.last_search().depth, SEED_PLIES);
     assert!(deeper.last_search().nodes > plain.last_search().nodes);
     assert_eq!(args.engine(EngineLevel::Normal).name(), "alpha-beta");
+    assert_eq!(
+        args.side_name(EngineLevel::Classic),
+        "Classic searching 5 plies",
+        "the report says whom A played"
+    );
+    let usual = parse("arena --a strong --b classic").unwrap();
+    assert_eq!(usual.side_name(EngineLevel::Classic), "Classic");
 }
