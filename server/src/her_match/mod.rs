@@ -67,6 +67,7 @@ pub struct MatchInit {
 /// Starts the match's thread and its room's task; returns the room's handle.
 pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     let (id, lifetimes, creator) = (init.id, init.lifetimes, init.creator.clone());
+    let store = init.store.clone();
     let abandon_clock = AbandonClock::start(
         id,
         init.store.clone(),
@@ -100,6 +101,7 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         lifetimes,
         abandon_clock,
         why_stopped,
+        store,
     };
     let summary = room.summary.subscribe();
     tokio::spawn(room.run(inbox_rx, views_rx));

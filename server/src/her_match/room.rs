@@ -9,7 +9,7 @@ use parlor_shared::protocol::{
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
-use tracing::info;
+use tracing::{info, warn};
 
 use crate::abandon_clock::AbandonClock;
 use crate::audience::Audience;
@@ -53,6 +53,8 @@ pub(super) struct MatchRoom {
     pub(super) abandon_clock: AbandonClock,
     /// Why the match's thread stopped it short, when it says (the store is full).
     pub(super) why_stopped: oneshot::Receiver<String>,
+    /// Where the room's creator is stored, under the name it goes by.
+    pub(super) store: crate::store::Store,
 }
 
 impl Drop for MatchRoom {
@@ -192,6 +194,15 @@ impl MatchRoom {
             RoomCommand::Renamed { who } => {
                 let creator = self.creator.as_mut();
                 if creator.is_some_and(|creator| rename_shown(creator, &who.player)) {
+                    // Not waited for: the name shows at once. A refusal is logged, and the
+                    // creator's next hello tells the room again.
+                    let (room, stored) = (self.id, self.store.set_creator(self.id, &who.player));
+                    tokio::spawn(async move {
+                        if let Err(error) = stored.done().await {
+                            let error = format!("{error:#}");
+                            warn!(room, error, "could not store the creator's new name");
+                        }
+                    });
                     self.broadcast();
                 }
             }
@@ -319,6 +330,23 @@ mod tests {
             .await)
             .len();
         assert!((5..=23).contains(&heard), "{heard} states in a second");
+    }
+
+    #[tokio::test]
+    async fn a_creator_back_under_a_new_name_is_stored_by_it() {
+        let lifetimes = crate::Limits::default().room_lifetimes();
+        let (hall, store, id) =
+            match_room(lifetimes, "3x3", 100_000, Pace::PerPly { ms: 20 }).await;
+        let mut renamed = TestFollower::new(1);
+        renamed.who.player.name = "Ada L".into();
+        let room = hall.room(id).unwrap();
+        room.inbox
+            .send(RoomCommand::Renamed { who: renamed.who })
+            .await
+            .unwrap();
+        let stored =
+            crate::room::tests::stored_creator_once(&store, |stored| stored.name == "Ada L").await;
+        assert_eq!(stored.id, crate::audience::test_player(1).id);
     }
 
     #[tokio::test]

@@ -78,6 +78,16 @@ impl Room {
         self.refused_write(saved, "the seat")
     }
 
+    /// Stores the room's creator under the name it goes by now; refused (`Internal`) when the
+    /// store refuses it.
+    pub(super) async fn save_creator(&mut self) -> Result<(), Refusal> {
+        let Some(creator) = &self.creator else {
+            return Ok(());
+        };
+        let saved = self.store.set_creator(self.id, creator).done().await;
+        self.refused_write(saved, "the creator's name")
+    }
+
     /// Stores `mv` as the room's next move; refused (`Internal`) when the store refuses it.
     pub(super) async fn store_move(&mut self, mv: GameMove) -> Result<(), Refusal> {
         let ply = self.moves.len() as u64;

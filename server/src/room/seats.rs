@@ -31,9 +31,14 @@ impl Room {
         }
         let creator_renamed =
             (self.creator.as_mut()).is_some_and(|creator| rename_shown(creator, player));
-        if seats_renamed && self.state.outcome().is_none() {
+        if self.state.outcome().is_none() {
             // A refusal is logged; the name shows all the same.
-            let _ = self.save_seats().await;
+            if seats_renamed {
+                let _ = self.save_seats().await;
+            }
+            if creator_renamed {
+                let _ = self.save_creator().await;
+            }
         }
         if seats_renamed || creator_renamed {
             self.broadcast();

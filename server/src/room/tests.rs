@@ -125,6 +125,51 @@ async fn a_seat_or_a_move_the_store_refuses_is_refused_changes_nothing_and_works
     assert!(row.keys[0].is_some(), "the seat's token is stored");
 }
 
+/// The creator stored with the first room of `store`, once `done` holds for it (within 10 s).
+pub(crate) async fn stored_creator_once(
+    store: &Store,
+    done: impl Fn(&parlor_shared::identity::Player) -> bool,
+) -> parlor_shared::identity::Player {
+    let stored = async {
+        loop {
+            let rooms = store.load_rooms().unwrap().rooms;
+            let creator = match rooms.first() {
+                Some(crate::store::StoredRoom::Game(row)) => row.creator.clone(),
+                Some(crate::store::StoredRoom::Match(row)) => row.creator.clone(),
+                None => None,
+            };
+            if let Some(creator) = creator.filter(|creator| done(creator)) {
+                return creator;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), stored)
+        .await
+        .expect("stored in time")
+}
+
+#[tokio::test]
+async fn a_creator_back_under_a_new_name_is_stored_by_it() {
+    let store = Store::in_memory().unwrap();
+    let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
+    let creator = crate::audience::test_player(1);
+    let id = hall
+        .create_room(GameSetup::Cave, vec![SeatSpec::Human; 2], &creator)
+        .await
+        .unwrap();
+    let mut renamed = TestFollower::new(1);
+    renamed.who.player.name = "Ada L".into();
+    let room = hall.room(id).unwrap();
+    room.inbox
+        .send(RoomCommand::Renamed { who: renamed.who })
+        .await
+        .unwrap();
+    // A restart reads the room's creator from the store: under the new name.
+    let stored = stored_creator_once(&store, |stored| stored.name == "Ada L").await;
+    assert_eq!(stored.id, creator.id);
+}
+
 #[tokio::test]
 async fn players_see_spectators_come_and_go_within_a_second_with_one_state_for_many() {
     let hall = Hall::new(

@@ -72,6 +72,10 @@ pub trait Backend: Send + Sync + 'static {
         players: &[Option<Player>],
     ) -> Pending<()>;
 
+    /// Replaces the player stored as the room's creator: the same player, under the new name
+    /// it took. A room already forgotten is left so.
+    fn set_creator(&self, room: RoomId, creator: &Player) -> Pending<()>;
+
     /// Stores since when nobody follows the room (unix seconds), or that somebody does
     /// (`None`). A room already forgotten is left so.
     fn set_unfollowed_since(&self, room: RoomId, since: Option<u64>) -> Pending<()>;

@@ -33,6 +33,8 @@ fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not
         let keys = [Some(key_of("00ff")), Some(key_of("abcd"))];
         let players = [Some(crate::audience::test_player(7)), None];
         store.set_seats(3, &keys, &players).done().await.unwrap();
+        let creator = crate::audience::test_player(9);
+        store.set_creator(3, &creator).done().await.unwrap();
         let id = store
             .finish_room(5, record(vec![cave("a1")]), None)
             .done()
@@ -47,6 +49,7 @@ fn rooms_come_back_with_their_moves_seat_keys_and_seeds_and_finished_ones_do_not
     expected.moves = vec![cave("a1"), cave("h8"), cave("b1")];
     expected.keys[1] = Some(key_of("abcd"));
     expected.players = vec![Some(crate::audience::test_player(7)), None];
+    expected.creator = Some(crate::audience::test_player(9));
     assert_eq!(rows[0], &expected);
     // Room 5 is gone but its id is never given out again.
     assert_eq!(unfinished.next_room, 6);

@@ -157,6 +157,13 @@ impl Backend for PgStore {
         })
     }
 
+    fn set_creator(&self, room: RoomId, creator: &Player) -> Pending<()> {
+        let creator = creator.clone();
+        self.room_write(room, move |client| {
+            Box::pin(async move { rooms::set_creator(client, room, &creator).await })
+        })
+    }
+
     fn set_unfollowed_since(&self, room: RoomId, since: Option<u64>) -> Pending<()> {
         self.room_write(room, move |client| {
             Box::pin(rooms::set_unfollowed_since(client, room, since))

@@ -141,6 +141,16 @@ pub async fn set_seats(
     Ok(())
 }
 
+pub async fn set_creator(client: &Client, room: RoomId, creator: &Player) -> anyhow::Result<()> {
+    client
+        .execute(
+            "UPDATE rooms SET creator = $2 WHERE id = $1",
+            &[&(room as i64), &json(creator)?],
+        )
+        .await?;
+    Ok(())
+}
+
 pub async fn set_unfollowed_since(
     client: &Client,
     room: RoomId,

@@ -69,6 +69,10 @@ impl Backend for SqliteStore {
         self.set_seats(room, keys, players)
     }
 
+    fn set_creator(&self, room: RoomId, creator: &Player) -> Pending<()> {
+        self.set_creator(room, creator)
+    }
+
     fn set_unfollowed_since(&self, room: RoomId, since: Option<u64>) -> Pending<()> {
         self.set_unfollowed_since(room, since)
     }

@@ -199,6 +199,19 @@ impl SqliteStore {
         })
     }
 
+    /// Replaces the player stored as the room's creator (renamed). A room already forgotten
+    /// is left so.
+    pub fn set_creator(&self, room: RoomId, creator: &Player) -> Pending<()> {
+        let creator = json(creator);
+        submit(&self.writer, move |connection| {
+            connection.execute(
+                "UPDATE rooms SET creator = ?2 WHERE id = ?1",
+                params![room as i64, creator?],
+            )?;
+            Ok(())
+        })
+    }
+
     /// Stores since when nobody follows the room (unix seconds), or that somebody does
     /// (`None`). A room already forgotten is left so.
     pub fn set_unfollowed_since(&self, room: RoomId, since: Option<u64>) -> Pending<()> {
