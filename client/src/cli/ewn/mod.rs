@@ -202,7 +202,8 @@ pub fn run(command: EwnCommand) -> anyhow::Result<ExitCode> {
             seed,
             rules,
         } => {
-            let levels = bench(out, dir.as_deref(), rules.rules())?;
+            let boards_follow = generated > 0 || unsolvable > 0;
+            let levels = bench(out, dir.as_deref(), rules.rules(), boards_follow)?;
             let request = GeneratedBench {
                 boards: generated,
                 unsolvable,

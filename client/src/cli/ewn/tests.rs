@@ -277,7 +277,7 @@ fn bench_lists_the_levels_in_natural_order() {
     for name in ["level10.txt", "level2.txt", "notes.md"] {
         std::fs::copy(levels_dir().join("level1.txt"), dir.path().join(name)).unwrap();
     }
-    let (shown, code) = text(|out| bench(out, Some(dir.path()), Rules::default()));
+    let (shown, code) = text(|out| bench(out, Some(dir.path()), Rules::default(), false));
     assert_eq!(code, ExitCode::SUCCESS);
     let rows: Vec<&str> = shown.lines().collect();
     assert_eq!(rows.len(), 4, "{shown}");
@@ -302,7 +302,7 @@ fn a_bad_level_is_reported_on_its_row_and_the_bench_goes_on() {
         dir.path().join("level3.txt"),
     )
     .unwrap();
-    let (shown, code) = text(|out| bench(out, Some(dir.path()), Rules::default()));
+    let (shown, code) = text(|out| bench(out, Some(dir.path()), Rules::default(), false));
     assert_eq!(code, ExitCode::FAILURE, "{shown}");
     let rows: Vec<&str> = shown.lines().collect();
     assert_eq!(rows.len(), 6, "{shown}");
@@ -320,10 +320,18 @@ fn a_folder_without_levels_is_an_error() {
     let dir = scratch();
     std::fs::write(dir.path().join("notes.md"), "no levels here").unwrap();
     let mut out = Vec::new();
-    let refused = bench(&mut out, Some(dir.path()), Rules::default()).expect_err("no levels");
+    let refused =
+        bench(&mut out, Some(dir.path()), Rules::default(), false).expect_err("no levels");
     let expected = format!("no levels (.txt files) in {}", dir.path().display());
     assert_eq!(refused.to_string(), expected);
     assert!(out.is_empty());
+    // With generated boards to follow, the empty folder just leaves them alone.
+    let (shown, code) = text(|out| bench(out, Some(dir.path()), Rules::default(), true));
+    assert_eq!(code, ExitCode::SUCCESS);
+    assert_eq!(
+        shown.trim_end(),
+        format!("{expected}: only the generated boards")
+    );
 }
 
 /// A level of 8 to 10 moves from seed 3.

@@ -296,7 +296,9 @@ impl RoomsReport {
             (
                 "moves/s (accepted)".into(),
                 format!(
-                    "{:.1}  ({} accepted of {} sent; {} move times skipped)",
+                    // Both counted within the window: a move in flight at its start is
+                    // accepted in it but was sent before, so accepted may pass sent.
+                    "{:.1}  ({} accepted, {} sent in the window; {} move times skipped)",
                     self.moves_per_s, self.moves_accepted, self.moves_sent, self.skipped_ticks
                 ),
             ),
