@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use parlor_shared::identity::Player;
-use parlor_shared::protocol::{ErrorCode, RoomId, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, ServerMsg};
 
 use crate::outbox::{Broadcast, Delivery, Outbox};
 
@@ -194,6 +194,14 @@ impl Audience {
 
     pub fn remove(&mut self, conn: ConnId) -> Option<Subscriber> {
         self.members.remove(&conn)
+    }
+
+    /// Sends `who`, if it follows room `room`, the room's state again (`snapshot`, made only
+    /// then): states sent while the hall's bus was away were lost on the way to another node.
+    pub fn resend(&self, room: RoomId, who: &Subscriber, snapshot: impl FnOnce() -> RoomSnapshot) {
+        if self.contains(who.id) {
+            who.send_state(room, Broadcast::new(ServerMsg::State(snapshot())));
+        }
     }
 
     pub fn contains(&self, conn: ConnId) -> bool {

@@ -364,7 +364,7 @@ impl Room {
                 self.spectators_changed();
             }
             RoomCommand::Leave { who } => self.leave(who),
-            RoomCommand::Resend { who } => self.resend(&who),
+            RoomCommand::Resend { who } => self.audience.resend(self.id, &who, || self.snapshot()),
             RoomCommand::Renamed { who } => self.renamed(&who.player).await,
             RoomCommand::Close { who } => self.close_by(who).await,
             RoomCommand::PlayedAgain { made, who } => self.played_again(made, &who),

@@ -70,7 +70,7 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     let store = init.store.clone();
     let abandon_clock = AbandonClock::start(
         id,
-        init.store.clone(),
+        store.clone(),
         lifetimes.abandoned_after,
         init.unfollowed_since,
     );

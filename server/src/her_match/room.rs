@@ -206,11 +206,7 @@ impl MatchRoom {
                     self.broadcast();
                 }
             }
-            RoomCommand::Resend { who } => {
-                if self.audience.contains(who.id) {
-                    who.send_state(self.id, Broadcast::new(ServerMsg::State(self.snapshot())));
-                }
-            }
+            RoomCommand::Resend { who } => self.audience.resend(self.id, &who, || self.snapshot()),
             RoomCommand::Leave { who } => {
                 let followed = self.audience.remove(who.id).is_some();
                 who.send(ServerMsg::Left { room: self.id });

@@ -17,9 +17,8 @@ use crate::seat_key::SeatKey;
 
 impl Room {
     /// `player` goes by a new name: the seats it took, and the room if it made it, show it.
-    /// The seats' players are stored again while the game goes on; the creator's name is
-    /// stored with the room when it was made, and a restart shows it until the player comes
-    /// back, which tells the room again.
+    /// While the game goes on, the seats' players and the creator are stored again, so that a
+    /// restart shows the new name too.
     pub(super) async fn renamed(&mut self, player: &Player) {
         let mut seats_renamed = false;
         for taken in self

@@ -125,11 +125,21 @@ async fn a_seat_or_a_move_the_store_refuses_is_refused_changes_nothing_and_works
     assert!(row.keys[0].is_some(), "the seat's token is stored");
 }
 
-/// The creator stored with the first room of `store`, once `done` holds for it (within 10 s).
-pub(crate) async fn stored_creator_once(
+/// Tells room `id` that its creator, test player 1, goes by "Ada L" now, and waits (10 s at
+/// most) until the store holds the room's creator under that name, as a restart would read
+/// it: the creator stored.
+pub(crate) async fn creator_stored_after_a_rename(
+    hall: &Hall,
     store: &Store,
-    done: impl Fn(&parlor_shared::identity::Player) -> bool,
+    id: RoomId,
 ) -> parlor_shared::identity::Player {
+    let mut renamed = TestFollower::new(1);
+    renamed.who.player.name = "Ada L".into();
+    let room = hall.room(id).unwrap();
+    room.inbox
+        .send(RoomCommand::Renamed { who: renamed.who })
+        .await
+        .unwrap();
     let stored = async {
         loop {
             let rooms = store.load_rooms().unwrap().rooms;
@@ -138,7 +148,7 @@ pub(crate) async fn stored_creator_once(
                 Some(crate::store::StoredRoom::Match(row)) => row.creator.clone(),
                 None => None,
             };
-            if let Some(creator) = creator.filter(|creator| done(creator)) {
+            if let Some(creator) = creator.filter(|creator| creator.name == "Ada L") {
                 return creator;
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
@@ -158,15 +168,7 @@ async fn a_creator_back_under_a_new_name_is_stored_by_it() {
         .create_room(GameSetup::Cave, vec![SeatSpec::Human; 2], &creator)
         .await
         .unwrap();
-    let mut renamed = TestFollower::new(1);
-    renamed.who.player.name = "Ada L".into();
-    let room = hall.room(id).unwrap();
-    room.inbox
-        .send(RoomCommand::Renamed { who: renamed.who })
-        .await
-        .unwrap();
-    // A restart reads the room's creator from the store: under the new name.
-    let stored = stored_creator_once(&store, |stored| stored.name == "Ada L").await;
+    let stored = creator_stored_after_a_rename(&hall, &store, id).await;
     assert_eq!(stored.id, creator.id);
 }
 

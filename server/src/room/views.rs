@@ -11,7 +11,7 @@ use parlor_shared::protocol::{
 };
 use parlor_shared::words;
 
-use super::{Room, Subscriber};
+use super::Room;
 use crate::ai;
 use crate::outbox::Broadcast;
 
@@ -65,13 +65,6 @@ impl Room {
     pub(super) fn watchers(&self) -> Vec<Player> {
         let holds_a_seat = |conn| self.seats.iter().any(|seat| seat.holder == Some(conn));
         (self.audience).players(|conn| !holds_a_seat(conn), WATCHERS_SHOWN)
-    }
-
-    /// Sends `who`, if it follows the room, its state again.
-    pub(super) fn resend(&self, who: &Subscriber) {
-        if self.audience.contains(who.id) {
-            who.send_state(self.id, Broadcast::new(ServerMsg::State(self.snapshot())));
-        }
     }
 
     pub(super) fn snapshot(&self) -> RoomSnapshot {

@@ -59,15 +59,7 @@ async fn a_match_paced_faster_than_watchers_can_follow_is_shown_twenty_times_a_s
 async fn a_creator_back_under_a_new_name_is_stored_by_it() {
     let lifetimes = crate::Limits::default().room_lifetimes();
     let (hall, store, id) = match_room(lifetimes, "3x3", 100_000, Pace::PerPly { ms: 20 }).await;
-    let mut renamed = TestFollower::new(1);
-    renamed.who.player.name = "Ada L".into();
-    let room = hall.room(id).unwrap();
-    room.inbox
-        .send(RoomCommand::Renamed { who: renamed.who })
-        .await
-        .unwrap();
-    let stored =
-        crate::room::tests::stored_creator_once(&store, |stored| stored.name == "Ada L").await;
+    let stored = crate::room::tests::creator_stored_after_a_rename(&hall, &store, id).await;
     assert_eq!(stored.id, crate::audience::test_player(1).id);
 }
 
