@@ -16,6 +16,7 @@ use tokio::time::Instant;
 
 use crate::hall::Refusal;
 use crate::limits::{Limits, RoomQuota};
+use crate::store::StoredRoom;
 use creation_rate::CreationRate;
 
 mod creation_rate;
@@ -144,6 +145,26 @@ impl RoomKind {
         RoomKind {
             ai: seats.iter().any(|seat| matches!(seat, SeatSpec::Ai { .. })),
             auto_match: matches!(setup, GameSetup::HerMatch(_)),
+        }
+    }
+
+    /// What a stored room will count against once it runs again (taken over by a node).
+    pub fn stored(room: &StoredRoom) -> RoomKind {
+        match room {
+            StoredRoom::Game(row) => RoomKind::asked(&row.start.setup(), &row.seats),
+            StoredRoom::Match(_) => RoomKind {
+                ai: false,
+                auto_match: true,
+            },
+        }
+    }
+
+    /// The places left in `free` once a room of this kind has taken one.
+    pub fn taken_from(self, free: RoomQuota) -> RoomQuota {
+        RoomQuota {
+            rooms: free.rooms.saturating_sub(1),
+            ai_rooms: free.ai_rooms.saturating_sub(usize::from(self.ai)),
+            matches: free.matches.saturating_sub(usize::from(self.auto_match)),
         }
     }
 

@@ -209,3 +209,38 @@ fn a_player_and_an_address_keep_their_quota_while_others_go_on() {
         "the server's cap counts its own rooms"
     );
 }
+
+#[test]
+fn a_room_taken_over_takes_the_places_of_its_kind() {
+    let free = RoomQuota {
+        rooms: 2,
+        ai_rooms: 1,
+        matches: 0,
+    };
+    let (ai, plain, auto_match) = (
+        RoomKind {
+            ai: true,
+            auto_match: false,
+        },
+        RoomKind::default(),
+        RoomKind {
+            ai: false,
+            auto_match: true,
+        },
+    );
+    assert!(!auto_match.fits(&free), "no place for a match");
+    let left = ai.taken_from(free);
+    assert_eq!(
+        left,
+        RoomQuota {
+            rooms: 1,
+            ai_rooms: 0,
+            matches: 0
+        }
+    );
+    assert!(!ai.fits(&left), "the AI places are taken");
+    assert!(plain.fits(&left));
+    let none = plain.taken_from(left);
+    assert!(!plain.fits(&none));
+    assert_eq!(plain.taken_from(none), none, "never below nothing");
+}

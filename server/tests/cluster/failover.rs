@@ -4,7 +4,9 @@
 use std::time::{Duration, Instant};
 
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{ErrorCode, RoomId, RoomSnapshot, SeatState, SeatToken, ServerMsg};
+use parlor_shared::protocol::{
+    ErrorCode, RoomId, RoomSnapshot, SeatSpec, SeatState, SeatToken, ServerMsg,
+};
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::common::Peer;
@@ -202,4 +204,45 @@ async fn an_owner_paused_past_its_lease_is_fenced_when_it_wakes() {
     assert_eq!(next.version, 4);
     let mut anyone = nodes[0].peer(&PlayerSecret::random()).await;
     listed_where(&mut anyone, room, |s| s.moves == 4).await;
+}
+
+/// A node takes a dead node's room over only while its caps have a place for it: a node whose
+/// places are all taken leaves the room in the store, and the next node with a place takes it,
+/// its game whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_room_goes_only_to_a_node_with_a_place_for_it() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let caps = ["--max-rooms", "1"];
+    let mut a = services.node_with("a", &services.nats, &caps);
+    let b = services.node_with("b", &services.nats, &caps);
+    let secrets = [PlayerSecret::random(), PlayerSecret::random()];
+    let mut x = b.peer(&secrets[0]).await;
+    let mut y = b.peer(&secrets[1]).await;
+    let (room, tokens, _) = game_under_way(&a, &mut x, &mut y, 2).await;
+    // B's one place goes to a room of its own.
+    let mut maker = b.peer(&PlayerSecret::random()).await;
+    maker
+        .create_room(vec![SeatSpec::Human, SeatSpec::Human])
+        .await;
+
+    a.kill_9();
+    // Past A's lease and several of B's looks for rooms to take: B has no place for it.
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(
+        !b.log.so_far().contains("room taken over"),
+        "a full node took a room over"
+    );
+
+    // A node with a place takes it, and the game goes on from its last move.
+    let c = services.node_with("c", &services.nats, &caps);
+    c.log.wait_for("room taken over");
+    let back = come_back(&mut x, &b, &secrets[0], room, Some(&tokens[0])).await;
+    assert_eq!(back.version, 2);
+    let moved = x
+        .play_and_see(room, &tokens[0], 2, some_cave_move(&back))
+        .await;
+    assert_eq!(moved.version, 3);
+    assert!(!b.log.so_far().contains("room taken over"));
 }
