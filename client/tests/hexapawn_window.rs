@@ -236,7 +236,7 @@ fn room_with_moves_came(url: &str, moves: u32) -> bool {
         match lobby.recv_timeout(Duration::from_millis(200)) {
             Some(NetEvent::Connected { .. }) => connected = true,
             Some(NetEvent::Message(message)) => {
-                if let ServerMsg::Rooms(rooms) = &*message {
+                if let ServerMsg::Rooms { rooms, .. } = &*message {
                     if rooms.iter().any(|room| room.moves >= moves) {
                         return true;
                     }

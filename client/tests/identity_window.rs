@@ -41,7 +41,7 @@ fn first_room(watcher: &Connection) -> RoomId {
     loop {
         watcher.send(ClientMsg::ListRooms);
         let (rooms, _) = message(watcher, |message| match message {
-            ServerMsg::Rooms(rooms) => Some(rooms.clone()),
+            ServerMsg::Rooms { rooms, .. } => Some(rooms.clone()),
             _ => None,
         });
         if let Some(room) = rooms.first() {

@@ -153,7 +153,7 @@ fn rooms_made(observer: &parlor_client::net::Connection) -> Vec<RoomSummary> {
     loop {
         observer.send(ClientMsg::ListRooms);
         let (rooms, _) = message(observer, |m| match m {
-            ServerMsg::Rooms(rooms) => Some(rooms.clone()),
+            ServerMsg::Rooms { rooms, .. } => Some(rooms.clone()),
             _ => None,
         });
         let made: Vec<RoomSummary> = rooms.into_iter().filter(|r| r.creator.is_some()).collect();

@@ -461,7 +461,13 @@ fn messages_that_are_not_the_answer_buy_no_time() {
     // Four seconds of lobby news, one message every 100 ms, and never the list asked for.
     let (url, _heard) = fake_server(vec![Script::WelcomeReadThenSlowly {
         reads: 1,
-        then: vec![ServerMsg::Rooms(Vec::new()); 40],
+        then: vec![
+            ServerMsg::Rooms {
+                rooms: Vec::new(),
+                partial: false
+            };
+            40
+        ],
         pace: Duration::from_millis(100),
     }]);
     let started = Instant::now();

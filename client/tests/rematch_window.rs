@@ -87,7 +87,7 @@ fn the_window_joins_the_rematch_the_other_player_made() {
     );
     bob.send(ClientMsg::ListRooms);
     let (rooms, _) = message(&bob, |message| match message {
-        ServerMsg::Rooms(rooms) => Some(rooms.clone()),
+        ServerMsg::Rooms { rooms, .. } => Some(rooms.clone()),
         _ => None,
     });
     let mut listed: Vec<RoomId> = rooms.iter().map(|summary| summary.room).collect();

@@ -367,9 +367,7 @@ impl Connection {
                 return Ok(());
             }
             ClientMsg::ListGames => return self.send(&ServerMsg::Games(Hall::games())).await,
-            ClientMsg::ListRooms => {
-                return self.send(&ServerMsg::Rooms(self.hall.list_rooms())).await;
-            }
+            ClientMsg::ListRooms => return self.send(&self.hall.list_rooms()).await,
             ClientMsg::CreateRoom { setup, seats } => {
                 return self.create_room(setup, seats, None).await;
             }

@@ -10,6 +10,7 @@ use parlor_shared::hexapawn::{Brain, HexGame};
 use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{
     ErrorCode, GameInfo, HeldSeat, MAX_AI_MOVE_MS, RoomId, RoomSummary, SeatSpec, SeatState,
+    ServerMsg,
 };
 
 use crate::ai;
@@ -411,9 +412,13 @@ impl Hall {
     }
 
     /// The lobby's list: at most [`MAX_LISTED_ROOMS`] open rooms (of every node in a
-    /// cluster), oldest first, so the answer always fits one frame; see [`listed`].
-    pub fn list_rooms(&self) -> Vec<RoomSummary> {
-        listed(self.hall_summaries())
+    /// cluster), oldest first, so the answer always fits one frame (see [`listed`]); partial
+    /// while this node cannot reach the others.
+    pub fn list_rooms(&self) -> ServerMsg {
+        ServerMsg::Rooms {
+            rooms: listed(self.hall_summaries()),
+            partial: self.lists_part_of_the_hall(),
+        }
     }
 
     /// The rooms, here or on other nodes, that show `player` by another name: as their creator

@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerId, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 15;
+pub const PROTOCOL_VERSION: u32 = 16;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -223,7 +223,12 @@ pub enum ServerMsg {
         player: Player,
     },
     Games(Vec<GameInfo>),
-    Rooms(Vec<RoomSummary>),
+    /// The hall's rooms; `partial` while this server cannot reach the hall's other nodes,
+    /// whose rooms are then missing.
+    Rooms {
+        rooms: Vec<RoomSummary>,
+        partial: bool,
+    },
     RoomCreated {
         room: RoomId,
     },

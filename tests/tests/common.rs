@@ -280,9 +280,14 @@ impl Peer {
 
     /// The lobby's list of open rooms.
     pub async fn list_rooms(&mut self) -> Vec<RoomSummary> {
+        self.lobby().await.0
+    }
+
+    /// The lobby's list, and whether the server says it is partial.
+    pub async fn lobby(&mut self) -> (Vec<RoomSummary>, bool) {
         self.send(ClientMsg::ListRooms).await;
         self.recv_until(|m| match m {
-            ServerMsg::Rooms(rooms) => Some(rooms),
+            ServerMsg::Rooms { rooms, partial } => Some((rooms, partial)),
             _ => None,
         })
         .await

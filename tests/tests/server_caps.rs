@@ -46,7 +46,7 @@ async fn boards_too_big_for_the_rules_are_refused_before_anything_is_made() {
     let code = client.expect_close().await;
     assert!(matches!(code, None | Some(CloseCode::Size)), "{code:?}");
     other.send(ClientMsg::ListRooms).await;
-    let ServerMsg::Rooms(rooms) = other.recv().await else {
+    let ServerMsg::Rooms { rooms, .. } = other.recv().await else {
         panic!("expected the room list")
     };
     assert!(rooms.is_empty());

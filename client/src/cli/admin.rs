@@ -78,7 +78,14 @@ pub fn run(args: AdminArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             _ => continue,
         };
         match message {
-            ServerMsg::Rooms(rooms) => {
+            ServerMsg::Rooms { rooms, partial } => {
+                if partial {
+                    writeln!(
+                        out,
+                        "(this server cannot reach the hall's other nodes now: their rooms are \
+                         missing)"
+                    )?;
+                }
                 if rooms.is_empty() {
                     writeln!(out, "(no rooms)")?;
                 }

@@ -85,6 +85,8 @@ pub struct LobbyView {
     pub address: TextField,
     pub games: Vec<GameInfo>,
     pub rooms: Vec<RoomSummary>,
+    /// Whether the server said `rooms` misses the rooms of the hall's nodes it cannot reach.
+    rooms_partial: bool,
     pub records: Vec<RecordSummary>,
     /// Who the server knows us as, once connected.
     pub me: Option<Player>,
@@ -120,6 +122,7 @@ impl LobbyView {
             address: TextField::new(address),
             games: Vec::new(),
             rooms: Vec::new(),
+            rooms_partial: false,
             records: Vec::new(),
             me: None,
             my_seats: Vec::new(),
@@ -175,12 +178,13 @@ impl LobbyView {
         newly
     }
 
-    /// The rooms arrived; the rematches other players have made for us, with their makers
-    /// (see [`LobbyNews`]).
-    pub fn set_rooms(&mut self, rooms: Vec<RoomSummary>) -> Vec<(RoomId, Player)> {
+    /// The rooms arrived (`partial` when some of the hall's are missing); the rematches other
+    /// players have made for us, with their makers (see [`LobbyNews`]).
+    pub fn set_rooms(&mut self, rooms: Vec<RoomSummary>, partial: bool) -> Vec<(RoomId, Player)> {
         let me = self.me.as_ref().map(|me| me.id);
         self.rematches = (me.map(|me| rematches_for(&rooms, me))).unwrap_or_default();
         self.rooms = rooms;
+        self.rooms_partial = partial;
         self.news.rematches(&self.rematches)
     }
 

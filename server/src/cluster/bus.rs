@@ -83,6 +83,12 @@ impl Bus {
         reconnections
     }
 
+    /// Whether the connection to the NATS server is up now: while it is not, nothing is heard
+    /// from the other nodes.
+    pub fn connected(&self) -> bool {
+        self.client.connection_state() == async_nats::connection::State::Connected
+    }
+
     /// Where commands for room `room` go: its owner listens there.
     pub fn room_subject(&self, room: RoomId) -> String {
         format!("{}.room.{room}", self.prefix)

@@ -197,6 +197,12 @@ impl Cluster {
         self.remote.handle(self, room, Some(summary))
     }
 
+    /// Whether this node has lost touch with the others (its bus is down): their rooms are
+    /// not listed here meanwhile.
+    pub fn cut_off(&self) -> bool {
+        !self.bus.connected()
+    }
+
     /// The rooms the other nodes hold, as the caps see them.
     pub fn remote_rooms(&self) -> Vec<Registered> {
         (self.lobby.rooms(Instant::now()).into_iter())

@@ -58,6 +58,14 @@ impl Hall {
         }
     }
 
+    /// Whether the rooms listed miss some: this node is one of a hall's and has lost touch with
+    /// the others.
+    pub fn lists_part_of_the_hall(&self) -> bool {
+        self.cluster
+            .as_ref()
+            .is_some_and(|cluster| cluster.cut_off())
+    }
+
     /// This node's rooms and, in a cluster, every other node's, each once, by room id.
     pub(super) fn hall_summaries(&self) -> Vec<RoomSummary> {
         let mut rooms = self.summaries();

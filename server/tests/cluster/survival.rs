@@ -277,3 +277,34 @@ async fn a_move_made_while_the_bus_was_away_reaches_the_other_node_once_it_is_ba
     let seen = y.state_where(room, |s| s.version == 3).await;
     assert_eq!(seen.state, moved.state);
 }
+
+/// Waits until `peer`'s lobby says it is partial (`partial`) or whole and lists `room` (or
+/// not, as `listed` says).
+async fn lobby_where(peer: &mut Peer, partial: bool, room: u64, listed: bool) {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (rooms, said) = peer.lobby().await;
+        if said == partial && rooms.iter().any(|r| r.room == room) == listed {
+            return;
+        }
+        assert!(Instant::now() < deadline, "the lobby never said so: {said}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_lobby_cut_off_from_the_bus_says_its_list_misses_rooms() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let (mut nats, nodes, mut x, mut y) = two_nodes_on_own_nats(&services).await;
+    let (room, _, _) = game_under_way(&nodes[0], &mut x, &mut y, 1).await;
+    let (_, partial) = y.lobby().await;
+    assert!(!partial, "a whole hall's list is not partial");
+
+    nats.stop();
+    // B no longer hears A: A's room drops from its list, which says rooms are missing.
+    lobby_where(&mut y, true, room, false).await;
+    nats.restart();
+    lobby_where(&mut y, false, room, true).await;
+}

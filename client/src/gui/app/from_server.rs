@@ -90,8 +90,8 @@ impl App {
         match message {
             ServerMsg::Welcome { .. } => {}
             ServerMsg::Games(games) => self.lobby.games = games,
-            ServerMsg::Rooms(rooms) => {
-                let made = self.lobby.set_rooms(rooms);
+            ServerMsg::Rooms { rooms, partial } => {
+                let made = self.lobby.set_rooms(rooms, partial);
                 if let (Screen::Lobby, Some((room, by))) = (&self.screen, made.first()) {
                     let text = format!("{} waits in room #{room} to play you again", by.label());
                     self.say(text, false);

@@ -309,7 +309,10 @@ fn the_lobby_tells_of_a_rematch_made_for_us() {
             to_move: None,
             rematch,
         };
-        NetEvent::Message(Box::new(ServerMsg::Rooms(vec![summary])))
+        NetEvent::Message(Box::new(ServerMsg::Rooms {
+            rooms: vec![summary],
+            partial: false,
+        }))
     };
     app.handle_event(finished(None));
     assert!(app.notice.is_none());

@@ -100,7 +100,7 @@ impl LobbyView {
         if resume.is_some() {
             return resume;
         }
-        let heading = rooms_heading(self.rooms.len(), connected);
+        let heading = rooms_heading(self.rooms.len(), connected, self.rooms_partial);
         let empty = self.rooms.is_empty().then(|| empty_rooms_text(connected));
         let list = right_list(&heading, empty, top, bottom)?;
         key_focus::part();

@@ -404,9 +404,11 @@ fn record_lines(
 }
 
 /// The rooms' heading: "Rooms (3)"; without a server the count is not known, and rooms
-/// still listed are those last seen.
-pub fn rooms_heading(count: usize, connected: bool) -> String {
+/// still listed are those last seen. A `partial` list misses the rooms of the servers of the
+/// hall that ours cannot reach now.
+pub fn rooms_heading(count: usize, connected: bool, partial: bool) -> String {
     match (connected, count) {
+        (true, _) if partial => format!("Rooms ({count}; other servers out of reach)"),
         (true, _) => format!("Rooms ({count})"),
         (false, 0) => "Rooms".into(),
         (false, _) => format!("Rooms {STALE}"),

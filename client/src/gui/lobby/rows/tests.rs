@@ -24,13 +24,22 @@ fn our_games_give_up_lines_to_the_space_they_have_but_keep_one() {
 
 #[test]
 fn without_a_server_the_lists_say_not_connected() {
-    assert_eq!(rooms_heading(0, false), "Rooms");
-    assert_eq!(rooms_heading(3, true), "Rooms (3)");
-    assert_eq!(rooms_heading(3, false), format!("Rooms {STALE}"));
+    assert_eq!(rooms_heading(0, false, false), "Rooms");
+    assert_eq!(rooms_heading(3, true, false), "Rooms (3)");
+    assert_eq!(rooms_heading(3, false, false), format!("Rooms {STALE}"));
+    assert_eq!(rooms_heading(3, false, true), format!("Rooms {STALE}"));
     assert_eq!(empty_rooms_text(false), "(not connected)");
     assert_eq!(empty_records_text(false), "(not connected)");
     assert!(empty_rooms_text(true).contains("create one"));
     assert!(empty_records_text(true).contains("none yet"));
+}
+
+#[test]
+fn a_partial_list_says_the_rooms_of_other_servers_are_missing() {
+    assert_eq!(
+        rooms_heading(3, true, true),
+        "Rooms (3; other servers out of reach)"
+    );
 }
 
 fn texts(buttons: &[(String, LobbyAction)]) -> Vec<&str> {
