@@ -70,9 +70,10 @@ pub enum RoomCommand {
     /// `who` made a room to play this finished game again (see `play_again.rs`): named to
     /// the other players if it is the first such room, or replaces the first if it closed.
     PlayedAgain { made: PlayedAgain, who: Subscriber },
-    /// Room `rematch`, which a player made to play this finished game again, has closed: the
-    /// others must not be sent to it (internal).
-    RematchClosed { rematch: RoomId },
+    /// Room `rematch`, which `who` made to play this finished game again, has closed: the
+    /// others must not be sent to it (said by the server, never by a client; `who` is there
+    /// for the bus, which carries every command with the connection it came from).
+    RematchClosed { rematch: RoomId, who: Subscriber },
     Move {
         token: SeatToken,
         version: u64,
@@ -368,7 +369,7 @@ impl Room {
             RoomCommand::Renamed { who } => self.renamed(&who.player).await,
             RoomCommand::Close { who } => self.close_by(who).await,
             RoomCommand::PlayedAgain { made, who } => self.played_again(made, &who),
-            RoomCommand::RematchClosed { rematch } => self.rematch_closed(rematch),
+            RoomCommand::RematchClosed { rematch, .. } => self.rematch_closed(rematch),
             RoomCommand::Move {
                 token,
                 version,

@@ -38,6 +38,7 @@ pub enum RemoteCommand {
     Renamed,
     Close,
     PlayedAgain(PlayedAgain),
+    RematchClosed(RoomId),
     Move {
         token: SeatToken,
         version: u64,
@@ -48,11 +49,14 @@ pub enum RemoteCommand {
 impl RemoteCommand {
     /// Whether its sender is told when the room is gone: all but `PlayedAgain`, a word to a
     /// finished room that its sender, who has a room of its own, does not wait for, and
-    /// `Resend` and `Renamed`, which the node sends, not its client.
+    /// `RematchClosed`, `Resend` and `Renamed`, which the node sends, not its client.
     pub fn is_answered(&self) -> bool {
         !matches!(
             self,
-            RemoteCommand::PlayedAgain(_) | RemoteCommand::Resend | RemoteCommand::Renamed
+            RemoteCommand::PlayedAgain(_)
+                | RemoteCommand::RematchClosed(_)
+                | RemoteCommand::Resend
+                | RemoteCommand::Renamed
         )
     }
 }
@@ -179,6 +183,7 @@ pub fn detach(command: RoomCommand) -> Option<(Subscriber, RemoteCommand)> {
         RoomCommand::Renamed { who } => (who, RemoteCommand::Renamed),
         RoomCommand::Close { who } => (who, RemoteCommand::Close),
         RoomCommand::PlayedAgain { made, who } => (who, RemoteCommand::PlayedAgain(made)),
+        RoomCommand::RematchClosed { rematch, who } => (who, RemoteCommand::RematchClosed(rematch)),
         RoomCommand::Move {
             token,
             version,
@@ -218,6 +223,7 @@ pub fn attach(command: RemoteCommand, who: Subscriber) -> RoomCommand {
         RemoteCommand::Renamed => RoomCommand::Renamed { who },
         RemoteCommand::Close => RoomCommand::Close { who },
         RemoteCommand::PlayedAgain(made) => RoomCommand::PlayedAgain { made, who },
+        RemoteCommand::RematchClosed(rematch) => RoomCommand::RematchClosed { rematch, who },
         RemoteCommand::Move { token, version, mv } => RoomCommand::Move {
             token,
             version,

@@ -179,6 +179,7 @@ impl Followers {
             RemoteCommand::Close
             | RemoteCommand::Move { .. }
             | RemoteCommand::PlayedAgain(_)
+            | RemoteCommand::RematchClosed(_)
             | RemoteCommand::Resend
             | RemoteCommand::Renamed => false,
         }

@@ -6,16 +6,18 @@
 //! is told when it closes.
 
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{ErrorCode, RoomId, RoomSummary, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec, ServerMsg};
 
 use std::sync::Arc;
-
-use tokio::sync::{mpsc, watch};
+use std::time::Duration;
 
 use super::Connection;
 use crate::cluster::Creation;
 use crate::hall::Hall;
-use crate::room::{PlayedAgain, RoomCommand};
+use crate::room::{PlayedAgain, RoomCommand, Subscriber};
+
+/// How often a rematch on another node is looked for, until it has closed.
+const LOOK_AGAIN_EVERY: Duration = Duration::from_secs(2);
 use crate::room_caps::{RoomKind, RoomOwner};
 
 impl Connection {
@@ -50,17 +52,15 @@ impl Connection {
                     replacing,
                 };
                 let who = self.me.clone();
-                let finished = handle.inbox.downgrade();
                 let _ = handle
                     .inbox
-                    .send(RoomCommand::PlayedAgain { made, who })
+                    .send(RoomCommand::PlayedAgain {
+                        made,
+                        who: who.clone(),
+                    })
                     .await;
-                // A rematch on another node of a cluster is not watched: its room stays named.
-                if let Some(made) = self.hall.local_room(*rematch) {
-                    let hall = Arc::clone(&self.hall);
-                    let closes = tell_when_closed(hall, *rematch, made.summary, finished);
-                    tokio::spawn(closes);
-                }
+                let hall = Arc::clone(&self.hall);
+                tokio::spawn(tell_when_closed(hall, *rematch, old, who));
             }
         }
         let answer = match made {
@@ -111,21 +111,29 @@ impl Connection {
     }
 }
 
-/// Waits until room `rematch` has ended (its `summary` sender goes with it, after its inbox
-/// closed) and no node of the hall holds it (it did not move to another), then tells the
-/// finished room that named it, if that one is still open. Only receivers are held, so that
-/// neither room is kept open by the wait.
-async fn tell_when_closed(
-    hall: Arc<Hall>,
-    rematch: RoomId,
-    mut summary: watch::Receiver<RoomSummary>,
-    finished: mpsc::WeakSender<RoomCommand>,
-) {
-    while summary.changed().await.is_ok() {}
-    if hall.find_room(rematch).await.is_some() {
-        return;
+/// Waits until room `rematch`, which `who` made to play room `finished` again, has closed
+/// wherever it runs (here, or on another node of a cluster, where it may also move), then
+/// tells the finished room, if that one is still open, here or on another node. Only the
+/// rematch's summary receiver is held, so that neither room is kept open by the wait.
+async fn tell_when_closed(hall: Arc<Hall>, rematch: RoomId, finished: RoomId, who: Subscriber) {
+    loop {
+        match hall.local_room(rematch) {
+            Some(handle) => {
+                let mut summary = handle.summary.clone();
+                drop(handle);
+                while summary.changed().await.is_ok() {}
+            }
+            None => tokio::time::sleep(LOOK_AGAIN_EVERY).await,
+        }
+        if hall.room(finished).is_none() {
+            return; // nobody left to tell
+        }
+        if hall.find_room(rematch).await.is_none() {
+            break;
+        }
     }
-    if let Some(finished) = finished.upgrade() {
-        let _ = finished.send(RoomCommand::RematchClosed { rematch }).await;
+    if let Some(handle) = hall.find_room(finished).await {
+        let closed = RoomCommand::RematchClosed { rematch, who };
+        let _ = handle.inbox.send(closed).await;
     }
 }

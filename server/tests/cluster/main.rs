@@ -15,11 +15,11 @@ use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{
-    ClientMsg, ErrorCode, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
+    ClientMsg, ErrorCode, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatState, ServerMsg,
 };
 
 use common::Peer;
-use nodes::{OwnNats, Services, listed, listed_where};
+use nodes::{Node, OwnNats, Services, listed, listed_where};
 
 /// A legal Magnetic Cave move in `state`.
 pub fn some_cave_move(state: &RoomSnapshot) -> GameMove {
@@ -91,12 +91,9 @@ async fn a_game_played_through_one_node_is_watched_through_the_others() {
     assert_ne!(on_c, room, "room ids are the hall's, not a node's");
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn play_again_through_another_node_is_shown_to_the_other_player() {
-    let Some(services) = Services::find() else {
-        return;
-    };
-    let nodes = [services.node("a"), services.node("b")];
+/// X, through A, wins a Cave room A owns against Y, through B; Y asks through B to play again,
+/// and X is shown the room Y made. X, Y, the finished room and the rematch.
+async fn played_again_through_the_other_node(nodes: &[Node; 2]) -> (Peer, Peer, RoomId, RoomId) {
     let mut x = nodes[0].peer(&PlayerSecret::random()).await;
     let humans = vec![SeatSpec::Human, SeatSpec::Human];
     let room = x.create_room(humans.clone()).await;
@@ -141,6 +138,16 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
     // B's lobby lists A's finished room naming it too.
     let summary = listed_where(&mut y, room, |s| s.rematch.is_some()).await;
     assert_eq!(summary.rematch, Some(made));
+    (x, y, room, rematch)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn play_again_through_another_node_is_shown_to_the_other_player() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nodes = [services.node("a"), services.node("b")];
+    let (mut x, mut y, room, rematch) = played_again_through_the_other_node(&nodes).await;
     listed(&mut x, rematch).await;
     x.join(rematch, 1).await;
 
@@ -155,6 +162,21 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
         !logged.contains("could not store since when nobody follows"),
         "{logged}"
     );
+}
+
+/// The rematch Y made through B closes before X comes: A's finished room names it no more,
+/// so that X is not sent to a room that is gone.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_closed_on_another_node_is_named_no_more() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let nodes = [services.node("a"), services.node("b")];
+    let (mut x, mut y, room, rematch) = played_again_through_the_other_node(&nodes).await;
+    y.send(ClientMsg::CloseRoom { room: rematch }).await;
+    let unnamed = |s: &RoomSnapshot| s.again.as_ref().is_some_and(|a| a.made.is_none());
+    x.state_where(room, unnamed).await;
+    listed_where(&mut y, room, |s| s.rematch.is_none()).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
