@@ -10,7 +10,7 @@ use parlor_shared::protocol::{
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use crate::common::Peer;
-use crate::nodes::{Node, Services, game_under_way, listed_where};
+use crate::nodes::{Node, Services, game_under_way, listed, listed_where};
 use crate::some_cave_move;
 
 /// The connection is closed with "try again" (the room moved); the peer comes back through
@@ -245,4 +245,36 @@ async fn a_dead_nodes_room_goes_only_to_a_node_with_a_place_for_it() {
         .await;
     assert_eq!(moved.version, 3);
     assert!(!b.log.so_far().contains("room taken over"));
+}
+
+/// A node whose AI places are all taken leaves a dead node's AI room in the store, once (it
+/// does not claim it again twice a second), and the next node with an AI place takes it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_nodes_ai_room_waits_for_a_node_with_an_ai_place() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let caps = ["--max-ai-rooms", "1"];
+    let mut a = services.node_with("a", &services.nats, &caps);
+    let b = services.node_with("b", &services.nats, &caps);
+    let ai = || SeatSpec::Ai {
+        move_ms: 50,
+        kind: parlor_shared::protocol::AiKind::Easy,
+    };
+    let mut on_a = a.peer(&PlayerSecret::random()).await;
+    let room = on_a.create_room(vec![SeatSpec::Human, ai()]).await;
+    let mut on_b = b.peer(&PlayerSecret::random()).await;
+    on_b.create_room(vec![SeatSpec::Human, ai()]).await;
+
+    a.kill_9();
+    // Past A's lease and several of B's looks for rooms to take.
+    b.log.wait_for("room left for another node");
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let logged = b.log.so_far();
+    assert!(!logged.contains("room taken over"), "a full node took it");
+    assert_eq!(logged.matches("room left for another node").count(), 1);
+
+    let c = services.node_with("c", &services.nats, &caps);
+    c.log.wait_for("room taken over");
+    listed(&mut on_b, room).await;
 }
