@@ -128,6 +128,45 @@ pub fn decode_from_node<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecErr
     }
 }
 
+/// Asserts that the widest state a room of `state`'s game can send, after `moves`, fits one
+/// frame in both formats: every number at its largest, every name the widest, and a rematch
+/// of `ai_seats` AI seats named. For the tests of each game's longest game.
+#[cfg(test)]
+pub(crate) fn assert_widest_state_fits(
+    state: crate::game::GameState,
+    moves: Vec<crate::game::GameMove>,
+    ai_seats: usize,
+) {
+    use crate::identity::widest_player;
+    use crate::protocol::{Rematch, RematchRoom, RoomSnapshot, SeatSpec, ServerMsg};
+    let again = Some(Box::new(Rematch {
+        setup: state.setup(),
+        seats: vec![SeatSpec::ai(u32::MAX); ai_seats],
+        made: Some(RematchRoom {
+            room: u64::MAX,
+            by: widest_player(),
+        }),
+    }));
+    let message = ServerMsg::State(RoomSnapshot {
+        room: u64::MAX,
+        version: u64::MAX,
+        seats: vec![],
+        spectators: u32::MAX,
+        creator: Some(widest_player()),
+        watchers: vec![widest_player(); crate::protocol::WATCHERS_SHOWN],
+        state,
+        moves,
+        plan_ahead: vec![],
+        outcome: None,
+        record: Some(u64::MAX),
+        again,
+    });
+    for format in [Format::Binary, Format::Json] {
+        let frame = encode(&message, format);
+        assert!(frame.is_ok(), "{format:?}: {frame:?}");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;

@@ -408,8 +408,6 @@ mod tests {
     #[test]
     fn the_longest_bricks_room_fits_one_frame_and_longer_ones_are_refused() {
         use crate::bricks::{Answer, BricksMove, MAX_HEIGHT};
-        use crate::codec::{Format, encode};
-        use crate::protocol::{RoomSnapshot, ServerMsg};
 
         let too_long = GameSetup::Bricks {
             height: MAX_HEIGHT,
@@ -437,32 +435,7 @@ mod tests {
             }
         }
         assert_eq!(moves.len() as u64, 2 * MAX_ROOM_DROPS);
-        let again = Some(Box::new(crate::protocol::Rematch {
-            setup: state.setup(),
-            seats: vec![crate::protocol::SeatSpec::ai(u32::MAX); 2],
-            made: Some(crate::protocol::RematchRoom {
-                room: u64::MAX,
-                by: crate::identity::widest_player(),
-            }),
-        }));
-        let message = ServerMsg::State(RoomSnapshot {
-            room: u64::MAX,
-            version: u64::MAX,
-            seats: vec![],
-            spectators: u32::MAX,
-            creator: Some(crate::identity::widest_player()),
-            watchers: vec![crate::identity::widest_player(); crate::protocol::WATCHERS_SHOWN],
-            state,
-            moves,
-            plan_ahead: vec![],
-            outcome: None,
-            record: Some(u64::MAX),
-            again,
-        });
-        for format in [Format::Binary, Format::Json] {
-            let frame = encode(&message, format);
-            assert!(frame.is_ok(), "{format:?}: {frame:?}");
-        }
+        crate::codec::assert_widest_state_fits(state, moves, 2);
     }
 
     #[test]

@@ -432,9 +432,7 @@ mod tests {
 
     #[test]
     fn the_longest_game_still_fits_one_frame_in_both_formats() {
-        use crate::codec::{Format, encode};
         use crate::game::{GameMove, GameState};
-        use crate::protocol::{RoomSnapshot, ServerMsg};
 
         let mut game = a_game_that_can_go_on_for_ever();
         let mut moves = Vec::new();
@@ -453,31 +451,6 @@ mod tests {
             KlotskiStatus::GaveUp(GiveUpReason::StepLimit)
         );
         assert_eq!(moves.len(), MAX_STEPS as usize);
-        let again = Some(Box::new(crate::protocol::Rematch {
-            setup: GameState::Klotski(game.clone()).setup(),
-            seats: vec![crate::protocol::SeatSpec::ai(u32::MAX)],
-            made: Some(crate::protocol::RematchRoom {
-                room: u64::MAX,
-                by: crate::identity::widest_player(),
-            }),
-        }));
-        let state = ServerMsg::State(RoomSnapshot {
-            room: u64::MAX,
-            version: u64::MAX,
-            seats: vec![],
-            spectators: u32::MAX,
-            creator: Some(crate::identity::widest_player()),
-            watchers: vec![crate::identity::widest_player(); crate::protocol::WATCHERS_SHOWN],
-            state: GameState::Klotski(game),
-            moves,
-            plan_ahead: vec![],
-            outcome: None,
-            record: Some(u64::MAX),
-            again,
-        });
-        for format in [Format::Binary, Format::Json] {
-            let frame = encode(&state, format);
-            assert!(frame.is_ok(), "{format:?}: {frame:?}");
-        }
+        crate::codec::assert_widest_state_fits(GameState::Klotski(game), moves, 1);
     }
 }
