@@ -1,7 +1,7 @@
 //! A node's claims on rooms: renewed three times a lease (twice a second at least); rooms
 //! taken by another node ended here at once; rooms nobody holds claimed and replayed from the
-//! store while this node's caps have places for them, looked for as often; and, as the node stops, its rooms let go so that others take
-//! them without waiting for the leases.
+//! store while this node's caps have places for them, looked for as often; and, as the node
+//! stops, its rooms let go so that others take them without waiting for the leases.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;

@@ -6,6 +6,7 @@
 //! is told when it closes.
 
 use parlor_shared::game::GameSetup;
+use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, RoomId, SeatSpec, ServerMsg};
 
 use std::sync::Arc;
@@ -15,10 +16,10 @@ use super::Connection;
 use crate::cluster::Creation;
 use crate::hall::Hall;
 use crate::room::{PlayedAgain, RoomCommand, Subscriber};
+use crate::room_caps::{RoomKind, RoomOwner};
 
 /// How often a rematch on another node is looked for, until it has closed.
 const LOOK_AGAIN_EVERY: Duration = Duration::from_secs(2);
-use crate::room_caps::{RoomKind, RoomOwner};
 
 impl Connection {
     /// Makes the room and answers `RoomCreated` or `RoomRefused`; for a `PlayAgain`, tells
@@ -54,13 +55,10 @@ impl Connection {
                 let who = self.me.clone();
                 let _ = handle
                     .inbox
-                    .send(RoomCommand::PlayedAgain {
-                        made,
-                        who: who.clone(),
-                    })
+                    .send(RoomCommand::PlayedAgain { made, who })
                     .await;
-                let hall = Arc::clone(&self.hall);
-                tokio::spawn(tell_when_closed(hall, *rematch, old, who));
+                let (hall, maker) = (Arc::clone(&self.hall), self.me.player.clone());
+                tokio::spawn(tell_when_closed(hall, *rematch, old, maker));
             }
         }
         let answer = match made {
@@ -111,11 +109,12 @@ impl Connection {
     }
 }
 
-/// Waits until room `rematch`, which `who` made to play room `finished` again, has closed
+/// Waits until room `rematch`, which `maker` made to play room `finished` again, has closed
 /// wherever it runs (here, or on another node of a cluster, where it may also move), then
 /// tells the finished room, if that one is still open, here or on another node. Only the
-/// rematch's summary receiver is held, so that neither room is kept open by the wait.
-async fn tell_when_closed(hall: Arc<Hall>, rematch: RoomId, finished: RoomId, who: Subscriber) {
+/// rematch's summary receiver is held, so that neither room is kept open by the wait, nor
+/// anything of the maker's connection, which other nodes would take for still there.
+async fn tell_when_closed(hall: Arc<Hall>, rematch: RoomId, finished: RoomId, maker: Player) {
     loop {
         match hall.local_room(rematch) {
             Some(handle) => {
@@ -133,6 +132,13 @@ async fn tell_when_closed(hall: Arc<Hall>, rematch: RoomId, finished: RoomId, wh
         }
     }
     if let Some(handle) = hall.find_room(finished).await {
+        // The bus carries every command with a connection: one of its own, answered nowhere.
+        let who = Subscriber {
+            id: hall.new_conn_id(),
+            outbox: Arc::default(),
+            player: maker,
+            operator: false,
+        };
         let closed = RoomCommand::RematchClosed { rematch, who };
         let _ = handle.inbox.send(closed).await;
     }
