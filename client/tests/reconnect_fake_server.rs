@@ -459,15 +459,13 @@ fn an_export_keeps_the_file_unless_the_server_sends_a_brain_file_of_that_name() 
 #[test]
 fn messages_that_are_not_the_answer_buy_no_time() {
     // Four seconds of lobby news, one message every 100 ms, and never the list asked for.
+    let news = ServerMsg::Rooms {
+        rooms: Vec::new(),
+        partial: false,
+    };
     let (url, _heard) = fake_server(vec![Script::WelcomeReadThenSlowly {
         reads: 1,
-        then: vec![
-            ServerMsg::Rooms {
-                rooms: Vec::new(),
-                partial: false
-            };
-            40
-        ],
+        then: vec![news; 40],
         pace: Duration::from_millis(100),
     }]);
     let started = Instant::now();

@@ -223,8 +223,7 @@ pub enum ServerMsg {
         player: Player,
     },
     Games(Vec<GameInfo>),
-    /// The hall's rooms; `partial` while this server cannot reach the hall's other nodes,
-    /// whose rooms are then missing.
+    /// The hall's rooms; `partial` while the server cannot reach the hall's other nodes.
     Rooms {
         rooms: Vec<RoomSummary>,
         partial: bool,
