@@ -38,12 +38,13 @@ pub enum RemoteCommand {
     Renamed,
     Close,
     PlayedAgain(PlayedAgain),
-    RematchClosed(RoomId),
     Move {
         token: SeatToken,
         version: u64,
         mv: GameMove,
     },
+    /// Last, so that the variants before it keep their numbers in bincode.
+    RematchClosed(RoomId),
 }
 
 impl RemoteCommand {
