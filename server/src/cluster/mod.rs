@@ -49,7 +49,7 @@ use self::remote::RemoteRooms;
 use crate::follows::Elsewhere;
 use crate::hall::Hall;
 use crate::hall::Refusal;
-use crate::limits::Limits;
+use crate::limits::{Limits, RoomQuota};
 use crate::room::{ConnId, RoomHandle};
 use crate::room_caps::{Registered, RoomKind};
 use crate::store::postgres::PgStore;
@@ -315,7 +315,16 @@ async fn announce(hall: Arc<Hall>, cluster: Arc<Cluster>) {
         // A finished room lingering for its followers holds no claim (its row is gone): it is
         // said at epoch 0, below any owner's.
         let registered = hall.registered_here();
-        let free = crate::room_caps::free_places(&registered, &cluster.limits);
+        // Without the store past its lease a node can neither open a room nor take one: it
+        // has no places to offer, however empty it stands (it let its rooms go).
+        let free = match cluster.lease_holds() {
+            true => crate::room_caps::free_places(&registered, &cluster.limits),
+            false => RoomQuota {
+                rooms: 0,
+                ai_rooms: 0,
+                matches: 0,
+            },
+        };
         let rooms = (registered.into_iter())
             .map(|registered| AnnouncedRoom {
                 epoch: cluster.store.epoch_of(registered.room.room).unwrap_or(0),

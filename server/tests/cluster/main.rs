@@ -411,3 +411,28 @@ async fn a_player_back_under_a_new_name_on_another_node_is_shown_by_it_in_their_
     listed_where(&mut on_b, room, renamed).await;
     listed_where(&mut on_a, room, renamed).await;
 }
+
+/// A node cut off from the database, its rooms let go, offers no places: a room another node
+/// has no place for opens on a node that can store it, not on the emptiest-looking one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_the_store_is_offered_no_rooms() {
+    let Some(services) = Services::find() else {
+        return;
+    };
+    let relay = nodes::StoreRelay::start(&services.database.url()).await;
+    let cut_off = services.node_through(&relay.url, "a", &services.nats, &[]);
+    let full = services.node_with("b", &services.nats, &["--max-rooms", "1"]);
+    let roomy = services.node_with("c", &services.nats, &["--max-rooms", "5"]);
+    let mut peer = full.peer(&PlayerSecret::random()).await;
+    let humans = || vec![SeatSpec::Human, SeatSpec::Human];
+    peer.create_room(humans()).await;
+    drop(cut_off.peer(&PlayerSecret::random()).await);
+
+    relay.cut();
+    cut_off.log.wait_for("could not renew this node's claims");
+    // Past its lease, and an announcement or two after.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let placed = peer.create_room(humans()).await;
+    roomy.log.wait_for("room opened for another node");
+    listed(&mut peer, placed).await;
+}

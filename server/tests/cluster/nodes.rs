@@ -47,7 +47,13 @@ impl Services {
 
     /// Node `name`, on the NATS server at `nats`, with more flags.
     pub fn node_with(&self, name: &str, nats: &str, more: &[&str]) -> Node {
-        let (url, lease) = (self.database.url(), lease_seconds());
+        self.node_through(&self.database.url(), name, nats, more)
+    }
+
+    /// Node `name`, reaching the database at `url` (a [`StoreRelay`]'s), on the NATS server
+    /// at `nats`, with more flags.
+    pub fn node_through(&self, url: &str, name: &str, nats: &str, more: &[&str]) -> Node {
+        let (url, lease) = (url.to_string(), lease_seconds());
         let mut args = vec!["--store", &url, "--bus", nats, "--node-id", name];
         if !more.contains(&"--lease-seconds") {
             args.extend(["--lease-seconds", &lease]);
@@ -211,5 +217,52 @@ impl OwnNats {
 impl Drop for OwnNats {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+/// A relay between one node and the database, which the test may cut: that node's store then
+/// fails while the other nodes' works.
+pub struct StoreRelay {
+    /// The database address for the node that goes through the relay.
+    pub url: String,
+    cut: tokio::sync::watch::Sender<bool>,
+}
+
+impl StoreRelay {
+    pub async fn start(database_url: &str) -> StoreRelay {
+        let (head, tail) = database_url.rsplit_once('@').expect("a user in the URL");
+        let (upstream, name) = tail.split_once('/').expect("a database in the URL");
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("{head}@{}/{name}", listener.local_addr().unwrap());
+        let (cut, cut_seen) = tokio::sync::watch::channel(false);
+        let upstream = upstream.to_string();
+        tokio::spawn(async move {
+            let mut cut_seen = cut_seen;
+            loop {
+                let accepted = tokio::select! {
+                    accepted = listener.accept() => accepted,
+                    _ = cut_seen.wait_for(|cut| *cut) => return,
+                };
+                let Ok((mut near, _)) = accepted else {
+                    continue;
+                };
+                let (upstream, mut cut_seen) = (upstream.clone(), cut_seen.clone());
+                tokio::spawn(async move {
+                    let Ok(mut far) = tokio::net::TcpStream::connect(&upstream).await else {
+                        return;
+                    };
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut near, &mut far) => {}
+                        _ = cut_seen.wait_for(|cut| *cut) => {}
+                    }
+                });
+            }
+        });
+        StoreRelay { url, cut }
+    }
+
+    /// Closes every connection through the relay, and takes no more.
+    pub fn cut(&self) {
+        let _ = self.cut.send(true);
     }
 }
