@@ -1,11 +1,13 @@
 //! What the window tests share: running the real `client` under Xvfb and reading the pixels
 //! of the screenshot it takes of itself (`get_screen_data().export_png`; grabbing an Xvfb
 //! screen from outside gives a black image). Without `xvfb-run` a test is skipped with a note,
-//! except in CI. Beside it: the real `server` as a process (`server`) and waits on a
-//! connection's events (`net`), for the reconnect tests.
+//! except in CI. Beside it: the real `server` as a process (`server`), waits on a
+//! connection's events (`net`) and a scripted fake server (`fake_server`), for the reconnect
+//! tests.
 
 #![allow(dead_code)] // each test binary uses its own part of this module
 
+pub mod fake_server;
 pub mod klotski;
 pub mod net;
 pub mod server;
