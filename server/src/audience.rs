@@ -51,7 +51,7 @@ impl TestFollower {
     }
 
     /// The states it hears within `within` (replies are passed over).
-    pub async fn states(&self, within: Duration) -> Vec<parlor_shared::protocol::RoomSnapshot> {
+    pub async fn states(&self, within: Duration) -> Vec<RoomSnapshot> {
         let deadline = tokio::time::Instant::now() + within;
         let mut states = Vec::new();
         while let Ok(next) = tokio::time::timeout_at(deadline, self.who.outbox.next()).await {
