@@ -11,7 +11,9 @@
 //! game does, however long it has still to play (else matches left behind would hold the
 //! server's few match places for days): its room closes (`crate::abandon_clock`, kept across
 //! restarts), and the thread, with nobody left to see its views, stores the rounds it has
-//! played and forgets the match. Its brains keep everything they learned.
+//! played and forgets the match. Its brains keep everything they learned. A match its creator
+//! (or an operator) ends stops the same way, in the middle of a round (which it drops), and
+//! its room says so only once the match is forgotten: a restart cannot bring it back.
 //!
 //! A match that finds the store full (`Limits::max_store_bytes`) before a round stores the
 //! rounds it has played and stops there too, telling its watchers why: else each round would
@@ -19,10 +21,7 @@
 
 use std::time::{Duration, Instant};
 
-use parlor_shared::hexapawn::{
-    AutoConfig, AutoMatch, BoxView, Brain, CURVE_WINDOW, CurvePoint, MAX_CURVE_POINTS, MatchSetup,
-    MatchView, Pace, RoundResult, Side, thin_curve,
-};
+use parlor_shared::hexapawn::{BoxView, Brain, MatchSetup, MatchView, Pace, Side};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::RoomId;
 use tokio::sync::{mpsc, oneshot, watch};
@@ -36,9 +35,11 @@ use crate::room::{ROOM_INBOX, RoomHandle};
 use crate::store::{MatchProgress, Store};
 
 mod room;
+mod run;
 mod writes;
 
 use room::{MatchRoom, summary_of};
+use run::MatchRun;
 use writes::RoundWriter;
 
 /// The most often watchers hear of a match at full speed.
@@ -82,12 +83,13 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     };
     let (views_tx, views_rx) = watch::channel(first_view.clone());
     let (why_stopped_tx, why_stopped) = oneshot::channel();
+    let (forgotten_tx, forgotten) = oneshot::channel();
     std::thread::Builder::new()
         .name(format!("her-match-{id}"))
         .spawn(move || {
             // A match at full speed takes a whole core; the sockets come first.
             crate::ai::pool::lower_priority();
-            play_match(init, run, views_tx, why_stopped_tx)
+            let _ = forgotten_tx.send(play_match(init, run, views_tx, why_stopped_tx));
         })?;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let first_summary = summary_of(id, creator.as_ref(), 0, 0, Some(&first_view));
@@ -101,6 +103,7 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         lifetimes,
         abandon_clock,
         why_stopped,
+        forgotten,
         store,
     };
     let summary = room.summary.subscribe();
@@ -114,14 +117,14 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
 /// The match itself, on its own thread. Its rounds are stored (both brains, the progress, the
 /// curve's new points) in batches, one transaction each; the match's rows are dropped once every
 /// round is played, once a brain is full, once the store is (its room is told why through
-/// `why_stopped`), or once its room has closed (abandoned) and so stopped listening to its
-/// views.
+/// `why_stopped`), or once its room has closed (abandoned or ended) and so stopped listening
+/// to its views. Answers whether the match's rows are gone from the store.
 fn play_match(
     init: MatchInit,
     mut run: MatchRun,
     views: watch::Sender<MatchView>,
     why_stopped: oneshot::Sender<String>,
-) {
+) -> bool {
     let MatchInit {
         id,
         setup,
@@ -162,9 +165,14 @@ fn play_match(
         // since, not yet written, are not to be seen); at full speed a view is made only to
         // publish.
         let between_rounds = paced.then(|| views.borrow().clone());
+        // A room that closes stops the round in progress: it is not played out (a paced one
+        // could take minutes), and teaches nothing.
         let round = run
             .game
             .play_round_watched(|position, last_move, mover, brain| {
+                if views.is_closed() {
+                    return false;
+                }
                 if let (Pace::PerPly { ms }, Some(between_rounds)) = (setup.pace, &between_rounds) {
                     let white = if position.to_move() == Side::White {
                         mover
@@ -178,9 +186,14 @@ fn play_match(
                         matchbox: BoxView::of(brain, position),
                         ..between_rounds.clone()
                     });
-                    std::thread::sleep(Duration::from_millis(u64::from(ms)));
+                    return pause_unless_closed(&views, Duration::from_millis(u64::from(ms)));
                 }
+                true
             });
+        let Some(round) = round else {
+            abandoned = true;
+            break;
+        };
         let point = run.record(round);
         let view = (paced || published.elapsed() >= THROTTLE).then(|| {
             published = Instant::now();
@@ -194,13 +207,17 @@ fn play_match(
         stored = stored && writer.write_if_due((&setup, &run), &views, paced);
     }
     stored = stored && writer.finish((&setup, &run), &views);
-    if stored && let Err(error) = store.forget_room(id).wait() {
-        warn!(
-            room = id,
-            error = format!("{error:#}"),
-            "could not drop the finished match's rows"
-        );
-    }
+    let forgotten = stored && {
+        let dropped = store.forget_room(id).wait();
+        if let Err(error) = &dropped {
+            warn!(
+                room = id,
+                error = format!("{error:#}"),
+                "could not drop the finished match's rows"
+            );
+        }
+        dropped.is_ok()
+    };
     // The brains are free again before anyone can see the match over. A match that stops
     // unstored (its room closed while the store failed, or another node owns it now) leaves
     // its rows in the store, for a restart or that node to go on from its last stored round,
@@ -213,11 +230,12 @@ fn play_match(
                 "auto match {id} is played on by another node of the hall: watch it again"
             ));
         }
-        return;
+        return false;
     }
     let rounds = run.progress.rounds_played;
     if abandoned {
-        return info!(room = id, rounds, "auto match abandoned: it stops here");
+        info!(room = id, rounds, "auto match stopped: its room closed");
+        return forgotten;
     }
     if let Some(full) = store_full {
         info!(room = id, rounds, "auto match stopped: the store is full");
@@ -226,7 +244,7 @@ fn play_match(
              what they learned",
             setup.rounds
         ));
-        return;
+        return forgotten;
     }
     if rounds < setup.rounds {
         info!(
@@ -238,123 +256,28 @@ fn play_match(
     last.finished = true;
     views.send_replace(last);
     info!(room = id, rounds, "auto match over");
+    forgotten
 }
 
-/// The match being played: an [`AutoMatch`] for the rounds still due and the progress of the
-/// whole match, counted here so that a resumed match goes on where it stopped. The HER moving
-/// first alternates by the match's round, so after an odd number of rounds the game's HER 0 is
-/// the match's HER 1 (`offset`).
-struct MatchRun {
-    game: AutoMatch,
-    offset: usize,
-    progress: MatchProgress,
-}
-
-impl MatchRun {
-    fn new(init: &MatchInit) -> MatchRun {
-        MatchRun::resume(
-            &init.setup,
-            init.brains.clone(),
-            init.seed,
-            init.progress.clone(),
-        )
-    }
-
-    /// The match from `progress` on, with the brains as they were after it.
-    fn resume(
-        setup: &MatchSetup,
-        brains: [Brain; 2],
-        seed: u64,
-        progress: MatchProgress,
-    ) -> MatchRun {
-        let played = progress.rounds_played;
-        let offset = (played % 2) as usize;
-        let [a, b] = brains;
-        let brains = if offset == 0 { [a, b] } else { [b, a] };
-        let config = AutoConfig {
-            dims: setup.dims,
-            mirrors: setup.mirrors,
-            rounds: setup.rounds.saturating_sub(played),
-            // A resumed match draws from a source of its own (a new match from `seed` itself).
-            seed: seed ^ played.wrapping_mul(0x9E37_79B9_7F4A_7C15),
-        };
-        MatchRun {
-            game: AutoMatch::with_brains(config, brains),
-            offset,
-            progress,
+/// Waits `pause` between two plies, or less once the room has closed: whether to go on.
+fn pause_unless_closed(views: &watch::Sender<MatchView>, pause: Duration) -> bool {
+    let until = Instant::now() + pause;
+    loop {
+        if views.is_closed() {
+            return false;
         }
-    }
-
-    /// The match's HER `her` (0 or 1) in the game, and back: the same swap.
-    fn swap(&self, her: usize) -> usize {
-        (her + self.offset) % 2
-    }
-
-    fn brain(&self, her: usize) -> &Brain {
-        self.game.her(self.swap(her)).brain()
-    }
-
-    /// Counts a round just played; returns the curve's new point if it closed a window.
-    fn record(&mut self, round: RoundResult) -> Option<CurvePoint> {
-        let (first, winner) = (self.swap(round.first), self.swap(round.winner));
-        let beads = [self.brain(0).beads(), self.brain(1).beads()];
-        let progress = &mut self.progress;
-        progress.stats[winner].wins += 1;
-        if winner == first {
-            progress.stats[winner].wins_moving_first += 1;
+        let left = until.saturating_duration_since(Instant::now());
+        if left.is_zero() {
+            return true;
         }
-        progress.window_losses[1 - winner] += 1;
-        progress.rounds_played += 1;
-        progress.last_round = Some(RoundResult {
-            first,
-            winner,
-            ..round
-        });
-        if !progress.rounds_played.is_multiple_of(CURVE_WINDOW) {
-            return None;
-        }
-        let point = CurvePoint {
-            round: progress.rounds_played,
-            losses: progress.window_losses,
-            beads,
-        };
-        progress.curve.push(point);
-        progress.window_losses = [0; 2];
-        Some(point)
-    }
-
-    /// The view between rounds.
-    fn view(&self, setup: &MatchSetup) -> MatchView {
-        let mut view = MatchView::new(setup.clone());
-        let (curve, rounds_per_point) =
-            thin_curve(&self.progress.curve, CURVE_WINDOW, MAX_CURVE_POINTS);
-        let brains = [self.brain(0), self.brain(1)];
-        view.rounds_played = self.progress.rounds_played;
-        view.stats = self.progress.stats;
-        view.last_round = self.progress.last_round;
-        view.curve = curve;
-        view.rounds_per_point = rounds_per_point;
-        view.boxes = brains.map(|brain| brain.boxes() as u32);
-        view.beads = brains.map(Brain::beads);
-        view
-    }
-
-    /// The view between rounds with the last round's end on the board.
-    fn last_view(&self, setup: &MatchSetup) -> MatchView {
-        let mut view = self.view(setup);
-        if let Some(round) = view.last_round {
-            view.position = round.end;
-            view.last_move = round.last_move;
-            view.white = round.first as u8;
-        }
-        view
+        std::thread::sleep(left.min(writes::CLOSED_CHECK));
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use parlor_shared::hexapawn::Dims;
+    use parlor_shared::hexapawn::{Dims, RoundResult};
 
     fn full_speed_match(rounds: u64) -> MatchSetup {
         MatchSetup {

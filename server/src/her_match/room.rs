@@ -53,6 +53,8 @@ pub(super) struct MatchRoom {
     pub(super) abandon_clock: AbandonClock,
     /// Why the match's thread stopped it short, when it says (the store is full).
     pub(super) why_stopped: oneshot::Receiver<String>,
+    /// Once the match's thread has stopped: whether the match's rows are gone from the store.
+    pub(super) forgotten: oneshot::Receiver<bool>,
     /// Where the room's creator is stored, under the name it goes by.
     pub(super) store: crate::store::Store,
 }
@@ -81,6 +83,7 @@ impl MatchRoom {
         // ms, or none) is shown at most that often, as full speed is throttled, rather than
         // sending each watcher thousands of states a second.
         let mut quiet_until = Instant::now();
+        let mut ended_by = None;
         loop {
             // A watch, a leaving, or a view a closed connection did not take may have changed
             // who watches.
@@ -100,8 +103,9 @@ impl MatchRoom {
                 }
                 command = inbox.recv() => match command {
                     Some(RoomCommand::Close { who }) if ended.is_none() => {
-                        if self.close_by(&who) {
+                        if self.may_end(&who) {
                             crate::room::turn_away(self.id, &mut inbox);
+                            ended_by = Some(who);
                             break;
                         }
                     }
@@ -142,6 +146,10 @@ impl MatchRoom {
                 },
             }
         }
+        if let Some(who) = ended_by {
+            drop(views);
+            self.end_for(&who).await;
+        }
     }
 
     /// When the room may close if still unwatched: `linger` after the match ended, or,
@@ -153,9 +161,9 @@ impl MatchRoom {
         self.abandon_clock.closing_time()
     }
 
-    /// Whether `who` may end the match (its creator may, while it runs): its watchers hear
-    /// so, and its thread, its views unheard, stores its last rounds and forgets the match.
-    fn close_by(&self, who: &crate::audience::Subscriber) -> bool {
+    /// Whether `who` may end the match (its creator may, while it runs); a refusal tells
+    /// `who` why.
+    fn may_end(&self, who: &crate::audience::Subscriber) -> bool {
         if !who.may_close(self.creator.as_ref()) {
             who.error(
                 ErrorCode::NotYours,
@@ -166,11 +174,26 @@ impl MatchRoom {
             );
             return false;
         }
-        let by = who.closer();
-        info!(room = self.id, by, "auto match ended");
-        let message = format!("auto match {} was ended by {by}", self.id);
-        self.audience.close_at_request(self.id, who, &message);
         true
+    }
+
+    /// Ends the match for `who`, its views unheard by now: once its thread has stopped the
+    /// round in progress, stored the rounds before it and forgotten the match (so that a
+    /// restart cannot bring it back and its brains are free), its watchers hear why.
+    async fn end_for(&mut self, who: &crate::audience::Subscriber) {
+        let forgotten = (&mut self.forgotten).await.unwrap_or(false);
+        let by = who.closer();
+        info!(room = self.id, by, forgotten, "auto match ended");
+        let message = if forgotten {
+            format!("auto match {} was ended by {by}", self.id)
+        } else {
+            format!(
+                "auto match {} was stopped by {by}, but the store could not forget it: it goes \
+                 on from its last stored round when the server restarts",
+                self.id
+            )
+        };
+        self.audience.close_at_request(self.id, who, &message);
     }
 
     fn handle(&mut self, command: RoomCommand) {

@@ -55,7 +55,7 @@ impl WriteSchedule {
 const FIRST_RETRY_AFTER: Duration = Duration::from_millis(250);
 const MOST_BETWEEN_TRIES: Duration = Duration::from_secs(4);
 /// How often a match waiting to write again looks whether its room has closed.
-const CLOSED_CHECK: Duration = Duration::from_millis(100);
+pub(super) const CLOSED_CHECK: Duration = Duration::from_millis(100);
 
 /// Rounds played but not yet stored.
 #[derive(Default)]

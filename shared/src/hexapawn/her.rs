@@ -375,6 +375,11 @@ impl Her {
         }
     }
 
+    /// Forgets the draws of a game stopped before its end: it teaches nothing.
+    pub(super) fn forget_draws(&mut self) {
+        self.drawn.clear();
+    }
+
     /// Ends the game: after a loss (or resignation) the last drawn bead is confiscated; all the
     /// other drawn beads, and after a win all of them, stay in their boxes.
     pub fn finish(&mut self, result: HerResult) {

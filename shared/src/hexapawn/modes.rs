@@ -168,22 +168,28 @@ impl AutoMatch {
 
     /// Plays the next round: HER 0 moves first in even rounds, HER 1 in odd ones.
     pub fn play_round(&mut self) -> RoundResult {
-        self.play_round_watched(|_, _, _, _| {})
+        let round = self.play_round_watched(|_, _, _, _| true);
+        round.unwrap_or_else(|| unreachable!("a round nobody stops is played to its end"))
     }
 
     /// Plays the next round, showing `watch` every position, with the move that led to it,
-    /// before HER `mover` draws for it with its brain.
+    /// before HER `mover` draws for it with its brain. When `watch` answers false the round
+    /// stops there, unplayed: `None`, nothing learnt and nothing counted (the brains may hold
+    /// boxes for the positions met, with their first beads).
     pub fn play_round_watched(
         &mut self,
-        mut watch: impl FnMut(&Position, Option<Move>, usize, &Brain),
-    ) -> RoundResult {
+        mut watch: impl FnMut(&Position, Option<Move>, usize, &Brain) -> bool,
+    ) -> Option<RoundResult> {
         let first = (self.rounds_played % 2) as usize;
         let mut position = Position::start(self.config.dims);
         let mut last_move = None;
         let mut mover = first;
         let mut plies = 0;
         let (winner, resigned) = loop {
-            watch(&position, last_move, mover, self.hers[mover].brain());
+            if !watch(&position, last_move, mover, self.hers[mover].brain()) {
+                self.hers.iter_mut().for_each(Her::forget_draws);
+                return None;
+            }
             match self.hers[mover].choose_random(&position) {
                 HerChoice::Play(mv) => {
                     position = position.play_unchecked(mv);
@@ -218,7 +224,7 @@ impl AutoMatch {
             last_move,
         };
         self.last_round = Some(result);
-        result
+        Some(result)
     }
 
     fn close_window(&mut self) {

@@ -158,6 +158,40 @@ async fn a_match_nobody_watches_stops_and_is_forgotten_and_its_brains_keep_what_
 }
 
 #[tokio::test]
+async fn a_match_ended_mid_round_stops_at_once_and_is_forgotten_before_it_says_so() {
+    let lifetimes = crate::Limits::default().room_lifetimes();
+    // A ply every 10 s: a round would take a minute.
+    let pace = Pace::PerPly { ms: 10_000 };
+    let (hall, store, id) = match_room(lifetimes, "3x3", 100_000, pace).await;
+    let creator = TestFollower::new(1);
+    let inbox = hall.room(id).unwrap().inbox;
+    inbox.send(creator.watch()).await.unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    let asked = std::time::Instant::now();
+    let close = RoomCommand::Close {
+        who: creator.who.clone(),
+    };
+    inbox.send(close).await.unwrap();
+    let reply = creator.next_reply().await;
+    assert!(
+        matches!(&reply, ServerMsg::RoomClosed { message, .. } if message.contains("ended")),
+        "{reply:?}"
+    );
+    assert!(
+        asked.elapsed() < std::time::Duration::from_secs(2),
+        "not the round's end"
+    );
+    // Once it says so, a restart cannot bring the match back and its brains are free.
+    assert!(store.load_rooms().unwrap().rooms.is_empty(), "forgotten");
+    assert!(hall.check_brain_free(&owned("A")).is_ok());
+    let games = store
+        .load_brain(&owned("A"))
+        .unwrap()
+        .map_or(0, |(_, games)| games);
+    assert_eq!(games, 0, "the round it stopped taught nothing");
+}
+
+#[tokio::test]
 async fn a_restart_stops_a_match_that_had_gone_unwatched_for_its_abandoned_time() {
     let store = Store::in_memory().unwrap();
     let setup = MatchSetup {

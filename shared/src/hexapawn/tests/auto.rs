@@ -72,7 +72,11 @@ fn a_watched_round_shows_each_position_with_the_move_that_led_to_it() {
     let mut auto = AutoMatch::new(config(50, 3, false));
     for _ in 0..50 {
         let mut shown: Vec<(Position, Option<crate::hexapawn::Move>)> = Vec::new();
-        let round = auto.play_round_watched(|position, last, _, _| shown.push((*position, last)));
+        let round = auto.play_round_watched(|position, last, _, _| {
+            shown.push((*position, last));
+            true
+        });
+        let round = round.expect("a round nobody stops is played");
         assert_eq!(shown[0], (Position::start(Dims::HEXAPAWN), None));
         for pair in shown.windows(2) {
             let ((before, _), (after, last)) = (pair[0], pair[1]);
@@ -127,4 +131,36 @@ fn a_match_on_a_big_board_stops_once_a_brain_is_full() {
     );
     let wins: u64 = report.stats.iter().map(|stats| stats.wins).sum();
     assert_eq!(wins, report.rounds_played);
+}
+
+#[test]
+fn a_round_stopped_midway_teaches_nothing_and_is_not_counted() {
+    let mut auto = AutoMatch::new(config(50, 3, false));
+    for _ in 0..20 {
+        auto.play_round();
+    }
+    let played = auto.rounds_played();
+    let beads = |auto: &AutoMatch| [0, 1].map(|her| auto.her(her).brain().clone());
+    let before = beads(&auto);
+    let mut shown = 0;
+    let stopped = auto.play_round_watched(|_, _, _, _| {
+        shown += 1;
+        shown < 3
+    });
+    assert!(stopped.is_none());
+    assert_eq!(auto.rounds_played(), played, "not counted");
+    for (her, brain) in before.iter().enumerate() {
+        let after = &auto.her(her).brain().boxes;
+        // Boxes met in the stopped round may be new, with their first beads; none changed.
+        assert!(
+            brain
+                .boxes
+                .iter()
+                .all(|(key, matchbox)| after.get(key) == Some(matchbox)),
+            "nothing learnt"
+        );
+    }
+    // The next round starts afresh: the stopped one's draws are not confiscated by it.
+    let next = auto.play_round();
+    assert!(next.plies > 0 || next.resigned);
 }
