@@ -434,17 +434,13 @@ impl Connection {
 
     /// Forwards a command to a room; the room answers through this connection's outbox.
     async fn forward_to_room(&mut self, room: RoomId, command: RoomCommand) -> anyhow::Result<()> {
-        let Some(handle) = self.hall.find_room(room).await else {
-            return self
-                .error(ErrorCode::NoSuchRoom, format!("no room {room}"))
-                .await
-                .map(drop);
-        };
+        let leaving = matches!(command, RoomCommand::Leave { .. });
+        let handle = self.hall.find_room(room).await;
         let follows = matches!(
             command,
             RoomCommand::Join { .. } | RoomCommand::Reclaim { .. } | RoomCommand::Watch { .. }
         );
-        if follows && !self.rooms.contains_key(&room) {
+        if follows && handle.is_some() && !self.rooms.contains_key(&room) {
             // Rooms that closed since (over, abandoned, ended) are followed no more.
             let hall = &self.hall;
             self.rooms.retain(|id, _| hall.room(*id).is_some());
@@ -455,13 +451,18 @@ impl Connection {
                 Err((code, message)) => return self.error(code, message).await.map(drop),
             }
         }
-        if handle.inbox.send(command).await.is_err() {
-            return self
-                .error(ErrorCode::NoSuchRoom, format!("room {room} has closed"))
+        let sent = match handle {
+            Some(handle) => handle.inbox.send(command).await.is_ok(),
+            None => false,
+        };
+        match (sent, leaving) {
+            (true, _) => Ok(()),
+            // A room gone is left already: what was asked holds (after a restart, say).
+            (false, true) => self.send(&ServerMsg::Left { room }).await,
+            (false, false) => (self.error(ErrorCode::NoSuchRoom, format!("no room {room}")))
                 .await
-                .map(drop);
+                .map(drop),
         }
-        Ok(())
     }
 
     /// The rooms that show this player by another name (they came back renamed) show the

@@ -249,9 +249,7 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
                 let answered = forwarded.command.is_answered();
                 match ask(&cluster, room, &forwarded).await {
                     Ok(Taken::Queued { epoch }) => followers.owned_at(epoch, follows),
-                    Ok(Taken::Closed) if answered => {
-                        who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
-                    }
+                    Ok(Taken::Closed) if answered => tell_closed(&who, room, &forwarded.command),
                     Err((code, why)) if answered => who.error(code, why),
                     Ok(Taken::Closed) | Err(_) => {}
                 }
@@ -292,8 +290,18 @@ async fn forward(cluster: Arc<Cluster>, room: RoomId, mut inbox: mpsc::Receiver<
         if let Some((who, command)) = detach(command)
             && command.is_answered()
         {
-            who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
+            tell_closed(&who, room, &command);
         }
+    }
+}
+
+/// Answers `who`'s `command` to `room`, which has closed: a `Leave` holds (as a node answers
+/// it for a room it does not know), anything else is refused.
+fn tell_closed(who: &Subscriber, room: RoomId, command: &RemoteCommand) {
+    if matches!(command, RemoteCommand::Leave) {
+        who.send(ServerMsg::Left { room });
+    } else {
+        who.error(ErrorCode::NoSuchRoom, format!("room {room} has closed"));
     }
 }
 

@@ -181,10 +181,9 @@ impl App {
             // A replay asked for before a room was opened: the room keeps the screen.
             ServerMsg::Record(_) => {}
             ServerMsg::Error { code, message } => {
-                let text = match self.rematch_gone(code) {
-                    Some(text) => text,
-                    None => format!("Server: {}", in_words(code, &message)),
-                };
+                let text = (self.rematch_gone(code))
+                    .or_else(|| self.shown_room_gone(code))
+                    .unwrap_or_else(|| format!("Server: {}", in_words(code, &message)));
                 self.say(text, true);
                 if let Screen::Room(view) = &mut self.screen {
                     if self.snapshots.contains_key(&view.room) {
@@ -218,6 +217,22 @@ impl App {
         match seats.iter().position(|spec| *spec == SeatSpec::Human) {
             Some(seat) => self.open_room(room, ClientMsg::join_seat(room, seat as u8)),
             None => self.open_room(room, ClientMsg::Watch { room }),
+        }
+    }
+}
+
+impl App {
+    /// What a `NoSuchRoom` means while a room is shown (its game over, say, as the window
+    /// follows it again after a reconnection): the room is gone from the server, which a
+    /// restart does to a finished game's room. `None` for any other refusal.
+    fn shown_room_gone(&self, code: ErrorCode) -> Option<String> {
+        match &self.screen {
+            Screen::Room(view) if code == ErrorCode::NoSuchRoom => Some(format!(
+                "Room #{} is gone from the server (it closed, or the server restarted); its \
+                 games are kept with the stored games",
+                view.room
+            )),
+            _ => None,
         }
     }
 }

@@ -244,3 +244,34 @@ fn the_maker_finding_their_own_rematch_closed_is_told_it_was_theirs() {
         )
     );
 }
+
+#[test]
+fn a_finished_room_gone_after_a_restart_is_named_gone_and_play_again_still_makes_a_room() {
+    let mut app = after_the_game();
+    // The server restarted: following room 4 again is refused.
+    let refusal = ServerMsg::Error {
+        code: ErrorCode::NoSuchRoom,
+        message: "no room 4".into(),
+    };
+    tell(&mut app, refusal);
+    let said = app
+        .notice
+        .as_ref()
+        .map(|n| n.text.clone())
+        .unwrap_or_default();
+    assert!(
+        said.starts_with("Room #4 is gone from the server"),
+        "{said}"
+    );
+    press_play_again(&mut app);
+    assert!(
+        matches!(&app.sent[..], [ClientMsg::PlayAgain { room: 4, .. }]),
+        "{:?}",
+        app.sent
+    );
+    tell(&mut app, ServerMsg::RoomCreated { room: 9 });
+    // Leaving a room the server no longer has is answered `Left`.
+    tell(&mut app, ServerMsg::Left { room: 4 });
+    assert!(joins(app.sent.get(2), 9, 0), "{:?}", app.sent);
+    assert_eq!(room_on_screen(&app), Some(9));
+}
