@@ -284,6 +284,15 @@ impl GameState {
         }
     }
 
+    /// The seat whose move the game waits for, as the lobby marks it: the seat to move, but
+    /// the person's on HER's turn in a slow game against HER.
+    pub fn seat_waited_for(&self) -> Option<u8> {
+        match self {
+            GameState::Hexapawn(game) => game.seat_waited_for(),
+            _ => self.seat_to_move(),
+        }
+    }
+
     pub fn outcome(&self) -> Option<Outcome> {
         match self {
             GameState::Cave(position) => position.result().map(|outcome| match outcome {

@@ -128,7 +128,7 @@ impl Room {
             version: self.version,
             moves: parlor_shared::game::turns(&self.moves),
             outcome: self.state.outcome(),
-            to_move: self.state.seat_to_move(),
+            to_move: self.state.seat_waited_for(),
             rematch: self.rematch.clone(),
         };
         self.summary.send_replace(summary);

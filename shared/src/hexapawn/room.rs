@@ -150,6 +150,16 @@ impl HexGame {
         })
     }
 
+    /// The seat whose move the game waits for: in slow mode the person's on HER's turn too,
+    /// as they act for HER (they force HER's move or let HER draw).
+    pub fn seat_waited_for(&self) -> Option<u8> {
+        let seat = self.seat_to_move()?;
+        Some(match self.setup.mode {
+            PlayMode::Slow => PERSON_SEAT,
+            PlayMode::Fast => seat,
+        })
+    }
+
     /// What the end of the game says, for the person.
     pub fn result_text(&self) -> Option<String> {
         if self.her_resigned {
