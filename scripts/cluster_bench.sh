@@ -35,7 +35,7 @@ trap cleanup EXIT
 
 quotas=(--rooms-per-address 100000 --ai-rooms-per-address 100000 --followed-per-address 100000
         --room-creations-per-address 100000
-        --max-connections 50000
+        --max-connections 50000 --connections-per-address 50000
         --max-rooms 100000)
 urls=()
 for i in $(seq 1 "$nodes"); do

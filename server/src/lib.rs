@@ -5,6 +5,7 @@
 //! [`start_in_background`] when it is given no `--server`.
 
 mod abandon_clock;
+mod address_slots;
 pub mod ai;
 mod audience;
 mod big_blocks;
@@ -156,6 +157,7 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> an
     memory_trim::spawn_trims();
     let limits = Arc::new(limits);
     let slots = Arc::new(Semaphore::new(limits.max_connections));
+    let address_slots = address_slots::AddressSlots::default();
     let refusals = Arc::new(Semaphore::new(MAX_BUSY_REFUSALS));
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -169,26 +171,31 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> an
         };
         let _ = stream.set_nodelay(true);
         let (hall, limits) = (hall.clone(), limits.clone());
-        match slots.clone().try_acquire_owned() {
-            Ok(slot) => {
+        let source = source::source_of(peer.ip(), limits.ipv6_prefix);
+        let address_slot = address_slots.take(source, limits.connections_per_address);
+        let full = match (address_slot, slots.clone().try_acquire_owned()) {
+            (Some(address_slot), Ok(slot)) => {
                 tokio::spawn(async move {
                     connection::serve_connection(stream, peer, hall, limits).await;
-                    drop(slot);
+                    drop((slot, address_slot));
+                });
+                continue;
+            }
+            (None, _) => connection::Full::Address,
+            (Some(_), Err(_)) => connection::Full::Server,
+        };
+        // Over a cap, a client is told so while few others are being told; beyond that it is
+        // dropped at once: else a flood of connections would hold a socket each for the
+        // handshake's time, past the cap, until accept failed for everyone.
+        match refusals.clone().try_acquire_owned() {
+            Ok(refusal) => {
+                warn!(%peer, ?full, "connection cap reached; turning a client away");
+                tokio::spawn(async move {
+                    connection::refuse_full(stream, limits, full).await;
+                    drop(refusal);
                 });
             }
-            // Over the cap, a client is told so while few others are being told; beyond that
-            // it is dropped at once: else a flood of connections would hold a socket each for
-            // the handshake's time, past the cap, until accept failed for everyone.
-            Err(_) => match refusals.clone().try_acquire_owned() {
-                Ok(refusal) => {
-                    warn!(%peer, "connection cap reached; turning a client away");
-                    tokio::spawn(async move {
-                        connection::refuse_busy(stream, limits).await;
-                        drop(refusal);
-                    });
-                }
-                Err(_) => debug!(%peer, "connection cap reached; dropping a client"),
-            },
+            Err(_) => debug!(%peer, ?full, "connection cap reached; dropping a client"),
         }
     }
 }

@@ -14,6 +14,9 @@ use tokio::time::Instant;
 pub struct Limits {
     /// Connections held at once; more are answered `ServerBusy` and closed (code 1013).
     pub max_connections: usize,
+    /// Connections one source address may hold at once (`crate::address_slots`); more are
+    /// answered `LimitReached` and closed (code 1008).
+    pub connections_per_address: usize,
     /// What one player may keep: unfinished rooms they created, of those with AI seats (each
     /// search or solve is work for the AI pool), auto matches running.
     pub per_player: RoomQuota,
@@ -98,6 +101,7 @@ impl Default for Limits {
     fn default() -> Limits {
         Limits {
             max_connections: 10_000,
+            connections_per_address: 256,
             per_player: RoomQuota {
                 rooms: 16,
                 ai_rooms: 4,

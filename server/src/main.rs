@@ -66,6 +66,12 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().max_connections,
           value_parser = at_least(1usize))]
     max_connections: usize,
+    /// Connections one address may hold at once (an IPv6 host counts by --ipv6-prefix); more
+    /// are refused (close code 1008). Raise it for a load test from one host, or for a hall
+    /// whose people share one address (behind NAT).
+    #[arg(long, default_value_t = Limits::default().connections_per_address,
+          value_parser = at_least(1usize))]
+    connections_per_address: usize,
     /// Unfinished rooms one player may keep.
     #[arg(long, default_value_t = Limits::default().per_player.rooms,
           value_parser = at_least(1usize))]
@@ -149,6 +155,7 @@ async fn main() -> std::process::ExitCode {
     set_table_store(args.tables.clone());
     let limits = Limits {
         max_connections: args.max_connections,
+        connections_per_address: args.connections_per_address,
         per_player: RoomQuota {
             rooms: args.rooms_per_player,
             ..Limits::default().per_player

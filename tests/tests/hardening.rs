@@ -170,6 +170,29 @@ async fn connections_over_the_cap_are_told_the_server_is_busy() {
 }
 
 #[tokio::test]
+async fn one_address_holds_at_most_its_share_of_connections() {
+    let limits = Limits {
+        connections_per_address: 2,
+        ..Limits::default()
+    };
+    let (server, _dir) = start_server_with("connections-per-address", limits);
+    let url = server.url();
+    let _first = Peer::connect(&url, Format::Binary).await;
+    let second = Peer::connect(&url, Format::Binary).await;
+    // The server has room for thousands more, but not from this address.
+    let mut third = Peer::raw(&url, Format::Json).await;
+    let reason = third.expect_error(ErrorCode::LimitReached).await;
+    assert!(
+        reason.contains("your address holds 2 connections"),
+        "{reason}"
+    );
+    assert_eq!(third.expect_close().await, Some(CloseCode::Policy));
+    drop(second);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Peer::connect(&url, Format::Binary).await;
+}
+
+#[tokio::test]
 async fn silent_peers_are_closed_by_the_handshake_and_idle_timeouts() {
     let limits = Limits {
         handshake_timeout: Duration::from_millis(300),

@@ -20,27 +20,51 @@ pub const BUSY_REFUSAL_TIME: Duration = Duration::from_secs(2);
 
 /// Turns away a connection over the server's cap: an error it can show, then close code 1013
 /// (try again later), all within [`BUSY_REFUSAL_TIME`].
-pub async fn refuse_busy(stream: TcpStream, limits: Arc<Limits>) {
-    let _ = tokio::time::timeout(BUSY_REFUSAL_TIME, tell_busy(stream, limits)).await;
+/// Which connection cap a client found full.
+#[derive(Clone, Copy, Debug)]
+pub enum Full {
+    /// The server's (`Limits::max_connections`).
+    Server,
+    /// Its source address's (`Limits::connections_per_address`).
+    Address,
 }
 
-async fn tell_busy(stream: TcpStream, limits: Arc<Limits>) {
+/// Tells a client over a connection cap why, and closes: the server's cap is `ServerBusy`
+/// (close 1013, try again later), its address's `LimitReached` (close 1008).
+pub async fn refuse_full(stream: TcpStream, limits: Arc<Limits>, full: Full) {
+    let _ = tokio::time::timeout(BUSY_REFUSAL_TIME, tell_full(stream, limits, full)).await;
+}
+
+async fn tell_full(stream: TcpStream, limits: Arc<Limits>, full: Full) {
     let Ok(mut socket) = accept(stream, &limits).await else {
         return;
     };
-    let busy = ServerMsg::Error {
-        code: ErrorCode::ServerBusy,
-        message: format!(
-            "the server is full ({} connections); try again later",
-            limits.max_connections
+    let (code, message, close, reason) = match full {
+        Full::Server => (
+            ErrorCode::ServerBusy,
+            format!(
+                "the server is full ({} connections); try again later",
+                limits.max_connections
+            ),
+            CloseCode::Again,
+            "server full",
+        ),
+        Full::Address => (
+            ErrorCode::LimitReached,
+            format!(
+                "your address holds {} connections to this server already, the most one \
+                 address may; close one first",
+                limits.connections_per_address
+            ),
+            CloseCode::Policy,
+            "too many connections from one address",
         ),
     };
-    if let Ok(frame) = wire::encode(&busy, Format::Json) {
+    let refusal = ServerMsg::Error { code, message };
+    if let Ok(frame) = wire::encode(&refusal, Format::Json) {
         let _ = socket.send(frame).await;
     }
-    let _ = socket
-        .close(Some(close_frame(CloseCode::Again, "server full")))
-        .await;
+    let _ = socket.close(Some(close_frame(close, reason))).await;
 }
 
 fn close_frame(code: CloseCode, reason: &str) -> CloseFrame {

@@ -154,9 +154,15 @@ fn spawn(
         Some(dir) => command.arg("--data").arg(dir),
         None => command.arg("--memory"),
     };
+    command.arg("--addr").arg(addr.to_string());
+    // Every client of a load test comes from this one host.
+    if !extra
+        .iter()
+        .any(|arg| arg.starts_with("--connections-per-address"))
+    {
+        command.arg("--connections-per-address=1000000");
+    }
     command
-        .arg("--addr")
-        .arg(addr.to_string())
         .args(extra)
         .stdin(Stdio::null())
         .stdout(Stdio::null());
