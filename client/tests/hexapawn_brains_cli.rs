@@ -85,6 +85,11 @@ fn bad_files_and_unknown_names_are_refused_with_the_reason() {
     let data = dir.path().join("data");
     let bad = dir.path().join("bad.json");
     std::fs::write(&bad, r#"{"format":"something else"}"#).unwrap();
+    // A wrong file is refused before any server is asked: no store is made for it.
+    let output = brains(&data, &["import", "X", bad.to_str().unwrap()]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(!data.exists(), "a refused import made {}", data.display());
+    std::fs::create_dir(&data).unwrap();
     for (args, reason) in [
         (
             vec!["import", "X", bad.to_str().unwrap()],

@@ -69,6 +69,18 @@ fn an_identity_is_kept_exported_and_imported_and_never_replaced_unasked() {
     assert!(renamed.contains("\"Ada\""), "{renamed}");
     let too_long = client(&here, &["identity", "name", &"x".repeat(33)]);
     assert_eq!(too_long.status.code(), Some(1));
+
+    // A file whose name holds what names may not: imported without it, and said so.
+    let mut edited: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    edited["name"] = "Ada#1".into();
+    std::fs::write(&file, edited.to_string()).unwrap();
+    let args = ["identity", "import", file.to_str().unwrap(), "--replace"];
+    let said = stdout(&client(&there, &args));
+    assert!(
+        said.contains("\"Ada1\"") && said.contains("named you \"Ada#1\""),
+        "{said}"
+    );
 }
 
 #[test]

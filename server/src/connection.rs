@@ -304,7 +304,7 @@ impl Connection {
             && !self.creations.spend()
         {
             return Ok(Some(format!(
-                "more than {} rooms created a second",
+                "rooms created faster than {} a second",
                 self.limits.room_creations.per_second
             )));
         }

@@ -103,8 +103,25 @@ fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
         (None, Some(dir)) => Store::open(dir)?,
         (None, None) => Store::in_memory()?,
     };
-    store.cap_size(config.limits.max_store_bytes);
+    let cap = config.limits.max_store_bytes;
+    store.cap_size(cap);
+    // A store full while it holds nothing at all was given a cap below what an empty one
+    // takes: it would refuse every room, which is a mistake to say, not to run with.
+    if store.check_not_full().is_err() && holds_nothing(&store)? {
+        anyhow::bail!(
+            "--max-store-bytes {} is less than an empty store takes ({}): every room would be \
+             refused; give a larger cap",
+            byte_size::ByteSize(cap),
+            byte_size::ByteSize(store.size_bytes())
+        );
+    }
     Ok(store)
+}
+
+/// Whether `store` holds no game, room or brain.
+fn holds_nothing(store: &Store) -> anyhow::Result<bool> {
+    let brains = store.list_brains(parlor_shared::identity::PlayerId(0), true)?;
+    Ok(store.list()?.is_empty() && store.load_rooms()?.rooms.is_empty() && brains.is_empty())
 }
 
 /// Binds the listening socket and opens the store (and joins the cluster, for a node):

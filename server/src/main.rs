@@ -139,8 +139,9 @@ struct Args {
     /// Folder of Klotski's pattern tables, which the solver seats map (default: the cache
     /// folder the client keeps them in, PARLOR_HOME/cache or the platform's). `client klotski
     /// tables build` builds the 4x4 7-8 ones there; without them the solver builds and keeps
-    /// the small ones (6-6-3) and says so in the log.
-    #[arg(long, value_name = "DIR")]
+    /// the small ones (6-6-3) and says so in the log. The folder is made if its parent
+    /// exists.
+    #[arg(long, value_name = "DIR", value_parser = tables_folder)]
     tables: Option<PathBuf>,
 }
 
@@ -248,12 +249,35 @@ fn listen_address(typed: &str) -> Result<SocketAddr, String> {
     if let Ok(address) = typed.parse() {
         return Ok(address);
     }
-    let explain = "an IP address and a port, such as 127.0.0.1:7878 or 0.0.0.0:7878";
+    let explain = "an IP address and a port, such as 127.0.0.1:7878 or 0.0.0.0:7878, or a host \
+                   name and a port, such as localhost:7878";
     let mut resolved = std::net::ToSocketAddrs::to_socket_addrs(typed)
         .map_err(|error| format!("{explain} ({error})"))?;
     resolved
         .next()
         .ok_or_else(|| format!("{explain} ({typed} names no address here)"))
+}
+
+/// `--tables` as typed: a folder, or a name for one in a folder that exists (a mistyped path
+/// would otherwise make a tree of folders at the first solve).
+fn tables_folder(typed: &str) -> Result<PathBuf, String> {
+    let folder = PathBuf::from(typed);
+    if folder.is_dir() {
+        return Ok(folder);
+    }
+    if folder.exists() {
+        return Err(format!("{typed} is not a folder"));
+    }
+    let parent = folder
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty());
+    match parent {
+        Some(parent) if !parent.is_dir() => Err(format!(
+            "there is no folder {} to make {typed} in",
+            parent.display()
+        )),
+        _ => Ok(folder),
+    }
 }
 
 /// Sets Klotski's table store for the solver seats: the cache in `folder`, else in the cache

@@ -27,8 +27,8 @@ pub fn rename_shown(shown: &mut Player, player: &Player) -> bool {
 pub fn greeted(secret: &PlayerSecret, name: &str) -> Result<Player, String> {
     if !secret.is_strong() {
         return Err(format!(
-            "a player secret is {} lowercase hex digits drawn at random (PlayerSecret::random); \
-             this one is malformed or could be guessed",
+            "a player secret is {} lowercase hex digits drawn at random (such as Python's \
+             secrets.token_hex(32)); this one is malformed or could be guessed",
             PlayerSecret::LENGTH
         ));
     }

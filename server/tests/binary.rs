@@ -52,6 +52,12 @@ fn limits_out_of_range_are_refused_before_the_server_starts() {
         ("--idle-timeout-secs", "5", "21..=86400"),
         ("--max-connections", "0", "must be at least 1"),
         ("--connections-per-address", "0", "must be at least 1"),
+        (
+            "--tables",
+            "/no/such/folder/tables",
+            "there is no folder /no/such/folder",
+        ),
+        ("--tables", "/dev/null", "is not a folder"),
     ] {
         let output = Command::new(SERVER)
             .args(["--memory", "--addr", "127.0.0.1:0", flag, value])

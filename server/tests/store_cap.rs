@@ -52,19 +52,31 @@ fn the_cap_is_a_flag_with_units_and_its_default_shown() {
     let help = String::from_utf8(help.stdout).unwrap();
     assert!(help.contains("--max-store-bytes"), "{help}");
     assert!(help.contains("[default: \"4 GiB\"]"), "{help}");
-    let output = std::process::Command::new(SERVER)
-        .args([
+    let with_cap = |cap: &str| {
+        let args = [
             "--memory",
             "--addr",
             "127.0.0.1:0",
             "--max-store-bytes",
-            "4GB",
-        ])
-        .output()
-        .unwrap();
-    assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8(output.stderr).unwrap();
+            cap,
+        ];
+        let output = std::process::Command::new(SERVER).args(args).output();
+        let output = output.unwrap();
+        (
+            output.status.code(),
+            String::from_utf8(output.stderr).unwrap(),
+        )
+    };
+    let (code, stderr) = with_cap("4GB");
+    assert_eq!(code, Some(2));
     assert!(stderr.contains("--max-store-bytes"), "{stderr}");
+    // A cap no empty store fits in is refused at the start, not run with.
+    let (code, stderr) = with_cap("1K");
+    assert_eq!(code, Some(1));
+    assert!(
+        stderr.contains("less than an empty store takes"),
+        "{stderr}"
+    );
 }
 
 #[tokio::test]

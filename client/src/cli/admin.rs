@@ -12,7 +12,7 @@ use std::time::Duration;
 use anyhow::bail;
 use clap::{Args, Subcommand};
 use parlor_shared::identity::player_id;
-use parlor_shared::protocol::{ClientMsg, RoomId, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, RoomId, ServerMsg};
 
 use crate::identity::{Home, Identity};
 use crate::net::{Connection, NetEvent};
@@ -110,13 +110,25 @@ pub fn run(args: AdminArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
                 writeln!(out, "{message}")?;
                 return Ok(ExitCode::SUCCESS);
             }
-            ServerMsg::Error { message, .. } => {
-                let _ = writeln!(std::io::stderr(), "client: the server refused: {message}");
+            ServerMsg::Error { code, message } => {
+                let _ = writeln!(std::io::stderr(), "{}", refusal(code, &message));
                 return Ok(ExitCode::FAILURE);
             }
             _ => {}
         }
     }
+}
+
+/// What a refusal says on stderr: a room that is not ours says how one becomes an operator.
+fn refusal(code: ErrorCode, message: &str) -> String {
+    let mut said = format!("client: the server refused: {message}");
+    if code == ErrorCode::NotYours {
+        said.push_str(
+            "\n(an operator may close any room: whoever runs the server names you one with \
+             `server --operator ID`; `client identity show` prints your id)",
+        );
+    }
+    said
 }
 
 /// The hall to talk to: `server` as typed (a bare HOST:PORT gets ws://), or else a server
@@ -148,6 +160,17 @@ mod tests {
     use clap::Parser;
 
     use super::*;
+
+    #[test]
+    fn a_refusal_of_a_room_not_ours_says_how_to_be_an_operator() {
+        let said = refusal(
+            ErrorCode::NotYours,
+            "only the player who created room 2 may close it",
+        );
+        assert!(said.contains("server --operator ID"), "{said}");
+        let said = refusal(ErrorCode::NoSuchRoom, "no room 7");
+        assert_eq!(said, "client: the server refused: no room 7");
+    }
 
     #[derive(Parser, Debug)]
     struct Typed {

@@ -43,8 +43,7 @@ pub fn settle_ai_seat(
             ))
         }
         (GameSetup::Cave, _) => Err(format!(
-            "{} is not a Magnetic Cave player; use Standard",
-            name(GameKind::Cave, seat, kind)
+            "{kind:?} does not play Magnetic Cave; use Standard, Strong, Normal, Easy or Classic"
         )),
     }
 }

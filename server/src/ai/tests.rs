@@ -132,3 +132,12 @@ fn a_cave_seat_builds_the_engine_of_its_kind_on_its_first_move() {
     let kept = planner.cave.as_ref().expect("kept");
     assert_eq!(kept.engine.name(), cave_engine(AiKind::Classic).name());
 }
+
+#[test]
+fn an_ai_unfit_for_magnetic_cave_is_named_with_the_ones_that_fit() {
+    let refused = settle_ai_seat(&GameSetup::Cave, 1, AiKind::Adversary, 0).unwrap_err();
+    assert_eq!(
+        refused,
+        "Adversary does not play Magnetic Cave; use Standard, Strong, Normal, Easy or Classic"
+    );
+}

@@ -55,8 +55,8 @@ impl Room {
         if !token.is_strong() {
             return who.error(
                 ErrorCode::BadRequest,
-                "a seat token is 32 lowercase hex digits drawn at random (SeatToken::random); \
-                 this one is malformed or could be guessed",
+                "a seat token is 32 lowercase hex digits drawn at random (as the server gives them \
+                 in SeatTaken); this one is malformed or could be guessed",
             );
         }
         match self.seat_of(&token) {

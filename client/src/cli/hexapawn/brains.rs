@@ -81,6 +81,9 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
             BrainRef::parse_new(name).map_err(anyhow::Error::msg)?;
             let json =
                 read_text_file(file).with_context(|| format!("cannot read {}", file.display()))?;
+            // Read here too, so that a wrong file reaches no server (nor makes a --data folder).
+            parlor_shared::hexapawn::Brain::from_json(&json)
+                .with_context(|| format!("cannot import {}", file.display()))?;
             patience += Duration::from_secs(json.len() as u64 / 65_536);
             brain_parts::import_requests(name, &json).collect()
         }

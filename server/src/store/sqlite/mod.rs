@@ -315,8 +315,9 @@ fn lock_data_dir(data_dir: &Path) -> anyhow::Result<DataDirLock> {
             _folder: folder,
         }),
         Err(TryLockError::WouldBlock) => bail!(
-            "another Parlor server uses {}: give this one another --data, or join that one \
-             with --server (a window shows its address in its top bar)",
+            "another Parlor server uses {}: give this one another --data (or a window, \
+             `client --server ADDRESS`, to join that one: a window shows its address in its \
+             top bar)",
             data_dir.display()
         ),
         Err(TryLockError::Error(error)) => {
