@@ -166,6 +166,29 @@ async fn fast_mode_her_answers_by_itself() {
 }
 
 #[tokio::test]
+async fn a_new_brain_is_made_by_its_first_room_and_a_room_of_another_board_is_refused() {
+    let (server, _dir) = start_server("her-new-brain");
+    let mut person = Peer::connect(&server.url(), Format::Json).await;
+    person
+        .create(against_her(PlayMode::Fast, "fresh"), her_seats())
+        .await;
+    // The name is taken at once: listed empty, before any game on it has ended.
+    let listed = person.brains().await;
+    assert_eq!(listed.len(), 1, "{listed:?}");
+    assert_eq!((listed[0].name.as_str(), listed[0].games), ("fresh", 0));
+    let on_4x4 = GameSetup::Hexapawn(HexSetup {
+        dims: "4x4".parse().unwrap(),
+        mirrors: false,
+        mode: PlayMode::Fast,
+        brain: "fresh".into(),
+    });
+    let reason = person
+        .create_refused(on_4x4, her_seats(), ErrorCode::BadRequest)
+        .await;
+    assert!(reason.contains("is for 3x3 boards"), "{reason}");
+}
+
+#[tokio::test]
 async fn a_game_against_her_needs_the_person_in_seat_0_and_her_in_seat_1() {
     let (server, _dir) = start_server("her-seats");
     let mut person = Peer::connect(&server.url(), Format::Json).await;

@@ -63,9 +63,13 @@ impl Hall {
                 format!("no brain named {:?}", setup.brain),
             ));
         }
-        if brain.is_none() {
-            self.admit_new_brain(maker, &setup.brain).await?;
-        }
+        let brain = match brain {
+            Some(brain) => Some(brain),
+            None => {
+                self.admit_new_brain(maker, &setup.brain).await?;
+                (self.make_brain(&setup.brain, setup.dims, setup.mirrors)).await?
+            }
+        };
         let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
         in_game.hold_boxes(brain.boxes())?;
         let mut her = HerSeat::new(brain, setup.mode, seed).teaching(teaches);
@@ -103,12 +107,22 @@ impl Hall {
             return Err(bad_request("the two HERs need two different brains"));
         }
         let claim = self.claim_brains(&setup.brains)?;
-        let mut brains = Vec::with_capacity(2);
+        // Both brains are checked before a new one is made: a refused match makes nothing.
+        let mut stored = Vec::with_capacity(2);
         for name in &setup.brains {
             let brain = self.load_brain(name).await?;
-            if brain.is_none() {
-                self.admit_new_brain(maker, name).await?;
+            match &brain {
+                Some(brain) => check_fits(brain, setup.dims, setup.mirrors, name)?,
+                None => self.admit_new_brain(maker, name).await?,
             }
+            stored.push(brain);
+        }
+        let mut brains = Vec::with_capacity(2);
+        for (name, brain) in setup.brains.iter().zip(stored) {
+            let brain = match brain {
+                Some(brain) => Some(brain),
+                None => self.make_brain(name, setup.dims, setup.mirrors).await?,
+            };
             brains.push(fitting_brain(brain, setup.dims, setup.mirrors, name)?);
         }
         let brains: [Brain; 2] = brains.try_into().map_err(|_| internal("two brains"))?;
@@ -141,6 +155,28 @@ impl Hall {
         let (store, name, quotas) = (self.store.clone(), canonical.to_string(), self.brain_quotas);
         let admit = move || crate::brain_quota::admit(&store, quotas, maker, &name, 0);
         tokio::task::spawn_blocking(admit).await.map_err(internal)?
+    }
+
+    /// Makes the new brain `name` (admitted) of `dims` and `mirrors`, stored empty at once, so
+    /// that a room of another board on the name is refused rather than its lesson dropped at
+    /// the end. `Some` brain when another room made it first meanwhile (to be checked against
+    /// the board asked for), `None` when this one is made (and empty).
+    async fn make_brain(
+        &self,
+        name: &str,
+        dims: parlor_shared::hexapawn::Dims,
+        mirrors: bool,
+    ) -> Result<Option<Brain>, Refusal> {
+        let (store, named) = (self.store.clone(), name.to_string());
+        let empty = crate::store::BrainRow::of(&Brain::new(dims, mirrors));
+        let create = move || store.create_brain(&named, &empty);
+        let made = tokio::task::spawn_blocking(create)
+            .await
+            .map_err(internal)?;
+        match made.map_err(internal)? {
+            true => Ok(None),
+            false => self.load_brain(name).await,
+        }
     }
 
     async fn load_brain(&self, name: &str) -> Result<Option<Brain>, Refusal> {
@@ -220,6 +256,17 @@ pub(super) fn fitting_brain(
     let Some(brain) = brain else {
         return Ok(Brain::new(dims, mirrors));
     };
+    check_fits(&brain, dims, mirrors, name)?;
+    Ok(brain)
+}
+
+/// Whether `brain` fits the board size and mirror setting asked for, or why not.
+fn check_fits(
+    brain: &Brain,
+    dims: parlor_shared::hexapawn::Dims,
+    mirrors: bool,
+    name: &str,
+) -> Result<(), Refusal> {
     if brain.dims() != dims || brain.mirrors() != mirrors {
         let mirrors_text = |merged: bool| {
             if merged {
@@ -235,5 +282,5 @@ pub(super) fn fitting_brain(
             mirrors_text(mirrors),
         )));
     }
-    Ok(brain)
+    Ok(())
 }

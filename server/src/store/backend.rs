@@ -123,6 +123,10 @@ pub trait Backend: Send + Sync + 'static {
     /// [`Backend::put_brain`] of a brain already packed.
     fn put_brain_row(&self, name: &str, row: &BrainRow) -> anyhow::Result<()>;
 
+    /// Stores the empty `brain` as `name` unless a brain of that name is stored already
+    /// (whatever its size): whether it did.
+    fn create_brain(&self, name: &str, brain: &BrainRow) -> anyhow::Result<bool>;
+
     /// Empties the brain `name` (same size and mirror setting); false when there is none.
     fn reset_brain(&self, name: &str) -> anyhow::Result<bool>;
 

@@ -7,7 +7,7 @@ use parlor_shared::identity::PlayerId;
 
 use super::*;
 use crate::her_seat::HerGameRecord;
-use crate::store::{BrainUse, Store};
+use crate::store::{BrainRow, BrainUse, Store};
 
 on_every_database!(
     brains_round_trip_count_games_and_reset_to_empty,
@@ -16,6 +16,7 @@ on_every_database!(
     a_game_whose_brain_was_replaced_by_another_board_teaches_nothing_and_is_not_counted,
     a_prepared_lesson_is_stored_as_prepared_or_worked_out_again_if_the_brain_changed_meanwhile,
     a_player_lists_their_own_brains_by_plain_name_and_the_halls_but_not_other_players,
+    a_new_brain_is_made_once_and_never_over_one_stored,
 );
 
 fn trained_pair() -> [Brain; 2] {
@@ -230,4 +231,27 @@ fn a_player_lists_their_own_brains_by_plain_name_and_the_halls_but_not_other_pla
     store.reset_brain(&own(ada, "HER")).unwrap();
     assert!(store.load_brain(&own(bob, "HER")).unwrap().is_some());
     assert!(store.load_brain("shared").unwrap().is_some());
+}
+
+fn a_new_brain_is_made_once_and_never_over_one_stored(store: Store) {
+    let empty = |dims: Dims| BrainRow::of(&Brain::new(dims, false));
+    assert!(store.create_brain("fresh", &empty(Dims::HEXAPAWN)).unwrap());
+    assert!(
+        !store.create_brain("fresh", &empty(Dims::OCTAPAWN)).unwrap(),
+        "a second maker finds it made"
+    );
+    let (kept, games) = store.load_brain("fresh").unwrap().unwrap();
+    assert_eq!((kept.dims(), kept.boxes(), games), (Dims::HEXAPAWN, 0, 0));
+    let [taught, _] = trained_pair();
+    store.put_brain("taught", &taught).unwrap();
+    assert!(
+        !store
+            .create_brain("taught", &empty(Dims::HEXAPAWN))
+            .unwrap()
+    );
+    assert_eq!(
+        store.load_brain("taught").unwrap().unwrap().0,
+        taught,
+        "left as it was"
+    );
 }

@@ -235,6 +235,13 @@ impl Backend for PgStore {
         })
     }
 
+    fn create_brain(&self, name: &str, row: &BrainRow) -> anyhow::Result<bool> {
+        let (name, row) = (name.to_string(), row.clone());
+        self.blocking(true, move |client| {
+            Box::pin(async move { brains::create(client, &name, &row).await })
+        })
+    }
+
     fn reset_brain(&self, name: &str) -> anyhow::Result<bool> {
         let name = name.to_string();
         self.in_transaction(move |client| {

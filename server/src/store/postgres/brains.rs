@@ -40,17 +40,39 @@ pub async fn write_row(
     row: &BrainRow,
     games: Games,
 ) -> anyhow::Result<()> {
-    client
+    insert_row(client, name, row, games, ON_CONFLICT_REPLACE)
+        .await
+        .map(drop)
+}
+
+/// Stores `row` as `name` unless a brain of that name is stored: whether it did.
+pub async fn create(client: &Client, name: &str, row: &BrainRow) -> anyhow::Result<bool> {
+    insert_row(client, name, row, Games::Zero, "DO NOTHING").await
+}
+
+/// A stored brain of the name is replaced, its games counted on by the new row's.
+const ON_CONFLICT_REPLACE: &str = "DO UPDATE SET
+    size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
+    boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
+    games = CASE WHEN $7 = 0 THEN 0 ELSE brains.games + $7 END,
+    revision = brains.revision + 1";
+
+/// Writes `row` as brain `name`, doing `on_conflict` when one is stored: whether it wrote.
+async fn insert_row(
+    client: &Client,
+    name: &str,
+    row: &BrainRow,
+    games: Games,
+    on_conflict: &str,
+) -> anyhow::Result<bool> {
+    let statement = format!(
+        "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at, revision)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1)
+         ON CONFLICT (name) {on_conflict}"
+    );
+    let rows = client
         .execute(
-            "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at,
-                                 revision)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 1)
-             ON CONFLICT (name) DO UPDATE SET
-                 size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
-                 boxes = excluded.boxes, beads = excluded.beads,
-                 updated_at = excluded.updated_at,
-                 games = CASE WHEN $7 = 0 THEN 0 ELSE brains.games + $7 END,
-                 revision = brains.revision + 1",
+            &statement,
             &[
                 &row_name(name),
                 &row.size,
@@ -63,7 +85,7 @@ pub async fn write_row(
             ],
         )
         .await?;
-    Ok(())
+    Ok(rows == 1)
 }
 
 /// Empties the brain `name`; false when there is none. Inside the caller's transaction.

@@ -114,6 +114,10 @@ impl Backend for SqliteStore {
         self.put_brain_row(name, row)
     }
 
+    fn create_brain(&self, name: &str, row: &BrainRow) -> anyhow::Result<bool> {
+        self.create_brain(name, row)
+    }
+
     fn reset_brain(&self, name: &str) -> anyhow::Result<bool> {
         self.reset_brain(name)
     }

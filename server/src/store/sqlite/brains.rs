@@ -54,6 +54,10 @@ impl SqliteStore {
         write_brain_row(&self.lock(), name, row, Games::Zero)
     }
 
+    pub fn create_brain(&self, name: &str, row: &BrainRow) -> anyhow::Result<bool> {
+        insert_brain_row(&self.lock(), name, row, Games::Zero, Written::IfNew)
+    }
+
     /// Empties the brain `name` (same size and mirror setting); false when there is none.
     pub fn reset_brain(&self, name: &str) -> anyhow::Result<bool> {
         let mut connection = self.lock();
@@ -236,16 +240,44 @@ pub(super) fn write_brain_row(
     row: &BrainRow,
     games: Games,
 ) -> anyhow::Result<()> {
-    let mut statement = connection.prepare_cached(
-        "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at, revision)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)
-         ON CONFLICT (name) DO UPDATE SET
-             size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
-             boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
-             games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END,
-             revision = brains.revision + 1",
-    )?;
-    statement.execute(params![
+    insert_brain_row(connection, name, row, games, Written::Always).map(drop)
+}
+
+/// Whether a brain row is written over one stored of its name.
+#[derive(Clone, Copy, PartialEq)]
+enum Written {
+    Always,
+    IfNew,
+}
+
+/// Writes `row` as brain `name`: over a stored one (its games counted on by `games`) or only
+/// if there is none. Whether it was written.
+fn insert_brain_row(
+    connection: &Connection,
+    name: &str,
+    row: &BrainRow,
+    games: Games,
+    written: Written,
+) -> anyhow::Result<bool> {
+    let mut statement = connection.prepare_cached(match written {
+        Written::Always => {
+            "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at,
+                                 revision)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)
+             ON CONFLICT (name) DO UPDATE SET
+                 size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
+                 boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
+                 games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END,
+                 revision = brains.revision + 1"
+        }
+        Written::IfNew => {
+            "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at,
+                                 revision)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)
+             ON CONFLICT (name) DO NOTHING"
+        }
+    })?;
+    let rows = statement.execute(params![
         row_name(name),
         row.size,
         row.mirrors,
@@ -255,7 +287,7 @@ pub(super) fn write_brain_row(
         games.added(),
         unix_now() as i64,
     ])?;
-    Ok(())
+    Ok(rows == 1)
 }
 
 #[cfg(test)]
