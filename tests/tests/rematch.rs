@@ -9,6 +9,7 @@ use common::{BLACK_WINS, Peer, start_server};
 use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
+use parlor_shared::identity::PlayerSecret;
 use parlor_shared::protocol::{AiKind, Rematch, SeatSpec};
 use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatState, ServerMsg};
 
@@ -198,4 +199,27 @@ async fn a_rematch_closed_by_its_maker_gives_its_place_to_the_next() {
         "not {bobs_first}, which Bob made while Ada's stood"
     );
     assert_eq!(Some(made.by), bob.player.clone());
+}
+
+#[tokio::test]
+async fn the_rematch_a_finished_room_names_shows_its_makers_new_name() {
+    let (server, _dir) = start_server("play-again-renamed");
+    let url = server.url();
+    let ada_secret = PlayerSecret::random();
+    let mut ada = Peer::connect_as(&url, Format::Json, &ada_secret).await;
+    let mut bob = Peer::connect(&url, Format::Binary).await;
+    let (room, end) = play_to_the_end(&mut ada, &mut bob).await;
+    let again = end.again.expect("a finished room offers itself again");
+    let rematch = play_again(&mut ada, room, again.setup, again.seats).await;
+    // Ada comes back under another name: Bob, still on the old room, is told it.
+    let _ada_l = Peer::greet_as(Peer::raw(&url, Format::Binary).await, &ada_secret, "Ada L").await;
+    let made_by_ada_l = |s: &RoomSnapshot| {
+        let made = s.again.as_ref().and_then(|again| again.made.as_ref());
+        made.is_some_and(|made| made.by.name == "Ada L")
+    };
+    let shown = bob.state_where(room, made_by_ada_l).await;
+    assert_eq!(
+        shown.again.and_then(|a| a.made).map(|m| m.room),
+        Some(rematch)
+    );
 }

@@ -30,6 +30,9 @@ impl Room {
         }
         let creator_renamed =
             (self.creator.as_mut()).is_some_and(|creator| rename_shown(creator, player));
+        // The rematch a finished room names is told by its maker's name too (kept in memory).
+        let maker_renamed =
+            (self.rematch.as_mut()).is_some_and(|made| rename_shown(&mut made.by, player));
         if self.state.outcome().is_none() {
             // A refusal is logged; the name shows all the same.
             if seats_renamed {
@@ -39,7 +42,7 @@ impl Room {
                 let _ = self.save_creator().await;
             }
         }
-        if seats_renamed || creator_renamed {
+        if seats_renamed || creator_renamed || maker_renamed {
             self.broadcast();
         }
     }
