@@ -70,10 +70,10 @@ pub enum RoomCommand {
     /// `who` made a room to play this finished game again (see `play_again.rs`): named to
     /// the other players if it is the first such room, or replaces the first if it closed.
     PlayedAgain { made: PlayedAgain, who: Subscriber },
-    /// Room `rematch`, which a player made to play this finished game again, has closed: the
-    /// others must not be sent to it (said by the server, never by a client; `who`, a
-    /// stand-in for its maker, is there for the bus, which carries every command with a
-    /// connection).
+    /// Room `rematch`, which a player made to play this finished game again, has closed or
+    /// its game is over: the others must not be sent to it (said by the server, never by a
+    /// client; `who`, a stand-in for its maker, is there for the bus, which carries every
+    /// command with a connection).
     RematchClosed { rematch: RoomId, who: Subscriber },
     Move {
         token: SeatToken,

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{BLACK_WINS, Peer, start_server};
+use common::{BLACK_WINS, Peer, start_server, start_server_with};
 use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
@@ -62,6 +62,11 @@ async fn a_finished_room_offers_itself_again_keeping_the_oracle_secret() {
 async fn play_to_the_end(ada: &mut Peer, bob: &mut Peer) -> (RoomId, RoomSnapshot) {
     let humans = vec![SeatSpec::Human; 2];
     let room = ada.create(GameSetup::Cave, humans).await;
+    (room, play_out(ada, bob, room).await)
+}
+
+/// Ada (Black) and Bob play the Magnetic Cave game of `room` to its end: its last state.
+async fn play_out(ada: &mut Peer, bob: &mut Peer, room: RoomId) -> RoomSnapshot {
     let ada_token = ada.join(room, 0).await;
     let bob_token = bob.join(room, 1).await;
     let mut last_seen = None;
@@ -78,7 +83,7 @@ async fn play_to_the_end(ada: &mut Peer, bob: &mut Peer) -> (RoomId, RoomSnapsho
     let end = last_seen.expect("moves were made");
     assert!(end.outcome.is_some(), "Black won");
     bob.state_where(room, |s| s.outcome.is_some()).await;
-    (room, end)
+    end
 }
 
 /// Asks to play `room` again with `setup` and `seats`; the room made.
@@ -222,4 +227,47 @@ async fn the_rematch_a_finished_room_names_shows_its_makers_new_name() {
         shown.again.and_then(|a| a.made).map(|m| m.room),
         Some(rematch)
     );
+}
+
+/// Whether the lobby `peer` sees lists `room`, and the rematch it names.
+async fn listed(peer: &mut Peer, room: RoomId) -> Option<Option<RoomId>> {
+    let rooms = peer.list_rooms().await;
+    let summary = rooms.into_iter().find(|summary| summary.room == room)?;
+    Some(summary.rematch.map(|made| made.room))
+}
+
+#[tokio::test]
+async fn a_finished_room_stays_listed_while_the_rematch_it_names_waits_however_late_it_came() {
+    let limits = parlor_server::limits::Limits {
+        finished_room_linger: std::time::Duration::from_millis(200),
+        ..Default::default()
+    };
+    let (server, _dir) = start_server_with("play-again-late", limits);
+    let url = server.url();
+    let mut ada = Peer::connect(&url, Format::Json).await;
+    let mut bob = Peer::connect(&url, Format::Json).await;
+    let (room, end) = play_to_the_end(&mut ada, &mut bob).await;
+    let again = *end.again.expect("a finished room offers itself again");
+    // Bob goes back to the lobby; Ada, still in the room, plays again long after the game.
+    bob.send(ClientMsg::Leave { room }).await;
+    bob.recv_until(|m| matches!(m, ServerMsg::Left { .. }).then_some(()))
+        .await;
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    assert_eq!(listed(&mut bob, room).await, Some(None), "Ada follows it");
+    let rematch = play_again(&mut ada, room, again.setup.clone(), again.seats.clone()).await;
+    ada.send(ClientMsg::Leave { room }).await;
+    tokio::time::sleep(std::time::Duration::from_millis(600)).await;
+    // Nobody follows it, its linger is long past: it stays for Bob's lobby to mark the rematch.
+    assert_eq!(listed(&mut bob, room).await, Some(Some(rematch)));
+    // They play the rematch out: the finished room names a rematch that waits no more, and
+    // closes (so a chain of rematches keeps no more than the last game's room).
+    play_out(&mut ada, &mut bob, rematch).await;
+    let gone = async {
+        while listed(&mut bob, room).await.is_some() {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), gone)
+        .await
+        .expect("the finished room closes once its rematch is over");
 }

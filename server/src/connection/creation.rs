@@ -109,26 +109,29 @@ impl Connection {
     }
 }
 
-/// Waits until room `rematch`, which `maker` made to play room `finished` again, has closed
-/// wherever it runs (here, or on another node of a cluster, where it may also move), then
-/// tells the finished room, if that one is still open, here or on another node. Only the
-/// rematch's summary receiver is held, so that neither room is kept open by the wait, nor
-/// anything of the maker's connection, which other nodes would take for still there.
+/// Waits until room `rematch`, which `maker` made to play room `finished` again, waits for
+/// nobody any more (it has closed, or its game is over) wherever it runs (here, or on another
+/// node of a cluster, where it may also move), then tells the finished room, if that one is
+/// still open, here or on another node: it names the rematch no more, and may close (it
+/// stays open while it names one). Only the rematch's summary receiver is held, so that
+/// neither room is kept open by the wait, nor anything of the maker's connection, which
+/// other nodes would take for still there.
 async fn tell_when_closed(hall: Arc<Hall>, rematch: RoomId, finished: RoomId, maker: Player) {
     loop {
         match hall.local_room(rematch) {
             Some(handle) => {
                 let mut summary = handle.summary.clone();
                 drop(handle);
-                while summary.changed().await.is_ok() {}
+                let _ = summary.wait_for(|room| room.outcome.is_some()).await;
             }
             None => tokio::time::sleep(LOOK_AGAIN_EVERY).await,
         }
         if hall.room(finished).is_none() {
             return; // nobody left to tell
         }
-        if hall.find_room(rematch).await.is_none() {
-            break;
+        match hall.find_room(rematch).await {
+            Some(handle) if handle.summary.borrow().outcome.is_none() => {}
+            _ => break,
         }
     }
     if let Some(handle) = hall.find_room(finished).await {

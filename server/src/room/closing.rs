@@ -14,8 +14,12 @@ use super::{ClosingWords, Room, RoomCommand, Subscriber};
 impl Room {
     /// When the room may close, if nobody follows it by then: `linger` after its game was
     /// stored, or, while its game is unfinished, `abandoned_after` after it lost its last
-    /// follower. `None` while it must stay open (followed, or over but not stored).
+    /// follower. `None` while it must stay open (followed, over but not stored, or naming a
+    /// rematch that waits for its players: the lobby marks that rematch for them by it).
     pub(super) fn closing_time(&self) -> Option<tokio::time::Instant> {
+        if self.rematch.is_some() {
+            return None;
+        }
         if self.recorded_at.is_some() {
             return (self.audience).closing_time(self.recorded_at, self.lifetimes.linger);
         }

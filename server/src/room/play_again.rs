@@ -78,8 +78,9 @@ impl Room {
         self.broadcast();
     }
 
-    /// Room `closed` has closed: if it is the rematch named here, nobody waits there any
-    /// more, and the next player to play again makes the room.
+    /// Room `closed` has closed, or its game is over: if it is the rematch named here, nobody
+    /// waits there any more, the next player to play again makes the room, and this one may
+    /// close (it stays open while it names a rematch, for the lobby to mark it).
     pub(super) fn rematch_closed(&mut self, closed: RoomId) {
         if self
             .rematch
