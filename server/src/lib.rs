@@ -121,7 +121,7 @@ fn open_store(config: &ServerConfig) -> anyhow::Result<Store> {
 /// Whether `store` holds no game, room or brain.
 fn holds_nothing(store: &Store) -> anyhow::Result<bool> {
     let brains = store.list_brains(parlor_shared::identity::PlayerId(0), true)?;
-    Ok(store.list()?.is_empty() && store.load_rooms()?.rooms.is_empty() && brains.is_empty())
+    Ok(store.list(None)?.is_empty() && store.load_rooms()?.rooms.is_empty() && brains.is_empty())
 }
 
 /// Binds the listening socket and opens the store (and joins the cluster, for a node):

@@ -166,7 +166,7 @@ async fn run_blocking(
 
 fn answer_blocking(store: &Store, request: ClientMsg, asker: Asker) -> anyhow::Result<ServerMsg> {
     Ok(match request {
-        ClientMsg::ListRecords => ServerMsg::Records(store.list()?),
+        ClientMsg::ListRecords => ServerMsg::Records(store.list(Some(asker.player))?),
         ClientMsg::GetRecord { id } => match store.get(id)? {
             Some(record) => ServerMsg::Record(record),
             None => error(ErrorCode::NoSuchRecord, format!("no stored game {id}")),

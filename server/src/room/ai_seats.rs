@@ -232,7 +232,7 @@ mod tests {
             .expect("the AI's move is played once the store is back")
             .unwrap();
         crate::eventually("the solved game was never stored", || {
-            !store.list().unwrap().is_empty()
+            !store.list(None).unwrap().is_empty()
         })
         .await;
     }

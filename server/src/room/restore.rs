@@ -207,7 +207,7 @@ mod tests {
         );
         // The Klotski room was solved by its last stored move: its record is stored now.
         crate::eventually("the finished game was never stored", || {
-            !store.list().unwrap().is_empty()
+            !store.list(None).unwrap().is_empty()
         })
         .await;
         let unfinished = store.load_rooms().unwrap();
@@ -256,7 +256,7 @@ mod tests {
             hall.room(1).is_none()
         })
         .await;
-        let records = store.list().unwrap();
+        let records = store.list(None).unwrap();
         assert_eq!(records.len(), 1, "stored once, by a later try");
         assert!(store.load_rooms().unwrap().rooms.is_empty());
     }

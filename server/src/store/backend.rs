@@ -39,9 +39,10 @@ pub trait Backend: Send + Sync + 'static {
     /// Stores a finished game; answers its id.
     fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId>;
 
-    /// The newest records first, at most `RECORD_LIST_LIMIT`. A row that does not read back
-    /// is logged and left out, so that it does not hide the others.
-    fn list(&self) -> anyhow::Result<Vec<RecordSummary>>;
+    /// The newest records first: at most `RECORD_LIST_LIMIT`, and `viewer`'s own newest
+    /// (`OWN_RECORDS_LISTED`) among or after them. A row that does not read back is logged
+    /// and left out, so that it does not hide the others.
+    fn list(&self, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>>;
 
     fn get(&self, id: RecordId) -> anyhow::Result<Option<GameRecord>>;
 

@@ -39,6 +39,27 @@ impl RecordColumns {
     }
 }
 
+/// The keys under which a game is listed for its players (`game_players.player`): each
+/// player's id as `PlayerId` shows it, once however many seats they held.
+pub fn player_keys(players: &[Option<PlayerId>]) -> Vec<String> {
+    let mut keys: Vec<String> = players.iter().flatten().map(PlayerId::to_string).collect();
+    keys.sort();
+    keys.dedup();
+    keys
+}
+
+/// The keys of a stored `players` column, as [`player_keys`] (none for a column that does
+/// not read: such a game is left out of its players' lists, not out of the store).
+pub fn stored_player_keys(column: &str) -> Vec<String> {
+    serde_json::from_str::<Vec<Option<PlayerId>>>(column)
+        .map(|players| player_keys(&players))
+        .unwrap_or_default()
+}
+
+/// How many of a player's own newest games are listed for them beside the hall's newest
+/// (`RECORD_LIST_LIMIT`): others' games, however many, never hide all of theirs.
+pub const OWN_RECORDS_LISTED: u32 = 50;
+
 pub struct RawSummary {
     pub id: i64,
     pub game: String,

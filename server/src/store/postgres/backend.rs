@@ -102,8 +102,8 @@ impl Backend for PgStore {
         })
     }
 
-    fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
-        self.blocking(false, |client| Box::pin(records::list(client)))
+    fn list(&self, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>> {
+        self.blocking(false, move |client| Box::pin(records::list(client, viewer)))
     }
 
     fn get(&self, id: RecordId) -> anyhow::Result<Option<GameRecord>> {

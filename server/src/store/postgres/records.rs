@@ -1,11 +1,14 @@
 //! Finished games in PostgreSQL: one row per game with its moves as JSON, as in SQLite.
 
 use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
-use tokio_postgres::{Client, Row};
+use tokio_postgres::{Client, GenericClient, Row};
 use tracing::warn;
 
-use crate::store::record_columns::{RawSummary, RecordColumns};
+use crate::store::record_columns::{
+    OWN_RECORDS_LISTED, RawSummary, RecordColumns, player_keys, stored_player_keys,
+};
 use crate::store::{NewRecord, RECORD_LIST_LIMIT};
+use parlor_shared::identity::PlayerId;
 
 pub async fn insert(client: &Client, record: &NewRecord) -> anyhow::Result<RecordId> {
     let row = RecordColumns::of(record)?;
@@ -26,16 +29,54 @@ pub async fn insert(client: &Client, record: &NewRecord) -> anyhow::Result<Recor
             ],
         )
         .await?;
-    Ok(row.get::<_, i64>(0) as RecordId)
+    let id = row.get::<_, i64>(0);
+    index(client, id, &player_keys(&record.players)).await?;
+    Ok(id as RecordId)
 }
 
-/// The newest records first; a row that does not read back is logged and left out.
-pub async fn list(client: &Client) -> anyhow::Result<Vec<RecordSummary>> {
+/// Lists game `id` for `players` (`game_players`, as in SQLite's `record_players.rs`).
+async fn index(client: &impl GenericClient, id: i64, players: &[String]) -> anyhow::Result<()> {
+    client
+        .execute(
+            "INSERT INTO game_players (player, game) SELECT unnest($1::text[]), $2
+             ON CONFLICT DO NOTHING",
+            &[&players, &id],
+        )
+        .await?;
+    Ok(())
+}
+
+/// Lists every game stored before layout 3 for its players, as their `players` column says.
+pub async fn index_stored_games(client: &impl GenericClient) -> anyhow::Result<()> {
+    let games = client
+        .query(
+            "SELECT id, players FROM games WHERE players IS NOT NULL",
+            &[],
+        )
+        .await?;
+    for game in games {
+        let players = stored_player_keys(game.get::<_, &str>(1));
+        index(client, game.get(0), &players).await?;
+    }
+    Ok(())
+}
+
+/// The newest records first, and `viewer`'s own newest among or after them; a row that does
+/// not read back is logged and left out.
+pub async fn list(client: &Client, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>> {
+    let player = viewer.map(|id| id.to_string()).unwrap_or_default();
     let rows = client
         .query(
             "SELECT id, game, seats, outcome, move_count, finished_at, players FROM games
-             ORDER BY id DESC LIMIT $1",
-            &[&i64::from(RECORD_LIST_LIMIT)],
+             WHERE id IN (SELECT id FROM games ORDER BY id DESC LIMIT $1)
+                OR id IN (SELECT game FROM game_players WHERE player = $2
+                          ORDER BY game DESC LIMIT $3)
+             ORDER BY id DESC",
+            &[
+                &i64::from(RECORD_LIST_LIMIT),
+                &player,
+                &i64::from(OWN_RECORDS_LISTED),
+            ],
         )
         .await?;
     let mut summaries = Vec::with_capacity(rows.len());

@@ -8,8 +8,9 @@ use tokio_postgres::{Client, Config, NoTls, Transaction};
 use tracing::warn;
 
 /// The layout this server writes (`parlor_meta.layout`); a newer one is refused. Layout 2
-/// keeps each finished game's player ids (`games.players`).
-pub const LAYOUT: i64 = 2;
+/// keeps each finished game's player ids (`games.players`), layout 3 lists each game for its
+/// players (`game_players`, as SQLite's layout 7).
+pub const LAYOUT: i64 = 3;
 
 /// The advisory lock key under which the tables are made (any number of Parlor's own).
 const SCHEMA_LOCK: i64 = 0x7061_726c_6f72;
@@ -17,10 +18,11 @@ const SCHEMA_LOCK: i64 = 0x7061_726c_6f72;
 const HALL_LOCK: i64 = 0x7061_726c_6f73;
 
 /// Parlor's tables, for the size and the check of a foreign database.
-pub const TABLES: [&str; 10] = [
+pub const TABLES: [&str; 11] = [
     "parlor_meta",
     "counters",
     "games",
+    "game_players",
     "brains",
     "brain_sources",
     "rooms",
@@ -50,6 +52,12 @@ const SCHEMA: &str = "
         finished_at BIGINT  NOT NULL,
         -- From layout 2 on; NULL in games stored before.
         players     TEXT
+    );
+    -- Who played each finished game, for a player's own list. From layout 3 on.
+    CREATE TABLE IF NOT EXISTS game_players (
+        player      TEXT    NOT NULL,
+        game        BIGINT  NOT NULL,
+        PRIMARY KEY (player, game)
     );
     CREATE TABLE IF NOT EXISTS brains (
         name        TEXT    PRIMARY KEY,
@@ -182,6 +190,9 @@ async fn migrate(transaction: &Transaction<'_>, from: i64) -> anyhow::Result<()>
         transaction
             .batch_execute("ALTER TABLE games ADD COLUMN IF NOT EXISTS players TEXT")
             .await?;
+    }
+    if from < 3 {
+        super::records::index_stored_games(transaction).await?;
     }
     transaction
         .execute(

@@ -125,24 +125,28 @@ fn a_failed_connection_is_said_once() {
     assert!(refused.contains("Connection refused"), "{refused}");
 }
 
-#[test]
-fn a_layout_1_database_gets_record_players_and_keeps_its_games() {
-    let Some(database) = TestDatabase::create() else {
-        return;
-    };
+/// A new database, made a store of an older layout by `sql`, where `START` stands for a
+/// Magnetic Cave game's start as stored; `None` without a test PostgreSQL.
+fn older_database(sql: &str) -> Option<TestDatabase> {
+    let database = TestDatabase::create()?;
     drop(database.store());
     let start = serde_json::to_string(&GameSetup::Cave.start().unwrap()).unwrap();
-    run(
-        &database.url(),
-        &format!(
-            r#"ALTER TABLE games DROP COLUMN players;
-               UPDATE parlor_meta SET value = 1 WHERE name = 'layout';
-               INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
-               VALUES ('"Cave"', '["ada #0000","bob #1111"]', '"Tie"', '{start}', '[]', 0, 1)"#
-        ),
-    );
+    run(&database.url(), &sql.replace("START", &start));
+    Some(database)
+}
+
+#[test]
+fn a_layout_1_database_gets_record_players_and_keeps_its_games() {
+    let Some(database) = older_database(
+        r#"ALTER TABLE games DROP COLUMN players;
+           UPDATE parlor_meta SET value = 1 WHERE name = 'layout';
+           INSERT INTO games (game, seats, outcome, start, moves, move_count, finished_at)
+           VALUES ('"Cave"', '["ada #0000","bob #1111"]', '"Tie"', 'START', '[]', 0, 1)"#,
+    ) else {
+        return;
+    };
     let store = database.store();
-    let old = store.list().unwrap();
+    let old = store.list(None).unwrap();
     assert_eq!(old[0].seats, ["ada #0000", "bob #1111"]);
     assert_eq!(old[0].players, [None, None], "kept no players");
     let mut game = record(vec![cave("a1")]);
@@ -156,9 +160,34 @@ fn a_layout_1_database_gets_record_players_and_keeps_its_games() {
     run(
         &database.url(),
         "DO $$ BEGIN
-             IF (SELECT value FROM parlor_meta WHERE name = 'layout') <> 2 THEN
+             IF (SELECT value FROM parlor_meta WHERE name = 'layout') <> 3 THEN
                  RAISE EXCEPTION 'layout not raised';
              END IF;
          END $$",
+    );
+}
+
+#[test]
+fn a_layout_2_database_lists_its_stored_games_for_their_players() {
+    let Some(database) = older_database(
+        r#"DROP TABLE game_players;
+           UPDATE parlor_meta SET value = 2 WHERE name = 'layout';
+           INSERT INTO games (game, seats, players, outcome, start, moves, move_count,
+                              finished_at)
+           VALUES ('"Cave"', '["ada #0007","bob"]', '[7,null]', '"Tie"', 'START', '[]', 0, 1)"#,
+    ) else {
+        return;
+    };
+    drop(database.store());
+    let ada = PlayerId(7).to_string();
+    run(
+        &database.url(),
+        &format!(
+            "DO $$ BEGIN
+                 IF NOT EXISTS (SELECT 1 FROM game_players WHERE player = '{ada}') THEN
+                     RAISE EXCEPTION 'the old game is not listed for its player';
+                 END IF;
+             END $$"
+        ),
     );
 }

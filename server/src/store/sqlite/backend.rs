@@ -33,8 +33,8 @@ impl Backend for SqliteStore {
         self.save(record)
     }
 
-    fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
-        self.list()
+    fn list(&self, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>> {
+        self.list(viewer)
     }
 
     fn get(&self, id: RecordId) -> anyhow::Result<Option<GameRecord>> {

@@ -6,6 +6,7 @@
 mod backend;
 mod brains;
 mod checkpoints;
+mod record_players;
 mod rooms;
 mod size;
 mod tables;
@@ -17,12 +18,13 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, anyhow, bail, ensure};
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::{info, warn};
 
 use crate::store::record_columns::{RawSummary, RecordColumns};
-use crate::store::{NewRecord, RECORD_LIST_LIMIT, StoreFull};
+use crate::store::{NewRecord, StoreFull};
 
 /// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
 /// their keys: an older store is migrated once, when it opens.
@@ -42,8 +44,10 @@ pub(crate) const SOURCES_VERSION: i64 = 5;
 /// The layout version from which finished games keep each seat's player id beside its label,
 /// so a player knows their games after a rename.
 const RECORD_PLAYERS_VERSION: i64 = 6;
+/// Layout 7: who played each finished game, for each player's own list (`record_players.rs`).
+const GAME_PLAYERS_VERSION: i64 = 7;
 /// The newest layout, the one this server writes; a store of a newer one is refused.
-pub(crate) const LAYOUT: i64 = RECORD_PLAYERS_VERSION;
+pub(crate) const LAYOUT: i64 = GAME_PLAYERS_VERSION;
 
 /// A cheap handle to the database. Reads (and brain imports and resets) block, so async code
 /// calls them through `spawn_blocking`; the writes of rooms go through the store's one writer
@@ -167,6 +171,16 @@ impl SqliteStore {
             tables::add_column(&connection, "games", "players", "TEXT")?;
             connection.pragma_update(None, "user_version", RECORD_PLAYERS_VERSION)?;
         }
+        connection.execute_batch(record_players::SCHEMA)?;
+        if version < GAME_PLAYERS_VERSION {
+            let transaction = connection.unchecked_transaction()?;
+            let indexed = record_players::index_stored_games(&transaction)?;
+            transaction.pragma_update(None, "user_version", GAME_PLAYERS_VERSION)?;
+            transaction.commit()?;
+            if indexed > 0 {
+                info!(indexed, "stored games listed for their players");
+            }
+        }
         let size = Arc::new(size::StoreSize::uncapped(&connection));
         let connection = Arc::new(Mutex::new(connection));
         let (writer, writer_thread) = writer::spawn(Arc::clone(&connection), Arc::clone(&size))?;
@@ -224,18 +238,21 @@ impl SqliteStore {
     }
 
     pub fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
-        insert_record(&self.lock(), record)
+        let connection = self.lock();
+        let transaction = connection.unchecked_transaction()?;
+        let id = insert_record(&transaction, record)?;
+        transaction.commit()?;
+        Ok(id)
     }
 
-    /// The newest records first. A row that does not read back is logged and left out, so
-    /// that it does not hide the others.
-    pub fn list(&self) -> anyhow::Result<Vec<RecordSummary>> {
+    /// The newest records first, and `viewer`'s own newest among or after them (see
+    /// `record_players.rs`). A row that does not read back is logged and left out, so that
+    /// it does not hide the others.
+    pub fn list(&self, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>> {
         let connection = self.lock();
-        let mut statement = connection.prepare(
-            "SELECT id, game, seats, outcome, move_count, finished_at, players FROM games
-             ORDER BY id DESC LIMIT ?1",
-        )?;
-        let rows = statement.query_map([RECORD_LIST_LIMIT], |row| {
+        let mut statement = connection.prepare(record_players::LISTED)?;
+        let (newest, player, own) = record_players::listed_for(viewer);
+        let rows = statement.query_map(params![newest, player, own], |row| {
             Ok((row.get::<_, i64>(0)?, summary_columns(row)))
         })?;
         let mut summaries = Vec::new();
@@ -404,7 +421,9 @@ fn insert_record(connection: &Connection, record: &NewRecord) -> anyhow::Result<
             row.finished_at,
         ],
     )?;
-    Ok(connection.last_insert_rowid() as RecordId)
+    let id = connection.last_insert_rowid() as RecordId;
+    record_players::index(connection, id, record)?;
+    Ok(id)
 }
 
 /// The summary columns of a `games` row, in `record_columns`' order.

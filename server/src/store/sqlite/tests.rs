@@ -30,7 +30,7 @@ fn a_saved_game_comes_back_whole_and_survives_reopening() {
     assert_eq!(got.start, GameSetup::Cave.start().unwrap());
     assert_eq!(got.summary.outcome, Outcome::Won { seat: 1 });
     assert_eq!(got.summary.moves, 3);
-    assert_eq!(store.list().unwrap()[0].id, id);
+    assert_eq!(store.list(None).unwrap()[0].id, id);
     assert!(store.get(id + 1000).unwrap().is_none());
 }
 
@@ -120,9 +120,9 @@ fn a_store_from_before_record_players_keeps_its_games_and_then_keeps_players() {
     let id = store.save(&record).unwrap();
     drop(store);
     let store = SqliteStore::open(dir.path()).unwrap();
-    assert_eq!(store.list().unwrap()[0].id, id);
-    assert_eq!(store.list().unwrap()[0].players, record.players);
-    assert_eq!(store.list().unwrap()[1].players, [None, None]);
+    assert_eq!(store.list(None).unwrap()[0].id, id);
+    assert_eq!(store.list(None).unwrap()[0].players, record.players);
+    assert_eq!(store.list(None).unwrap()[1].players, [None, None]);
 }
 
 #[test]
@@ -245,7 +245,7 @@ fn a_stored_game_that_does_not_read_back_is_left_out_of_the_list_not_the_others(
             [ids[1] as i64],
         )
         .unwrap();
-    let listed: Vec<RecordId> = store.list().unwrap().iter().map(|r| r.id).collect();
+    let listed: Vec<RecordId> = store.list(None).unwrap().iter().map(|r| r.id).collect();
     assert_eq!(listed, vec![ids[2], ids[0]]);
 }
 
@@ -416,4 +416,32 @@ fn a_file_that_is_not_a_database_is_refused_and_left_as_it_was() {
         "{message}"
     );
     assert!(message.contains("another --data"), "{message}");
+}
+
+#[test]
+fn games_stored_before_layout_7_are_listed_for_their_players_after_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let ada = parlor_shared::identity::PlayerId(0xada);
+    {
+        let store = SqliteStore::open(dir.path()).unwrap();
+        let mut record = cave_record();
+        record.players = vec![Some(ada), None];
+        store.save(&record).unwrap();
+        // As a store of layout 6 was: no list of who played each game.
+        (store.lock())
+            .execute_batch("DROP TABLE game_players; PRAGMA user_version = 6;")
+            .unwrap();
+    }
+    let store = SqliteStore::open(dir.path()).unwrap();
+    let listed: Vec<(String, i64)> = {
+        let connection = store.lock();
+        let mut rows = connection
+            .prepare("SELECT player, game FROM game_players")
+            .unwrap();
+        rows.query_map([], |row| Ok((row.get(0)?, row.get(1)?)))
+            .unwrap()
+            .map(Result::unwrap)
+            .collect()
+    };
+    assert_eq!(listed, [(ada.to_string(), 1)]);
 }
