@@ -18,8 +18,6 @@ use crate::limits::Limits;
 /// The longest a connection over the cap is kept while it is told so.
 pub const BUSY_REFUSAL_TIME: Duration = Duration::from_secs(2);
 
-/// Turns away a connection over the server's cap: an error it can show, then close code 1013
-/// (try again later), all within [`BUSY_REFUSAL_TIME`].
 /// Which connection cap a client found full.
 #[derive(Clone, Copy, Debug)]
 pub enum Full {
@@ -29,8 +27,9 @@ pub enum Full {
     Address,
 }
 
-/// Tells a client over a connection cap why, and closes: the server's cap is `ServerBusy`
-/// (close 1013, try again later), its address's `LimitReached` (close 1008).
+/// Turns away a connection over a cap: an error it can show, then the close, all within
+/// [`BUSY_REFUSAL_TIME`]. The server's cap is `ServerBusy` (close 1013, try again later), its
+/// address's `LimitReached` (close 1008).
 pub async fn refuse_full(stream: TcpStream, limits: Arc<Limits>, full: Full) {
     let _ = tokio::time::timeout(BUSY_REFUSAL_TIME, tell_full(stream, limits, full)).await;
 }
