@@ -16,6 +16,7 @@ pub mod byte_size;
 pub mod cluster;
 mod connection;
 mod follows;
+mod frame_fit;
 pub mod hall;
 mod her_match;
 pub mod her_seat;

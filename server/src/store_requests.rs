@@ -8,10 +8,11 @@
 use parlor_shared::brain_parts;
 use parlor_shared::hexapawn::{Brain, BrainRef};
 use parlor_shared::identity::PlayerId;
-use parlor_shared::protocol::{ClientMsg, ErrorCode, ServerMsg};
+use parlor_shared::protocol::{ClientMsg, ErrorCode, RecordSummary, ServerMsg};
 
 use crate::brain_quota::{self, BrainMaker};
 use crate::brain_uses::BrainWrite;
+use crate::frame_fit::fit_in_a_frame;
 use crate::hall::{Asker, Hall, Refusal, internal};
 use crate::store::{BrainRow, Store};
 
@@ -166,7 +167,10 @@ async fn run_blocking(
 
 fn answer_blocking(store: &Store, request: ClientMsg, asker: Asker) -> anyhow::Result<ServerMsg> {
     Ok(match request {
-        ClientMsg::ListRecords => ServerMsg::Records(store.list(Some(asker.player))?),
+        ClientMsg::ListRecords => {
+            let listed = store.list(Some(asker.player))?;
+            ServerMsg::Records(fitting_a_frame(listed, asker.player))
+        }
         ClientMsg::GetRecord { id } => match store.get(id)? {
             Some(record) => ServerMsg::Record(record),
             None => error(ErrorCode::NoSuchRecord, format!("no stored game {id}")),
@@ -186,4 +190,62 @@ fn refused((code, message): Refusal) -> ServerMsg {
 
 fn no_such_brain(name: &str) -> ServerMsg {
     error(ErrorCode::NoSuchBrain, format!("no brain named {name:?}"))
+}
+
+/// `records` cut to what one frame holds: the hall's oldest go first, the asker's own stay.
+fn fitting_a_frame(mut records: Vec<RecordSummary>, asker: PlayerId) -> Vec<RecordSummary> {
+    let theirs = |record: &RecordSummary| record.players.contains(&Some(asker));
+    fit_in_a_frame(&mut records, |left| {
+        left.iter().rposition(|record| !theirs(record))
+    });
+    records
+}
+
+#[cfg(test)]
+mod tests {
+    use parlor_shared::codec::{self, Format};
+    use parlor_shared::game::{GameKind, Outcome};
+
+    use super::*;
+
+    #[test]
+    fn the_widest_list_of_stored_games_is_cut_to_a_frame_keeping_the_askers_own() {
+        let (ada, other) = (PlayerId(1), PlayerId(u64::MAX));
+        let widest = |id: u64, player: PlayerId| RecordSummary {
+            id: u64::MAX - id,
+            game: GameKind::Hexapawn,
+            seats: vec![format!("{} #ffff", "\u{1F600}".repeat(32)); 2],
+            players: vec![Some(player); 2],
+            outcome: Outcome::Won { seat: 1 },
+            moves: u32::MAX,
+            finished_at: u64::MAX,
+        };
+        let hall = crate::store::RECORD_LIST_LIMIT as u64;
+        let mut records: Vec<RecordSummary> = (0..hall).map(|id| widest(id, other)).collect();
+        records.extend((hall..hall + 50).map(|id| widest(id, ada)));
+        let whole = ServerMsg::Records(records.clone());
+        assert!(
+            codec::encode(&whole, Format::Json).is_err(),
+            "too wide to send whole"
+        );
+        let fitted = fitting_a_frame(records.clone(), ada);
+        let message = ServerMsg::Records(fitted.clone());
+        for format in [Format::Json, Format::Binary] {
+            assert!(codec::encode(&message, format).is_ok(), "{format:?}");
+        }
+        assert_eq!(
+            &fitted[fitted.len() - 50..],
+            &records[records.len() - 50..],
+            "Ada's stay"
+        );
+        let kept = fitted.len() - 50;
+        assert_eq!(
+            fitted[..kept],
+            records[..kept],
+            "the hall's newest; its oldest went"
+        );
+        // A list that fits is left whole.
+        let narrow: Vec<RecordSummary> = records.iter().take(3).cloned().collect();
+        assert_eq!(fitting_a_frame(narrow.clone(), ada), narrow);
+    }
 }

@@ -3,11 +3,12 @@
 use parlor_shared::protocol::RoomSummary;
 
 use super::MAX_LISTED_ROOMS;
+use crate::frame_fit::fit_in_a_frame;
 
-/// At most [`MAX_LISTED_ROOMS`] of `rooms` (oldest first), in the same order: past the cap,
-/// finished rooms (which only linger a minute for their last watchers) give way first, oldest
-/// first, then the oldest unfinished ones. So games that end at once, however many are
-/// made, never hide the rooms that wait for players.
+/// At most [`MAX_LISTED_ROOMS`] of `rooms` (oldest first), in the same order, and no more
+/// than one frame holds: past the cap, finished rooms (which only linger a minute for their
+/// last watchers) give way first, oldest first, then the oldest unfinished ones. So games
+/// that end at once, however many are made, never hide the rooms that wait for players.
 pub fn listed(mut rooms: Vec<RoomSummary>) -> Vec<RoomSummary> {
     let mut excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
     rooms.retain(|room| {
@@ -16,6 +17,11 @@ pub fn listed(mut rooms: Vec<RoomSummary>) -> Vec<RoomSummary> {
         !gives_way
     });
     rooms.drain(..excess);
+    let next_to_go = |left: &[RoomSummary]| {
+        let finished = left.iter().position(|room| room.outcome.is_some());
+        finished.or((!left.is_empty()).then_some(0))
+    };
+    fit_in_a_frame(&mut rooms, next_to_go);
     rooms
 }
 
@@ -71,5 +77,61 @@ mod tests {
 
         // Under the cap nothing goes.
         assert_eq!(ids(&listed(vec![room(1, true), room(2, false)])), [1, 2]);
+    }
+
+    #[test]
+    fn the_widest_rooms_are_cut_to_a_frame_finished_first_then_the_oldest() {
+        use parlor_shared::codec::{self, Format};
+        use parlor_shared::identity::{Player, PlayerId};
+        use parlor_shared::protocol::{RematchRoom, SeatState, ServerMsg};
+        // Every name as long as names go, in four-byte letters.
+        let someone = Player {
+            id: PlayerId(u64::MAX),
+            name: "\u{1F600}".repeat(32),
+        };
+        let widest = |id: u64, finished: bool| RoomSummary {
+            creator: Some(someone.clone()),
+            seats: vec![
+                SeatState::Taken {
+                    player: Some(someone.clone()),
+                    connected: true
+                };
+                2
+            ],
+            rematch: finished.then(|| RematchRoom {
+                room: u64::MAX,
+                by: someone.clone(),
+            }),
+            version: u64::MAX,
+            ..room(id, finished)
+        };
+        let mut rooms: Vec<RoomSummary> = (0..MAX_LISTED_ROOMS as u64)
+            .map(|id| widest(id, false))
+            .collect();
+        rooms[150] = widest(150, true);
+        let whole = ServerMsg::Rooms {
+            rooms: rooms.clone(),
+            partial: true,
+        };
+        assert!(
+            codec::encode(&whole, Format::Json).is_err(),
+            "too wide to send whole"
+        );
+        let shown = listed(rooms);
+        let message = ServerMsg::Rooms {
+            rooms: shown.clone(),
+            partial: true,
+        };
+        for format in [Format::Json, Format::Binary] {
+            assert!(codec::encode(&message, format).is_ok(), "{format:?}");
+        }
+        let ids = ids(&shown);
+        assert!(!ids.contains(&150), "the finished room went first");
+        assert_eq!(
+            ids.last(),
+            Some(&(MAX_LISTED_ROOMS as u64 - 1)),
+            "then the oldest"
+        );
+        assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "in order");
     }
 }
