@@ -11,6 +11,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
+use unicode_normalization::UnicodeNormalization;
 
 /// The most characters a display name may have.
 pub const MAX_NAME_CHARS: usize = 32;
@@ -120,13 +121,19 @@ pub(crate) fn widest_player() -> Player {
 }
 
 /// `name` as a display name: trimmed, every run of spaces (of any width) made one plain
-/// space, 1 to [`MAX_NAME_CHARS`] characters, no control or invisible characters and no `#`.
-/// The error says what is wrong, for a person.
+/// space, composed (Unicode NFC: an `e` with a combining accent, as some keyboards type it,
+/// is the one letter `é`, and counts as one), 1 to [`MAX_NAME_CHARS`] characters, no control
+/// or invisible characters and no `#`. The error says what is wrong, for a person.
 pub fn check_name(name: &str) -> Result<String, String> {
     if name.trim().chars().any(char::is_control) {
         return Err("a name may not hold control characters (tabs, line breaks)".into());
     }
-    let name = name.split_whitespace().collect::<Vec<_>>().join(" ");
+    let name: String = name
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .nfc()
+        .collect();
     let chars = name.chars().count();
     if chars == 0 {
         return Err("a name must have at least one character".into());
@@ -262,6 +269,10 @@ mod tests {
     fn names_are_trimmed_bounded_and_printable() {
         assert_eq!(check_name("  Ada  ").unwrap(), "Ada");
         assert_eq!(check_name(&"é".repeat(32)).unwrap().chars().count(), 32);
+        // The same letters typed as an e and a combining accent each: composed, and counted
+        // as the letters they are.
+        let decomposed = "e\u{301}".repeat(32);
+        assert_eq!(check_name(&decomposed).unwrap(), "é".repeat(32));
         for bad in ["", "   ", "a\nb", "tab\there"] {
             assert!(check_name(bad).is_err(), "{bad:?}");
         }
