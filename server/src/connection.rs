@@ -140,6 +140,11 @@ impl Connection {
         let first = loop {
             match tokio::time::timeout_at(deadline, self.socket.next()).await {
                 Err(_) => break Err(format!("no Hello within {} s", timeout.as_secs())),
+                Ok(Some(Err(WsError::Utf8(_)))) => {
+                    self.close(CloseCode::Invalid, "a text frame that is not UTF-8")
+                        .await;
+                    return Err("a text frame that is not UTF-8 before Hello".into());
+                }
                 Ok(None | Some(Err(_))) => return Err("closed before Hello".into()),
                 Ok(Some(Ok(frame))) => match wire::decode::<ClientMsg>(frame) {
                     Incoming::Control => continue,

@@ -339,9 +339,16 @@ async fn a_text_frame_that_is_not_utf8_is_closed_saying_so() {
     use tokio_tungstenite::tungstenite::protocol::frame::coding::{CloseCode, Data, OpCode};
 
     let (server, _dir) = start_server("not-utf8");
+    let not_utf8 = || {
+        let frame = Frame::message(vec![b'{', 0xff, 0xfe, b'}'], OpCode::Data(Data::Text), true);
+        Message::Frame(frame)
+    };
+    // Before Hello and after it alike.
+    let mut early = Peer::raw(&server.url(), Format::Json).await;
+    early.send_raw(not_utf8()).await;
+    assert_eq!(early.expect_close().await, Some(CloseCode::Invalid));
     let mut peer = Peer::connect(&server.url(), Format::Json).await;
-    let frame = Frame::message(vec![b'{', 0xff, 0xfe, b'}'], OpCode::Data(Data::Text), true);
-    peer.send_raw(Message::Frame(frame)).await;
+    peer.send_raw(not_utf8()).await;
     // The WebSocket layer refuses it before anything is decoded: the close frame says why.
     assert_eq!(peer.expect_close().await, Some(CloseCode::Invalid));
 }
