@@ -7,7 +7,7 @@ use rusqlite::Connection;
 
 use super::{
     BRAIN_REVISIONS_VERSION, LAYOUT, PLAYERS_VERSION, RECORD_PLAYERS_VERSION, SOURCES_VERSION,
-    rooms,
+    record_players, rooms,
 };
 
 /// Finished games and HER's brains (the rooms in progress are `rooms::SCHEMA`).
@@ -73,6 +73,7 @@ pub(super) fn check_parlor_store(database: &Connection, version: i64) -> anyhow:
     let blueprint = Connection::open_in_memory()?;
     blueprint.execute_batch(SCHEMA)?;
     blueprint.execute_batch(rooms::SCHEMA)?;
+    blueprint.execute_batch(record_players::SCHEMA)?;
     let ours = table_names(&blueprint)?;
     let found = table_names(database)?;
     if !found.is_empty() && !found.iter().any(|table| ours.contains(table)) {
