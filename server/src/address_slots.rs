@@ -1,46 +1,87 @@
-//! The connections one source address may hold at once (`Limits::connections_per_address`):
-//! without a cap of its own, one host could take every place under the server's
-//! `max_connections` and lock everybody else out. A source is counted as the other
-//! per-address quotas count it (`crate::source`: IPv6 by its prefix).
+//! Places counted by source address, under a cap in all and a cap per source, so that one
+//! client cannot take them all: the server's connections (`Limits::max_connections`,
+//! `Limits::connections_per_address`) and the brain files travelling
+//! (`crate::brain_transfer::places`). A source is counted as the per-address quotas count it
+//! (`crate::source`: IPv6 by its prefix).
 
 use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 
-/// The connections held, by source.
-#[derive(Clone, Default)]
-pub struct AddressSlots(Arc<Mutex<HashMap<IpAddr, usize>>>);
+/// The places held, by source.
+#[derive(Debug, Default)]
+pub struct AddressSlots {
+    held: Mutex<Held>,
+}
 
-/// One connection's place under its source's cap, given back when dropped.
+/// The places held by each source, and their sum (kept, not summed: the server's connections
+/// take a place at every accept, from thousands of sources).
+#[derive(Debug, Default)]
+struct Held {
+    by_source: HashMap<IpAddr, usize>,
+    total: usize,
+}
+
+/// One place held by a source, given back when dropped.
+#[derive(Debug)]
 pub struct AddressSlot {
+    slots: Arc<AddressSlots>,
     source: IpAddr,
-    slots: AddressSlots,
+}
+
+/// Which cap a place was refused under.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SlotsFull {
+    /// Every place is held.
+    All,
+    /// The source holds its share.
+    Source,
 }
 
 impl AddressSlots {
-    /// A place for one more connection from `source`, unless it holds `cap` already.
-    pub fn take(&self, source: IpAddr, cap: usize) -> Option<AddressSlot> {
-        let mut held = crate::lock(&self.0);
-        let count = held.entry(source).or_default();
-        if *count >= cap {
-            return None;
+    fn lock(&self) -> MutexGuard<'_, Held> {
+        // A count is whole after any panic: nothing to lose by going on.
+        crate::lock(&self.held)
+    }
+
+    /// A place for `source`, unless `total` places are held in all or `per_source` by it.
+    pub fn take(
+        self: &Arc<Self>,
+        source: IpAddr,
+        per_source: usize,
+        total: usize,
+    ) -> Result<AddressSlot, SlotsFull> {
+        let mut held = self.lock();
+        if held.total >= total {
+            return Err(SlotsFull::All);
+        }
+        let count = held.by_source.entry(source).or_default();
+        if *count >= per_source {
+            return Err(SlotsFull::Source);
         }
         *count += 1;
-        Some(AddressSlot {
+        held.total += 1;
+        Ok(AddressSlot {
+            slots: Arc::clone(self),
             source,
-            slots: self.clone(),
         })
+    }
+
+    /// Places held, by every source.
+    pub fn taken(&self) -> usize {
+        self.lock().total
     }
 }
 
 impl Drop for AddressSlot {
     fn drop(&mut self) {
-        let mut held = crate::lock(&self.slots.0);
-        if let Some(count) = held.get_mut(&self.source) {
+        let mut held = self.slots.lock();
+        if let Some(count) = held.by_source.get_mut(&self.source) {
             *count -= 1;
             if *count == 0 {
-                held.remove(&self.source);
+                held.by_source.remove(&self.source);
             }
+            held.total -= 1;
         }
     }
 }
@@ -50,19 +91,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_source_holds_at_most_its_cap_and_gets_places_back_as_connections_end() {
-        let slots = AddressSlots::default();
+    fn a_source_holds_at_most_its_share_all_at_most_the_total_and_places_come_back() {
+        let slots = Arc::new(AddressSlots::default());
         let (one, other): (IpAddr, IpAddr) = ("192.0.2.1".parse().unwrap(), "::1".parse().unwrap());
-        let first = slots.take(one, 2).unwrap();
-        let second = slots.take(one, 2).unwrap();
-        assert!(slots.take(one, 2).is_none(), "a third is over the cap");
-        assert!(slots.take(other, 2).is_some(), "another source has its own");
+        let first = slots.take(one, 2, 3).unwrap();
+        let second = slots.take(one, 2, 3).unwrap();
+        assert_eq!(slots.take(one, 2, 3).err(), Some(SlotsFull::Source));
+        let others = slots.take(other, 2, 3).unwrap();
+        assert_eq!(slots.take(other, 2, 3).err(), Some(SlotsFull::All));
         drop(first);
-        let third = slots.take(one, 2);
-        assert!(third.is_some(), "a place given back is taken again");
-        drop((second, third));
+        let third = slots.take(one, 2, 3);
+        assert!(third.is_ok(), "a place given back is taken again");
+        drop((second, third, others));
+        assert_eq!(slots.taken(), 0);
         assert!(
-            crate::lock(&slots.0).is_empty(),
+            slots.lock().by_source.is_empty(),
             "nothing kept for sources gone"
         );
     }

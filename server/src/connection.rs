@@ -36,7 +36,7 @@ mod brain_files;
 mod closing;
 mod creation;
 
-pub use closing::{Full, refuse_full};
+pub use closing::refuse_full;
 
 type Socket = tokio_tungstenite::WebSocketStream<TcpStream>;
 

@@ -174,8 +174,7 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> an
     info!(addr = %listener.local_addr()?, "listening");
     memory_trim::spawn_trims();
     let limits = Arc::new(limits);
-    let slots = Arc::new(Semaphore::new(limits.max_connections));
-    let address_slots = address_slots::AddressSlots::default();
+    let slots = Arc::new(address_slots::AddressSlots::default());
     let refusals = Arc::new(Semaphore::new(MAX_BUSY_REFUSALS));
     loop {
         let (stream, peer) = match listener.accept().await {
@@ -190,17 +189,20 @@ pub async fn serve(listener: TcpListener, hall: Arc<Hall>, limits: Limits) -> an
         let _ = stream.set_nodelay(true);
         let (hall, limits) = (hall.clone(), limits.clone());
         let source = source::source_of(peer.ip(), limits.ipv6_prefix);
-        let address_slot = address_slots.take(source, limits.connections_per_address);
-        let full = match (address_slot, slots.clone().try_acquire_owned()) {
-            (Some(address_slot), Ok(slot)) => {
+        let taken = slots.take(
+            source,
+            limits.connections_per_address,
+            limits.max_connections,
+        );
+        let full = match taken {
+            Ok(slot) => {
                 tokio::spawn(async move {
                     connection::serve_connection(stream, peer, hall, limits).await;
-                    drop((slot, address_slot));
+                    drop(slot);
                 });
                 continue;
             }
-            (None, _) => connection::Full::Address,
-            (Some(_), Err(_)) => connection::Full::Server,
+            Err(full) => full,
         };
         // Over a cap, a client is told so while few others are being told; beyond that it is
         // dropped at once: else a flood of connections would hold a socket each for the

@@ -1,12 +1,13 @@
 //! The places for brain files travelling: [`MAX_FILES_TRAVELLING`] server-wide, of which one
 //! address may hold [`FILES_PER_ADDRESS`], so one client cannot take them all.
 
-use std::collections::HashMap;
 use std::net::IpAddr;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use parlor_shared::protocol::ErrorCode;
 
+use crate::address_slots::SlotsFull;
+pub use crate::address_slots::{AddressSlot as Place, AddressSlots as Places};
 use crate::hall::Refusal;
 
 /// Brain files travelling at once, server-wide: exports being sent and imports being joined.
@@ -14,68 +15,25 @@ pub const MAX_FILES_TRAVELLING: usize = 4;
 /// Of those, what the connections from one address may hold.
 pub const FILES_PER_ADDRESS: usize = 2;
 
-/// The places, shared by every connection.
-#[derive(Debug, Default)]
-pub struct Places {
-    held: Mutex<HashMap<IpAddr, usize>>,
-}
-
-/// A place held for a file; dropping it frees the place.
-#[derive(Debug)]
-pub struct Place {
-    places: Arc<Places>,
-    address: IpAddr,
-}
-
-impl Places {
-    fn lock(&self) -> MutexGuard<'_, HashMap<IpAddr, usize>> {
-        // A count is whole after any panic: nothing to lose by going on.
-        crate::lock(&self.held)
-    }
-
-    /// Places taken, server-wide.
-    pub fn taken(&self) -> usize {
-        self.lock().values().sum()
-    }
-}
-
 /// Takes a place for a file from `address`, or says why none is free.
 pub fn take_place(places: &Arc<Places>, address: IpAddr) -> Result<Place, Refusal> {
-    let mut held = places.lock();
-    let busy = |why: String| {
+    let taken = places.take(address, FILES_PER_ADDRESS, MAX_FILES_TRAVELLING);
+    taken.map_err(|full| {
+        let why = match full {
+            SlotsFull::All => format!(
+                "{MAX_FILES_TRAVELLING} brain files are travelling to or from the server already"
+            ),
+            SlotsFull::Source => {
+                format!(
+                    "{FILES_PER_ADDRESS} brain files are travelling to or from {address} already"
+                )
+            }
+        };
         (
             ErrorCode::LimitReached,
             format!("{why}; try again in a minute"),
         )
-    };
-    if held.values().sum::<usize>() >= MAX_FILES_TRAVELLING {
-        return Err(busy(format!(
-            "{MAX_FILES_TRAVELLING} brain files are travelling to or from the server already"
-        )));
-    }
-    let from_address = held.entry(address).or_default();
-    if *from_address >= FILES_PER_ADDRESS {
-        return Err(busy(format!(
-            "{FILES_PER_ADDRESS} brain files are travelling to or from {address} already"
-        )));
-    }
-    *from_address += 1;
-    Ok(Place {
-        places: Arc::clone(places),
-        address,
     })
-}
-
-impl Drop for Place {
-    fn drop(&mut self) {
-        let mut held = self.places.lock();
-        if let Some(count) = held.get_mut(&self.address) {
-            *count -= 1;
-            if *count == 0 {
-                held.remove(&self.address);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -13,33 +13,25 @@ use tokio_tungstenite::tungstenite::protocol::CloseFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
 
 use super::{Connection, accept};
+use crate::address_slots::SlotsFull;
 use crate::limits::Limits;
 
 /// The longest a connection over the cap is kept while it is told so.
 pub const BUSY_REFUSAL_TIME: Duration = Duration::from_secs(2);
 
-/// Which connection cap a client found full.
-#[derive(Clone, Copy, Debug)]
-pub enum Full {
-    /// The server's (`Limits::max_connections`).
-    Server,
-    /// Its source address's (`Limits::connections_per_address`).
-    Address,
-}
-
 /// Turns away a connection over a cap: an error it can show, then the close, all within
 /// [`BUSY_REFUSAL_TIME`]. The server's cap is `ServerBusy` (close 1013, try again later), its
 /// address's `LimitReached` (close 1008).
-pub async fn refuse_full(stream: TcpStream, limits: Arc<Limits>, full: Full) {
+pub async fn refuse_full(stream: TcpStream, limits: Arc<Limits>, full: SlotsFull) {
     let _ = tokio::time::timeout(BUSY_REFUSAL_TIME, tell_full(stream, limits, full)).await;
 }
 
-async fn tell_full(stream: TcpStream, limits: Arc<Limits>, full: Full) {
+async fn tell_full(stream: TcpStream, limits: Arc<Limits>, full: SlotsFull) {
     let Ok(mut socket) = accept(stream, &limits).await else {
         return;
     };
     let (code, message, close, reason) = match full {
-        Full::Server => (
+        SlotsFull::All => (
             ErrorCode::ServerBusy,
             format!(
                 "the server is full ({} connections); try again later",
@@ -48,7 +40,7 @@ async fn tell_full(stream: TcpStream, limits: Arc<Limits>, full: Full) {
             CloseCode::Again,
             "server full",
         ),
-        Full::Address => (
+        SlotsFull::Source => (
             ErrorCode::LimitReached,
             format!(
                 "your address holds {} connections to this server already, the most one \
