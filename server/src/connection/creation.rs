@@ -18,7 +18,7 @@ use crate::hall::Hall;
 use crate::room::{PlayedAgain, RoomCommand, Subscriber};
 use crate::room_caps::{RoomKind, RoomOwner};
 
-/// How often a rematch on another node is looked for, until it has closed.
+/// How often a rematch on another node is looked at, until it has closed or its game is over.
 const LOOK_AGAIN_EVERY: Duration = Duration::from_secs(2);
 
 impl Connection {

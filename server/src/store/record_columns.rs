@@ -56,6 +56,11 @@ pub fn stored_player_keys(column: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// The key of `viewer`'s games, as [`player_keys`] gives them; none for nobody.
+pub fn viewer_key(viewer: Option<PlayerId>) -> String {
+    viewer.map(|id| id.to_string()).unwrap_or_default()
+}
+
 /// How many of a player's own newest games are listed for them beside the hall's newest
 /// (`RECORD_LIST_LIMIT`): others' games, however many, never hide all of theirs.
 pub const OWN_RECORDS_LISTED: u32 = 50;

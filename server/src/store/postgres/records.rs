@@ -5,7 +5,7 @@ use tokio_postgres::{Client, GenericClient, Row};
 use tracing::warn;
 
 use crate::store::record_columns::{
-    OWN_RECORDS_LISTED, RawSummary, RecordColumns, player_keys, stored_player_keys,
+    OWN_RECORDS_LISTED, RawSummary, RecordColumns, player_keys, stored_player_keys, viewer_key,
 };
 use crate::store::{NewRecord, RECORD_LIST_LIMIT};
 use parlor_shared::identity::PlayerId;
@@ -64,7 +64,6 @@ pub async fn index_stored_games(client: &impl GenericClient) -> anyhow::Result<(
 /// The newest records first, and `viewer`'s own newest among or after them; a row that does
 /// not read back is logged and left out.
 pub async fn list(client: &Client, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>> {
-    let player = viewer.map(|id| id.to_string()).unwrap_or_default();
     let rows = client
         .query(
             "SELECT id, game, seats, outcome, move_count, finished_at, players FROM games
@@ -74,7 +73,7 @@ pub async fn list(client: &Client, viewer: Option<PlayerId>) -> anyhow::Result<V
              ORDER BY id DESC",
             &[
                 &i64::from(RECORD_LIST_LIMIT),
-                &player,
+                &viewer_key(viewer),
                 &i64::from(OWN_RECORDS_LISTED),
             ],
         )

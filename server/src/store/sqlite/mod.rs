@@ -23,8 +23,8 @@ use parlor_shared::protocol::{GameRecord, RecordId, RecordSummary};
 use rusqlite::{Connection, OptionalExtension, params};
 use tracing::{info, warn};
 
-use crate::store::record_columns::{RawSummary, RecordColumns};
-use crate::store::{NewRecord, StoreFull};
+use crate::store::record_columns::{OWN_RECORDS_LISTED, RawSummary, RecordColumns, viewer_key};
+use crate::store::{NewRecord, RECORD_LIST_LIMIT, StoreFull};
 
 /// The store's layout version (SQLite's `user_version`) from which seat tokens are stored as
 /// their keys: an older store is migrated once, when it opens.
@@ -251,8 +251,8 @@ impl SqliteStore {
     pub fn list(&self, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>> {
         let connection = self.lock();
         let mut statement = connection.prepare(record_players::LISTED)?;
-        let (newest, player, own) = record_players::listed_for(viewer);
-        let rows = statement.query_map(params![newest, player, own], |row| {
+        let (newest, own) = (RECORD_LIST_LIMIT, OWN_RECORDS_LISTED);
+        let rows = statement.query_map(params![newest, viewer_key(viewer), own], |row| {
             Ok((row.get::<_, i64>(0)?, summary_columns(row)))
         })?;
         let mut summaries = Vec::new();
