@@ -55,7 +55,7 @@ impl SqliteStore {
     }
 
     pub fn create_brain(&self, name: &str, row: &BrainRow) -> anyhow::Result<bool> {
-        insert_brain_row(&self.lock(), name, row, Games::Zero, Written::IfNew)
+        insert_brain_row(&self.lock(), name, row, Games::Zero, "DO NOTHING")
     }
 
     /// Empties the brain `name` (same size and mirror setting); false when there is none.
@@ -240,43 +240,30 @@ pub(super) fn write_brain_row(
     row: &BrainRow,
     games: Games,
 ) -> anyhow::Result<()> {
-    insert_brain_row(connection, name, row, games, Written::Always).map(drop)
+    insert_brain_row(connection, name, row, games, ON_CONFLICT_REPLACE).map(drop)
 }
 
-/// Whether a brain row is written over one stored of its name.
-#[derive(Clone, Copy, PartialEq)]
-enum Written {
-    Always,
-    IfNew,
-}
+/// A stored brain of the name is replaced, its games counted on by the new row's.
+const ON_CONFLICT_REPLACE: &str = "DO UPDATE SET
+    size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
+    boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
+    games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END,
+    revision = brains.revision + 1";
 
-/// Writes `row` as brain `name`: over a stored one (its games counted on by `games`) or only
-/// if there is none. Whether it was written.
+/// Writes `row` as brain `name`, doing `on_conflict` when one is stored (its games counted on
+/// by `games` when it is replaced): whether it wrote.
 fn insert_brain_row(
     connection: &Connection,
     name: &str,
     row: &BrainRow,
     games: Games,
-    written: Written,
+    on_conflict: &str,
 ) -> anyhow::Result<bool> {
-    let mut statement = connection.prepare_cached(match written {
-        Written::Always => {
-            "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at,
-                                 revision)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)
-             ON CONFLICT (name) DO UPDATE SET
-                 size = excluded.size, mirrors = excluded.mirrors, brain = excluded.brain,
-                 boxes = excluded.boxes, beads = excluded.beads, updated_at = excluded.updated_at,
-                 games = CASE WHEN ?7 = 0 THEN 0 ELSE brains.games + ?7 END,
-                 revision = brains.revision + 1"
-        }
-        Written::IfNew => {
-            "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at,
-                                 revision)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)
-             ON CONFLICT (name) DO NOTHING"
-        }
-    })?;
+    let mut statement = connection.prepare_cached(&format!(
+        "INSERT INTO brains (name, size, mirrors, brain, boxes, beads, games, updated_at, revision)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)
+         ON CONFLICT (name) {on_conflict}"
+    ))?;
     let rows = statement.execute(params![
         row_name(name),
         row.size,
