@@ -205,6 +205,7 @@ fn fitting_a_frame(mut records: Vec<RecordSummary>, asker: PlayerId) -> Vec<Reco
 mod tests {
     use parlor_shared::codec::{self, Format};
     use parlor_shared::game::{GameKind, Outcome};
+    use parlor_shared::identity::widest_player;
 
     use super::*;
 
@@ -214,7 +215,7 @@ mod tests {
         let widest = |id: u64, player: PlayerId| RecordSummary {
             id: u64::MAX - id,
             game: GameKind::Hexapawn,
-            seats: vec![format!("{} #ffff", "\u{1F600}".repeat(32)); 2],
+            seats: vec![widest_player().label(); 2],
             players: vec![Some(player); 2],
             outcome: Outcome::Won { seat: 1 },
             moves: u32::MAX,

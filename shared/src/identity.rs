@@ -110,10 +110,10 @@ impl Player {
     }
 }
 
-#[cfg(test)]
 /// The player that takes the most bytes on the wire: a name of the most characters, each four
-/// bytes of UTF-8. For the tests that check the largest messages fit a frame.
-pub(crate) fn widest_player() -> Player {
+/// bytes of UTF-8. For the tests (of this crate and the server's) that check the largest
+/// messages fit a frame.
+pub fn widest_player() -> Player {
     Player {
         id: PlayerId(u64::MAX),
         name: "\u{1F600}".repeat(MAX_NAME_CHARS),

@@ -82,13 +82,9 @@ mod tests {
     #[test]
     fn the_widest_rooms_are_cut_to_a_frame_finished_first_then_the_oldest() {
         use parlor_shared::codec::{self, Format};
-        use parlor_shared::identity::{Player, PlayerId};
+        use parlor_shared::identity::widest_player;
         use parlor_shared::protocol::{RematchRoom, SeatState, ServerMsg};
-        // Every name as long as names go, in four-byte letters.
-        let someone = Player {
-            id: PlayerId(u64::MAX),
-            name: "\u{1F600}".repeat(32),
-        };
+        let someone = widest_player();
         let widest = |id: u64, finished: bool| RoomSummary {
             creator: Some(someone.clone()),
             seats: vec![
