@@ -10,6 +10,7 @@ mod restore;
 mod seats;
 mod views;
 
+use closing::turn_away_saying;
 pub(crate) use closing::{send_away, turn_away};
 pub(crate) use views::placeholder_summary;
 use views::seat_label;
@@ -324,7 +325,7 @@ impl Room {
             if let Some(words) = self.closing_now.take() {
                 // The inbox closes first: a follower told that the room has closed must find it
                 // gone, its place in their quota of followed rooms free.
-                turn_away(self.id, &mut inbox);
+                turn_away_saying(self.id, &mut inbox, &words.message);
                 match &words.asker {
                     Some(asker) => (self.audience).close_at_request(self.id, asker, &words.message),
                     None => self.audience.close_with(self.id, &words.message),

@@ -137,6 +137,12 @@ impl Room {
 /// Closes `inbox` and answers each command still in it that `room` has closed, instead of
 /// dropping it unanswered.
 pub(crate) fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
+    turn_away_saying(room, inbox, &format!("room {room} has closed"));
+}
+
+/// [`turn_away`], answering with `why` the room closed: a move sent as it was closed on
+/// request hears the same reason as its followers, and hears it first.
+pub(crate) fn turn_away_saying(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>, why: &str) {
     inbox.close();
     while let Ok(command) = inbox.try_recv() {
         let who = match command {
@@ -153,7 +159,7 @@ pub(crate) fn turn_away(room: RoomId, inbox: &mut mpsc::Receiver<RoomCommand>) {
         };
         who.send(ServerMsg::RoomClosed {
             room,
-            message: format!("room {room} has closed"),
+            message: why.to_string(),
         });
     }
 }

@@ -220,14 +220,7 @@ mod tests {
             })
             .collect();
         assert_eq!(ids, vec![2, 3]);
-        let fresh = hall
-            .create_room(
-                GameSetup::Cave,
-                vec![SeatSpec::Human; 2],
-                &crate::audience::test_player(1),
-            )
-            .await
-            .unwrap();
+        let fresh = crate::room::tests::people_room(&hall).await;
         assert_eq!(fresh, 4);
     }
 

@@ -80,14 +80,7 @@ fn version_of(room: &RoomHandle) -> u64 {
 async fn a_seat_or_a_move_the_store_refuses_is_refused_changes_nothing_and_works_once_it_is_back() {
     let store = Store::in_memory().unwrap();
     let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
-    let id = hall
-        .create_room(
-            GameSetup::Cave,
-            vec![SeatSpec::Human; 2],
-            &crate::audience::test_player(1),
-        )
-        .await
-        .unwrap();
+    let id = people_room(&hall).await;
     let room = hall.room(id).unwrap();
     let person = TestFollower::new(1);
 
@@ -219,6 +212,13 @@ fn abandoned_after(abandoned_after: Duration) -> RoomLifetimes {
     }
 }
 
+/// A Magnetic Cave room for two people, created by test player 1.
+pub(crate) async fn people_room(hall: &Hall) -> RoomId {
+    let player = crate::audience::test_player(1);
+    let created = hall.create_room(GameSetup::Cave, vec![SeatSpec::Human; 2], &player);
+    created.await.unwrap()
+}
+
 /// A room of Magnetic Cave's standard AIs against each other, 100 ms a move: some 30 moves and
 /// more, each a command in the room.
 async fn ais_room(hall: &Hall) -> RoomId {
@@ -336,4 +336,26 @@ async fn a_restart_goes_on_with_the_time_a_room_had_gone_unfollowed() {
             if row.id == 3 && row.unfollowed_since.is_some_and(|since| since >= now))
     })
     .await;
+}
+
+#[tokio::test]
+async fn a_move_sent_as_its_room_was_closed_hears_why_it_closed_first() {
+    let store = Store::in_memory().unwrap();
+    let hall = Hall::new(store, crate::Limits::default().room_lifetimes());
+    let id = people_room(&hall).await;
+    let room = hall.room(id).unwrap();
+    let (creator, opponent) = (TestFollower::new(1), TestFollower::new(2));
+    join(&room, &creator, 0).await.unwrap();
+    let token = join(&room, &opponent, 1).await.unwrap();
+    // Both are in the inbox before the room runs again: the move comes in behind the close.
+    let close = RoomCommand::Close {
+        who: creator.who.clone(),
+    };
+    room.inbox.send(close).await.unwrap();
+    play(&room, &opponent, &token, 0).await;
+    let told = opponent.next_reply().await;
+    assert!(
+        matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("was closed by its creator")),
+        "{told:?}"
+    );
 }
