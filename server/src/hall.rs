@@ -16,6 +16,7 @@ use parlor_shared::protocol::{
 use crate::ai;
 use crate::brain_quota::BrainQuotas;
 use crate::brain_uses::BrainUses;
+use crate::cluster::Creation;
 use crate::her_match::{MatchInit, spawn_match};
 use crate::limits::{Limits, RoomLifetimes};
 use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
@@ -267,17 +268,27 @@ impl Hall {
         seats: Vec<SeatSpec>,
         creator: &Player,
     ) -> Result<RoomId, Refusal> {
-        self.create_room_from(setup, seats, creator, None).await
+        let creation = Creation {
+            setup,
+            seats,
+            creator: creator.clone(),
+            address: None,
+            kept: Vec::new(),
+        };
+        self.create_room_from(creation).await
     }
 
-    /// [`Hall::create_room`] asked for from `address`, which the room counts against.
-    pub async fn create_room_from(
-        &self,
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-        creator: &Player,
-        address: Option<IpAddr>,
-    ) -> Result<RoomId, Refusal> {
+    /// [`Hall::create_room`] asked for from `creation.address`, which the room counts
+    /// against, its seats kept as `creation.kept` says.
+    pub async fn create_room_from(&self, creation: Creation) -> Result<RoomId, Refusal> {
+        let Creation {
+            setup,
+            seats,
+            creator,
+            address,
+            kept,
+        } = creation;
+        let creator = &creator;
         let game = setup.kind();
         let start = setup
             .start()
@@ -325,6 +336,7 @@ impl Hall {
                 let store = self.store.clone();
                 let mut init = RoomInit::new(id, start, seats, seed, store, her, creator.clone());
                 init.creator_address = address;
+                init.keep_seats(kept);
                 // Stored before anyone can move in it. A game against HER copies and encodes
                 // its whole brain for its row: not on a tokio worker.
                 let store = self.store.clone();
@@ -444,8 +456,8 @@ impl Hall {
             if room.outcome.is_some() {
                 continue;
             }
-            // A game with a seat open waits for an opponent, not for a move.
-            let full = !room.seats.contains(&SeatState::Open);
+            // A game with a seat open (or kept) waits for an opponent, not for a move.
+            let full = !room.seats.iter().any(SeatState::untaken);
             for (seat, state) in (0u8..).zip(&room.seats) {
                 if let SeatState::Taken {
                     player: Some(taker),

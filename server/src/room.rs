@@ -35,7 +35,7 @@ use crate::limits::RoomLifetimes;
 use crate::outbox::Broadcast;
 use crate::seat_key::SeatKey;
 use crate::store::Store;
-pub use play_again::PlayedAgain;
+pub use play_again::{PlayedAgain, seats_kept};
 
 /// Commands a room's inbox holds before senders wait.
 pub const ROOM_INBOX: usize = 64;

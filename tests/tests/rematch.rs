@@ -10,7 +10,7 @@ use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{AiKind, Rematch, SeatSpec};
+use parlor_shared::protocol::{AiKind, ErrorCode, Rematch, SeatSpec};
 use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatState, ServerMsg};
 
 #[tokio::test]
@@ -148,6 +148,22 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
         Some(rematch),
         "not {bobs}"
     );
+
+    // The rematch keeps its seats for the two: a stranger takes neither, and the lobby shows
+    // them as Ada's and Bob's.
+    for seat in 0..2 {
+        let refused = stranger
+            .join_refused(rematch, seat, ErrorCode::SeatTaken)
+            .await;
+        assert!(refused.contains("kept for"), "{refused}");
+    }
+    let listed = stranger.list_rooms().await;
+    let kept_for = (listed.iter().find(|summary| summary.room == rematch))
+        .map(|summary| summary.seats.clone());
+    let kept = |peer: &Peer| SeatState::Kept {
+        player: peer.player.clone().expect("greeted"),
+    };
+    assert_eq!(kept_for, Some(vec![kept(&ada), kept(&bob)]));
 
     // Ada sits in the rematch, and Bob takes the seat left for him.
     ada.join(rematch, 0).await;

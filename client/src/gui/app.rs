@@ -287,7 +287,8 @@ impl App {
             Screen::Room(view) => {
                 let room = view.room;
                 let held = self.held.get(&room).map_or(&[][..], Vec::as_slice);
-                if let Some(action) = view.update(input, self.snapshots.get(&room), held) {
+                let me = self.lobby.me.as_ref().map(|me| me.id);
+                if let Some(action) = view.update(input, self.snapshots.get(&room), held, me) {
                     self.on_room_action(room, action);
                 }
             }

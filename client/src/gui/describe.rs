@@ -203,6 +203,7 @@ pub use parlor_shared::words::seconds;
 pub fn seat_state(game: GameKind, state: &SeatState) -> String {
     match state {
         SeatState::Open => "open".into(),
+        SeatState::Kept { player } => format!("kept for {}", player.label()),
         SeatState::Taken { connected, player } => {
             let who = player
                 .as_ref()

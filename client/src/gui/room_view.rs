@@ -10,6 +10,7 @@ use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::time::get_time;
 use parlor_shared::game::{GameMove, GameState, Outcome, turns};
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ClientMsg, RecordId, Rematch, RoomId, RoomSnapshot, SeatState};
 
 use super::arrival::Arrival;
@@ -123,12 +124,14 @@ impl RoomView {
     }
 
     /// Handles the board and buttons and draws the screen; `snapshot` is `None` until the
-    /// server's first state for the room arrives. `held` are this client's seats here.
+    /// server's first state for the room arrives. `held` are this client's seats here; `me`
+    /// is this client's player, once the server has greeted it.
     pub fn update(
         &mut self,
         input: &Input,
         snapshot: Option<&RoomSnapshot>,
         held: &[HeldSeat],
+        me: Option<PlayerId>,
     ) -> Option<RoomAction> {
         let x = side_panel_x(canvas_width()) + 10.0;
         let Some(snapshot) = snapshot else {
@@ -144,7 +147,7 @@ impl RoomView {
         // Drawn, and so reached by Tab, as they are read: the board's controls, the panel's
         // seats, a puzzle's Undo and Restart, and the buttons under them (Leave last but one).
         let action = self.update_board(input, snapshot, held);
-        let panel = self.draw_panel(input, snapshot, held);
+        let panel = self.draw_panel(input, snapshot, held, me);
         let takeback = self.update_takebacks(input, snapshot, held);
         let panel = panel.or(draw_buttons(
             input,
@@ -265,6 +268,7 @@ impl RoomView {
         input: &Input,
         snapshot: &RoomSnapshot,
         held: &[HeldSeat],
+        me: Option<PlayerId>,
     ) -> Option<RoomAction> {
         let x = side_panel_x(canvas_width()) + 10.0;
         let mut y = TOP_BAR_HEIGHT + 36.0;
@@ -305,7 +309,7 @@ impl RoomView {
                 y,
                 TEXT,
             );
-            if *state == SeatState::Open && snapshot.outcome.is_none() {
+            if state.may_be_taken_by(me) && snapshot.outcome.is_none() {
                 let rect = Rect::new(
                     x + swatch + width + 12.0,
                     y - 18.0,
@@ -421,6 +425,7 @@ fn draw_turn(x: f32, y: f32, snapshot: &RoomSnapshot, held: &[HeldSeat], only_se
             Some(SeatState::Ai { .. }) if !snapshot.plan_ahead.is_empty() => "AI plays its plan",
             Some(SeatState::Ai { .. }) => "AI thinking",
             Some(SeatState::Open) => "seat open",
+            Some(SeatState::Kept { .. }) => "waiting for its player",
             _ if held.is_empty() => "human",
             _ => "opponent",
         }

@@ -131,6 +131,9 @@ pub struct Creation {
     pub seats: Vec<SeatSpec>,
     pub creator: Player,
     pub address: Option<IpAddr>,
+    /// The seats a rematch keeps for the players of the game it plays again, one per seat
+    /// (`room/play_again.rs::seats_kept`); empty for any other room.
+    pub kept: Vec<Option<Player>>,
 }
 
 /// The answer to a [`Creation`]: the room, or why not.

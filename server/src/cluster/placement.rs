@@ -62,13 +62,7 @@ async fn create_here(
         address: creation.address,
     };
     let _reservation = hall.reserve_room(kind, owner, &cluster.limits)?;
-    (hall.create_room_from(
-        creation.setup,
-        creation.seats,
-        &creation.creator,
-        creation.address,
-    ))
-    .await
+    hall.create_room_from(creation).await
 }
 
 /// Asks the node with the most free places for a room of `kind` to open `creation`; `None`

@@ -15,51 +15,63 @@ use std::time::Duration;
 use super::Connection;
 use crate::cluster::Creation;
 use crate::hall::Hall;
-use crate::room::{PlayedAgain, RoomCommand, Subscriber};
+use crate::room::{PlayedAgain, RoomCommand, Subscriber, seats_kept};
 use crate::room_caps::{RoomKind, RoomOwner};
 
 /// How often a rematch on another node is looked at, until it has closed or its game is over.
 const LOOK_AGAIN_EVERY: Duration = Duration::from_secs(2);
 
 impl Connection {
-    /// Makes the room and answers `RoomCreated` or `RoomRefused`; for a `PlayAgain`, tells
-    /// the finished room `played_again` first, so that its followers hear of the new room no
-    /// later than this client could leave it.
+    /// Makes the room and answers `RoomCreated` or `RoomRefused`. For a `PlayAgain`, the new
+    /// room keeps its seats for the finished game's players (`seats_kept`), and the finished
+    /// room is told `played_again` first, so that its followers hear of the new room no later
+    /// than this client could leave it.
     pub(super) async fn create_room(
         &mut self,
         setup: GameSetup,
         seats: Vec<SeatSpec>,
         played_again: Option<RoomId>,
     ) -> anyhow::Result<()> {
-        let played_again = played_again.map(|old| (old, setup.clone(), seats.clone()));
-        let made = self.make_room(setup, seats).await;
-        if let (Ok(rematch), Some((old, setup, seats))) = (&made, played_again) {
-            // A room gone meanwhile has nobody to tell; the new room stands either way.
-            if let Some(handle) = self.hall.find_room(old).await {
-                let named = handle
-                    .summary
-                    .borrow()
-                    .rematch
-                    .as_ref()
-                    .map(|made| made.room);
-                let replacing = match named {
-                    Some(named) if self.hall.find_room(named).await.is_none() => Some(named),
-                    _ => None,
-                };
-                let made = PlayedAgain {
-                    rematch: *rematch,
-                    setup,
-                    seats,
-                    replacing,
-                };
-                let who = self.me.clone();
-                let _ = handle
-                    .inbox
-                    .send(RoomCommand::PlayedAgain { made, who })
-                    .await;
-                let (hall, maker) = (Arc::clone(&self.hall), self.me.player.clone());
-                tokio::spawn(tell_when_closed(hall, *rematch, old, maker));
-            }
+        let finished = match played_again {
+            Some(old) => self.hall.find_room(old).await.map(|handle| (old, handle)),
+            None => None,
+        };
+        let kept = (finished.as_ref())
+            .map(|(_, handle)| {
+                let finished = handle.summary.borrow();
+                seats_kept(&finished, &setup, &seats, &self.me.player)
+            })
+            .unwrap_or_default();
+        let creation = Creation {
+            setup,
+            seats,
+            creator: self.me.player.clone(),
+            address: Some(self.source),
+            kept,
+        };
+        let offered = (creation.setup.clone(), creation.seats.clone());
+        let made = self.make_room(creation).await;
+        // A room gone meanwhile has nobody to tell; the new room stands either way.
+        if let (Ok(rematch), Some((old, handle))) = (&made, finished) {
+            let named = (handle.summary.borrow().rematch.as_ref()).map(|made| made.room);
+            let replacing = match named {
+                Some(named) if self.hall.find_room(named).await.is_none() => Some(named),
+                _ => None,
+            };
+            let (setup, seats) = offered;
+            let made = PlayedAgain {
+                rematch: *rematch,
+                setup,
+                seats,
+                replacing,
+            };
+            let who = self.me.clone();
+            let _ = handle
+                .inbox
+                .send(RoomCommand::PlayedAgain { made, who })
+                .await;
+            let (hall, maker) = (Arc::clone(&self.hall), self.me.player.clone());
+            tokio::spawn(tell_when_closed(hall, *rematch, old, maker));
         }
         let answer = match made {
             Ok(room) => ServerMsg::RoomCreated { room },
@@ -68,35 +80,19 @@ impl Connection {
         self.send(&answer).await
     }
 
-    async fn make_room(
-        &mut self,
-        setup: GameSetup,
-        seats: Vec<SeatSpec>,
-    ) -> Result<RoomId, (ErrorCode, String)> {
-        let kind = RoomKind::asked(&setup, &seats);
+    async fn make_room(&mut self, creation: Creation) -> Result<RoomId, (ErrorCode, String)> {
+        let kind = RoomKind::asked(&creation.setup, &creation.seats);
         let owner = RoomOwner {
-            player: self.me.player.id,
-            address: Some(self.source),
+            player: creation.creator.id,
+            address: creation.address,
         };
-        let creator = self.me.player.clone();
         // In a cluster, a room this node's caps have no place for may open on another node.
-        let elsewhere = self.hall.cluster().map(|cluster| {
-            let creation = Creation {
-                setup: setup.clone(),
-                seats: seats.clone(),
-                creator: creator.clone(),
-                address: owner.address,
-            };
-            (Arc::clone(cluster), creation)
-        });
+        let elsewhere =
+            (self.hall.cluster()).map(|cluster| (Arc::clone(cluster), creation.clone()));
         // Held until the room is registered, so rooms made at the same moment on other
         // connections count against the caps too.
         let created = match self.hall.reserve_room(kind, owner, &self.limits) {
-            Ok(_reservation) => {
-                (self.hall)
-                    .create_room_from(setup, seats, &creator, owner.address)
-                    .await
-            }
+            Ok(_reservation) => self.hall.create_room_from(creation).await,
             Err(refusal) => Err(refusal),
         };
         match (created, elsewhere) {

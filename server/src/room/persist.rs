@@ -46,6 +46,18 @@ impl RoomInit {
         }
     }
 
+    /// Keeps each seat of `kept` for its player (a rematch's, for the players of the game it
+    /// plays again): nobody else may take it (`seats.rs`). A person named for an AI's seat is
+    /// not kept there.
+    pub fn keep_seats(&mut self, kept: Vec<Option<Player>>) {
+        let seats = self.players.iter_mut().zip(&self.seats);
+        for ((player, spec), kept) in seats.zip(kept) {
+            if *spec == SeatSpec::Human {
+                *player = kept;
+            }
+        }
+    }
+
     /// What the store keeps of the room as it is now.
     pub fn row(&self) -> RoomRow {
         RoomRow {

@@ -2,10 +2,14 @@
 //! for it, which the others then join instead of making rooms of their own (so two people who
 //! both press Play again meet again rather than wait in two rooms). A rematch that closed
 //! before the others came (its maker gave up) is named no more once the finished room hears
-//! of it, and gives its place to the next one made.
+//! of it, and gives its place to the next one made. A rematch keeps its seats for the finished
+//! game's players (`seats_kept`), so that no stranger takes the seat the others are shown to
+//! wait for them.
 
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{AiKind, Rematch, RematchRoom, RoomId, SeatSpec};
+use parlor_shared::identity::Player;
+use parlor_shared::protocol::SeatState;
+use parlor_shared::protocol::{AiKind, Rematch, RematchRoom, RoomId, RoomSummary, SeatSpec};
 use serde::{Deserialize, Serialize};
 use tracing::debug;
 
@@ -93,3 +97,46 @@ impl Room {
         }
     }
 }
+
+/// The seats that a room made with `setup` and `seats` to play the finished room `finished`
+/// again keeps for that game's players, one per seat: `maker`'s at the first person's seat
+/// (where its window sits down), the other players' at the next ones, in the order they sat.
+/// Nothing is kept unless the game is over, `maker` played in it, and the new room plays the
+/// same game with people and AIs in the same seats, as the room named as its rematch does.
+pub fn seats_kept(
+    finished: &RoomSummary,
+    setup: &GameSetup,
+    seats: &[SeatSpec],
+    maker: &Player,
+) -> Vec<Option<Player>> {
+    let mut players: Vec<&Player> = vec![maker];
+    for seat in &finished.seats {
+        if let SeatState::Taken {
+            player: Some(player),
+            ..
+        } = seat
+            && !players.iter().any(|known| known.id == player.id)
+        {
+            players.push(player);
+        }
+    }
+    let played_here = (finished.seats.iter()).any(|seat| {
+        matches!(seat, SeatState::Taken { player: Some(player), .. } if player.id == maker.id)
+    });
+    let same_seats = finished.seats.len() == seats.len()
+        && (finished.seats.iter().zip(seats))
+            .all(|(was, spec)| matches!(was, SeatState::Ai { .. }) == (*spec != SeatSpec::Human));
+    if finished.outcome.is_none() || finished.game != setup.kind() || !same_seats || !played_here {
+        return Vec::new();
+    }
+    let mut kept_for = players.into_iter();
+    (seats.iter())
+        .map(|spec| match spec {
+            SeatSpec::Human => kept_for.next().cloned(),
+            SeatSpec::Ai { .. } => None,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

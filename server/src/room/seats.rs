@@ -5,7 +5,9 @@
 //! from any connection or machine, takes it back and retires the old token (a client that
 //! restarted has lost its tokens, never its player). A seat left stays taken. A connection
 //! that loses its seat to a new holder stays as a spectator, within the room's cap of them.
-//! A player who comes back under a new name is shown by it in the seats they took.
+//! A player who comes back under a new name is shown by it in the seats they took. A rematch's
+//! seats are kept for the players of the game it plays again (`play_again.rs`): a kept seat
+//! is taken as if its player took it back, and by nobody else.
 
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{ErrorCode, SeatSpec, SeatToken, ServerMsg};
@@ -88,9 +90,19 @@ impl Room {
                 format!("seat {seat} is played by the AI"),
             );
         }
+        // A seat belongs to the player who took it, or for whom it is kept; an old room's
+        // seat taken by nobody known belongs to its token alone.
         let taken_back = place.key.is_some();
-        if taken_back && place.player.as_ref().map(|p| p.id) != Some(who.player.id) {
-            return who.error(ErrorCode::SeatTaken, format!("seat {seat} is taken"));
+        let owner = place.player.as_ref().map(|p| p.id);
+        if (taken_back || owner.is_some()) && owner != Some(who.player.id) {
+            let message = match &place.player {
+                Some(kept) if !taken_back => format!(
+                    "seat {seat} is kept for {}, who played the game this room plays again",
+                    kept.label()
+                ),
+                _ => format!("seat {seat} is taken"),
+            };
+            return who.error(ErrorCode::SeatTaken, message);
         }
         let before = (place.key.clone(), place.player.clone());
         place.key = Some(SeatKey::of(&token));

@@ -5,7 +5,7 @@ use parlor_shared::protocol::SeatState;
 use tokio::time::Instant;
 
 use super::*;
-use crate::audience::TestFollower;
+use crate::audience::{TestFollower, test_player};
 use crate::hall::Hall;
 use crate::store::{RoomRow, StoredRoom, unix_now};
 
@@ -358,4 +358,38 @@ async fn a_move_sent_as_its_room_was_closed_hears_why_it_closed_first() {
         matches!(&told, ServerMsg::RoomClosed { message, .. } if message.contains("was closed by its creator")),
         "{told:?}"
     );
+}
+
+#[tokio::test]
+async fn a_kept_seat_is_its_players_alone_and_stays_kept_after_a_restart() {
+    let store = Store::in_memory().unwrap();
+    let lifetimes = crate::Limits::default().room_lifetimes();
+    let hall = Hall::new(store.clone(), lifetimes);
+    let kept = [test_player(1), test_player(2)];
+    let creation = crate::cluster::Creation {
+        setup: GameSetup::Cave,
+        seats: vec![SeatSpec::Human; 2],
+        creator: test_player(1),
+        address: None,
+        kept: kept.iter().cloned().map(Some).collect(),
+    };
+    let id = hall.create_room_from(creation).await.unwrap();
+    let restarted = Hall::restore(store, lifetimes).unwrap();
+    let room = restarted.room(id).expect("restored");
+    let shown = room.summary.borrow().seats.clone();
+    let kept_for = |player: &Player| SeatState::Kept {
+        player: player.clone(),
+    };
+    assert_eq!(shown, vec![kept_for(&kept[0]), kept_for(&kept[1])]);
+    let stranger = TestFollower::new(3);
+    for seat in 0..2 {
+        assert_eq!(
+            join(&room, &stranger, seat).await,
+            Err(ErrorCode::SeatTaken)
+        );
+    }
+    let (first, second) = (TestFollower::new(1), TestFollower::new(2));
+    assert_eq!(join(&room, &second, 0).await, Err(ErrorCode::SeatTaken));
+    join(&room, &second, 1).await.expect("kept for player 2");
+    join(&room, &first, 0).await.expect("kept for player 1");
 }

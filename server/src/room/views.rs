@@ -24,27 +24,29 @@ impl Room {
         self.seats
             .iter()
             .zip(0u8..)
-            .map(|(seat, index)| match (seat.spec, &seat.key) {
+            .map(|(seat, index)| match seat.spec {
                 // An oracle's secret strength is told once the game is over.
-                (
-                    SeatSpec::Ai {
-                        move_ms,
-                        kind:
-                            kind @ AiKind::Oracle {
-                                strength: Some(strength),
-                            },
-                    },
-                    _,
-                ) if over => SeatState::Ai {
+                SeatSpec::Ai {
+                    move_ms,
+                    kind:
+                        kind @ AiKind::Oracle {
+                            strength: Some(strength),
+                        },
+                } if over => SeatState::Ai {
                     move_ms,
                     name: format!("{}, strength {strength}", ai::name(self.game, index, kind)),
                 },
-                (SeatSpec::Ai { move_ms, kind }, _) => SeatState::Ai {
+                SeatSpec::Ai { move_ms, kind } => SeatState::Ai {
                     move_ms,
                     name: ai::name(self.game, index, kind).into(),
                 },
-                (SeatSpec::Human, None) => SeatState::Open,
-                (SeatSpec::Human, Some(_)) => SeatState::Taken {
+                SeatSpec::Human if seat.key.is_none() => match &seat.player {
+                    Some(player) => SeatState::Kept {
+                        player: player.clone(),
+                    },
+                    None => SeatState::Open,
+                },
+                SeatSpec::Human => SeatState::Taken {
                     connected: seat.holder.is_some(),
                     player: seat.player.clone(),
                 },

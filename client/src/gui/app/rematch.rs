@@ -161,6 +161,7 @@ impl App {
         let me = self.lobby.me.as_ref().map(|me| me.id);
         let ours = |seat: &SeatState| match seat {
             SeatState::Taken { player, .. } => player.as_ref().map(|p| p.id) == me,
+            SeatState::Kept { player } => Some(player.id) == me,
             _ => false,
         };
         let seats = || snapshot.seats.iter();

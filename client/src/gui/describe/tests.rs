@@ -88,9 +88,11 @@ fn seats_and_outcomes_read_naturally() {
         "Ada #3f2a"
     );
     assert_eq!(
-        seat_state(GameKind::Cave, &taken(false, Some(ada))),
+        seat_state(GameKind::Cave, &taken(false, Some(ada.clone()))),
         "Ada #3f2a (away)"
     );
+    let kept = SeatState::Kept { player: ada };
+    assert_eq!(seat_state(GameKind::Cave, &kept), "kept for Ada #3f2a");
     assert_eq!(outcome(Outcome::Won { seat: 1 }, None), "White won");
     assert_eq!(
         outcome(Outcome::Won { seat: 1 }, Some(1)),

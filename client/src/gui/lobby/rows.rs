@@ -148,10 +148,12 @@ fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>)
 /// or that it is in play.
 fn room_status(room: &RoomSummary, plays_me_again: bool, my_move: bool) -> (String, Color) {
     let open = room.seats.contains(&SeatState::Open);
+    let untaken = room.seats.iter().any(SeatState::untaken);
     match room.outcome {
         Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
-        None if open && plays_me_again => ("waits to play you again".into(), GOOD_TEXT),
+        None if untaken && plays_me_again => ("waits to play you again".into(), GOOD_TEXT),
         None if open => ("open seat".into(), GOOD_TEXT),
+        None if untaken => ("waits for its players".into(), TEXT),
         None if my_move => ("your move".into(), GOOD_TEXT),
         None => ("in play".into(), TEXT),
     }
@@ -194,7 +196,7 @@ pub fn room_buttons(
             if *state == SeatState::Open && sits_here {
                 // Taking the other seat too leaves no seat for an opponent: say so.
                 buttons.push((format!("Also play {name}"), join));
-            } else if *state == SeatState::Open {
+            } else if state.may_be_taken_by(me) {
                 buttons.push((format!("Join {name}"), join));
             } else if is_mine(seat, state, held, me) && !held.iter().any(|h| h.seat == seat) {
                 buttons.push((format!("Resume {name}"), join));

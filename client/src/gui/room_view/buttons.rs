@@ -84,7 +84,7 @@ const RESIGN: &str = "Resign";
 /// or with the other still open, there is nobody to give the game to).
 fn resignation(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<ClientMsg> {
     let resignable = matches!(snapshot.state, GameState::Cave(_) | GameState::Bricks(_));
-    let opposed = !snapshot.seats.contains(&SeatState::Open);
+    let opposed = !snapshot.seats.iter().any(SeatState::untaken);
     let under_way = snapshot.outcome.is_none() && resignable && opposed;
     let [mine] = held else {
         return None;

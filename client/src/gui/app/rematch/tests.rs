@@ -228,6 +228,20 @@ fn the_maker_coming_back_takes_back_their_own_seat() {
     assert!(joins(app.sent.last(), 9, 0), "{:?}", app.sent);
 }
 
+/// Bob's rematch keeps its seats for the two of us, his first: we take the one kept for us,
+/// though no seat is open.
+#[test]
+fn the_other_player_takes_the_seat_the_rematch_keeps_for_them() {
+    let mut app = after_the_game();
+    let me = app.lobby.me.clone().expect("connected");
+    tell(&mut app, ServerMsg::State(finished(4, Some(9))));
+    press_play_again(&mut app);
+    let mut rematch = new_room(9, SeatState::Kept { player: me });
+    rematch.seats[0] = SeatState::Kept { player: bob() };
+    tell(&mut app, ServerMsg::State(rematch));
+    assert!(joins(app.sent.last(), 9, 1), "{:?}", app.sent);
+}
+
 /// Ada made the rematch and closed it, and presses Play again in the finished room: she is
 /// told it was where she waited, and gets a room of her own again.
 #[test]

@@ -160,6 +160,18 @@ fn a_rematch_is_marked_for_the_other_players_of_its_game_only() {
     made.seats[1] = taken(&cy);
     assert_eq!(room_status(&made, true, false).0, "in play");
     assert_eq!(room_status(&made, false, true).0, "your move");
+
+    // Kept for Ada, the seat is hers to join, and nobody else's.
+    made.seats[1] = SeatState::Kept {
+        player: ada.clone(),
+    };
+    assert_eq!(room_status(&made, true, false).0, "waits to play you again");
+    assert_eq!(room_status(&made, false, false).0, "waits for its players");
+    let white = describe::game_seat_name(GameKind::Cave, 1);
+    let adas = room_buttons(&made, &[], Some(ada.id), "Close");
+    assert_eq!(texts(&adas), [format!("Join {white}").as_str(), "Watch"]);
+    let cys = room_buttons(&made, &[], Some(cy.id), "Close");
+    assert_eq!(texts(&cys), ["Watch"]);
 }
 
 #[test]
