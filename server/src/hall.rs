@@ -424,11 +424,12 @@ impl Hall {
     }
 
     /// The lobby's list: at most [`MAX_LISTED_ROOMS`] open rooms (of every node in a
-    /// cluster), oldest first, so the answer always fits one frame (see [`listed`]); partial
+    /// cluster), oldest first, shared out by source address past that, so the answer always
+    /// fits one frame and no few hosts fill it (see [`listed`]); partial
     /// while this node cannot reach the others.
     pub fn list_rooms(&self) -> ServerMsg {
         ServerMsg::Rooms {
-            rooms: listed(self.hall_summaries()),
+            rooms: listed(self.hall_registered()),
             partial: self.lists_part_of_the_hall(),
         }
     }

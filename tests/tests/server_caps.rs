@@ -256,3 +256,34 @@ async fn an_unfinished_room_nobody_follows_is_forgotten_after_the_abandon_time()
         .unwrap();
     assert_eq!(ids, [watched as i64]);
 }
+
+/// Four hosts fill their room quotas with the default limits (64 rooms each, from four
+/// identities of 16): 256 rooms, past the 200 the lobby lists. The room somebody else made
+/// before them, the oldest of all, stays listed; each host is listed no more than its share.
+#[tokio::test]
+async fn hosts_that_fill_their_room_quotas_hide_nobody_elses_room_from_the_lobby() {
+    let (server, _dir) = start_server_with("list-flood", Limits::default());
+    let url = server.url();
+    let from = |host: u8| std::net::IpAddr::from([127, 0, 0, host]);
+    let secret = parlor_shared::identity::PlayerSecret::random;
+    let mut someone = Peer::connect_from(&url, Format::Binary, from(9), &secret()).await;
+    let theirs = someone.create_room(HUMANS.to_vec()).await;
+    let limits = Limits::default();
+    let (per_address, per_player) = (limits.per_address.rooms, limits.per_player.rooms);
+    let mut made_by = std::collections::HashMap::new();
+    for host in 2..6 {
+        for _ in 0..per_address / per_player {
+            let mut flooder = Peer::connect_from(&url, Format::Binary, from(host), &secret()).await;
+            for _ in 0..per_player {
+                made_by.insert(flooder.create_room(HUMANS.to_vec()).await, host);
+            }
+        }
+    }
+    let listed = someone.list_rooms().await;
+    assert_eq!(listed.len(), 200, "the lobby's cap");
+    assert_eq!(listed[0].room, theirs, "the oldest room, not a flooder's");
+    for host in 2..6 {
+        let shown = (listed.iter()).filter(|room| made_by.get(&room.room) == Some(&host));
+        assert!(shown.count() <= 50, "host {host} listed past its share");
+    }
+}

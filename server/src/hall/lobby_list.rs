@@ -1,28 +1,105 @@
-//! Which open rooms the lobby's list names when there are more than one frame holds.
+//! Which open rooms the lobby's list names when there are more than it holds (200) or one
+//! frame holds. Past the cap finished rooms give way first; then no source address takes more
+//! than its share, so a few hosts that fill their room quotas cannot hide everybody else's
+//! rooms.
 
-use parlor_shared::protocol::RoomSummary;
+use std::collections::{HashMap, HashSet};
+use std::net::IpAddr;
+
+use parlor_shared::protocol::{RoomId, RoomSummary};
 
 use super::MAX_LISTED_ROOMS;
 use crate::frame_fit::fit_in_a_frame;
+use crate::room_caps::Registered;
 
 /// At most [`MAX_LISTED_ROOMS`] of `rooms` (oldest first), in the same order, and no more
-/// than one frame holds: past the cap, finished rooms (which only linger a minute for their
-/// last watchers) give way first, oldest first, then the oldest unfinished ones. So games
-/// that end at once, however many are made, never hide the rooms that wait for players.
-pub fn listed(mut rooms: Vec<RoomSummary>) -> Vec<RoomSummary> {
+/// than one frame holds. Past the cap, finished rooms (which only linger a minute for their
+/// last watchers) give way first, oldest first, so games that end at once, however many are
+/// made, never hide the rooms that wait for players. Then the unfinished rooms are shared out
+/// by the source address they were asked for from: each source keeps its newest rooms, up to
+/// an equal share of the places (a source with fewer leaves its spare places to the others),
+/// and a room of no known address counts as a source of its own.
+pub fn listed(mut rooms: Vec<Registered>) -> Vec<RoomSummary> {
     let mut excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
-    rooms.retain(|room| {
-        let gives_way = excess > 0 && room.outcome.is_some();
+    rooms.retain(|registered| {
+        let gives_way = excess > 0 && registered.room.outcome.is_some();
         excess -= usize::from(gives_way);
         !gives_way
     });
-    rooms.drain(..excess);
+    if excess > 0 {
+        let kept = fair_shares(&rooms, MAX_LISTED_ROOMS);
+        rooms.retain(|registered| kept.contains(&registered.room.room));
+    }
+    let mut rooms: Vec<RoomSummary> = rooms
+        .into_iter()
+        .map(|registered| registered.room)
+        .collect();
     let next_to_go = |left: &[RoomSummary]| {
         let finished = left.iter().position(|room| room.outcome.is_some());
         finished.or((!left.is_empty()).then_some(0))
     };
     fit_in_a_frame(&mut rooms, next_to_go);
     rooms
+}
+
+/// Who a room counts against in the list: the source it was asked for from, or itself.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Source {
+    Address(IpAddr),
+    Unknown(RoomId),
+}
+
+/// Which of `rooms` (oldest first) fill `places`: every source gets the same share `share`
+/// (the largest that fits, its own rooms if fewer), and the places still free after it go, one
+/// each, to the sources with more rooms, those with the newest rooms first (so, all else
+/// equal, the oldest rooms give way, as they did before sources were counted). A source keeps
+/// its newest rooms. The rooms kept.
+fn fair_shares(rooms: &[Registered], places: usize) -> HashSet<RoomId> {
+    let source = |registered: &Registered| match registered.address {
+        Some(address) => Source::Address(address),
+        None => Source::Unknown(registered.room.room),
+    };
+    // Each source's rooms, newest first, the sources in the order of their newest room.
+    let mut by_source: Vec<(Source, Vec<RoomId>)> = Vec::new();
+    let mut index: HashMap<Source, usize> = HashMap::new();
+    for registered in rooms.iter().rev() {
+        let at = *index.entry(source(registered)).or_insert_with(|| {
+            by_source.push((source(registered), Vec::new()));
+            by_source.len() - 1
+        });
+        by_source[at].1.push(registered.room.room);
+    }
+    let taken = |share: usize| -> usize {
+        (by_source.iter())
+            .map(|(_, ids)| ids.len().min(share))
+            .sum()
+    };
+    let largest = by_source
+        .iter()
+        .map(|(_, ids)| ids.len())
+        .max()
+        .unwrap_or(0);
+    // The largest share that fits: `taken` grows with it, and 0 always fits.
+    let (mut share, mut too_large) = (0, largest + 1);
+    while too_large - share > 1 {
+        let middle = (share + too_large) / 2;
+        if taken(middle) <= places {
+            share = middle;
+        } else {
+            too_large = middle;
+        }
+    }
+    let mut spare = places - taken(share);
+    let mut kept = HashSet::new();
+    for (_, ids) in &by_source {
+        let mut allowance = ids.len().min(share);
+        if ids.len() > share && spare > 0 {
+            allowance += 1;
+            spare -= 1;
+        }
+        kept.extend(&ids[..allowance]);
+    }
+    kept
 }
 
 #[cfg(test)]
@@ -46,6 +123,12 @@ mod tests {
         }
     }
 
+    /// Rooms of no known address, as rooms stored before addresses were kept.
+    fn anonymous(rooms: Vec<RoomSummary>) -> Vec<Registered> {
+        let unknown = |room| Registered::here(room, None);
+        rooms.into_iter().map(unknown).collect()
+    }
+
     fn ids(rooms: &[RoomSummary]) -> Vec<u64> {
         rooms.iter().map(|room| room.room).collect()
     }
@@ -56,27 +139,63 @@ mod tests {
         // One room waits for players, then a flood of games over as soon as they were made.
         let mut rooms = vec![room(0, false)];
         rooms.extend((1..=cap + 40).map(|id| room(id, true)));
-        let shown = listed(rooms);
+        let shown = listed(anonymous(rooms));
         assert_eq!(shown.len(), MAX_LISTED_ROOMS);
         assert_eq!(shown[0].room, 0, "the waiting room stays");
         assert_eq!(shown[1].room, 42, "the 41 oldest finished ones went");
         assert_eq!(shown.last().map(|room| room.room), Some(cap + 40));
 
         // With only unfinished rooms past the cap, the oldest go.
-        let shown = listed((0..cap + 3).map(|id| room(id, false)).collect());
+        let shown = listed(anonymous((0..cap + 3).map(|id| room(id, false)).collect()));
         assert_eq!(ids(&shown), (3..cap + 3).collect::<Vec<_>>());
 
         // A few finished among many unfinished: those go first, then the oldest.
         let mut rooms: Vec<RoomSummary> = (0..cap + 5).map(|id| room(id, false)).collect();
         rooms[10].outcome = Some(Outcome::Tie);
         rooms[20].outcome = Some(Outcome::Tie);
-        let shown = ids(&listed(rooms));
+        let shown = ids(&listed(anonymous(rooms)));
         assert_eq!(shown.len(), MAX_LISTED_ROOMS);
         assert!(!shown.contains(&10) && !shown.contains(&20));
         assert_eq!(&shown[..2], &[3, 4]);
 
         // Under the cap nothing goes.
-        assert_eq!(ids(&listed(vec![room(1, true), room(2, false)])), [1, 2]);
+        assert_eq!(
+            ids(&listed(anonymous(vec![room(1, true), room(2, false)]))),
+            [1, 2]
+        );
+    }
+
+    #[test]
+    fn a_few_sources_that_fill_their_quotas_hide_nobody_elses_rooms() {
+        let from = |host: u8| Some(IpAddr::from([10, 0, 0, host]));
+        // Five people's rooms, the oldest; then four hosts make 64 rooms each.
+        let mut rooms: Vec<Registered> = (0..5)
+            .map(|id| Registered::here(room(id, false), from(100 + id as u8)))
+            .collect();
+        for made in 0..256u64 {
+            let host = (made % 4) as u8;
+            rooms.push(Registered::here(room(5 + made, false), from(host)));
+        }
+        let shown = ids(&listed(rooms));
+        assert_eq!(shown.len(), MAX_LISTED_ROOMS);
+        assert_eq!(&shown[..5], &[0, 1, 2, 3, 4], "everybody else's rooms stay");
+        for host in 0..4u64 {
+            let theirs: Vec<u64> = (shown.iter().copied())
+                .filter(|&id| id >= 5 && (id - 5) % 4 == host)
+                .collect();
+            // 195 places for four: 48 each, and the 3 left over one each.
+            assert!(
+                (48..=49).contains(&theirs.len()),
+                "host {host}: {}",
+                theirs.len()
+            );
+            let newest = 5 + 252 + host;
+            assert_eq!(theirs.last(), Some(&newest), "a source keeps its newest");
+        }
+        assert!(
+            shown.windows(2).all(|pair| pair[0] < pair[1]),
+            "oldest first"
+        );
     }
 
     #[test]
@@ -113,7 +232,7 @@ mod tests {
             codec::encode(&whole, Format::Json).is_err(),
             "too wide to send whole"
         );
-        let shown = listed(rooms);
+        let shown = listed(anonymous(rooms));
         let message = ServerMsg::Rooms {
             rooms: shown.clone(),
             partial: true,

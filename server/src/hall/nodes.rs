@@ -66,6 +66,17 @@ impl Hall {
             .is_some_and(|cluster| cluster.cut_off())
     }
 
+    /// This node's rooms and, in a cluster, every other node's, each once, by room id, with
+    /// the addresses they were asked for from.
+    pub(super) fn hall_registered(&self) -> Vec<Registered> {
+        let mut rooms = self.registered_here();
+        if self.cluster.is_some() {
+            rooms.extend(self.registered_elsewhere());
+            rooms.sort_by_key(|registered| registered.room.room);
+        }
+        rooms
+    }
+
     /// This node's rooms and, in a cluster, every other node's, each once, by room id.
     pub(super) fn hall_summaries(&self) -> Vec<RoomSummary> {
         let mut rooms = self.summaries();
