@@ -121,7 +121,13 @@ fn main() -> ExitCode {
         .with_env_filter(parlor_wire::log_filter("warn"))
         .with_writer(|| parlor_wire::LogWriter)
         .init();
-    let args = Args::parse();
+    let args = Args::try_parse().unwrap_or_else(|error| {
+        let _ = error.print();
+        if let Some(hint) = misplaced_window_option(&error) {
+            eprintln!("\n{hint}");
+        }
+        std::process::exit(error.exit_code());
+    });
     // Klotski's pattern tables are kept in the cache folder, for every search of this
     // process: the window's embedded server's solver seats, and the command-line tools.
     if let Ok(home) = Home::locate() {
@@ -165,6 +171,16 @@ fn main() -> ExitCode {
     }
 }
 
+/// Where an option of the window's put before a subcommand goes instead: the window's options
+/// stand alone, and the commands that reach a server take their own `--server`.
+fn misplaced_window_option(error: &clap::Error) -> Option<&'static str> {
+    (error.kind() == clap::error::ErrorKind::ArgumentConflict).then_some(
+        "--server, --data and --name open the window, so they take no subcommand. The commands \
+         that reach a server take --server after their own name: \
+         `client hexapawn brains --server URL list`, `client admin --server URL rooms`.",
+    )
+}
+
 /// The exit code after a write to a pipe nobody reads any more: 128 + SIGPIPE, what a shell
 /// reports for a program that SIGPIPE ended (Rust programs ignore the signal and get an error).
 const CLOSED_PIPE_EXIT: u8 = 128 + 13;
@@ -183,6 +199,24 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    #[test]
+    fn a_window_option_before_a_subcommand_is_told_where_it_goes() {
+        let hint = |words: &[&str]| {
+            let error = Args::try_parse_from(words).expect_err("refused");
+            misplaced_window_option(&error)
+        };
+        let told = hint(&[
+            "client",
+            "--server",
+            "ws://a:7878",
+            "hexapawn",
+            "brains",
+            "list",
+        ]);
+        assert!(told.is_some_and(|hint| hint.contains("brains --server URL")));
+        assert_eq!(hint(&["client", "--no-such-option"]), None);
+    }
 
     #[test]
     fn the_windows_read_their_tables_whole_and_the_command_line_searches_do_not() {

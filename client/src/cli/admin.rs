@@ -32,7 +32,8 @@ pub struct AdminArgs {
 
 #[derive(Subcommand, Debug)]
 pub enum AdminCommand {
-    /// The open rooms (the newest 200): id, game, creator, moves, and whether they are over.
+    /// The open rooms the lobby lists (200 at most): id, game, creator, moves, and whether they
+    /// are over.
     Rooms,
     /// End an unfinished room or auto match: its followers are told, nothing is stored of an
     /// unfinished game.
