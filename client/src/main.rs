@@ -174,7 +174,12 @@ fn main() -> ExitCode {
 /// Where an option of the window's put before a subcommand goes instead: the window's options
 /// stand alone, and the commands that reach a server take their own `--server`.
 fn misplaced_window_option(error: &clap::Error) -> Option<&'static str> {
-    (error.kind() == clap::error::ErrorKind::ArgumentConflict).then_some(
+    use clap::error::{ContextKind, ErrorKind};
+    // Only a clash of options with a subcommand names the subcommand; a clash of two options
+    // within one (`cave engine --first --second`) is not this.
+    let with_a_subcommand = error.kind() == ErrorKind::ArgumentConflict
+        && error.get(ContextKind::InvalidSubcommand).is_some();
+    with_a_subcommand.then_some(
         "--server, --data and --name open the window, so they take no subcommand. The commands \
          that reach a server take --server after their own name: \
          `client hexapawn brains --server URL list`, `client admin --server URL rooms`.",
@@ -216,6 +221,8 @@ mod tests {
         ]);
         assert!(told.is_some_and(|hint| hint.contains("brains --server URL")));
         assert_eq!(hint(&["client", "--no-such-option"]), None);
+        let two_sides = ["client", "cave", "engine", "--first", "--second"];
+        assert_eq!(hint(&two_sides), None, "a clash within a subcommand");
     }
 
     #[test]
