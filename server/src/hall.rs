@@ -435,15 +435,16 @@ impl Hall {
     }
 
     /// The rooms, here or on other nodes, that show `player` by another name: as their creator
-    /// or in a seat they took.
+    /// or in a seat they took or that is kept for them.
     pub fn rooms_naming_otherwise(&self, player: &Player) -> Vec<RoomId> {
         let otherwise = |shown: &Player| crate::players::shown_otherwise(shown, player);
         (self.hall_summaries().into_iter())
             .filter(|room| {
                 room.creator.as_ref().is_some_and(otherwise)
-                    || room.seats.iter().any(|seat| {
-                        matches!(seat, SeatState::Taken { player: Some(taker), .. } if otherwise(taker))
-                    })
+                    || room
+                        .seats
+                        .iter()
+                        .any(|seat| seat.player().is_some_and(otherwise))
             })
             .map(|room| room.room)
             .collect()

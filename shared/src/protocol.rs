@@ -318,6 +318,15 @@ impl SeatState {
         matches!(self, SeatState::Open | SeatState::Kept { .. })
     }
 
+    /// The player the seat names: who took it, or whom it is kept for.
+    pub fn player(&self) -> Option<&Player> {
+        match self {
+            SeatState::Taken { player, .. } => player.as_ref(),
+            SeatState::Kept { player } => Some(player),
+            SeatState::Open | SeatState::Ai { .. } => None,
+        }
+    }
+
     /// Whether player `me` may take the seat: it is open, or kept for them.
     pub fn may_be_taken_by(&self, me: Option<PlayerId>) -> bool {
         match self {

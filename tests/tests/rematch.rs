@@ -245,6 +245,36 @@ async fn the_rematch_a_finished_room_names_shows_its_makers_new_name() {
     );
 }
 
+/// Bob, for whom Ada's rematch keeps a seat, comes back under another name before he sits:
+/// the seat kept for him shows it, as a seat he took would.
+#[tokio::test]
+async fn a_seat_kept_for_a_player_shows_their_new_name() {
+    let (server, _dir) = start_server("play-again-kept-renamed");
+    let url = server.url();
+    let bob_secret = PlayerSecret::random();
+    let mut ada = Peer::connect(&url, Format::Json).await;
+    let mut bob = Peer::connect_as(&url, Format::Json, &bob_secret).await;
+    let (room, end) = play_to_the_end(&mut ada, &mut bob).await;
+    let again = end.again.expect("a finished room offers itself again");
+    let rematch = play_again(&mut ada, room, again.setup, again.seats).await;
+    let mut bob_l =
+        Peer::greet_as(Peer::raw(&url, Format::Binary).await, &bob_secret, "Bob L").await;
+    let kept_for_bob_l = |rooms: &[parlor_shared::protocol::RoomSummary]| {
+        let summary = rooms.iter().find(|summary| summary.room == rematch);
+        summary.is_some_and(|summary| {
+            matches!(&summary.seats[1], SeatState::Kept { player } if player.name == "Bob L")
+        })
+    };
+    let renamed = async {
+        while !kept_for_bob_l(&bob_l.list_rooms().await) {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(std::time::Duration::from_secs(10), renamed)
+        .await
+        .expect("the kept seat shows Bob's new name");
+}
+
 /// Whether the lobby `peer` sees lists `room`, and the rematch it names.
 async fn listed(peer: &mut Peer, room: RoomId) -> Option<Option<RoomId>> {
     let rooms = peer.list_rooms().await;
