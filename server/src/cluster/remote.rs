@@ -37,36 +37,54 @@ const ASK_AGAIN_EVERY: Duration = Duration::from_millis(200);
 /// outboxes.
 #[derive(Default)]
 pub struct RemoteRooms {
-    handles: Mutex<HashMap<RoomId, RoomHandle>>,
+    handles: Mutex<HashMap<RoomId, Remote>>,
     outboxes: Mutex<HashMap<ConnId, Weak<Outbox>>>,
     members: Members,
+}
+
+/// A room another node owns, as this node reaches it: its handle, and the sender of the
+/// handle's summary, which each new look at the room brings up to its owner's last word.
+struct Remote {
+    handle: RoomHandle,
+    summary: watch::Sender<RoomSummary>,
 }
 
 impl RemoteRooms {
     /// The handle of room `room`, owned by another node: while the lobby lists it, or always
     /// when `unlisted` is its summary (a room the store has in progress, not heard of yet).
+    /// Its summary is the owner's last announced (at most [`ANNOUNCE_EVERY`] old) when the
+    /// lobby has one.
     pub fn handle(
         &self,
         cluster: &Arc<Cluster>,
         room: RoomId,
         unlisted: Option<RoomSummary>,
     ) -> Option<RoomHandle> {
+        let announced = cluster.lobby.summary_of(room, Instant::now());
         let mut handles = crate::lock(&self.handles);
-        handles.retain(|_, handle| !handle.inbox.is_closed());
-        if let Some(handle) = handles.get(&room) {
-            return Some(handle.clone());
+        handles.retain(|_, remote| !remote.handle.inbox.is_closed());
+        if let Some(remote) = handles.get(&room) {
+            if let Some(announced) = announced {
+                remote.summary.send_if_modified(|summary| {
+                    let newer = *summary != announced;
+                    *summary = announced;
+                    newer
+                });
+            }
+            return Some(remote.handle.clone());
         }
-        let summary = cluster
-            .lobby
-            .summary_of(room, Instant::now())
-            .or(unlisted)?;
+        let (summary, summaries) = watch::channel(announced.or(unlisted)?);
         let (inbox, commands) = mpsc::channel(ROOM_INBOX);
         let handle = RoomHandle {
             inbox,
-            summary: watch::channel(summary).1,
+            summary: summaries,
         };
         tokio::spawn(forward(Arc::clone(cluster), room, commands));
-        handles.insert(room, handle.clone());
+        let remote = Remote {
+            handle: handle.clone(),
+            summary,
+        };
+        handles.insert(room, remote);
         Some(handle)
     }
 

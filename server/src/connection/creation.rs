@@ -15,11 +15,16 @@ use std::time::Duration;
 use super::Connection;
 use crate::cluster::Creation;
 use crate::hall::Hall;
-use crate::room::{PlayedAgain, RoomCommand, Subscriber, seats_kept};
+use crate::room::{PlayedAgain, RoomCommand, RoomHandle, Subscriber, seats_kept};
 use crate::room_caps::{RoomKind, RoomOwner};
 
 /// How often a rematch on another node is looked at, until it has closed or its game is over.
 const LOOK_AGAIN_EVERY: Duration = Duration::from_secs(2);
+
+/// How long a `PlayAgain` waits for the word that a finished room on another node is over (its
+/// owner says so within `cluster::lobby::ANNOUNCE_EVERY`), and how often it looks.
+const END_HEARD_WITHIN: Duration = Duration::from_millis(1500);
+const LOOK_AGAIN_AT_THE_END_EVERY: Duration = Duration::from_millis(100);
 
 impl Connection {
     /// Makes the room and answers `RoomCreated` or `RoomRefused`. For a `PlayAgain`, the new
@@ -33,7 +38,7 @@ impl Connection {
         played_again: Option<RoomId>,
     ) -> anyhow::Result<()> {
         let finished = match played_again {
-            Some(old) => self.hall.find_room(old).await.map(|handle| (old, handle)),
+            Some(old) => self.finished_room(old).await.map(|handle| (old, handle)),
             None => None,
         };
         let kept = (finished.as_ref())
@@ -78,6 +83,22 @@ impl Connection {
             Err((code, message)) => ServerMsg::RoomRefused { code, message },
         };
         self.send(&answer).await
+    }
+
+    /// Room `room`, which a `PlayAgain` plays again. The client asks once it has seen the game
+    /// end, but the summary of a room on another node is its owner's last word, which may be
+    /// that moment late: it is looked at again until it shows the end, for a while.
+    async fn finished_room(&self, room: RoomId) -> Option<RoomHandle> {
+        let given_up_at = tokio::time::Instant::now() + END_HEARD_WITHIN;
+        loop {
+            let handle = self.hall.find_room(room).await?;
+            let over = handle.summary.borrow().outcome.is_some();
+            let here = self.hall.local_room(room).is_some();
+            if over || here || tokio::time::Instant::now() >= given_up_at {
+                return Some(handle);
+            }
+            tokio::time::sleep(LOOK_AGAIN_AT_THE_END_EVERY).await;
+        }
     }
 
     async fn make_room(&mut self, creation: Creation) -> Result<RoomId, (ErrorCode, String)> {

@@ -148,7 +148,21 @@ async fn play_again_through_another_node_is_shown_to_the_other_player() {
     };
     let nodes = [services.node("a"), services.node("b")];
     let (mut x, mut y, room, rematch) = played_again_through_the_other_node(&nodes).await;
-    listed(&mut x, rematch).await;
+    // Y asked as soon as the game ended, through B, of a room A owns: the rematch keeps its
+    // seats for the two all the same, whoever else comes, through either node.
+    let kept = |peer: &Peer| SeatState::Kept {
+        player: peer.player.clone().expect("greeted"),
+    };
+    let summary = listed(&mut x, rematch).await;
+    assert_eq!(summary.seats, vec![kept(&y), kept(&x)]);
+    for node in &nodes {
+        let mut stranger = node.peer(&PlayerSecret::random()).await;
+        listed(&mut stranger, rematch).await;
+        let refused = stranger
+            .join_refused(rematch, 1, ErrorCode::SeatTaken)
+            .await;
+        assert!(refused.contains("kept for"), "{refused}");
+    }
     x.join(rematch, 1).await;
 
     // Nobody follows the finished room any more: no abandon clock runs for it (its row is
