@@ -1,12 +1,13 @@
 //! Which open rooms the lobby's list names when there are more than it holds (200) or one
-//! frame holds. Past the cap finished rooms give way first; then no source address takes more
-//! than its share, so a few hosts that fill their room quotas cannot hide everybody else's
-//! rooms.
+//! frame holds. Finished rooms give way first; then no source address takes more than its
+//! share, of the places or of the frame, so a few hosts that fill their room quotas cannot
+//! hide everybody else's rooms, however long the names they give.
 
 use std::collections::{HashMap, HashSet};
 use std::net::IpAddr;
 
 use parlor_shared::protocol::{RoomId, RoomSummary};
+use serde::Serialize;
 
 use super::MAX_LISTED_ROOMS;
 use crate::frame_fit::fit_in_a_frame;
@@ -18,7 +19,8 @@ use crate::room_caps::Registered;
 /// made, never hide the rooms that wait for players. Then the unfinished rooms are shared out
 /// by the source address they were asked for from: each source keeps its newest rooms, up to
 /// an equal share of the places (a source with fewer leaves its spare places to the others),
-/// and a room of no known address counts as a source of its own.
+/// and a room of no known address counts as a source of its own. Past a frame, finished rooms
+/// go first again, then the oldest rooms of the sources with the most.
 pub fn listed(mut rooms: Vec<Registered>) -> Vec<RoomSummary> {
     let mut excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
     rooms.retain(|registered| {
@@ -30,16 +32,9 @@ pub fn listed(mut rooms: Vec<Registered>) -> Vec<RoomSummary> {
         let kept = fair_shares(&rooms, MAX_LISTED_ROOMS);
         rooms.retain(|registered| kept.contains(&registered.room.room));
     }
-    let mut rooms: Vec<RoomSummary> = rooms
-        .into_iter()
-        .map(|registered| registered.room)
-        .collect();
-    let next_to_go = |left: &[RoomSummary]| {
-        let finished = left.iter().position(|room| room.outcome.is_some());
-        finished.or((!left.is_empty()).then_some(0))
-    };
+    let mut rooms: Vec<Listed> = rooms.into_iter().map(Listed::from).collect();
     fit_in_a_frame(&mut rooms, next_to_go);
-    rooms
+    rooms.into_iter().map(|listed| listed.room).collect()
 }
 
 /// Who a room counts against in the list: the source it was asked for from, or itself.
@@ -49,22 +44,61 @@ enum Source {
     Unknown(RoomId),
 }
 
+impl Source {
+    fn of(registered: &Registered) -> Source {
+        match registered.address {
+            Some(address) => Source::Address(address),
+            None => Source::Unknown(registered.room.room),
+        }
+    }
+}
+
+/// A room of the list, sent as its summary alone.
+#[derive(Serialize)]
+#[serde(transparent)]
+struct Listed {
+    room: RoomSummary,
+    #[serde(skip)]
+    source: Source,
+}
+
+impl From<Registered> for Listed {
+    fn from(registered: Registered) -> Listed {
+        Listed {
+            source: Source::of(&registered),
+            room: registered.room,
+        }
+    }
+}
+
+/// Which room of `left` (oldest first) leaves the list when it does not fit a frame: the
+/// oldest finished one, else the oldest of the source with the most rooms listed, so that long
+/// names cut the list as fairly as its length does.
+fn next_to_go(left: &[Listed]) -> Option<usize> {
+    if let Some(finished) = left.iter().position(|listed| listed.room.outcome.is_some()) {
+        return Some(finished);
+    }
+    let mut counts: HashMap<Source, usize> = HashMap::new();
+    for listed in left {
+        *counts.entry(listed.source).or_default() += 1;
+    }
+    let most = counts.values().copied().max()?;
+    left.iter()
+        .position(|listed| counts[&listed.source] == most)
+}
+
 /// Which of `rooms` (oldest first) fill `places`: every source gets the same share `share`
 /// (the largest that fits, its own rooms if fewer), and the places still free after it go, one
 /// each, to the sources with more rooms, those with the newest rooms first (so, all else
 /// equal, the oldest rooms give way, as they did before sources were counted). A source keeps
 /// its newest rooms. The rooms kept.
 fn fair_shares(rooms: &[Registered], places: usize) -> HashSet<RoomId> {
-    let source = |registered: &Registered| match registered.address {
-        Some(address) => Source::Address(address),
-        None => Source::Unknown(registered.room.room),
-    };
     // Each source's rooms, newest first, the sources in the order of their newest room.
     let mut by_source: Vec<(Source, Vec<RoomId>)> = Vec::new();
     let mut index: HashMap<Source, usize> = HashMap::new();
     for registered in rooms.iter().rev() {
-        let at = *index.entry(source(registered)).or_insert_with(|| {
-            by_source.push((source(registered), Vec::new()));
+        let at = *index.entry(Source::of(registered)).or_insert_with(|| {
+            by_source.push((Source::of(registered), Vec::new()));
             by_source.len() - 1
         });
         by_source[at].1.push(registered.room.room);
@@ -198,13 +232,12 @@ mod tests {
         );
     }
 
-    #[test]
-    fn the_widest_rooms_are_cut_to_a_frame_finished_first_then_the_oldest() {
-        use parlor_shared::codec::{self, Format};
+    /// A room as wide as a summary gets: the longest names, the largest numbers.
+    fn widest(id: u64, finished: bool) -> RoomSummary {
         use parlor_shared::identity::widest_player;
-        use parlor_shared::protocol::{RematchRoom, SeatState, ServerMsg};
+        use parlor_shared::protocol::{RematchRoom, SeatState};
         let someone = widest_player();
-        let widest = |id: u64, finished: bool| RoomSummary {
+        RoomSummary {
             creator: Some(someone.clone()),
             seats: vec![
                 SeatState::Taken {
@@ -219,27 +252,31 @@ mod tests {
             }),
             version: u64::MAX,
             ..room(id, finished)
+        }
+    }
+
+    /// Whether `rooms` fit one frame, in both formats.
+    fn fit_a_frame(rooms: &[RoomSummary]) -> bool {
+        use parlor_shared::codec::{self, Format};
+        use parlor_shared::protocol::ServerMsg;
+        let message = ServerMsg::Rooms {
+            rooms: rooms.to_vec(),
+            partial: true,
         };
+        [Format::Json, Format::Binary]
+            .into_iter()
+            .all(|format| codec::encode(&message, format).is_ok())
+    }
+
+    #[test]
+    fn the_widest_rooms_are_cut_to_a_frame_finished_first_then_the_oldest() {
         let mut rooms: Vec<RoomSummary> = (0..MAX_LISTED_ROOMS as u64)
             .map(|id| widest(id, false))
             .collect();
         rooms[150] = widest(150, true);
-        let whole = ServerMsg::Rooms {
-            rooms: rooms.clone(),
-            partial: true,
-        };
-        assert!(
-            codec::encode(&whole, Format::Json).is_err(),
-            "too wide to send whole"
-        );
+        assert!(!fit_a_frame(&rooms), "too wide to send whole");
         let shown = listed(anonymous(rooms));
-        let message = ServerMsg::Rooms {
-            rooms: shown.clone(),
-            partial: true,
-        };
-        for format in [Format::Json, Format::Binary] {
-            assert!(codec::encode(&message, format).is_ok(), "{format:?}");
-        }
+        assert!(fit_a_frame(&shown));
         let ids = ids(&shown);
         assert!(!ids.contains(&150), "the finished room went first");
         assert_eq!(
@@ -248,5 +285,33 @@ mod tests {
             "then the oldest"
         );
         assert!(ids.windows(2).all(|pair| pair[0] < pair[1]), "in order");
+    }
+
+    #[test]
+    fn hosts_whose_wide_rooms_fill_the_frame_hide_nobody_elses_rooms() {
+        let from = |host: u8| Some(IpAddr::from([10, 0, 0, host]));
+        // Three people's rooms, the oldest; then two hosts make 64 of the widest rooms each:
+        // fewer than the list's places, more than a frame holds.
+        let mut rooms: Vec<Registered> = (0..3)
+            .map(|id| Registered::here(widest(id, false), from(100 + id as u8)))
+            .collect();
+        for made in 0..128u64 {
+            let host = (made % 2) as u8;
+            rooms.push(Registered::here(widest(3 + made, false), from(host)));
+        }
+        assert!(rooms.len() < MAX_LISTED_ROOMS);
+        let every = rooms.iter().map(|r| r.room.clone()).collect::<Vec<_>>();
+        assert!(!fit_a_frame(&every), "too wide to send whole");
+        let shown = ids(&listed(rooms));
+        assert!(shown.len() > 3, "{shown:?}");
+        assert_eq!(&shown[..3], &[0, 1, 2], "everybody else's rooms stay");
+        let of_host = |host: u64| {
+            let theirs = shown.iter().filter(|&&id| id >= 3 && (id - 3) % 2 == host);
+            theirs.copied().collect::<Vec<u64>>()
+        };
+        let (first, second) = (of_host(0), of_host(1));
+        assert!(first.len().abs_diff(second.len()) <= 1, "{shown:?}");
+        assert_eq!(first.last(), Some(&(3 + 126)), "a source keeps its newest");
+        assert_eq!(second.last(), Some(&(3 + 127)));
     }
 }
