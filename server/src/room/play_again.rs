@@ -100,9 +100,12 @@ impl Room {
 
 /// The seats that a room made with `setup` and `seats` to play the finished room `finished`
 /// again keeps for that game's players, one per seat: `maker`'s at the first person's seat
-/// (where its window sits down), the other players' at the next ones, in the order they sat.
-/// Nothing is kept unless the game is over, `maker` played in it, and the new room plays the
-/// same game with people and AIs in the same seats, as the room named as its rematch does.
+/// (where its window sits down), the other players' at the next ones, in the order of the
+/// finished room's seats. Nothing is kept unless the game is over, `maker` played in it, and
+/// the new room plays the same game with people and AIs in the same seats. Its setup may
+/// differ from the one the finished room offers (which the summary does not carry): such a
+/// room, which the finished room does not name (`Room::played_again`), is still only the
+/// maker's own, and keeping its seats for the maker's opponents takes nothing from anyone.
 pub fn seats_kept(
     finished: &RoomSummary,
     setup: &GameSetup,
