@@ -119,10 +119,12 @@ struct Args {
     #[arg(long, default_value_t = Limits::default().max_rooms,
           value_parser = at_least(1usize))]
     max_rooms: usize,
-    /// Unfinished rooms with AI seats, server-wide (each search waits its turn in the AI pool).
+    /// Unfinished rooms with AI seats, server-wide (each search waits its turn in the AI pool;
+    /// 0: none, every room is played by people).
     #[arg(long, default_value_t = Limits::default().max_ai_rooms)]
     max_ai_rooms: usize,
-    /// Spectators one room may have.
+    /// Spectators one room may have (0: nobody may watch; players still play, and one whose
+    /// seat is taken over from another connection leaves the room).
     #[arg(long, default_value_t = Limits::default().spectators_per_room)]
     spectators_per_room: usize,
     /// Seconds of silence (not even a pong) after which a connection is closed. The server
