@@ -89,10 +89,17 @@ impl Identity {
 
     /// The identity in `path` (a kept one or an export), checked as a server would check it.
     pub fn read(path: &Path) -> anyhow::Result<Identity> {
+        Identity::read_with_given_name(path).map(|(identity, _)| identity)
+    }
+
+    /// The identity in `path`, as [`Identity::read`] reads it, and the name as the file gives
+    /// it, which may hold characters names may not have (read without them).
+    pub fn read_with_given_name(path: &Path) -> anyhow::Result<(Identity, String)> {
         let text =
             read_text_file(path).with_context(|| format!("cannot read {}", path.display()))?;
         let mut identity: Identity = serde_json::from_str(&text)
             .with_context(|| format!("{} is not a Parlor identity file", path.display()))?;
+        let given = identity.name.clone();
         if !identity.secret.is_strong() {
             bail!(
                 "{}: its secret is not {} random hex digits; the file was damaged or made by hand",
@@ -103,7 +110,7 @@ impl Identity {
         // A name kept before invisible characters were refused reads without them.
         identity.name = check_name(&without_refused_characters(&identity.name))
             .map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
-        Ok(identity)
+        Ok((identity, given))
     }
 
     /// Keeps the identity in `path` (the kept identity file, whose folder is made if need

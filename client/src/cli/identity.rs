@@ -71,7 +71,7 @@ pub fn run(command: IdentityCommand, out: &mut impl Write) -> anyhow::Result<Exi
             )?;
         }
         IdentityCommand::Import { file, replace } => {
-            let imported = Identity::read(&file)?;
+            let (imported, given) = Identity::read_with_given_name(&file)?;
             if path.exists() && !replace {
                 let current = Identity::read(&path)?;
                 if current.secret != imported.secret {
@@ -85,11 +85,7 @@ pub fn run(command: IdentityCommand, out: &mut impl Write) -> anyhow::Result<Exi
             imported.write(&path)?;
             writeln!(out, "You are {:?} on this machine now.", imported.name)?;
             // A name the file holds with characters names may not have reads without them.
-            let written: serde_json::Value =
-                serde_json::from_str(&std::fs::read_to_string(&file)?)?;
-            if let Some(given) = written["name"].as_str()
-                && given != imported.name
-            {
+            if given != imported.name {
                 writeln!(
                     out,
                     "(The file named you {given:?}: a name may not hold '#' or invisible \
