@@ -14,14 +14,18 @@ use super::{ClosingWords, Room, RoomCommand, Subscriber};
 impl Room {
     /// When the room may close, if nobody follows it by then: `linger` after its game was
     /// stored, or, while its game is unfinished, `abandoned_after` after it lost its last
-    /// follower. `None` while it must stay open (followed, over but not stored, or naming a
-    /// rematch that waits for its players: the lobby marks that rematch for them by it).
+    /// follower. `None` while it must stay open (followed, or over but not stored). A room
+    /// naming a rematch that waits for its players stays longer, for the lobby marks that
+    /// rematch for them by it: until the rematch closes or its game ends (the maker's
+    /// connection's `tell_when_closed` says so), but no more than `abandoned_after` past the
+    /// end, for that word may never come (the maker's node gone, the bus down).
     pub(super) fn closing_time(&self) -> Option<tokio::time::Instant> {
-        if self.rematch.is_some() {
-            return None;
-        }
         if self.recorded_at.is_some() {
-            return (self.audience).closing_time(self.recorded_at, self.lifetimes.linger);
+            let linger = match self.rematch {
+                Some(_) => (self.lifetimes.linger).max(self.lifetimes.abandoned_after),
+                None => self.lifetimes.linger,
+            };
+            return (self.audience).closing_time(self.recorded_at, linger);
         }
         if self.state.outcome().is_some() {
             return None;

@@ -393,3 +393,62 @@ async fn a_kept_seat_is_its_players_alone_and_stays_kept_after_a_restart() {
     join(&room, &second, 1).await.expect("kept for player 2");
     join(&room, &first, 0).await.expect("kept for player 1");
 }
+
+/// A Numeric Klotski room for one person, two slides from solved, made by test player 1: its
+/// id and setup.
+async fn puzzle_room(hall: &Hall) -> (RoomId, GameSetup) {
+    use parlor_shared::klotski::{KlotskiBoard, parse_puzzle};
+    let board = KlotskiBoard::of(&parse_puzzle("2 3\n1 2 3\n0 4 5\n0\n").unwrap());
+    let setup = GameSetup::Klotski(board);
+    let maker = test_player(1);
+    let created = hall.create_room(setup.clone(), vec![SeatSpec::Human], &maker);
+    (created.await.unwrap(), setup)
+}
+
+#[tokio::test]
+async fn a_room_naming_a_rematch_closes_at_last_though_it_never_hears_the_rematch_closed() {
+    use parlor_shared::game::GameMove;
+    use parlor_shared::klotski::{GiveUpReason, KlotskiMove};
+    let store = Store::in_memory().unwrap();
+    let lifetimes = RoomLifetimes {
+        linger: Duration::from_millis(100),
+        ..abandoned_after(Duration::from_millis(800))
+    };
+    let hall = Hall::new(store, lifetimes);
+    let (id, setup) = puzzle_room(&hall).await;
+    let room = hall.room(id).unwrap();
+    let player = TestFollower::new(1);
+    let token = join(&room, &player, 0).await.unwrap();
+    let give_up = RoomCommand::Move {
+        token,
+        version: version_of(&room),
+        mv: GameMove::Klotski(KlotskiMove::GiveUp(GiveUpReason::Player)),
+        who: player.who.clone(),
+    };
+    room.inbox.send(give_up).await.unwrap();
+    let mut summary = room.summary.clone();
+    summary.wait_for(|s| s.outcome.is_some()).await.unwrap();
+    let ended = Instant::now();
+    // The player plays again, then goes; the word that the rematch closed is lost (room 999
+    // is nowhere: its maker's node went with it).
+    let made = PlayedAgain {
+        rematch: 999,
+        setup,
+        seats: vec![SeatSpec::Human],
+        replacing: None,
+    };
+    let who = player.who.clone();
+    room.inbox
+        .send(RoomCommand::PlayedAgain { made, who })
+        .await
+        .unwrap();
+    summary.wait_for(|s| s.rematch.is_some()).await.unwrap();
+    let who = player.who.clone();
+    room.inbox.send(RoomCommand::Leave { who }).await.unwrap();
+    tokio::time::sleep(lifetimes.linger * 3).await;
+    assert!(
+        hall.room(id).is_some(),
+        "it stays past its linger for the rematch"
+    );
+    closes_in_its_time(&hall, id, ended, lifetimes.abandoned_after).await;
+}
