@@ -62,14 +62,16 @@ pub async fn index_stored_games(client: &impl GenericClient) -> anyhow::Result<(
 }
 
 /// The newest records first, and `viewer`'s own newest among or after them; a row that does
-/// not read back is logged and left out.
+/// not read back is logged and left out. One `IN` over both lists, not two joined by `OR`:
+/// PostgreSQL cannot make a join of an `OR`, and would read every stored game.
 pub async fn list(client: &Client, viewer: Option<PlayerId>) -> anyhow::Result<Vec<RecordSummary>> {
     let rows = client
         .query(
             "SELECT id, game, seats, outcome, move_count, finished_at, players FROM games
-             WHERE id IN (SELECT id FROM games ORDER BY id DESC LIMIT $1)
-                OR id IN (SELECT game FROM game_players WHERE player = $2
-                          ORDER BY game DESC LIMIT $3)
+             WHERE id IN (SELECT id FROM (SELECT id FROM games ORDER BY id DESC LIMIT $1) newest
+                          UNION ALL
+                          SELECT game FROM (SELECT game FROM game_players WHERE player = $2
+                                            ORDER BY game DESC LIMIT $3) own)
              ORDER BY id DESC",
             &[
                 &i64::from(RECORD_LIST_LIMIT),
