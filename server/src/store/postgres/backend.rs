@@ -96,8 +96,9 @@ impl Backend for PgStore {
     }
 
     fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
+        // The game and its players' index rows go in together, or a retry stores it twice.
         let record = record.clone();
-        self.blocking(true, move |client| {
+        self.in_transaction(move |client| {
             Box::pin(async move { records::insert(client, &record).await })
         })
     }
