@@ -192,11 +192,13 @@ fn no_such_brain(name: &str) -> ServerMsg {
     error(ErrorCode::NoSuchBrain, format!("no brain named {name:?}"))
 }
 
-/// `records` cut to what one frame holds: the hall's oldest go first, the asker's own stay.
+/// `records` (newest first, the asker's own older ones after them) cut to what one frame
+/// holds: the hall's oldest go first, the asker's own stay, unless they do not fit alone
+/// (up to 250 games under long names): then the oldest of them go too.
 fn fitting_a_frame(mut records: Vec<RecordSummary>, asker: PlayerId) -> Vec<RecordSummary> {
     let theirs = |record: &RecordSummary| record.players.contains(&Some(asker));
     fit_in_a_frame(&mut records, |left| {
-        left.iter().rposition(|record| !theirs(record))
+        (left.iter().rposition(|record| !theirs(record))).or(left.len().checked_sub(1))
     });
     records
 }
@@ -248,5 +250,13 @@ mod tests {
         // A list that fits is left whole.
         let narrow: Vec<RecordSummary> = records.iter().take(3).cloned().collect();
         assert_eq!(fitting_a_frame(narrow.clone(), ada), narrow);
+
+        // The asker's own, too many to fit alone: their newest, as many as fit.
+        let own: Vec<RecordSummary> = (0..hall + 50).map(|id| widest(id, ada)).collect();
+        let fitted = fitting_a_frame(own.clone(), ada);
+        let message = ServerMsg::Records(fitted.clone());
+        assert!(codec::encode(&message, Format::Json).is_ok());
+        assert!(fitted.len() > 100, "{}", fitted.len());
+        assert_eq!(fitted[..], own[..fitted.len()], "their newest");
     }
 }
