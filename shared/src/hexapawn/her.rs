@@ -380,6 +380,12 @@ impl Her {
         self.drawn.clear();
     }
 
+    /// How many beads of the game in progress its end would judge.
+    #[cfg(test)]
+    pub(super) fn draws_pending(&self) -> usize {
+        self.drawn.len()
+    }
+
     /// Ends the game: after a loss (or resignation) the last drawn bead is confiscated; all the
     /// other drawn beads, and after a win all of them, stay in their boxes.
     pub fn finish(&mut self, result: HerResult) {
