@@ -43,36 +43,47 @@ pub struct RemoteRooms {
 }
 
 /// A room another node owns, as this node reaches it: its handle, and the sender of the
-/// handle's summary, which each new look at the room brings up to its owner's last word.
+/// handle's summary, which a look at the room brings up to its owner's last word, at most
+/// every [`LOOK_AT_THE_LOBBY_EVERY`] (each look searches every node's announced rooms).
 struct Remote {
     handle: RoomHandle,
     summary: watch::Sender<RoomSummary>,
+    looked_at: Instant,
 }
+
+/// How often a remote room's handle takes the lobby's word for its summary, at most.
+const LOOK_AT_THE_LOBBY_EVERY: Duration = Duration::from_millis(100);
 
 impl RemoteRooms {
     /// The handle of room `room`, owned by another node: while the lobby lists it, or always
     /// when `unlisted` is its summary (a room the store has in progress, not heard of yet).
-    /// Its summary is the owner's last announced (at most [`ANNOUNCE_EVERY`] old) when the
-    /// lobby has one.
+    /// Its summary is the owner's last announced (at most [`HEARD_FOR`] old) when the lobby
+    /// has one.
     pub fn handle(
         &self,
         cluster: &Arc<Cluster>,
         room: RoomId,
         unlisted: Option<RoomSummary>,
     ) -> Option<RoomHandle> {
-        let announced = cluster.lobby.summary_of(room, Instant::now());
+        let now = Instant::now();
+        // The lobby is read under this lock, so two looks at once cannot put an older word
+        // after a newer one.
         let mut handles = crate::lock(&self.handles);
         handles.retain(|_, remote| !remote.handle.inbox.is_closed());
-        if let Some(remote) = handles.get(&room) {
-            if let Some(announced) = announced {
-                remote.summary.send_if_modified(|summary| {
-                    let newer = *summary != announced;
-                    *summary = announced;
-                    newer
-                });
+        if let Some(remote) = handles.get_mut(&room) {
+            if now >= remote.looked_at + LOOK_AT_THE_LOBBY_EVERY {
+                remote.looked_at = now;
+                if let Some(announced) = cluster.lobby.summary_of(room, now) {
+                    remote.summary.send_if_modified(|summary| {
+                        let newer = *summary != announced;
+                        *summary = announced;
+                        newer
+                    });
+                }
             }
             return Some(remote.handle.clone());
         }
+        let announced = cluster.lobby.summary_of(room, now);
         let (summary, summaries) = watch::channel(announced.or(unlisted)?);
         let (inbox, commands) = mpsc::channel(ROOM_INBOX);
         let handle = RoomHandle {
@@ -83,6 +94,7 @@ impl RemoteRooms {
         let remote = Remote {
             handle: handle.clone(),
             summary,
+            looked_at: now,
         };
         handles.insert(room, remote);
         Some(handle)
