@@ -138,8 +138,9 @@ struct Room {
     /// Everybody who receives the room's states: seat holders and spectators.
     audience: Audience,
     record: Option<RecordId>,
-    /// The room that plays the finished game again, once one of its players made it.
+    /// The room that plays the finished game again, once one of its players made it, and when.
     rematch: Option<RematchRoom>,
+    rematch_named_at: Option<tokio::time::Instant>,
     /// The version an AI search is running for, so only one runs at a time.
     ai_thinking: Option<u64>,
     /// The moves an AI seat has planned beyond the one it made, played without searching
@@ -250,6 +251,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         audience: Audience::default(),
         record: None,
         rematch: None,
+        rematch_named_at: None,
         ai_thinking: None,
         ai_plan: VecDeque::new(),
         her,

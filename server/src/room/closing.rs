@@ -4,6 +4,8 @@
 //! too). A write the store refused (the finished game, an AI's move) is tried again every
 //! `store_retry` until it is stored, so that the game goes on and the room can close then.
 
+use std::time::Duration;
+
 use tracing::{info, warn};
 
 use parlor_shared::protocol::{ErrorCode, RoomId, ServerMsg};
@@ -17,15 +19,16 @@ impl Room {
     /// follower. `None` while it must stay open (followed, or over but not stored). A room
     /// naming a rematch that waits for its players stays longer, for the lobby marks that
     /// rematch for them by it: until the rematch closes or its game ends (the maker's
-    /// connection's `tell_when_closed` says so), but no more than `abandoned_after` past the
-    /// end, for that word may never come (the maker's node gone, the bus down).
+    /// connection's `tell_when_closed` says so), but no more than `abandoned_after` after it
+    /// was named, for that word may never come (the maker's node gone, the bus down).
     pub(super) fn closing_time(&self) -> Option<tokio::time::Instant> {
-        if self.recorded_at.is_some() {
-            let linger = match self.rematch {
-                Some(_) => (self.lifetimes.linger).max(self.lifetimes.abandoned_after),
-                None => self.lifetimes.linger,
-            };
-            return (self.audience).closing_time(self.recorded_at, linger);
+        if let Some(recorded_at) = self.recorded_at {
+            let lingered = recorded_at + self.lifetimes.linger;
+            let rematch_waited = (self.rematch.as_ref())
+                .and(self.rematch_named_at)
+                .map(|named_at| named_at + self.lifetimes.abandoned_after);
+            let closes_at = lingered.max(rematch_waited.unwrap_or(lingered));
+            return self.audience.closing_time(Some(closes_at), Duration::ZERO);
         }
         if self.state.outcome().is_some() {
             return None;

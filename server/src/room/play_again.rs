@@ -79,6 +79,7 @@ impl Room {
             room: rematch,
             by: who.player.clone(),
         });
+        self.rematch_named_at = Some(tokio::time::Instant::now());
         self.broadcast();
     }
 
