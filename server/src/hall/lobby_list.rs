@@ -20,7 +20,8 @@ use crate::room_caps::Registered;
 /// by the source address they were asked for from: each source keeps its newest rooms, up to
 /// an equal share of the places (a source with fewer leaves its spare places to the others),
 /// and a room of no known address counts as a source of its own. Past a frame, finished rooms
-/// go first again, then the oldest rooms of the sources with the most.
+/// that name no rematch go first, then the oldest rooms of the sources whose rooms take the
+/// most bytes.
 pub fn listed(mut rooms: Vec<Registered>) -> Vec<RoomSummary> {
     let mut excess = rooms.len().saturating_sub(MAX_LISTED_ROOMS);
     rooms.retain(|registered| {
@@ -60,32 +61,46 @@ struct Listed {
     room: RoomSummary,
     #[serde(skip)]
     source: Source,
+    /// Its summary's size in JSON, the larger format.
+    #[serde(skip)]
+    bytes: usize,
 }
 
 impl From<Registered> for Listed {
     fn from(registered: Registered) -> Listed {
+        let bytes = serde_json::to_vec(&registered.room).map_or(0, |json| json.len());
         Listed {
             source: Source::of(&registered),
             room: registered.room,
+            bytes,
         }
     }
 }
 
 /// Which room of `left` (oldest first) leaves the list when it does not fit a frame: the
-/// oldest finished one, else the oldest of the source with the most rooms listed, so that long
-/// names cut the list as fairly as its length does.
+/// oldest finished one that names no rematch (it lingers only for its last watchers), else
+/// the oldest of the sources whose rooms take the most of the frame, so that long names cut
+/// the list as fairly as its length does and cannot push out the rooms, or the rematch marks,
+/// of people with short ones.
 fn next_to_go(left: &[Listed]) -> Option<usize> {
-    if let Some(finished) = left.iter().position(|listed| listed.room.outcome.is_some()) {
+    let lingering =
+        |listed: &Listed| listed.room.outcome.is_some() && listed.room.rematch.is_none();
+    if let Some(finished) = left.iter().position(lingering) {
         return Some(finished);
     }
-    let mut counts: HashMap<Source, usize> = HashMap::new();
+    let mut taken: HashMap<Source, usize> = HashMap::new();
     for listed in left {
-        *counts.entry(listed.source).or_default() += 1;
+        *taken.entry(listed.source).or_default() += listed.bytes;
     }
-    let most = counts.values().copied().max()?;
+    let most = taken.values().copied().max()?;
     left.iter()
-        .position(|listed| counts[&listed.source] == most)
+        .position(|listed| taken[&listed.source] + ABOUT_AS_MUCH >= most)
 }
+
+/// How many bytes less than the most a source may take and still count as taking as much,
+/// so that among sources that take about the same (a room id one digit longer), the oldest
+/// room goes, not the newest.
+const ABOUT_AS_MUCH: usize = 512;
 
 /// Which of `rooms` (oldest first) fill `places`: every source gets the same share `share`
 /// (the largest that fits, its own rooms if fewer), and the places still free after it go, one
@@ -273,7 +288,10 @@ mod tests {
         let mut rooms: Vec<RoomSummary> = (0..MAX_LISTED_ROOMS as u64)
             .map(|id| widest(id, false))
             .collect();
-        rooms[150] = widest(150, true);
+        rooms[150] = RoomSummary {
+            rematch: None,
+            ..widest(150, true)
+        };
         assert!(!fit_a_frame(&rooms), "too wide to send whole");
         let shown = listed(anonymous(rooms));
         assert!(fit_a_frame(&shown));
@@ -313,5 +331,56 @@ mod tests {
         assert!(first.len().abs_diff(second.len()) <= 1, "{shown:?}");
         assert_eq!(first.last(), Some(&(3 + 126)), "a source keeps its newest");
         assert_eq!(second.last(), Some(&(3 + 127)));
+    }
+
+    #[test]
+    fn hosts_with_long_names_lose_their_rooms_before_others_lose_rooms_or_rematch_marks() {
+        let from = |host: u8| Some(IpAddr::from([10, 0, 0, host]));
+        // A room that waits, a finished one naming its rematch and a finished one that does
+        // not; then a host of short names and two of the longest, 64 rooms each.
+        let mut rooms = vec![
+            Registered::here(widest(0, false), from(100)),
+            Registered::here(widest(1, true), from(101)),
+            Registered::here(
+                RoomSummary {
+                    rematch: None,
+                    ..widest(2, true)
+                },
+                from(102),
+            ),
+        ];
+        for made in 0..192u64 {
+            let (id, host) = (3 + made, (made % 3) as u8);
+            let summary = match host {
+                0 => room(id, false),
+                _ => widest(id, false),
+            };
+            rooms.push(Registered::here(summary, from(host)));
+        }
+        assert!(rooms.len() <= MAX_LISTED_ROOMS);
+        let every = rooms.iter().map(|r| r.room.clone()).collect::<Vec<_>>();
+        assert!(!fit_a_frame(&every), "too wide to send whole");
+        let shown = listed(rooms);
+        assert!(fit_a_frame(&shown));
+        let shown = ids(&shown);
+        assert_eq!(
+            &shown[..2],
+            &[0, 1],
+            "the waiting room and the rematch mark stay"
+        );
+        assert!(
+            !shown.contains(&2),
+            "a finished room that marks nothing goes"
+        );
+        let of_host = |host: u64| {
+            (shown.iter())
+                .filter(|&&id| id >= 3 && (id - 3) % 3 == host)
+                .count()
+        };
+        assert_eq!(of_host(0), 64, "short names keep every room");
+        assert!(
+            of_host(1).abs_diff(of_host(2)) <= 1 && of_host(1) < 64,
+            "{shown:?}"
+        );
     }
 }
