@@ -102,7 +102,11 @@ impl MatchRoom {
                     break;
                 }
                 command = inbox.recv() => match command {
-                    Some(RoomCommand::Close { who }) if ended.is_none() => {
+                    // A match whose thread has sent its last view is over, seen here yet or
+                    // not: it is not ended by anyone.
+                    Some(RoomCommand::Close { who })
+                        if ended.is_none() && !views.borrow().finished =>
+                    {
                         if self.may_end(&who) {
                             crate::room::turn_away(self.id, &mut inbox);
                             ended_by = Some(who);

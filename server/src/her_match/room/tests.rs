@@ -270,3 +270,63 @@ async fn a_match_that_finds_the_store_full_stores_its_rounds_and_stops_saying_wh
     })
     .await;
 }
+
+#[tokio::test]
+async fn a_close_that_comes_as_the_match_ends_hears_it_is_over_not_ended_by_anyone() {
+    let store = Store::in_memory().unwrap();
+    let setup = MatchSetup {
+        dims: "3x3".parse().unwrap(),
+        mirrors: false,
+        rounds: 1,
+        pace: Pace::FullSpeed,
+        brains: ["A".into(), "B".into()],
+    };
+    let creator = crate::audience::test_player(1);
+    let first_view = MatchView::new(setup);
+    let lifetimes = crate::Limits::default().room_lifetimes();
+    let (views_tx, views) = watch::channel(first_view.clone());
+    let (_why_stopped_tx, why_stopped) = oneshot::channel();
+    let (forgotten_tx, forgotten) = oneshot::channel();
+    let room = MatchRoom {
+        id: 1,
+        creator: Some(creator.clone()),
+        version: 0,
+        summary: watch::Sender::new(summary_of(1, Some(&creator), 0, 0, Some(&first_view))),
+        view: first_view.clone(),
+        audience: crate::audience::Audience::default(),
+        lifetimes,
+        abandon_clock: AbandonClock::start(1, store.clone(), lifetimes.abandoned_after, None),
+        why_stopped,
+        forgotten,
+        store,
+    };
+    // The match's thread has played its last round and stopped, and the creator's Close
+    // comes before the room has seen it.
+    let (inbox_tx, inbox) = mpsc::channel(8);
+    let follower = TestFollower::new(1);
+    inbox_tx.send(follower.watch()).await.unwrap();
+    inbox_tx
+        .send(RoomCommand::Close {
+            who: follower.who.clone(),
+        })
+        .await
+        .unwrap();
+    views_tx.send_replace(MatchView {
+        finished: true,
+        ..first_view
+    });
+    forgotten_tx.send(true).unwrap();
+    drop(views_tx);
+    tokio::spawn(room.run(inbox, views));
+    let reply = follower.next_reply().await;
+    assert!(
+        matches!(
+            &reply,
+            ServerMsg::Error {
+                code: ErrorCode::GameOver,
+                ..
+            }
+        ),
+        "{reply:?}"
+    );
+}
