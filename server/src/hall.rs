@@ -450,8 +450,8 @@ impl Hall {
             .collect()
     }
 
-    /// The seats `player` holds in unfinished rooms, oldest room first, at most
-    /// [`MAX_LISTED_ROOMS`] of them.
+    /// The seats `player` holds in unfinished rooms, and those rematches keep for them,
+    /// oldest room first, at most [`MAX_LISTED_ROOMS`] of them.
     pub fn seats_of(&self, player: PlayerId) -> Vec<HeldSeat> {
         let mut held = Vec::new();
         for room in self.hall_summaries() {
@@ -461,17 +461,14 @@ impl Hall {
             // A game with a seat open (or kept) waits for an opponent, not for a move.
             let full = !room.seats.iter().any(SeatState::untaken);
             for (seat, state) in (0u8..).zip(&room.seats) {
-                if let SeatState::Taken {
-                    player: Some(taker),
-                    ..
-                } = state
-                    && taker.id == player
-                {
+                let kept = matches!(state, SeatState::Kept { .. });
+                if state.player().is_some_and(|holder| holder.id == player) {
                     held.push(HeldSeat {
                         room: room.room,
                         seat,
                         game: room.game,
                         to_move: full && room.to_move == Some(seat),
+                        kept,
                     });
                 }
             }

@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerId, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 17;
+pub const PROTOCOL_VERSION: u32 = 18;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -274,7 +274,7 @@ pub enum ServerMsg {
     MySeats(Vec<HeldSeat>),
 }
 
-/// A seat a player holds in an unfinished room.
+/// A seat a player holds in an unfinished room, or that a rematch keeps for them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct HeldSeat {
     pub room: RoomId,
@@ -284,6 +284,9 @@ pub struct HeldSeat {
     /// seat open waits for an opponent, not for a move).
     #[serde(default)]
     pub to_move: bool,
+    /// Not taken yet: a rematch keeps it for the player, to take with `JoinSeat` (version 18).
+    #[serde(default)]
+    pub kept: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -129,6 +129,7 @@ async fn a_player_on_a_new_connection_takes_their_seat_back_and_the_old_token_st
             seat: 0,
             game: GameKind::Cave,
             to_move: false,
+            kept: false,
         }],
         "White is to move"
     );

@@ -10,7 +10,7 @@ use parlor_shared::bricks::BricksMove;
 use parlor_shared::codec::Format;
 use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::identity::PlayerSecret;
-use parlor_shared::protocol::{AiKind, ErrorCode, Rematch, SeatSpec};
+use parlor_shared::protocol::{AiKind, ErrorCode, HeldSeat, Rematch, SeatSpec};
 use parlor_shared::protocol::{ClientMsg, RoomId, RoomSnapshot, SeatState, ServerMsg};
 
 #[tokio::test]
@@ -84,6 +84,16 @@ async fn play_out(ada: &mut Peer, bob: &mut Peer, room: RoomId) -> RoomSnapshot 
     assert!(end.outcome.is_some(), "Black won");
     bob.state_where(room, |s| s.outcome.is_some()).await;
     end
+}
+
+/// The answer to `peer`'s `ListMySeats`.
+async fn my_seats(peer: &mut Peer) -> Vec<HeldSeat> {
+    peer.send(ClientMsg::ListMySeats).await;
+    peer.recv_until(|m| match m {
+        ServerMsg::MySeats(seats) => Some(seats),
+        _ => None,
+    })
+    .await
 }
 
 /// Asks to play `room` again with `setup` and `seats`; the room made.
@@ -164,10 +174,19 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
         player: peer.player.clone().expect("greeted"),
     };
     assert_eq!(kept_for, Some(vec![kept(&ada), kept(&bob)]));
+    // Bob's games in progress name the seat kept for him, whatever becomes of the old room.
+    let bobs = |held: &[HeldSeat]| {
+        let in_rematch = held.iter().filter(|held| held.room == rematch);
+        in_rematch
+            .map(|held| (held.seat, held.kept))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(bobs(&my_seats(&mut bob).await), [(1, true)]);
 
     // Ada sits in the rematch, and Bob takes the seat left for him.
     ada.join(rematch, 0).await;
     bob.join(rematch, 1).await;
+    assert_eq!(bobs(&my_seats(&mut bob).await), [(1, false)]);
     let state = ada
         .state_where(rematch, |s| {
             s.seats

@@ -303,6 +303,7 @@ mod tests {
             seat: 0,
             game: parlor_shared::game::GameKind::Cave,
             to_move: true,
+            kept: false,
         };
         assert_eq!(resume.seat_to_resume(&[]), None);
         assert_eq!(

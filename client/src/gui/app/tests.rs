@@ -245,6 +245,7 @@ fn the_lobby_tells_of_a_game_that_comes_to_wait_for_our_move() {
                 seat: 0,
                 game: parlor_shared::game::GameKind::Cave,
                 to_move,
+                kept: false,
             });
         NetEvent::Message(Box::new(ServerMsg::MySeats(held.collect())))
     };

@@ -69,6 +69,7 @@ mod tests {
             seat: 0,
             game: GameKind::Cave,
             to_move,
+            kept: false,
         }
     }
 

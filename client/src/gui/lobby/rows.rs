@@ -225,23 +225,24 @@ pub fn room_buttons(
 }
 
 /// Our games, those that wait for our move first (they are what the person came back for),
-/// else in the server's order, oldest first.
+/// then the rematches that keep a seat for us, else in the server's order, oldest first.
 fn waiting_first(
     my_seats: &[parlor_shared::protocol::HeldSeat],
 ) -> Vec<&parlor_shared::protocol::HeldSeat> {
     let mut ordered: Vec<_> = my_seats.iter().collect();
-    ordered.sort_by_key(|mine| !mine.to_move);
+    ordered.sort_by_key(|mine| (!mine.to_move, !mine.kept));
     ordered
 }
 
 /// A line of "Your games in progress": the room, its game and our seat, and whether the game
-/// waits for our move, which stands out.
+/// waits for our move, or a rematch keeps the seat for us, which stand out.
 fn my_seat_line(mine: &parlor_shared::protocol::HeldSeat) -> (String, Color) {
     let seat = describe::game_seat_name(mine.game, mine.seat);
     let line = format!("#{} {}, {seat}", mine.room, mine.game.name());
-    match mine.to_move {
-        true => (format!("{line}: your move"), GOOD_TEXT),
-        false => (line, TEXT),
+    match (mine.to_move, mine.kept) {
+        (true, _) => (format!("{line}: your move"), GOOD_TEXT),
+        (false, true) => (format!("{line}: kept for you"), GOOD_TEXT),
+        (false, false) => (line, TEXT),
     }
 }
 
@@ -278,7 +279,7 @@ pub fn draw_my_seats(
                 seat: mine.seat,
             }
         };
-        let button_text = "Resume";
+        let button_text = if mine.kept { "Join" } else { "Resume" };
         let button_rect = Rect::new(
             x + width - button_width(button_text),
             y,

@@ -237,6 +237,7 @@ fn a_game_of_ours_that_waits_for_our_move_says_so() {
         seat: 1,
         game: GameKind::Cave,
         to_move: true,
+        kept: false,
     };
     let white = describe::game_seat_name(GameKind::Cave, 1);
     let (line, color) = my_seat_line(&mine);
@@ -247,6 +248,15 @@ fn a_game_of_ours_that_waits_for_our_move_says_so() {
         my_seat_line(&mine),
         (format!("#3 Magnetic Cave, {white}"), TEXT)
     );
+    // A seat a rematch keeps for us, not taken yet.
+    mine.kept = true;
+    assert_eq!(
+        my_seat_line(&mine),
+        (
+            format!("#3 Magnetic Cave, {white}: kept for you"),
+            GOOD_TEXT
+        )
+    );
 }
 
 #[test]
@@ -256,10 +266,15 @@ fn games_that_wait_for_our_move_come_first_and_are_marked_in_the_rooms_too() {
         seat: 0,
         game: GameKind::Cave,
         to_move,
+        kept: false,
     };
-    let mine = [held(1, false), held(2, true), held(3, false), held(4, true)];
+    let mut mine = [held(1, false), held(2, true), held(3, false), held(4, true)];
     let order: Vec<RoomId> = waiting_first(&mine).iter().map(|m| m.room).collect();
     assert_eq!(order, [2, 4, 1, 3]);
+    // A seat kept for us comes after the games that wait for our move, before the others.
+    mine[2].kept = true;
+    let order: Vec<RoomId> = waiting_first(&mine).iter().map(|m| m.room).collect();
+    assert_eq!(order, [2, 4, 3, 1]);
 
     let ada = ada();
     let mut room = RoomSummary {
