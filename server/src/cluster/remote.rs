@@ -54,6 +54,14 @@ struct Remote {
 /// How often a remote room's handle takes the lobby's word for its summary, at most.
 const LOOK_AT_THE_LOBBY_EVERY: Duration = Duration::from_millis(100);
 
+/// Whether `announced` is older than `known`: fewer moves (turns, or an auto match's rounds,
+/// which a room's new owner brings back from the store), or the game not over where it was.
+/// The lobby may say so for a while, when a room's new owner is unheard and its old one is
+/// heard.
+fn goes_back(announced: &RoomSummary, known: &RoomSummary) -> bool {
+    announced.moves < known.moves || (known.outcome.is_some() && announced.outcome.is_none())
+}
+
 impl RemoteRooms {
     /// The handle of room `room`, owned by another node: while the lobby lists it, or always
     /// when `unlisted` is its summary (a room the store has in progress, not heard of yet).
@@ -75,8 +83,10 @@ impl RemoteRooms {
                 remote.looked_at = now;
                 if let Some(announced) = cluster.lobby.summary_of(room, now) {
                     remote.summary.send_if_modified(|summary| {
-                        let newer = *summary != announced;
-                        *summary = announced;
+                        let newer = *summary != announced && !goes_back(&announced, summary);
+                        if newer {
+                            *summary = announced;
+                        }
                         newer
                     });
                 }
@@ -368,5 +378,40 @@ async fn ask(
                 tokio::time::sleep(ASK_AGAIN_EVERY).await;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use parlor_shared::game::Outcome;
+
+    use super::*;
+
+    #[test]
+    fn an_older_announcement_never_takes_a_newer_summarys_place() {
+        let mut known = crate::room::placeholder_summary(7, parlor_shared::game::GameKind::Cave);
+        known.moves = 12;
+        let earlier = RoomSummary {
+            moves: 11,
+            ..known.clone()
+        };
+        assert!(goes_back(&earlier, &known));
+        let later = RoomSummary {
+            moves: 13,
+            ..known.clone()
+        };
+        assert!(!goes_back(&later, &known));
+        // The same moves with a seat changed is news; a game over is never undone.
+        let seated = RoomSummary {
+            spectators: 2,
+            ..known.clone()
+        };
+        assert!(!goes_back(&seated, &known));
+        let over = RoomSummary {
+            outcome: Some(Outcome::Tie),
+            ..known.clone()
+        };
+        assert!(!goes_back(&over, &known));
+        assert!(goes_back(&known, &over));
     }
 }
