@@ -10,18 +10,21 @@ use serde::Serialize;
 const ENVELOPE: usize = 128;
 
 /// Cuts `items` to what one frame holds in JSON, the larger format, taking out first the item
-/// `next_to_go` picks each time (`None`: nothing more may go).
+/// `next_to_go` picks each time (`None`: nothing more may go); it is given the items left and
+/// their sizes in bytes, each measured once.
 pub fn fit_in_a_frame<T: Serialize>(
     items: &mut Vec<T>,
-    mut next_to_go: impl FnMut(&[T]) -> Option<usize>,
+    mut next_to_go: impl FnMut(&[T], &[usize]) -> Option<usize>,
 ) {
     // Each item with the comma after it.
     let size = |item: &T| serde_json::to_vec(item).map_or(MAX_FRAME_BYTES, |json| json.len() + 1);
-    let mut total = ENVELOPE + items.iter().map(size).sum::<usize>();
+    let mut sizes: Vec<usize> = items.iter().map(size).collect();
+    let mut total = ENVELOPE + sizes.iter().sum::<usize>();
     while total > MAX_FRAME_BYTES {
-        let Some(at) = next_to_go(items) else {
+        let Some(at) = next_to_go(items, &sizes) else {
             break;
         };
-        total -= size(&items.remove(at));
+        items.remove(at);
+        total -= sizes.remove(at);
     }
 }

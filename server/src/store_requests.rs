@@ -197,7 +197,7 @@ fn no_such_brain(name: &str) -> ServerMsg {
 /// (up to 250 games under long names): then the oldest of them go too.
 fn fitting_a_frame(mut records: Vec<RecordSummary>, asker: PlayerId) -> Vec<RecordSummary> {
     let theirs = |record: &RecordSummary| record.players.contains(&Some(asker));
-    fit_in_a_frame(&mut records, |left| {
+    fit_in_a_frame(&mut records, |left, _| {
         (left.iter().rposition(|record| !theirs(record))).or(left.len().checked_sub(1))
     });
     records

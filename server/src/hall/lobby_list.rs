@@ -61,36 +61,31 @@ struct Listed {
     room: RoomSummary,
     #[serde(skip)]
     source: Source,
-    /// Its summary's size in JSON, the larger format.
-    #[serde(skip)]
-    bytes: usize,
 }
 
 impl From<Registered> for Listed {
     fn from(registered: Registered) -> Listed {
-        let bytes = serde_json::to_vec(&registered.room).map_or(0, |json| json.len());
         Listed {
             source: Source::of(&registered),
             room: registered.room,
-            bytes,
         }
     }
 }
 
-/// Which room of `left` (oldest first) leaves the list when it does not fit a frame: the
-/// oldest finished one that names no rematch (it lingers only for its last watchers), else
-/// the oldest of the sources whose rooms take the most of the frame, so that long names cut
-/// the list as fairly as its length does and cannot push out the rooms, or the rematch marks,
-/// of people with short ones.
-fn next_to_go(left: &[Listed]) -> Option<usize> {
+/// Which room of `left` (oldest first, taking `sizes` bytes each) leaves the list when it
+/// does not fit a frame: the oldest finished one that names no rematch (it lingers only for
+/// its last watchers), else the oldest of the sources whose rooms take the most of the frame,
+/// so that long names cut the list as fairly as its length does and cannot push out the
+/// rooms, or the rematch marks, of people with short ones.
+fn next_to_go(left: &[Listed], sizes: &[usize]) -> Option<usize> {
     let lingering =
         |listed: &Listed| listed.room.outcome.is_some() && listed.room.rematch.is_none();
     if let Some(finished) = left.iter().position(lingering) {
         return Some(finished);
     }
     let mut taken: HashMap<Source, usize> = HashMap::new();
-    for listed in left {
-        *taken.entry(listed.source).or_default() += listed.bytes;
+    for (listed, bytes) in left.iter().zip(sizes) {
+        *taken.entry(listed.source).or_default() += bytes;
     }
     let most = taken.values().copied().max()?;
     left.iter()
