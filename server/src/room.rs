@@ -21,7 +21,7 @@ use std::net::IpAddr;
 use parlor_shared::game::{GameKind, GameMove, GameState};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
-    ErrorCode, RecordId, RematchRoom, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg,
+    ErrorCode, RecordId, RoomId, RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
 use tokio::sync::{mpsc, watch};
 use tracing::{debug, info};
@@ -35,6 +35,7 @@ use crate::limits::RoomLifetimes;
 use crate::outbox::Broadcast;
 use crate::seat_key::SeatKey;
 use crate::store::Store;
+use play_again::NamedRematch;
 pub use play_again::{PlayedAgain, seats_kept};
 
 /// Commands a room's inbox holds before senders wait.
@@ -138,9 +139,8 @@ struct Room {
     /// Everybody who receives the room's states: seat holders and spectators.
     audience: Audience,
     record: Option<RecordId>,
-    /// The room that plays the finished game again, once one of its players made it, and when.
-    rematch: Option<RematchRoom>,
-    rematch_named_at: Option<tokio::time::Instant>,
+    /// The room that plays the finished game again, once one of its players made it.
+    rematch: Option<NamedRematch>,
     /// The version an AI search is running for, so only one runs at a time.
     ai_thinking: Option<u64>,
     /// The moves an AI seat has planned beyond the one it made, played without searching
@@ -251,7 +251,6 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         audience: Audience::default(),
         record: None,
         rematch: None,
-        rematch_named_at: None,
         ai_thinking: None,
         ai_plan: VecDeque::new(),
         her,

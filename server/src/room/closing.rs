@@ -24,9 +24,8 @@ impl Room {
     pub(super) fn closing_time(&self) -> Option<tokio::time::Instant> {
         if let Some(recorded_at) = self.recorded_at {
             let lingered = recorded_at + self.lifetimes.linger;
-            let rematch_waited = (self.rematch.as_ref())
-                .and(self.rematch_named_at)
-                .map(|named_at| named_at + self.lifetimes.abandoned_after);
+            let rematch_waited =
+                (self.rematch.as_ref()).map(|named| named.at + self.lifetimes.abandoned_after);
             let closes_at = lingered.max(rematch_waited.unwrap_or(lingered));
             return self.audience.closing_time(Some(closes_at), Duration::ZERO);
         }

@@ -26,6 +26,12 @@ pub struct PlayedAgain {
     pub replacing: Option<RoomId>,
 }
 
+/// The rematch a finished room names, and when it was named.
+pub(super) struct NamedRematch {
+    pub(super) made: RematchRoom,
+    pub(super) at: tokio::time::Instant,
+}
+
 impl Room {
     /// The room that plays this game again: its start's setup and its seats, an oracle of a
     /// secret strength given a new secret one (the old one must stay secret), and the room a
@@ -46,7 +52,7 @@ impl Room {
         Rematch {
             setup: self.start.setup(),
             seats,
-            made: self.rematch.clone(),
+            made: self.rematch.as_ref().map(|named| named.made.clone()),
         }
     }
 
@@ -65,7 +71,7 @@ impl Room {
         let offered = self.rematch();
         let played_here = (self.seats.iter())
             .any(|seat| seat.player.as_ref().is_some_and(|p| p.id == who.player.id));
-        let named_before = self.rematch.as_ref().map(|named| named.room);
+        let named_before = self.rematch.as_ref().map(|named| named.made.room);
         let taken = self.state.outcome().is_some()
             && (named_before.is_none() || named_before == replacing)
             && played_here
@@ -75,11 +81,13 @@ impl Room {
             debug!(room = self.id, rematch, "not taken as this room's rematch");
             return;
         }
-        self.rematch = Some(RematchRoom {
-            room: rematch,
-            by: who.player.clone(),
+        self.rematch = Some(NamedRematch {
+            made: RematchRoom {
+                room: rematch,
+                by: who.player.clone(),
+            },
+            at: tokio::time::Instant::now(),
         });
-        self.rematch_named_at = Some(tokio::time::Instant::now());
         self.broadcast();
     }
 
@@ -90,7 +98,7 @@ impl Room {
         if self
             .rematch
             .as_ref()
-            .is_some_and(|named| named.room == closed)
+            .is_some_and(|named| named.made.room == closed)
         {
             debug!(room = self.id, rematch = closed, "the rematch closed");
             self.rematch = None;

@@ -34,7 +34,7 @@ impl Room {
             (self.creator.as_mut()).is_some_and(|creator| rename_shown(creator, player));
         // The rematch a finished room names is told by its maker's name too (kept in memory).
         let maker_renamed =
-            (self.rematch.as_mut()).is_some_and(|made| rename_shown(&mut made.by, player));
+            (self.rematch.as_mut()).is_some_and(|named| rename_shown(&mut named.made.by, player));
         if self.state.outcome().is_none() {
             // A refusal is logged; the name shows all the same.
             if seats_renamed {

@@ -131,7 +131,7 @@ impl Room {
             moves: parlor_shared::game::turns(&self.moves),
             outcome: self.state.outcome(),
             to_move: self.state.seat_waited_for(),
-            rematch: self.rematch.clone(),
+            rematch: self.rematch.as_ref().map(|named| named.made.clone()),
         };
         self.summary.send_replace(summary);
     }
