@@ -15,8 +15,8 @@ use parlor_shared::game::{GameMove, GameSetup};
 use parlor_shared::hexapawn::Brain;
 use parlor_shared::identity::{Player, PlayerSecret};
 use parlor_shared::protocol::{
-    BrainSummary, ClientMsg, ErrorCode, GameRecord, PROTOCOL_VERSION, RecordId, RecordSummary,
-    RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatToken, ServerMsg,
+    BrainSummary, ClientMsg, ErrorCode, GameRecord, HeldSeat, PROTOCOL_VERSION, RecordId,
+    RecordSummary, RoomId, RoomSnapshot, RoomSummary, SeatSpec, SeatToken, ServerMsg,
 };
 use parlor_wire::{self as wire, Incoming};
 use tokio::net::TcpStream;
@@ -273,6 +273,16 @@ impl Peer {
                 assert_eq!(got, code, "{message}");
                 Some(message)
             }
+            _ => None,
+        })
+        .await
+    }
+
+    /// The seats this player holds, and those rematches keep for them (`ListMySeats`).
+    pub async fn my_seats(&mut self) -> Vec<HeldSeat> {
+        self.send(ClientMsg::ListMySeats).await;
+        self.recv_until(|m| match m {
+            ServerMsg::MySeats(seats) => Some(seats),
             _ => None,
         })
         .await

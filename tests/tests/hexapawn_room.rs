@@ -92,13 +92,7 @@ async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_
         .expect("HER's box shown");
     assert_eq!(matchbox.total, 4, "{matchbox:?}");
     // HER's turn waits for the person, who acts for HER: the lobby marks it their move.
-    person.send(ClientMsg::ListMySeats).await;
-    let held = person
-        .recv_until(|m| match m {
-            ServerMsg::MySeats(seats) => Some(seats),
-            _ => None,
-        })
-        .await;
+    let held = person.my_seats().await;
     assert!(held.len() == 1 && held[0].to_move, "{held:?}");
     let before_her = hex(&her_turn.state).position;
     for refused in [

@@ -17,15 +17,6 @@ use parlor_shared::protocol::{
 
 const HUMANS: [SeatSpec; 2] = [SeatSpec::Human, SeatSpec::Human];
 
-async fn my_seats(peer: &mut Peer) -> Vec<HeldSeat> {
-    peer.send(ClientMsg::ListMySeats).await;
-    peer.recv_until(|m| match m {
-        ServerMsg::MySeats(seats) => Some(seats),
-        _ => None,
-    })
-    .await
-}
-
 /// The answer to a Hello from `secret` named `name`: the handshake's refusal, or `None` when
 /// welcomed.
 async fn hello_refusal(url: &str, secret: &str, name: &str) -> Option<String> {
@@ -100,13 +91,13 @@ async fn a_player_on_a_new_connection_takes_their_seat_back_and_the_old_token_st
     let mut bob = Peer::connect(&url, Format::Json).await;
     let room = first.create_room(HUMANS.to_vec()).await;
     let old_token = first.join(room, 0).await;
-    let waiting = my_seats(&mut first).await;
+    let waiting = first.my_seats().await;
     assert!(
         !waiting[0].to_move,
         "Black waits for an opponent, not a move"
     );
     let bob_token = bob.join(room, 1).await;
-    let playing = my_seats(&mut first).await;
+    let playing = first.my_seats().await;
     assert!(playing[0].to_move, "Black's move, now White has come");
     first.play_and_see(room, &old_token, 0, cave("a1")).await;
     // The client dies: its tokens are gone with it.
@@ -118,10 +109,10 @@ async fn a_player_on_a_new_connection_takes_their_seat_back_and_the_old_token_st
 
     // A stranger may not take the seat; the same player on a new connection may.
     let mut stranger = Peer::connect(&url, Format::Json).await;
-    assert!(my_seats(&mut stranger).await.is_empty());
+    assert!(stranger.my_seats().await.is_empty());
     stranger.join_refused(room, 0, ErrorCode::SeatTaken).await;
     let mut back = Peer::connect_as(&url, Format::Json, &ada).await;
-    let held = my_seats(&mut back).await;
+    let held = back.my_seats().await;
     assert_eq!(
         held,
         vec![HeldSeat {
@@ -133,7 +124,7 @@ async fn a_player_on_a_new_connection_takes_their_seat_back_and_the_old_token_st
         }],
         "White is to move"
     );
-    let bobs = my_seats(&mut bob).await;
+    let bobs = bob.my_seats().await;
     assert!(bobs.iter().all(|held| held.to_move), "{bobs:?}");
     let new_token = back.join(room, 0).await;
     assert_ne!(new_token, old_token);
@@ -211,7 +202,7 @@ async fn rooms_name_their_creator_who_alone_may_close_them() {
         assert!(told.contains("closed by its creator"), "{told}");
     }
     assert!(!ada.list_rooms().await.iter().any(|r| r.room == room));
-    assert!(my_seats(&mut bob).await.is_empty());
+    assert!(bob.my_seats().await.is_empty());
 
     // An auto match too.
     let setup = MatchSetup {

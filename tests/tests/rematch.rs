@@ -86,16 +86,6 @@ async fn play_out(ada: &mut Peer, bob: &mut Peer, room: RoomId) -> RoomSnapshot 
     end
 }
 
-/// The answer to `peer`'s `ListMySeats`.
-async fn my_seats(peer: &mut Peer) -> Vec<HeldSeat> {
-    peer.send(ClientMsg::ListMySeats).await;
-    peer.recv_until(|m| match m {
-        ServerMsg::MySeats(seats) => Some(seats),
-        _ => None,
-    })
-    .await
-}
-
 /// Asks to play `room` again with `setup` and `seats`; the room made.
 async fn play_again(
     peer: &mut Peer,
@@ -181,12 +171,12 @@ async fn the_first_player_to_play_again_makes_the_room_the_other_is_shown() {
             .map(|held| (held.seat, held.kept))
             .collect::<Vec<_>>()
     };
-    assert_eq!(bobs(&my_seats(&mut bob).await), [(1, true)]);
+    assert_eq!(bobs(&bob.my_seats().await), [(1, true)]);
 
     // Ada sits in the rematch, and Bob takes the seat left for him.
     ada.join(rematch, 0).await;
     bob.join(rematch, 1).await;
-    assert_eq!(bobs(&my_seats(&mut bob).await), [(1, false)]);
+    assert_eq!(bobs(&bob.my_seats().await), [(1, false)]);
     let state = ada
         .state_where(rematch, |s| {
             s.seats
