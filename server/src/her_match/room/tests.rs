@@ -13,6 +13,17 @@ fn owned(name: &str) -> String {
     format!("{}/{name}", crate::audience::test_player(1).id)
 }
 
+/// An auto match of brains "A" and "B" on `dims`, `rounds` rounds at `pace`, without mirrors.
+fn match_setup(dims: &str, rounds: u64, pace: Pace) -> MatchSetup {
+    MatchSetup {
+        dims: dims.parse().unwrap(),
+        mirrors: false,
+        rounds,
+        pace,
+        brains: ["A".into(), "B".into()],
+    }
+}
+
 /// A hall with an auto match of brains "A" and "B" on `dims` at `pace`, just created.
 async fn match_room(
     lifetimes: RoomLifetimes,
@@ -22,13 +33,7 @@ async fn match_room(
 ) -> (Hall, Store, RoomId) {
     let store = Store::in_memory().unwrap();
     let hall = Hall::new(store.clone(), lifetimes);
-    let setup = MatchSetup {
-        dims: dims.parse().unwrap(),
-        mirrors: false,
-        rounds,
-        pace,
-        brains: ["A".into(), "B".into()],
-    };
+    let setup = match_setup(dims, rounds, pace);
     let id = hall
         .create_room(
             GameSetup::HerMatch(setup),
@@ -194,13 +199,7 @@ async fn a_match_ended_mid_round_stops_at_once_and_is_forgotten_before_it_says_s
 #[tokio::test]
 async fn a_restart_stops_a_match_that_had_gone_unwatched_for_its_abandoned_time() {
     let store = Store::in_memory().unwrap();
-    let setup = MatchSetup {
-        dims: "3x3".parse().unwrap(),
-        mirrors: false,
-        rounds: 100_000,
-        pace: Pace::PerPly { ms: 20 },
-        brains: ["A".into(), "B".into()],
-    };
+    let setup = match_setup("3x3", 100_000, Pace::PerPly { ms: 20 });
     let player = crate::audience::test_player(1);
     (store.insert_match(1, &setup, 1, &player, None).done().await).unwrap();
     // Unwatched for 2 minutes when the server stopped.
@@ -274,13 +273,7 @@ async fn a_match_that_finds_the_store_full_stores_its_rounds_and_stops_saying_wh
 #[tokio::test]
 async fn a_close_that_comes_as_the_match_ends_hears_it_is_over_not_ended_by_anyone() {
     let store = Store::in_memory().unwrap();
-    let setup = MatchSetup {
-        dims: "3x3".parse().unwrap(),
-        mirrors: false,
-        rounds: 1,
-        pace: Pace::FullSpeed,
-        brains: ["A".into(), "B".into()],
-    };
+    let setup = match_setup("3x3", 1, Pace::FullSpeed);
     let creator = crate::audience::test_player(1);
     let first_view = MatchView::new(setup);
     let lifetimes = crate::Limits::default().room_lifetimes();
