@@ -67,7 +67,7 @@ pub async fn serve_connection(
         }
         Err(reason) => return debug!(%peer, reason, "handshake failed"),
     }
-    connection.tell_rooms_my_name().await;
+    Hall::show_new_name_everywhere(&connection.hall, &connection.me).await;
     match connection.run().await {
         Ok(Some(abuse)) => {
             warn!(%peer, conn = connection.me.id, abuse, "closing an abusive connection");
@@ -467,19 +467,6 @@ impl Connection {
             (false, false) => (self.error(ErrorCode::NoSuchRoom, format!("no room {room}")))
                 .await
                 .map(drop),
-        }
-    }
-
-    /// The rooms that show this player by another name (they came back renamed) show the
-    /// new one: at most the rooms they made and took seats in, which their quotas bound.
-    async fn tell_rooms_my_name(&self) {
-        for room in self.hall.rooms_naming_otherwise(&self.me.player) {
-            if let Some(handle) = self.hall.room(room) {
-                let renamed = RoomCommand::Renamed {
-                    who: self.me.clone(),
-                };
-                let _ = handle.inbox.send(renamed).await;
-            }
         }
     }
 

@@ -19,7 +19,7 @@ use crate::brain_uses::BrainUses;
 use crate::cluster::Creation;
 use crate::her_match::{MatchInit, spawn_match};
 use crate::limits::{Limits, RoomLifetimes};
-use crate::room::{ConnId, RoomHandle, RoomInit, spawn_room};
+use crate::room::{ConnId, RoomCommand, RoomHandle, RoomInit, Subscriber, spawn_room};
 use crate::room_caps::{Registered, Reservation, RoomCaps, RoomKind, RoomOwner};
 use crate::store::{MatchRow, Store, StoredRoom};
 
@@ -434,9 +434,21 @@ impl Hall {
         }
     }
 
+    /// The rooms, here or on other nodes, that show `who`'s player by another name (they came
+    /// back renamed) show the new one: at most the rooms they made and took seats in, which
+    /// their quotas bound.
+    pub async fn show_new_name(&self, who: &Subscriber) {
+        for room in self.rooms_naming_otherwise(&who.player) {
+            if let Some(handle) = self.room(room) {
+                let renamed = RoomCommand::Renamed { who: who.clone() };
+                let _ = handle.inbox.send(renamed).await;
+            }
+        }
+    }
+
     /// The rooms, here or on other nodes, that show `player` by another name: as their creator
     /// or in a seat they took or that is kept for them.
-    pub fn rooms_naming_otherwise(&self, player: &Player) -> Vec<RoomId> {
+    fn rooms_naming_otherwise(&self, player: &Player) -> Vec<RoomId> {
         let otherwise = |shown: &Player| crate::players::shown_otherwise(shown, player);
         (self.hall_summaries().into_iter())
             .filter(|room| {

@@ -42,6 +42,7 @@ use tracing::warn;
 
 use self::bus::{Asked, Bus};
 pub use self::claims::hand_over;
+pub use self::lobby::HEARD_FOR;
 use self::lobby::Lobby;
 pub use self::messages::Creation;
 use self::messages::{AnnouncedRoom, Announcement, Delivery};

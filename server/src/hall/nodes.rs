@@ -12,8 +12,9 @@ use parlor_shared::protocol::{RoomId, RoomSummary};
 
 use super::{Hall, Refusal, internal};
 use crate::cluster::Cluster;
+use crate::cluster::HEARD_FOR;
 use crate::follows::Elsewhere;
-use crate::room::{RoomCommand, RoomHandle};
+use crate::room::{RoomCommand, RoomHandle, Subscriber};
 use crate::room_caps::Registered;
 
 impl Hall {
@@ -26,6 +27,27 @@ impl Hall {
     /// The node this hall is, if it is one of a cluster.
     pub fn cluster(&self) -> Option<&Arc<Cluster>> {
         self.cluster.as_ref()
+    }
+
+    /// [`Hall::show_new_name`], and in a cluster once more when every node has been heard
+    /// again: a room another node opened a moment ago, or this node heard of no room yet
+    /// (it just started), would show the old name until the player's next greeting. The
+    /// second time stands in for a connection of its own, so that it keeps no outbox alive.
+    pub async fn show_new_name_everywhere(hall: &Arc<Hall>, who: &Subscriber) {
+        hall.show_new_name(who).await;
+        if hall.cluster.is_some() {
+            let hall = Arc::clone(hall);
+            let stand_in = Subscriber {
+                id: hall.new_conn_id(),
+                outbox: Arc::default(),
+                player: who.player.clone(),
+                operator: false,
+            };
+            tokio::spawn(async move {
+                tokio::time::sleep(HEARD_FOR).await;
+                hall.show_new_name(&stand_in).await;
+            });
+        }
     }
 
     /// An id for a new room: the next of this server's, or one no node has given out.

@@ -403,14 +403,17 @@ async fn a_player_back_under_a_new_name_on_another_node_is_shown_by_it_in_their_
     let Some(services) = Services::find() else {
         return;
     };
-    let nodes = [services.node("a"), services.node("b")];
+    let a = services.node("a");
     let alice = PlayerSecret::random();
-    let mut on_a = nodes[0].peer(&alice).await;
+    let mut on_a = a.peer(&alice).await;
     let room = on_a
         .create_room(vec![SeatSpec::Human, SeatSpec::Human])
         .await;
     on_a.join(room, 0).await;
-    let raw = Peer::raw(&nodes[1].url(), Format::Json).await;
+    // B starts after the room opened, and Alice greets it before it can have heard A's word
+    // on its rooms (every half second): her new name reaches the room all the same.
+    let b = services.node("b");
+    let raw = Peer::raw(&b.url(), Format::Json).await;
     let mut on_b = Peer::greet_as(raw, &alice, "Alice L").await;
     let renamed = |summary: &RoomSummary| {
         let seat = matches!(
