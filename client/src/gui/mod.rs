@@ -15,6 +15,7 @@ pub mod cave;
 mod confirm;
 pub(crate) mod describe;
 pub mod ewn;
+mod fallback_fonts;
 mod game_view;
 pub mod hexapawn;
 mod key_focus;
@@ -51,6 +52,8 @@ use parlor_shared::game::{GameMove, GameSetup, GameState};
 use parlor_shared::klotski::{KlotskiBoard, KlotskiMove, Move, Puzzle};
 
 use self::app::{App, Startup};
+/// Whether this machine has a font for letters the window's own lacks, for the window tests.
+pub use self::fallback_fonts::font_file_with;
 use self::pacing::FrameClock;
 use self::replay_view::{ReplayAction, ReplayView};
 use self::widgets::{BACKGROUND, DIM_TEXT, Input, PANEL, heading, label};

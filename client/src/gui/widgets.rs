@@ -8,10 +8,13 @@ use macroquad::input::{
 };
 use macroquad::math::{Rect, Vec2, vec2};
 use macroquad::shapes::draw_rectangle;
-use macroquad::text::{draw_text, load_ttf_font_from_bytes, measure_text, set_default_font};
+use macroquad::text::{
+    TextDimensions, draw_text, load_ttf_font_from_bytes, measure_text, set_default_font,
+};
 
 use super::canvas::to_canvas;
 use super::describe::{fit_by, wrap_by};
+use super::fallback_fonts::{self, Source};
 use super::{key_focus, layout_audit};
 
 /// The window's background.
@@ -114,11 +117,45 @@ pub fn use_window_font() {
 
 /// Draws `text` at `size` with its baseline at `y`; returns the width drawn. Every text of the
 /// window is drawn here, so the layout tests see it (`layout_audit`).
+/// Letters the window's font lacks are drawn in a font of the machine's that has them
+/// (`fallback_fonts`).
 pub fn text_at(text: &str, x: f32, y: f32, size: f32, color: Color) -> f32 {
-    let drawn = draw_text(text, x, y, size, color);
+    let mut parts: Vec<TextDimensions> = Vec::new();
+    for (run, source) in fallback_fonts::runs_of(text) {
+        let left = x + parts.iter().map(|part| part.width).sum::<f32>();
+        parts.push(match source {
+            Source::Window => draw_text(run, left, y, size, color),
+            Source::Fallback(font) => fallback_fonts::draw_run(run, font, left, y, size, color),
+        });
+    }
+    let drawn = side_by_side(&parts);
     let top = y - drawn.offset_y;
     layout_audit::note_text(Rect::new(x, top, drawn.width, drawn.height), text);
     drawn.width
+}
+
+/// What [`text_at`] would draw `text` over at `size`.
+pub fn measure(text: &str, size: f32) -> TextDimensions {
+    let parts: Vec<TextDimensions> = (fallback_fonts::runs_of(text).into_iter())
+        .map(|(run, source)| match source {
+            Source::Window => measure_text(run, None, size as u16, 1.0),
+            Source::Fallback(font) => fallback_fonts::measure_run(run, font, size),
+        })
+        .collect();
+    side_by_side(&parts)
+}
+
+/// The extent of texts drawn one after the other on one baseline.
+fn side_by_side(parts: &[TextDimensions]) -> TextDimensions {
+    let above = parts.iter().map(|part| part.offset_y).fold(0.0, f32::max);
+    let below = (parts.iter())
+        .map(|part| part.height - part.offset_y)
+        .fold(0.0, f32::max);
+    TextDimensions {
+        width: parts.iter().map(|part| part.width).sum(),
+        height: above + below,
+        offset_y: above,
+    }
 }
 
 /// Draws `text` with its baseline at `y`; returns the width drawn.
@@ -133,14 +170,12 @@ pub fn heading(text: &str, x: f32, y: f32) {
 /// A heading no wider than `max_width`: at heading size when it fits, else smaller (down to
 /// body size), and cut with "..." when even that is too wide.
 pub fn heading_fit(text: &str, x: f32, y: f32, max_width: f32) {
-    let full = measure_text(text, None, HEADING_SIZE as u16, 1.0).width;
+    let full = measure(text, HEADING_SIZE).width;
     if full <= max_width {
         return heading(text, x, y);
     }
     let size = (HEADING_SIZE * max_width / full).floor().max(TEXT_SIZE);
-    let fitted = fit_by(text, max_width, |text| {
-        measure_text(text, None, size as u16, 1.0).width
-    });
+    let fitted = fit_by(text, max_width, |text| measure(text, size).width);
     text_at(&fitted, x, y, size, TEXT);
 }
 
@@ -148,7 +183,7 @@ pub fn heading_fit(text: &str, x: f32, y: f32, max_width: f32) {
 /// `max_lines` lines, the last cut with "..." if need be (a long title keeps its words, where
 /// [`heading_fit`] would keep one line). Returns the baseline of its last line.
 pub fn heading_lines(text: &str, x: f32, y: f32, width: f32, max_lines: usize) -> f32 {
-    if measure_text(text, None, HEADING_SIZE as u16, 1.0).width <= width {
+    if measure(text, HEADING_SIZE).width <= width {
         heading(text, x, y);
         return y;
     }
@@ -169,7 +204,7 @@ pub fn heading_lines(text: &str, x: f32, y: f32, width: f32, max_lines: usize) -
 
 /// Width of `text` at body size, for laying out what follows it.
 pub fn text_width(text: &str) -> f32 {
-    measure_text(text, None, TEXT_SIZE as u16, 1.0).width
+    measure(text, TEXT_SIZE).width
 }
 
 /// `text` cut with "..." to fit `width` at body size.
@@ -320,7 +355,7 @@ fn draw_button_now(input: &Input, rect: Rect, text: &str, look: ButtonLook) -> b
     };
     let width = text_width(text);
     // Centre on the capital height so every button's baseline sits at the same place.
-    let capital = measure_text("H", None, TEXT_SIZE as u16, 1.0);
+    let capital = measure("H", TEXT_SIZE);
     let x = rect.x + (rect.w - width) / 2.0;
     let y = rect.y + (rect.h + capital.height) / 2.0;
     text_at(text, x.round(), y.round(), TEXT_SIZE, text_color);

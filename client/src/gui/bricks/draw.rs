@@ -5,11 +5,10 @@
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::{draw_line, draw_rectangle, draw_rectangle_lines};
-use macroquad::text::measure_text;
 use parlor_shared::bricks::BricksGame;
 
 use super::layout::{Column, TowerLayout, scale_labels, short_height, spread_labels};
-use crate::gui::widgets::{DIM_TEXT, TEXT, label, text_at, text_width};
+use crate::gui::widgets::{DIM_TEXT, TEXT, label, measure, text_at, text_width};
 
 /// Floors known to be safe (1..=min safe). Sampled by the window test.
 pub const SAFE_FLOOR: Color = Color::new(0.28, 0.62, 0.34, 1.0);
@@ -147,7 +146,7 @@ fn draw_column(
 }
 
 fn scale_text_width(text: &str) -> f32 {
-    measure_text(text, None, SCALE_TEXT_SIZE as u16, 1.0).width
+    measure(text, SCALE_TEXT_SIZE).width
 }
 
 /// The label of a marked height that fits `room` as measured by `width`: the height with
@@ -227,7 +226,7 @@ fn draw_scale_label(
     text: &str,
     color: Color,
 ) {
-    let size = measure_text(text, None, SCALE_TEXT_SIZE as u16, 1.0);
+    let size = measure(text, SCALE_TEXT_SIZE);
     let r = column.rect;
     let (edge_x, end_x, x) = match role {
         ColumnRole::Overview => (r.x, r.x - 5.0, r.x - LABEL_INDENT - size.width),

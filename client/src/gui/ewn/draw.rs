@@ -9,10 +9,10 @@ use parlor_shared::ewn::{BOARD_SIZE, EwnGame, PIECES, SQUARES, Status};
 
 use super::layout::{EwnLayout, square_rect};
 use crate::gui::canvas::canvas_width;
-use crate::gui::widgets::side_panel_x;
 use crate::gui::widgets::{
     DIM_TEXT, GOOD_TEXT, TEXT, TEXT_SIZE, text_at, text_width, wrapped_label,
 };
+use crate::gui::widgets::{measure, side_panel_x};
 
 /// The target piece's token. Sampled by the window test beside its digit.
 pub const TARGET_PIECE: Color = Color::new(0.86, 0.10, 0.10, 1.0);
@@ -132,7 +132,7 @@ fn draw_piece(layout: EwnLayout, game: &EwnGame, marks: &EwnMarks, piece: u8, sq
     }
     let text = piece.to_string();
     let size = (rect.w * 0.5).max(12.0);
-    let dims = macroquad::text::measure_text(&text, None, size as u16, 1.0);
+    let dims = measure(&text, size);
     let color = if piece == game.level().target() {
         PIECE
     } else {

@@ -6,13 +6,12 @@ use macroquad::math::{Vec2, vec2};
 use macroquad::shapes::{
     draw_circle, draw_circle_lines, draw_line, draw_rectangle, draw_rectangle_lines,
 };
-use macroquad::text::measure_text;
 use parlor_shared::hexapawn::{BoxView, Move, Position, Side, Square};
 
 use super::layout::{Arrow, HexLayout, tag_points};
 use crate::gui::canvas::canvas_width;
 
-use crate::gui::widgets::{DIM_TEXT, first_that_fits, label, side_panel_x, text_at};
+use crate::gui::widgets::{DIM_TEXT, first_that_fits, label, measure, side_panel_x, text_at};
 
 pub const LIGHT_SQUARE: Color = Color::new(0.86, 0.80, 0.66, 1.0);
 pub const DARK_SQUARE: Color = Color::new(0.62, 0.48, 0.34, 1.0);
@@ -186,7 +185,7 @@ fn percent(chance: f64) -> String {
 
 /// The width and height of the tag of `text` in `font_size`.
 fn tag_size(text: &str, font_size: f32) -> Vec2 {
-    let size = measure_text(text, None, font_size as u16, 1.0);
+    let size = measure(text, font_size);
     vec2(size.width + 6.0, font_size + 2.0)
 }
 

@@ -6,10 +6,9 @@
 use macroquad::color::Color;
 use macroquad::math::Rect;
 use macroquad::shapes::{draw_rectangle, draw_rectangle_lines};
-use macroquad::text::measure_text;
 use parlor_shared::klotski::{Dir, Piece, Position, Puzzle, Shape};
 
-use crate::gui::widgets::text_at;
+use crate::gui::widgets::{measure, text_at};
 
 /// An empty cell. Sampled by the window test where the blanks must be.
 pub const BLANK: Color = Color::new(0.10, 0.11, 0.14, 1.0);
@@ -247,7 +246,7 @@ fn draw_piece(layout: &BoardLayout, piece: &Piece, top: u8, offset: (f32, f32), 
         let cx = rect.x + (col as f32 + 0.5) * layout.cell;
         let cy = rect.y + (row as f32 + 0.5) * layout.cell;
         let text = number.to_string();
-        let dims = measure_text(&text, None, size as u16, 1.0);
+        let dims = measure(&text, size);
         let (tx, ty) = (cx - dims.width / 2.0, cy + dims.offset_y / 2.0);
         text_at(&text, tx.round(), ty.round(), size, NUMBER);
     }
