@@ -57,8 +57,9 @@ const PATIENCE: Duration = Duration::from_secs(20);
 
 pub fn run(args: AdminArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     let identity = Identity::load_or_create(&Home::locate()?)?;
-    let url = hall_url(args.server.as_deref(), &args.data, &identity, false)?;
-    let connection = Connection::open_once(&url, &identity);
+    let hall = hall_url(args.server.as_deref(), &args.data, &identity, false)?;
+    let url = &hall.url;
+    let connection = Connection::open_once(url, &identity);
     let request = match args.command {
         AdminCommand::Rooms => ClientMsg::ListRooms,
         AdminCommand::Close { room } => ClientMsg::CloseRoom { room },
@@ -132,6 +133,21 @@ fn refusal(code: ErrorCode, message: &str) -> String {
     said
 }
 
+/// The hall a command talks to. A server it started inside the command is stopped when this
+/// goes, so that its store is closed and `games.db` alone holds what the command stored.
+pub struct HallUrl {
+    pub url: String,
+    embedded: Option<parlor_server::BackgroundServer>,
+}
+
+impl Drop for HallUrl {
+    fn drop(&mut self) {
+        if let Some(server) = self.embedded.take() {
+            server.stop();
+        }
+    }
+}
+
 /// The hall to talk to: `server` as typed (a bare HOST:PORT gets ws://), or else a server
 /// started in this process on `data` with `identity` as its operator. Unless the request
 /// `creates` something, a `data` that is not there is refused rather than made empty.
@@ -140,9 +156,13 @@ pub fn hall_url(
     data: &Path,
     identity: &Identity,
     creates: bool,
-) -> anyhow::Result<String> {
+) -> anyhow::Result<HallUrl> {
     if let Some(typed) = server {
-        return crate::gui::server_option(typed);
+        let url = crate::gui::server_option(typed)?;
+        return Ok(HallUrl {
+            url,
+            embedded: None,
+        });
     }
     if !creates && !data.is_dir() {
         bail!(
@@ -153,7 +173,21 @@ pub fn hall_url(
     let mut config =
         parlor_server::ServerConfig::new(([127, 0, 0, 1], 0).into(), Some(data.to_path_buf()));
     config.operators = vec![player_id(&identity.secret)];
-    Ok(parlor_server::start_in_background(config)?.url())
+    let server = parlor_server::start_in_background(config).map_err(|error| {
+        match error.downcast_ref::<parlor_server::store::sqlite::DataDirInUse>() {
+            Some(_) => anyhow::anyhow!(
+                "another Parlor server, or a window, uses {}: reach it with --server ADDRESS \
+                 after this command's name (a window shows its address in its top bar), or \
+                 stop it first",
+                data.display()
+            ),
+            None => error,
+        }
+    })?;
+    Ok(HallUrl {
+        url: server.url(),
+        embedded: Some(server),
+    })
 }
 
 #[cfg(test)]

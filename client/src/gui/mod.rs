@@ -128,16 +128,17 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     // The last step that may refuse the command: the identity is made, or renamed, only for
     // a window that gets this far.
     let (identity, identity_file) = Identity::for_window(options.name.as_deref())?;
-    let startup = match joined {
-        Some(url) => Startup::Connect(url),
+    let (startup, embedded) = match joined {
+        Some(url) => (Startup::Connect(url), None),
         None => {
             let addr = "127.0.0.1:0".parse().expect("a valid socket address");
             let config = ServerConfig::new(addr, Some(options.data_dir));
             match parlor_server::start_in_background(config) {
-                Ok(server) => Startup::Connect(server.url()),
+                Ok(server) => (Startup::Connect(server.url()), Some(server)),
                 Err(error) => {
                     tracing::warn!("embedded server failed: {error:#}");
-                    Startup::Failed(format!("the embedded server did not start: {error:#}"))
+                    let why = format!("the embedded server did not start: {error:#}");
+                    (Startup::Failed(why), None)
                 }
             }
         }
@@ -194,6 +195,10 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             next_frame().await;
         }
     });
+    // The window is closed: its store is closed too, its WAL copied back into games.db.
+    if let Some(server) = embedded {
+        server.stop();
+    }
     saved.replace(Ok(()))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -94,12 +94,12 @@ pub fn run(args: BrainsArgs, out: &mut impl Write) -> anyhow::Result<ExitCode> {
     // Only an import stores something: the others would create an empty store where a
     // mistyped --data points, and answer as if it held nothing.
     let creates = matches!(args.command, BrainsCommand::Import { .. });
-    let url = crate::cli::admin::hall_url(args.server.as_deref(), &args.data, &identity, creates)?;
+    let hall = crate::cli::admin::hall_url(args.server.as_deref(), &args.data, &identity, creates)?;
     let file = match &args.command {
         BrainsCommand::Export { name, .. } => Some(name.as_str()),
         _ => None,
     };
-    match exchange(&url, &identity, requests, file, patience)? {
+    match exchange(&hall.url, &identity, requests, file, patience)? {
         Answer::Brains(brains) => {
             match &args.command {
                 BrainsCommand::Import { name, .. } => writeln!(out, "Stored brain {name:?}.")?,
@@ -317,6 +317,62 @@ mod tests {
             assert!(error.contains("no data directory at"), "{error}");
             assert!(!missing.exists());
         }
+    }
+
+    /// The command closes the store of the server it started: `games.db`, copied without
+    /// the WAL beside it, holds the brain it imported.
+    #[test]
+    fn a_brain_imported_through_a_data_directory_is_in_its_database_file_alone() {
+        use parlor_shared::hexapawn::{Brain, Dims};
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("her.json");
+        let brain = Brain::new(Dims::new(3, 3).unwrap(), true);
+        std::fs::write(&file, brain.to_json()).unwrap();
+        let data = dir.path().join("parlor-data");
+        let import = BrainsArgs {
+            server: None,
+            data: data.clone(),
+            timeout: 20,
+            command: BrainsCommand::Import {
+                name: "Kept".into(),
+                file,
+            },
+        };
+        assert_eq!(run(import, &mut Vec::new()).unwrap(), ExitCode::SUCCESS);
+        let copy = dir.path().join("copy");
+        std::fs::create_dir(&copy).unwrap();
+        std::fs::copy(data.join("games.db"), copy.join("games.db")).unwrap();
+        let list = BrainsArgs {
+            server: None,
+            data: copy,
+            timeout: 20,
+            command: BrainsCommand::List,
+        };
+        let mut out = Vec::new();
+        assert_eq!(run(list, &mut out).unwrap(), ExitCode::SUCCESS);
+        let listing = String::from_utf8(out).unwrap();
+        assert!(listing.contains("Kept"), "{listing}");
+    }
+
+    /// A data directory a running server holds is refused with the way to reach that server.
+    #[test]
+    fn a_data_directory_in_use_is_refused_with_how_to_reach_its_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let config =
+            parlor_server::ServerConfig::new(([127, 0, 0, 1], 0).into(), Some(dir.path().into()));
+        let running = parlor_server::start_in_background(config).unwrap();
+        let list = BrainsArgs {
+            server: None,
+            data: dir.path().into(),
+            timeout: 20,
+            command: BrainsCommand::List,
+        };
+        let refused = run(list, &mut Vec::new()).unwrap_err().to_string();
+        assert!(
+            refused.contains("--server ADDRESS after this command's name"),
+            "{refused}"
+        );
+        running.stop();
     }
 
     #[test]

@@ -14,7 +14,7 @@ mod wal_header;
 mod writer;
 
 use std::fs::{File, TryLockError};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, anyhow, bail, ensure};
@@ -307,6 +307,25 @@ struct DataDirLock {
     _folder: Option<File>,
 }
 
+/// The refusal of a data directory another server holds: a command that embeds a server
+/// tells its own way to reach that one (`downcast_ref` finds it).
+#[derive(Debug)]
+pub struct DataDirInUse(pub PathBuf);
+
+impl std::fmt::Display for DataDirInUse {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "another Parlor server uses {}: give this one another --data (or a window, \
+             `client --server ADDRESS`, to join that one: a window shows its address in its \
+             top bar)",
+            self.0.display()
+        )
+    }
+}
+
+impl std::error::Error for DataDirInUse {}
+
 /// Takes `data_dir`'s lock file (`server.lock`), refused while another process holds it. The
 /// operating system lets go of it when the process ends, even by `kill -9`. On Unix the
 /// folder itself is locked too: a lock file deleted by hand (a new one then locks anew) must
@@ -331,12 +350,7 @@ fn lock_data_dir(data_dir: &Path) -> anyhow::Result<DataDirLock> {
             _lock_file: file,
             _folder: folder,
         }),
-        Err(TryLockError::WouldBlock) => bail!(
-            "another Parlor server uses {}: give this one another --data (or a window, \
-             `client --server ADDRESS`, to join that one: a window shows its address in its \
-             top bar)",
-            data_dir.display()
-        ),
+        Err(TryLockError::WouldBlock) => Err(DataDirInUse(data_dir.to_path_buf()).into()),
         Err(TryLockError::Error(error)) => {
             Err(error).with_context(|| format!("cannot lock {}", path.display()))
         }
