@@ -53,7 +53,15 @@ impl Identity {
     pub fn load_or_create(home: &Home) -> anyhow::Result<Identity> {
         let path = home.identity_file();
         if path.exists() {
-            return Identity::read(&path);
+            return Identity::read(&path).map_err(|error| {
+                anyhow::anyhow!(
+                    "{error:#}\nTo go on as yourself, put an identity you exported in its \
+                     place with `client identity import FILE --replace`; or move {} away, and \
+                     the next start makes you a new player (the old one's seats and brains \
+                     stay theirs)",
+                    path.display()
+                )
+            });
         }
         // Tolerates a folder another process made meanwhile.
         fs::create_dir_all(&home.config)

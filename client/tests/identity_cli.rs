@@ -83,6 +83,40 @@ fn an_identity_is_kept_exported_and_imported_and_never_replaced_unasked() {
     );
 }
 
+/// A kept identity file that cannot be read is left as it is, and every command that needs it
+/// says how to go on; `import --replace` does.
+#[test]
+fn a_damaged_identity_says_how_to_go_on_and_is_replaced_by_an_import() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path().join("home");
+    let mine = public_id(&home);
+    let file = dir.path().join("me.json");
+    stdout(&client(
+        &home,
+        &["identity", "export", file.to_str().unwrap()],
+    ));
+    let kept = std::fs::read_dir(home.join("config"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .find(|path| path.ends_with("identity.json"))
+        .expect("the identity is kept under config/");
+    std::fs::write(&kept, "").unwrap();
+
+    let shown = client(&home, &["identity", "show"]);
+    assert_eq!(shown.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&shown.stderr);
+    assert!(said.contains("identity import FILE --replace"), "{said}");
+    let imported = client(&home, &["identity", "import", file.to_str().unwrap()]);
+    assert_eq!(imported.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&imported.stderr);
+    assert!(said.contains("add --replace"), "{said}");
+    assert_eq!(std::fs::read(&kept).unwrap(), b"", "left as it was");
+
+    let args = ["identity", "import", file.to_str().unwrap(), "--replace"];
+    stdout(&client(&home, &args));
+    assert_eq!(public_id(&home), mine, "back as themselves");
+}
+
 #[test]
 fn the_hall_in_a_data_directory_is_its_holders_to_run() {
     let dir = tempfile::tempdir().unwrap();

@@ -73,7 +73,12 @@ pub fn run(command: IdentityCommand, out: &mut impl Write) -> anyhow::Result<Exi
         IdentityCommand::Import { file, replace } => {
             let (imported, given) = Identity::read_with_given_name(&file)?;
             if path.exists() && !replace {
-                let current = Identity::read(&path)?;
+                let current = Identity::read(&path).map_err(|error| {
+                    anyhow::anyhow!(
+                        "{error:#}\nThe identity kept here cannot be read: add --replace to \
+                         put the imported one in its place"
+                    )
+                })?;
                 if current.secret != imported.secret {
                     bail!(
                         "this machine already has an identity ({:?}); importing replaces it and \
