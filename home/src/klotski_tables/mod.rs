@@ -199,7 +199,14 @@ const TEMP_SUFFIX: &str = ".new";
 /// The tables the file at `path` holds ("4x4 7-8"), checked byte by byte (and its record
 /// renewed), or why it cannot be used. A damaged file is deleted.
 fn checked_whole(path: &Path) -> Result<String, String> {
-    let (map, metadata, header) = open(path)?;
+    // A file of another format is another version's, kept for it; a damaged one goes.
+    let (map, metadata, header) = open(path).map_err(|why| match why.starts_with("damaged") {
+        true => {
+            discard(path);
+            format!("{why} (deleted: built again when a search needs it)")
+        }
+        false => why,
+    })?;
     let tables = format!("{}x{} {}", header.rows, header.cols, header.name);
     let own_name = file_name(header.rows, header.cols, &header.name);
     if path.file_name() != Some(own_name.as_ref()) {

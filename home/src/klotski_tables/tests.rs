@@ -116,6 +116,22 @@ fn a_file_changed_behind_its_record_is_found_by_status_and_deleted() {
     assert!(cache.map(&spec).unwrap_err().contains("damaged"));
 }
 
+/// `status` deletes a file whose header is damaged as it deletes one whose tables are.
+#[test]
+fn a_table_file_with_a_damaged_header_is_deleted_by_status() {
+    let folder = tempfile::tempdir().unwrap();
+    let cache = TableCache::new(folder.path());
+    let (spec, tables) = small();
+    let path = cache.write(&spec, &slices(&tables)).unwrap();
+    let written = std::fs::read(&path).unwrap();
+    for damage in [b"junk".to_vec(), written[..written.len() - 1].to_vec()] {
+        std::fs::write(&path, damage).unwrap();
+        let usable = cache.status().remove(0).usable;
+        assert!(usable.unwrap_err().contains("deleted"));
+        assert!(!path.exists(), "deleted, to be built again");
+    }
+}
+
 #[test]
 fn a_cache_checking_whole_refuses_a_file_damaged_behind_its_record_at_once() {
     let folder = tempfile::tempdir().unwrap();
