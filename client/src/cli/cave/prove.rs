@@ -49,7 +49,8 @@ pub struct ProveArgs {
     #[arg(long)]
     json: bool,
     /// Add what was proved to this book (e.g. levels/cave/proven.txt), replacing older lines
-    /// for the same positions (up to mirror images); unknown results are not written.
+    /// for the same positions (up to mirror images); unknown results are not written. The
+    /// engine plays levels/cave/proven.txt as built in: from the next build on.
     #[arg(long)]
     write: Option<PathBuf>,
 }
