@@ -108,16 +108,17 @@ pub enum EwnCommand {
     /// Make a new level whose fewest-move solution is in the range asked for, or that has no
     /// solution at all. Meanwhile stderr says how many candidates were tried, about every
     /// second.
+    #[command(group(clap::ArgGroup::new("wanted").required(true).args(["moves_at_least", "no_solution"])))]
     Generate {
-        /// The fewest moves the level may need.
-        #[arg(long, required_unless_present = "no_solution")]
+        /// The fewest moves the level may need (this or --no-solution).
+        #[arg(long)]
         moves_at_least: Option<usize>,
         /// The most moves the level may need.
         #[arg(long, default_value_t = 25)]
         moves_at_most: usize,
         /// Instead, a level with no solution within the move limit: about one random level in a
         /// million under the course's rules, so this takes a minute or more.
-        #[arg(long, conflicts_with = "moves_at_least")]
+        #[arg(long)]
         no_solution: bool,
         /// The same seed gives the same level.
         #[arg(long, default_value_t = 0)]
