@@ -110,7 +110,7 @@ impl Identity {
         let given = identity.name.clone();
         if !identity.secret.is_strong() {
             bail!(
-                "{}: its secret is not {} random hex digits; the file was damaged or made by hand",
+                "{}: its secret is not {} random lowercase hex digits (0-9, a-f); the file was damaged or made by hand",
                 path.display(),
                 PlayerSecret::LENGTH
             );
