@@ -376,7 +376,6 @@ fn stopped_at_position_cap(report: &Report, options: &SolveOptions) -> bool {
         && report.elapsed < options.budget
 }
 
-/// Standard input as text, refusing anything longer than a puzzle could sensibly be.
 /// Where a command reads its puzzle: standard input, as the course's grader gives it, or a
 /// file or built-in board named with `--level`.
 #[derive(Args, Debug)]
@@ -390,14 +389,25 @@ pub struct PuzzleInput {
 impl PuzzleInput {
     fn read(&self) -> anyhow::Result<String> {
         match &self.level {
-            None => read_input_from(std::io::stdin()),
+            None => {
+                let stdin = std::io::stdin();
+                // Without a file piped in, a person at a terminal would see nothing happen.
+                if std::io::IsTerminal::is_terminal(&stdin) {
+                    eprintln!(
+                        "client: reading the puzzle from the keyboard: type it and end with \
+                         Ctrl-D (or give a file: `< FILE`, or --level FILE)"
+                    );
+                }
+                read_input_from(stdin)
+            }
             Some(path) => builtin_levels::level_text("klotski", path)
                 .with_context(|| format!("reading {}", path.display())),
         }
     }
 }
 
-/// The puzzle on `input` (standard input); a leading byte order mark is skipped.
+/// The puzzle on `input` (standard input), refusing anything longer than a puzzle could
+/// sensibly be; a leading byte order mark is skipped.
 fn read_input_from(input: impl std::io::Read) -> anyhow::Result<String> {
     let Some(bytes) = read_at_most(input, MAX_INPUT_BYTES).context("reading standard input")?
     else {
