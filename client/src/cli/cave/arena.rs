@@ -175,6 +175,16 @@ fn run_with_log(
         None if args.starts.is_some() => openings.len(),
         None => 10,
     };
+    let played = spread.min(pairs);
+    if let Some(asked) = args.openings.filter(|&asked| asked as usize > played) {
+        writeln!(
+            log,
+            "--openings {asked}: {} games play {played} openings, each from both sides (there \
+             are {})",
+            pairs * 2,
+            openings.len()
+        )?;
+    }
     let mut tally = Tally::default();
     let mut games_out = match &args.games_out {
         Some(path) => Some(std::io::BufWriter::new(

@@ -304,11 +304,17 @@ pub fn solve(out: &mut impl Write, dims: Dims) -> anyhow::Result<ExitCode> {
 /// Seeds for the learning part of the bench.
 const BENCH_SEEDS: u64 = 100;
 
+/// The longest `bench` times self-play: past it, a typo (`1e30`) would run for ever.
+const MAX_BENCH_SECONDS: f64 = 3600.0;
+
 /// `client hexapawn bench`: self-play games per second on this one thread, and the games HER
 /// needs as second player against the exploiter until it can never lose again.
 pub fn bench(out: &mut impl Write, seconds: f64) -> anyhow::Result<ExitCode> {
-    if !(seconds.is_finite() && seconds > 0.0) {
-        anyhow::bail!("--seconds must be a positive number, not {seconds}");
+    if !(seconds.is_finite() && seconds > 0.0 && seconds <= MAX_BENCH_SECONDS) {
+        anyhow::bail!(
+            "--seconds must be a positive number of at most {MAX_BENCH_SECONDS} (an hour), \
+             not {seconds}"
+        );
     }
     writeln!(out, "Hexapawn 3x3 bench, one thread.")?;
     // Long matches are what auto mode runs; after learning, the HER moving first resigns at

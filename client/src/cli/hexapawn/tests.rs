@@ -276,6 +276,16 @@ fn a_bench_too_short_for_one_game_is_refused_not_printed_as_nan() {
 }
 
 #[test]
+fn a_bench_of_no_time_or_of_more_than_an_hour_is_refused_before_it_starts() {
+    for seconds in [0.0, -1.0, f64::NAN, f64::INFINITY, 1e30, 3600.5] {
+        let mut out = Vec::new();
+        let refused = bench(&mut out, seconds).expect_err("refused").to_string();
+        assert!(refused.contains("at most 3600 (an hour)"), "{refused}");
+        assert!(out.is_empty(), "nothing run");
+    }
+}
+
+#[test]
 fn the_bench_says_most_rounds_of_a_long_match_are_resignations_and_times_the_games_played() {
     let mut out = Vec::new();
     assert_eq!(bench(&mut out, 0.3).unwrap(), ExitCode::SUCCESS);

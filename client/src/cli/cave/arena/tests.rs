@@ -249,6 +249,35 @@ fn each_game_line_counts_the_games_and_a_s_score_so_far() {
     );
 }
 
+/// More openings than there are, or than the games can play, are not played silently.
+#[test]
+fn openings_asked_beyond_those_played_are_told() {
+    let args = ArenaArgs {
+        a: EngineLevel::Easy,
+        b: EngineLevel::Classic,
+        games: Some(2),
+        openings: Some(100_000),
+        a_move_ms: 5,
+        b_move_ms: 5,
+        json: true,
+        games_out: None,
+        jobs: 2,
+        starts: None,
+        start_bricks: None,
+        opening_offset: 0,
+        classic_plies: SEED_PLIES,
+    };
+    let (mut out, mut log) = (Vec::new(), Vec::new());
+    run_with_log(&args, &mut out, &mut log).unwrap();
+    let log = String::from_utf8(log).unwrap();
+    assert!(
+        log.starts_with(
+            "--openings 100000: 2 games play 1 openings, each from both sides (there are 256)"
+        ),
+        "{log}"
+    );
+}
+
 #[test]
 fn game_lines_go_to_stdout_or_with_json_to_the_log() {
     let starts = temp_file("arena-progress-starts", "a1 h8 b1 h7 c1 h6 d1\n");
