@@ -92,13 +92,14 @@ struct Candidate {
     font: Option<FontVec>,
 }
 
-/// One letter of a fallback font at one size, as drawn: its image (none for a letter with no
-/// outline, a space say), where that sits from the pen on the baseline, and how far the pen
-/// then moves.
+/// One letter of a fallback font at one size, as drawn, in the screen's pixels: its image (none
+/// for a letter with no outline, a space say) and its size, where that sits from the pen on
+/// the baseline, and how far the pen then moves.
 struct Glyph {
     image: Option<Texture2D>,
     left: f32,
     top: f32,
+    width: f32,
     height: f32,
     advance: f32,
 }
@@ -143,7 +144,7 @@ struct Fallbacks {
     blocks_asked: HashSet<u32>,
     /// Every letter met, and which font draws it.
     chosen: HashMap<char, Source>,
-    /// Fallback glyphs drawn, by letter, font size and font.
+    /// Fallback glyphs drawn, by letter, size in the screen's pixels and font.
     glyphs: HashMap<(char, u16, usize), Glyph>,
 }
 
@@ -168,6 +169,9 @@ pub fn runs_of(text: &str) -> Vec<(&str, Source)> {
 /// Draws `run` in fallback font `font` at `size` with the pen on the baseline at `x`, `y`;
 /// what it covers.
 pub fn draw_run(run: &str, font: usize, x: f32, y: f32, size: f32, color: Color) -> TextDimensions {
+    let dpi = dpi_scale();
+    // On the screen's pixels, as macroquad puts its own glyphs, so that none is blurred.
+    let on_pixels = |at: f32| (at * dpi).round() / dpi;
     with_fallbacks(|fallbacks| {
         let mut pen = x;
         for letter in run.chars() {
@@ -175,11 +179,17 @@ pub fn draw_run(run: &str, font: usize, x: f32, y: f32, size: f32, color: Color)
                 continue;
             };
             if let Some(image) = &glyph.image {
-                let at = vec2((pen + glyph.left).round(), (y + glyph.top).round());
-                let params = DrawTextureParams::default();
-                draw_texture_ex(image, at.x, at.y, color, params);
+                let params = DrawTextureParams {
+                    dest_size: Some(vec2(glyph.width / dpi, glyph.height / dpi)),
+                    ..Default::default()
+                };
+                let (left, top) = (
+                    on_pixels(pen + glyph.left / dpi),
+                    on_pixels(y + glyph.top / dpi),
+                );
+                draw_texture_ex(image, left, top, color, params);
             }
-            pen += glyph.advance;
+            pen += glyph.advance / dpi;
         }
         fallbacks.measure_run(run, font, size)
     })
@@ -188,6 +198,12 @@ pub fn draw_run(run: &str, font: usize, x: f32, y: f32, size: f32, color: Color)
 /// What [`draw_run`] covers.
 pub fn measure_run(run: &str, font: usize, size: f32) -> TextDimensions {
     with_fallbacks(|fallbacks| fallbacks.measure_run(run, font, size))
+}
+
+/// The screen's pixels to a logical pixel (2 on a HiDPI screen): text is drawn at that many
+/// times its size, as macroquad draws its own.
+fn dpi_scale() -> f32 {
+    macroquad::miniquad::window::dpi_scale()
 }
 
 impl Fallbacks {
@@ -213,21 +229,24 @@ impl Fallbacks {
                 }
             }
         }
+        let dpi = dpi_scale();
         TextDimensions {
-            width,
-            height: above + below,
-            offset_y: above,
+            width: width / dpi,
+            height: (above + below) / dpi,
+            offset_y: above / dpi,
         }
     }
 
-    /// `letter` of fallback font `font` at `size`, drawn now if it was not yet.
+    /// `letter` of fallback font `font` at `size` (logical pixels), drawn now on the screen's
+    /// pixels if it was not yet.
     fn glyph(&mut self, letter: char, size: f32, font: usize) -> Option<&Glyph> {
-        let key = (letter, size as u16, font);
+        let pixels = (size * dpi_scale()).ceil() as u16;
+        let key = (letter, pixels, font);
         if !self.glyphs.contains_key(&key) {
             if self.glyphs.len() >= MOST_GLYPHS_KEPT {
                 self.glyphs.clear();
             }
-            let glyph = rasterise(self.candidates[font].font.as_ref()?, letter, size);
+            let glyph = rasterise(self.candidates[font].font.as_ref()?, letter, pixels.into());
             self.glyphs.insert(key, glyph);
         }
         self.glyphs.get(&key)
@@ -327,11 +346,12 @@ fn rasterise(font: &FontVec, letter: char, size: f32) -> Glyph {
         bounds.width() >= 1.0 && bounds.height() >= 1.0
     };
     let Some(outlined) = outlined.filter(drawable) else {
-        let (image, left, top, height) = (None, 0.0, 0.0, 0.0);
+        let (image, left, top, width, height) = (None, 0.0, 0.0, 0.0, 0.0);
         return Glyph {
             image,
             left,
             top,
+            width,
             height,
             advance,
         };
@@ -351,6 +371,7 @@ fn rasterise(font: &FontVec, letter: char, size: f32) -> Glyph {
         image: Some(image),
         left: bounds.min.x,
         top: bounds.min.y,
+        width: width as f32,
         height: height as f32,
         advance,
     }
