@@ -241,37 +241,30 @@ pub async fn run(config: ServerConfig) -> anyhow::Result<()> {
 /// A server running on its own thread and runtime, as the client embeds it.
 pub struct BackgroundServer {
     pub addr: SocketAddr,
-    stop: tokio::sync::oneshot::Sender<()>,
-    stopped: std::sync::mpsc::Receiver<()>,
+    store: Store,
 }
-
-/// How long [`BackgroundServer::stop`] waits for the server's tasks and store to end.
-const STOP_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 impl BackgroundServer {
     pub fn url(&self) -> String {
         format!("ws://{}", self.addr)
     }
 
-    /// Stops the server and waits (a few seconds at most) until its store is closed: SQLite
-    /// then copies its WAL back into `games.db`, so the folder's database file alone holds
-    /// everything (a process that just exits leaves the last second's writes in the WAL,
-    /// safe, but missed by anybody who copies `games.db` alone).
-    pub fn stop(self) {
-        let _ = self.stop.send(());
-        if self.stopped.recv_timeout(STOP_WAIT).is_err() {
-            warn!("the embedded server did not stop in time");
+    /// Copies the store's write-ahead log back into `games.db`, for a window or command that
+    /// ends: the database file alone then holds every write acknowledged so far (a process
+    /// that just exits leaves the last second's writes in the log, safe, but missed by anybody
+    /// who copies `games.db` alone). The server goes on: rooms and auto matches end with the
+    /// process, as after `kill -9`, and carry on at the next start.
+    pub fn flush_store(&self) {
+        if let Err(error) = self.store.copy_log_back() {
+            warn!(%error, "could not copy the store's log back into its database");
         }
     }
 }
 
 /// Starts a server on a thread of its own and returns once it listens (or why it cannot).
-/// The thread lives until [`BackgroundServer::stop`] or the process's end. Safe to call from
-/// inside another runtime.
+/// The thread lives until the process ends. Safe to call from inside another runtime.
 pub fn start_in_background(config: ServerConfig) -> anyhow::Result<BackgroundServer> {
     let (ready_tx, ready_rx) = std::sync::mpsc::channel();
-    let (stop, stop_asked) = tokio::sync::oneshot::channel::<()>();
-    let (stopped_tx, stopped) = std::sync::mpsc::channel();
     std::thread::Builder::new()
         .name("parlor-server".into())
         .spawn(move || {
@@ -291,30 +284,17 @@ pub fn start_in_background(config: ServerConfig) -> anyhow::Result<BackgroundSer
                 });
                 match bound {
                     Ok((listener, hall, addr)) => {
-                        let _ = ready_tx.send(Ok(addr));
-                        tokio::select! {
-                            served = serve(listener, hall, config.limits) => {
-                                if let Err(error) = served {
-                                    warn!(%error, "embedded server stopped");
-                                }
-                            }
-                            // A handle dropped without `stop` leaves the server running.
-                            Ok(()) = stop_asked => {}
+                        let _ = ready_tx.send(Ok((addr, hall.store.clone())));
+                        if let Err(error) = serve(listener, hall, config.limits).await {
+                            warn!(%error, "embedded server stopped");
                         }
                     }
                     Err(error) => drop(ready_tx.send(Err(error))),
                 }
             });
-            // Every task goes, and with the last the hall and its store.
-            runtime.shutdown_timeout(STOP_WAIT);
-            let _ = stopped_tx.send(());
         })?;
-    let addr = ready_rx
+    let (addr, store) = ready_rx
         .recv()
         .context("the server thread ended before listening")??;
-    Ok(BackgroundServer {
-        addr,
-        stop,
-        stopped,
-    })
+    Ok(BackgroundServer { addr, store })
 }

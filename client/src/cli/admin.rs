@@ -133,8 +133,8 @@ fn refusal(code: ErrorCode, message: &str) -> String {
     said
 }
 
-/// The hall a command talks to. A server it started inside the command is stopped when this
-/// goes, so that its store is closed and `games.db` alone holds what the command stored.
+/// The hall a command talks to. A server it started inside the command copies its store's
+/// log back when this goes, so that `games.db` alone holds what the command stored.
 pub struct HallUrl {
     pub url: String,
     embedded: Option<parlor_server::BackgroundServer>,
@@ -142,8 +142,8 @@ pub struct HallUrl {
 
 impl Drop for HallUrl {
     fn drop(&mut self) {
-        if let Some(server) = self.embedded.take() {
-            server.stop();
+        if let Some(server) = &self.embedded {
+            server.flush_store();
         }
     }
 }

@@ -40,6 +40,7 @@ use std::process::ExitCode;
 use std::rc::Rc;
 
 use anyhow::{Context, bail};
+use macroquad::input::{is_quit_requested, prevent_quit};
 use macroquad::shapes::draw_rectangle;
 use macroquad::texture::get_screen_data;
 use macroquad::time::get_time;
@@ -157,7 +158,13 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
         let mut app = App::new(startup, identity, Some(identity_file)).with_script(script);
         let quiet_frame = options.quiet_frame.unwrap_or(pacing::QUIET_FRAME);
         let (mut done_frames, mut clock) = (0, FrameClock::new(quiet_frame));
+        // Closing the window ends this loop rather than the process (which some platforms end
+        // with their last window), so that the store is flushed below.
+        prevent_quit();
         loop {
+            if is_quit_requested() {
+                break;
+            }
             clock.before_frame(app.network());
             clear_background(BACKGROUND);
             canvas::begin_frame();
@@ -194,11 +201,12 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             clock.after_frame(&input, busy);
             next_frame().await;
         }
+        // The embedded server's last writes go from its log into games.db, which alone then
+        // holds everything (the server itself ends with the process).
+        if let Some(server) = &embedded {
+            server.flush_store();
+        }
     });
-    // The window is closed: its store is closed too, its WAL copied back into games.db.
-    if let Some(server) = embedded {
-        server.stop();
-    }
     saved.replace(Ok(()))?;
     Ok(ExitCode::SUCCESS)
 }

@@ -360,7 +360,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let config =
             parlor_server::ServerConfig::new(([127, 0, 0, 1], 0).into(), Some(dir.path().into()));
-        let running = parlor_server::start_in_background(config).unwrap();
+        let _running = parlor_server::start_in_background(config).unwrap();
         let list = BrainsArgs {
             server: None,
             data: dir.path().into(),
@@ -372,7 +372,6 @@ mod tests {
             refused.contains("--server ADDRESS after this command's name"),
             "{refused}"
         );
-        running.stop();
     }
 
     #[test]

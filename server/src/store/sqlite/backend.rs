@@ -29,6 +29,10 @@ impl Backend for SqliteStore {
         self.check_not_full()
     }
 
+    fn copy_log_back(&self) -> anyhow::Result<()> {
+        self.copy_log_back()
+    }
+
     fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {
         self.save(record)
     }

@@ -59,6 +59,16 @@ pub fn take_over(writer: &Connection, database: &Path) -> anyhow::Result<Checkpo
     })
 }
 
+/// Copies every page of the WAL back into the database and cuts the WAL to nothing, waiting
+/// (up to the connection's busy timeout) for the other connections' reads; the database file
+/// alone then holds every commit so far.
+pub fn copy_back_whole(connection: &Connection) -> anyhow::Result<()> {
+    let busy: i64 =
+        connection.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;
+    anyhow::ensure!(busy == 0, "other connections kept the WAL busy");
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::SqliteStore;

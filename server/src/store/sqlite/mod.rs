@@ -207,6 +207,12 @@ impl SqliteStore {
         self.size.cap(max_bytes);
     }
 
+    /// Copies the whole WAL back into `games.db` and empties it, once the writer is between
+    /// transactions (it holds the connection while it writes): see `Backend::copy_log_back`.
+    pub fn copy_log_back(&self) -> anyhow::Result<()> {
+        checkpoints::copy_back_whole(&crate::lock(&self.connection))
+    }
+
     /// The bytes the store holds, as its last write left it (see `size.rs`).
     pub fn size_bytes(&self) -> u64 {
         self.size.bytes()
