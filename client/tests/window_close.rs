@@ -7,11 +7,10 @@
 
 mod common;
 
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::x_screen::Screen;
-use common::{CLIENT, have_command, scratch};
+use common::{have_command, scratch};
 
 /// Sends `WM_DELETE_WINDOW` to the window whose id is the first argument.
 const CLOSE_BUTTON: &str = r#"
@@ -56,16 +55,7 @@ fn a_window_closed_by_its_close_button_flushes_its_store_and_ends() {
     let dir = scratch();
     let data = dir.path().join("data");
     let screen = Screen::start();
-    let mut client = screen
-        .command(CLIENT)
-        .args(["--data".as_ref(), data.as_os_str()])
-        .args(["--quiet-frame-seconds", "600"])
-        .env("PARLOR_HOME", dir.path().join("home"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut client = screen.client_in(dir.path(), &[]);
     let found = screen
         .command("timeout")
         .args(["30", "xdotool", "search", "--sync", "--name", "^Parlor$"])

@@ -8,11 +8,10 @@
 mod common;
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use common::x_screen::{Grab, Screen};
-use common::{CLIENT, have_command, run_in_window, scratch};
+use common::{have_command, run_in_window, scratch};
 
 /// A window of the size the screens are laid out for, and one smaller than the smallest canvas
 /// (800x600), which shows the canvas shrunk to 0.7.
@@ -92,16 +91,7 @@ fn check_pointer_hovers_create_button(size: (u32, u32)) {
     let button = create_button(dir.path(), size).map(|v| v * scale);
     let screen = Screen::start();
     let size = format!("{}x{}", size.0, size.1);
-    let mut client = screen
-        .command(CLIENT)
-        .args(["--data".as_ref(), dir.path().join("data").as_os_str()])
-        .args(["--window-size", &size, "--quiet-frame-seconds", "600"])
-        .env("PARLOR_HOME", dir.path().join("home"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut client = screen.client_in(dir.path(), &["--window-size", &size]);
     let quiet = settled(&screen, Duration::from_secs(60));
     let before = quiet.region(button);
 

@@ -2,6 +2,7 @@
 //! the pointer with `xdotool`, the screen grabbed with `xwd`.
 
 use std::io::{BufRead, BufReader};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 /// An Xvfb server of its own, stopped when dropped.
@@ -40,6 +41,22 @@ impl Screen {
         let mut command = Command::new(program);
         command.env("DISPLAY", &self.display);
         command
+    }
+
+    /// The client on this screen with its embedded server's data in `dir`/data and its
+    /// `PARLOR_HOME` in `dir`/home, quiet for as long as a test needs (`--quiet-frame-seconds
+    /// 600`), with `args` more; its output is dropped.
+    pub fn client_in(&self, dir: &Path, args: &[&str]) -> Child {
+        self.command(super::CLIENT)
+            .args(["--data".as_ref(), dir.join("data").as_os_str()])
+            .args(["--quiet-frame-seconds", "600"])
+            .args(args)
+            .env("PARLOR_HOME", dir.join("home"))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the client starts")
     }
 
     /// The screen's pixels as `xwd` dumps them (its header skipped), row by row.
