@@ -64,6 +64,8 @@ pub struct Hall {
     pub file_places: Arc<crate::brain_transfer::Places>,
     /// The hall's other nodes, when this server is one of several (`crate::cluster`).
     cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// Each player's latest greeting here, for the second look of a new name in a cluster.
+    greetings: greetings::Greetings,
 }
 
 fn bad_request(message: impl Into<String>) -> Refusal {
@@ -89,6 +91,7 @@ pub(crate) fn internal(error: impl std::fmt::Display) -> Refusal {
 }
 
 mod brains;
+mod greetings;
 mod lobby_list;
 mod nodes;
 
@@ -112,6 +115,7 @@ impl Hall {
             store,
             file_places: Arc::default(),
             cluster: None,
+            greetings: Default::default(),
         }
     }
 

@@ -32,10 +32,13 @@ impl Hall {
     /// [`Hall::show_new_name`], and in a cluster once more when every node has been heard
     /// again: a room another node opened a moment ago, or this node heard of no room yet
     /// (it just started), would show the old name until the player's next greeting. The
-    /// second time stands in for a connection of its own, so that it keeps no outbox alive.
+    /// second time stands in for a connection of its own, so that it keeps no outbox alive,
+    /// and only for the player's latest greeting here, so that it never shows a name they
+    /// have since left.
     pub async fn show_new_name_everywhere(hall: &Arc<Hall>, who: &Subscriber) {
         hall.show_new_name(who).await;
         if hall.cluster.is_some() {
+            let greeting = hall.greetings.greeted(who.player.id);
             let hall = Arc::clone(hall);
             let stand_in = Subscriber {
                 id: hall.new_conn_id(),
@@ -45,7 +48,9 @@ impl Hall {
             };
             tokio::spawn(async move {
                 tokio::time::sleep(HEARD_FOR).await;
-                hall.show_new_name(&stand_in).await;
+                if hall.greetings.take_if_latest(stand_in.player.id, greeting) {
+                    hall.show_new_name(&stand_in).await;
+                }
             });
         }
     }

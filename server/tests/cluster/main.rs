@@ -398,23 +398,23 @@ async fn a_brain_one_node_trains_is_busy_on_the_others() {
     assert!(refused.await.contains("left"));
 }
 
+/// A player greets node B under a new name, and a room that shows the old one opens on node A
+/// just after (her connection to A still goes by it): B had not heard of the room when she
+/// greeted it, and shows it under her new name all the same, as does A.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_back_under_a_new_name_on_another_node_is_shown_by_it_in_their_rooms() {
     let Some(services) = Services::find() else {
         return;
     };
-    let a = services.node("a");
+    let nodes = [services.node("a"), services.node("b")];
     let alice = PlayerSecret::random();
-    let mut on_a = a.peer(&alice).await;
+    let mut on_a = nodes[0].peer(&alice).await;
+    let raw = Peer::raw(&nodes[1].url(), Format::Json).await;
+    let mut on_b = Peer::greet_as(raw, &alice, "Alice L").await;
     let room = on_a
         .create_room(vec![SeatSpec::Human, SeatSpec::Human])
         .await;
     on_a.join(room, 0).await;
-    // B starts after the room opened, and Alice greets it before it can have heard A's word
-    // on its rooms (every half second): her new name reaches the room all the same.
-    let b = services.node("b");
-    let raw = Peer::raw(&b.url(), Format::Json).await;
-    let mut on_b = Peer::greet_as(raw, &alice, "Alice L").await;
     let renamed = |summary: &RoomSummary| {
         let seat = matches!(
             &summary.seats[0],
