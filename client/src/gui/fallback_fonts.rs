@@ -108,6 +108,21 @@ struct Glyph {
 /// (a lobby of names in a thousand letters must not fill the video memory).
 const MOST_GLYPHS_KEPT: usize = 4096;
 
+/// The most blocks of letters fontconfig is asked about in a process: each question is a
+/// process of its own (about 12 ms here) on the window's thread, and other players' names
+/// choose the letters, so one in letters from a hundred blocks must not stall the window.
+/// Past it, letters of blocks no font found so far has are drawn as boxes.
+const MOST_FONTCONFIG_ASKS: usize = 16;
+
+/// Whether a font could have `letter`: not one of the private use areas, whose letters mean
+/// what each font makes them mean, nor a noncharacter.
+fn has_a_meaning(letter: char) -> bool {
+    let point = letter as u32;
+    let private = matches!(point, 0xE000..=0xF8FF | 0xF0000..);
+    let noncharacter = matches!(point, 0xFDD0..=0xFDEF) || point & 0xFFFE == 0xFFFE;
+    !(private || noncharacter)
+}
+
 /// Font files larger than this are not read: no font of one script is near it.
 const LARGEST_FONT_FILE: u64 = 64 << 20;
 
@@ -140,7 +155,8 @@ struct Fallbacks {
     candidates: Vec<Candidate>,
     /// Whether [`KNOWN_FONT_FILES`] were looked at.
     known_read: bool,
-    /// The blocks of 256 letters fontconfig was asked about (once each).
+    /// The blocks of 256 letters fontconfig was asked about (once each, and at most
+    /// [`MOST_FONTCONFIG_ASKS`]).
     blocks_asked: HashSet<u32>,
     /// Every letter met, and which font draws it.
     chosen: HashMap<char, Source>,
@@ -265,6 +281,9 @@ impl Fallbacks {
         if letter.is_whitespace() || letter.is_control() || self.window.has(letter) {
             return Source::Window;
         }
+        if !has_a_meaning(letter) {
+            return Source::Window;
+        }
         if let Some(source) = self.loaded_with(letter) {
             return source;
         }
@@ -277,7 +296,9 @@ impl Fallbacks {
                 return source;
             }
         }
-        if self.blocks_asked.insert(letter as u32 >> 8)
+        let block = letter as u32 >> 8;
+        if self.blocks_asked.len() < MOST_FONTCONFIG_ASKS
+            && self.blocks_asked.insert(block)
             && let Some(path) = ask_fontconfig(letter)
             && !self.candidates.iter().any(|known| known.path == path)
         {
@@ -434,6 +455,38 @@ mod tests {
             runs("王e\u{301}", by_script),
             vec![("王", Source::Fallback(0)), ("e\u{301}", Source::Window)]
         );
+    }
+
+    #[test]
+    fn letters_of_private_use_and_noncharacters_are_looked_for_in_no_font() {
+        for letter in [
+            '\u{E000}',
+            '\u{F8FF}',
+            '\u{F0000}',
+            '\u{10FFFD}',
+            '\u{FDD0}',
+        ] {
+            assert!(!has_a_meaning(letter), "{:x}", letter as u32);
+        }
+        for letter in ['\u{FFFF}', '\u{1FFFE}'] {
+            assert!(!has_a_meaning(letter), "{:x}", letter as u32);
+        }
+        for letter in ['王', 'A', '\u{D7FF}', '\u{F900}', '\u{FFFD}', '\u{1F600}'] {
+            assert!(has_a_meaning(letter), "{:x}", letter as u32);
+        }
+    }
+
+    /// A name in letters of a hundred blocks asks fontconfig about a few of them only.
+    #[test]
+    fn fontconfig_is_asked_about_a_bounded_number_of_blocks() {
+        let mut fallbacks = Fallbacks::new();
+        // Blocks of the Supplementary Multilingual Plane that DejaVu Sans lacks.
+        for block in 0x100..0x164u32 {
+            if let Some(letter) = char::from_u32(block << 8 | 0x41) {
+                fallbacks.source_of(letter);
+            }
+        }
+        assert!(fallbacks.blocks_asked.len() <= MOST_FONTCONFIG_ASKS);
     }
 
     #[test]
