@@ -105,7 +105,9 @@ struct Glyph {
 }
 
 /// The most glyphs kept as textures: past it they are all dropped and drawn again as they come
-/// (a lobby of names in a thousand letters must not fill the video memory).
+/// (a lobby of names in a thousand letters must not fill the video memory). macroquad keeps a
+/// weak handle of every texture made (a few bytes, for atlases this window never builds), so
+/// each glyph drawn again adds one: growth bounded by the names a person scrolls through.
 const MOST_GLYPHS_KEPT: usize = 4096;
 
 /// The most blocks of letters fontconfig is asked about in a process: each question is a
