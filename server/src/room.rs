@@ -4,6 +4,7 @@
 
 mod ai_seats;
 mod closing;
+mod kept_seats;
 mod persist;
 mod play_again;
 mod restore;
@@ -119,13 +120,6 @@ struct Seat {
     planner: Option<ai::Planner>,
 }
 
-impl Seat {
-    /// A person's seat nobody has taken yet.
-    fn is_open(&self) -> bool {
-        self.spec == SeatSpec::Human && self.key.is_none()
-    }
-}
-
 struct Room {
     id: RoomId,
     game: GameKind,
@@ -162,6 +156,8 @@ struct Room {
     spectators_news_at: Option<tokio::time::Instant>,
     /// When the unfinished room closes while nobody follows it (see `crate::abandon_clock`).
     abandon_clock: AbandonClock,
+    /// When the seats a rematch keeps are open to anybody (`kept_seats.rs`).
+    seats_kept_until: Option<tokio::time::Instant>,
     /// Set when the game cannot go on (an AI seat failed) or its creator ended it: the room
     /// closes once the command at hand is done, and then says why to its followers.
     closing_now: Option<ClosingWords>,
@@ -238,6 +234,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         lifetimes.abandoned_after,
         unfollowed_since,
     );
+    let seats_kept_until = kept_seats::kept_until(&seats, &lifetimes);
     let mut room = Room {
         id,
         game,
@@ -262,6 +259,7 @@ pub fn spawn_room(init: RoomInit, lifetimes: RoomLifetimes) -> RoomHandle {
         store_retry_at: None,
         spectators_news_at: None,
         abandon_clock,
+        seats_kept_until,
         closing_now: None,
         lifetimes,
     };

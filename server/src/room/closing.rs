@@ -35,13 +35,14 @@ impl Room {
         self.abandon_clock.closing_time()
     }
 
-    /// When the room's timer is next due: to try a refused write again, to close, or to show
-    /// a changed spectator count.
+    /// When the room's timer is next due: to try a refused write again, to close, to show
+    /// a changed spectator count, or to open the seats a rematch keeps.
     pub(super) fn wake_time(&self) -> Option<tokio::time::Instant> {
         [
             self.store_retry_at,
             self.closing_time(),
             self.spectators_news_at,
+            self.seats_kept_until,
         ]
         .into_iter()
         .flatten()
@@ -49,9 +50,12 @@ impl Room {
     }
 
     /// The room's timer is due and it is not closing: shows a changed spectator count, tries
-    /// a refused write again, whichever is due.
+    /// a refused write again, opens the seats kept for a rematch's players, whichever is due.
     pub(super) async fn timer_due(&mut self) {
         let now = tokio::time::Instant::now();
+        if self.seats_kept_until.is_some_and(|at| at <= now) {
+            self.open_kept_seats().await;
+        }
         if self.spectators_news_at.is_some_and(|at| at <= now) {
             self.broadcast();
         }

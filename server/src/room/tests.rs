@@ -394,6 +394,36 @@ async fn a_kept_seat_is_its_players_alone_and_stays_kept_after_a_restart() {
     join(&room, &first, 0).await.expect("kept for player 1");
 }
 
+/// A seat a rematch keeps, its player not come within the abandoned time, is open to anybody,
+/// and stays open after a restart.
+#[tokio::test]
+async fn a_seat_kept_past_the_abandoned_time_is_open_to_anybody() {
+    let store = Store::in_memory().unwrap();
+    let lifetimes = abandoned_after(Duration::from_millis(500));
+    let hall = Hall::new(store.clone(), lifetimes);
+    let creation = crate::cluster::Creation {
+        setup: GameSetup::Cave,
+        seats: vec![SeatSpec::Human; 2],
+        creator: test_player(1),
+        address: None,
+        kept: vec![Some(test_player(1)), Some(test_player(2))],
+    };
+    let id = hall.create_room_from(creation).await.unwrap();
+    let room = hall.room(id).unwrap();
+    // The maker takes their seat and stays, so that the room stays open.
+    let maker = TestFollower::new(1);
+    join(&room, &maker, 0).await.expect("kept for the maker");
+    let stranger = TestFollower::new(3);
+    assert_eq!(join(&room, &stranger, 1).await, Err(ErrorCode::SeatTaken));
+    let opened = || room.summary.borrow().seats[1] == SeatState::Open;
+    assert!(!opened(), "kept at first");
+    crate::eventually("the kept seat opened", opened).await;
+    let restarted = Hall::restore(store, lifetimes).unwrap();
+    let shown = restarted.room(id).unwrap().summary.borrow().seats.clone();
+    assert_eq!(shown[1], SeatState::Open, "stored open");
+    join(&room, &stranger, 1).await.expect("open to anybody");
+}
+
 /// A Numeric Klotski room for one person, two slides from solved, made by test player 1: its
 /// id and setup.
 async fn puzzle_room(hall: &Hall) -> (RoomId, GameSetup) {
