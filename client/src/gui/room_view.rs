@@ -142,7 +142,7 @@ impl RoomView {
                 TOP_BAR_HEIGHT + 70.0,
                 DIM_TEXT,
             );
-            return draw_buttons(input, None, &[], &mut self.resigning);
+            return draw_buttons(input, None, &[], me, &mut self.resigning);
         };
         // Drawn, and so reached by Tab, as they are read: the board's controls, the panel's
         // seats, a puzzle's Undo and Restart, and the buttons under them (Leave last but one).
@@ -153,6 +153,7 @@ impl RoomView {
             input,
             Some(snapshot),
             held,
+            me,
             &mut self.resigning,
         ));
         self.on_panel_action(panel.as_ref());
@@ -261,8 +262,8 @@ impl RoomView {
         }))
     }
 
-    /// The side panel above its buttons: the room, the turn, the seats (Sit here), the hint
-    /// and the moves.
+    /// The side panel above its buttons: the room, the turn, the seats (Sit here, Also play,
+    /// Resume), the hint and the moves.
     fn draw_panel(
         &mut self,
         input: &Input,
@@ -309,14 +310,15 @@ impl RoomView {
                 y,
                 TEXT,
             );
-            if state.may_be_taken_by(me) && snapshot.outcome.is_none() {
+            let offer = seat_offer(state, mine, !held.is_empty(), me);
+            if let Some(text) = offer.filter(|_| snapshot.outcome.is_none()) {
                 let rect = Rect::new(
                     x + swatch + width + 12.0,
                     y - 18.0,
-                    button_width("Sit here"),
+                    button_width(text),
                     24.0,
                 );
-                if button(input, rect, "Sit here") {
+                if button(input, rect, text) {
                     action = Some(RoomAction::Send(ClientMsg::join_seat(snapshot.room, seat)));
                 }
             }
@@ -360,7 +362,7 @@ impl RoomView {
         let list_bottom = if takeback::shown(snapshot, !held.is_empty()) {
             takeback_row_y() - 8.0
         } else {
-            canvas_height() - BUTTON_HEIGHT - 30.0 - note_height(snapshot, held)
+            canvas_height() - BUTTON_HEIGHT - 30.0 - note_height(snapshot, held, me)
         };
         let area = Rect::new(
             x,
@@ -444,6 +446,30 @@ fn is_stored_when_over(snapshot: Option<&RoomSnapshot>) -> bool {
 /// Where a puzzle's Undo and Restart go: above Leave.
 fn takeback_row_y() -> f32 {
     canvas_height() - BUTTON_HEIGHT - 16.0 - takeback::ROW_HEIGHT
+}
+
+/// What a seat of the panel offers the person, if anything: an open seat is taken ("Also play"
+/// when they hold another here, which leaves no seat for an opponent), one their player holds
+/// from elsewhere (another window, or this one before it was opened again) is taken back
+/// ("Resume"), as the lobby offers them.
+fn seat_offer(
+    state: &SeatState,
+    held_here: bool,
+    holds_another: bool,
+    me: Option<PlayerId>,
+) -> Option<&'static str> {
+    let mine_elsewhere = !held_here
+        && matches!(state, SeatState::Taken { player: Some(player), .. } if Some(player.id) == me);
+    if mine_elsewhere {
+        return Some("Resume");
+    }
+    if !state.may_be_taken_by(me) {
+        return None;
+    }
+    Some(match holds_another && *state == SeatState::Open {
+        true => "Also play",
+        false => "Sit here",
+    })
 }
 
 #[cfg(test)]

@@ -209,8 +209,13 @@ pub fn room_buttons(
     }
     // The seats this window holds are resumed by their tokens, those held elsewhere by the
     // person's identity; to the person both are "Resume". A game that is over has nothing to
-    // resume: its room is opened, to see the end or play again.
+    // resume: its room is opened, to see the end or play again, also by a player whose seat
+    // this window does not hold (opened again since): the room knows them by who they are.
+    let played = (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, held, me));
     match held {
+        [] if room.outcome.is_some() && played => {
+            buttons.push(("Open".into(), LobbyAction::Watch(room.room)));
+        }
         [] => buttons.push(("Watch".into(), LobbyAction::Watch(room.room))),
         _ if room.outcome.is_some() => {
             buttons.push(("Open".into(), LobbyAction::ResumeHeld(room.room)));

@@ -6,6 +6,7 @@
 use macroquad::math::Rect;
 use macroquad::time::get_time;
 use parlor_shared::game::{GameMove, GameState};
+use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{ClientMsg, Rematch, RoomId, RoomSnapshot, SeatState};
 
 use super::{RoomAction, is_stored_when_over};
@@ -24,6 +25,7 @@ pub(super) fn draw_buttons(
     input: &Input,
     snapshot: Option<&RoomSnapshot>,
     held: &[HeldSeat],
+    me: Option<PlayerId>,
     resigning: &mut Confirmation<RoomId>,
 ) -> Option<RoomAction> {
     let x = side_panel_x(canvas_width()) + 10.0;
@@ -58,7 +60,7 @@ pub(super) fn draw_buttons(
         let confirmed = pressed && resigning.click(snapshot.room, now);
         return confirmed.then_some(RoomAction::Send(resign));
     }
-    if let Some((note, rematch)) = spectators_rematch(snapshot, held) {
+    if let Some((note, rematch)) = spectators_rematch(snapshot, held, me) {
         let note = fit_to_width(&note, canvas_width() - x - 10.0);
         label(&note, x, y - 8.0, GOOD_TEXT);
         let text = format!("Watch #{rematch}");
@@ -68,8 +70,8 @@ pub(super) fn draw_buttons(
         };
         return button(input, rect, &text).then_some(RoomAction::WatchRematch(rematch));
     }
-    let again = offered_again(snapshot, held)?;
-    if let Some(note) = rematch_note(snapshot, again, held) {
+    let again = offered_again(snapshot, held, me)?;
+    if let Some(note) = rematch_note(snapshot, again, held, me) {
         let note = fit_to_width(&note, canvas_width() - x - 10.0);
         label(&note, x, y - 8.0, GOOD_TEXT);
     }
@@ -120,16 +122,34 @@ pub(in crate::gui) fn resign_rect() -> Rect {
     }
 }
 
+/// Whether the person played in the room: a seat held here, or one their player took (from
+/// another window, or before the window was opened again, its token gone with it; the server
+/// knows a player by who they are, for Play again too).
+fn played_here(snapshot: &RoomSnapshot, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
+    let taken_by_me = |state: &SeatState| matches!(state, SeatState::Taken { player: Some(player), .. } if Some(player.id) == me);
+    !held.is_empty() || snapshot.seats.iter().any(taken_by_me)
+}
+
 /// What Play again offers a player of the room (Hexapawn's board offers its own).
-fn offered_again<'a>(snapshot: &'a RoomSnapshot, held: &[HeldSeat]) -> Option<&'a Rematch> {
-    let offered = !held.is_empty() && !matches!(snapshot.state, GameState::Hexapawn(_));
+fn offered_again<'a>(
+    snapshot: &'a RoomSnapshot,
+    held: &[HeldSeat],
+    me: Option<PlayerId>,
+) -> Option<&'a Rematch> {
+    let offered =
+        played_here(snapshot, held, me) && !matches!(snapshot.state, GameState::Hexapawn(_));
     snapshot.again.as_deref().filter(|_| offered)
 }
 
 /// The line above the buttons once a player made the room that plays the game again: who
 /// waits there (Play again takes the seat left), or that we do (having come back to this room
 /// since; Play again takes our seat there again).
-fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> Option<String> {
+fn rematch_note(
+    snapshot: &RoomSnapshot,
+    again: &Rematch,
+    held: &[HeldSeat],
+    me: Option<PlayerId>,
+) -> Option<String> {
     let made = again.made.as_ref()?;
     let ours = |held: &HeldSeat| match snapshot.seats.get(usize::from(held.seat)) {
         Some(SeatState::Taken {
@@ -139,7 +159,7 @@ fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> 
         _ => false,
     };
     let room = made.room;
-    Some(match held.iter().any(ours) {
+    Some(match Some(made.by.id) == me || held.iter().any(ours) {
         true => format!("You wait in room #{room} to play again"),
         false => format!("{} waits in room #{room}", made.by.label()),
     })
@@ -147,9 +167,13 @@ fn rematch_note(snapshot: &RoomSnapshot, again: &Rematch, held: &[HeldSeat]) -> 
 
 /// For a spectator of a finished game whose player made a room to play it again: the line
 /// that says so, and that room, to watch next.
-fn spectators_rematch(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<(String, RoomId)> {
+fn spectators_rematch(
+    snapshot: &RoomSnapshot,
+    held: &[HeldSeat],
+    me: Option<PlayerId>,
+) -> Option<(String, RoomId)> {
     let made = snapshot.again.as_ref()?.made.as_ref()?;
-    held.is_empty().then(|| {
+    (!played_here(snapshot, held, me)).then(|| {
         let note = format!("{} plays again in room #{}", made.by.label(), made.room);
         (note, made.room)
     })
@@ -157,9 +181,9 @@ fn spectators_rematch(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> Option<(Str
 
 /// How much higher the moves list must end to leave the buttons' note its line: there is a
 /// note once a rematch is made (`rematch_note`, `spectators_rematch`).
-pub(super) fn note_height(snapshot: &RoomSnapshot, held: &[HeldSeat]) -> f32 {
-    let players = offered_again(snapshot, held).is_some_and(|again| again.made.is_some());
-    match players || spectators_rematch(snapshot, held).is_some() {
+pub(super) fn note_height(snapshot: &RoomSnapshot, held: &[HeldSeat], me: Option<PlayerId>) -> f32 {
+    let players = offered_again(snapshot, held, me).is_some_and(|again| again.made.is_some());
+    match players || spectators_rematch(snapshot, held, me).is_some() {
         true => LINE_HEIGHT,
         false => 0.0,
     }
@@ -197,7 +221,7 @@ mod tests {
             seat: 0,
             token: SeatToken("t".into()),
         }];
-        let note = |again: &Rematch| rematch_note(&snapshot, again, &adas_seat);
+        let note = |again: &Rematch| rematch_note(&snapshot, again, &adas_seat, None);
         assert_eq!(note(&again), None, "none made yet");
         again.made = Some(RematchRoom { room: 8, by: bob });
         assert_eq!(note(&again).as_deref(), Some("Bob #b0b0 waits in room #8"));
@@ -222,16 +246,38 @@ mod tests {
             })
         };
         snapshot.again = Some(made(None));
-        assert_eq!(spectators_rematch(&snapshot, &[]), None, "none made yet");
+        assert_eq!(
+            spectators_rematch(&snapshot, &[], None),
+            None,
+            "none made yet"
+        );
         snapshot.again = Some(made(Some(8)));
-        let shown = spectators_rematch(&snapshot, &[]);
+        let shown = spectators_rematch(&snapshot, &[], None);
         assert_eq!(shown, Some(("Bob #b0b0 plays again in room #8".into(), 8)));
         let held = [HeldSeat {
             seat: 0,
             token: SeatToken("t".into()),
         }];
-        assert_eq!(spectators_rematch(&snapshot, &held), None, "Play again's");
-        assert_eq!(note_height(&snapshot, &[]), LINE_HEIGHT);
+        assert_eq!(
+            spectators_rematch(&snapshot, &held, None),
+            None,
+            "Play again's"
+        );
+        assert_eq!(note_height(&snapshot, &[], None), LINE_HEIGHT);
+        // Bob, his window opened again since: no token, but the seat was his player's.
+        snapshot.seats[1] = SeatState::Taken {
+            connected: false,
+            player: Some(Player {
+                id: PlayerId(0xb0b0 << 48),
+                name: "Bob".into(),
+            }),
+        };
+        let bob = Some(PlayerId(0xb0b0 << 48));
+        assert_eq!(spectators_rematch(&snapshot, &[], bob), None, "a player's");
+        let offered = offered_again(&snapshot, &[], bob).expect("Play again for Bob");
+        assert_eq!(offered.made.as_ref().map(|made| made.room), Some(8));
+        let note = rematch_note(&snapshot, offered, &[], bob);
+        assert_eq!(note.as_deref(), Some("You wait in room #8 to play again"));
     }
 
     #[test]

@@ -70,3 +70,43 @@ fn a_board_play_keeps_the_first_thing_that_happened() {
     assert_eq!(BoardPlay::Nothing.or(drop()), drop());
     assert_eq!(drop().or(BoardPlay::Nothing), drop());
 }
+
+#[test]
+fn a_seat_offers_sit_here_also_play_or_resume_as_the_lobby_does() {
+    use parlor_shared::identity::Player;
+    let ada = Player {
+        id: PlayerId(0xada0 << 48),
+        name: "Ada".into(),
+    };
+    let me = Some(ada.id);
+    let open = SeatState::Open;
+    assert_eq!(seat_offer(&open, false, false, me), Some("Sit here"));
+    assert_eq!(seat_offer(&open, false, true, me), Some("Also play"));
+    let taken_by = |player: &Player| SeatState::Taken {
+        connected: false,
+        player: Some(player.clone()),
+    };
+    // Ada's seat from before the window was opened again: hers to take back.
+    assert_eq!(
+        seat_offer(&taken_by(&ada), false, false, me),
+        Some("Resume")
+    );
+    assert_eq!(
+        seat_offer(&taken_by(&ada), true, false, me),
+        None,
+        "held here"
+    );
+    let bob = Player {
+        id: PlayerId(0xb0b0 << 48),
+        name: "Bob".into(),
+    };
+    assert_eq!(seat_offer(&taken_by(&bob), false, true, me), None);
+    let kept_for = |player: &Player| SeatState::Kept {
+        player: player.clone(),
+    };
+    assert_eq!(
+        seat_offer(&kept_for(&ada), false, false, me),
+        Some("Sit here")
+    );
+    assert_eq!(seat_offer(&kept_for(&bob), false, false, me), None);
+}

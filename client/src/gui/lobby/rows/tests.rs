@@ -104,8 +104,13 @@ fn only_the_creator_of_an_unfinished_room_may_close_it() {
 
     room.creator = Some(ada.clone());
     room.outcome = Some(parlor_shared::game::Outcome::Tie);
+    // A finished room is opened by its player (Play again is hers, this window's token for
+    // her seat gone or not), watched by anybody else.
     let over = room_buttons(&room, &[], Some(ada.id), "Close");
-    assert_eq!(texts(&over), ["Watch"], "a finished room is only watched");
+    assert_eq!(texts(&over), ["Open"]);
+    assert_eq!(over[0].1, LobbyAction::Watch(6));
+    let over = room_buttons(&room, &[], Some(PlayerId(0xb0b)), "Close");
+    assert_eq!(texts(&over), ["Watch"]);
 }
 
 #[test]
