@@ -3,6 +3,7 @@
 //! right column (`right_column`) the open rooms to join or watch and the stored games to
 //! replay. Their rows are drawn by `rows`.
 
+mod more_rows;
 mod news;
 mod right_column;
 mod rows;

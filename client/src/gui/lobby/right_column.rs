@@ -10,9 +10,10 @@ use macroquad::math::Rect;
 use macroquad::time::get_time;
 use parlor_shared::protocol::{RoomId, RoomSummary};
 
+use super::more_rows::{MORE_ROWS_HEIGHT, draw_more_rows};
 use super::rows::{
-    LIST_HEADING_HEIGHT, MORE_ROWS_HEIGHT, STALE, draw_more_rows, draw_my_seats, draw_record_row,
-    draw_room_row, empty_records_text, empty_rooms_text, my_seats_height, rooms_heading,
+    LIST_HEADING_HEIGHT, STALE, draw_my_seats, draw_record_row, draw_room_row, empty_records_text,
+    empty_rooms_text, my_seats_height, rooms_heading,
 };
 use super::{LobbyAction, LobbyView, MARGIN, RIGHT_X};
 use crate::gui::board_play::HeldSeat;
@@ -33,8 +34,8 @@ impl LobbyView {
         connected: bool,
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
-        let my_seats = if connected { self.my_seats.len() } else { 0 };
-        let rooms = my_seats_height(my_seats) + list_height(self.rooms.len(), ROOM_ROW_HEIGHT);
+        let rooms =
+            my_seats_height(self.my_seats.len()) + list_height(self.rooms.len(), ROOM_ROW_HEIGHT);
         let records = list_height(self.records.len(), RECORD_ROW_HEIGHT);
         let records_top = records_top(top, bottom, MARGIN, rooms, records);
         let rooms_action = self.draw_rooms(input, top, records_top - MARGIN, connected, held);
@@ -89,13 +90,18 @@ impl LobbyView {
         connected: bool,
         held: &HashMap<RoomId, Vec<HeldSeat>>,
     ) -> Option<LobbyAction> {
-        let my_seats = if connected { &self.my_seats[..] } else { &[] };
+        let my_seats = &self.my_seats[..];
         // Our games give up lines before the rooms' list has less than two rows (one, for a
         // hall of one room) and its hint: our games are among the rooms anyway.
         let least_rows = self.rooms.len().clamp(1, 2) as f32;
         let rooms_least = LIST_HEADING_HEIGHT + least_rows * ROOM_ROW_HEIGHT + MORE_ROWS_HEIGHT;
-        let (resume, top) =
-            draw_my_seats(input, my_seats, RIGHT_X, (top, bottom - rooms_least), held);
+        let (resume, top) = draw_my_seats(
+            input,
+            my_seats,
+            RIGHT_X,
+            (top, bottom - rooms_least),
+            (held, connected),
+        );
         let now = get_time();
         if resume.is_some() {
             return resume;

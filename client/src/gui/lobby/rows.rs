@@ -16,8 +16,8 @@ use crate::gui::describe;
 use crate::gui::game_view::{draw_seat_swatch, seat_in_list};
 use crate::gui::key_focus;
 use crate::gui::widgets::{
-    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button, button_enabled,
-    button_width, fit_to_width, heading, label, text_width,
+    BUTTON_HEIGHT, DIM_TEXT, GOOD_TEXT, Input, LINE_HEIGHT, PANEL, TEXT, button_enabled,
+    button_width, fit_to_width, heading_fit, label, text_width,
 };
 
 /// Buttons inside list rows are a little lower than ordinary ones.
@@ -260,16 +260,22 @@ pub fn draw_my_seats(
     my_seats: &[parlor_shared::protocol::HeldSeat],
     x: f32,
     (top, bottom): (f32, f32),
-    held: &HashMap<RoomId, Vec<HeldSeat>>,
+    (held, connected): (&HashMap<RoomId, Vec<HeldSeat>>, bool),
 ) -> (Option<LobbyAction>, f32) {
     if my_seats.is_empty() {
         return (None, top);
     }
     key_focus::part();
-    heading("Your games in progress", x, top + 22.0);
+    let width = canvas_width() - x - 20.0;
+    // Kept, greyed, while the connection is down, as the other lists are: the column does
+    // not jump when it comes back.
+    let title = match connected {
+        true => "Your games in progress".to_string(),
+        false => format!("Your games in progress {STALE}"),
+    };
+    heading_fit(&title, x, top + 22.0, width);
     let mut y = top + LIST_HEADING_HEIGHT;
     let mut action = None;
-    let width = canvas_width() - x - 20.0;
     let shown = my_seats_shown(my_seats.len(), bottom - y);
     for mine in waiting_first(my_seats).into_iter().take(shown) {
         let (text, color) = my_seat_line(mine);
@@ -294,7 +300,8 @@ pub fn draw_my_seats(
         let text = fit_to_width(&text, button_rect.x - x - 8.0);
         label(&text, x, y + 20.0, color);
         let scope = ("game in progress", mine.room << 8 | u64::from(mine.seat));
-        if key_focus::scoped(scope, || button(input, button_rect, button_text)) {
+        let pressed = || button_enabled(input, button_rect, button_text, connected);
+        if key_focus::scoped(scope, pressed) {
             action = Some(on_click);
         }
         y += MY_SEAT_ROW;
@@ -443,57 +450,6 @@ pub fn empty_records_text(connected: bool) -> &'static str {
     } else {
         "(not connected)"
     }
-}
-
-/// Under a list that does not fit (its rows from `first` on shown): how many rows are shown
-/// and where the others are, and Up and Down, which move it a page (the wheel moves it a row),
-/// so that a click or the keyboard reaches every row too. The row is [`MORE_ROWS_HEIGHT`] high.
-pub fn draw_more_rows(input: &Input, list: Rect, total: usize, first: &mut usize, visible: usize) {
-    let Some(text) = more_hint(total, *first, visible) else {
-        return;
-    };
-    let y = list.y + list.h + 4.0;
-    let (up, down) = ("Up", "Down");
-    let down_rect = Rect::new(
-        list.x + list.w - button_width(down),
-        y,
-        button_width(down),
-        BUTTON_HEIGHT,
-    );
-    let up_x = down_rect.x - 6.0 - button_width(up);
-    let up_rect = Rect::new(up_x, y, button_width(up), BUTTON_HEIGHT);
-    label(
-        &fit_to_width(&text, up_x - list.x - 10.0),
-        list.x,
-        y + 19.0,
-        DIM_TEXT,
-    );
-    if button_enabled(input, up_rect, up, *first > 0) {
-        *first = first.saturating_sub(visible);
-    }
-    if button_enabled(input, down_rect, down, *first + visible < total) {
-        *first = (*first + visible).min(total.saturating_sub(visible));
-    }
-}
-
-/// The height [`draw_more_rows`] takes under its list.
-pub const MORE_ROWS_HEIGHT: f32 = BUTTON_HEIGHT + 6.0;
-
-/// The words of [`draw_more_rows`]: how many rows are shown and where the others are. Rows are
-/// counted, not named by number: a stored game's row starts with its own "#id".
-pub fn more_hint(total: usize, first: usize, visible: usize) -> Option<String> {
-    if total <= visible {
-        return None;
-    }
-    let shown = visible.min(total - first.min(total));
-    let above = first;
-    let below = total - above - shown;
-    let rest = match (above, below) {
-        (0, _) => format!("{below} more below"),
-        (_, 0) => format!("{above} more above"),
-        _ => format!("{above} above, {below} below"),
-    };
-    Some(format!("{shown} of {total} shown, {rest}"))
 }
 
 #[cfg(test)]

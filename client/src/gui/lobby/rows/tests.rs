@@ -219,23 +219,6 @@ fn a_seat_held_in_this_window_is_resumed_like_one_held_elsewhere() {
 }
 
 #[test]
-fn the_more_hint_counts_rows_and_names_no_game_number() {
-    assert_eq!(more_hint(2, 0, 2), None);
-    assert_eq!(
-        more_hint(2, 1, 1).as_deref(),
-        Some("1 of 2 shown, 1 more above")
-    );
-    assert_eq!(
-        more_hint(14, 0, 9).as_deref(),
-        Some("9 of 14 shown, 5 more below")
-    );
-    assert_eq!(
-        more_hint(14, 2, 9).as_deref(),
-        Some("9 of 14 shown, 2 above, 3 below")
-    );
-}
-
-#[test]
 fn a_game_of_ours_that_waits_for_our_move_says_so() {
     let mut mine = parlor_shared::protocol::HeldSeat {
         room: 3,
