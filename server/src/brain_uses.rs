@@ -145,7 +145,8 @@ impl BrainUses {
                 ErrorCode::BrainBusy,
                 format!(
                     "brain {name:?} is playing a game against a person, which teaches it when \
-                     it ends; start the match after that"
+                     it ends; start the match after that (a game left unfinished ends when its \
+                     room is closed: Close in the lobby)"
                 ),
             ));
         }

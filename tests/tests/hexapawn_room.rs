@@ -71,6 +71,8 @@ async fn slow_mode_lets_the_person_force_hers_moves_and_the_stored_brain_learns_
         .create_refused(match_on_slow.clone(), vec![], ErrorCode::BrainBusy)
         .await;
     assert!(reason.contains("against a person"), "{reason}");
+    // Named as the person's own list names it, not by the id it is stored under.
+    assert!(reason.starts_with("your brain \"slow\" "), "{reason}");
     person
         .send_move(room, &token, 0, GameMove::Hexapawn(HexMove::HerPicks))
         .await;

@@ -7,7 +7,7 @@ use std::net::IpAddr;
 use parlor_shared::hexapawn::{
     Brain, BrainOwner, BrainRef, HER_SEAT, HexSetup, MatchSetup, PERSON_SEAT,
 };
-use parlor_shared::identity::Player;
+use parlor_shared::identity::{Player, PlayerId};
 use parlor_shared::protocol::{AiKind, ErrorCode, SeatSpec};
 
 use super::{Asker, Hall, Refusal, bad_request, internal};
@@ -52,7 +52,9 @@ impl Hall {
         let teaches = brain_ref.writable_by(creator.id);
         // Noted before the brain is read, so no match can claim it in between.
         let mut in_game = if teaches {
-            self.brain_uses.enter_game(&setup.brain)?
+            (self.brain_uses.enter_game(&setup.brain)).map_err(|refused| {
+                as_seen_by(refused, std::slice::from_ref(&setup.brain), creator.id)
+            })?
         } else {
             self.brain_uses.enter_read_only_game(&setup.brain)
         };
@@ -106,7 +108,8 @@ impl Hall {
         if setup.brains[0] == setup.brains[1] {
             return Err(bad_request("the two HERs need two different brains"));
         }
-        let claim = self.claim_brains(&setup.brains)?;
+        let claim = (self.claim_brains(&setup.brains))
+            .map_err(|refused| as_seen_by(refused, &setup.brains, creator.id))?;
         // Both brains are checked before a new one is made: a refused match makes nothing.
         let mut stored = Vec::with_capacity(2);
         for name in &setup.brains {
@@ -240,6 +243,21 @@ impl Hall {
     }
 }
 
+/// `refused`, which names brains of `names` by their written form (`3f2a…/HER`), as `viewer`
+/// reads them: their own by its plain name, as their lists show it.
+fn as_seen_by(refused: Refusal, names: &[String], viewer: PlayerId) -> Refusal {
+    let (code, mut reason) = refused;
+    for name in names {
+        if let Ok(brain) = BrainRef::parse(name) {
+            let shown = format!("your brain {:?}", brain.shown_to(Some(viewer)));
+            if brain.writable_by(viewer) {
+                reason = reason.replace(&format!("brain {name:?}"), &shown);
+            }
+        }
+    }
+    (code, reason)
+}
+
 /// `name`'s canonical form (a plain name, stored before brains had owners, is the hall's); a
 /// name that does not read stays as it is, for the checks after to refuse.
 pub(super) fn canonical_or_as_is(name: &str) -> String {
@@ -283,4 +301,22 @@ fn check_fits(
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_refusal_names_the_askers_own_brain_as_their_list_does() {
+        let ada = PlayerId(0xada0_0000_0000_0001);
+        let names = [format!("{ada}/HER"), "hall/Old".to_string()];
+        let refused = (
+            ErrorCode::BrainBusy,
+            format!("brain {:?} is busy; brain \"hall/Old\" too", names[0]),
+        );
+        let (code, reason) = as_seen_by(refused, &names, ada);
+        assert_eq!(code, ErrorCode::BrainBusy);
+        assert_eq!(reason, "your brain \"HER\" is busy; brain \"hall/Old\" too");
+    }
 }
