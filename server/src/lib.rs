@@ -249,13 +249,13 @@ impl BackgroundServer {
         format!("ws://{}", self.addr)
     }
 
-    /// Copies the store's write-ahead log back into `games.db`, for a window or command that
-    /// ends: the database file alone then holds every write acknowledged so far (a process
-    /// that just exits leaves the last second's writes in the log, safe, but missed by anybody
-    /// who copies `games.db` alone). The server goes on: rooms and auto matches end with the
-    /// process, as after `kill -9`, and carry on at the next start.
-    pub fn flush_store(&self) {
-        if let Err(error) = self.store.copy_log_back() {
+    /// For a window or command about to end: copies the store's write-ahead log back into
+    /// `games.db`, which alone then holds every write acknowledged (a process that just exits
+    /// leaves the last second's writes in the log, safe, but missed by anybody who copies
+    /// `games.db` alone), and stops the store taking writes. Rooms and auto matches end with
+    /// the process, as after `kill -9`, and carry on at the next start.
+    pub fn seal_store(self) {
+        if let Err(error) = self.store.seal_for_exit() {
             warn!(%error, "could not copy the store's log back into its database");
         }
     }

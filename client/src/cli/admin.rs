@@ -134,7 +134,8 @@ fn refusal(code: ErrorCode, message: &str) -> String {
 }
 
 /// The hall a command talks to. A server it started inside the command copies its store's
-/// log back when this goes, so that `games.db` alone holds what the command stored.
+/// log back when this goes (the command is ending), so that `games.db` alone holds what the
+/// command stored.
 pub struct HallUrl {
     pub url: String,
     embedded: Option<parlor_server::BackgroundServer>,
@@ -142,8 +143,8 @@ pub struct HallUrl {
 
 impl Drop for HallUrl {
     fn drop(&mut self) {
-        if let Some(server) = &self.embedded {
-            server.flush_store();
+        if let Some(server) = self.embedded.take() {
+            server.seal_store();
         }
     }
 }

@@ -11,8 +11,9 @@
 //! second. Each glyph drawn is kept as a small texture.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use ab_glyph::{Font as _, FontVec, PxScale, ScaleFont as _};
 use macroquad::color::Color;
@@ -110,11 +111,13 @@ struct Glyph {
 /// each glyph drawn again adds one: growth bounded by the names a person scrolls through.
 const MOST_GLYPHS_KEPT: usize = 4096;
 
-/// The most blocks of letters fontconfig is asked about in a process: each question is a
-/// process of its own (about 12 ms here) on the window's thread, and other players' names
-/// choose the letters, so one in letters from a hundred blocks must not stall the window.
-/// Past it, letters of blocks no font found so far has are drawn as boxes.
+/// The most blocks of letters fontconfig is asked about in [`FONTCONFIG_ASKS_WITHIN`]: each
+/// question is a process of its own (about 12 ms here) on the window's thread, and other
+/// players' names choose the letters, so one in letters from a hundred blocks must not stall
+/// the window. Past it, letters of blocks no font found so far has are drawn as boxes until
+/// fontconfig may be asked again.
 const MOST_FONTCONFIG_ASKS: usize = 16;
+const FONTCONFIG_ASKS_WITHIN: Duration = Duration::from_secs(60);
 
 /// Whether a font could have `letter`: not one of the private use areas, whose letters mean
 /// what each font makes them mean, nor a noncharacter.
@@ -158,8 +161,9 @@ struct Fallbacks {
     /// Whether [`KNOWN_FONT_FILES`] were looked at.
     known_read: bool,
     /// The blocks of 256 letters fontconfig was asked about (once each, and at most
-    /// [`MOST_FONTCONFIG_ASKS`]).
+    /// [`MOST_FONTCONFIG_ASKS`] a minute, the times of the latest in `asked_at`).
     blocks_asked: HashSet<u32>,
+    asked_at: VecDeque<Instant>,
     /// Every letter met, and which font draws it.
     chosen: HashMap<char, Source>,
     /// Fallback glyphs drawn, by letter, size in the screen's pixels and font.
@@ -231,6 +235,7 @@ impl Fallbacks {
             candidates: Vec::new(),
             known_read: false,
             blocks_asked: HashSet::new(),
+            asked_at: VecDeque::new(),
             chosen: HashMap::new(),
             glyphs: HashMap::new(),
         }
@@ -274,42 +279,61 @@ impl Fallbacks {
         if let Some(&source) = self.chosen.get(&letter) {
             return source;
         }
-        let source = self.find(letter);
-        self.chosen.insert(letter, source);
+        let (source, settled) = self.find(letter);
+        // A letter fontconfig could not be asked about yet is looked for again later.
+        if settled {
+            self.chosen.insert(letter, source);
+        }
         source
     }
 
-    fn find(&mut self, letter: char) -> Source {
-        if letter.is_whitespace() || letter.is_control() || self.window.has(letter) {
-            return Source::Window;
+    /// Which font draws `letter`, and whether that is settled.
+    fn find(&mut self, letter: char) -> (Source, bool) {
+        match self.find_now(letter) {
+            Some(source) => (source, true),
+            None => (Source::Window, false),
         }
-        if !has_a_meaning(letter) {
-            return Source::Window;
+    }
+
+    /// Which font draws `letter`; `None` while fontconfig cannot be asked about it yet.
+    fn find_now(&mut self, letter: char) -> Option<Source> {
+        if let Some(source) = self.find_without_fontconfig(letter) {
+            return Some(source);
         }
-        if let Some(source) = self.loaded_with(letter) {
-            return source;
+        let block = letter as u32 >> 8;
+        if self.blocks_asked.contains(&block) {
+            return Some(Source::Window);
+        }
+        let now = Instant::now();
+        while (self.asked_at.front()).is_some_and(|&at| now - at > FONTCONFIG_ASKS_WITHIN) {
+            self.asked_at.pop_front();
+        }
+        if self.asked_at.len() >= MOST_FONTCONFIG_ASKS {
+            return None;
+        }
+        self.asked_at.push_back(now);
+        self.blocks_asked.insert(block);
+        if let Some(path) = ask_fontconfig(letter)
+            && !self.candidates.iter().any(|known| known.path == path)
+        {
+            self.look_at(&path);
+        }
+        Some(self.loaded_with(letter).unwrap_or(Source::Window))
+    }
+
+    /// The window's font, or a fallback font already found, for `letter`, if one has it.
+    fn find_without_fontconfig(&mut self, letter: char) -> Option<Source> {
+        let plain = letter.is_whitespace() || letter.is_control() || self.window.has(letter);
+        if plain || !has_a_meaning(letter) {
+            return Some(Source::Window);
         }
         if !self.known_read {
             self.known_read = true;
             for path in KNOWN_FONT_FILES {
                 self.look_at(Path::new(path));
             }
-            if let Some(source) = self.loaded_with(letter) {
-                return source;
-            }
         }
-        let block = letter as u32 >> 8;
-        if self.blocks_asked.len() < MOST_FONTCONFIG_ASKS
-            && self.blocks_asked.insert(block)
-            && let Some(path) = ask_fontconfig(letter)
-            && !self.candidates.iter().any(|known| known.path == path)
-        {
-            self.look_at(&path);
-            if let Some(source) = self.loaded_with(letter) {
-                return source;
-            }
-        }
-        Source::Window
+        self.loaded_with(letter)
     }
 
     /// The first candidate with `letter`, its font loaded now if it was not yet.
@@ -489,6 +513,9 @@ mod tests {
             }
         }
         assert!(fallbacks.blocks_asked.len() <= MOST_FONTCONFIG_ASKS);
+        // The letters not asked about are not settled: looked for again once it may be.
+        let unasked = char::from_u32(0x163 << 8 | 0x41).unwrap();
+        assert!(!fallbacks.chosen.contains_key(&unasked));
     }
 
     #[test]

@@ -202,9 +202,9 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
             next_frame().await;
         }
         // The embedded server's last writes go from its log into games.db, which alone then
-        // holds everything (the server itself ends with the process).
-        if let Some(server) = &embedded {
-            server.flush_store();
+        // holds everything (the server itself ends with the process, which ends now).
+        if let Some(server) = embedded {
+            server.seal_store();
         }
     });
     saved.replace(Ok(()))?;

@@ -34,7 +34,7 @@ use crate::gui::canvas::{canvas_height, canvas_width};
 /// What the room screen asks of its owner.
 mod buttons;
 
-use buttons::{draw_buttons, note_height};
+use buttons::{draw_buttons, note_height, played_here};
 pub(in crate::gui) use buttons::{play_again_rect, resign_rect};
 
 #[derive(Debug, PartialEq, Eq)]
@@ -310,7 +310,7 @@ impl RoomView {
                 y,
                 TEXT,
             );
-            let offer = seat_offer(state, mine, !held.is_empty(), me);
+            let offer = seat_offer(state, mine, played_here(snapshot, held, me), me);
             if let Some(text) = offer.filter(|_| snapshot.outcome.is_none()) {
                 let rect = Rect::new(
                     x + swatch + width + 12.0,

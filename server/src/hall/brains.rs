@@ -72,7 +72,10 @@ impl Hall {
                 (self.make_brain(&setup.brain, setup.dims, setup.mirrors)).await?
             }
         };
-        let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
+        let brain =
+            fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain).map_err(|refused| {
+                as_seen_by(refused, std::slice::from_ref(&setup.brain), creator.id)
+            })?;
         in_game.hold_boxes(brain.boxes())?;
         let mut her = HerSeat::new(brain, setup.mode, seed).teaching(teaches);
         her.hold_brain(in_game);
@@ -115,7 +118,8 @@ impl Hall {
         for name in &setup.brains {
             let brain = self.load_brain(name).await?;
             match &brain {
-                Some(brain) => check_fits(brain, setup.dims, setup.mirrors, name)?,
+                Some(brain) => check_fits(brain, setup.dims, setup.mirrors, name)
+                    .map_err(|refused| as_seen_by(refused, &setup.brains, creator.id))?,
                 None => self.admit_new_brain(maker, name).await?,
             }
             stored.push(brain);

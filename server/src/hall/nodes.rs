@@ -36,9 +36,10 @@ impl Hall {
     /// and only for the player's latest greeting here, so that it never shows a name they
     /// have since left.
     pub async fn show_new_name_everywhere(hall: &Arc<Hall>, who: &Subscriber) {
+        // Numbered as the greetings come, before the first look, which may take a while.
+        let greeting = (hall.cluster.is_some()).then(|| hall.greetings.greeted(who.player.id));
         hall.show_new_name(who).await;
-        if hall.cluster.is_some() {
-            let greeting = hall.greetings.greeted(who.player.id);
+        if let Some(greeting) = greeting {
             let hall = Arc::clone(hall);
             let stand_in = Subscriber {
                 id: hall.new_conn_id(),

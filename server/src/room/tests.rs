@@ -419,9 +419,12 @@ async fn a_seat_kept_past_the_abandoned_time_is_open_to_anybody() {
     assert!(!opened(), "kept at first");
     crate::eventually("the kept seat opened", opened).await;
     let restarted = Hall::restore(store, lifetimes).unwrap();
-    let shown = restarted.room(id).unwrap().summary.borrow().seats.clone();
+    let restored = restarted.room(id).unwrap();
+    let shown = restored.summary.borrow().seats.clone();
     assert_eq!(shown[1], SeatState::Open, "stored open");
-    join(&room, &stranger, 1).await.expect("open to anybody");
+    join(&restored, &stranger, 1)
+        .await
+        .expect("open to anybody");
 }
 
 /// A Numeric Klotski room for one person, two slides from solved, made by test player 1: its

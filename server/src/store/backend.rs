@@ -34,11 +34,11 @@ pub trait Backend: Send + Sync + 'static {
     /// end. Never waits.
     fn check_not_full(&self) -> Result<(), StoreFull>;
 
-    /// Copies what the store keeps beside its database file back into it (SQLite's
-    /// write-ahead log), so that the file alone holds every write acknowledged so far; a
-    /// server embedded in a window or a command asks for it as that ends. Nothing to do for
-    /// a database server.
-    fn copy_log_back(&self) -> anyhow::Result<()> {
+    /// For a process about to end: copies what the store keeps beside its database file back
+    /// into it (SQLite's write-ahead log), so that the file alone holds every write
+    /// acknowledged, and takes no write after it (they wait for ever). A server embedded in a
+    /// window or a command asks for it as that ends. Nothing to do for a database server.
+    fn seal_for_exit(&self) -> anyhow::Result<()> {
         Ok(())
     }
 

@@ -125,7 +125,11 @@ pub(in crate::gui) fn resign_rect() -> Rect {
 /// Whether the person played in the room: a seat held here, or one their player took (from
 /// another window, or before the window was opened again, its token gone with it; the server
 /// knows a player by who they are, for Play again too).
-fn played_here(snapshot: &RoomSnapshot, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
+pub(super) fn played_here(
+    snapshot: &RoomSnapshot,
+    held: &[HeldSeat],
+    me: Option<PlayerId>,
+) -> bool {
     let taken_by_me = |state: &SeatState| matches!(state, SeatState::Taken { player: Some(player), .. } if Some(player.id) == me);
     !held.is_empty() || snapshot.seats.iter().any(taken_by_me)
 }

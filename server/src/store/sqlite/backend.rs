@@ -29,8 +29,8 @@ impl Backend for SqliteStore {
         self.check_not_full()
     }
 
-    fn copy_log_back(&self) -> anyhow::Result<()> {
-        self.copy_log_back()
+    fn seal_for_exit(&self) -> anyhow::Result<()> {
+        self.seal_for_exit()
     }
 
     fn save(&self, record: &NewRecord) -> anyhow::Result<RecordId> {

@@ -11,6 +11,7 @@
 //! file's space back.
 
 use std::path::Path;
+use std::sync::Mutex;
 use std::sync::mpsc::{RecvTimeoutError, Sender, channel};
 use std::time::Duration;
 
@@ -26,11 +27,26 @@ pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 /// The writer's own checkpoint, past this many pages of WAL (SQLite's default is 1,000).
 pub const BACKSTOP_PAGES: i64 = 10_000;
 
-/// The checkpointing thread. Dropping this (with the last handle of the store) ends it and
-/// waits for it: `_stop` goes first, then `_thread` is joined (fields are dropped in order).
+/// The checkpointing thread. [`Checkpoints::stop`], or dropping this (with the last handle of
+/// the store), ends it and waits for it.
 pub struct Checkpoints {
-    _stop: Sender<()>,
-    _thread: JoinedThread,
+    /// Dropped to end the thread's wait.
+    stop: Mutex<Option<Sender<()>>>,
+    thread: Mutex<Option<JoinedThread>>,
+}
+
+impl Checkpoints {
+    /// Ends the thread and waits for it: no checkpoint runs beside the caller from now on.
+    pub fn stop(&self) {
+        drop(crate::lock(&self.stop).take());
+        drop(crate::lock(&self.thread).take());
+    }
+}
+
+impl Drop for Checkpoints {
+    fn drop(&mut self) {
+        self.stop();
+    }
 }
 
 /// What the WAL file is cut back to once it starts over.
@@ -54,14 +70,15 @@ pub fn take_over(writer: &Connection, database: &Path) -> anyhow::Result<Checkpo
         }
     })?;
     Ok(Checkpoints {
-        _stop: stop,
-        _thread: thread,
+        stop: Mutex::new(Some(stop)),
+        thread: Mutex::new(Some(thread)),
     })
 }
 
-/// Copies every page of the WAL back into the database and cuts the WAL to nothing, waiting
-/// (up to the connection's busy timeout) for the other connections' reads; the database file
-/// alone then holds every commit so far.
+/// Copies every page of the WAL back into the database and cuts the WAL to nothing; the
+/// database file alone then holds every commit so far. The caller has stopped every other
+/// connection's checkpoints (one under way makes this one busy at once, whatever the busy
+/// timeout).
 pub fn copy_back_whole(connection: &Connection) -> anyhow::Result<()> {
     let busy: i64 =
         connection.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |row| row.get(0))?;

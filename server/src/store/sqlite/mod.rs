@@ -63,7 +63,7 @@ pub struct SqliteStore {
     _writer_thread: Arc<writer::JoinedThread>,
     /// The thread that checkpoints the WAL beside the writer. `None` in memory. Before the
     /// lock: fields are dropped in order, and its connection must be closed first.
-    _checkpoints: Option<Arc<checkpoints::Checkpoints>>,
+    checkpoints: Option<Arc<checkpoints::Checkpoints>>,
     /// The data directory's lock, held while any handle lives: two servers writing one store
     /// would hand out the same room ids and store games twice. `None` in memory.
     _data_dir_lock: Option<Arc<DataDirLock>>,
@@ -190,7 +190,7 @@ impl SqliteStore {
             size,
             writer,
             _writer_thread: Arc::new(writer_thread),
-            _checkpoints: checkpoints,
+            checkpoints,
             _data_dir_lock: data_dir_lock,
         })
     }
@@ -208,9 +208,19 @@ impl SqliteStore {
     }
 
     /// Copies the whole WAL back into `games.db` and empties it, once the writer is between
-    /// transactions (it holds the connection while it writes): see `Backend::copy_log_back`.
-    pub fn copy_log_back(&self) -> anyhow::Result<()> {
-        checkpoints::copy_back_whole(&crate::lock(&self.connection))
+    /// transactions (it holds the connection while it writes), then takes no write: see
+    /// `Backend::seal_for_exit`.
+    pub fn seal_for_exit(&self) -> anyhow::Result<()> {
+        let connection = crate::lock(&self.connection);
+        if let Some(checkpoints) = &self.checkpoints {
+            checkpoints.stop();
+        }
+        let copied = checkpoints::copy_back_whole(&connection);
+        // Held until the process ends, which it is about to: a write after the copy would put
+        // pages in the WAL again, and a checkpoint cut short by the end would leave games.db
+        // half written.
+        std::mem::forget(connection);
+        copied
     }
 
     /// The bytes the store holds, as its last write left it (see `size.rs`).

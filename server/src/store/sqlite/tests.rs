@@ -445,3 +445,32 @@ fn games_stored_before_layout_7_are_listed_for_their_players_after_it() {
     };
     assert_eq!(listed, [(ada.to_string(), 1)]);
 }
+
+/// Sealed for the process's end, the store has put its WAL back into `games.db`, which alone
+/// holds the games saved, and takes no write after it.
+#[test]
+fn a_sealed_store_has_its_games_in_its_database_file_and_takes_no_more_writes() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SqliteStore::open(dir.path()).unwrap();
+    let saved = store.save(&cave_record()).unwrap();
+    store.seal_for_exit().unwrap();
+    let wal = dir.path().join("games.db-wal");
+    let wal_bytes = || std::fs::metadata(&wal).map_or(0, |meta| meta.len());
+    assert_eq!(wal_bytes(), 0);
+    let copy = tempfile::tempdir().unwrap();
+    std::fs::copy(dir.path().join("games.db"), copy.path().join("games.db")).unwrap();
+    let copied = rusqlite::Connection::open(copy.path().join("games.db")).unwrap();
+    let count: i64 = copied
+        .query_row("SELECT COUNT(*) FROM games", [], |row| row.get(0))
+        .unwrap();
+    assert_eq!(
+        (count, saved),
+        (1, 1),
+        "the saved game is in games.db alone"
+    );
+
+    let writer = store.clone();
+    std::thread::spawn(move || writer.save(&cave_record()));
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    assert_eq!(wal_bytes(), 0, "a later write waits for ever");
+}
