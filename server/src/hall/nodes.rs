@@ -11,8 +11,7 @@ use parlor_shared::identity::PlayerId;
 use parlor_shared::protocol::{RoomId, RoomSummary};
 
 use super::{Hall, Refusal, internal};
-use crate::cluster::Cluster;
-use crate::cluster::HEARD_FOR;
+use crate::cluster::{Cluster, HEARD_FOR};
 use crate::follows::Elsewhere;
 use crate::room::{RoomCommand, RoomHandle, Subscriber};
 use crate::room_caps::Registered;
@@ -33,8 +32,8 @@ impl Hall {
     /// again: a room another node opened a moment ago, or this node heard of no room yet
     /// (it just started), would show the old name until the player's next greeting. The
     /// second time stands in for a connection of its own, so that it keeps no outbox alive,
-    /// and only for the player's latest greeting here, so that it never shows a name they
-    /// have since left.
+    /// and is taken only for the player's latest greeting here, so that it does not show a
+    /// name they left since on this node.
     pub async fn show_new_name_everywhere(hall: &Arc<Hall>, who: &Subscriber) {
         // Numbered as the greetings come, before the first look, which may take a while.
         let greeting = (hall.cluster.is_some()).then(|| hall.greetings.greeted(who.player.id));
