@@ -11,7 +11,7 @@
 //! second. Each glyph drawn is kept as a small texture.
 
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -111,11 +111,11 @@ struct Glyph {
 /// each glyph drawn again adds one: growth bounded by the names a person scrolls through.
 const MOST_GLYPHS_KEPT: usize = 4096;
 
-/// The most blocks of letters fontconfig is asked about in [`FONTCONFIG_ASKS_WITHIN`]: each
-/// question is a process of its own (about 12 ms here) on the window's thread, and other
-/// players' names choose the letters, so one in letters from a hundred blocks must not stall
-/// the window. Past it, letters of blocks no font found so far has are drawn as boxes until
-/// fontconfig may be asked again.
+/// The most letters fontconfig is asked about in [`FONTCONFIG_ASKS_WITHIN`]: each question is
+/// a process of its own (about 12 ms here) on the window's thread, and other players' names
+/// choose the letters, so a name in a hundred rare letters must not stall the window. Past
+/// it, letters no font found so far has are drawn as boxes until fontconfig may be asked
+/// again. A letter is asked about once: a font found then draws the others it has.
 const MOST_FONTCONFIG_ASKS: usize = 16;
 const FONTCONFIG_ASKS_WITHIN: Duration = Duration::from_secs(60);
 
@@ -160,9 +160,7 @@ struct Fallbacks {
     candidates: Vec<Candidate>,
     /// Whether [`KNOWN_FONT_FILES`] were looked at.
     known_read: bool,
-    /// The blocks of 256 letters fontconfig was asked about (once each, and at most
-    /// [`MOST_FONTCONFIG_ASKS`] a minute, the times of the latest in `asked_at`).
-    blocks_asked: HashSet<u32>,
+    /// When fontconfig was last asked, at most [`MOST_FONTCONFIG_ASKS`] times.
     asked_at: VecDeque<Instant>,
     /// Every letter met, and which font draws it.
     chosen: HashMap<char, Source>,
@@ -234,7 +232,6 @@ impl Fallbacks {
             window: Coverage::of(crate::font::DEJAVU_SANS).unwrap_or(Coverage(vec![0; 1])),
             candidates: Vec::new(),
             known_read: false,
-            blocks_asked: HashSet::new(),
             asked_at: VecDeque::new(),
             chosen: HashMap::new(),
             glyphs: HashMap::new(),
@@ -300,10 +297,6 @@ impl Fallbacks {
         if let Some(source) = self.find_without_fontconfig(letter) {
             return Some(source);
         }
-        let block = letter as u32 >> 8;
-        if self.blocks_asked.contains(&block) {
-            return Some(Source::Window);
-        }
         let now = Instant::now();
         while (self.asked_at.front()).is_some_and(|&at| now - at > FONTCONFIG_ASKS_WITHIN) {
             self.asked_at.pop_front();
@@ -312,7 +305,6 @@ impl Fallbacks {
             return None;
         }
         self.asked_at.push_back(now);
-        self.blocks_asked.insert(block);
         if let Some(path) = ask_fontconfig(letter)
             && !self.candidates.iter().any(|known| known.path == path)
         {
@@ -504,7 +496,7 @@ mod tests {
 
     /// A name in letters of a hundred blocks asks fontconfig about a few of them only.
     #[test]
-    fn fontconfig_is_asked_about_a_bounded_number_of_blocks() {
+    fn fontconfig_is_asked_about_a_bounded_number_of_letters_a_minute() {
         let mut fallbacks = Fallbacks::new();
         // Blocks of the Supplementary Multilingual Plane that DejaVu Sans lacks.
         for block in 0x100..0x164u32 {
@@ -512,7 +504,7 @@ mod tests {
                 fallbacks.source_of(letter);
             }
         }
-        assert!(fallbacks.blocks_asked.len() <= MOST_FONTCONFIG_ASKS);
+        assert!(fallbacks.asked_at.len() <= MOST_FONTCONFIG_ASKS);
         // The letters not asked about are not settled: looked for again once it may be.
         let unasked = char::from_u32(0x163 << 8 | 0x41).unwrap();
         assert!(!fallbacks.chosen.contains_key(&unasked));
