@@ -116,9 +116,8 @@ pub fn use_window_font() {
 }
 
 /// Draws `text` at `size` with its baseline at `y`; returns the width drawn. Every text of the
-/// window is drawn here, so the layout tests see it (`layout_audit`).
-/// Letters the window's font lacks are drawn in a font of the machine's that has them
-/// (`fallback_fonts`).
+/// window is drawn here, so the layout tests see it (`layout_audit`). Letters the window's
+/// font lacks are drawn in a font of the machine's that has them (`fallback_fonts`).
 pub fn text_at(text: &str, x: f32, y: f32, size: f32, color: Color) -> f32 {
     let mut parts: Vec<TextDimensions> = Vec::new();
     for (run, source) in fallback_fonts::runs_of(text) {
