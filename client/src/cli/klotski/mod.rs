@@ -7,6 +7,7 @@
 
 mod bench;
 mod chart;
+mod input;
 mod show;
 mod tables;
 
@@ -15,25 +16,23 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use anyhow::{Context, bail};
-use clap::{Args, Subcommand, ValueEnum};
+use anyhow::Context;
+use clap::{Subcommand, ValueEnum};
 use parlor_engines::klotski::{
     GenerateOptions, HeuristicKind, Method, Report, SolveOptions, Verdict, generate, solve,
 };
 use parlor_shared::klotski::{Shape, parse_puzzle};
 
-use crate::builtin_levels;
 use crate::gui::klotski::{StartStep, ViewerWindow, count_steps};
 use crate::gui::show_klotski_game;
 use crate::seed::clock_seed;
-use crate::text_file::{read_at_most, read_text_file, text_from_utf8};
+use crate::text_file::read_text_file;
 
 pub use bench::BenchArgs;
+pub use input::PuzzleInput;
 
 /// The default search time: the seed's 5x6 sample gets a solution well within 5 s.
 const DEFAULT_BUDGET_MS: u64 = 4000;
-/// The longest input read from standard input.
-const MAX_INPUT_BYTES: u64 = 1 << 20;
 /// The fewest positions `solve --max-positions` takes: IDA*'s table and the anytime search's
 /// first beam hold 1024 positions whatever the cap, so a smaller one would not be the cap
 /// searched with; and it would only stop the other searches at once.
@@ -374,46 +373,6 @@ fn stopped_at_position_cap(report: &Report, options: &SolveOptions) -> bool {
     options.method != Method::Idastar
         && report.stats.stored >= options.max_positions as u64
         && report.elapsed < options.budget
-}
-
-/// Where a command reads its puzzle: standard input, as the course's grader gives it, or a
-/// file or built-in board named with `--level`.
-#[derive(Args, Debug)]
-pub struct PuzzleInput {
-    /// Read the puzzle from this file, or the built-in board of this name (`client levels
-    /// klotski`), instead of standard input.
-    #[arg(long)]
-    level: Option<PathBuf>,
-}
-
-impl PuzzleInput {
-    fn read(&self) -> anyhow::Result<String> {
-        match &self.level {
-            None => {
-                let stdin = std::io::stdin();
-                // Without a file piped in, a person at a terminal would see nothing happen.
-                if std::io::IsTerminal::is_terminal(&stdin) {
-                    eprintln!(
-                        "client: reading the puzzle from the keyboard: type it and end with \
-                         Ctrl-D (or give a file: `< FILE`, or --level FILE)"
-                    );
-                }
-                read_input_from(stdin)
-            }
-            Some(path) => builtin_levels::level_text("klotski", path)
-                .with_context(|| format!("reading {}", path.display())),
-        }
-    }
-}
-
-/// The puzzle on `input` (standard input), refusing anything longer than a puzzle could
-/// sensibly be; a leading byte order mark is skipped.
-fn read_input_from(input: impl std::io::Read) -> anyhow::Result<String> {
-    let Some(bytes) = read_at_most(input, MAX_INPUT_BYTES).context("reading standard input")?
-    else {
-        bail!("the input is longer than {MAX_INPUT_BYTES} bytes");
-    };
-    text_from_utf8(bytes).context("the input is not UTF-8 text")
 }
 
 /// Solves the puzzle in `input` and writes the seed's answer to `out`, notes (and with

@@ -1,5 +1,6 @@
 use std::time::Duration;
 
+use super::input::read_input_from;
 use super::*;
 
 const SAMPLE_3X3: &str = "3 3\n1 2 3\n4 0 0\n7 5 6\n1\n5 1*2\n";
