@@ -330,6 +330,11 @@ impl SeatState {
         }
     }
 
+    /// Whether player `me` took the seat (from whichever connection).
+    pub fn taken_by(&self, me: Option<PlayerId>) -> bool {
+        matches!(self, SeatState::Taken { player: Some(player), .. } if Some(player.id) == me)
+    }
+
     /// Whether player `me` may take the seat: it is open, or kept for them.
     pub fn may_be_taken_by(&self, me: Option<PlayerId>) -> bool {
         match self {

@@ -458,8 +458,7 @@ fn seat_offer(
     holds_another: bool,
     me: Option<PlayerId>,
 ) -> Option<&'static str> {
-    let mine_elsewhere = !held_here
-        && matches!(state, SeatState::Taken { player: Some(player), .. } if Some(player.id) == me);
+    let mine_elsewhere = !held_here && state.taken_by(me);
     if mine_elsewhere {
         return Some("Resume");
     }

@@ -132,9 +132,7 @@ pub fn seats_kept(
             players.push(player);
         }
     }
-    let played_here = (finished.seats.iter()).any(|seat| {
-        matches!(seat, SeatState::Taken { player: Some(player), .. } if player.id == maker.id)
-    });
+    let played_here = (finished.seats.iter()).any(|seat| seat.taken_by(Some(maker.id)));
     let same_seats = finished.seats.len() == seats.len()
         && (finished.seats.iter().zip(seats))
             .all(|(was, spec)| matches!(was, SeatState::Ai { .. }) == (*spec != SeatSpec::Human));

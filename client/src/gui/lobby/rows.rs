@@ -139,8 +139,7 @@ fn waits_for_me(room: &RoomSummary, held: &[HeldSeat], me: Option<PlayerId>) -> 
 
 /// Whether seat `seat` of a room is ours: held by this window, or taken by player `me`.
 fn is_mine(seat: u8, state: &SeatState, held: &[HeldSeat], me: Option<PlayerId>) -> bool {
-    held.iter().any(|h| h.seat == seat)
-        || matches!(state, SeatState::Taken { player: Some(p), .. } if Some(p.id) == me)
+    held.iter().any(|h| h.seat == seat) || state.taken_by(me)
 }
 
 /// What a room's row says at its right, and in which colour: its result, that it waits for

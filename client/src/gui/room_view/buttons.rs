@@ -130,8 +130,7 @@ pub(super) fn played_here(
     held: &[HeldSeat],
     me: Option<PlayerId>,
 ) -> bool {
-    let taken_by_me = |state: &SeatState| matches!(state, SeatState::Taken { player: Some(player), .. } if Some(player.id) == me);
-    !held.is_empty() || snapshot.seats.iter().any(taken_by_me)
+    !held.is_empty() || snapshot.seats.iter().any(|state| state.taken_by(me))
 }
 
 /// What Play again offers a player of the room (Hexapawn's board offers its own).
