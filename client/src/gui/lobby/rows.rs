@@ -161,11 +161,8 @@ fn room_status(room: &RoomSummary, plays_me_again: bool, my_move: bool) -> (Stri
 /// The rooms that other players made to play again a finished game of ours (player `me`'s),
 /// as the finished rooms among `rooms` name them, each with its maker.
 pub fn rematches_for(rooms: &[RoomSummary], me: PlayerId) -> HashMap<RoomId, Player> {
-    let played_in = |room: &RoomSummary| {
-        (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, &[], Some(me)))
-    };
     (rooms.iter())
-        .filter(|room| played_in(room))
+        .filter(|room| room.seats.iter().any(|state| state.taken_by(Some(me))))
         .filter_map(|room| room.rematch.as_ref())
         .filter(|rematch| rematch.by.id != me)
         .map(|rematch| (rematch.room, rematch.by.clone()))
@@ -182,9 +179,9 @@ pub fn room_buttons(
     close_text: &str,
 ) -> Vec<(String, LobbyAction)> {
     let mut buttons = Vec::new();
+    let sits_here =
+        (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, held, me));
     if room.outcome.is_none() {
-        let sits_here =
-            (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, held, me));
         for (seat, state) in room.seats.iter().enumerate() {
             let seat = seat as u8;
             let join = LobbyAction::Join {
@@ -197,7 +194,7 @@ pub fn room_buttons(
                 buttons.push((format!("Also play {name}"), join));
             } else if state.may_be_taken_by(me) {
                 buttons.push((format!("Join {name}"), join));
-            } else if is_mine(seat, state, held, me) && !held.iter().any(|h| h.seat == seat) {
+            } else if state.taken_by(me) && !held.iter().any(|h| h.seat == seat) {
                 buttons.push((format!("Resume {name}"), join));
             }
         }
@@ -210,9 +207,8 @@ pub fn room_buttons(
     // person's identity; to the person both are "Resume". A game that is over has nothing to
     // resume: its room is opened, to see the end or play again, also by a player whose seat
     // this window does not hold (opened again since): the room knows them by who they are.
-    let played = (room.seats.iter().zip(0u8..)).any(|(state, seat)| is_mine(seat, state, held, me));
     match held {
-        [] if room.outcome.is_some() && played => {
+        [] if room.outcome.is_some() && sits_here => {
             buttons.push(("Open".into(), LobbyAction::Watch(room.room)));
         }
         [] => buttons.push(("Watch".into(), LobbyAction::Watch(room.room))),
