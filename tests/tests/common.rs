@@ -184,6 +184,16 @@ impl Peer {
         }
     }
 
+    /// Sends `request` and waits for the answer `pick` takes.
+    pub async fn ask<T>(
+        &mut self,
+        request: ClientMsg,
+        pick: impl FnMut(ServerMsg) -> Option<T>,
+    ) -> T {
+        self.send(request).await;
+        self.recv_until(pick).await
+    }
+
     /// Skips messages until one matches.
     pub async fn recv_until<T>(&mut self, mut pick: impl FnMut(ServerMsg) -> Option<T>) -> T {
         loop {
@@ -280,8 +290,7 @@ impl Peer {
 
     /// The seats this player holds, and those rematches keep for them (`ListMySeats`).
     pub async fn my_seats(&mut self) -> Vec<HeldSeat> {
-        self.send(ClientMsg::ListMySeats).await;
-        self.recv_until(|m| match m {
+        self.ask(ClientMsg::ListMySeats, |m| match m {
             ServerMsg::MySeats(seats) => Some(seats),
             _ => None,
         })
@@ -295,8 +304,7 @@ impl Peer {
 
     /// The lobby's list, and whether the server says it is partial.
     pub async fn lobby(&mut self) -> (Vec<RoomSummary>, bool) {
-        self.send(ClientMsg::ListRooms).await;
-        self.recv_until(|m| match m {
+        self.ask(ClientMsg::ListRooms, |m| match m {
             ServerMsg::Rooms { rooms, partial } => Some((rooms, partial)),
             _ => None,
         })
@@ -305,8 +313,7 @@ impl Peer {
 
     /// The stored games, newest first.
     pub async fn list_records(&mut self) -> Vec<RecordSummary> {
-        self.send(ClientMsg::ListRecords).await;
-        self.recv_until(|m| match m {
+        self.ask(ClientMsg::ListRecords, |m| match m {
             ServerMsg::Records(records) => Some(records),
             _ => None,
         })
@@ -315,8 +322,7 @@ impl Peer {
 
     /// A stored game's record.
     pub async fn record(&mut self, id: RecordId) -> GameRecord {
-        self.send(ClientMsg::GetRecord { id }).await;
-        self.recv_until(|m| match m {
+        self.ask(ClientMsg::GetRecord { id }, |m| match m {
             ServerMsg::Record(record) => Some(record),
             _ => None,
         })
@@ -330,8 +336,7 @@ impl Peer {
         seats: Vec<SeatSpec>,
         code: ErrorCode,
     ) -> String {
-        self.send(ClientMsg::CreateRoom { setup, seats }).await;
-        self.recv_until(|m| match m {
+        self.ask(ClientMsg::CreateRoom { setup, seats }, |m| match m {
             ServerMsg::RoomRefused { code: got, message } => {
                 assert_eq!(got, code, "{message}");
                 Some(message)
@@ -351,8 +356,7 @@ impl Peer {
     }
 
     pub async fn create(&mut self, setup: GameSetup, seats: Vec<SeatSpec>) -> RoomId {
-        self.send(ClientMsg::CreateRoom { setup, seats }).await;
-        self.recv_until(|m| match m {
+        self.ask(ClientMsg::CreateRoom { setup, seats }, |m| match m {
             ServerMsg::RoomCreated { room } => Some(room),
             ServerMsg::RoomRefused { message, .. } => panic!("create refused: {message}"),
             _ => None,
