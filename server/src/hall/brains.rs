@@ -252,11 +252,11 @@ impl Hall {
 fn as_seen_by(refused: Refusal, names: &[String], viewer: PlayerId) -> Refusal {
     let (code, mut reason) = refused;
     for name in names {
-        if let Ok(brain) = BrainRef::parse(name) {
+        if let Ok(brain) = BrainRef::parse(name)
+            && brain.writable_by(viewer)
+        {
             let shown = format!("your brain {:?}", brain.shown_to(Some(viewer)));
-            if brain.writable_by(viewer) {
-                reason = reason.replace(&format!("brain {name:?}"), &shown);
-            }
+            reason = reason.replace(&format!("brain {name:?}"), &shown);
         }
     }
     (code, reason)
