@@ -14,6 +14,8 @@ pub const HOME_VARIABLE: &str = "PARLOR_HOME";
 
 /// The identity file's name in the config directory.
 const IDENTITY_FILE: &str = "identity.json";
+/// The file of the window's lobby choices in the config directory.
+const LOBBY_CHOICES_FILE: &str = "lobby.json";
 
 /// Where Parlor keeps what belongs to the person (config) and to the machine (cache).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,5 +54,10 @@ impl Home {
     /// The client's identity (its secret and name).
     pub fn identity_file(&self) -> PathBuf {
         self.config.join(IDENTITY_FILE)
+    }
+
+    /// The window's lobby choices, kept from one run to the next.
+    pub fn lobby_choices_file(&self) -> PathBuf {
+        self.config.join(LOBBY_CHOICES_FILE)
     }
 }

@@ -20,6 +20,7 @@ use crate::identity::Identity;
 use crate::net::{Connection, EventReceiver, NetEvent};
 
 mod from_server;
+mod kept_choices;
 mod rematch;
 mod replays;
 #[cfg(test)]
@@ -118,6 +119,8 @@ pub struct App {
     identity: Identity,
     /// Where a new name is kept; `None` keeps it for this run only (the unit tests).
     identity_file: Option<std::path::PathBuf>,
+    /// Where the lobby's choices are kept for the next run; `None` keeps them for this run only.
+    choices_file: Option<std::path::PathBuf>,
     link: Link,
     lobby: LobbyView,
     /// Kept while the app runs, so a second bricks room starts from the last choices.
@@ -161,6 +164,7 @@ impl App {
             connection: None,
             identity,
             identity_file,
+            choices_file: None,
             link: Link::Offline(String::new()),
             lobby,
             bricks_setup: BricksSetupView::default(),
@@ -280,7 +284,10 @@ impl App {
                 }
             }
             Screen::BricksSetup => match self.bricks_setup.update(input, connected) {
-                Some(SetupAction::Create { setup, seats }) => self.create_room(setup, seats, None),
+                Some(SetupAction::Create { setup, seats }) => {
+                    self.keep_choices();
+                    self.create_room(setup, seats, None)
+                }
                 Some(SetupAction::Back) => self.enter_lobby(),
                 None => {}
             },
@@ -415,7 +422,10 @@ impl App {
                     self.enter_lobby();
                 }
             },
-            LobbyAction::Create { setup, seats } => self.create_room(setup, seats, None),
+            LobbyAction::Create { setup, seats } => {
+                self.keep_choices();
+                self.create_room(setup, seats, None)
+            }
             LobbyAction::SetUpBricks => self.screen = Screen::BricksSetup,
             LobbyAction::Join { room, seat } => {
                 self.open_room(room, ClientMsg::join_seat(room, seat))

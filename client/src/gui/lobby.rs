@@ -26,6 +26,7 @@ use super::ewn::EwnLobbyForm;
 use super::hexapawn::{FormAction, HexLobbyForm};
 use super::key_focus;
 use super::klotski::KlotskiLobbyForm;
+use super::lobby_choices::LobbyChoices;
 use super::text_field::{FieldEvent, TextField};
 use super::widgets::TOP_BAR_HEIGHT;
 use super::widgets::{
@@ -145,6 +146,37 @@ impl LobbyView {
     /// Shows the creation form of `game`, as a click on its button does.
     pub fn choose_game(&mut self, game: GameKind) {
         self.game = game;
+    }
+
+    /// The forms' choices, for the window's next run (the Bricks screen's are the app's).
+    pub fn choices(&self) -> LobbyChoices {
+        LobbyChoices {
+            game: Some(self.game),
+            cave: Some(self.cave.choices()),
+            bricks: None,
+            ewn: Some(self.ewn.choices()),
+            hexapawn: Some(self.hexapawn.choices()),
+            klotski: Some(self.klotski.choices()),
+        }
+    }
+
+    /// Takes the choices kept from the window's last run, each form what it offers.
+    pub fn recall(&mut self, kept: &LobbyChoices) {
+        if let Some(game) = kept.game {
+            self.game = game;
+        }
+        if let Some(cave) = &kept.cave {
+            self.cave.recall(cave);
+        }
+        if let Some(ewn) = &kept.ewn {
+            self.ewn.recall(ewn);
+        }
+        if let Some(hexapawn) = &kept.hexapawn {
+            self.hexapawn.recall(hexapawn);
+        }
+        if let Some(klotski) = &kept.klotski {
+            self.klotski.recall(klotski);
+        }
     }
 
     /// Forgets everything learnt from a server, before talking to another one.

@@ -22,6 +22,7 @@ mod key_focus;
 pub mod klotski;
 mod layout_audit;
 mod lobby;
+mod lobby_choices;
 mod move_list;
 pub(crate) mod pacing;
 mod replay_view;
@@ -129,6 +130,7 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     // The last step that may refuse the command: the identity is made, or renamed, only for
     // a window that gets this far.
     let (identity, identity_file) = Identity::for_window(options.name.as_deref())?;
+    let choices_file = parlor_home::Home::locate()?.lobby_choices_file();
     let (startup, embedded) = match joined {
         Some(url) => (Startup::Connect(url), None),
         None => {
@@ -155,7 +157,9 @@ pub fn run(options: GuiOptions) -> anyhow::Result<ExitCode> {
     macroquad::Window::from_config(conf, async move {
         widgets::use_window_font();
         size_in_logical_pixels(logical_size);
-        let mut app = App::new(startup, identity, Some(identity_file)).with_script(script);
+        let mut app = App::new(startup, identity, Some(identity_file))
+            .with_kept_choices(choices_file)
+            .with_script(script);
         let quiet_frame = options.quiet_frame.unwrap_or(pacing::QUIET_FRAME);
         let (mut done_frames, mut clock) = (0, FrameClock::new(quiet_frame));
         // Closing the window ends this loop rather than the process (which some platforms end

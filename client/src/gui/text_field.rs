@@ -65,7 +65,7 @@ impl FieldKeys {
 }
 
 /// Longest text a field accepts; a server address never needs more.
-const FIELD_MAX_CHARS: usize = 200;
+pub const FIELD_MAX_CHARS: usize = 200;
 
 impl TextField {
     /// A field whose text is read when the user acts on it (a form's Create button).

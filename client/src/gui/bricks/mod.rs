@@ -18,4 +18,4 @@ pub use draw::{BROKEN_FLOOR, OPEN_FLOOR, PENDING_BRICK, SAFE_FLOOR};
 pub use history::draw_drop_history;
 pub use layout::{Column, TowerLayout, board_area, tower_layout};
 pub use setup_input::game_setup;
-pub use setup_screen::{BricksSetupView, SetupAction};
+pub use setup_screen::{BricksChoices, BricksSetupView, SetupAction};

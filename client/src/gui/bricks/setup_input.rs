@@ -19,7 +19,7 @@ pub const RULES: &str = "A brick's strength S is the greatest height it survives
     guess, with doubts, and loses.";
 
 /// Who drops.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AgentChoice {
     Human,
     /// The closed form: wins whenever H <= f(D, B).
@@ -28,7 +28,7 @@ pub enum AgentChoice {
 }
 
 /// Who answers Safe or Broken.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum AnswererChoice {
     Human,
     /// Answers so that the agent loses when it can.

@@ -13,6 +13,7 @@ use super::setup_input::{
     verdict_lines,
 };
 use crate::gui::canvas::{canvas_height, canvas_width};
+use crate::gui::lobby_choices::field_text;
 use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::TOP_BAR_HEIGHT;
 use crate::gui::widgets::{
@@ -58,6 +59,18 @@ pub struct BricksSetupView {
     answerer: AnswererChoice,
 }
 
+/// What the window keeps of the screen for its next run (`lobby_choices.rs`): its fields' text,
+/// checked when the screen shows as a typed one is.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct BricksChoices {
+    height: String,
+    drops: String,
+    bricks: String,
+    strength: String,
+    agent: AgentChoice,
+    answerer: AnswererChoice,
+}
+
 /// The seed's example: the computer drops, a person answers.
 impl Default for BricksSetupView {
     fn default() -> BricksSetupView {
@@ -73,6 +86,34 @@ impl Default for BricksSetupView {
 }
 
 impl BricksSetupView {
+    pub fn choices(&self) -> BricksChoices {
+        BricksChoices {
+            height: self.height.text.clone(),
+            drops: self.drops.text.clone(),
+            bricks: self.bricks.text.clone(),
+            strength: self.strength.text.clone(),
+            agent: self.agent,
+            answerer: self.answerer,
+        }
+    }
+
+    /// Takes the kept `choices`; a text no field could hold leaves that field as it is.
+    pub fn recall(&mut self, choices: &BricksChoices) {
+        let fields = [
+            (&mut self.height, &choices.height),
+            (&mut self.drops, &choices.drops),
+            (&mut self.bricks, &choices.bricks),
+            (&mut self.strength, &choices.strength),
+        ];
+        for (field, kept) in fields {
+            if let Some(text) = field_text(kept) {
+                *field = TextField::new(text);
+            }
+        }
+        self.agent = choices.agent;
+        self.answerer = choices.answerer;
+    }
+
     /// Handles input and draws the screen; Create is enabled when `connected` and every field
     /// is valid.
     pub fn update(&mut self, input: &Input, connected: bool) -> Option<SetupAction> {
@@ -238,4 +279,28 @@ fn draw_field_row(
         );
     }
     event == FieldEvent::Submitted
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kept_choices_come_back_and_text_no_field_holds_is_left_out() {
+        let mut used = BricksSetupView::default();
+        used.height.text = "36".into();
+        used.strength.text = "7".into();
+        used.agent = AgentChoice::Human;
+        used.answerer = AnswererChoice::Oracle;
+        let mut next_run = BricksSetupView::default();
+        next_run.recall(&used.choices());
+        assert_eq!(next_run.choices(), used.choices());
+
+        let mut edited = used.choices();
+        edited.drops = "1\u{7}".into();
+        let mut view = BricksSetupView::default();
+        view.recall(&edited);
+        assert_eq!(view.drops.text, BricksSetupView::default().drops.text);
+        assert_eq!(view.height.text, "36");
+    }
 }

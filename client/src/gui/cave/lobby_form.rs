@@ -5,6 +5,7 @@
 use macroquad::math::Rect;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, MAX_AI_MOVE_MS, SeatSpec};
+use serde::{Deserialize, Serialize};
 
 use crate::gui::cave::board::draw_swatch;
 use crate::gui::describe;
@@ -26,8 +27,8 @@ const AI_LEVELS: [(AiKind, &str); 4] = [
 const CHOICES_X: f32 = 100.0;
 const ROW: f32 = BUTTON_HEIGHT + 6.0;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum SeatChoice {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeatChoice {
     Human,
     Ai,
 }
@@ -50,7 +51,36 @@ impl Default for CaveLobbyForm {
     }
 }
 
+/// What the window keeps of the form for its next run (`lobby_choices.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CaveChoices {
+    seats: [SeatChoice; 2],
+    levels: [AiKind; 2],
+    move_ms: u32,
+}
+
 impl CaveLobbyForm {
+    pub fn choices(&self) -> CaveChoices {
+        CaveChoices {
+            seats: self.seats,
+            levels: self.levels,
+            move_ms: self.move_ms,
+        }
+    }
+
+    /// Takes the kept `choices` that the form offers; the rest stays as it is.
+    pub fn recall(&mut self, choices: &CaveChoices) {
+        self.seats = choices.seats;
+        for (level, kept) in self.levels.iter_mut().zip(choices.levels) {
+            if AI_LEVELS.iter().any(|&(offered, _)| offered == kept) {
+                *level = kept;
+            }
+        }
+        if AI_BUDGETS.contains(&choices.move_ms) {
+            self.move_ms = choices.move_ms;
+        }
+    }
+
     /// The seats of the room the form describes.
     fn seat_specs(&self) -> Vec<SeatSpec> {
         (self.seats.iter().zip(self.levels))
@@ -179,5 +209,31 @@ mod tests {
             [ai(AiKind::Classic), ai(AiKind::Strong)],
             "each AI seat plays the level chosen for it"
         );
+    }
+
+    #[test]
+    fn kept_choices_make_the_same_room_and_only_offered_values_are_taken() {
+        let used = CaveLobbyForm {
+            seats: [SeatChoice::Ai, SeatChoice::Human],
+            levels: [AiKind::Strong, AiKind::Classic],
+            move_ms: MAX_AI_MOVE_MS,
+        };
+        let mut next_run = CaveLobbyForm::default();
+        next_run.recall(&used.choices());
+        assert_eq!(next_run.seat_specs(), used.seat_specs());
+
+        let edited = CaveChoices {
+            levels: [AiKind::Standard, AiKind::Easy],
+            move_ms: 7,
+            ..used.choices()
+        };
+        let mut form = CaveLobbyForm::default();
+        form.recall(&edited);
+        assert_eq!(
+            form.levels,
+            [AiKind::Normal, AiKind::Easy],
+            "not offered here"
+        );
+        assert_eq!(form.move_ms, DEFAULT_AI_MOVE_MS, "not offered here");
     }
 }

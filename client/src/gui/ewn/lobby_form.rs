@@ -7,8 +7,10 @@ use std::path::Path;
 use macroquad::math::Rect;
 use parlor_shared::game::GameSetup;
 use parlor_shared::protocol::{AiKind, DEFAULT_AI_MOVE_MS, SeatSpec};
+use serde::{Deserialize, Serialize};
 
 use super::levels::{LEVELS_DIR, LevelChoice, load_levels};
+use crate::gui::lobby_choices::kept_position;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_width, choice_row,
     create_room_button, label, toggle, wrap_to_width,
@@ -17,7 +19,7 @@ use crate::gui::widgets::{
 const LEVEL_BUTTON: f32 = 40.0;
 
 /// Who sits in the one seat.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum EwnPlayer {
     Human,
     Solver,
@@ -41,6 +43,16 @@ impl EwnPlayer {
 pub struct EwnLobbyForm {
     levels: Option<Vec<LevelChoice>>,
     chosen: usize,
+    /// The level kept from the last run, chosen once the levels are read, if still there.
+    kept_level: Option<String>,
+    player: EwnPlayer,
+}
+
+/// What the window keeps of the form for its next run (`lobby_choices.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EwnChoices {
+    /// The level's name, which outlives its place in a folder that changes.
+    level: Option<String>,
     player: EwnPlayer,
 }
 
@@ -49,12 +61,38 @@ impl Default for EwnLobbyForm {
         EwnLobbyForm {
             levels: None,
             chosen: 0,
+            kept_level: None,
             player: EwnPlayer::Human,
         }
     }
 }
 
 impl EwnLobbyForm {
+    pub fn choices(&self) -> EwnChoices {
+        let chosen = (self.levels.as_ref()).and_then(|levels| levels.get(self.chosen));
+        EwnChoices {
+            level: chosen
+                .map(|level| level.name.clone())
+                .or(self.kept_level.clone()),
+            player: self.player,
+        }
+    }
+
+    /// Takes the kept `choices`: the player, and the level once the levels are read.
+    pub fn recall(&mut self, choices: &EwnChoices) {
+        self.player = choices.player;
+        self.kept_level = choices.level.clone();
+    }
+
+    /// The levels read, with the kept one chosen if it is among them.
+    fn take_levels(&mut self, levels: Vec<LevelChoice>) {
+        let names = levels.iter().map(|level| level.name.as_str());
+        if let Some(index) = kept_position(&mut self.kept_level, names) {
+            self.chosen = index;
+        }
+        self.levels = Some(levels);
+    }
+
     /// The setup and seats of the room the form describes (`None` with no level at all).
     pub fn room(&self) -> Option<(GameSetup, Vec<SeatSpec>)> {
         let level = self.levels.as_ref()?.get(self.chosen)?;
@@ -69,9 +107,10 @@ impl EwnLobbyForm {
         connected: bool,
     ) -> Option<(GameSetup, Vec<SeatSpec>)> {
         let (x, mut y, width) = (area.x, area.top, area.width);
-        let levels = self
-            .levels
-            .get_or_insert_with(|| load_levels(Path::new(LEVELS_DIR)));
+        if self.levels.is_none() {
+            self.take_levels(load_levels(Path::new(LEVELS_DIR)));
+        }
+        let levels = self.levels.as_deref().unwrap_or_default();
         label("Level", x, y + 20.0, TEXT);
         let left = x + 60.0;
         let per_row = (((width - 60.0) / (LEVEL_BUTTON + 4.0)).floor() as usize).max(1);
@@ -138,5 +177,34 @@ mod tests {
             }
         ));
         assert_eq!(EwnLobbyForm::default().room(), None);
+    }
+
+    #[test]
+    fn the_kept_level_is_chosen_by_name_once_the_levels_are_read() {
+        let levels = || load_levels(Path::new("/nonexistent"));
+        assert!(levels().len() >= 3, "the built-in levels");
+        let mut used = EwnLobbyForm::default();
+        used.take_levels(levels());
+        used.chosen = 2;
+        used.player = EwnPlayer::Solver;
+        let mut next_run = EwnLobbyForm::default();
+        next_run.recall(&used.choices());
+        assert_eq!(
+            next_run.choices(),
+            used.choices(),
+            "kept until the levels are read"
+        );
+        next_run.take_levels(levels());
+        assert_eq!(next_run.room(), used.room());
+
+        let mut gone = EwnLobbyForm::default();
+        let unknown = EwnChoices {
+            level: Some("no such level".into()),
+            player: EwnPlayer::Random,
+        };
+        gone.recall(&unknown);
+        gone.take_levels(levels());
+        assert_eq!(gone.chosen, 0, "a level that went is no choice");
+        assert_eq!(gone.player, EwnPlayer::Random);
     }
 }

@@ -14,6 +14,6 @@ pub use draw::{
 };
 pub use layout::{EwnLayout, ewn_layout, square_at, square_center, square_rect};
 pub use levels::{LEVELS_DIR, LevelChoice, load_levels};
-pub use lobby_form::{EwnLobbyForm, EwnPlayer};
+pub use lobby_form::{EwnChoices, EwnLobbyForm, EwnPlayer};
 pub use room::{EwnRoomBoard, draw_replay_board, legal_squares, may_move};
 pub use scripted::EwnScript;

@@ -10,9 +10,11 @@ use parlor_shared::hexapawn::{
     BrainRef, Dims, HexSetup, MatchSetup, Pace, PlayMode, check_brain_name,
 };
 use parlor_shared::protocol::{BrainSummary, SeatSpec};
+use serde::{Deserialize, Serialize};
 
 use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
 use crate::gui::key_focus;
+use crate::gui::lobby_choices::field_text;
 use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_enabled,
@@ -54,6 +56,20 @@ pub struct HexLobbyForm {
     known: Option<Vec<BrainSummary>>,
 }
 
+/// What the window keeps of the forms for its next run (`lobby_choices.rs`): both rooms' choices,
+/// since they share the board.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HexChoices {
+    dims: Dims,
+    mirrors: bool,
+    mode: PlayMode,
+    brain: String,
+    pause_ms: u32,
+    rounds: u64,
+    pace: Pace,
+    brains: [String; 2],
+}
+
 /// What the form asks of the lobby.
 #[derive(Debug, PartialEq)]
 pub enum FormAction {
@@ -80,6 +96,48 @@ impl Default for HexLobbyForm {
 }
 
 impl HexLobbyForm {
+    pub fn choices(&self) -> HexChoices {
+        HexChoices {
+            dims: self.dims,
+            mirrors: self.mirrors,
+            mode: self.mode,
+            brain: self.brain.text.clone(),
+            pause_ms: self.pause_ms,
+            rounds: self.rounds,
+            pace: self.pace,
+            brains: self.brains.each_ref().map(|field| field.text.clone()),
+        }
+    }
+
+    /// Takes the kept `choices` that the form offers; the rest stays as it is. A brain's name
+    /// is the server's to judge, as a typed one is.
+    pub fn recall(&mut self, choices: &HexChoices) {
+        let offered_size = SIZES.contains(&(choices.dims.rows(), choices.dims.cols()));
+        let board = (self.dims, self.mirrors);
+        if offered_size {
+            self.dims = choices.dims;
+        }
+        self.mirrors = choices.mirrors;
+        self.follow_board(board);
+        self.mode = choices.mode;
+        let fields = std::iter::once(&mut self.brain).chain(&mut self.brains);
+        let kept = std::iter::once(&choices.brain).chain(&choices.brains);
+        for (field, kept) in fields.zip(kept) {
+            if let Some(text) = field_text(kept) {
+                *field = TextField::new(text);
+            }
+        }
+        if PAUSES_MS.contains(&choices.pause_ms) {
+            self.pause_ms = choices.pause_ms;
+        }
+        if ROUNDS.contains(&choices.rounds) {
+            self.rounds = choices.rounds;
+        }
+        if PACES.contains(&choices.pace) {
+            self.pace = choices.pace;
+        }
+    }
+
     /// The server's brains arrived.
     pub fn set_brains(&mut self, brains: Vec<BrainSummary>) {
         self.known = Some(brains);

@@ -19,7 +19,7 @@ pub use draw::{
     WHITE_PAWN, draw_board, draw_matchbox,
 };
 pub use layout::{Arrow, HexLayout, board_area};
-pub use lobby_form::{FormAction, HexLobbyForm};
+pub use lobby_form::{FormAction, HexChoices, HexLobbyForm};
 pub use match_view::{MatchLayout, draw_match, match_layout};
 pub use room::{HexRoomBoard, acting_seat, draw_replay_board, play_layout, replay_layout};
 pub use scripted::HexScript;

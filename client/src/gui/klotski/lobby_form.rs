@@ -9,10 +9,12 @@ use macroquad::math::Rect;
 use parlor_shared::game::GameSetup;
 use parlor_shared::klotski::{KlotskiBoard, Puzzle, Shape};
 use parlor_shared::protocol::{AiKind, SeatSpec};
+use serde::{Deserialize, Serialize};
 
 use super::board::{board_layout, draw_board};
 use super::levels::{BoardFile, LEVELS_DIR, RANDOM_SIZES, load_boards, random_board};
 use crate::gui::describe::{count_s, fit_by};
+use crate::gui::lobby_choices::kept_position;
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button,
     button_enabled, button_width, choice_row, create_room_button, label, text_width, toggle,
@@ -34,6 +36,18 @@ pub struct KlotskiLobbyForm {
     use_random: bool,
     size: usize,
     solver: bool,
+    /// The board kept from the last run, chosen once the boards are read, if still there.
+    kept_board: Option<String>,
+}
+
+/// What the window keeps of the form for its next run (`lobby_choices.rs`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KlotskiChoices {
+    /// The board file's name, or `None` for a random board.
+    board: Option<String>,
+    /// The random boards' size, by its name on its button ("4x4").
+    random_size: String,
+    solver: bool,
 }
 
 /// The one seat: the person here, or the server's solver at `solver_ms` a slide.
@@ -48,6 +62,39 @@ pub fn klotski_seat(solver_ms: Option<u32>) -> SeatSpec {
 }
 
 impl KlotskiLobbyForm {
+    pub fn choices(&self) -> KlotskiChoices {
+        let chosen = (self.boards.as_ref()).and_then(|boards| boards.get(self.chosen));
+        let board = chosen
+            .map(|file| file.name.clone())
+            .or(self.kept_board.clone());
+        KlotskiChoices {
+            board: board.filter(|_| !self.use_random),
+            random_size: RANDOM_SIZES[self.size].0.to_string(),
+            solver: self.solver,
+        }
+    }
+
+    /// Takes the kept `choices` that the form offers: the board once the boards are read (a
+    /// random one is made anew).
+    pub fn recall(&mut self, choices: &KlotskiChoices) {
+        self.solver = choices.solver;
+        let size = RANDOM_SIZES
+            .iter()
+            .position(|&(name, ..)| name == choices.random_size);
+        self.size = size.unwrap_or(self.size);
+        self.use_random = choices.board.is_none();
+        self.kept_board = choices.board.clone();
+    }
+
+    /// The boards read, with the kept one chosen if it is among them.
+    fn take_boards(&mut self, boards: Vec<BoardFile>) {
+        let names = boards.iter().map(|file| file.name.as_str());
+        if let Some(index) = kept_position(&mut self.kept_board, names) {
+            self.chosen = index;
+        }
+        self.boards = Some(boards);
+    }
+
     /// The board chosen, or why there is none to play.
     fn puzzle(&self) -> Result<&Puzzle, String> {
         if self.use_random {
@@ -86,10 +133,13 @@ impl KlotskiLobbyForm {
         connected: bool,
     ) -> Option<(GameSetup, Vec<SeatSpec>)> {
         let (x, mut y, width) = (area.x, area.top, area.width);
-        let count = self
-            .boards
-            .get_or_insert_with(|| load_boards(Path::new(LEVELS_DIR)))
-            .len();
+        if self.boards.is_none() {
+            self.take_boards(load_boards(Path::new(LEVELS_DIR)));
+        }
+        if self.use_random && self.random.is_none() {
+            self.new_random();
+        }
+        let count = self.boards.as_ref().map_or(0, Vec::len);
         let left = x + 60.0;
         label("Board", x, y + 20.0, TEXT);
         let mut bx = left;
@@ -252,5 +302,32 @@ mod tests {
         let (setup, seats) = form.room().unwrap();
         assert!(setup.start().is_ok());
         assert_eq!(seats, vec![SeatSpec::Human]);
+    }
+
+    #[test]
+    fn the_kept_board_is_chosen_by_name_and_a_kept_random_size_makes_a_new_board() {
+        let boards = || load_boards(Path::new("/nonexistent"));
+        assert!(boards().len() >= 3, "the built-in boards");
+        let mut used = KlotskiLobbyForm::default();
+        used.take_boards(boards());
+        used.chosen = 2;
+        used.solver = true;
+        let mut next_run = KlotskiLobbyForm::default();
+        next_run.recall(&used.choices());
+        next_run.take_boards(boards());
+        assert_eq!(next_run.room(), used.room());
+
+        used.use_random = true;
+        used.size = 1;
+        let mut random = KlotskiLobbyForm::default();
+        random.recall(&used.choices());
+        random.take_boards(boards());
+        assert!(random.use_random && random.size == 1 && random.solver);
+
+        let mut edited = used.choices();
+        edited.random_size = "99x99".into();
+        let mut form = KlotskiLobbyForm::default();
+        form.recall(&edited);
+        assert_eq!(form.size, 0, "a size not offered is no choice");
     }
 }

@@ -19,7 +19,7 @@ pub use board::{
     BLANK, BLOCK, BoardLayout, Motion, TILE, board_layout, draw_board, draw_goal, goal_placement,
     piece_at,
 };
-pub use lobby_form::KlotskiLobbyForm;
+pub use lobby_form::{KlotskiChoices, KlotskiLobbyForm};
 pub use room::{KlotskiRoomBoard, RoomLayout, draw_replay_board, room_layout};
 pub use scripted::KlotskiScript;
 pub use slides::Slides;

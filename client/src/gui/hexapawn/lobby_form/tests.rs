@@ -148,3 +148,41 @@ fn a_match_has_no_seats_and_needs_two_brains() {
     form.brain.text = String::new();
     assert!(form.room(GameKind::Hexapawn).is_err());
 }
+
+#[test]
+fn kept_choices_make_the_same_rooms_and_only_offered_values_are_taken() {
+    let mut used = HexLobbyForm {
+        dims: Dims::new(4, 4).unwrap(),
+        mirrors: true,
+        mode: PlayMode::Fast,
+        brain: TextField::new("Ada's"),
+        pause_ms: 1000,
+        rounds: 10_000,
+        pace: Pace::PerPly { ms: 300 },
+        ..HexLobbyForm::default()
+    };
+    used.brains[1].text = "Rival".into();
+    let mut next_run = HexLobbyForm::default();
+    next_run.recall(&used.choices());
+    for kind in [GameKind::Hexapawn, GameKind::HerMatch] {
+        assert_eq!(next_run.room(kind), used.room(kind));
+    }
+
+    let mut edited = used.choices();
+    edited.dims = Dims::new(6, 6).unwrap();
+    edited.pause_ms = 3;
+    edited.rounds = 5;
+    edited.pace = Pace::PerPly { ms: 1 };
+    edited.brain = "two\nlines".into();
+    let mut form = HexLobbyForm::default();
+    form.recall(&edited);
+    let new = HexLobbyForm::default();
+    assert_eq!(form.dims, new.dims, "a board not offered is no choice");
+    assert_eq!(
+        (form.pause_ms, form.rounds, form.pace),
+        (new.pause_ms, new.rounds, new.pace)
+    );
+    let default = default_brain(form.dims, form.mirrors, "");
+    assert_eq!(form.brain.text, default, "no field holds two lines");
+    assert_eq!(form.brains[1].text, "Rival");
+}
