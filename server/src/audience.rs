@@ -204,6 +204,10 @@ impl Audience {
         }
     }
 
+    pub fn get(&self, conn: ConnId) -> Option<&Subscriber> {
+        self.members.get(&conn)
+    }
+
     pub fn contains(&self, conn: ConnId) -> bool {
         self.members.contains_key(&conn)
     }

@@ -11,7 +11,7 @@ use crate::hexapawn::Dims;
 use crate::identity::{Player, PlayerId, PlayerSecret, looks_random, random_hex};
 
 /// Bumped whenever a message changes shape; the handshake refuses a mismatch.
-pub const PROTOCOL_VERSION: u32 = 18;
+pub const PROTOCOL_VERSION: u32 = 19;
 
 pub type RoomId = u64;
 pub type RecordId = u64;
@@ -272,6 +272,14 @@ pub enum ServerMsg {
     },
     /// The answer to `ListMySeats`, oldest room first.
     MySeats(Vec<HeldSeat>),
+    /// This connection's `seat` of `room` was taken back by its player on another connection
+    /// (a `JoinSeat` of theirs, from another window or machine): the token this connection
+    /// holds for it plays no more. The connection stays in the room as a spectator, unless the
+    /// room has all the spectators it takes (then `RoomClosed` follows). Version 19.
+    SeatTakenBack {
+        room: RoomId,
+        seat: u8,
+    },
 }
 
 /// A seat a player holds in an unfinished room, or that a rematch keeps for them.

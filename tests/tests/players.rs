@@ -148,6 +148,32 @@ async fn a_player_on_a_new_connection_takes_their_seat_back_and_the_old_token_st
 }
 
 #[tokio::test]
+async fn a_window_whose_seat_its_player_took_back_elsewhere_is_told_and_watches_on() {
+    let (server, _dir) = start_server("players-taken-back");
+    let url = server.url();
+    let ada = PlayerSecret::random();
+    let mut first = Peer::connect_as(&url, Format::Json, &ada).await;
+    let room = first.create_room(HUMANS.to_vec()).await;
+    let old_token = first.join(room, 0).await;
+    // The same player's second window, both connected, takes the seat by who they are.
+    let mut second = Peer::connect_as(&url, Format::Binary, &ada).await;
+    let new_token = second.join(room, 0).await;
+    let told = first
+        .recv_until(|message| match message {
+            ServerMsg::SeatTakenBack { room, seat } => Some((room, seat)),
+            _ => None,
+        })
+        .await;
+    assert_eq!(told, (room, 0));
+    // It watches on: the move made from the second window reaches it.
+    second.play_and_see(room, &new_token, 0, cave("a1")).await;
+    let seen = first.state_where(room, |s| s.moves.len() == 1).await;
+    assert_eq!(seen.moves, vec![cave("a1")]);
+    first.play(room, &old_token, 1, "b1").await;
+    first.expect_error(ErrorCode::BadToken).await;
+}
+
+#[tokio::test]
 async fn seat_tokens_a_client_chooses_must_look_random() {
     let (server, _dir) = start_server("players-tokens");
     let mut peer = Peer::connect(&server.url(), Format::Json).await;

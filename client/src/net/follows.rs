@@ -136,6 +136,14 @@ impl Follows {
                 }
             }
             ServerMsg::Error { code, .. } => self.refused(*code),
+            // The seat is another connection's now; this one watches the room from where it
+            // was, and watches it again after a reconnect.
+            ServerMsg::SeatTakenBack { room, seat } => {
+                if let Some(followed) = self.rooms.get_mut(room) {
+                    followed.seats.retain(|(held, _)| held != seat);
+                    followed.watching = true;
+                }
+            }
             // A room gone for us (failed, closed, or our seat taken over): there is nothing
             // to take up again.
             ServerMsg::RoomClosed { room, .. } => self.forget(*room),
@@ -288,6 +296,16 @@ mod tests {
         follows.received(&closed(1));
         follows.received(&closed(2));
         assert_eq!(follows.resume(), []);
+    }
+
+    #[test]
+    fn a_seat_taken_back_elsewhere_is_watched_not_reclaimed_after_a_reconnect() {
+        let token = SeatToken::random();
+        let mut follows = Follows::default();
+        follows.sent(&join(2, &token));
+        follows.received(&seated(2, &token));
+        follows.received(&ServerMsg::SeatTakenBack { room: 2, seat: 0 });
+        assert_eq!(follows.resume(), [ClientMsg::Watch { room: 2 }]);
     }
 
     #[test]

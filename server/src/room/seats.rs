@@ -68,7 +68,7 @@ impl Room {
             // The same join again, its answer lost in a disconnect: answered the same way.
             Some(held) if held == seat => {
                 info!(room = self.id, seat, conn = who.id, "seat joined again");
-                return self.hand_over(held, token, who, spectator_cap);
+                return self.hand_over(held, token, who, (spectator_cap, false));
             }
             Some(held) => {
                 return who.error(
@@ -120,7 +120,7 @@ impl Room {
             "seat taken"
         };
         info!(room = self.id, seat, conn = who.id, "{how}");
-        self.hand_over(seat, token, who, spectator_cap);
+        self.hand_over(seat, token, who, (spectator_cap, taken_back));
     }
 
     pub(super) fn reclaim(&mut self, token: SeatToken, who: Subscriber, spectator_cap: usize) {
@@ -128,16 +128,33 @@ impl Room {
             return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
         };
         info!(room = self.id, seat, conn = who.id, "seat reclaimed");
-        self.hand_over(seat, token, who, spectator_cap);
+        self.hand_over(seat, token, who, (spectator_cap, false));
     }
 
     /// `who` holds `seat`, taken with `token`, from now on, and hears so. The seat's previous
     /// holder becomes a spectator, or leaves the room if it already has `spectator_cap`:
     /// else passing one token around many connections would grow the audience without end.
-    fn hand_over(&mut self, seat: u8, token: SeatToken, who: Subscriber, spectator_cap: usize) {
+    /// A previous holder whose token `who`'s new one `retired` hears that its seat was taken
+    /// back, since it could not tell from the room's state.
+    fn hand_over(
+        &mut self,
+        seat: u8,
+        token: SeatToken,
+        who: Subscriber,
+        (spectator_cap, retired): (usize, bool),
+    ) {
         let previous = self.seats[seat as usize].holder.replace(who.id);
         self.audience.insert(who.clone());
-        if let Some(previous) = previous.filter(|&conn| conn != who.id)
+        let previous = previous.filter(|&conn| conn != who.id);
+        if let Some(previous) = previous.and_then(|conn| self.audience.get(conn))
+            && retired
+        {
+            previous.send(ServerMsg::SeatTakenBack {
+                room: self.id,
+                seat,
+            });
+        }
+        if let Some(previous) = previous
             && !self.seats.iter().any(|seat| seat.holder == Some(previous))
             && self.spectator_count() as usize > spectator_cap
             && let Some(dropped) = self.audience.remove(previous)

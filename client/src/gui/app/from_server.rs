@@ -136,6 +136,20 @@ impl App {
                 seats.retain(|held| held.seat != seat);
                 seats.push(HeldSeat { seat, token });
             }
+            ServerMsg::SeatTakenBack { room, seat } => {
+                if let Some(seats) = self.held.get_mut(&room) {
+                    seats.retain(|held| held.seat != seat);
+                }
+                let seat = match self.snapshots.get(&room) {
+                    Some(snapshot) => describe::game_seat_name(snapshot.state.kind(), seat),
+                    None => format!("Seat {seat}"),
+                };
+                let text = format!(
+                    "{seat} of room #{room} was taken back in another window of yours; \
+                     Resume takes it here again"
+                );
+                self.say(text, false);
+            }
             ServerMsg::State(snapshot) => {
                 match &mut self.screen {
                     Screen::Room(view) if view.room == snapshot.room => view.on_state(&snapshot),

@@ -1,5 +1,5 @@
 use parlor_shared::game::GameSetup;
-use parlor_shared::protocol::{Rematch, SeatSpec, ServerMsg};
+use parlor_shared::protocol::{Rematch, SeatSpec, SeatToken, ServerMsg};
 
 use super::*;
 
@@ -356,4 +356,27 @@ fn a_room_made_clears_the_refusal_said_before() {
         app.notice.as_ref().map(|n| &n.text)
     );
     assert_eq!(room_on_screen(&app), Some(9));
+}
+
+/// A seat the person's other window took back is no longer played from here: the window
+/// says so, and the room offers Resume (the seat is the person's, held elsewhere).
+#[test]
+fn a_seat_taken_back_in_another_window_is_let_go_here_and_said() {
+    let mut app = app_in_room_reconnecting(4);
+    app.handle_event(connected());
+    let message = |message| NetEvent::Message(Box::new(message));
+    let token = SeatToken::random();
+    app.handle_event(message(ServerMsg::Seated {
+        room: 4,
+        seat: 1,
+        token,
+    }));
+    assert_eq!(app.held[&4].len(), 1);
+    app.handle_event(message(ServerMsg::SeatTakenBack { room: 4, seat: 1 }));
+    assert!(app.held.get(&4).is_none_or(Vec::is_empty));
+    let said = app.notice.as_ref().map(|notice| notice.text.as_str());
+    assert!(
+        said.is_some_and(|text| text.contains("room #4") && text.contains("Resume")),
+        "{said:?}"
+    );
 }
