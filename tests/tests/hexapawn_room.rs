@@ -181,7 +181,26 @@ async fn a_new_brain_is_made_by_its_first_room_and_a_room_of_another_board_is_re
     let reason = person
         .create_refused(on_4x4, her_seats(), ErrorCode::BadRequest)
         .await;
-    assert!(reason.contains("is for 3x3 boards"), "{reason}");
+    // Named as the person's list names it, not by the id it is stored under.
+    assert!(
+        reason.starts_with(r#"your brain "fresh" is for 3x3 boards"#),
+        "{reason}"
+    );
+    let match_on_4x4 = GameSetup::HerMatch(MatchSetup {
+        dims: "4x4".parse().unwrap(),
+        mirrors: false,
+        rounds: 10,
+        pace: Pace::FullSpeed,
+        brains: ["other".into(), "fresh".into()],
+    });
+    // A match is refused on a brain in a game before its board is looked at.
+    let reason = person
+        .create_refused(match_on_4x4, Vec::new(), ErrorCode::BrainBusy)
+        .await;
+    assert!(
+        reason.starts_with(r#"your brain "fresh" is playing"#),
+        "{reason}"
+    );
 }
 
 #[tokio::test]

@@ -23,7 +23,23 @@ impl Hall {
     /// brain of the game's name (or a new one). The setup's brain name is made canonical (its
     /// owner written out, `creator`'s for a plain name); the game teaches the brain when it
     /// ends only if it is `creator`'s. A new brain counts against `creator` and `address`.
+    /// A refusal names the brain as `creator`'s lists do (`as_seen_by`).
     pub(super) async fn her_seat(
+        &self,
+        setup: &mut HexSetup,
+        seats: &[SeatSpec],
+        seed: u64,
+        creator: &Player,
+        address: Option<IpAddr>,
+    ) -> Result<HerSeat, Refusal> {
+        let seat = self
+            .her_seat_named(setup, seats, seed, creator, address)
+            .await;
+        // The setup's name is canonical once it read as a brain's name.
+        seat.map_err(|refused| as_seen_by(refused, std::slice::from_ref(&setup.brain), creator.id))
+    }
+
+    async fn her_seat_named(
         &self,
         setup: &mut HexSetup,
         seats: &[SeatSpec],
@@ -52,9 +68,7 @@ impl Hall {
         let teaches = brain_ref.writable_by(creator.id);
         // Noted before the brain is read, so no match can claim it in between.
         let mut in_game = if teaches {
-            (self.brain_uses.enter_game(&setup.brain)).map_err(|refused| {
-                as_seen_by(refused, std::slice::from_ref(&setup.brain), creator.id)
-            })?
+            self.brain_uses.enter_game(&setup.brain)?
         } else {
             self.brain_uses.enter_read_only_game(&setup.brain)
         };
@@ -72,10 +86,7 @@ impl Hall {
                 (self.make_brain(&setup.brain, setup.dims, setup.mirrors)).await?
             }
         };
-        let brain =
-            fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain).map_err(|refused| {
-                as_seen_by(refused, std::slice::from_ref(&setup.brain), creator.id)
-            })?;
+        let brain = fitting_brain(brain, setup.dims, setup.mirrors, &setup.brain)?;
         in_game.hold_boxes(brain.boxes())?;
         let mut her = HerSeat::new(brain, setup.mode, seed).teaching(teaches);
         her.hold_brain(in_game);
@@ -111,15 +122,27 @@ impl Hall {
         if setup.brains[0] == setup.brains[1] {
             return Err(bad_request("the two HERs need two different brains"));
         }
-        let claim = (self.claim_brains(&setup.brains))
-            .map_err(|refused| as_seen_by(refused, &setup.brains, creator.id))?;
+        let names = setup.brains.clone();
+        let opened = self.open_match_named(setup, seed, creator, maker).await;
+        opened.map_err(|refused| as_seen_by(refused, &names, creator.id))
+    }
+
+    /// The auto match of `setup`, its brains' names canonical and `creator`'s.
+    async fn open_match_named(
+        &self,
+        setup: MatchSetup,
+        seed: u64,
+        creator: &Player,
+        maker: BrainMaker,
+    ) -> Result<RoomHandle, Refusal> {
+        let address = maker.source;
+        let claim = self.claim_brains(&setup.brains)?;
         // Both brains are checked before a new one is made: a refused match makes nothing.
         let mut stored = Vec::with_capacity(2);
         for name in &setup.brains {
             let brain = self.load_brain(name).await?;
             match &brain {
-                Some(brain) => check_fits(brain, setup.dims, setup.mirrors, name)
-                    .map_err(|refused| as_seen_by(refused, &setup.brains, creator.id))?,
+                Some(brain) => check_fits(brain, setup.dims, setup.mirrors, name)?,
                 None => self.admit_new_brain(maker, name).await?,
             }
             stored.push(brain);
