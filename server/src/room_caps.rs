@@ -168,11 +168,14 @@ impl RoomKind {
         }
     }
 
-    /// What an open room counts against.
+    /// What an open room counts against. An auto match's summary names its brains as AI
+    /// seats, but it counts as a match alone, as it was asked for (`RoomKind::asked`).
     pub fn of(summary: &RoomSummary) -> RoomKind {
+        let auto_match = summary.game == GameKind::HerMatch;
         RoomKind {
-            ai: (summary.seats.iter()).any(|seat| matches!(seat, SeatState::Ai { .. })),
-            auto_match: summary.game == GameKind::HerMatch,
+            ai: !auto_match
+                && (summary.seats.iter()).any(|seat| matches!(seat, SeatState::Ai { .. })),
+            auto_match,
         }
     }
 }

@@ -9,7 +9,7 @@ use parlor_shared::bricks::{AGENT_SEAT, ANSWERER_SEAT, Turn};
 use parlor_shared::game::{GameKind, GameState, Outcome};
 use parlor_shared::hexapawn::brain_title;
 use parlor_shared::identity::Player;
-use parlor_shared::protocol::{RoomId, SeatState};
+use parlor_shared::protocol::{RoomId, RoomSummary, SeatState};
 use parlor_shared::words;
 
 use super::seats::{player_name, seat_player};
@@ -34,8 +34,8 @@ pub fn game_seat_name(game: GameKind, seat: u8) -> String {
             0 => "White".into(),
             _ => "HER".into(),
         },
-        // The brains' own names are in the match's setup, which a room's view has and the
-        // lobby's summary has not.
+        // Its brains' own names are its summary's seats (`seat_state`), and in the match's
+        // setup, which a room's view has.
         GameKind::HerMatch => match seat {
             0 => "first brain".into(),
             _ => "second brain".into(),
@@ -127,6 +127,21 @@ pub fn game_result(game: GameKind, outcome: Outcome) -> String {
     }
 }
 
+/// A finished room's result as the lobby's summary of it tells it: an auto match names the
+/// brain that won (its summary's seats are its brains).
+pub fn summary_result(room: &RoomSummary, outcome: Outcome) -> String {
+    let winner = match outcome {
+        Outcome::Won { seat } if room.game == GameKind::HerMatch => {
+            room.seats.get(usize::from(seat))
+        }
+        _ => None,
+    };
+    match winner {
+        Some(SeatState::Ai { name, .. }) => format!("{} won", brain_title(name)),
+        _ => game_result(room.game, outcome),
+    }
+}
+
 /// `count` with its noun: "1 box", "2 boxes", "0 wins". `one` is the singular, `many` the
 /// plural.
 pub fn count_of(count: impl Into<u64>, one: &str, many: &str) -> String {
@@ -214,9 +229,8 @@ pub fn seat_state(game: GameKind, state: &SeatState) -> String {
                 format!("{who} (away)")
             }
         }
-        SeatState::Ai { .. } if matches!(game, GameKind::Hexapawn | GameKind::HerMatch) => {
-            words::HER_SEAT.into()
-        }
+        SeatState::Ai { name, .. } if game == GameKind::HerMatch => brain_title(name),
+        SeatState::Ai { .. } if game == GameKind::Hexapawn => words::HER_SEAT.into(),
         SeatState::Ai { move_ms, name } => words::ai_seat(*move_ms, name),
     }
 }

@@ -2,10 +2,10 @@
 //! watchers and keeps the lobby's summary, while the match plays on its own thread.
 
 use parlor_shared::game::{GameKind, GameState};
-use parlor_shared::hexapawn::MatchView;
+use parlor_shared::hexapawn::{MatchView, Pace};
 use parlor_shared::identity::Player;
 use parlor_shared::protocol::{
-    ErrorCode, RoomId, RoomSnapshot, RoomSummary, ServerMsg, WATCHERS_SHOWN,
+    ErrorCode, RoomId, RoomSnapshot, RoomSummary, SeatState, ServerMsg, WATCHERS_SHOWN,
 };
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::time::Instant;
@@ -29,7 +29,7 @@ pub(super) fn summary_of(
         room,
         game: GameKind::HerMatch,
         creator: creator.cloned(),
-        seats: Vec::new(),
+        seats: view.map_or_else(Vec::new, brain_seats),
         spectators,
         version,
         moves: view.map_or(0, |view| view.rounds_played.min(u64::from(u32::MAX)) as u32),
@@ -37,6 +37,21 @@ pub(super) fn summary_of(
         to_move: None,
         rematch: None,
     }
+}
+
+/// The match's brains as its summary's seats, so that the lobby names them (which won, too):
+/// AIs that play at the match's pace.
+fn brain_seats(view: &MatchView) -> Vec<SeatState> {
+    let move_ms = match view.setup.pace {
+        Pace::FullSpeed => 0,
+        Pace::PerPly { ms } => ms,
+    };
+    (view.setup.brains.iter())
+        .map(|brain| SeatState::Ai {
+            move_ms,
+            name: brain.clone(),
+        })
+        .collect()
 }
 
 pub(super) struct MatchRoom {

@@ -49,8 +49,33 @@ fn an_auto_match_names_the_brain_that_won() {
     let won = |seat| Outcome::Won { seat };
     assert_eq!(state_outcome(&state, won(1), None), "B4 won");
     assert_eq!(state_outcome(&state, won(0), None), "A4 (the hall's) won");
-    // The lobby knows no names, and says which brain rather than a name it may not have.
-    assert_eq!(game_result(GameKind::HerMatch, won(1)), "second brain won");
+    // The lobby's summary names the brains as its seats (version 19); one from an older
+    // server, with none, says which brain rather than a name it does not have.
+    let brain = |name: &str| SeatState::Ai {
+        move_ms: 0,
+        name: name.into(),
+    };
+    let mut summary = RoomSummary {
+        room: 3,
+        game: GameKind::HerMatch,
+        creator: None,
+        seats: vec![brain("hall/A4"), brain("edadb3f014f3b14a/B4")],
+        spectators: 0,
+        version: 9,
+        moves: 100,
+        outcome: Some(won(1)),
+        to_move: None,
+        rematch: None,
+    };
+    assert_eq!(summary_result(&summary, won(1)), "B4 won");
+    assert_eq!(summary_result(&summary, won(0)), "A4 (the hall's) won");
+    assert_eq!(summary_result(&summary, Outcome::Tie), "Tie");
+    assert_eq!(
+        seat_state(GameKind::HerMatch, &summary.seats[0]),
+        "A4 (the hall's)"
+    );
+    summary.seats.clear();
+    assert_eq!(summary_result(&summary, won(1)), "second brain won");
 }
 
 #[test]

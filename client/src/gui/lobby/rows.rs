@@ -149,7 +149,7 @@ fn room_status(room: &RoomSummary, plays_me_again: bool, my_move: bool) -> (Stri
     let open = room.seats.contains(&SeatState::Open);
     let untaken = room.seats.iter().any(SeatState::untaken);
     match room.outcome {
-        Some(outcome) => (describe::game_result(room.game, outcome), DIM_TEXT),
+        Some(outcome) => (describe::summary_result(room, outcome), DIM_TEXT),
         None if untaken && plays_me_again => ("waits to play you again".into(), GOOD_TEXT),
         None if open => ("open seat".into(), GOOD_TEXT),
         None if untaken => ("waits for its players".into(), TEXT),

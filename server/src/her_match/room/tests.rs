@@ -45,6 +45,27 @@ async fn match_room(
     (hall, store, id)
 }
 
+#[test]
+fn the_lobby_names_the_brains_of_a_match_which_counts_as_a_match_and_not_an_ai_room() {
+    let mut setup = match_setup("3x3", 10, Pace::PerPly { ms: 300 });
+    setup.brains = [owned("A"), "hall/B".into()];
+    let summary = summary_of(7, None, 1, 0, Some(&MatchView::new(setup.clone())));
+    let brain = |name: &str| SeatState::Ai {
+        move_ms: 300,
+        name: name.into(),
+    };
+    assert_eq!(summary.seats, [brain(&owned("A")), brain("hall/B")]);
+    let kind = crate::room_caps::RoomKind::of(&summary);
+    assert_eq!(
+        kind,
+        crate::room_caps::RoomKind::asked(&GameSetup::HerMatch(setup), &[])
+    );
+    assert!(
+        summary_of(7, None, 0, 0, None).seats.is_empty(),
+        "no view yet"
+    );
+}
+
 #[tokio::test]
 async fn a_match_paced_faster_than_watchers_can_follow_is_shown_twenty_times_a_second() {
     let lifetimes = crate::Limits::default().room_lifetimes();
