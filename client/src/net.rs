@@ -334,7 +334,7 @@ impl Link {
 
     /// Passes a message on to the UI, noting what it changes in what the connection follows.
     fn deliver(&mut self, message: ServerMsg) -> Result<(), End> {
-        self.follows.received(&message);
+        let message = self.follows.received(message);
         self.events
             .send(NetEvent::Message(Box::new(message)))
             .map_err(|_| End::Closed)

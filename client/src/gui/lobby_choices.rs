@@ -50,12 +50,11 @@ impl LobbyChoices {
         };
         let parts = match text {
             Ok(Some(bytes)) => serde_json::from_slice::<Map<String, Value>>(&bytes)
-                .map_err(|error| format!("not a JSON object: {error}")),
-            Ok(None) => Err(format!("over {} KiB", MAX_FILE_BYTES >> 10)),
-            Err(error) => Err(error.to_string()),
+                .map_err(|error| format!("is not a JSON object: {error}")),
+            Ok(None) => Err(format!("is over {} KiB", MAX_FILE_BYTES >> 10)),
+            Err(error) => Err(format!("could not be read: {error}")),
         };
-        let forgotten =
-            |why: String| format!("{} is {why}; the forms start as new", path.display());
+        let forgotten = |why: String| format!("{} {why}; the forms start as new", path.display());
         let parts = match parts {
             Ok(parts) => parts,
             Err(why) => return (LobbyChoices::default(), Some(forgotten(why))),
@@ -79,12 +78,22 @@ impl LobbyChoices {
         (choices, note)
     }
 
-    /// Keeps the choices in `path` (its folder made if need be), replacing the old file whole.
+    /// Keeps the choices in `path` (its folder made if need be), replacing the old file whole
+    /// but for what it holds that these choices do not name (a newer version's), which stays.
     pub fn write(&self, path: &Path) -> anyhow::Result<()> {
         if let Some(folder) = path.parent() {
             std::fs::create_dir_all(folder)?;
         }
-        crate::out_file::write(path, serde_json::to_string_pretty(self)? + "\n")
+        let mut parts = std::fs::File::open(path)
+            .ok()
+            .and_then(|file| read_at_most(file, MAX_FILE_BYTES).ok().flatten())
+            .and_then(|bytes| serde_json::from_slice::<Map<String, Value>>(&bytes).ok())
+            .unwrap_or_default();
+        let Value::Object(ours) = serde_json::to_value(self)? else {
+            anyhow::bail!("the lobby's choices are not a JSON object");
+        };
+        parts.extend(ours);
+        crate::out_file::write(path, serde_json::to_string_pretty(&parts)? + "\n")
     }
 }
 
@@ -168,7 +177,7 @@ mod tests {
         for (bytes, said) in [
             (b"[1, 2]".to_vec(), "not a JSON object"),
             (vec![0xff, 0xfe], "not a JSON object"),
-            (vec![b' '; MAX_FILE_BYTES as usize + 1], "over 64 KiB"),
+            (vec![b' '; MAX_FILE_BYTES as usize + 1], "is over 64 KiB"),
         ] {
             std::fs::write(&path, &bytes).unwrap();
             let (choices, note) = LobbyChoices::read(&path);
@@ -183,11 +192,31 @@ mod tests {
                 "reading changes nothing"
             );
         }
-        let folder = dir.path();
+        let folder = LobbyChoices::read(dir.path()).1;
         assert!(
-            LobbyChoices::read(folder).1.is_some(),
+            folder.is_some_and(|n| n.contains("could not be read")),
             "a folder is said too"
         );
+    }
+
+    #[test]
+    fn what_a_newer_version_keeps_in_the_file_stays_and_a_spoilt_part_is_made_good() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lobby.json");
+        std::fs::write(&path, r#"{"cave": 7, "theme": {"dark": true}}"#).unwrap();
+        let choices = LobbyChoices {
+            game: Some(GameKind::Ewn),
+            ..LobbyChoices::default()
+        };
+        choices.write(&path).unwrap();
+        let kept: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        assert_eq!(kept["theme"]["dark"], Value::Bool(true), "{kept}");
+        assert_eq!(
+            kept["cave"],
+            Value::Null,
+            "the spoilt part is written anew: {kept}"
+        );
+        assert_eq!(LobbyChoices::read(&path), (choices, None));
     }
 
     #[test]

@@ -44,8 +44,8 @@ pub struct Follows {
     joins: VecDeque<Join>,
     /// Oldest first.
     watches: VecDeque<Asked>,
-    /// Oldest first.
-    reclaims: VecDeque<Asked>,
+    /// Oldest first, each with the token it reclaims with.
+    reclaims: VecDeque<(Asked, SeatToken)>,
     /// Requests numbered so far, to tell which of them was sent first.
     sent_count: u64,
 }
@@ -79,9 +79,10 @@ impl Follows {
     pub fn sent(&mut self, request: &ClientMsg) {
         match request {
             ClientMsg::Watch { room } => self.watch(*room),
-            ClientMsg::Reclaim { room, .. } => {
+            ClientMsg::Reclaim { room, token } => {
                 let sent = self.number();
-                self.reclaims.push_back(Asked { room: *room, sent });
+                self.reclaims
+                    .push_back((Asked { room: *room, sent }, token.clone()));
             }
             ClientMsg::Leave { room } => self.forget(*room),
             // A join without a token of ours cannot be repeated safely: it is not noted.
@@ -117,14 +118,28 @@ impl Follows {
     /// watch a `State` answers. A refusal answers the oldest join or watch it can refuse: each
     /// room answers its requests in order, and in the rare mix-up with a refusal of another
     /// request a join or watch is only forgotten, never sent again after it was refused.
-    pub fn received(&mut self, message: &ServerMsg) {
+    ///
+    /// Returns what the UI is to be given for it: the message itself, but for a `Reclaim`
+    /// refused `BadToken`, whose seat its player took back on another connection while this
+    /// one was away (its token retired), the `SeatTakenBack` it would have had if connected.
+    pub fn received(&mut self, message: ServerMsg) -> ServerMsg {
+        if let ServerMsg::Error { code, .. } = &message
+            && let Some((room, seat)) = self.refused(*code)
+        {
+            return ServerMsg::SeatTakenBack { room, seat };
+        }
+        self.note(&message);
+        message
+    }
+
+    fn note(&mut self, message: &ServerMsg) {
         match message {
             ServerMsg::Seated { room, seat, token } => {
                 let seats = &mut self.rooms.entry(*room).or_default().seats;
                 seats.retain(|(held, _)| held != seat);
                 seats.push((*seat, token.clone()));
                 self.joins.retain(|join| join.token != *token);
-                let reclaim = self.reclaims.iter().position(|r| r.room == *room);
+                let reclaim = self.reclaims.iter().position(|(r, _)| r.room == *room);
                 if let Some(reclaim) = reclaim {
                     self.reclaims.remove(reclaim);
                 }
@@ -135,7 +150,6 @@ impl Follows {
                     self.watches.remove(answered);
                 }
             }
-            ServerMsg::Error { code, .. } => self.refused(*code),
             // The seat is another connection's now; this one watches the room from where it
             // was, and watches it again after a reconnect.
             ServerMsg::SeatTakenBack { room, seat } => {
@@ -151,8 +165,9 @@ impl Follows {
         }
     }
 
-    /// Drops the oldest unanswered join, watch or reclaim that `code` refuses.
-    fn refused(&mut self, code: ErrorCode) {
+    /// Drops the oldest unanswered join, watch or reclaim that `code` refuses; the room and seat
+    /// of a reclaim refused because its token holds the seat no more.
+    fn refused(&mut self, code: ErrorCode) -> Option<(RoomId, u8)> {
         let join = (self.joins.front())
             .filter(|_| refuses_a_join(code))
             .map(|join| join.sent);
@@ -161,10 +176,8 @@ impl Follows {
             .map(|watch| watch.sent);
         let reclaim = (self.reclaims.front())
             .filter(|_| refuses_a_reclaim(code))
-            .map(|reclaim| reclaim.sent);
-        let Some(oldest) = [join, watch, reclaim].into_iter().flatten().min() else {
-            return;
-        };
+            .map(|(reclaim, _)| reclaim.sent);
+        let oldest = [join, watch, reclaim].into_iter().flatten().min()?;
         if join == Some(oldest) {
             self.joins.pop_front();
         } else if watch == Some(oldest) {
@@ -172,10 +185,23 @@ impl Follows {
                 // The room may have a seat of ours too (joined after the watch): that stays.
                 self.stop_following(room, |followed| followed.watching = false);
             }
-        } else if let Some(Asked { room, .. }) = self.reclaims.pop_front() {
-            // The room closed while we were away (or the token holds nothing there).
-            self.stop_following(room, |followed| followed.seats.clear());
+        } else if let Some((Asked { room, .. }, token)) = self.reclaims.pop_front() {
+            let held = (self.rooms.get(&room))
+                .and_then(|followed| followed.seats.iter().find(|(_, held)| *held == token))
+                .map(|&(seat, _)| seat);
+            match (code, held) {
+                // The room is there, the seat another connection's now.
+                (ErrorCode::BadToken, Some(seat)) => {
+                    self.stop_following(room, |followed| {
+                        followed.seats.retain(|(_, held)| *held != token)
+                    });
+                    return Some((room, seat));
+                }
+                // The room closed while we were away.
+                _ => self.stop_following(room, |followed| followed.seats.clear()),
+            }
         }
+        None
     }
 
     /// Changes what is followed in `room`, and forgets the room once nothing is.
@@ -192,7 +218,7 @@ impl Follows {
         self.rooms.remove(&room);
         self.joins.retain(|join| join.room != room);
         self.watches.retain(|watch| watch.room != room);
-        self.reclaims.retain(|reclaim| reclaim.room != room);
+        self.reclaims.retain(|(reclaim, _)| reclaim.room != room);
     }
 
     /// The requests that take everything up again on a new connection: `Reclaim` for every
@@ -215,16 +241,15 @@ impl Follows {
         }
         // Numbered in the order they go out: reclaims and watches, then joins.
         for request in &requests {
-            let (queue, room) = match request {
-                ClientMsg::Reclaim { room, .. } => (&mut self.reclaims, *room),
-                ClientMsg::Watch { room } => (&mut self.watches, *room),
-                _ => continue,
-            };
             self.sent_count += 1;
-            queue.push_back(Asked {
-                room,
-                sent: self.sent_count,
-            });
+            let sent = self.sent_count;
+            match request {
+                ClientMsg::Reclaim { room, token } => {
+                    (self.reclaims).push_back((Asked { room: *room, sent }, token.clone()))
+                }
+                ClientMsg::Watch { room } => self.watches.push_back(Asked { room: *room, sent }),
+                _ => {}
+            }
         }
         for join in &mut self.joins {
             self.sent_count += 1;
@@ -269,7 +294,7 @@ mod tests {
         follows.sent(&ClientMsg::Watch { room: 2 });
         follows.sent(&join(2, &a));
         follows.sent(&join(3, &b));
-        follows.received(&seated(3, &b));
+        follows.received(seated(3, &b));
         let reclaim = ClientMsg::Reclaim {
             room: 3,
             token: b.clone(),
@@ -288,13 +313,13 @@ mod tests {
         let mut follows = Follows::default();
         follows.sent(&ClientMsg::Watch { room: 1 });
         follows.sent(&join(2, &token));
-        follows.received(&seated(2, &token));
+        follows.received(seated(2, &token));
         let closed = |room| ServerMsg::RoomClosed {
             room,
             message: String::new(),
         };
-        follows.received(&closed(1));
-        follows.received(&closed(2));
+        follows.received(closed(1));
+        follows.received(closed(2));
         assert_eq!(follows.resume(), []);
     }
 
@@ -303,9 +328,29 @@ mod tests {
         let token = SeatToken::random();
         let mut follows = Follows::default();
         follows.sent(&join(2, &token));
-        follows.received(&seated(2, &token));
-        follows.received(&ServerMsg::SeatTakenBack { room: 2, seat: 0 });
+        follows.received(seated(2, &token));
+        follows.received(ServerMsg::SeatTakenBack { room: 2, seat: 0 });
         assert_eq!(follows.resume(), [ClientMsg::Watch { room: 2 }]);
+    }
+
+    #[test]
+    fn a_seat_taken_back_while_away_comes_to_the_ui_as_taken_back_and_a_closed_room_as_refused() {
+        let (a, b) = (SeatToken::random(), SeatToken::random());
+        let mut follows = Follows::default();
+        for (room, token) in [(2, &a), (3, &b)] {
+            follows.sent(&join(room, token));
+            follows.received(seated(room, token));
+        }
+        assert_eq!(follows.resume().len(), 2, "two reclaims");
+        let given = follows.received(error(ErrorCode::BadToken));
+        assert_eq!(given, ServerMsg::SeatTakenBack { room: 2, seat: 0 });
+        let given = follows.received(error(ErrorCode::NoSuchRoom));
+        assert_eq!(
+            given,
+            error(ErrorCode::NoSuchRoom),
+            "a room gone is said as it is"
+        );
+        assert_eq!(follows.resume(), [], "neither seat is reclaimed again");
     }
 
     #[test]
@@ -314,9 +359,9 @@ mod tests {
         let mut follows = Follows::default();
         follows.sent(&join(1, &a));
         follows.sent(&join(2, &b));
-        follows.received(&error(ErrorCode::NotYourTurn));
+        follows.received(error(ErrorCode::NotYourTurn));
         assert_eq!(follows.resume(), [join(1, &a), join(2, &b)]);
-        follows.received(&error(ErrorCode::SeatTaken));
+        follows.received(error(ErrorCode::SeatTaken));
         assert_eq!(follows.resume(), [join(2, &b)]);
     }
 
@@ -349,7 +394,7 @@ mod tests {
         for code in [ErrorCode::NoSuchRoom, ErrorCode::LimitReached] {
             let mut follows = Follows::default();
             follows.sent(&ClientMsg::Watch { room: 1 });
-            follows.received(&error(code));
+            follows.received(error(code));
             assert_eq!(follows.resume(), [], "refused with {code:?}");
         }
     }
@@ -358,13 +403,13 @@ mod tests {
     fn a_watch_its_state_answered_outlives_later_errors_and_others_do_not_refuse_it() {
         let mut follows = Follows::default();
         follows.sent(&ClientMsg::Watch { room: 1 });
-        follows.received(&state(1));
+        follows.received(state(1));
         follows.sent(&ClientMsg::Watch { room: 2 });
         // Not a refusal of a watch: room 2 is still awaited.
-        follows.received(&error(ErrorCode::NotYourTurn));
+        follows.received(error(ErrorCode::NotYourTurn));
         // Refuses room 2, the only watch unanswered, not room 1.
-        follows.received(&error(ErrorCode::NoSuchRoom));
-        follows.received(&error(ErrorCode::NoSuchRoom));
+        follows.received(error(ErrorCode::NoSuchRoom));
+        follows.received(error(ErrorCode::NoSuchRoom));
         assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
     }
 
@@ -373,9 +418,9 @@ mod tests {
         let token = SeatToken::random();
         let mut follows = Follows::default();
         follows.sent(&join(5, &token));
-        follows.received(&seated(5, &token));
+        follows.received(seated(5, &token));
         follows.sent(&ClientMsg::Watch { room: 7 });
-        follows.received(&state(7));
+        follows.received(state(7));
         // Back after room 5 was closed: its reclaim is refused, before room 7's state.
         let resumed = follows.resume();
         assert_eq!(
@@ -388,17 +433,17 @@ mod tests {
                 ClientMsg::Watch { room: 7 },
             ]
         );
-        follows.received(&error(ErrorCode::NoSuchRoom));
-        follows.received(&state(7));
+        follows.received(error(ErrorCode::NoSuchRoom));
+        follows.received(state(7));
         assert_eq!(follows.resume(), [ClientMsg::Watch { room: 7 }]);
-        follows.received(&state(7));
+        follows.received(state(7));
         // A reclaim answered by its seat holds against later refusals.
         follows.sent(&ClientMsg::Reclaim {
             room: 5,
             token: token.clone(),
         });
-        follows.received(&seated(5, &token));
-        follows.received(&error(ErrorCode::NoSuchRoom));
+        follows.received(seated(5, &token));
+        follows.received(error(ErrorCode::NoSuchRoom));
         assert_eq!(follows.resume().len(), 2);
     }
 
@@ -408,16 +453,16 @@ mod tests {
         let mut follows = Follows::default();
         follows.sent(&join(2, &token));
         follows.sent(&ClientMsg::Watch { room: 1 });
-        follows.received(&error(ErrorCode::NoSuchRoom));
+        follows.received(error(ErrorCode::NoSuchRoom));
         assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
         // A seat-only refusal cannot answer a watch.
-        follows.received(&error(ErrorCode::SeatTaken));
+        follows.received(error(ErrorCode::SeatTaken));
         assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
 
         let mut follows = Follows::default();
         follows.sent(&ClientMsg::Watch { room: 1 });
         follows.sent(&join(2, &token));
-        follows.received(&error(ErrorCode::LimitReached));
+        follows.received(error(ErrorCode::LimitReached));
         assert_eq!(follows.resume(), [join(2, &token)]);
     }
 
@@ -425,10 +470,10 @@ mod tests {
     fn a_watch_sent_again_on_resuming_awaits_its_answer_again() {
         let mut follows = Follows::default();
         follows.sent(&ClientMsg::Watch { room: 1 });
-        follows.received(&state(1));
+        follows.received(state(1));
         assert_eq!(follows.resume(), [ClientMsg::Watch { room: 1 }]);
         // The room went while the connection was down.
-        follows.received(&error(ErrorCode::NoSuchRoom));
+        follows.received(error(ErrorCode::NoSuchRoom));
         assert_eq!(follows.resume(), []);
     }
 

@@ -33,13 +33,14 @@ impl Hall {
         address: Option<IpAddr>,
     ) -> Result<HerSeat, Refusal> {
         let seat = self
-            .her_seat_named(setup, seats, seed, creator, address)
+            .her_seat_by_id(setup, seats, seed, creator, address)
             .await;
         // The setup's name is canonical once it read as a brain's name.
         seat.map_err(|refused| as_seen_by(refused, std::slice::from_ref(&setup.brain), creator.id))
     }
 
-    async fn her_seat_named(
+    /// [`Hall::her_seat`], its refusals naming the brain by the id it is stored under.
+    async fn her_seat_by_id(
         &self,
         setup: &mut HexSetup,
         seats: &[SeatSpec],
@@ -123,12 +124,13 @@ impl Hall {
             return Err(bad_request("the two HERs need two different brains"));
         }
         let names = setup.brains.clone();
-        let opened = self.open_match_named(setup, seed, creator, maker).await;
+        let opened = self.open_match_by_id(setup, seed, creator, maker).await;
         opened.map_err(|refused| as_seen_by(refused, &names, creator.id))
     }
 
-    /// The auto match of `setup`, its brains' names canonical and `creator`'s.
-    async fn open_match_named(
+    /// The auto match of `setup`, its brains' names canonical and `creator`'s; its refusals
+    /// name the brains by the ids they are stored under.
+    async fn open_match_by_id(
         &self,
         setup: MatchSetup,
         seed: u64,
@@ -333,6 +335,45 @@ fn check_fits(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::store::{BrainUse, Store};
+    use parlor_shared::game::GameSetup;
+    use parlor_shared::hexapawn::{AutoConfig, AutoMatch, Dims, PlayMode};
+
+    /// The refusal of a game on a brain too big for the boxes the games may hold, which comes
+    /// after the brain is loaded, names it as its owner's list does too.
+    #[tokio::test]
+    async fn the_boxes_refusal_names_the_creators_brain_as_their_list_does() {
+        let store = Store::in_memory().unwrap();
+        let hall = Hall::new(store.clone(), crate::Limits::default().room_lifetimes());
+        let ada = crate::audience::test_player(1);
+        let config = AutoConfig {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            rounds: 50,
+            seed: 3,
+        };
+        let [taught, _] = AutoMatch::new(config).run().brains;
+        let name = format!("{}/Taught", ada.id);
+        let stored = BrainUse {
+            name: &name,
+            brain: &taught,
+        };
+        store.save_brains(&[stored]).unwrap();
+        let mut others = hall.brain_uses().enter_game("hall/Others").unwrap();
+        others
+            .hold_boxes(crate::brain_uses::MAX_BOXES_IN_GAMES)
+            .unwrap();
+        let setup = GameSetup::Hexapawn(HexSetup {
+            dims: Dims::HEXAPAWN,
+            mirrors: false,
+            mode: PlayMode::Fast,
+            brain: "Taught".into(),
+        });
+        let seats = vec![SeatSpec::Human, SeatSpec::ai(1)];
+        let (code, reason) = hall.create_room(setup, seats, &ada).await.unwrap_err();
+        assert_eq!(code, ErrorCode::ServerBusy, "{reason}");
+        assert!(reason.contains(r#"your brain "Taught" has"#), "{reason}");
+    }
 
     #[test]
     fn a_refusal_names_the_askers_own_brain_as_their_list_does() {

@@ -68,7 +68,7 @@ impl Room {
             // The same join again, its answer lost in a disconnect: answered the same way.
             Some(held) if held == seat => {
                 info!(room = self.id, seat, conn = who.id, "seat joined again");
-                return self.hand_over(held, token, who, (spectator_cap, false));
+                return self.hand_over(held, token, who, spectator_cap);
             }
             Some(held) => {
                 return who.error(
@@ -120,7 +120,10 @@ impl Room {
             "seat taken"
         };
         info!(room = self.id, seat, conn = who.id, "{how}");
-        self.hand_over(seat, token, who, (spectator_cap, taken_back));
+        if taken_back {
+            self.tell_taken_back(seat, who.id);
+        }
+        self.hand_over(seat, token, who, spectator_cap);
     }
 
     pub(super) fn reclaim(&mut self, token: SeatToken, who: Subscriber, spectator_cap: usize) {
@@ -128,33 +131,31 @@ impl Room {
             return who.error(ErrorCode::BadToken, "that token holds no seat in this room");
         };
         info!(room = self.id, seat, conn = who.id, "seat reclaimed");
-        self.hand_over(seat, token, who, (spectator_cap, false));
+        self.hand_over(seat, token, who, spectator_cap);
+    }
+
+    /// Tells the connection that held `seat` until `taker` took it back with a new token that
+    /// its token plays no more: the room's state, which names the player and not the
+    /// connection, looks the same to it.
+    fn tell_taken_back(&self, seat: u8, taker: ConnId) {
+        let holder = self.seats[seat as usize]
+            .holder
+            .filter(|&conn| conn != taker);
+        if let Some(member) = holder.and_then(|conn| self.audience.get(conn)) {
+            member.send(ServerMsg::SeatTakenBack {
+                room: self.id,
+                seat,
+            });
+        }
     }
 
     /// `who` holds `seat`, taken with `token`, from now on, and hears so. The seat's previous
     /// holder becomes a spectator, or leaves the room if it already has `spectator_cap`:
     /// else passing one token around many connections would grow the audience without end.
-    /// A previous holder whose token `who`'s new one `retired` hears that its seat was taken
-    /// back, since it could not tell from the room's state.
-    fn hand_over(
-        &mut self,
-        seat: u8,
-        token: SeatToken,
-        who: Subscriber,
-        (spectator_cap, retired): (usize, bool),
-    ) {
+    fn hand_over(&mut self, seat: u8, token: SeatToken, who: Subscriber, spectator_cap: usize) {
         let previous = self.seats[seat as usize].holder.replace(who.id);
         self.audience.insert(who.clone());
-        let previous = previous.filter(|&conn| conn != who.id);
-        if let Some(previous) = previous.and_then(|conn| self.audience.get(conn))
-            && retired
-        {
-            previous.send(ServerMsg::SeatTakenBack {
-                room: self.id,
-                seat,
-            });
-        }
-        if let Some(previous) = previous
+        if let Some(previous) = previous.filter(|&conn| conn != who.id)
             && !self.seats.iter().any(|seat| seat.holder == Some(previous))
             && self.spectator_count() as usize > spectator_cap
             && let Some(dropped) = self.audience.remove(previous)

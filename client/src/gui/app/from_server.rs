@@ -140,6 +140,11 @@ impl App {
                 if let Some(seats) = self.held.get_mut(&room) {
                     seats.retain(|held| held.seat != seat);
                 }
+                // Watched on from here: a connection that was away when it happened follows
+                // the room no more, and one that was not is answered with the room's state.
+                if matches!(&self.screen, Screen::Room(view) if view.room == room) {
+                    self.send(ClientMsg::Watch { room });
+                }
                 let seat = match self.snapshots.get(&room) {
                     Some(snapshot) => describe::game_seat_name(snapshot.state.kind(), seat),
                     None => format!("Seat {seat}"),

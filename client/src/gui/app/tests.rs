@@ -374,6 +374,11 @@ fn a_seat_taken_back_in_another_window_is_let_go_here_and_said() {
     assert_eq!(app.held[&4].len(), 1);
     app.handle_event(message(ServerMsg::SeatTakenBack { room: 4, seat: 1 }));
     assert!(app.held.get(&4).is_none_or(Vec::is_empty));
+    assert_eq!(
+        app.sent.last(),
+        Some(&ClientMsg::Watch { room: 4 }),
+        "watched on"
+    );
     let said = app.notice.as_ref().map(|notice| notice.text.as_str());
     assert!(
         said.is_some_and(|text| text.contains("room #4") && text.contains("Resume")),

@@ -110,14 +110,11 @@ impl HexLobbyForm {
     }
 
     /// Takes the kept `choices` that the form offers; the rest stays as it is. A brain's name
-    /// is the server's to judge, as a typed one is.
+    /// is the server's to judge, as a typed one is, and so is its board.
     pub fn recall(&mut self, choices: &HexChoices) {
-        let offered_size = SIZES.contains(&(choices.dims.rows(), choices.dims.cols()));
+        // Any board `Dims` reads as: a known brain's board may be one the buttons do not offer.
         let board = (self.dims, self.mirrors);
-        if offered_size {
-            self.dims = choices.dims;
-        }
-        self.mirrors = choices.mirrors;
+        (self.dims, self.mirrors) = (choices.dims, choices.mirrors);
         self.follow_board(board);
         self.mode = choices.mode;
         let fields = std::iter::once(&mut self.brain).chain(&mut self.brains);

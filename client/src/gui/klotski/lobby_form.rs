@@ -43,8 +43,10 @@ pub struct KlotskiLobbyForm {
 /// What the window keeps of the form for its next run (`lobby_choices.rs`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KlotskiChoices {
-    /// The board file's name, or `None` for a random board.
+    /// The board file's name (`None` when the boards were never read).
     board: Option<String>,
+    /// Whether a random board was chosen rather than the file.
+    random: bool,
     /// The random boards' size, by its name on its button ("4x4").
     random_size: String,
     solver: bool,
@@ -68,7 +70,8 @@ impl KlotskiLobbyForm {
             .map(|file| file.name.clone())
             .or(self.kept_board.clone());
         KlotskiChoices {
-            board: board.filter(|_| !self.use_random),
+            board,
+            random: self.use_random,
             random_size: RANDOM_SIZES[self.size].0.to_string(),
             solver: self.solver,
         }
@@ -82,7 +85,7 @@ impl KlotskiLobbyForm {
             .iter()
             .position(|&(name, ..)| name == choices.random_size);
         self.size = size.unwrap_or(self.size);
-        self.use_random = choices.board.is_none();
+        self.use_random = choices.random;
         self.kept_board = choices.board.clone();
     }
 
@@ -305,7 +308,7 @@ mod tests {
     }
 
     #[test]
-    fn the_kept_board_is_chosen_by_name_and_a_kept_random_size_makes_a_new_board() {
+    fn the_kept_board_is_chosen_by_name_and_random_and_its_size_are_kept() {
         let boards = || load_boards(Path::new("/nonexistent"));
         assert!(boards().len() >= 3, "the built-in boards");
         let mut used = KlotskiLobbyForm::default();
@@ -323,6 +326,13 @@ mod tests {
         random.recall(&used.choices());
         random.take_boards(boards());
         assert!(random.use_random && random.size == 1 && random.solver);
+
+        // A form never shown this run keeps what it was: not Random.
+        let mut unopened = KlotskiLobbyForm::default();
+        unopened.recall(&KlotskiLobbyForm::default().choices());
+        assert!(!unopened.use_random);
+        unopened.take_boards(boards());
+        assert_eq!(unopened.chosen, 0);
 
         let mut edited = used.choices();
         edited.random_size = "99x99".into();

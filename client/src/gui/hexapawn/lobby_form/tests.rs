@@ -169,7 +169,7 @@ fn kept_choices_make_the_same_rooms_and_only_offered_values_are_taken() {
     }
 
     let mut edited = used.choices();
-    edited.dims = Dims::new(6, 6).unwrap();
+    edited.dims = Dims::new(4, 3).unwrap();
     edited.pause_ms = 3;
     edited.rounds = 5;
     edited.pace = Pace::PerPly { ms: 1 };
@@ -177,7 +177,10 @@ fn kept_choices_make_the_same_rooms_and_only_offered_values_are_taken() {
     let mut form = HexLobbyForm::default();
     form.recall(&edited);
     let new = HexLobbyForm::default();
-    assert_eq!(form.dims, new.dims, "a board not offered is no choice");
+    assert_eq!(
+        form.dims, edited.dims,
+        "a known brain's board, though no button offers it"
+    );
     assert_eq!(
         (form.pause_ms, form.rounds, form.pace),
         (new.pause_ms, new.rounds, new.pace)
