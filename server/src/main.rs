@@ -123,6 +123,10 @@ struct Args {
     /// 0: none, every room is played by people).
     #[arg(long, default_value_t = Limits::default().max_ai_rooms)]
     max_ai_rooms: usize,
+    /// Auto matches (HER against HER) running at once, server-wide: each plays on a thread of
+    /// its own (0: none).
+    #[arg(long, default_value_t = Limits::default().max_matches)]
+    max_matches: usize,
     /// Spectators one room may have (0: nobody may watch; players still play, and one whose
     /// seat is taken over from another connection leaves the room).
     #[arg(long, default_value_t = Limits::default().spectators_per_room)]
@@ -181,6 +185,7 @@ async fn main() -> std::process::ExitCode {
         ipv6_prefix: args.ipv6_prefix,
         max_rooms: args.max_rooms,
         max_ai_rooms: args.max_ai_rooms,
+        max_matches: args.max_matches,
         spectators_per_room: args.spectators_per_room,
         idle_timeout: Duration::from_secs(args.idle_timeout_secs),
         max_store_bytes: args.max_store_bytes.0,
@@ -333,6 +338,23 @@ mod tests {
                 "{flag}"
             );
         }
+    }
+
+    #[test]
+    fn the_caps_the_readme_names_for_a_node_are_flags() {
+        let args = [
+            "--max-rooms",
+            "9",
+            "--max-ai-rooms",
+            "0",
+            "--max-matches",
+            "3",
+        ];
+        let parsed = Args::try_parse_from(std::iter::once("server").chain(args)).unwrap();
+        assert_eq!(
+            (parsed.max_rooms, parsed.max_ai_rooms, parsed.max_matches),
+            (9, 0, 3)
+        );
     }
 
     #[test]
