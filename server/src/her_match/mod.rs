@@ -19,6 +19,8 @@
 //! rounds it has played and stops there too, telling its watchers why: else each round would
 //! grow the store past its cap (an 8x8 match's brains by up to 15 MB a write).
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use parlor_shared::hexapawn::{BoxView, Brain, MatchSetup, MatchView, Pace, Side};
@@ -84,12 +86,17 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
     let (views_tx, views_rx) = watch::channel(first_view.clone());
     let (why_stopped_tx, why_stopped) = oneshot::channel();
     let (forgotten_tx, forgotten) = oneshot::channel();
+    let moved_away = Arc::new(AtomicBool::new(false));
+    let stops = Stops {
+        why: why_stopped_tx,
+        moved_away: moved_away.clone(),
+    };
     std::thread::Builder::new()
         .name(format!("her-match-{id}"))
         .spawn(move || {
             // A match at full speed takes a whole core; the sockets come first.
             crate::ai::pool::lower_priority();
-            let _ = forgotten_tx.send(play_match(init, run, views_tx, why_stopped_tx));
+            let _ = forgotten_tx.send(play_match(init, run, views_tx, stops));
         })?;
     let (inbox_tx, inbox_rx) = mpsc::channel(ROOM_INBOX);
     let first_summary = summary_of(id, creator.as_ref(), 0, 0, Some(&first_view));
@@ -104,6 +111,7 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         abandon_clock,
         why_stopped,
         forgotten,
+        moved_away,
         store,
     };
     let summary = room.summary.subscribe();
@@ -112,6 +120,16 @@ pub fn spawn_match(init: MatchInit) -> anyhow::Result<RoomHandle> {
         inbox: inbox_tx,
         summary,
     })
+}
+
+/// How the match's thread and its room tell each other why the match stops short.
+struct Stops {
+    /// Why the thread stopped the match, when it says (the store is full), for the room.
+    why: oneshot::Sender<String>,
+    /// Set by the room before it stops listening because another node plays the match on
+    /// (`RoomCommand::Moved`): the thread then stores its rounds and must not forget the match,
+    /// as it would a room that closed.
+    moved_away: Arc<AtomicBool>,
 }
 
 /// The match itself, on its own thread. Its rounds are stored (both brains, the progress, the
@@ -123,7 +141,7 @@ fn play_match(
     init: MatchInit,
     mut run: MatchRun,
     views: watch::Sender<MatchView>,
-    why_stopped: oneshot::Sender<String>,
+    stops: Stops,
 ) -> bool {
     let MatchInit {
         id,
@@ -207,7 +225,8 @@ fn play_match(
         stored = stored && writer.write_if_due((&setup, &run), &views, paced);
     }
     stored = stored && writer.finish((&setup, &run), &views);
-    let forgotten = stored && {
+    let moved_away = abandoned && stops.moved_away.load(Ordering::SeqCst);
+    let forgotten = stored && !moved_away && {
         let dropped = store.forget_room(id).wait();
         if let Err(error) = &dropped {
             warn!(
@@ -224,22 +243,29 @@ fn play_match(
     // which read the brains from the store; it is not shown finished (its room sees the views
     // end unfinished and says so).
     drop(claim);
+    let rounds = run.progress.rounds_played;
+    if moved_away {
+        info!(
+            room = id,
+            rounds, stored, "auto match handed over to another node"
+        );
+        return false;
+    }
     if !stored {
         if writer.fenced() {
-            let _ = why_stopped.send(format!(
+            let _ = stops.why.send(format!(
                 "auto match {id} is played on by another node of the hall: watch it again"
             ));
         }
         return false;
     }
-    let rounds = run.progress.rounds_played;
     if abandoned {
         info!(room = id, rounds, "auto match stopped: its room closed");
         return forgotten;
     }
     if let Some(full) = store_full {
         info!(room = id, rounds, "auto match stopped: the store is full");
-        let _ = why_stopped.send(format!(
+        let _ = stops.why.send(format!(
             "auto match {id} stopped after {rounds} of {} rounds: {full}; its brains keep \
              what they learned",
             setup.rounds

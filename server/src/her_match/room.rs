@@ -70,6 +70,8 @@ pub(super) struct MatchRoom {
     pub(super) why_stopped: oneshot::Receiver<String>,
     /// Once the match's thread has stopped: whether the match's rows are gone from the store.
     pub(super) forgotten: oneshot::Receiver<bool>,
+    /// Set as the room stops because another node plays the match on (see `super::Stops`).
+    pub(super) moved_away: std::sync::Arc<std::sync::atomic::AtomicBool>,
     /// Where the room's creator is stored, under the name it goes by.
     pub(super) store: crate::store::Store,
 }
@@ -130,6 +132,8 @@ impl MatchRoom {
                     }
                     Some(RoomCommand::Moved) => {
                         info!(room = self.id, "auto match moved to another node");
+                        // Before the views go unheard, which alone would read as closed.
+                        (self.moved_away).store(true, std::sync::atomic::Ordering::SeqCst);
                         self.audience.send_elsewhere();
                         crate::room::send_away(&mut inbox);
                         break;

@@ -183,6 +183,30 @@ async fn a_match_nobody_watches_stops_and_is_forgotten_and_its_brains_keep_what_
     assert!(games > 0, "the rounds it played are kept");
 }
 
+/// A node that stops on SIGTERM hands its matches over: the thread stores its rounds and
+/// leaves the match in the store for the next node, where a closed room's would forget it.
+#[tokio::test]
+async fn a_match_handed_over_to_another_node_stays_in_the_store() {
+    let lifetimes = crate::Limits::default().room_lifetimes();
+    for pace in [Pace::FullSpeed, Pace::PerPly { ms: 5 }] {
+        let (hall, store, id) = match_room(lifetimes, "3x3", 1_000_000, pace).await;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        hall.room_moved(id).await;
+        let stopped = async {
+            while hall.check_brain_free(&owned("A")).is_err() {
+                tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+            }
+        };
+        tokio::time::timeout(std::time::Duration::from_secs(10), stopped)
+            .await
+            .expect("the match's thread stops and lets its brains go");
+        let stored = store.load_rooms().unwrap();
+        assert_eq!(stored.rooms.len(), 1, "{pace:?}: left for the next node");
+        let (_, games) = store.load_brain(&owned("A")).unwrap().unwrap();
+        assert!(games > 0, "{pace:?}: its rounds are stored");
+    }
+}
+
 #[tokio::test]
 async fn a_match_ended_mid_round_stops_at_once_and_is_forgotten_before_it_says_so() {
     let lifetimes = crate::Limits::default().room_lifetimes();
@@ -312,6 +336,7 @@ async fn a_close_that_comes_as_the_match_ends_hears_it_is_over_not_ended_by_anyo
         abandon_clock: AbandonClock::start(1, store.clone(), lifetimes.abandoned_after, None),
         why_stopped,
         forgotten,
+        moved_away: Default::default(),
         store,
     };
     // The match's thread has played its last round and stopped, and the creator's Close
