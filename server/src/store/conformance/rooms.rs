@@ -134,6 +134,12 @@ fn an_auto_match_comes_back_with_its_progress_and_curve(store: Store) {
         losses: [10, 0],
         beads: [3, 4],
     };
+    // A batch of rounds brings several points at once.
+    let earlier = CurvePoint {
+        round: 5,
+        losses: [5, 0],
+        beads: [2, 4],
+    };
     block_on(async {
         for rounds_played in [10, 11] {
             let round = MatchRound {
@@ -147,14 +153,17 @@ fn an_auto_match_comes_back_with_its_progress_and_curve(store: Store) {
                     ..progress.clone()
                 },
                 rounds: 1,
-                points: (rounds_played == 10).then_some(point).into_iter().collect(),
+                points: match rounds_played {
+                    10 => vec![earlier, point],
+                    _ => Vec::new(),
+                },
             };
             store.save_match_round(round).done().await.unwrap();
         }
     });
     let resumed = store.load_rooms().unwrap();
     progress.rounds_played = 11;
-    progress.curve = vec![point];
+    progress.curve = vec![earlier, point];
     assert_eq!(
         resumed.rooms,
         vec![StoredRoom::Match(Box::new(MatchRow {

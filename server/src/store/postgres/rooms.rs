@@ -190,15 +190,25 @@ pub async fn save_match_round(client: &Client, round: &MatchRound) -> anyhow::Re
             &[&(round.room as i64), &json(&round.progress)?],
         )
         .await?;
-    for point in &round.points {
-        client
-            .execute(
-                "INSERT INTO match_curve (room, round, point) VALUES ($1, $2, $3)
-                 ON CONFLICT (room, round) DO UPDATE SET point = excluded.point",
-                &[&(round.room as i64), &(point.round as i64), &json(point)?],
-            )
-            .await?;
-    }
+    // All the curve's new points in one statement: a fast match's batch brings thousands,
+    // and a round trip each held the writer's transaction, every room's moves queued behind
+    // it, for seconds.
+    let rounds: Vec<i64> = round
+        .points
+        .iter()
+        .map(|point| point.round as i64)
+        .collect();
+    let points = (round.points.iter())
+        .map(json)
+        .collect::<anyhow::Result<Vec<String>>>()?;
+    client
+        .execute(
+            "INSERT INTO match_curve (room, round, point)
+             SELECT $1, round, point FROM unnest($2::bigint[], $3::text[]) AS new (round, point)
+             ON CONFLICT (room, round) DO UPDATE SET point = excluded.point",
+            &[&(round.room as i64), &rounds, &points],
+        )
+        .await?;
     Ok(())
 }
 
