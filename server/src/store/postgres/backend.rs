@@ -33,7 +33,7 @@ impl PgStore {
     {
         let shared = Arc::clone(&self.shared);
         self.shared.run(async move {
-            let client = super::pooled(&shared.pool).await?;
+            let client = shared.connection().await?;
             let result = work(&client).await;
             if writes {
                 shared.measure_soon(&client).await;

@@ -1,6 +1,6 @@
 //! The store in PostgreSQL (`server --store postgres://…`): the same tables as the SQLite
 //! store (`schema.rs`), written the same way. A hall's only server holds the hall's lock
-//! (`schema::lock_hall`), as one locks a data directory; the nodes of a hall that several
+//! (`hall_lock.rs`), as one locks a data directory; the nodes of a hall that several
 //! servers share own its rooms one by one instead, fenced by epochs (`ownership.rs`).
 //!
 //! The store runs on a small tokio runtime of its own, so that its blocking calls (made on
@@ -13,6 +13,7 @@
 mod address;
 mod backend;
 mod brains;
+mod hall_lock;
 pub mod ownership;
 pub use ownership::{Fenced, Node};
 mod records;
@@ -58,9 +59,9 @@ struct Shared {
     size: Size,
     /// What a cluster node's store owns (`ownership.rs`); `None` for a hall's only server.
     claims: Option<ownership::Claims>,
-    /// The only server's session holding the hall's lock (`schema::lock_hall`), for as long
-    /// as the store lives. Before the runtime: fields are dropped in order.
-    _hall_lock: tokio_postgres::Client,
+    /// The hall's lock, held on the store's runtime for as long as the store lives; no
+    /// connection is used while it is not held.
+    hall_lock: hall_lock::HallLock,
     /// The hall's id, drawn by its first server (`schema::create`).
     hall_id: i64,
     runtime: RuntimeHolder,
@@ -112,7 +113,7 @@ impl PgStore {
             run_on(&runtime, async move {
                 let mut client = pooled(&pool).await?;
                 let hall = schema::create(&mut client).await?;
-                let lock = schema::lock_hall(&config, node.is_some()).await?;
+                let lock = hall_lock::HallLock::take(&config, node.is_some()).await?;
                 // A node holds what it owns from the start (a restarted one, its old rooms).
                 if let Some(node) = &node {
                     let lease_ms = i64::try_from(node.lease.as_millis()).unwrap_or(i64::MAX);
@@ -127,7 +128,7 @@ impl PgStore {
             pool,
             size: Size::default(),
             claims: node.map(ownership::Claims::new),
-            _hall_lock: hall_lock,
+            hall_lock,
             hall_id,
             runtime,
         });
@@ -145,6 +146,12 @@ impl Shared {
         work: impl Future<Output = anyhow::Result<T>> + Send + 'static,
     ) -> anyhow::Result<T> {
         run_on(&self.runtime, work)
+    }
+
+    /// A pooled connection, once this server holds the hall's lock (see `hall_lock.rs`).
+    async fn connection(&self) -> anyhow::Result<deadpool_postgres::Object> {
+        self.hall_lock.wait_held().await?;
+        pooled(&self.pool).await
     }
 
     /// Measures the store's size now, waiting for the answer.

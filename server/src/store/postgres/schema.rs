@@ -4,8 +4,7 @@
 //! under an advisory lock.
 
 use anyhow::bail;
-use tokio_postgres::{Client, Config, NoTls, Transaction};
-use tracing::warn;
+use tokio_postgres::{Client, Transaction};
 
 /// The layout this server writes (`parlor_meta.layout`); a newer one is refused. Layout 2
 /// keeps each finished game's player ids (`games.players`), layout 3 lists each game for its
@@ -14,8 +13,6 @@ pub const LAYOUT: i64 = 3;
 
 /// The advisory lock key under which the tables are made (any number of Parlor's own).
 const SCHEMA_LOCK: i64 = 0x7061_726c_6f72;
-/// The advisory lock key a server holds for as long as it uses the database.
-const HALL_LOCK: i64 = 0x7061_726c_6f73;
 
 /// Parlor's tables, for the size and the check of a foreign database.
 pub const TABLES: [&str; 11] = [
@@ -216,36 +213,4 @@ pub async fn bytes(client: &Client) -> anyhow::Result<u64> {
         .await?
         .get(0);
     Ok(bytes.max(0) as u64)
-}
-
-/// Takes the hall's lock on a session of its own, refused while another server holds it: two
-/// servers on one database would hand out the same room ids and both play every room. A
-/// cluster's nodes share the lock (`shared`), which keeps a lone server out while they run and
-/// them out while it runs. The database lets go of it when the session ends, also when the
-/// server is killed.
-pub async fn lock_hall(config: &Config, shared: bool) -> anyhow::Result<Client> {
-    let (client, connection) = config.connect(NoTls).await?;
-    tokio::spawn(async move {
-        if let Err(error) = connection.await {
-            warn!(%error, "the session holding the hall's lock has ended");
-        }
-    });
-    let locked: bool = client
-        .query_one(
-            match shared {
-                true => "SELECT pg_try_advisory_lock_shared($1)",
-                false => "SELECT pg_try_advisory_lock($1)",
-            },
-            &[&HALL_LOCK],
-        )
-        .await?
-        .get(0);
-    if !locked {
-        bail!(
-            "another Parlor server uses this database (a lone server, or the nodes of a \
-             cluster beside a lone server): give this one another database, or join that \
-             one with --server"
-        );
-    }
-    Ok(client)
 }

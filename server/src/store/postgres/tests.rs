@@ -191,3 +191,105 @@ fn a_layout_2_database_lists_its_stored_games_for_their_players() {
         ),
     );
 }
+
+/// Ends every other session on `database` (as a restart of the database does), then runs
+/// `also` on the same session in the same round trip; the session is kept open until the
+/// returned sender is dropped.
+fn end_sessions_then(database: &TestDatabase, also: &str) -> std::sync::mpsc::Sender<()> {
+    let (url, also) = (database.url(), also.to_string());
+    let (done, until) = std::sync::mpsc::channel::<()>();
+    let (ran, has_run) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build();
+        runtime.unwrap().block_on(async {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            let connection = tokio::spawn(connection);
+            let statement = format!(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+                 WHERE datname = current_database() AND pid <> pg_backend_pid(); {also}"
+            );
+            client.batch_execute(&statement).await.unwrap();
+            ran.send(()).unwrap();
+            let _ = until.recv();
+            drop(client);
+            let _ = connection.await;
+        })
+    });
+    has_run.recv().unwrap();
+    done
+}
+
+/// How many sessions hold the hall's lock on `database`.
+fn hall_lock_holders(database: &TestDatabase) -> i64 {
+    let url = database.url();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build();
+        runtime.unwrap().block_on(async {
+            let (client, connection) = tokio_postgres::connect(&url, tokio_postgres::NoTls)
+                .await
+                .unwrap();
+            let connection = tokio::spawn(connection);
+            let key = super::hall_lock::HALL_LOCK;
+            let holders: i64 = client
+                .query_one(
+                    "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted
+                     AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                     AND classid = ($1::bigint >> 32)::oid AND objid = ($1::bigint & 4294967295)::oid",
+                    &[&key],
+                )
+                .await
+                .unwrap()
+                .get(0);
+            drop(client);
+            let _ = connection.await;
+            holders
+        })
+    })
+    .join()
+    .unwrap()
+}
+
+#[test]
+fn a_server_takes_the_halls_lock_again_when_the_database_let_it_go() {
+    let Some(database) = TestDatabase::create() else {
+        return;
+    };
+    let first = database.store();
+    drop(end_sessions_then(&database, ""));
+    let taken_again = (0..500).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        hall_lock_holders(&database) == 1
+    });
+    assert!(taken_again, "the lock is held again");
+    // The pool's connections went with the others: a write may fail on one, not after.
+    block_on(async {
+        let _ = first.insert_room(&cave_room(3)).done().await;
+        first.insert_room(&cave_room(4)).done().await.unwrap()
+    });
+    let refused = format!("{:#}", PgStore::connect(&database.url()).err().unwrap());
+    assert!(refused.contains("another Parlor server"), "{refused}");
+    let unfinished = first.load_rooms().unwrap();
+    let rooms = game_rows(&unfinished);
+    assert!(rooms.iter().any(|room| room.id == 4), "written after");
+}
+
+#[test]
+fn a_server_whose_hall_another_took_while_it_was_away_uses_the_database_no_more() {
+    let Some(database) = TestDatabase::create() else {
+        return;
+    };
+    let first = database.store();
+    block_on(async { first.insert_room(&cave_room(4)).done().await.unwrap() });
+    // Another server's lock, taken before this one's keeper tries again.
+    let hall_lock = format!("SELECT pg_advisory_lock({})", super::hall_lock::HALL_LOCK);
+    let other = end_sessions_then(&database, &hall_lock);
+    let refused = block_on(async { first.insert_room(&cave_room(5)).done().await });
+    assert!(refused.is_err(), "no write (the writer logs why)");
+    let read = format!("{:#}", first.load_rooms().err().unwrap());
+    assert!(read.contains("lost the hall's lock"), "{read}");
+    drop(other);
+}

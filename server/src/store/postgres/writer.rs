@@ -85,7 +85,7 @@ async fn run(shared: Arc<Shared>, mut queue: mpsc::UnboundedReceiver<Work>) {
                 Err(_) => break,
             }
         }
-        let client = match super::pooled(&shared.pool).await {
+        let client = match shared.connection().await {
             Ok(client) => client,
             Err(error) => {
                 // The pool waited for a connection already (`PgStore::connect`). The jobs are
