@@ -20,7 +20,7 @@ use super::cave::lobby_form::CaveChoices;
 use super::ewn::EwnChoices;
 use super::hexapawn::HexChoices;
 use super::klotski::KlotskiChoices;
-use super::text_field::FIELD_MAX_CHARS;
+use super::text_field::{FIELD_MAX_CHARS, TextField};
 use crate::text_file::read_at_most;
 
 /// The largest file read: the choices take well under a kilobyte.
@@ -42,21 +42,10 @@ impl LobbyChoices {
     /// The choices kept in `path` (none when there is no file), and what the person should
     /// hear of a file that did not read, or not whole.
     pub fn read(path: &Path) -> (LobbyChoices, Option<String>) {
-        let text = match std::fs::File::open(path) {
-            Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
-                return (LobbyChoices::default(), None);
-            }
-            file => file.and_then(|file| read_at_most(file, MAX_FILE_BYTES)),
-        };
-        let parts = match text {
-            Ok(Some(bytes)) => serde_json::from_slice::<Map<String, Value>>(&bytes)
-                .map_err(|error| format!("is not a JSON object: {error}")),
-            Ok(None) => Err(format!("is over {} KiB", MAX_FILE_BYTES >> 10)),
-            Err(error) => Err(format!("could not be read: {error}")),
-        };
         let forgotten = |why: String| format!("{} {why}; the forms start as new", path.display());
-        let parts = match parts {
-            Ok(parts) => parts,
+        let parts = match parts_in(path) {
+            Ok(Some(parts)) => parts,
+            Ok(None) => return (LobbyChoices::default(), None),
             Err(why) => return (LobbyChoices::default(), Some(forgotten(why))),
         };
         let mut unread = Vec::new();
@@ -84,16 +73,28 @@ impl LobbyChoices {
         if let Some(folder) = path.parent() {
             std::fs::create_dir_all(folder)?;
         }
-        let mut parts = std::fs::File::open(path)
-            .ok()
-            .and_then(|file| read_at_most(file, MAX_FILE_BYTES).ok().flatten())
-            .and_then(|bytes| serde_json::from_slice::<Map<String, Value>>(&bytes).ok())
-            .unwrap_or_default();
+        let mut parts = parts_in(path).ok().flatten().unwrap_or_default();
         let Value::Object(ours) = serde_json::to_value(self)? else {
             anyhow::bail!("the lobby's choices are not a JSON object");
         };
         parts.extend(ours);
         crate::out_file::write(path, serde_json::to_string_pretty(&parts)? + "\n")
+    }
+}
+
+/// The parts of the file at `path` by name: `None` when there is no file, else why it did not
+/// read as a JSON object.
+fn parts_in(path: &Path) -> Result<Option<Map<String, Value>>, String> {
+    let text = match std::fs::File::open(path) {
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        file => file.and_then(|file| read_at_most(file, MAX_FILE_BYTES)),
+    };
+    match text {
+        Ok(Some(bytes)) => serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|error| format!("is not a JSON object: {error}")),
+        Ok(None) => Err(format!("is over {} KiB", MAX_FILE_BYTES >> 10)),
+        Err(error) => Err(format!("could not be read: {error}")),
     }
 }
 
@@ -122,11 +123,13 @@ pub fn kept_position<'a>(
     names.position(|name| name == kept)
 }
 
-/// A text field's kept `text`, when a field could hold it: not too long, and with no control
-/// characters (which no key types).
-pub fn field_text(text: &str) -> Option<&str> {
+/// Puts the kept `text` in `field` when a field could hold it: not too long, and with no
+/// control characters (which no key types); else leaves the field as it is.
+pub fn recall_text(field: &mut TextField, text: &str) {
     let fits = text.chars().count() <= FIELD_MAX_CHARS && !text.chars().any(char::is_control);
-    fits.then_some(text)
+    if fits {
+        *field = TextField::new(text);
+    }
 }
 
 #[cfg(test)]
@@ -221,8 +224,13 @@ mod tests {
 
     #[test]
     fn only_text_a_field_could_hold_is_taken() {
-        assert_eq!(field_text("Ada's brain"), Some("Ada's brain"));
-        assert_eq!(field_text("a\nb"), None);
-        assert_eq!(field_text(&"x".repeat(FIELD_MAX_CHARS + 1)), None);
+        let recalled = |text: &str| {
+            let mut field = TextField::new("before");
+            recall_text(&mut field, text);
+            field.text
+        };
+        assert_eq!(recalled("Ada's brain"), "Ada's brain");
+        assert_eq!(recalled("a\nb"), "before");
+        assert_eq!(recalled(&"x".repeat(FIELD_MAX_CHARS + 1)), "before");
     }
 }

@@ -13,7 +13,7 @@ use super::setup_input::{
     verdict_lines,
 };
 use crate::gui::canvas::{canvas_height, canvas_width};
-use crate::gui::lobby_choices::field_text;
+use crate::gui::lobby_choices::recall_text;
 use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::TOP_BAR_HEIGHT;
 use crate::gui::widgets::{
@@ -106,9 +106,7 @@ impl BricksSetupView {
             (&mut self.strength, &choices.strength),
         ];
         for (field, kept) in fields {
-            if let Some(text) = field_text(kept) {
-                *field = TextField::new(text);
-            }
+            recall_text(field, kept);
         }
         self.agent = choices.agent;
         self.answerer = choices.answerer;

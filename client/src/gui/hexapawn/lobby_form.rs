@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::gui::describe::{count_of, count_s, seconds, wrap_by};
 use crate::gui::key_focus;
-use crate::gui::lobby_choices::field_text;
+use crate::gui::lobby_choices::recall_text;
 use crate::gui::text_field::{FieldEvent, TextField};
 use crate::gui::widgets::{
     BUTTON_HEIGHT, DIM_TEXT, ERROR_TEXT, FormArea, Input, LINE_HEIGHT, TEXT, button_enabled,
@@ -120,9 +120,7 @@ impl HexLobbyForm {
         let fields = std::iter::once(&mut self.brain).chain(&mut self.brains);
         let kept = std::iter::once(&choices.brain).chain(&choices.brains);
         for (field, kept) in fields.zip(kept) {
-            if let Some(text) = field_text(kept) {
-                *field = TextField::new(text);
-            }
+            recall_text(field, kept);
         }
         if PAUSES_MS.contains(&choices.pause_ms) {
             self.pause_ms = choices.pause_ms;
